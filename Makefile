@@ -1,0 +1,141 @@
+# shardscope - build, run, test, bench, install.
+#
+#   make          build ./shardscope (checks build dependencies first)
+#   make run      build and open the explorer
+#   make test     unit, screen and end-to-end tests (cmocka + tmux)
+#   make asan     the tests under AddressSanitizer + UBSan
+#   make bench    timing figures (never asserted by tests)
+#   make install  PREFIX=/usr/local DESTDIR= : binary + man page
+#   make clean
+#
+# USE_CUDA=auto|yes|no selects the cuBLAS calibration backend; the toolkit is
+# found through CUDA_HOME or /usr/local/cuda, /opt/cuda, /usr/lib/cuda.
+# WERROR=1 adds -Werror (CI).  UPDATE_GOLDENS=1 regenerates screen goldens.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+USE_CUDA ?= auto
+
+PKG_CONFIG ?= pkg-config
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE_EXTENDED
+OPT     ?= -O2 -g
+CFLAGS  ?=
+CFLAGS  += $(CSTD) $(OPT) $(WARN) $(if $(WERROR),-Werror) $(EXTRA_CFLAGS)
+LDFLAGS += $(EXTRA_LDFLAGS)
+
+# pkg-config is only consulted after mk/deps.sh ran (see the deps stamp).
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw libcjson 2>/dev/null)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw libcjson 2>/dev/null)
+CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+# --- CUDA (optional) -------------------------------------------------------
+CUDA_HOME ?= $(firstword $(foreach d,/usr/local/cuda /opt/cuda /usr/lib/cuda,\
+               $(if $(wildcard $(d)/include/cublas_v2.h),$(d))))
+ifeq ($(USE_CUDA),auto)
+  ifneq ($(and $(CUDA_HOME),$(wildcard $(CUDA_HOME)/include/cublas_v2.h)),)
+    HAVE_CUDA := 1
+  endif
+else ifeq ($(USE_CUDA),yes)
+  ifeq ($(wildcard $(CUDA_HOME)/include/cublas_v2.h),)
+    $(error USE_CUDA=yes but no CUDA toolkit with cublas_v2.h under CUDA_HOME='$(CUDA_HOME)')
+  endif
+  HAVE_CUDA := 1
+endif
+CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
+ifdef HAVE_CUDA
+  CUDA_CFLAGS := -DSHARDSCOPE_HAVE_CUDA -I$(CUDA_HOME)/include
+  CUDA_LIBS   := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart
+  CALIB_SRC   := $(filter-out %_nocuda.c,$(wildcard calib/*.c))
+else
+  CALIB_SRC   := $(filter-out %_cuda.c,$(wildcard calib/*.c))
+endif
+
+# --- sources ---------------------------------------------------------------
+ENGINE_SRC := $(wildcard engine/*.c)
+PRESET_SRC := $(wildcard presets/*.c)
+TUI_SRC    := $(filter-out tui/main.c,$(wildcard tui/*.c))
+PRESET_JSON := $(sort $(wildcard presets/*.json))
+GEN_SRC    := $(BUILD)/gen/presets_embedded.c
+
+LIB_SRC  := $(ENGINE_SRC) $(PRESET_SRC) $(CALIB_SRC) $(TUI_SRC)
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/presets_embedded.o
+MAIN_OBJ := $(BUILD)/tui/main.o
+LIB      := $(BUILD)/libshardscope.a
+BIN      := shardscope
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+# Helpers shared by several tests (fixtures, seams) live in tests/support_*.c.
+TEST_SUPPORT := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support_*.c))
+
+ALL_CFLAGS = $(CFLAGS) $(PKG_CFLAGS) $(CUDA_CFLAGS) -MMD -MP
+LIBS = $(PKG_LIBS) $(CUDA_LIBS) -lpthread -lm
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all run test asan bench install uninstall clean deps test-deps
+all: $(BIN)
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): mk/deps.sh
+	@sh mk/deps.sh build
+	@mkdir -p $(BUILD) && touch $@
+
+test-deps: $(BUILD)/.test-deps-ok
+$(BUILD)/.test-deps-ok: mk/deps.sh
+	@sh mk/deps.sh test
+	@mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(GEN_SRC): $(PRESET_JSON) mk/embed.sh
+	@mkdir -p $(dir $@)
+	sh mk/embed.sh $(PRESET_JSON) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/presets_embedded.o: $(GEN_SRC)
+	$(CC) $(ALL_CFLAGS) -Ipresets -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB_OBJ) $(LIBS)
+
+$(BUILD)/tests/%.o: tests/%.c | $(BUILD)/.test-deps-ok $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(CMOCKA_LIBS) $(LIBS)
+
+run: $(BIN)
+	./$(BIN)
+
+test: $(BIN) $(TEST_BIN) | $(BUILD)/.test-deps-ok
+	@SHARDSCOPE_BIN=./$(BIN) sh mk/runtests.sh $(TEST_BIN)
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g" \
+	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" BIN=build-asan/shardscope test
+
+bench: $(BIN)
+	./$(BIN) bench
+	@for b in tests/bench_*.sh; do [ -f "$$b" ] && sh "$$b" ./$(BIN) || true; done
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	install -m 0644 tui/shardscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/shardscope.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/share/man/man1/shardscope.1
+
+clean:
+	rm -rf build build-asan $(BIN)
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d)

@@ -1,0 +1,55 @@
+/*
+ * preset.h - the shipped data (models, GPUs, interconnects) and the loader
+ * that turns JSON into engine structs.
+ *
+ * The shipped presets/*.json files are compiled into the binary; JSON files
+ * in the user directory ($XDG_CONFIG_HOME/shardscope, default
+ * ~/.config/shardscope) add entries or override shipped ones by name.  A
+ * broken file or entry never hides the others: it is skipped and one line
+ * naming file, entry and field is appended to the database's error list.
+ */
+#ifndef SHARDSCOPE_PRESET_H
+#define SHARDSCOPE_PRESET_H
+
+#include "../engine/engine.h"
+
+#define PRESET_MAX_ERRORS 64
+
+typedef struct preset_db {
+    engine_model *models;
+    int n_models;
+    engine_gpu *gpus;
+    int n_gpus;
+    engine_link *links;
+    int n_links;
+    /* One line per rejected file or entry, in load order. */
+    char errors[PRESET_MAX_ERRORS][ENGINE_ERROR_MAX];
+    int n_errors;
+} preset_db;
+
+/* Load the shipped presets and then the user directory.  user_dir NULL
+ * means the XDG default; "" means no user directory.  Returns 0 and a new
+ * db (free with preset_db_free) even when some entries were rejected (see
+ * db->n_errors); -1 only when out of memory (err filled). */
+int preset_db_load(const char *user_dir, preset_db **out, engine_error *err);
+void preset_db_free(preset_db *db);
+
+/* Lookup by preset name, case-insensitive; NULL if absent. */
+const engine_model *preset_find_model(const preset_db *db, const char *name);
+const engine_gpu *preset_find_gpu(const preset_db *db, const char *name);
+const engine_link *preset_find_link(const preset_db *db, const char *name);
+
+/* Parse one JSON text (a presets file: {"models":{...},"gpus":{...},
+ * "links":{...}}) into db, merging by name.  `file` names it in errors. */
+int preset_db_add_json(preset_db *db, const char *file, const char *text,
+                       size_t len);
+
+/* Read a Hugging Face config.json (llama, mistral, mixtral, qwen2, falcon,
+ * gpt2, gpt_neox, deepseek_v3 ...) into *out.  0 ok, -1 with err. */
+int preset_model_from_hf_config(const char *path, engine_model *out,
+                                engine_error *err);
+
+/* The user directory actually used (XDG rules); writes into buf. */
+const char *preset_user_dir(char *buf, size_t len);
+
+#endif /* SHARDSCOPE_PRESET_H */

@@ -1,0 +1,190 @@
+/*
+ * model.c - architecture arithmetic: parameter counts (total and active per
+ * token), weight bytes, KV-cache bytes per token, the names and sizes of the
+ * data types, and the seed's decode floor.  Everything here follows the
+ * "Parameters per layer" and "KV cache per token" formulas of DESIGN.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine.h"
+#include "internal.h"
+
+static const char *const DTYPE_NAMES[ENGINE_DTYPE_COUNT] = {"fp16", "bf16", "fp8", "int8",
+                                                            "int4"};
+static const double DTYPE_BYTES[ENGINE_DTYPE_COUNT] = {2.0, 2.0, 1.0, 1.0, 0.5};
+static const char *const SCHED_NAMES[ENGINE_SCHED_COUNT] = {"gpipe", "1f1b", "interleaved"};
+static const char *const OBJ_NAMES[ENGINE_OBJ_COUNT] = {"latency", "throughput", "cost"};
+static const char *const OP_NAMES[ENGINE_OP_COUNT] = {"allreduce", "allgather", "reducescatter",
+                                                      "alltoall", "p2p"};
+
+static int parse_name(const char *s, const char *const *names, int n)
+{
+    if (!s)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (!strcasecmp(s, names[i]))
+            return i;
+    return -1;
+}
+
+const char *engine_dtype_name(engine_dtype d)
+{
+    return (unsigned)d < ENGINE_DTYPE_COUNT ? DTYPE_NAMES[d] : "?";
+}
+
+int engine_dtype_parse(const char *s, engine_dtype *out)
+{
+    int i = parse_name(s, DTYPE_NAMES, ENGINE_DTYPE_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_dtype)i;
+    return 0;
+}
+
+double engine_dtype_bytes(engine_dtype d)
+{
+    return (unsigned)d < ENGINE_DTYPE_COUNT ? DTYPE_BYTES[d] : 2.0;
+}
+
+const char *engine_schedule_name(engine_schedule s)
+{
+    return (unsigned)s < ENGINE_SCHED_COUNT ? SCHED_NAMES[s] : "?";
+}
+
+int engine_schedule_parse(const char *s, engine_schedule *out)
+{
+    int i = parse_name(s, SCHED_NAMES, ENGINE_SCHED_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_schedule)i;
+    return 0;
+}
+
+const char *engine_objective_name(engine_objective o)
+{
+    return (unsigned)o < ENGINE_OBJ_COUNT ? OBJ_NAMES[o] : "?";
+}
+
+int engine_objective_parse(const char *s, engine_objective *out)
+{
+    int i = parse_name(s, OBJ_NAMES, ENGINE_OBJ_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_objective)i;
+    return 0;
+}
+
+const char *engine_collective_name(engine_collective c)
+{
+    return (unsigned)c < ENGINE_OP_COUNT ? OP_NAMES[c] : "?";
+}
+
+int engine_collective_parse(const char *s, engine_collective *out)
+{
+    int i = parse_name(s, OP_NAMES, ENGINE_OP_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_collective)i;
+    return 0;
+}
+
+/* Width of one expert's MLP. */
+static double expert_ffn(const engine_model *m)
+{
+    return m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
+}
+
+static double mlp_params(const engine_model *m, double width)
+{
+    return (m->gated_mlp ? 3.0 : 2.0) * m->hidden * width;
+}
+
+void model_shape_compute(const engine_model *m, model_shape *sh)
+{
+    const double d = m->hidden, h = m->heads, g = m->kv_heads, dh = m->head_dim;
+    memset(sh, 0, sizeof *sh);
+    if (m->mla) {
+        const double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
+        double q = m->q_lora_rank > 0 ? d * m->q_lora_rank + m->q_lora_rank +
+                                            (double)m->q_lora_rank * h * qk
+                                      : d * h * qk;
+        double kv = d * ((double)m->kv_lora_rank + m->qk_rope_dim) + m->kv_lora_rank +
+                    (double)m->kv_lora_rank * h * ((double)m->qk_nope_dim + m->v_head_dim);
+        sh->attn = q + kv + h * m->v_head_dim * d;
+        sh->attn_qk_dim = qk;
+        sh->attn_v_dim = m->v_head_dim;
+    } else {
+        sh->attn = d * h * dh + 2.0 * d * g * dh + h * dh * d;
+        if (m->qkv_bias)
+            sh->attn += (h + 2.0 * g) * dh;
+        sh->attn_qk_dim = dh;
+        sh->attn_v_dim = dh;
+    }
+    sh->norms = 2.0 * d; /* two RMS/LayerNorm weight vectors per layer */
+
+    int moe_layers = 0, dense_layers = m->layers;
+    if (m->experts > 0) {
+        dense_layers = m->dense_layers < m->layers ? m->dense_layers : m->layers;
+        moe_layers = m->layers - dense_layers;
+    }
+    sh->moe_layers = moe_layers;
+    sh->dense_mlp = dense_layers * mlp_params(m, m->ffn);
+    if (moe_layers > 0) {
+        double one = mlp_params(m, expert_ffn(m));
+        sh->experts = moe_layers * (double)m->experts * one;
+        sh->expert_one = one;
+        sh->shared = moe_layers * (double)m->shared_experts * one;
+        sh->router = moe_layers * d * m->experts;
+    }
+    sh->attn_all = m->layers * (sh->attn + sh->norms);
+    sh->embed_in = (double)m->vocab * d + (m->learned_pos ? (double)m->context * d : 0.0);
+    sh->head = m->tied_embeddings ? 0.0 : (double)m->vocab * d;
+    sh->final_norm = d;
+}
+
+double engine_model_params(const engine_model *m)
+{
+    model_shape sh;
+    model_shape_compute(m, &sh);
+    return sh.attn_all + sh.dense_mlp + sh.experts + sh.shared + sh.router + sh.embed_in +
+           sh.head + sh.final_norm;
+}
+
+double engine_model_active_params(const engine_model *m)
+{
+    model_shape sh;
+    model_shape_compute(m, &sh);
+    double active_experts = sh.moe_layers * (double)m->top_k * sh.expert_one;
+    return sh.attn_all + sh.dense_mlp + active_experts + sh.shared + sh.router + sh.embed_in +
+           sh.head + sh.final_norm;
+}
+
+double model_kv_bytes_per_token_layer(const engine_model *m, engine_dtype kv, int tp)
+{
+    const double b = engine_dtype_bytes(kv);
+    if (m->mla) /* the compressed latent plus the shared rope key, replicated on each TP rank */
+        return ((double)m->kv_lora_rank + m->qk_rope_dim) * b;
+    /* KV heads shard over tp only up to g ways; beyond that they replicate. */
+    double heads_per_gpu = tp <= m->kv_heads ? (double)m->kv_heads / tp : 1.0;
+    return 2.0 * heads_per_gpu * m->head_dim * b;
+}
+
+double engine_kv_bytes_per_token(const engine_model *m, engine_dtype kv)
+{
+    return m->layers * model_kv_bytes_per_token_layer(m, kv, 1);
+}
+
+double engine_weight_bytes(const engine_model *m, engine_dtype w)
+{
+    return engine_model_params(m) * engine_dtype_bytes(w);
+}
+
+double engine_decode_floor_s(const engine_model *m, engine_dtype w, const engine_gpu *g, int tp)
+{
+    if (tp < 1)
+        tp = 1;
+    return engine_weight_bytes(m, w) / tp / g->hbm_bytes_per_s;
+}

@@ -1,0 +1,167 @@
+/*
+ * rank.c - every plan for a GPU count, evaluated and ranked by an
+ * objective; plans that are invalid or do not fit follow with their
+ * reasons.  Also the smallest GPU count on which a model fits.
+ */
+#include "engine.h"
+#include "internal.h"
+
+/* Calls fn for every (tp, pp, dp, ep) with tp*pp*dp == n; ep ranges over 1
+ * and, for MoE models, every multiple of tp dividing tp*dp and E. */
+typedef void (*plan_fn)(engine_plan p, void *arg);
+
+static void for_each_plan(const engine_scenario *s, plan_fn fn, void *arg)
+{
+    const int n = s->gpus;
+    const int experts = s->model->experts;
+    for (int tp = 1; tp <= n; tp++) {
+        if (n % tp)
+            continue;
+        for (int pp = 1; pp <= n / tp; pp++) {
+            if ((n / tp) % pp)
+                continue;
+            int dp = n / tp / pp;
+            engine_plan p = {tp, pp, dp, 1};
+            fn(p, arg);
+            if (experts <= 0)
+                continue;
+            for (int ep = 2 * tp; ep <= tp * dp; ep += tp) {
+                if ((tp * dp) % ep || experts % ep)
+                    continue;
+                p.ep = ep;
+                fn(p, arg);
+            }
+        }
+    }
+}
+
+static void count_one(engine_plan p, void *arg)
+{
+    (void)p;
+    (*(int *)arg)++;
+}
+
+int engine_plan_count(const engine_scenario *s)
+{
+    int n = 0;
+    if (!s || !s->model || s->gpus < 1)
+        return 0;
+    for_each_plan(s, count_one, &n);
+    return n;
+}
+
+typedef struct rank_acc {
+    const engine_scenario *s;
+    engine_result *out;
+    int cap, n;
+} rank_acc;
+
+static void eval_one(engine_plan p, void *arg)
+{
+    rank_acc *a = arg;
+    if (a->n >= a->cap)
+        return;
+    engine_evaluate(a->s, p, &a->out[a->n], NULL);
+    a->n++;
+}
+
+/* Class of a result for sorting: usable plans, then too big, then invalid. */
+static int result_class(const engine_result *r)
+{
+    return r->valid ? (r->fits ? 0 : 1) : 2;
+}
+
+static int cmp3(double a, double b)
+{
+    return (a > b) - (a < b);
+}
+
+int engine_result_compare(const engine_result *a, const engine_result *b, engine_objective o)
+{
+    int ca = result_class(a), cb = result_class(b);
+    if (ca != cb)
+        return ca - cb;
+    int c = 0;
+    if (ca == 0) {
+        switch (o) {
+        case ENGINE_OBJ_THROUGHPUT:
+            c = cmp3(b->tokens_per_s, a->tokens_per_s);
+            break;
+        case ENGINE_OBJ_COST:
+            c = cmp3(a->cost_per_mtok_usd, b->cost_per_mtok_usd);
+            if (!c)
+                c = cmp3(b->tokens_per_s, a->tokens_per_s);
+            break;
+        default:
+            c = cmp3(a->e2e_s, b->e2e_s);
+            break;
+        }
+        /* Ties: more throughput, then less memory per GPU. */
+        if (!c)
+            c = cmp3(b->tokens_per_s, a->tokens_per_s);
+        if (!c)
+            c = cmp3(a->mem.per_gpu_bytes, b->mem.per_gpu_bytes);
+    } else if (ca == 1) {
+        c = cmp3(a->mem.per_gpu_bytes, b->mem.per_gpu_bytes);
+    }
+    if (!c)
+        c = a->plan.tp - b->plan.tp;
+    if (!c)
+        c = a->plan.pp - b->plan.pp;
+    if (!c)
+        c = a->plan.ep - b->plan.ep;
+    return c;
+}
+
+int engine_rank(const engine_scenario *s, engine_result *out, int cap, int tails_for,
+                engine_error *err)
+{
+    if (engine_scenario_check(s, err) != 0)
+        return -1;
+    rank_acc a = {s, out, cap, 0};
+    for_each_plan(s, eval_one, &a);
+    /* qsort has no context argument for the objective; a stable insertion
+     * sort over at most a few hundred plans keeps the engine global-free. */
+    for (int i = 1; i < a.n; i++) {
+        engine_result tmp = out[i];
+        int j = i - 1;
+        while (j >= 0 && engine_result_compare(&out[j], &tmp, s->objective) > 0) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = tmp;
+    }
+    for (int i = 0; i < a.n && i < tails_for; i++)
+        if (out[i].valid)
+            engine_tails(s, &out[i]);
+    return a.n;
+}
+
+typedef struct fit_acc {
+    const engine_scenario *s;
+    int fits;
+} fit_acc;
+
+static void fit_one(engine_plan p, void *arg)
+{
+    fit_acc *a = arg;
+    engine_memory mem;
+    char reason[ENGINE_REASON_MAX];
+    if (!a->fits && engine_plan_memory(a->s, p, &mem, reason, sizeof reason) && mem.fits)
+        a->fits = 1;
+}
+
+int engine_min_gpus(const engine_scenario *s, int max_gpus)
+{
+    if (engine_scenario_check(s, NULL) != 0)
+        return 0;
+    engine_scenario t = *s;
+    for (int n = 1; n <= max_gpus; n *= 2) {
+        t.gpus = n;
+        fit_acc a = {&t, 0};
+        for_each_plan(&t, fit_one, &a);
+        if (a.fits)
+            return n;
+    }
+    return 0;
+}

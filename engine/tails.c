@@ -58,17 +58,13 @@ double normal_quantile(double p)
 }
 
 /* Slowdown of the slowest of n GPUs: the maximum of n i.i.d. log-normals is
- * drawn in one step by inverting its CDF (u^(1/n)); a straggler appears in
- * the group with probability 1 - (1 - p)^n. */
+ * drawn in one step by inverting its CDF (u^(1/n)).  With p > 0 a straggler
+ * (slowdown `slow`) appears in the group with probability 1 - (1 - p)^n. */
 static double group_max(engine_rng *r, int n, double sigma, double p, double slow)
 {
-    double u = rng_uniform(r);
-    double x = exp(sigma * normal_quantile(pow(u, 1.0 / n)));
-    if (p > 0 && rng_uniform(r) < 1.0 - pow(1.0 - p, n)) {
-        double y = slow * exp(sigma * normal_quantile(rng_uniform(r)));
-        if (y > x)
-            x = y;
-    }
+    double x = exp(sigma * normal_quantile(pow(rng_uniform(r), 1.0 / n)));
+    if (p > 0 && rng_uniform(r) < 1.0 - pow(1.0 - p, n) && slow > x)
+        x = slow;
     return x;
 }
 
@@ -112,16 +108,37 @@ void engine_tails(const engine_scenario *s, engine_result *r)
     /* Compute-proportional parts scale with the slowdown; communication does not. */
     const double pf_work = r->prefill_compute_s + r->prefill_bubble_s;
     const double dc_work = r->decode_compute_s + r->decode_bubble_s;
+
+    /* A decode step's factor is the mean over stages of each TP group's
+     * slowest member, drawn afresh every step; over G steps their sum is
+     * close to normal, so its mean and spread are estimated once from
+     * DECODE_PROBE draws (at most 16 stages sampled per draw). */
+    enum { DECODE_PROBE = 64 };
+    int stages = pp < 16 ? pp : 16;
+    double mu = 0, m2 = 0;
+    for (int i = 0; i < DECODE_PROBE; i++) {
+        double f = 0;
+        for (int j = 0; j < stages; j++)
+            f += group_max(&rng, tp, sg, 0, 1);
+        f /= stages;
+        mu += f;
+        m2 += f * f;
+    }
+    mu /= DECODE_PROBE;
+    double var = m2 / DECODE_PROBE - mu * mu;
+    double sd_mean = var > 0 ? sqrt(var / s->gen) : 0;
+    /* A straggler persists for the whole request (a throttled or shared GPU). */
+    const double p_any = p > 0 ? 1.0 - pow(1.0 - p, (double)tp * pp) : 0;
+
     for (int i = 0; i < n; i++) {
         /* Prefill runs at the pace of the slowest of all tp*pp GPUs. */
-        double pf = group_max(&rng, tp * pp, sg, p, slow);
-        /* Decode: the mean over stages of each TP group's slowest member;
-         * beyond 16 stages the mean is estimated from 16 sampled stages. */
-        int stages = pp < 16 ? pp : 16;
-        double dc = 0.0;
-        for (int j = 0; j < stages; j++)
-            dc += group_max(&rng, tp, sg, p, slow);
-        dc /= stages;
+        double pf = group_max(&rng, tp * pp, sg, 0, 1);
+        double dc = mu + sd_mean * normal_quantile(rng_uniform(&rng));
+        if (p_any > 0 && rng_uniform(&rng) < p_any) {
+            if (slow > pf)
+                pf = slow;
+            dc += (slow - 1.0) / pp; /* one stage of pp runs slow */
+        }
         double ttft = pf_work * pf + r->prefill_comm_s;
         double itl = dc_work * dc + r->decode_comm_s;
         v[i] = ttft + s->gen * itl;

@@ -391,6 +391,25 @@ const engine_link *cli_default_link(const preset_db *db)
     return &db->links[0];
 }
 
+const engine_link *cli_default_link_for(const preset_db *db, const engine_gpu *gpu)
+{
+    static const struct {
+        const char *gpu, *link;
+    } usual[] = {
+        {"h100-sxm", "nvlink4"}, {"h200", "nvlink4"},   {"b200", "nvlink5"},
+        {"a100-40gb", "nvlink3"}, {"a100-80gb", "nvlink3"}, {"h100-pcie", "pcie5"},
+        {"mi300x", "pcie5"},     {"rtx-2070", "pcie3"},
+    };
+    if (gpu)
+        for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
+            if (!strcasecmp(gpu->name, usual[i].gpu)) {
+                const engine_link *l = preset_find_link(db, usual[i].link);
+                if (l)
+                    return l;
+            }
+    return cli_default_link(db);
+}
+
 /* --- option parsing -------------------------------------------------- */
 
 static const cli_opt *find_opt(const char *name, size_t nlen, const cli_opt *a,
@@ -539,7 +558,9 @@ void cli_scenario_help(FILE *f)
             "  --gpus N             number of GPUs, 1..1048576\n"
             "  --tp T --pp P --dp D --ep E\n"
             "                       an explicit plan (missing ones: 1; dp = N/(tp*pp))\n"
-            "  --link L             interconnect inside a node (default: PCIe 4.0)\n"
+            "  --link L             interconnect inside a node (default: the GPU's usual\n"
+            "                       one: nvlink4 for h100-sxm/h200, nvlink3 for a100,\n"
+            "                       nvlink5 for b200, pcie5 for h100-pcie/mi300x, else pcie4)\n"
             "  --inter-link L       interconnect between nodes (default: --link)\n"
             "  --gpus-per-node K    GPUs per node (default: all in one node)\n"
             "  --vram-gb X          memory per GPU in GB (1e9 bytes; default: the GPU's)\n"
@@ -657,7 +678,7 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         if (!s->intra)
             return CLI_USAGE;
     } else {
-        s->intra = cli_default_link(db);
+        s->intra = cli_default_link_for(db, s->gpu);
     }
     if (out->inter_arg) {
         s->inter = cli_find_link(cmd, "--inter-link", db, out->inter_arg);

@@ -130,6 +130,11 @@ const engine_model *cli_find_model(const char *cmd, const char *flag,
  * common preset names present in db, else the db's first link; NULL when
  * the db has no links. */
 const engine_link *cli_default_link(const preset_db *db);
+/* The link used when --link is not given for a GPU: the GPU's usual
+ * scale-up interconnect (H100 SXM / H200: nvlink4, B200: nvlink5, A100:
+ * nvlink3, H100 PCIe / MI300X: pcie5, RTX 2070: pcie3), else
+ * cli_default_link(db).  gpu may be NULL. */
+const engine_link *cli_default_link_for(const preset_db *db, const engine_gpu *gpu);
 
 /* Write into buf up to `max` candidate names close to `name` (edit
  * distance, shared prefix or substring), comma-separated.  Returns the

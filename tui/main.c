@@ -8,6 +8,10 @@
 
 #include "cli.h"
 
+#ifndef SHARDSCOPE_VERSION
+#define SHARDSCOPE_VERSION "0.1.0"
+#endif
+
 typedef struct command {
     const char *name;
     int (*fn)(int argc, char **argv, const preset_db *db);
@@ -27,16 +31,34 @@ static const command COMMANDS[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: shardscope [COMMAND] [OPTIONS]\n\ncommands:\n");
+    fprintf(f, "usage: shardscope [COMMAND] [OPTIONS]\n"
+               "       shardscope --version | --help\n\n"
+               "How should I split this model across these GPUs?  Without a command,\n"
+               "shardscope opens the explorer when stdin and stdout are a terminal and\n"
+               "prints this help otherwise.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-    fprintf(f, "\nRun 'shardscope COMMAND --help' for a command's options.\n");
+    fprintf(f, "\nRun 'shardscope COMMAND --help' for a command's options; 'man shardscope'\n"
+               "for everything.  Exit status: 0 ok, 1 runtime failure, 2 bad usage or input.\n");
 }
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-                      !strcmp(argv[1], "help"))) {
+    if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+        printf("shardscope %s\n", SHARDSCOPE_VERSION);
+        return 0;
+    }
+    /* "shardscope help COMMAND" is "shardscope COMMAND --help". */
+    char help_flag[] = "--help";
+    char *help_argv[4];
+    if (argc == 3 && !strcmp(argv[1], "help")) {
+        help_argv[0] = argv[0];
+        help_argv[1] = argv[2];
+        help_argv[2] = help_flag;
+        help_argv[3] = NULL;
+        argv = help_argv;
+    } else if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+                             !strcmp(argv[1], "help"))) {
         usage(stdout);
         return 0;
     }

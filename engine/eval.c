@@ -307,7 +307,7 @@ static stage_time stage_step(const plan_ctx *c, double seqs, double t, double ct
 
     /* FLOPs per GPU: 2 x active parameters per token + attention. */
     double dense = c->stage_frac * (sh->attn_all + sh->dense_mlp + sh->shared) / p.tp +
-                   c->stage_frac * sh->router;
+                   c->stage_frac * sh->router + sh->final_norm;
     double experts_active = c->stage_frac * sh->moe_layers * (double)m->top_k * sh->expert_one / p.tp;
     double flops = 2.0 * T * (dense + experts_active);
     flops += 2.0 * seqs * c->head_params_gpu; /* logits of the last token only */
@@ -411,10 +411,16 @@ int engine_evaluate(const engine_scenario *s, engine_plan plan, engine_result *o
                  out->mem.capacity_bytes / 1e9);
     times_compute(&c, out);
 
-    /* One ideal GPU: same work, no communication, no bubble, no capacity. */
+    /* One ideal GPU: same work, no communication, no bubble, no capacity.
+     * An EP group spanning x = ep/tp replicas batches their tokens through
+     * shared experts, so the ideal GPU is given the pooled batch x*B too;
+     * otherwise pooling would look like a superlinear speedup. */
+    engine_scenario pooled = *s;
+    if (plan.ep > plan.tp)
+        pooled.batch = s->batch * (plan.ep / plan.tp);
     plan_ctx ideal;
     engine_plan one = {1, 1, 1, 1};
-    ctx_init(&ideal, s, one);
+    ctx_init(&ideal, &pooled, one);
     engine_result r1;
     memset(&r1, 0, sizeof r1);
     times_compute(&ideal, &r1);

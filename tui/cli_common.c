@@ -14,6 +14,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../calib/calib.h"
+
 /* --- value parsers --------------------------------------------------- */
 
 int cli_parse_int(const char *text, long min, long max, long *out)
@@ -581,6 +583,10 @@ void cli_scenario_help(FILE *f)
             "  --straggler-slowdown X  a straggler's compute multiplier\n"
             "  --samples K          Monte Carlo samples (default 1000)\n"
             "  --seed N             generator seed (default 42): same inputs, same numbers\n"
+            "calibration:\n"
+            "  --calib FILE         use this saved calibration (shardscope calibrate)\n"
+            "  --no-calib           datasheet defaults, ignoring saved calibrations\n"
+            "                       (default: the calibration saved for --gpu, if any)\n"
             "output:\n"
             "  --json               one JSON object on stdout\n");
 }
@@ -613,7 +619,8 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
     double sslow = s->straggler_slowdown;
     uint64_t seed = s->seed;
     const char *dtype = NULL, *kv_dtype = NULL, *act_dtype = NULL, *schedule = NULL;
-    const char *objective = NULL;
+    const char *objective = NULL, *calib_path = NULL;
+    int no_calib = 0;
     const double maxc = CLI_MAX_COUNT, maxtok = 1e9;
 
     const cli_opt shared[] = {
@@ -643,6 +650,8 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         {"--straggler-slowdown", CLI_OPT_DOUBLE, &sslow, 1, 1000, NULL},
         {"--samples", CLI_OPT_INT, &samples, 1, 10000000, NULL},
         {"--seed", CLI_OPT_U64, &seed, 0, 0, NULL},
+        {"--calib", CLI_OPT_STRING, &calib_path, 0, 0, NULL},
+        {"--no-calib", CLI_OPT_FLAG, &no_calib, 0, 0, NULL},
         {"--json", CLI_OPT_FLAG, &out->json, 0, 0, NULL},
         {"--csv", CLI_OPT_FLAG, &out->csv, 0, 0, NULL},
     };
@@ -684,6 +693,29 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         s->inter = cli_find_link(cmd, "--inter-link", db, out->inter_arg);
         if (!s->inter)
             return CLI_USAGE;
+    }
+
+    /* Calibration: an explicit file, else the one saved for this GPU by
+     * `shardscope calibrate` (GPU backends only), else datasheet defaults. */
+    if (calib_path && no_calib) {
+        fprintf(stderr, "shardscope %s: --calib: cannot be combined with --no-calib\n", cmd);
+        return CLI_USAGE;
+    }
+    if (calib_path) {
+        engine_error err = {{0}};
+        char preset[ENGINE_NAME_MAX] = "";
+        if (calib_store_load_file(calib_path, &out->calib, preset, sizeof preset, &err) != 0) {
+            fprintf(stderr, "shardscope %s: --calib: %s\n", cmd,
+                    err.msg[0] ? err.msg : "cannot read the calibration");
+            return CLI_USAGE;
+        }
+        if (s->gpu && preset[0] && strcasecmp(preset, s->gpu->name) != 0)
+            fprintf(stderr, "shardscope %s: --calib: note: %s was measured for %s, applied to %s\n",
+                    cmd, calib_path, preset, s->gpu->name);
+        s->calib = &out->calib;
+    } else if (!no_calib && s->gpu && calib_store_load_for_gpu(s->gpu->name, &out->calib) == 1 &&
+               out->calib.measured) {
+        s->calib = &out->calib;
     }
 
     /* Enumerations. */

@@ -89,12 +89,16 @@ enum {
  *   [--gen G] [--dtype D] [--kv-dtype D] [--act-dtype D] [--microbatches M]
  *   [--schedule gpipe|1f1b|interleaved] [--interleave V] [--vram-gb X]
  *   [--objective latency|throughput|cost] [--jitter SIGMA] [--seed N]
- *   [--samples K] [--straggler-prob P] [--straggler-slowdown X] [--json]
+ *   [--samples K] [--straggler-prob P] [--straggler-slowdown X]
+ *   [--calib FILE | --no-calib] [--json]
  * plus the command's `extra` options (may be NULL / 0).  Both "--flag V"
  * and "--flag=V" are accepted.  Defaults come from
  * engine_scenario_defaults(); --link defaults to cli_default_link(); an
  * explicit plan gets tp/pp/ep 1 and dp = gpus / (tp * pp) for the flags
  * not given, and --gpus defaults to tp*pp*dp when all are given.
+ * The calibration is --calib FILE, else the one `shardscope calibrate`
+ * saved for the GPU (calib_store_load_for_gpu), else datasheet defaults
+ * (always with --no-calib).
  * The scenario is finally checked with engine_scenario_check().
  * Returns CLI_OK, CLI_HELP, or CLI_USAGE after printing one line on stderr
  * ("shardscope CMD: --flag: ..."). */

@@ -366,5 +366,13 @@ run bench --repeats 1
 expect_rc 0
 expect_out '^  frame recomputation '
 
+# --- the man page renders without warnings -------------------------------
+if command -v groff >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    groff -man -Tutf8 -ww -z "$here/../tui/shardscope.1" >"$tmp/out" 2>"$tmp/err" ||
+        fail "groff tui/shardscope.1: exit status $?"
+    [ ! -s "$tmp/err" ] || fail "groff tui/shardscope.1: $(head -n 3 "$tmp/err")"
+fi
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

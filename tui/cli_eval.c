@@ -223,14 +223,14 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
         cli_put_col(stdout, cli_fmt_seconds(r->itl_s, b, sizeof b), -10);
         printf(" ");
         cli_put_col(stdout, cli_fmt_seconds(r->e2e_s, c, sizeof c), -10);
-        printf(" %11s %6s %7s %7s %10s %9s ", g, cli_fmt_percent(r->efficiency, d, sizeof d),
+        printf(" %11s %6s %7s %7s %10s %9s", g, cli_fmt_percent(r->efficiency, d, sizeof d),
                ratio, cli_fmt_percent(r->bubble_fraction, e, sizeof e),
                cli_fmt_bytes(r->mem.per_gpu_bytes, m, sizeof m),
                cli_fmt_usd(r->cost_per_mtok_usd, h, sizeof h));
-        if (i < EVAL_TAILS_FOR && r->p99_s > 0)
+        if (i < EVAL_TAILS_FOR && r->p99_s > 0) {
+            printf(" ");
             cli_put_col(stdout, cli_fmt_seconds(r->p99_s, a, sizeof a), -10);
-        else
-            cli_put_col(stdout, "", -10);
+        }
         printf("\n");
     }
     if (!shown)

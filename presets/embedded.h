@@ -1,5 +1,5 @@
 /*
- * embedded.h - the shipped presets/*.json, compiled into the binary by
+ * embedded.h - the shipped presets/NAME.json files, compiled into the binary by
  * mk/embed.sh (build/gen/presets_embedded.c).  len is 0: use strlen.
  */
 #ifndef SHARDSCOPE_PRESET_EMBEDDED_H

@@ -2,7 +2,7 @@
  * preset.h - the shipped data (models, GPUs, interconnects) and the loader
  * that turns JSON into engine structs.
  *
- * The shipped presets/*.json files are compiled into the binary; JSON files
+ * The shipped JSON files (presets/NAME.json) are compiled into the binary; JSON files
  * in the user directory ($XDG_CONFIG_HOME/shardscope, default
  * ~/.config/shardscope) add entries or override shipped ones by name.  A
  * broken file or entry never hides the others: it is skipped and one line
@@ -40,7 +40,9 @@ const engine_gpu *preset_find_gpu(const preset_db *db, const char *name);
 const engine_link *preset_find_link(const preset_db *db, const char *name);
 
 /* Parse one JSON text (a presets file: {"models":{...},"gpus":{...},
- * "links":{...}}) into db, merging by name.  `file` names it in errors. */
+ * "links":{...}}) into db, merging by name.  `file` names it in errors.
+ * Returns 0 when every entry loaded, -1 when something was rejected (the
+ * lines are in db->errors; the valid entries are still added). */
 int preset_db_add_json(preset_db *db, const char *file, const char *text,
                        size_t len);
 
@@ -48,6 +50,12 @@ int preset_db_add_json(preset_db *db, const char *file, const char *text,
  * gpt2, gpt_neox, deepseek_v3 ...) into *out.  0 ok, -1 with err. */
 int preset_model_from_hf_config(const char *path, engine_model *out,
                                 engine_error *err);
+
+/* Check the ranges and consistency of a filled model (positive sizes,
+ * kv_heads dividing heads, top_k <= experts, dense_layers < layers, ...).
+ * 0 ok; -1 with err = "<where>: <field>: <reason>". */
+int preset_model_check(const engine_model *m, const char *where,
+                       engine_error *err);
 
 /* The user directory actually used (XDG rules); writes into buf. */
 const char *preset_user_dir(char *buf, size_t len);

@@ -1,0 +1,408 @@
+/*
+ * hf_config.c - read a Hugging Face config.json into an engine_model, so
+ * any model can be explored without writing a preset.  Each supported
+ * model_type maps its own key names (and their historical variants, e.g.
+ * Falcon's n_layer / num_hidden_layers) onto the engine's fields; JSON null
+ * counts as absent, as in transformers.  Errors name the file and the
+ * config key: "path: num_hidden_layers: missing required field".
+ */
+#include "preset.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "preset_util.h"
+
+#define HF_SUPPORTED \
+    "llama, mistral, mixtral, qwen2, qwen2_moe, falcon, gpt2, gpt_neox, deepseek_v2, deepseek_v3"
+
+typedef struct hf_ctx {
+    const cJSON *root;
+    const char *path;
+    engine_error *err;
+} hf_ctx;
+
+/* The first of keys (NULL-terminated) present with a non-null value. */
+static const cJSON *hf_find(const hf_ctx *h, const char *const *keys,
+                            const char **which)
+{
+    for (int i = 0; keys[i]; i++) {
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(h->root, keys[i]);
+        if (it && !cJSON_IsNull(it)) {
+            *which = keys[i];
+            return it;
+        }
+    }
+    *which = keys[0];
+    return NULL;
+}
+
+/* An integer under one of keys; when absent: dflt if has_dflt, else an
+ * error.  lo is 0 or 1. */
+static int hf_int_keys(const hf_ctx *h, const char *const *keys, int has_dflt,
+                       int dflt, double lo, double hi, int *out)
+{
+    const char *which;
+    const cJSON *it = hf_find(h, keys, &which);
+    if (!it) {
+        if (has_dflt) {
+            *out = dflt;
+            return 0;
+        }
+        preset_util_error(h->err, "%s: %s: missing required field", h->path, which);
+        return -1;
+    }
+    char why[160];
+    if (preset_util_check_int(it, lo, hi, out, why, sizeof why) != 0) {
+        preset_util_error(h->err, "%s: %s: %s", h->path, which, why);
+        return -1;
+    }
+    return 0;
+}
+
+#define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define REQ(key, hi, out) hf_int_keys(h, KEYS(key), 0, 0, 1, hi, out)
+
+static int hf_bool(const hf_ctx *h, const char *key, int dflt, int *out)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(h->root, key);
+    if (!it || cJSON_IsNull(it)) {
+        *out = dflt;
+        return 0;
+    }
+    if (!cJSON_IsBool(it)) {
+        preset_util_error(h->err, "%s: %s: expected true or false, got %s", h->path,
+                          key, preset_util_type_name(it));
+        return -1;
+    }
+    *out = cJSON_IsTrue(it) ? 1 : 0;
+    return 0;
+}
+
+/* head_dim when the config gives none: hidden / heads, exactly. */
+static int hf_head_dim(const hf_ctx *h, engine_model *m)
+{
+    int hd = 0;
+    if (hf_int_keys(h, KEYS("head_dim"), 1, 0, 0, 100000, &hd))
+        return -1;
+    if (hd == 0) {
+        if (m->hidden % m->heads != 0) {
+            preset_util_error(h->err,
+                              "%s: head_dim: missing, and hidden_size (%d) is not divisible by num_attention_heads (%d)",
+                              h->path, m->hidden, m->heads);
+            return -1;
+        }
+        hd = m->hidden / m->heads;
+    }
+    m->head_dim = hd;
+    return 0;
+}
+
+/* llama, mistral, mixtral, qwen2, qwen2_moe: the same core keys. */
+static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
+{
+    if (REQ("num_hidden_layers", 100000, &m->layers) ||
+        REQ("hidden_size", 1000000, &m->hidden) ||
+        REQ("num_attention_heads", 100000, &m->heads) ||
+        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
+        hf_head_dim(h, m) ||
+        REQ("intermediate_size", 10000000, &m->ffn) ||
+        REQ("vocab_size", 10000000, &m->vocab) ||
+        REQ("max_position_embeddings", 1000000000, &m->context) ||
+        hf_bool(h, "tie_word_embeddings", 0, &m->tied_embeddings))
+        return -1;
+    m->gated_mlp = 1;
+    int is_qwen = !strncmp(type, "qwen2", 5);
+    if (is_qwen)
+        m->qkv_bias = 1; /* Qwen2 always has Q/K/V biases */
+    else if (hf_bool(h, "attention_bias", 0, &m->qkv_bias))
+        return -1;
+    if (!strcmp(type, "mixtral")) {
+        if (REQ("num_local_experts", 100000, &m->experts) ||
+            REQ("num_experts_per_tok", 100000, &m->top_k))
+            return -1;
+    }
+    if (!strcmp(type, "qwen2_moe")) {
+        int step = 1, shared = 0;
+        if (REQ("num_experts", 100000, &m->experts) ||
+            REQ("num_experts_per_tok", 100000, &m->top_k) ||
+            REQ("moe_intermediate_size", 10000000, &m->moe_ffn) ||
+            hf_int_keys(h, KEYS("shared_expert_intermediate_size"), 1, 0, 0, 10000000, &shared) ||
+            hf_int_keys(h, KEYS("decoder_sparse_step"), 1, 1, 1, 100000, &step))
+            return -1;
+        if (step != 1) {
+            preset_util_error(h->err, "%s: decoder_sparse_step: only 1 is supported, got %d",
+                              h->path, step);
+            return -1;
+        }
+        /* The shared expert is one wide MLP; model it as n experts of
+         * moe_intermediate_size (exact in parameters and FLOPs). */
+        if (shared % m->moe_ffn != 0) {
+            preset_util_error(h->err,
+                              "%s: shared_expert_intermediate_size: %d is not a multiple of moe_intermediate_size (%d)",
+                              h->path, shared, m->moe_ffn);
+            return -1;
+        }
+        m->shared_experts = shared / m->moe_ffn;
+        const cJSON *mlp_only = cJSON_GetObjectItemCaseSensitive(h->root, "mlp_only_layers");
+        if (mlp_only && !cJSON_IsNull(mlp_only)) {
+            if (!cJSON_IsArray(mlp_only)) {
+                preset_util_error(h->err, "%s: mlp_only_layers: expected an array, got %s",
+                                  h->path, preset_util_type_name(mlp_only));
+                return -1;
+            }
+            int i = 0;
+            for (const cJSON *x = mlp_only->child; x; x = x->next, i++)
+                if (!cJSON_IsNumber(x) || x->valuedouble != i) {
+                    preset_util_error(h->err,
+                                      "%s: mlp_only_layers: only leading dense layers (0, 1, ...) are supported",
+                                      h->path);
+                    return -1;
+                }
+            m->dense_layers = i;
+        }
+    }
+    return 0;
+}
+
+static int hf_gpt2(const hf_ctx *h, engine_model *m)
+{
+    if (REQ("n_layer", 100000, &m->layers) || REQ("n_embd", 1000000, &m->hidden) ||
+        REQ("n_head", 100000, &m->heads) || REQ("vocab_size", 10000000, &m->vocab) ||
+        hf_int_keys(h, KEYS("n_inner"), 1, 4 * m->hidden, 1, 10000000, &m->ffn) ||
+        hf_int_keys(h, KEYS("n_positions", "n_ctx"), 1, 1024, 1, 1000000000, &m->context) ||
+        hf_bool(h, "tie_word_embeddings", 1, &m->tied_embeddings))
+        return -1;
+    m->kv_heads = m->heads;
+    if (m->hidden % m->heads != 0) {
+        preset_util_error(h->err, "%s: n_embd: %d is not divisible by n_head (%d)",
+                          h->path, m->hidden, m->heads);
+        return -1;
+    }
+    m->head_dim = m->hidden / m->heads;
+    m->learned_pos = 1;
+    m->qkv_bias = 1;
+    m->gated_mlp = 0;
+    return 0;
+}
+
+static int hf_gpt_neox(const hf_ctx *h, engine_model *m)
+{
+    if (REQ("num_hidden_layers", 100000, &m->layers) ||
+        REQ("hidden_size", 1000000, &m->hidden) ||
+        REQ("num_attention_heads", 100000, &m->heads) ||
+        REQ("intermediate_size", 10000000, &m->ffn) ||
+        REQ("vocab_size", 10000000, &m->vocab) ||
+        hf_int_keys(h, KEYS("max_position_embeddings"), 1, 2048, 1, 1000000000, &m->context) ||
+        hf_bool(h, "tie_word_embeddings", 0, &m->tied_embeddings) ||
+        hf_bool(h, "attention_bias", 1, &m->qkv_bias))
+        return -1;
+    m->kv_heads = m->heads;
+    if (m->hidden % m->heads != 0) {
+        preset_util_error(h->err, "%s: hidden_size: %d is not divisible by num_attention_heads (%d)",
+                          h->path, m->hidden, m->heads);
+        return -1;
+    }
+    m->head_dim = m->hidden / m->heads;
+    m->gated_mlp = 0;
+    return 0;
+}
+
+/* Falcon: "falcon" (transformers) and the original "RefinedWeb" (40B/180B
+ * layout) / "RefinedWebModel" (7B layout) configs with their n_* keys. */
+static int hf_falcon(const hf_ctx *h, const char *type, engine_model *m)
+{
+    int new_arch = 0, multi_query = 1, bias = 0;
+    if (hf_int_keys(h, KEYS("num_hidden_layers", "n_layer"), 0, 0, 1, 100000, &m->layers) ||
+        REQ("hidden_size", 1000000, &m->hidden) ||
+        hf_int_keys(h, KEYS("num_attention_heads", "n_head"), 0, 0, 1, 100000, &m->heads) ||
+        REQ("vocab_size", 10000000, &m->vocab) ||
+        hf_bool(h, "new_decoder_architecture", !strcmp(type, "RefinedWeb"), &new_arch) ||
+        hf_bool(h, "multi_query", 1, &multi_query) ||
+        hf_bool(h, "bias", 0, &bias) ||
+        hf_bool(h, "tie_word_embeddings", 1, &m->tied_embeddings) ||
+        hf_int_keys(h, KEYS("ffn_hidden_size"), 1, 4 * m->hidden, 1, 10000000, &m->ffn) ||
+        hf_int_keys(h, KEYS("max_position_embeddings"), 1, 2048, 1, 1000000000, &m->context))
+        return -1;
+    /* As transformers' FalconAttention: the KV head count applies to the
+     * new decoder architecture or to plain multi-head attention; the old
+     * multi-query layout has a single KV head. */
+    if (new_arch || !multi_query) {
+        if (hf_int_keys(h, KEYS("num_kv_heads", "n_head_kv"), 1, m->heads, 1, 100000,
+                        &m->kv_heads))
+            return -1;
+    } else {
+        m->kv_heads = 1;
+    }
+    if (m->hidden % m->heads != 0) {
+        preset_util_error(h->err, "%s: hidden_size: %d is not divisible by num_attention_heads (%d)",
+                          h->path, m->hidden, m->heads);
+        return -1;
+    }
+    m->head_dim = m->hidden / m->heads;
+    m->qkv_bias = bias;
+    m->gated_mlp = 0;
+    return 0;
+}
+
+static int hf_deepseek(const hf_ctx *h, engine_model *m)
+{
+    int freq = 1;
+    if (REQ("num_hidden_layers", 100000, &m->layers) ||
+        REQ("hidden_size", 1000000, &m->hidden) ||
+        REQ("num_attention_heads", 100000, &m->heads) ||
+        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
+        REQ("intermediate_size", 10000000, &m->ffn) ||
+        REQ("vocab_size", 10000000, &m->vocab) ||
+        REQ("max_position_embeddings", 1000000000, &m->context) ||
+        hf_bool(h, "tie_word_embeddings", 0, &m->tied_embeddings) ||
+        hf_bool(h, "attention_bias", 0, &m->qkv_bias) ||
+        hf_int_keys(h, KEYS("q_lora_rank"), 1, 0, 0, 1000000, &m->q_lora_rank) ||
+        REQ("kv_lora_rank", 1000000, &m->kv_lora_rank) ||
+        REQ("qk_nope_head_dim", 1000000, &m->qk_nope_dim) ||
+        hf_int_keys(h, KEYS("qk_rope_head_dim"), 0, 0, 0, 1000000, &m->qk_rope_dim) ||
+        REQ("v_head_dim", 1000000, &m->v_head_dim) ||
+        hf_int_keys(h, KEYS("n_routed_experts"), 1, 0, 0, 100000, &m->experts))
+        return -1;
+    m->mla = 1;
+    m->gated_mlp = 1;
+    m->head_dim = m->qk_nope_dim + m->qk_rope_dim;
+    if (m->experts > 0) {
+        if (REQ("num_experts_per_tok", 100000, &m->top_k) ||
+            REQ("moe_intermediate_size", 10000000, &m->moe_ffn) ||
+            hf_int_keys(h, KEYS("n_shared_experts"), 1, 0, 0, 100000, &m->shared_experts) ||
+            hf_int_keys(h, KEYS("first_k_dense_replace"), 1, 0, 0, 100000, &m->dense_layers) ||
+            hf_int_keys(h, KEYS("moe_layer_freq"), 1, 1, 1, 100000, &freq))
+            return -1;
+        if (freq != 1) {
+            preset_util_error(h->err, "%s: moe_layer_freq: only 1 is supported, got %d",
+                              h->path, freq);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The model's name: the last part of "_name_or_path" when it is a hub id,
+ * else the directory holding config.json (for the Hugging Face cache,
+ * models--org--name/snapshots/<hash>/config.json, the "name" part). */
+static void hf_name(const cJSON *root, const char *file, char *out, size_t len)
+{
+    char buf[1024] = "";
+    const cJSON *np = cJSON_GetObjectItemCaseSensitive(root, "_name_or_path");
+    if (cJSON_IsString(np) && np->valuestring[0] && np->valuestring[0] != '/' &&
+        np->valuestring[0] != '.') {
+        const char *s = strrchr(np->valuestring, '/');
+        snprintf(buf, sizeof buf, "%s", s ? s + 1 : np->valuestring);
+    }
+    if (!buf[0]) {
+        /* Split the path into its components (the last is config.json). */
+        char dir[4096];
+        char *comp[64];
+        int n = 0;
+        snprintf(dir, sizeof dir, "%s", file);
+        for (char *tok = strtok(dir, "/"); tok && n < 64; tok = strtok(NULL, "/"))
+            comp[n++] = tok;
+        const char *pick = n >= 2 ? comp[n - 2] : NULL;
+        if (n >= 4 && !strcmp(comp[n - 3], "snapshots") &&
+            !strncmp(comp[n - 4], "models--", 8)) {
+            const char *s = strstr(comp[n - 4] + 8, "--");
+            pick = s ? s + 2 : comp[n - 4] + 8;
+        }
+        if (pick && pick[0] && strcmp(pick, ".") && strcmp(pick, ".."))
+            snprintf(buf, sizeof buf, "%s", pick);
+    }
+    if (!buf[0])
+        snprintf(buf, sizeof buf, "hf-model");
+    size_t n = strlen(buf);
+    if (n >= len)
+        n = len - 1;
+    memcpy(out, buf, n);
+    out[n] = '\0';
+}
+
+int preset_model_from_hf_config(const char *path, engine_model *out,
+                                engine_error *err)
+{
+    if (!path || !out) {
+        preset_util_error(err, "config.json: no path given");
+        return -1;
+    }
+    /* A directory means its config.json. */
+    char file[4096];
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(file, sizeof file, "%s/config.json", path);
+    else
+        snprintf(file, sizeof file, "%s", path);
+
+    char *text;
+    size_t len;
+    if (preset_util_read_file(file, &text, &len, err) != 0)
+        return -1;
+    cJSON *root = preset_util_parse(file, text, len, err);
+    free(text);
+    if (!root)
+        return -1;
+    int rc = -1;
+    hf_ctx h = { root, file, err };
+    engine_model m;
+    memset(&m, 0, sizeof m);
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    if (!cJSON_IsObject(root)) {
+        preset_util_error(err, "%s: expected a JSON object, got %s", file,
+                          preset_util_type_name(root));
+        goto done;
+    }
+    if (!mt || cJSON_IsNull(mt)) {
+        preset_util_error(err, "%s: model_type: missing required field", file);
+        goto done;
+    }
+    if (!cJSON_IsString(mt)) {
+        preset_util_error(err, "%s: model_type: expected a string, got %s", file,
+                          preset_util_type_name(mt));
+        goto done;
+    }
+    const char *type = mt->valuestring;
+    int r;
+    if (!strcmp(type, "llama") || !strcmp(type, "mistral") || !strcmp(type, "mixtral") ||
+        !strcmp(type, "qwen2") || !strcmp(type, "qwen2_moe"))
+        r = hf_llama_like(&h, type, &m);
+    else if (!strcmp(type, "gpt2"))
+        r = hf_gpt2(&h, &m);
+    else if (!strcmp(type, "gpt_neox"))
+        r = hf_gpt_neox(&h, &m);
+    else if (!strcmp(type, "falcon") || !strcmp(type, "RefinedWeb") ||
+             !strcmp(type, "RefinedWebModel"))
+        r = hf_falcon(&h, type, &m);
+    else if (!strcmp(type, "deepseek_v2") || !strcmp(type, "deepseek_v3"))
+        r = hf_deepseek(&h, &m);
+    else {
+        preset_util_error(err, "%s: model_type: unsupported family '%.60s' (supported: %s)",
+                          file, type, HF_SUPPORTED);
+        goto done;
+    }
+    if (r != 0)
+        goto done;
+
+    char name[ENGINE_NAME_MAX];
+    hf_name(root, file, name, sizeof name);
+    snprintf(m.display, sizeof m.display, "%s", name);
+    for (char *p = name; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    snprintf(m.name, sizeof m.name, "%s", name);
+    snprintf(m.source, sizeof m.source, "Hugging Face config.json (%.400s), model_type %.40s",
+             file, type);
+    if (preset_model_check(&m, file, err) != 0)
+        goto done;
+    *out = m;
+    rc = 0;
+done:
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,873 @@
+/*
+ * preset.c - the presets database: loads the shipped JSON (compiled in by
+ * mk/embed.sh) and then the user's JSON files, validates every entry
+ * strictly (types, ranges, unknown keys, duplicates, consistency) and turns
+ * the human units of the files (GB, GB/s, TFLOPS, microseconds) into the
+ * SI units of the engine structs.  A bad entry is skipped with one line
+ * naming file, entry and field; the other entries still load.
+ */
+#include "preset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "embedded.h"
+#include "preset_util.h"
+
+/* Defaults for optional GPU fields (assumptions, see README). */
+#define DEFAULT_ETA_COMPUTE 0.75
+#define DEFAULT_ETA_MEMORY 0.8
+#define DEFAULT_LAYER_OVERHEAD_S 10e-6
+
+/* --- field tables ---------------------------------------------------- */
+
+typedef enum field_kind {
+    FK_INT,    /* JSON integer -> int */
+    FK_NUM,    /* JSON number * scale -> double */
+    FK_BOOL,   /* true/false -> int 0/1 */
+    FK_STR,    /* string copied into char[cap] */
+    FK_MLP,    /* "swiglu"|"geglu" -> 1, "gelu"|"relu" -> 0 (int) */
+    FK_NOTE,   /* free text, checked to be a string, not stored */
+    FK_OBJ     /* nested object with its own table */
+} field_kind;
+
+typedef enum field_range {
+    FR_POS,    /* > 0 (integers: >= 1) */
+    FR_NONNEG, /* >= 0 */
+    FR_FRAC    /* in (0, 1] */
+} field_range;
+
+typedef struct field_spec {
+    const char *key;
+    field_kind kind;
+    int required;
+    field_range range;
+    double hi;     /* inclusive upper bound, in the file's units */
+    double scale;  /* file units -> SI */
+    size_t off;    /* offset of the target in the struct */
+    size_t cap;    /* FK_STR: capacity of the char array */
+    const struct field_spec *sub; /* FK_OBJ */
+    int nsub;
+} field_spec;
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define MI(k, req, rng, hi, member) \
+    { k, FK_INT, req, rng, hi, 1, offsetof(engine_model, member), 0, NULL, 0 }
+#define MN(k, req, rng, hi, member) \
+    { k, FK_NUM, req, rng, hi, 1, offsetof(engine_model, member), 0, NULL, 0 }
+#define MB(k, member) \
+    { k, FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_model, member), 0, NULL, 0 }
+#define STR(T, k, req, member) \
+    { k, FK_STR, req, FR_NONNEG, 0, 1, offsetof(T, member), sizeof(((T *)0)->member), NULL, 0 }
+#define NOTE { "notes", FK_NOTE, 0, FR_NONNEG, 0, 1, 0, 0, NULL, 0 }
+
+static const field_spec moe_fields[] = {
+    MI("experts", 1, FR_POS, 100000, experts),
+    MI("top_k", 1, FR_POS, 100000, top_k),
+    MI("shared_experts", 0, FR_NONNEG, 100000, shared_experts),
+    MI("moe_ffn", 0, FR_NONNEG, 10000000, moe_ffn),
+    MI("dense_layers", 0, FR_NONNEG, 100000, dense_layers),
+};
+
+static const field_spec mla_fields[] = {
+    MI("q_lora_rank", 0, FR_NONNEG, 1000000, q_lora_rank),
+    MI("kv_lora_rank", 1, FR_POS, 1000000, kv_lora_rank),
+    MI("qk_nope_dim", 1, FR_POS, 1000000, qk_nope_dim),
+    MI("qk_rope_dim", 1, FR_NONNEG, 1000000, qk_rope_dim),
+    MI("v_head_dim", 1, FR_POS, 1000000, v_head_dim),
+};
+
+static const field_spec model_fields[] = {
+    STR(engine_model, "display", 0, display),
+    STR(engine_model, "source", 1, source),
+    NOTE,
+    MI("layers", 1, FR_POS, 100000, layers),
+    MI("hidden", 1, FR_POS, 1000000, hidden),
+    MI("heads", 1, FR_POS, 100000, heads),
+    MI("kv_heads", 0, FR_POS, 100000, kv_heads),
+    MI("head_dim", 0, FR_POS, 100000, head_dim),
+    MI("ffn", 1, FR_POS, 10000000, ffn),
+    MI("vocab", 1, FR_POS, 10000000, vocab),
+    MI("context", 1, FR_POS, 1000000000, context),
+    { "mlp", FK_MLP, 1, FR_NONNEG, 0, 1, offsetof(engine_model, gated_mlp), 0, NULL, 0 },
+    MB("tied_embeddings", tied_embeddings),
+    MB("learned_pos", learned_pos),
+    MB("qkv_bias", qkv_bias),
+    { "moe", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, moe_fields, N_OF(moe_fields) },
+    { "mla", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, mla_fields, N_OF(mla_fields) },
+    MN("params_published", 0, FR_NONNEG, 1e15, params_published),
+    MN("active_params_published", 0, FR_NONNEG, 1e15, active_params_published),
+};
+
+#define GT(k, req, rng, dt) \
+    { k, FK_NUM, req, rng, 1e6, 1e12, \
+      offsetof(engine_gpu, peak_flops) + (dt) * sizeof(double), 0, NULL, 0 }
+static const field_spec tflops_fields[] = {
+    GT("fp16", 1, FR_POS, ENGINE_FP16),
+    GT("bf16", 0, FR_NONNEG, ENGINE_BF16),
+    GT("fp8", 0, FR_NONNEG, ENGINE_FP8),
+    GT("int8", 0, FR_NONNEG, ENGINE_INT8),
+    GT("int4", 0, FR_NONNEG, ENGINE_INT4),
+};
+
+#define GN(k, req, rng, hi, scale, member) \
+    { k, FK_NUM, req, rng, hi, scale, offsetof(engine_gpu, member), 0, NULL, 0 }
+static const field_spec gpu_fields[] = {
+    STR(engine_gpu, "display", 0, display),
+    STR(engine_gpu, "source", 1, source),
+    NOTE,
+    GN("memory_gb", 1, FR_POS, 100000, 1e9, memory_bytes),
+    GN("hbm_gbs", 1, FR_POS, 1000000, 1e9, hbm_bytes_per_s),
+    { "tflops", FK_OBJ, 1, FR_NONNEG, 0, 1, 0, 0, tflops_fields, N_OF(tflops_fields) },
+    GN("eta_compute", 0, FR_FRAC, 1, 1, eta_compute),
+    GN("eta_memory", 0, FR_FRAC, 1, 1, eta_memory),
+    GN("layer_overhead_us", 0, FR_NONNEG, 1000000, 1e-6, layer_overhead_s),
+    GN("price_usd_per_hour", 0, FR_NONNEG, 10000, 1, price_per_hour),
+    STR(engine_gpu, "price_date", 0, price_date),
+};
+
+#define LN(k, req, rng, hi, scale, member) \
+    { k, FK_NUM, req, rng, hi, scale, offsetof(engine_link, member), 0, NULL, 0 }
+static const field_spec link_fields[] = {
+    STR(engine_link, "display", 0, display),
+    STR(engine_link, "source", 1, source),
+    NOTE,
+    LN("alpha_us", 1, FR_NONNEG, 10000000, 1e-6, alpha_s),
+    LN("gbs", 1, FR_POS, 100000, 1e9, bytes_per_s),
+};
+
+/* --- error context ---------------------------------------------------- */
+
+typedef struct load_ctx {
+    preset_db *db;
+    const char *file;
+    int errors;   /* lines added for this file */
+    int oom;
+} load_ctx;
+
+static void db_add_error(preset_db *db, const char *msg)
+{
+    if (db->n_errors >= PRESET_MAX_ERRORS)
+        return;
+    if (db->n_errors == PRESET_MAX_ERRORS - 1) {
+        snprintf(db->errors[db->n_errors++], ENGINE_ERROR_MAX,
+                 "(further errors not shown)");
+        return;
+    }
+    snprintf(db->errors[db->n_errors++], ENGINE_ERROR_MAX, "%s", msg);
+}
+
+static void ctx_error(load_ctx *c, const char *msg)
+{
+    db_add_error(c->db, msg);
+    c->errors++;
+}
+
+/* --- unknown-key suggestions ----------------------------------------- */
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    int prev[64], cur[64];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            int del = prev[j] + 1, ins = cur[j - 1] + 1;
+            int m = sub < del ? sub : del;
+            cur[j] = m < ins ? m : ins;
+        }
+        memcpy(prev, cur, sizeof(int) * (lb + 1));
+    }
+    return prev[lb];
+}
+
+static const char *suggest(const char *key, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (int i = 0; i < n; i++) {
+        int d = edit_distance(key, names[i]);
+        if (d < bd) {
+            bd = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+static const char *suggest_field(const char *key, const field_spec *spec, int n)
+{
+    const char *names[32];
+    int k = 0;
+    for (int i = 0; i < n && k < 32; i++)
+        names[k++] = spec[i].key;
+    return suggest(key, names, k);
+}
+
+/* --- applying a field table ------------------------------------------ */
+
+/* Check one value against its spec and store it.  On failure writes
+ * "field: reason" into why. */
+static int apply_value(const cJSON *it, const field_spec *f, const char *path,
+                       char *target, char *why, size_t wl);
+
+/* Apply every key of obj to target.  prefix ("", "moe.") names nested keys
+ * in messages.  0 ok, -1 with why = "field: reason". */
+static int apply_fields(const cJSON *obj, const field_spec *spec, int n,
+                        const char *prefix, char *target, char *why, size_t wl)
+{
+    /* Unknown and duplicate keys first: a typo should be named as such
+     * rather than as the missing field it was meant to be. */
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        const char *key = it->string ? it->string : "";
+        int known = 0;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(spec[i].key, key))
+                known = 1;
+        if (!known) {
+            const char *s = suggest_field(key, spec, n);
+            if (s)
+                snprintf(why, wl, "%s%s: unknown key (did you mean %s?)", prefix, key, s);
+            else
+                snprintf(why, wl, "%s%s: unknown key", prefix, key);
+            return -1;
+        }
+        for (const cJSON *p = obj->child; p != it; p = p->next)
+            if (p->string && !strcmp(p->string, key)) {
+                snprintf(why, wl, "%s%s: duplicate key", prefix, key);
+                return -1;
+            }
+    }
+    for (int i = 0; i < n; i++) {
+        const field_spec *f = &spec[i];
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, f->key);
+        char path[96];
+        snprintf(path, sizeof path, "%.40s%.40s", prefix, f->key);
+        if (!it) {
+            if (f->required) {
+                snprintf(why, wl, "%s: missing required field", path);
+                return -1;
+            }
+            continue;
+        }
+        if (apply_value(it, f, path, target, why, wl) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int apply_value(const cJSON *it, const field_spec *f, const char *path,
+                       char *target, char *why, size_t wl)
+{
+    char num[40], r[160];
+    switch (f->kind) {
+    case FK_INT: {
+        int v;
+        if (preset_util_check_int(it, f->range == FR_POS ? 1 : 0, f->hi, &v, r,
+                                  sizeof r) != 0) {
+            snprintf(why, wl, "%s: %s", path, r);
+            return -1;
+        }
+        memcpy(target + f->off, &v, sizeof v);
+        return 0;
+    }
+    case FK_NUM: {
+        if (!cJSON_IsNumber(it)) {
+            snprintf(why, wl, "%s: expected a number, got %s", path,
+                     preset_util_type_name(it));
+            return -1;
+        }
+        double v = it->valuedouble;
+        preset_util_format_number(v, num, sizeof num);
+        if (isnan(v)) {
+            snprintf(why, wl, "%s: expected a number, got nan", path);
+            return -1;
+        }
+        if (f->range == FR_FRAC && !(v > 0 && v <= 1)) {
+            snprintf(why, wl, "%s: expected a number in (0, 1], got %s", path, num);
+            return -1;
+        }
+        if (f->range == FR_POS && !(v > 0)) {
+            snprintf(why, wl, "%s: expected a positive number, got %s", path, num);
+            return -1;
+        }
+        if (f->range == FR_NONNEG && !(v >= 0)) {
+            snprintf(why, wl, "%s: expected a number >= 0, got %s", path, num);
+            return -1;
+        }
+        if (v > f->hi) {
+            char hs[40];
+            preset_util_format_number(f->hi, hs, sizeof hs);
+            snprintf(why, wl, "%s: expected at most %s, got %s", path, hs, num);
+            return -1;
+        }
+        double s = v * f->scale;
+        memcpy(target + f->off, &s, sizeof s);
+        return 0;
+    }
+    case FK_BOOL: {
+        if (!cJSON_IsBool(it)) {
+            snprintf(why, wl, "%s: expected true or false, got %s", path,
+                     preset_util_type_name(it));
+            return -1;
+        }
+        int v = cJSON_IsTrue(it) ? 1 : 0;
+        memcpy(target + f->off, &v, sizeof v);
+        return 0;
+    }
+    case FK_STR: {
+        if (!cJSON_IsString(it)) {
+            snprintf(why, wl, "%s: expected a string, got %s", path,
+                     preset_util_type_name(it));
+            return -1;
+        }
+        size_t len = strlen(it->valuestring);
+        if (f->required && len == 0) {
+            snprintf(why, wl, "%s: expected a non-empty string", path);
+            return -1;
+        }
+        if (len >= f->cap) {
+            snprintf(why, wl, "%s: longer than %zu characters", path, f->cap - 1);
+            return -1;
+        }
+        memcpy(target + f->off, it->valuestring, len + 1);
+        return 0;
+    }
+    case FK_MLP: {
+        static const char *const gated[] = { "swiglu", "geglu" };
+        static const char *const plain[] = { "gelu", "relu" };
+        if (!cJSON_IsString(it)) {
+            snprintf(why, wl, "%s: expected a string, got %s", path,
+                     preset_util_type_name(it));
+            return -1;
+        }
+        int v = -1;
+        for (int i = 0; i < 2; i++) {
+            if (!strcmp(it->valuestring, gated[i]))
+                v = 1;
+            if (!strcmp(it->valuestring, plain[i]))
+                v = 0;
+        }
+        if (v < 0) {
+            snprintf(why, wl,
+                     "%s: expected \"swiglu\", \"geglu\", \"gelu\" or \"relu\", got \"%.40s\"",
+                     path, it->valuestring);
+            return -1;
+        }
+        memcpy(target + f->off, &v, sizeof v);
+        return 0;
+    }
+    case FK_NOTE:
+        if (!cJSON_IsString(it)) {
+            snprintf(why, wl, "%s: expected a string, got %s", path,
+                     preset_util_type_name(it));
+            return -1;
+        }
+        return 0;
+    case FK_OBJ: {
+        if (!cJSON_IsObject(it)) {
+            snprintf(why, wl, "%s: expected an object, got %s", path,
+                     preset_util_type_name(it));
+            return -1;
+        }
+        char pre[104];
+        snprintf(pre, sizeof pre, "%.80s.", path);
+        return apply_fields(it, f->sub, f->nsub, pre, target, why, wl);
+    }
+    }
+    return -1;
+}
+
+/* --- consistency ------------------------------------------------------ */
+
+/* Ranges and consistency of a filled model; why = "field: reason". */
+static int model_check_why(const engine_model *m, char *why, size_t wl)
+{
+    struct { const char *name; int v; } pos[] = {
+        { "layers", m->layers }, { "hidden", m->hidden }, { "heads", m->heads },
+        { "kv_heads", m->kv_heads }, { "head_dim", m->head_dim },
+        { "ffn", m->ffn }, { "vocab", m->vocab }, { "context", m->context },
+    };
+    for (int i = 0; i < N_OF(pos); i++)
+        if (pos[i].v < 1) {
+            snprintf(why, wl, "%s: expected a positive integer, got %d", pos[i].name,
+                     pos[i].v);
+            return -1;
+        }
+    if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+        snprintf(why, wl, "kv_heads: %d does not divide heads (%d)", m->kv_heads,
+                 m->heads);
+        return -1;
+    }
+    if (m->experts > 0) {
+        if (m->top_k < 1) {
+            snprintf(why, wl, "moe.top_k: expected a positive integer, got %d", m->top_k);
+            return -1;
+        }
+        if (m->top_k > m->experts) {
+            snprintf(why, wl, "moe.top_k: expected at most experts (%d), got %d",
+                     m->experts, m->top_k);
+            return -1;
+        }
+        if (m->dense_layers >= m->layers) {
+            snprintf(why, wl, "moe.dense_layers: expected fewer than layers (%d), got %d",
+                     m->layers, m->dense_layers);
+            return -1;
+        }
+    } else if (m->experts < 0 || m->top_k || m->shared_experts || m->moe_ffn ||
+               m->dense_layers) {
+        snprintf(why, wl, "moe.experts: expected a positive integer, got %d", m->experts);
+        return -1;
+    }
+    if (m->mla && (m->kv_lora_rank < 1 || m->qk_nope_dim < 1 || m->v_head_dim < 1 ||
+                   m->qk_rope_dim < 0 || m->q_lora_rank < 0)) {
+        snprintf(why, wl, "mla: kv_lora_rank, qk_nope_dim and v_head_dim must be positive");
+        return -1;
+    }
+    if (!(m->params_published >= 0) || !(m->active_params_published >= 0)) {
+        snprintf(why, wl, "params_published: expected a number >= 0");
+        return -1;
+    }
+    if (m->params_published > 0 && m->active_params_published > m->params_published) {
+        char a[40], b[40];
+        preset_util_format_number(m->params_published, a, sizeof a);
+        preset_util_format_number(m->active_params_published, b, sizeof b);
+        snprintf(why, wl, "active_params_published: expected at most params_published (%s), got %s",
+                 a, b);
+        return -1;
+    }
+    return 0;
+}
+
+int preset_model_check(const engine_model *m, const char *where, engine_error *err)
+{
+    char why[ENGINE_ERROR_MAX];
+    if (!m) {
+        preset_util_error(err, "%s: no model", where ? where : "model");
+        return -1;
+    }
+    if (model_check_why(m, why, sizeof why) != 0) {
+        preset_util_error(err, "%s: %s", where ? where : m->name, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- one entry per section -------------------------------------------- */
+
+static int parse_model(const cJSON *obj, const char *name, engine_model *m,
+                       char *why, size_t wl)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    if (apply_fields(obj, model_fields, N_OF(model_fields), "", (char *)m, why, wl))
+        return -1;
+    if (!m->display[0])
+        snprintf(m->display, sizeof m->display, "%s", name);
+    if (cJSON_GetObjectItemCaseSensitive(obj, "mla"))
+        m->mla = 1;
+    if (!cJSON_GetObjectItemCaseSensitive(obj, "kv_heads"))
+        m->kv_heads = m->heads;
+    if (!cJSON_GetObjectItemCaseSensitive(obj, "head_dim")) {
+        if (m->hidden % m->heads != 0) {
+            snprintf(why, wl, "head_dim: missing, and hidden (%d) is not divisible by heads (%d)",
+                     m->hidden, m->heads);
+            return -1;
+        }
+        m->head_dim = m->hidden / m->heads;
+    }
+    return model_check_why(m, why, wl);
+}
+
+static int parse_gpu(const cJSON *obj, const char *name, engine_gpu *g,
+                     char *why, size_t wl)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->eta_compute = DEFAULT_ETA_COMPUTE;
+    g->eta_memory = DEFAULT_ETA_MEMORY;
+    g->layer_overhead_s = DEFAULT_LAYER_OVERHEAD_S;
+    if (apply_fields(obj, gpu_fields, N_OF(gpu_fields), "", (char *)g, why, wl))
+        return -1;
+    if (!g->display[0])
+        snprintf(g->display, sizeof g->display, "%s", name);
+    if (g->price_per_hour > 0 && !g->price_date[0]) {
+        snprintf(why, wl, "price_date: missing (required when price_usd_per_hour is above 0)");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_link(const cJSON *obj, const char *name, engine_link *l,
+                      char *why, size_t wl)
+{
+    memset(l, 0, sizeof *l);
+    snprintf(l->name, sizeof l->name, "%s", name);
+    if (apply_fields(obj, link_fields, N_OF(link_fields), "", (char *)l, why, wl))
+        return -1;
+    if (!l->display[0])
+        snprintf(l->display, sizeof l->display, "%s", name);
+    return 0;
+}
+
+/* --- merging by name -------------------------------------------------- */
+
+#define DB_PUT(arr, n, item)                                          \
+    do {                                                              \
+        for (int i_ = 0; i_ < (n); i_++)                              \
+            if (!strcasecmp((arr)[i_].name, (item)->name)) {          \
+                (arr)[i_] = *(item);                                  \
+                return 0;                                             \
+            }                                                         \
+        void *p_ = realloc((arr), sizeof(*(arr)) * (size_t)((n) + 1)); \
+        if (!p_)                                                      \
+            return -1;                                                \
+        (arr) = p_;                                                   \
+        (arr)[(n)++] = *(item);                                       \
+        return 0;                                                     \
+    } while (0)
+
+static int db_put_model(preset_db *db, const engine_model *m)
+{
+    DB_PUT(db->models, db->n_models, m);
+}
+
+static int db_put_gpu(preset_db *db, const engine_gpu *g)
+{
+    DB_PUT(db->gpus, db->n_gpus, g);
+}
+
+static int db_put_link(preset_db *db, const engine_link *l)
+{
+    DB_PUT(db->links, db->n_links, l);
+}
+
+/* --- a whole file ------------------------------------------------------- */
+
+static const char *const section_names[] = { "models", "gpus", "links" };
+
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= ENGINE_NAME_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+                 c == '+';
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static void load_section(load_ctx *c, const cJSON *sec, int kind)
+{
+    char msg[ENGINE_ERROR_MAX], why[ENGINE_ERROR_MAX - 64];
+    for (const cJSON *it = sec->child; it; it = it->next) {
+        const char *name = it->string ? it->string : "";
+        if (!valid_name(name)) {
+            snprintf(msg, sizeof msg,
+                     "%s: \"%.40s\": invalid name (1 to %d letters, digits, '-', '_', '.', '+')",
+                     c->file, name, ENGINE_NAME_MAX - 1);
+            ctx_error(c, msg);
+            continue;
+        }
+        int dup = 0;
+        for (const cJSON *p = sec->child; p != it; p = p->next)
+            if (p->string && !strcasecmp(p->string, name))
+                dup = 1;
+        if (dup) {
+            snprintf(msg, sizeof msg,
+                     "%s: %s: duplicate name in \"%s\" (the first definition is kept)",
+                     c->file, name, section_names[kind]);
+            ctx_error(c, msg);
+            continue;
+        }
+        if (!cJSON_IsObject(it)) {
+            snprintf(msg, sizeof msg, "%s: %s: expected an object, got %s", c->file,
+                     name, preset_util_type_name(it));
+            ctx_error(c, msg);
+            continue;
+        }
+        int rc = 0, put = 0;
+        if (kind == 0) {
+            engine_model m;
+            rc = parse_model(it, name, &m, why, sizeof why);
+            if (!rc)
+                put = db_put_model(c->db, &m);
+        } else if (kind == 1) {
+            engine_gpu g;
+            rc = parse_gpu(it, name, &g, why, sizeof why);
+            if (!rc)
+                put = db_put_gpu(c->db, &g);
+        } else {
+            engine_link l;
+            rc = parse_link(it, name, &l, why, sizeof why);
+            if (!rc)
+                put = db_put_link(c->db, &l);
+        }
+        if (rc) {
+            snprintf(msg, sizeof msg, "%s: %s: %s", c->file, name, why);
+            ctx_error(c, msg);
+        } else if (put) {
+            snprintf(msg, sizeof msg, "%s: %s: out of memory", c->file, name);
+            ctx_error(c, msg);
+            c->oom = 1;
+        }
+    }
+}
+
+static int add_json(preset_db *db, const char *file, const char *text,
+                    size_t len, int *oom)
+{
+    load_ctx c = { db, file ? file : "(json)", 0, 0 };
+    engine_error e;
+    char msg[ENGINE_ERROR_MAX];
+    cJSON *root = preset_util_parse(c.file, text, len, &e);
+    if (!root) {
+        ctx_error(&c, e.msg);
+        return -1;
+    }
+    if (!cJSON_IsObject(root)) {
+        snprintf(msg, sizeof msg,
+                 "%s: expected an object with \"models\", \"gpus\" or \"links\", got %s",
+                 c.file, preset_util_type_name(root));
+        ctx_error(&c, msg);
+        cJSON_Delete(root);
+        return -1;
+    }
+    if (!root->child) {
+        snprintf(msg, sizeof msg, "%s: no \"models\", \"gpus\" or \"links\" section",
+                 c.file);
+        ctx_error(&c, msg);
+    }
+    for (const cJSON *sec = root->child; sec; sec = sec->next) {
+        const char *key = sec->string ? sec->string : "";
+        int kind = -1;
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(key, section_names[k]))
+                kind = k;
+        if (kind < 0) {
+            const char *s = suggest(key, section_names, 3);
+            if (s)
+                snprintf(msg, sizeof msg, "%s: %s: unknown section (did you mean %s?)",
+                         c.file, key, s);
+            else
+                snprintf(msg, sizeof msg,
+                         "%s: %s: unknown section (expected models, gpus or links)",
+                         c.file, key);
+            ctx_error(&c, msg);
+            continue;
+        }
+        int dup = 0;
+        for (const cJSON *p = root->child; p != sec; p = p->next)
+            if (p->string && !strcmp(p->string, key))
+                dup = 1;
+        if (dup) {
+            snprintf(msg, sizeof msg, "%s: %s: duplicate section", c.file, key);
+            ctx_error(&c, msg);
+            continue;
+        }
+        if (!cJSON_IsObject(sec)) {
+            snprintf(msg, sizeof msg, "%s: %s: expected an object of named entries, got %s",
+                     c.file, key, preset_util_type_name(sec));
+            ctx_error(&c, msg);
+            continue;
+        }
+        load_section(&c, sec, kind);
+    }
+    cJSON_Delete(root);
+    if (oom)
+        *oom = c.oom;
+    return c.errors ? -1 : 0;
+}
+
+int preset_db_add_json(preset_db *db, const char *file, const char *text,
+                       size_t len)
+{
+    if (!db)
+        return -1;
+    return add_json(db, file, text, len, NULL);
+}
+
+/* --- user directory --------------------------------------------------- */
+
+const char *preset_user_dir(char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return buf;
+    buf[0] = '\0';
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    int n = -1;
+    /* The XDG spec says relative paths in XDG_CONFIG_HOME are invalid. */
+    if (xdg && xdg[0] == '/')
+        n = snprintf(buf, len, "%s/shardscope", xdg);
+    else if (home && home[0])
+        n = snprintf(buf, len, "%s/.config/shardscope", home);
+    if (n < 0 || (size_t)n >= len)
+        buf[0] = '\0';
+    return buf;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int has_json_suffix(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 5 && !strcmp(s + n - 5, ".json");
+}
+
+/* Load dir/\*.json in byte order of their names. */
+static void load_user_dir(preset_db *db, const char *dir, int *oom)
+{
+    DIR *d = opendir(dir);
+    char msg[ENGINE_ERROR_MAX];
+    if (!d) {
+        if (errno != ENOENT && errno != ENOTDIR) {
+            snprintf(msg, sizeof msg, "%.300s: cannot open directory: %s", dir,
+                     strerror(errno));
+            db_add_error(db, msg);
+        }
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || !has_json_suffix(de->d_name))
+            continue;
+        char **nn = realloc(names, sizeof *names * (n + 1));
+        char *copy = strdup(de->d_name);
+        if (!nn || !copy) {
+            free(copy);
+            if (nn)
+                names = nn;
+            *oom = 1;
+            break;
+        }
+        names = nn;
+        names[n++] = copy;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_names);
+    for (size_t i = 0; i < n && !*oom; i++) {
+        size_t pl = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(pl);
+        if (!path) {
+            *oom = 1;
+            break;
+        }
+        snprintf(path, pl, "%s/%s", dir, names[i]);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            char *text;
+            size_t len;
+            engine_error e;
+            if (preset_util_read_file(path, &text, &len, &e) != 0) {
+                db_add_error(db, e.msg);
+            } else {
+                int o = 0;
+                add_json(db, path, text, len, &o);
+                if (o)
+                    *oom = 1;
+                free(text);
+            }
+        }
+        free(path);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int preset_db_load(const char *user_dir, preset_db **out, engine_error *err)
+{
+    if (!out) {
+        preset_util_error(err, "preset_db_load: no output pointer");
+        return -1;
+    }
+    *out = NULL;
+    preset_db *db = calloc(1, sizeof *db);
+    if (!db) {
+        preset_util_error(err, "presets: out of memory");
+        return -1;
+    }
+    int oom = 0;
+    for (int i = 0; i < preset_blob_count && !oom; i++) {
+        const preset_blob *b = &preset_blobs[i];
+        size_t len = b->len ? b->len : strlen(b->text);
+        add_json(db, b->file, b->text, len, &oom);
+    }
+    char dirbuf[4096];
+    const char *dir = user_dir ? user_dir : preset_user_dir(dirbuf, sizeof dirbuf);
+    if (!oom && dir && dir[0])
+        load_user_dir(db, dir, &oom);
+    if (oom) {
+        preset_db_free(db);
+        preset_util_error(err, "presets: out of memory");
+        return -1;
+    }
+    *out = db;
+    return 0;
+}
+
+void preset_db_free(preset_db *db)
+{
+    if (!db)
+        return;
+    free(db->models);
+    free(db->gpus);
+    free(db->links);
+    free(db);
+}
+
+/* --- lookup ------------------------------------------------------------ */
+
+#define FIND(arr, n)                                          \
+    do {                                                      \
+        if (!db || !name)                                     \
+            return NULL;                                      \
+        for (int i_ = 0; i_ < (n); i_++)                      \
+            if (!strcasecmp((arr)[i_].name, name))            \
+                return &(arr)[i_];                            \
+        for (int i_ = 0; i_ < (n); i_++)                      \
+            if (!strcasecmp((arr)[i_].display, name))         \
+                return &(arr)[i_];                            \
+        return NULL;                                          \
+    } while (0)
+
+const engine_model *preset_find_model(const preset_db *db, const char *name)
+{
+    FIND(db->models, db->n_models);
+}
+
+const engine_gpu *preset_find_gpu(const preset_db *db, const char *name)
+{
+    FIND(db->gpus, db->n_gpus);
+}
+
+const engine_link *preset_find_link(const preset_db *db, const char *name)
+{
+    FIND(db->links, db->n_links);
+}

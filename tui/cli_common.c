@@ -301,16 +301,20 @@ int cli_close_names(const char *name, const char *const *names, int n,
 
 static void report_unknown(const char *cmd, const char *flag, const char *kind,
                            const char *listname, const char *name,
-                           const char *const *names, int n)
+                           const char *const *names, int n, const preset_db *db)
 {
-    char close[512];
+    char close[512], rejected[96] = "";
     int k = cli_close_names(name, names, n, close, sizeof close, 5);
+    /* A broken user preset may be why the name is missing: say so. */
+    if (db && db->n_errors > 0)
+        snprintf(rejected, sizeof rejected, "; %d preset entr%s rejected", db->n_errors,
+                 db->n_errors == 1 ? "y was" : "ies were");
     if (k > 0)
-        fprintf(stderr, "shardscope %s: %s: unknown %s '%s'; close: %s (see 'shardscope list %s')\n",
-                cmd, flag, kind, name, close, listname);
+        fprintf(stderr, "shardscope %s: %s: unknown %s '%s'; close: %s (see 'shardscope list %s'%s)\n",
+                cmd, flag, kind, name, close, listname, rejected);
     else
-        fprintf(stderr, "shardscope %s: %s: unknown %s '%s' (see 'shardscope list %s')\n", cmd,
-                flag, kind, name, listname);
+        fprintf(stderr, "shardscope %s: %s: unknown %s '%s' (see 'shardscope list %s'%s)\n", cmd,
+                flag, kind, name, listname, rejected);
 }
 
 #define NAME_TABLE(arr, count, field)                                  \
@@ -325,7 +329,7 @@ const engine_gpu *cli_find_gpu(const char *cmd, const char *flag,
     const engine_gpu *g = preset_find_gpu(db, name);
     if (!g) {
         NAME_TABLE(db->gpus, db->n_gpus, name)
-        report_unknown(cmd, flag, "gpu", "gpus", name, names_, n_);
+        report_unknown(cmd, flag, "gpu", "gpus", name, names_, n_, db);
     }
     return g;
 }
@@ -336,7 +340,7 @@ const engine_link *cli_find_link(const char *cmd, const char *flag,
     const engine_link *l = preset_find_link(db, name);
     if (!l) {
         NAME_TABLE(db->links, db->n_links, name)
-        report_unknown(cmd, flag, "link", "links", name, names_, n_);
+        report_unknown(cmd, flag, "link", "links", name, names_, n_, db);
     }
     return l;
 }
@@ -368,7 +372,7 @@ const engine_model *cli_find_model(const char *cmd, const char *flag,
         return storage;
     }
     NAME_TABLE(db->models, db->n_models, name)
-    report_unknown(cmd, flag, "model", "models", name, names_, n_);
+    report_unknown(cmd, flag, "model", "models", name, names_, n_, db);
     return NULL;
 }
 
@@ -567,21 +571,21 @@ void cli_scenario_help(FILE *f)
             "  --gpus-per-node K    GPUs per node (default: all in one node)\n"
             "  --vram-gb X          memory per GPU in GB (1e9 bytes; default: the GPU's)\n"
             "workload:\n"
-            "  --batch B            concurrent sequences per replica (default 1)\n"
-            "  --prompt S           prompt tokens (default 1024)\n"
-            "  --gen G              generated tokens (default 256)\n"
+            "  --batch B            concurrent sequences per replica, 1..16777216 (default 1)\n"
+            "  --prompt S           prompt tokens, 1..100000000 (default 1024)\n"
+            "  --gen G              generated tokens, 1..100000000 (default 256)\n"
             "  --dtype D            weights: fp16|bf16|fp8|int8|int4 (default fp16)\n"
             "  --kv-dtype D         KV cache dtype (default fp16)\n"
             "  --act-dtype D        activations / communication dtype (default fp16)\n"
             "  --microbatches M     prefill micro-batches (default: pp)\n"
             "  --schedule S         gpipe|1f1b|interleaved (default gpipe)\n"
-            "  --interleave V       chunks per stage for the interleaved schedule\n"
+            "  --interleave V       chunks per stage for the interleaved schedule, 1..64 (2)\n"
             "  --objective O        latency|throughput|cost (ranking; default latency)\n"
             "tails (Monte Carlo):\n"
-            "  --jitter SIGMA       log-normal sigma of per-GPU compute (default 0.12)\n"
-            "  --straggler-prob P   chance a GPU straggles in a request (default 0)\n"
-            "  --straggler-slowdown X  a straggler's compute multiplier\n"
-            "  --samples K          Monte Carlo samples (default 1000)\n"
+            "  --jitter SIGMA       log-normal sigma of per-GPU compute, 0..3 (default 0.12)\n"
+            "  --straggler-prob P   chance a GPU straggles in a request (default 0.002)\n"
+            "  --straggler-slowdown X  a straggler's compute multiplier, 1..100 (default 1.5)\n"
+            "  --samples K          Monte Carlo samples, 0..1000000 (default 1000)\n"
             "  --seed N             generator seed (default 42): same inputs, same numbers\n"
             "calibration:\n"
             "  --calib FILE         use this saved calibration (shardscope calibrate)\n"
@@ -621,7 +625,7 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
     const char *dtype = NULL, *kv_dtype = NULL, *act_dtype = NULL, *schedule = NULL;
     const char *objective = NULL, *calib_path = NULL;
     int no_calib = 0;
-    const double maxc = CLI_MAX_COUNT, maxtok = 1e9;
+    const double maxc = CLI_MAX_COUNT, maxtok = 1e8;
 
     const cli_opt shared[] = {
         {"--model", CLI_OPT_STRING, &out->model_arg, 0, 0, NULL},
@@ -634,21 +638,21 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         {"--link", CLI_OPT_STRING, &out->link_arg, 0, 0, NULL},
         {"--inter-link", CLI_OPT_STRING, &out->inter_arg, 0, 0, NULL},
         {"--gpus-per-node", CLI_OPT_INT, &per_node, 1, maxc, &seen_per_node},
-        {"--batch", CLI_OPT_INT, &batch, 1, maxc, NULL},
+        {"--batch", CLI_OPT_INT, &batch, 1, 16777216, NULL},
         {"--prompt", CLI_OPT_INT, &prompt, 1, maxtok, NULL},
         {"--gen", CLI_OPT_INT, &gen, 1, maxtok, NULL},
         {"--dtype", CLI_OPT_STRING, &dtype, 0, 0, NULL},
         {"--kv-dtype", CLI_OPT_STRING, &kv_dtype, 0, 0, NULL},
         {"--act-dtype", CLI_OPT_STRING, &act_dtype, 0, 0, NULL},
-        {"--microbatches", CLI_OPT_INT, &micro, 1, 65536, NULL},
+        {"--microbatches", CLI_OPT_INT, &micro, 1, maxc, NULL},
         {"--schedule", CLI_OPT_STRING, &schedule, 0, 0, NULL},
-        {"--interleave", CLI_OPT_INT, &interleave, 1, 1024, &seen_interleave},
+        {"--interleave", CLI_OPT_INT, &interleave, 1, 64, &seen_interleave},
         {"--vram-gb", CLI_OPT_DOUBLE, &vram_gb, 0.001, 1e6, &seen_vram},
         {"--objective", CLI_OPT_STRING, &objective, 0, 0, NULL},
-        {"--jitter", CLI_OPT_DOUBLE, &jitter, 0, 5, NULL},
+        {"--jitter", CLI_OPT_DOUBLE, &jitter, 0, 3, NULL},
         {"--straggler-prob", CLI_OPT_DOUBLE, &sprob, 0, 1, NULL},
-        {"--straggler-slowdown", CLI_OPT_DOUBLE, &sslow, 1, 1000, NULL},
-        {"--samples", CLI_OPT_INT, &samples, 1, 10000000, NULL},
+        {"--straggler-slowdown", CLI_OPT_DOUBLE, &sslow, 1, 100, NULL},
+        {"--samples", CLI_OPT_INT, &samples, 0, 1000000, NULL},
         {"--seed", CLI_OPT_U64, &seed, 0, 0, NULL},
         {"--calib", CLI_OPT_STRING, &calib_path, 0, 0, NULL},
         {"--no-calib", CLI_OPT_FLAG, &no_calib, 0, 0, NULL},

@@ -169,8 +169,10 @@ static int eval_one(const cli_scenario *cs)
         fprintf(stderr, "shardscope eval: %s\n", err.msg[0] ? err.msg : "cannot evaluate");
         return CLI_USAGE;
     }
-    if (r.valid && r.fits)
+    if (r.valid && r.fits && s->mc_samples > 0)
         engine_tails(s, &r);
+    else
+        r.p50_s = r.p99_s = 0; /* no Monte Carlo: no tails to show */
     int rc = CLI_OK;
     if (cs->json) {
         cJSON *o = cli_result_json(s, &r);
@@ -227,7 +229,7 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
                ratio, cli_fmt_percent(r->bubble_fraction, e, sizeof e),
                cli_fmt_bytes(r->mem.per_gpu_bytes, m, sizeof m),
                cli_fmt_usd(r->cost_per_mtok_usd, h, sizeof h));
-        if (i < EVAL_TAILS_FOR && r->p99_s > 0) {
+        if (i < EVAL_TAILS_FOR && s->mc_samples > 0 && r->p99_s > 0) {
             printf(" ");
             cli_put_col(stdout, cli_fmt_seconds(r->p99_s, a, sizeof a), -10);
         }
@@ -287,7 +289,7 @@ static int eval_rank(const cli_scenario *cs)
             for (int i = 0; i < n && arr; i++) {
                 /* Only the first EVAL_TAILS_FOR have Monte Carlo tails. */
                 engine_result r = rs[i];
-                if (i >= EVAL_TAILS_FOR)
+                if (i >= EVAL_TAILS_FOR || s->mc_samples == 0)
                     r.p50_s = r.p99_s = 0;
                 cJSON_AddItemToArray(arr, cli_result_json(s, &r));
             }

@@ -1,0 +1,724 @@
+/*
+ * recommend.c - seed 004's decision procedure, step by step with its
+ * numbers, then the engine's plan search over replica sizes and weight
+ * dtypes to confirm (or correct) it and to name the alternatives.
+ *
+ * The procedure is the seed's closed-form arithmetic on the engine's own
+ * terms (weights, KV of the requested concurrency, activation workspace,
+ * runtime overhead, usable memory); the search is engine_rank() for every
+ * replica size 1..16 and then every multiple of 8 (and of the node size) up
+ * to the limit, keeping the one-replica plans (dp = 1) that fit.  Replicas
+ * then fill the GPUs allowed.  TP groups stay inside a node (seed 004 §8:
+ * "keep TP groups within an NVLink domain"); the unconstrained best is
+ * reported when it would break that rule.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "recommend.h"
+
+/* A step's TP traffic above this share of a prefill or decode step, or a
+ * link below this bandwidth, makes the topology check warn. */
+#define REC_COMM_WARN 0.30
+#define REC_NVLINK_CLASS_BPS 100e9
+/* The largest replica ever searched. */
+#define REC_SEARCH_CAP 512
+
+static const char *const STEP_NAMES[REC_STEP_COUNT] = {
+    "fit_one_gpu", "decode_floor", "n_fit", "n_latency", "tp_degree",
+    "topology", "replicas", "quantization", "engine_search",
+};
+
+const char *recommend_step_name(recommend_step_id id)
+{
+    return (unsigned)id < REC_STEP_COUNT ? STEP_NAMES[id] : "?";
+}
+
+const char *recommend_verdict_name(recommend_verdict v)
+{
+    switch (v) {
+    case REC_PASS: return "pass";
+    case REC_FAIL: return "fail";
+    case REC_WARN: return "warn";
+    default: return "info";
+    }
+}
+
+const char *recommend_status_name(recommend_status s)
+{
+    switch (s) {
+    case REC_FEASIBLE: return "feasible";
+    case REC_INFEASIBLE_FIT: return "infeasible";
+    case REC_INFEASIBLE_ITL: return "infeasible";
+    default: return "infeasible";
+    }
+}
+
+static void put(recommend_step *st, const char *key, double v, recommend_unit u)
+{
+    if (st->n >= RECOMMEND_MAX_NUMBERS)
+        return;
+    recommend_number *n = &st->num[st->n++];
+    snprintf(n->key, sizeof n->key, "%s", key);
+    n->value = v;
+    n->unit = u;
+}
+
+double recommend_get(const recommend_step *st, const char *key, double fallback)
+{
+    for (int i = 0; i < st->n; i++)
+        if (!strcmp(st->num[i].key, key))
+            return st->num[i].value;
+    return fallback;
+}
+
+int recommend_has(const recommend_step *st, const char *key)
+{
+    for (int i = 0; i < st->n; i++)
+        if (!strcmp(st->num[i].key, key))
+            return 1;
+    return 0;
+}
+
+/* Same rule as the engine's plan validity: heads split evenly, and KV
+ * heads either split evenly or replicate whole. */
+static int tp_valid(const engine_model *m, int t)
+{
+    if (t < 1 || m->heads % t)
+        return 0;
+    return m->mla || m->kv_heads % t == 0 || t % m->kv_heads == 0;
+}
+
+int recommend_round_tp(const engine_model *m, int n, int max_tp)
+{
+    for (int t = n < 1 ? 1 : n; t <= max_tp; t++)
+        if (tp_valid(m, t))
+            return t;
+    return 0;
+}
+
+static int largest_tp(const engine_model *m, int max_tp)
+{
+    for (int t = max_tp; t > 1; t--)
+        if (tp_valid(m, t))
+            return t;
+    return 1;
+}
+
+static int ceil_div_int(double a, double b)
+{
+    double q = ceil(a / b - 1e-9);
+    if (!(q < 1 << 30))
+        return 1 << 30;
+    return q < 1 ? 1 : (int)q;
+}
+
+static int nodes_of(int unit, int per_node)
+{
+    return per_node > 0 ? (unit + per_node - 1) / per_node : 1;
+}
+
+/* The procedure's arithmetic for one weight dtype. */
+typedef struct proc {
+    engine_dtype dtype;
+    double weights, floor1;
+    int n_fit, n_lat, tp_max, tp, pp, unit, nodes;
+    int fit_impossible, lat_impossible;
+} proc;
+
+static void procedure(const recommend_request *q, engine_dtype d, double kv, double budget,
+                      int max_tp, proc *p)
+{
+    const engine_model *m = q->base.model;
+    memset(p, 0, sizeof *p);
+    p->dtype = d;
+    p->weights = engine_weight_bytes(m, d);
+    p->floor1 = engine_decode_floor_s(m, d, q->base.gpu, 1);
+    p->tp_max = largest_tp(m, max_tp);
+    p->n_fit = budget > 0 ? ceil_div_int(p->weights + kv, budget) : 0;
+    p->n_lat = q->itl_target_s > 0 ? ceil_div_int(p->floor1, q->itl_target_s) : 1;
+    p->lat_impossible = p->n_lat > p->tp_max;
+    if (!p->n_fit) {
+        p->fit_impossible = 1;
+        p->tp = p->tp_max;
+        p->pp = 1;
+    } else {
+        int need = p->n_fit > p->n_lat ? p->n_fit : p->n_lat;
+        int t = need <= p->tp_max ? recommend_round_tp(m, need, max_tp) : 0;
+        if (t) {
+            p->tp = t;
+            p->pp = 1;
+        } else {
+            /* More than a node's TP: fill the node with TP, pipeline the rest. */
+            p->tp = p->tp_max;
+            p->pp = ceil_div_int(p->n_fit, p->tp);
+            if (p->pp > m->layers)
+                p->fit_impossible = 1;
+        }
+    }
+    p->unit = p->tp * p->pp;
+    p->nodes = nodes_of(p->unit, q->base.gpus_per_node);
+}
+
+/* --- the search ---------------------------------------------------------- */
+
+enum {
+    NEED_ALLOWED = 1 << 0,
+    NEED_WITHIN = 1 << 1,
+    NEED_TOPO = 1 << 2,
+    NEED_ITL = 1 << 3,
+    NEED_TTFT = 1 << 4,
+    NOT_ALLOWED = 1 << 5, /* the dtype must be one the user did not allow */
+    NEED_ALL = NEED_ALLOWED | NEED_WITHIN | NEED_TOPO | NEED_ITL | NEED_TTFT
+};
+
+typedef enum order { ORDER_OBJECTIVE, ORDER_FEWEST, ORDER_ITL, ORDER_TTFT } order;
+
+static int cand_pass(const recommend_cand *c, unsigned need)
+{
+    if ((need & NEED_ALLOWED) && !c->allowed)
+        return 0;
+    if ((need & NOT_ALLOWED) && c->allowed)
+        return 0;
+    if ((need & NEED_WITHIN) && !c->within)
+        return 0;
+    if ((need & NEED_TOPO) && !c->topo)
+        return 0;
+    if ((need & NEED_ITL) && !c->itl_ok)
+        return 0;
+    if ((need & NEED_TTFT) && !c->ttft_ok)
+        return 0;
+    return 1;
+}
+
+/* Higher is better.  Throughput with a GPU limit counts what the replicas
+ * that fit in the limit deliver; without one, tokens/s per GPU (replicas
+ * scale it linearly).  Cost falls back to throughput without a price. */
+static double cand_score(const recommend_request *q, const recommend_cand *c)
+{
+    switch (q->base.objective) {
+    case ENGINE_OBJ_LATENCY:
+        return -c->e2e_s;
+    case ENGINE_OBJ_COST:
+        if (c->cost > 0)
+            return -c->cost;
+        /* fall through */
+    default:
+        if (q->gpus_max > 0 && c->unit <= q->gpus_max)
+            return (double)(q->gpus_max / c->unit) * c->tokens_per_s;
+        return c->tokens_per_s / c->unit;
+    }
+}
+
+static int cmp3(double a, double b)
+{
+    return (a > b) - (a < b);
+}
+
+/* qsort-style: < 0 when a is the better candidate. */
+static int cand_cmp(const recommend_request *q, const recommend_cand *a, const recommend_cand *b,
+                    order o)
+{
+    int c = 0;
+    switch (o) {
+    case ORDER_FEWEST:
+        c = a->unit - b->unit;
+        if (!c)
+            c = cmp3(cand_score(q, b), cand_score(q, a));
+        break;
+    case ORDER_ITL:
+        c = cmp3(a->itl_s, b->itl_s);
+        break;
+    case ORDER_TTFT:
+        c = cmp3(a->ttft_s, b->ttft_s);
+        break;
+    default:
+        c = cmp3(cand_score(q, b), cand_score(q, a));
+        break;
+    }
+    if (!c)
+        c = a->unit - b->unit;
+    if (!c) /* the unquantized dtype first, then the wider quantized one */
+        c = cmp3(engine_dtype_bytes(b->dtype), engine_dtype_bytes(a->dtype));
+    if (!c)
+        c = a->plan.tp - b->plan.tp;
+    if (!c)
+        c = a->plan.pp - b->plan.pp;
+    if (!c)
+        c = a->plan.ep - b->plan.ep;
+    return c;
+}
+
+static int same_cand(const recommend_cand *a, const recommend_cand *b)
+{
+    return a->dtype == b->dtype && a->plan.tp == b->plan.tp && a->plan.pp == b->plan.pp &&
+           a->plan.ep == b->plan.ep;
+}
+
+/* Index of the best candidate passing `need`, skipping `skip` (n_skip
+ * entries); -1 when none. */
+static int best_cand(const recommend_request *q, const recommend_result *out, unsigned need,
+                     order o, const int *skip, int n_skip)
+{
+    int best = -1;
+    for (int i = 0; i < out->n_cands; i++) {
+        const recommend_cand *c = &out->cands[i];
+        if (!cand_pass(c, need))
+            continue;
+        int skipped = 0;
+        for (int j = 0; j < n_skip && !skipped; j++)
+            skipped = skip[j] >= 0 && same_cand(c, &out->cands[skip[j]]);
+        if (skipped)
+            continue;
+        if (best < 0 || cand_cmp(q, c, &out->cands[best], o) < 0)
+            best = i;
+    }
+    return best;
+}
+
+static int unit_sizes(int per_node, int max_u, int *sizes, int cap)
+{
+    int n = 0;
+    for (int u = 1; u <= max_u && n < cap; u++)
+        if (u <= 16 || u % 8 == 0 || (per_node > 0 && u % per_node == 0))
+            sizes[n++] = u;
+    return n;
+}
+
+static const engine_dtype QUANT[] = {ENGINE_FP8, ENGINE_INT8, ENGINE_INT4};
+#define N_QUANT ((int)(sizeof QUANT / sizeof QUANT[0]))
+
+static int dtype_allowed(const recommend_request *q, engine_dtype d)
+{
+    return d == q->base.weight_dtype || (q->allow_quant & (1u << d));
+}
+
+static int search(const recommend_request *q, recommend_result *out, engine_error *err)
+{
+    const engine_scenario *b = &q->base;
+    int max_u = q->gpus_max > RECOMMEND_MAX_UNIT ? q->gpus_max : RECOMMEND_MAX_UNIT;
+    if (max_u > REC_SEARCH_CAP)
+        max_u = REC_SEARCH_CAP;
+    int sizes[REC_SEARCH_CAP];
+    int n_sizes = unit_sizes(b->gpus_per_node, max_u, sizes, REC_SEARCH_CAP);
+
+    engine_dtype dts[1 + N_QUANT];
+    int n_dt = 0;
+    dts[n_dt++] = b->weight_dtype;
+    for (int i = 0; i < N_QUANT; i++)
+        if (engine_dtype_bytes(QUANT[i]) < engine_dtype_bytes(b->weight_dtype))
+            dts[n_dt++] = QUANT[i];
+
+    out->n_cands = 0;
+    out->plans_evaluated = 0;
+    for (int di = 0; di < n_dt; di++) {
+        for (int si = 0; si < n_sizes; si++) {
+            engine_scenario s = *b;
+            s.gpus = sizes[si];
+            s.weight_dtype = dts[di];
+            int n = engine_rank(&s, out->scratch, RECOMMEND_SCRATCH, 0, err);
+            if (n < 0)
+                return -1;
+            out->plans_evaluated += n;
+            for (int i = 0; i < n; i++) {
+                const engine_result *r = &out->scratch[i];
+                if (!r->valid || !r->fits || r->plan.dp != 1)
+                    continue;
+                if (out->n_cands >= RECOMMEND_MAX_CANDS)
+                    break;
+                recommend_cand *c = &out->cands[out->n_cands++];
+                c->dtype = dts[di];
+                c->plan = r->plan;
+                c->unit = s.gpus;
+                c->allowed = (unsigned char)dtype_allowed(q, dts[di]);
+                c->within = (unsigned char)(q->gpus_max <= 0 || s.gpus <= q->gpus_max);
+                c->topo = (unsigned char)(b->gpus_per_node <= 0 || r->plan.tp <= b->gpus_per_node);
+                c->itl_ok = (unsigned char)(q->itl_target_s <= 0 || r->itl_s <= q->itl_target_s);
+                c->ttft_ok = (unsigned char)(q->ttft_target_s <= 0 || r->ttft_s <= q->ttft_target_s);
+                c->e2e_s = r->e2e_s;
+                c->itl_s = r->itl_s;
+                c->ttft_s = r->ttft_s;
+                c->tokens_per_s = r->tokens_per_s;
+                c->cost = r->cost_per_mtok_usd;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Evaluate a candidate's replica unit and size its replicas. */
+static void make_option(const recommend_request *q, const recommend_cand *c, recommend_option *o)
+{
+    memset(o, 0, sizeof *o);
+    engine_scenario s = q->base;
+    s.gpus = c->unit;
+    s.weight_dtype = c->dtype;
+    engine_plan p = c->plan;
+    p.dp = 1;
+    engine_evaluate(&s, p, &o->unit, NULL);
+    int dp = q->gpus_max > 0 ? q->gpus_max / c->unit : 1;
+    o->dtype = c->dtype;
+    o->plan = p;
+    o->plan.dp = dp > 0 ? dp : 1;
+    o->unit_gpus = c->unit;
+    o->gpus = o->unit_gpus * o->plan.dp;
+    o->nodes = nodes_of(c->unit, q->base.gpus_per_node);
+    o->allowed = c->allowed;
+    o->within_limit = c->within;
+    o->topology_ok = c->topo;
+    o->meets_itl = c->itl_ok;
+    o->meets_ttft = c->ttft_ok;
+}
+
+/* --- the steps ------------------------------------------------------------ */
+
+static void step_init(recommend_result *out, recommend_step_id id, recommend_verdict v)
+{
+    recommend_step *st = &out->step[id];
+    memset(st, 0, sizeof *st);
+    st->id = id;
+    st->verdict = v;
+}
+
+int recommend_run(const recommend_request *q, recommend_result *out, engine_error *err)
+{
+    const engine_scenario *b = &q->base;
+    engine_scenario s1 = *b;
+    s1.gpus = 1;
+    if (engine_scenario_check(&s1, err) != 0)
+        return -1;
+    out->status = REC_FEASIBLE;
+    out->have_choice = 0;
+    out->n_alts = 0;
+    out->nearest_kind = REC_NEAR_NONE;
+    out->have_unconstrained = 0;
+
+    const engine_model *m = b->model;
+    const engine_gpu *g = b->gpu;
+    const int per_node = b->gpus_per_node;
+    int max_tp = per_node > 0 ? per_node : RECOMMEND_MAX_UNIT;
+    if (q->gpus_max > 0 && q->gpus_max < max_tp)
+        max_tp = q->gpus_max;
+
+    /* Step 1: one GPU, base dtype, the requested concurrency. */
+    engine_result r1;
+    if (engine_evaluate(&s1, (engine_plan){1, 1, 1, 1}, &r1, err) != 0)
+        return -1;
+    const engine_memory *mem = &r1.mem;
+    recommend_step *st = &out->step[REC_STEP_FIT];
+    step_init(out, REC_STEP_FIT, r1.fits ? REC_PASS : REC_FAIL);
+    put(st, "weights_bytes", mem->weights_bytes, REC_UNIT_BYTES);
+    put(st, "kv_bytes", mem->kv_bytes, REC_UNIT_BYTES);
+    put(st, "activation_bytes", mem->activation_bytes, REC_UNIT_BYTES);
+    put(st, "overhead_bytes", mem->overhead_bytes, REC_UNIT_BYTES);
+    put(st, "per_gpu_bytes", mem->per_gpu_bytes, REC_UNIT_BYTES);
+    put(st, "vram_bytes", b->vram_bytes > 0 ? b->vram_bytes : g->memory_bytes, REC_UNIT_BYTES);
+    put(st, "usable_fraction", b->usable_fraction, REC_UNIT_FRACTION);
+    put(st, "capacity_bytes", mem->capacity_bytes, REC_UNIT_BYTES);
+    put(st, "kv_room_bytes",
+        mem->capacity_bytes - mem->weights_bytes - mem->activation_bytes - mem->overhead_bytes,
+        REC_UNIT_BYTES);
+    put(st, "concurrency", b->batch, REC_UNIT_COUNT);
+    put(st, "context_tokens", (double)b->prompt + b->gen, REC_UNIT_COUNT);
+
+    /* Step 2: the decode floor. */
+    proc p0;
+    double budget = mem->capacity_bytes - mem->overhead_bytes - mem->activation_bytes;
+    procedure(q, b->weight_dtype, mem->kv_bytes, budget, max_tp, &p0);
+    st = &out->step[REC_STEP_FLOOR];
+    step_init(out, REC_STEP_FLOOR,
+              q->itl_target_s > 0 ? (p0.floor1 <= q->itl_target_s ? REC_PASS : REC_FAIL) : REC_INFO);
+    put(st, "weights_bytes", p0.weights, REC_UNIT_BYTES);
+    put(st, "hbm_bytes_per_s", g->hbm_bytes_per_s, REC_UNIT_BYTES_PER_S);
+    put(st, "floor_s", p0.floor1, REC_UNIT_SECONDS);
+    if (q->itl_target_s > 0)
+        put(st, "itl_target_s", q->itl_target_s, REC_UNIT_SECONDS);
+    put(st, "engine_itl_s", r1.itl_s, REC_UNIT_SECONDS);
+
+    /* Step 3: GPUs to fit. */
+    st = &out->step[REC_STEP_N_FIT];
+    step_init(out, REC_STEP_N_FIT,
+              p0.fit_impossible ? REC_FAIL : (p0.n_fit <= 1 ? REC_PASS : REC_INFO));
+    put(st, "weights_bytes", p0.weights, REC_UNIT_BYTES);
+    put(st, "kv_bytes", mem->kv_bytes, REC_UNIT_BYTES);
+    put(st, "capacity_bytes", mem->capacity_bytes, REC_UNIT_BYTES);
+    put(st, "overhead_bytes", mem->overhead_bytes, REC_UNIT_BYTES);
+    put(st, "activation_bytes", mem->activation_bytes, REC_UNIT_BYTES);
+    put(st, "budget_per_gpu_bytes", budget, REC_UNIT_BYTES);
+    put(st, "n_fit", p0.n_fit, REC_UNIT_COUNT);
+
+    /* Step 4: GPUs for latency. */
+    st = &out->step[REC_STEP_N_LATENCY];
+    step_init(out, REC_STEP_N_LATENCY,
+              q->itl_target_s <= 0 ? REC_INFO : (p0.lat_impossible ? REC_FAIL : REC_PASS));
+    put(st, "floor_s", p0.floor1, REC_UNIT_SECONDS);
+    if (q->itl_target_s > 0)
+        put(st, "itl_target_s", q->itl_target_s, REC_UNIT_SECONDS);
+    put(st, "n_latency", p0.n_lat, REC_UNIT_COUNT);
+    put(st, "tp_max", p0.tp_max, REC_UNIT_COUNT);
+    put(st, "floor_at_tp_max_s", p0.floor1 / p0.tp_max, REC_UNIT_SECONDS);
+
+    /* Step 5: the TP degree (x PP when one node is not enough). */
+    st = &out->step[REC_STEP_TP];
+    int need = p0.n_fit > p0.n_lat ? p0.n_fit : p0.n_lat;
+    step_init(out, REC_STEP_TP, REC_PASS);
+    if (p0.tp > need && p0.pp == 1)
+        st->flags |= REC_TP_ROUNDED;
+    if (!m->mla && p0.tp > m->kv_heads)
+        st->flags |= REC_TP_KV_REPLICATED;
+    if (p0.pp > 1)
+        st->flags |= REC_TP_NODE_LIMITED;
+    if (q->gpus_max > 0 && p0.unit > q->gpus_max)
+        st->flags |= REC_TP_OVER_LIMIT;
+    if (p0.fit_impossible || (st->flags & REC_TP_OVER_LIMIT))
+        st->verdict = REC_FAIL;
+    else if (st->flags & REC_TP_NODE_LIMITED)
+        st->verdict = REC_WARN;
+    put(st, "n_needed", need, REC_UNIT_COUNT);
+    put(st, "heads", m->heads, REC_UNIT_COUNT);
+    put(st, "kv_heads", m->kv_heads, REC_UNIT_COUNT);
+    put(st, "gpus_per_node", per_node, REC_UNIT_COUNT);
+    put(st, "tp", p0.tp, REC_UNIT_COUNT);
+    put(st, "pp", p0.pp, REC_UNIT_COUNT);
+    put(st, "unit_gpus", p0.unit, REC_UNIT_COUNT);
+    put(st, "nodes", p0.nodes, REC_UNIT_COUNT);
+    if (q->gpus_max > 0)
+        put(st, "gpus_max", q->gpus_max, REC_UNIT_COUNT);
+
+    /* Step 6: the interconnect and topology of that unit, in the engine. */
+    engine_scenario su = *b;
+    su.gpus = p0.unit;
+    engine_result ru;
+    memset(&ru, 0, sizeof ru);
+    if (!p0.fit_impossible && engine_evaluate(&su, (engine_plan){p0.tp, p0.pp, 1, 1}, &ru, err))
+        return -1;
+    st = &out->step[REC_STEP_TOPOLOGY];
+    step_init(out, REC_STEP_TOPOLOGY, REC_PASS);
+    double dec_frac = ru.itl_s > 0 ? ru.decode_comm_s / ru.itl_s : 0;
+    double pre_frac = ru.ttft_s > 0 ? ru.prefill_comm_s / ru.ttft_s : 0;
+    if (p0.tp <= 1)
+        st->flags |= REC_TOPO_NO_TP;
+    else if (b->intra->bytes_per_s < REC_NVLINK_CLASS_BPS || dec_frac > REC_COMM_WARN ||
+             pre_frac > REC_COMM_WARN)
+        st->flags |= REC_TOPO_SLOW_TP;
+    if (p0.nodes > 1 && p0.pp > 1)
+        st->flags |= REC_TOPO_PP_CROSS;
+    if (p0.nodes > 1 && !b->inter)
+        st->flags |= REC_TOPO_SAME_INTER;
+    if (!p0.fit_impossible && (!ru.valid || !ru.fits))
+        st->flags |= REC_TOPO_NOT_FIT;
+    if (p0.fit_impossible)
+        st->verdict = REC_INFO;
+    else if (st->flags & (REC_TOPO_SLOW_TP | REC_TOPO_NOT_FIT))
+        st->verdict = REC_WARN;
+    put(st, "tp", p0.tp, REC_UNIT_COUNT);
+    put(st, "pp", p0.pp, REC_UNIT_COUNT);
+    put(st, "link_bytes_per_s", b->intra->bytes_per_s, REC_UNIT_BYTES_PER_S);
+    if (b->inter)
+        put(st, "inter_link_bytes_per_s", b->inter->bytes_per_s, REC_UNIT_BYTES_PER_S);
+    put(st, "nodes", p0.nodes, REC_UNIT_COUNT);
+    put(st, "itl_s", ru.itl_s, REC_UNIT_SECONDS);
+    put(st, "decode_comm_s", ru.decode_comm_s, REC_UNIT_SECONDS);
+    put(st, "decode_comm_fraction", dec_frac, REC_UNIT_FRACTION);
+    put(st, "ttft_s", ru.ttft_s, REC_UNIT_SECONDS);
+    put(st, "prefill_comm_fraction", pre_frac, REC_UNIT_FRACTION);
+    put(st, "fits", ru.valid && ru.fits, REC_UNIT_COUNT);
+
+    /* Step 7: replicas of the unit. */
+    st = &out->step[REC_STEP_REPLICAS];
+    int dp0 = q->gpus_max > 0 ? q->gpus_max / p0.unit : 1;
+    step_init(out, REC_STEP_REPLICAS, dp0 >= 1 && !p0.fit_impossible ? REC_INFO : REC_FAIL);
+    put(st, "unit_gpus", p0.unit, REC_UNIT_COUNT);
+    put(st, "dp", dp0, REC_UNIT_COUNT);
+    put(st, "gpus_used", (double)dp0 * p0.unit, REC_UNIT_COUNT);
+    if (q->gpus_max > 0)
+        put(st, "gpus_max", q->gpus_max, REC_UNIT_COUNT);
+    put(st, "tokens_per_s_replica", ru.tokens_per_s, REC_UNIT_TOKENS_PER_S);
+    put(st, "tokens_per_s_total", ru.tokens_per_s * dp0, REC_UNIT_TOKENS_PER_S);
+
+    /* Step 8: quantization instead of more GPUs or nodes. */
+    st = &out->step[REC_STEP_QUANT];
+    step_init(out, REC_STEP_QUANT, REC_INFO);
+    proc answer = p0;
+    int answer_ok = !p0.fit_impossible && !(q->gpus_max > 0 && p0.unit > q->gpus_max) &&
+                    !p0.lat_impossible;
+    int helps_not_allowed = 0;
+    for (int i = 0; i < N_QUANT; i++) {
+        engine_dtype d = QUANT[i];
+        if (engine_dtype_bytes(d) >= engine_dtype_bytes(b->weight_dtype))
+            continue;
+        proc pq;
+        procedure(q, d, mem->kv_bytes, budget, max_tp, &pq);
+        char key[RECOMMEND_KEY_MAX];
+        const char *dn = engine_dtype_name(d);
+        snprintf(key, sizeof key, "%s_weights_bytes", dn);
+        put(st, key, pq.weights, REC_UNIT_BYTES);
+        snprintf(key, sizeof key, "%s_unit_gpus", dn);
+        put(st, key, pq.fit_impossible ? 0 : pq.unit, REC_UNIT_COUNT);
+        snprintf(key, sizeof key, "%s_allowed", dn);
+        put(st, key, dtype_allowed(q, d), REC_UNIT_COUNT);
+        int ok = !pq.fit_impossible && !(q->gpus_max > 0 && pq.unit > q->gpus_max) &&
+                 !pq.lat_impossible;
+        int better = ok && (!answer_ok || pq.unit < answer.unit || pq.nodes < answer.nodes);
+        if (!better)
+            continue;
+        if (dtype_allowed(q, d)) {
+            answer = pq;
+            answer_ok = 1;
+            st->verdict = REC_PASS;
+        } else {
+            helps_not_allowed = 1;
+        }
+    }
+    if (st->verdict != REC_PASS && helps_not_allowed)
+        st->flags |= 1; /* a dtype not yet allowed would save GPUs or nodes */
+    out->procedure_dtype = answer.dtype;
+    out->procedure_tp = answer.tp;
+    out->procedure_pp = answer.pp;
+    out->procedure_dp = q->gpus_max > 0 ? q->gpus_max / answer.unit : 1;
+    put(st, "procedure_tp", answer.tp, REC_UNIT_COUNT);
+    put(st, "procedure_pp", answer.pp, REC_UNIT_COUNT);
+    put(st, "procedure_unit_gpus", answer.unit, REC_UNIT_COUNT);
+    put(st, "procedure_ok", answer_ok, REC_UNIT_COUNT);
+
+    /* Step 9: the engine's search. */
+    if (search(q, out, err) != 0)
+        return -1;
+    int ci = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, NULL, 0);
+    st = &out->step[REC_STEP_ENGINE];
+    step_init(out, REC_STEP_ENGINE, REC_PASS);
+    put(st, "plans_evaluated", out->plans_evaluated, REC_UNIT_COUNT);
+    int feasible = 0;
+    for (int i = 0; i < out->n_cands; i++)
+        feasible += cand_pass(&out->cands[i], NEED_ALL);
+    put(st, "plans_feasible", feasible, REC_UNIT_COUNT);
+
+    if (ci >= 0) {
+        const recommend_cand *c = &out->cands[ci];
+        out->have_choice = 1;
+        make_option(q, c, &out->chosen);
+        out->chosen_scenario = q->base;
+        out->chosen_scenario.gpus = out->chosen.gpus;
+        out->chosen_scenario.weight_dtype = c->dtype;
+        if (engine_evaluate(&out->chosen_scenario, out->chosen.plan, &out->chosen_result, err))
+            return -1;
+        engine_tails(&out->chosen_scenario, &out->chosen_result);
+
+        /* First alternative: the runner-up.  Second: the contrast that
+         * matters - the unquantized plan when the choice is quantized, else
+         * a dtype the user has not allowed that saves GPUs or nodes (seed
+         * 004: quantize before going multi-node), else the third best. */
+        int skip[RECOMMEND_MAX_ALTS + 1] = {ci, -1, -1};
+        int a0 = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, skip, 1);
+        if (a0 >= 0) {
+            skip[1] = a0;
+            make_option(q, &out->cands[a0], &out->alt[out->n_alts++]);
+        }
+        int a1 = -1;
+        if (c->dtype != b->weight_dtype) {
+            for (int i = 0; i < out->n_cands; i++) {
+                const recommend_cand *x = &out->cands[i];
+                if (x->dtype == b->weight_dtype && cand_pass(x, NEED_ALL) &&
+                    (a1 < 0 || cand_cmp(q, x, &out->cands[a1], ORDER_OBJECTIVE) < 0))
+                    a1 = i;
+            }
+        } else {
+            for (int k = 0; k < N_QUANT && a1 < 0; k++) {
+                for (int i = 0; i < out->n_cands; i++) {
+                    const recommend_cand *x = &out->cands[i];
+                    if (x->dtype != QUANT[k] || !cand_pass(x, (NEED_ALL & ~NEED_ALLOWED) | NOT_ALLOWED))
+                        continue;
+                    if (x->unit >= c->unit &&
+                        nodes_of(x->unit, per_node) >= nodes_of(c->unit, per_node))
+                        continue;
+                    if (a1 < 0 || cand_cmp(q, x, &out->cands[a1], ORDER_OBJECTIVE) < 0)
+                        a1 = i;
+                }
+            }
+        }
+        if (a1 == a0 || a1 == ci)
+            a1 = -1;
+        if (a1 < 0)
+            a1 = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, skip, 2);
+        if (a1 >= 0)
+            make_option(q, &out->cands[a1], &out->alt[out->n_alts++]);
+        /* The best plan if TP could span nodes. */
+        int ui = best_cand(q, out, NEED_ALL & ~NEED_TOPO, ORDER_OBJECTIVE, NULL, 0);
+        if (ui >= 0 && !out->cands[ui].topo) {
+            out->have_unconstrained = 1;
+            make_option(q, &out->cands[ui], &out->unconstrained);
+            st->flags |= REC_ENG_TOPO_EXCLUDED;
+        }
+
+        int agrees = c->dtype == answer.dtype && c->plan.tp == answer.tp && c->plan.pp == answer.pp;
+        if (agrees) {
+            st->flags |= REC_ENG_AGREES;
+        } else {
+            st->verdict = REC_WARN;
+            /* Why the search moved away from the procedure's plan. */
+            engine_scenario sp = *b;
+            sp.gpus = answer.unit;
+            sp.weight_dtype = answer.dtype;
+            engine_result rp;
+            memset(&rp, 0, sizeof rp);
+            if (answer_ok)
+                engine_evaluate(&sp, (engine_plan){answer.tp, answer.pp, 1, 1}, &rp, NULL);
+            if (!answer_ok || !rp.valid || !rp.fits)
+                st->flags |= REC_ENG_NOT_FIT;
+            else if ((q->itl_target_s > 0 && rp.itl_s > q->itl_target_s) ||
+                     (q->ttft_target_s > 0 && rp.ttft_s > q->ttft_target_s))
+                st->flags |= REC_ENG_TARGET_MISSED;
+            else
+                st->flags |= REC_ENG_BETTER;
+            if (answer_ok && rp.valid) {
+                put(st, "procedure_itl_s", rp.itl_s, REC_UNIT_SECONDS);
+                put(st, "procedure_ttft_s", rp.ttft_s, REC_UNIT_SECONDS);
+                put(st, "procedure_tokens_per_s", rp.tokens_per_s, REC_UNIT_TOKENS_PER_S);
+            }
+        }
+        put(st, "agrees", agrees, REC_UNIT_COUNT);
+        put(st, "tp", c->plan.tp, REC_UNIT_COUNT);
+        put(st, "pp", c->plan.pp, REC_UNIT_COUNT);
+        put(st, "dp", out->chosen.plan.dp, REC_UNIT_COUNT);
+        put(st, "unit_gpus", c->unit, REC_UNIT_COUNT);
+        put(st, "itl_s", c->itl_s, REC_UNIT_SECONDS);
+        put(st, "ttft_s", c->ttft_s, REC_UNIT_SECONDS);
+        put(st, "tokens_per_s_replica", c->tokens_per_s, REC_UNIT_TOKENS_PER_S);
+        return 0;
+    }
+
+    /* Nothing feasible: say which constraint binds and what is nearest. */
+    st->verdict = REC_FAIL;
+    unsigned placed = NEED_ALLOWED | NEED_WITHIN | NEED_TOPO;
+    int ni = -1;
+    if (best_cand(q, out, placed, ORDER_FEWEST, NULL, 0) >= 0) {
+        if (q->itl_target_s > 0 && best_cand(q, out, placed | NEED_ITL, ORDER_FEWEST, NULL, 0) < 0) {
+            out->status = REC_INFEASIBLE_ITL;
+            ni = best_cand(q, out, placed, ORDER_ITL, NULL, 0);
+        } else {
+            out->status = REC_INFEASIBLE_TTFT;
+            ni = best_cand(q, out, placed | NEED_ITL, ORDER_TTFT, NULL, 0);
+        }
+        out->nearest_kind = REC_NEAR_TARGET;
+    } else {
+        out->status = REC_INFEASIBLE_FIT;
+        unsigned targets = NEED_TOPO | NEED_ITL | NEED_TTFT;
+        if ((ni = best_cand(q, out, targets | NEED_WITHIN | NOT_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
+            out->nearest_kind = REC_NEAR_QUANT;
+        else if ((ni = best_cand(q, out, targets | NEED_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
+            out->nearest_kind = REC_NEAR_GPUS;
+        else if ((ni = best_cand(q, out, targets, ORDER_FEWEST, NULL, 0)) >= 0)
+            out->nearest_kind = REC_NEAR_BOTH;
+        else if ((ni = best_cand(q, out, NEED_TOPO, ORDER_FEWEST, NULL, 0)) >= 0)
+            out->nearest_kind = out->cands[ni].allowed ? REC_NEAR_GPUS : REC_NEAR_BOTH;
+    }
+    if (ni >= 0)
+        make_option(q, &out->cands[ni], &out->nearest);
+    put(st, "agrees", 0, REC_UNIT_COUNT);
+    put(st, "search_max_gpus",
+        q->gpus_max > RECOMMEND_MAX_UNIT ? (q->gpus_max > REC_SEARCH_CAP ? REC_SEARCH_CAP : q->gpus_max)
+                                         : RECOMMEND_MAX_UNIT,
+        REC_UNIT_COUNT);
+    return 0;
+}

@@ -1,0 +1,199 @@
+/*
+ * recommend.h - "how should I split this model?" as model arithmetic.
+ *
+ * recommend_run() walks the decision procedure of seed 004 ("Why
+ * distribute, and when not to") step by step - fit on one GPU with room for
+ * the KV cache, decode floor against the ITL target, GPUs needed to fit,
+ * GPUs needed for latency, rounding to a TP degree the heads allow, the
+ * interconnect/topology check, replicas, quantization - and then checks the
+ * procedure's answer against the engine's full plan search (engine_rank over
+ * candidate GPU counts and weight dtypes).  The chosen plan, the next
+ * alternatives and, for an impossible request, the nearest feasible option
+ * all carry engine numbers; nothing is invented.
+ *
+ * Pure C: no I/O, no allocation, no globals.  Every step is a list of named
+ * numbers in SI units (the key says the unit: *_bytes, *_s,
+ * *_bytes_per_s; counts and fractions are bare) plus a verdict; the front
+ * end turns them into sentences.  The result struct is large (it holds the
+ * search's scratch space): allocate it on the heap.
+ */
+#ifndef SHARDSCOPE_RECOMMEND_H
+#define SHARDSCOPE_RECOMMEND_H
+
+#include "engine.h"
+
+#define RECOMMEND_KEY_MAX 40
+#define RECOMMEND_MAX_NUMBERS 20
+#define RECOMMEND_MAX_ALTS 2
+/* Largest replica searched when no --gpus-max is given (and how far the
+ * search looks beyond a limit to name the nearest feasible option). */
+#define RECOMMEND_MAX_UNIT 64
+#define RECOMMEND_SCRATCH 1024
+#define RECOMMEND_MAX_CANDS 4096
+
+typedef enum recommend_unit {
+    REC_UNIT_COUNT = 0, /* GPUs, heads, plans, 0/1 flags */
+    REC_UNIT_BYTES,
+    REC_UNIT_SECONDS,
+    REC_UNIT_BYTES_PER_S,
+    REC_UNIT_FRACTION, /* 0..1 */
+    REC_UNIT_TOKENS_PER_S
+} recommend_unit;
+
+typedef enum recommend_step_id {
+    REC_STEP_FIT = 0,   /* does it fit on one GPU with the KV of the concurrency */
+    REC_STEP_FLOOR,     /* decode floor (weights / peak HBM) vs the ITL target */
+    REC_STEP_N_FIT,     /* GPUs needed just to fit */
+    REC_STEP_N_LATENCY, /* GPUs needed for the ITL target */
+    REC_STEP_TP,        /* max of the two, rounded to a TP degree (x PP) */
+    REC_STEP_TOPOLOGY,  /* interconnect and node check of that unit */
+    REC_STEP_REPLICAS,  /* data-parallel replicas of the unit */
+    REC_STEP_QUANT,     /* quantization instead of more GPUs / nodes */
+    REC_STEP_ENGINE,    /* cross-check against the engine's plan search */
+    REC_STEP_COUNT
+} recommend_step_id;
+
+typedef enum recommend_verdict {
+    REC_PASS = 0,
+    REC_FAIL,
+    REC_WARN,
+    REC_INFO
+} recommend_verdict;
+
+/* Flags of REC_STEP_TP. */
+enum {
+    REC_TP_ROUNDED = 1 << 0,       /* tp above the GPUs needed (head divisibility) */
+    REC_TP_KV_REPLICATED = 1 << 1, /* tp > KV heads: KV heads replicate */
+    REC_TP_NODE_LIMITED = 1 << 2,  /* needs more than one node's worth: PP across nodes */
+    REC_TP_OVER_LIMIT = 1 << 3     /* the unit exceeds gpus_max */
+};
+/* Flags of REC_STEP_TOPOLOGY. */
+enum {
+    REC_TOPO_NO_TP = 1 << 0,     /* tp == 1: no all-reduce traffic */
+    REC_TOPO_SLOW_TP = 1 << 1,   /* TP communication is a large share of a step */
+    REC_TOPO_PP_CROSS = 1 << 2,  /* pipeline stages span nodes */
+    REC_TOPO_NOT_FIT = 1 << 3,   /* the engine says the unit does not fit */
+    REC_TOPO_SAME_INTER = 1 << 4 /* no inter-node link given: same as intra */
+};
+/* Flags of REC_STEP_ENGINE. */
+enum {
+    REC_ENG_AGREES = 1 << 0,
+    REC_ENG_TARGET_MISSED = 1 << 1, /* procedure's plan misses a target in the engine */
+    REC_ENG_NOT_FIT = 1 << 2,       /* procedure's plan does not fit in the engine */
+    REC_ENG_BETTER = 1 << 3,        /* the search found a better plan by the objective */
+    REC_ENG_TOPO_EXCLUDED = 1 << 4  /* the unconstrained best runs TP across nodes */
+};
+
+typedef struct recommend_number {
+    char key[RECOMMEND_KEY_MAX]; /* e.g. "weights_bytes", "n_fit" */
+    double value;                /* SI */
+    recommend_unit unit;
+} recommend_number;
+
+typedef struct recommend_step {
+    recommend_step_id id;
+    recommend_verdict verdict;
+    unsigned flags;
+    int n;
+    recommend_number num[RECOMMEND_MAX_NUMBERS];
+} recommend_step;
+
+typedef struct recommend_request {
+    /* Model, GPU, links, calibration, gpus_per_node (0: one node), batch
+     * (= the target concurrency per replica), prompt, gen, dtypes (the
+     * weight dtype is the unquantized one), objective.  gpus is ignored. */
+    engine_scenario base;
+    int gpus_max;          /* 0: no limit given: recommend one replica unit */
+    double itl_target_s;   /* 0: none */
+    double ttft_target_s;  /* 0: none */
+    unsigned allow_quant;  /* bit (1u << dtype) per weight dtype accepted besides base */
+} recommend_request;
+
+typedef enum recommend_status {
+    REC_FEASIBLE = 0,
+    REC_INFEASIBLE_FIT,  /* no plan fits on the GPUs allowed at the dtypes allowed */
+    REC_INFEASIBLE_ITL,  /* plans fit, none reaches the ITL target */
+    REC_INFEASIBLE_TTFT  /* plans fit and reach the ITL target, none the TTFT target */
+} recommend_status;
+
+/* Which relaxation the nearest feasible option needs. */
+typedef enum recommend_nearest {
+    REC_NEAR_NONE = 0,
+    REC_NEAR_TARGET,  /* best reachable latency (the target is relaxed) */
+    REC_NEAR_QUANT,   /* a dtype not allowed yet (--allow-quant) */
+    REC_NEAR_GPUS,    /* more GPUs than allowed */
+    REC_NEAR_BOTH     /* more GPUs and a quantized dtype */
+} recommend_nearest;
+
+/* One candidate plan: a replica unit (dp = 1) evaluated by the engine, and
+ * the replicas that fill gpus_max. */
+typedef struct recommend_option {
+    engine_dtype dtype;
+    engine_plan plan;     /* dp = replicas */
+    int unit_gpus;        /* tp * pp */
+    int gpus;             /* unit_gpus * dp */
+    int nodes;            /* nodes one replica spans (1 when gpus_per_node is 0) */
+    int allowed;          /* dtype is the base one or allowed */
+    int within_limit;     /* gpus <= gpus_max (or no limit) */
+    int topology_ok;      /* TP inside one node */
+    int meets_itl, meets_ttft;
+    engine_result unit;   /* the engine's result for one replica */
+} recommend_option;
+
+/* Compact record of one searched plan (internal to the search). */
+typedef struct recommend_cand {
+    engine_dtype dtype;
+    engine_plan plan; /* dp = 1 */
+    int unit;
+    unsigned char allowed, within, topo, itl_ok, ttft_ok;
+    double e2e_s, itl_s, ttft_s, tokens_per_s, cost;
+} recommend_cand;
+
+typedef struct recommend_result {
+    recommend_status status;
+    recommend_step step[REC_STEP_COUNT];
+    /* The procedure's answer (before the engine check). */
+    engine_dtype procedure_dtype;
+    int procedure_tp, procedure_pp, procedure_dp;
+    /* The chosen plan (status == REC_FEASIBLE). */
+    int have_choice;
+    recommend_option chosen;
+    /* The whole deployment (gpus = unit * dp), with tails: what eval would
+     * print for it.  chosen_scenario borrows the request's pointers. */
+    engine_scenario chosen_scenario;
+    engine_result chosen_result;
+    int n_alts;
+    recommend_option alt[RECOMMEND_MAX_ALTS];
+    /* When infeasible: the closest option that works and what it relaxes. */
+    recommend_nearest nearest_kind;
+    recommend_option nearest;
+    /* The engine's best when TP may span nodes (REC_ENG_TOPO_EXCLUDED). */
+    int have_unconstrained;
+    recommend_option unconstrained;
+    int plans_evaluated;
+    /* Scratch for the search (no allocation inside the engine). */
+    int n_cands;
+    recommend_cand cands[RECOMMEND_MAX_CANDS];
+    engine_result scratch[RECOMMEND_SCRATCH];
+} recommend_result;
+
+/* Run the procedure and the search.  Returns 0 (out filled; an impossible
+ * request is an answer: see out->status), or -1 when the scenario itself is
+ * unusable (err filled). */
+int recommend_run(const recommend_request *req, recommend_result *out, engine_error *err);
+
+const char *recommend_step_name(recommend_step_id id);  /* "fit_one_gpu" ... */
+const char *recommend_verdict_name(recommend_verdict v); /* "pass" ... */
+const char *recommend_status_name(recommend_status s);   /* "feasible" ... */
+
+/* The number called key in a step; fallback when absent. */
+double recommend_get(const recommend_step *st, const char *key, double fallback);
+/* 1 when the step has the number. */
+int recommend_has(const recommend_step *st, const char *key);
+
+/* The TP degree the procedure uses for "at least n GPUs": the smallest tp
+ * >= n that divides the attention heads and divides (or is a multiple of)
+ * the KV heads, at most max_tp; 0 when none. */
+int recommend_round_tp(const engine_model *m, int n, int max_tp);
+
+#endif /* SHARDSCOPE_RECOMMEND_H */

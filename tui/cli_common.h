@@ -189,6 +189,13 @@ char *cli_fmt_usd(double v, char *buf, size_t len);
  * columns, counting UTF-8 characters rather than bytes. */
 void cli_put_col(FILE *f, const char *s, int width);
 
+/* CSV of evaluated plans (RFC 4180, one header line): the fields of
+ * cli_result_json() flattened (tp,pp,dp,ep,valid,fits,reason,
+ * weights_bytes,...,p99_s), SI units, an empty field where JSON has null.
+ * with_tails 0 leaves p50_s/p99_s empty. */
+void cli_result_csv_header(FILE *f);
+void cli_result_csv_row(FILE *f, const engine_result *r, int with_tails);
+
 /* "datasheet defaults" or "measured on DEVICE DATE" (plus backend). */
 char *cli_calibration_label(const engine_calib *c, char *buf, size_t len);
 

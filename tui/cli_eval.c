@@ -20,7 +20,7 @@ static void eval_help(FILE *f)
 {
     fprintf(f,
             "usage: shardscope eval --model M --gpu G --gpus N [--tp T --pp P --dp D --ep E]\n"
-            "                       [options] [--json]\n"
+            "                       [options] [--json | --csv]\n"
             "\n"
             "With a plan (any of --tp --pp --dp --ep): that plan's breakdown: memory per\n"
             "GPU term by term, TTFT, ITL, end-to-end latency, tokens/s, efficiency,\n"
@@ -31,6 +31,8 @@ static void eval_help(FILE *f)
             "\n");
     cli_scenario_help(f);
     fprintf(f,
+            "  --csv                one header line, then one line per plan (SI units;\n"
+            "                       empty where JSON has null)\n"
             "\n"
             "Units: GB = 1e9 bytes; times in s, ms, \xc2\xb5s; cost in USD per 1M generated\n"
             "tokens.  JSON numbers are SI (bytes, seconds, tokens/s, USD); null where a\n"
@@ -174,7 +176,10 @@ static int eval_one(const cli_scenario *cs)
     else
         r.p50_s = r.p99_s = 0; /* no Monte Carlo: no tails to show */
     int rc = CLI_OK;
-    if (cs->json) {
+    if (cs->csv) {
+        cli_result_csv_header(stdout);
+        cli_result_csv_row(stdout, &r, 1);
+    } else if (cs->json) {
         cJSON *o = cli_result_json(s, &r);
         if (o)
             cJSON_AddItemToObject(o, "scenario", cli_scenario_json(s));
@@ -281,7 +286,11 @@ static int eval_rank(const cli_scenario *cs)
         return CLI_USAGE;
     }
     int rc = CLI_OK;
-    if (cs->json) {
+    if (cs->csv) {
+        cli_result_csv_header(stdout);
+        for (int i = 0; i < n; i++)
+            cli_result_csv_row(stdout, &rs[i], i < EVAL_TAILS_FOR && s->mc_samples > 0);
+    } else if (cs->json) {
         cJSON *root = cJSON_CreateObject();
         if (root) {
             cJSON_AddItemToObject(root, "scenario", cli_scenario_json(s));
@@ -309,7 +318,11 @@ int cli_cmd_eval(int argc, char **argv, const preset_db *db)
         fprintf(stderr, "shardscope eval: out of memory\n");
         return CLI_FAIL;
     }
-    int rc = cli_scenario_parse(cs, argc, argv, db, CLI_NEED_ALL, NULL, 0);
+    int rc = cli_scenario_parse(cs, argc, argv, db, CLI_NEED_ALL | CLI_ALLOW_CSV, NULL, 0);
+    if (rc == CLI_OK && cs->csv && cs->json) {
+        fprintf(stderr, "shardscope eval: --csv: cannot be combined with --json\n");
+        rc = CLI_USAGE;
+    }
     if (rc == CLI_HELP) {
         eval_help(stdout);
         rc = CLI_OK;

@@ -163,7 +163,8 @@ static void db_add_error(preset_db *db, const char *msg)
                  "(further errors not shown)");
         return;
     }
-    snprintf(db->errors[db->n_errors++], ENGINE_ERROR_MAX, "%s", msg);
+    snprintf(db->errors[db->n_errors], ENGINE_ERROR_MAX, "%s", msg);
+    preset_util_one_line(db->errors[db->n_errors++]);
 }
 
 static void ctx_error(load_ctx *c, const char *msg)

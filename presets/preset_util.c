@@ -21,6 +21,15 @@ void preset_util_error(engine_error *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    preset_util_one_line(err->msg);
+}
+
+void preset_util_one_line(char *s)
+{
+    /* Names and keys come from the file: keep a message on one line. */
+    for (; *s; s++)
+        if ((unsigned char)*s < 32 || *s == 127)
+            *s = '?';
 }
 
 int preset_util_read_file(const char *path, char **text, size_t *len,

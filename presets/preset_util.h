@@ -42,7 +42,10 @@ void preset_util_format_number(double v, char *buf, size_t len);
 int preset_util_check_int(const cJSON *item, double lo, double hi, int *out,
                           char *why, size_t why_len);
 
-/* Append to err->msg with printf formatting, "prefix: " joined. */
+/* Replace control characters (a key with "\n" in it...) by '?'. */
+void preset_util_one_line(char *s);
+
+/* Write err->msg with printf formatting, on one line. */
 void preset_util_error(engine_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -551,6 +551,8 @@ static void test_bad_inline_cases(void **state)
           "t.json: m: mla.qk_nope_dim: missing required field" },
         { "{\"models\": {\"m\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"params_published\": 1e9, \"active_params_published\": 2e9, \"source\": \"s\"}}}",
           "t.json: m: active_params_published: expected at most params_published (1000000000), got 2000000000" },
+        /* A key spelled with a newline escape still gives a one-line message. */
+        { "{\"links\": {\"l\": {\"a\\nb\": 1}}}", "t.json: l: a?b: unknown key" },
         { "{\"gpus\": {}} x", "t.json: line 1, column 14: malformed JSON: text after the end near 'x'" },
         /* cJSON points at the object that was never closed. */
         { "{\"gpus\": {", "t.json: line 1, column 10: malformed JSON near '{'" },

@@ -1,0 +1,39 @@
+/*
+ * backend_nocuda.c - the cuda backend of a build without the CUDA toolkit:
+ * every entry point says so, and calib_run falls back to (auto) or refuses
+ * (--backend cuda) accordingly.
+ */
+#include <stdio.h>
+
+#include "calib.h"
+#include "internal.h"
+
+#define NO_CUDA "this build has no CUDA support (no CUDA toolkit was found " \
+                "at build time; rebuild with USE_CUDA=yes CUDA_HOME=...)"
+
+int calib_cuda_probe(const calib_cuda_api *api, int *count, engine_error *err)
+{
+    (void)api;
+    *count = 0;
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
+    return -1;
+}
+
+int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
+{
+    (void)o;
+    (void)r;
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
+    return 2;
+}
+
+int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
+{
+    (void)o;
+    (void)r;
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
+    return -1;
+}

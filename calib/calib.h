@@ -1,0 +1,351 @@
+/*
+ * calib.h - measuring this machine and fitting the compute model.
+ *
+ * A calibration times the GEMMs of one transformer layer (QKV, output
+ * projection, FFN up and down: 24*b*s*h^2 FLOPs) over a grid of hidden
+ * sizes, batches and sequence lengths (the seed's grid on a GPU, a scaled
+ * down one on the CPU), decode-shaped GEMMs (1..256 tokens), a large copy
+ * for memory bandwidth, and, where possible, communication between two
+ * workers.  Three models are then fitted:
+ *   1. the seed's power law   T = a * (h^2 * b * s)^beta   (log-space least
+ *      squares over the prefill grid);
+ *   2. the roofline           T = max(F / (peak * eta_c), B / (bw * eta_m))
+ *                                 + overhead                (every point);
+ *   3. alpha-beta for comm    T = alpha + bytes / bandwidth.
+ * The result can be saved as JSON under
+ * $XDG_CONFIG_HOME/shardscope/calibration/<device>.json (atomically) and is
+ * loaded back into an engine_calib for the GPU preset it was matched to.
+ *
+ * Backends: "cuda" (cuBLAS, built when the toolkit is present) and "cpu"
+ * (our blocked SGEMM, always built).  Nothing here prints, exits or uses
+ * global mutable state: errors come back as a status and an engine_error
+ * sentence, progress through a callback, cancellation through a flag.
+ *
+ * Units: SI (seconds, bytes, FLOP, FLOP/s, bytes/s).  MAPE is a fraction.
+ */
+#ifndef SHARDSCOPE_CALIB_H
+#define SHARDSCOPE_CALIB_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "../engine/engine.h"
+
+/* --- measurements --------------------------------------------------- */
+
+typedef enum calib_backend {
+    CALIB_BACKEND_AUTO = 0, /* cuda when a GPU is usable, else cpu */
+    CALIB_BACKEND_CUDA,
+    CALIB_BACKEND_CPU
+} calib_backend;
+
+typedef enum calib_point_kind {
+    CALIB_POINT_PREFILL = 0, /* one layer's GEMMs, batch b x seq s tokens */
+    CALIB_POINT_DECODE,      /* one layer's GEMMs for `batch` tokens, seq 1 */
+    CALIB_POINT_COPY         /* a device (or host) memory copy; flops 0 */
+} calib_point_kind;
+
+/* One timed measurement (the median of the repeats). */
+typedef struct calib_point {
+    calib_point_kind kind;
+    int hidden;     /* h (0 for a copy) */
+    int batch;      /* b (decode: the number of tokens) */
+    int seq;        /* s (decode: 1) */
+    double flops;   /* FLOPs of the measured work */
+    double bytes;   /* minimum bytes moved (operands read + result written;
+                       a copy counts read + write) */
+    double time_s;  /* median seconds */
+} calib_point;
+
+/* One communication measurement: `bytes` sent one way, median seconds. */
+typedef struct calib_comm_point {
+    double bytes;
+    double time_s;
+} calib_comm_point;
+
+/* What the backend reports about the device. */
+typedef struct calib_device {
+    char backend[16];          /* "cuda" or "cpu" */
+    char name[ENGINE_NAME_MAX];/* as the driver (or /proc/cpuinfo) names it */
+    int index;                 /* CUDA device index; 0 for cpu */
+    int count;                 /* GPUs visible (cpu: 0) */
+    int sm_count;              /* multiprocessors (cpu: threads used) */
+    int cc_major, cc_minor;    /* compute capability */
+    int clock_khz;             /* peak SM clock */
+    int mem_clock_khz;
+    int bus_width_bits;
+    int driver_version;        /* e.g. 12040 */
+    int runtime_version;
+    double memory_bytes;       /* device memory */
+    char dtype[8];             /* GEMM element type: "fp16", "bf16", "fp32" */
+} calib_device;
+
+/* --- fits ------------------------------------------------------------ */
+
+typedef struct calib_power_law {
+    double a;       /* seconds */
+    double beta;
+    double mape;    /* mean |pred - T| / T, a fraction */
+    double r2;      /* of ln T (log space) */
+    int n;          /* points used */
+} calib_power_law;
+
+typedef struct calib_roofline {
+    double peak_flops;     /* the peak eta_compute is relative to */
+    double bandwidth;      /* the bandwidth eta_memory is relative to, B/s */
+    double eta_compute;
+    double eta_memory;
+    double overhead_s;     /* fixed seconds per point (one layer) */
+    double mape;           /* fraction, over the points used */
+    double r2;             /* of ln T (log space) */
+    int n;
+    int n_compute_bound;   /* points the fit puts on the compute roof */
+    int eta_memory_bound_only; /* 1: no point was memory-bound: eta_memory
+                                  is only a lower bound */
+    int eta_compute_bound_only;
+} calib_roofline;
+
+typedef struct calib_alpha_beta {
+    double alpha_s;
+    double bandwidth;  /* bytes/s */
+    double r2;         /* of T (linear space, as the seed reports it) */
+    double mape;
+    int n;
+} calib_alpha_beta;
+
+/* Power law over the points whose kind is PREFILL (x = h^2*b*s).  At least
+ * two points with distinct x, every x and T positive and finite.
+ * 0 ok, -1 with err ("power law: ..."). */
+int calib_fit_power_law(const calib_point *pts, int n, calib_power_law *out,
+                        engine_error *err);
+double calib_power_law_predict(const calib_power_law *f, double x);
+
+/* Roofline over every point (flops >= 0, bytes >= 0, not both 0; T > 0,
+ * finite; at least 3 points).  peak_flops and bandwidth > 0.  The fit
+ * minimises the squared relative error: every split of the points into
+ * compute- and memory-bound (by their F/B ratio) is solved as a weighted
+ * linear least squares problem with eta > 0 and overhead >= 0, the best
+ * split wins.  0 ok, -1 with err ("roofline: ..."). */
+int calib_fit_roofline(const calib_point *pts, int n, double peak_flops,
+                       double bandwidth, calib_roofline *out,
+                       engine_error *err);
+double calib_roofline_predict(const calib_roofline *f, double flops,
+                              double bytes);
+
+/* Alpha-beta (weighted by 1/T^2 so small messages fix alpha): at least two
+ * distinct sizes, sizes and times positive and finite.  0 / -1 with err. */
+int calib_fit_alpha_beta(const calib_comm_point *pts, int n,
+                         calib_alpha_beta *out, engine_error *err);
+
+/* The layer GEMMs of the sweep: FLOPs and minimum bytes of one layer with
+ * hidden h over `tokens` rows, elements of `elem` bytes (QKV h->3h, out
+ * h->h, up h->4h, down 4h->h: 24*tokens*h^2 FLOPs). */
+void calib_layer_cost(int hidden, int tokens, double elem, double *flops,
+                      double *bytes);
+
+/* --- the whole run ------------------------------------------------------ */
+
+/* Called from the measuring thread with the fraction done (0..1) and a
+ * short label of the current step. */
+typedef void (*calib_progress_fn)(void *ctx, double fraction,
+                                  const char *step);
+
+/* CUDA seam: each NULL member means "the real CUDA/cuBLAS call".  Return
+ * values are the cudaError_t / cublasStatus_t codes as int (0 = success).
+ * Tests pass failing fakes to reach the no-GPU, no-cuBLAS and out-of-memory
+ * paths without a GPU.  Ignored by the cpu backend and by builds without
+ * CUDA. */
+typedef struct calib_cuda_api {
+    int (*get_device_count)(int *count);          /* cudaGetDeviceCount */
+    int (*set_device)(int device);                /* cudaSetDevice */
+    int (*device_info)(int device, calib_device *out); /* properties */
+    int (*mem_alloc)(void **ptr, size_t bytes);   /* cudaMalloc */
+    int (*mem_free)(void *ptr);                   /* cudaFree */
+    int (*blas_create)(void **handle);            /* cublasCreate */
+    int (*blas_destroy)(void *handle);            /* cublasDestroy */
+} calib_cuda_api;
+
+typedef struct calib_opts {
+    calib_backend backend;
+    int device;       /* CUDA device index */
+    int quick;        /* smaller grid, fewer repeats */
+    int skip_comm;    /* 1: no communication sweep */
+    /* GPU presets (borrowed; may be NULL): the device is matched to one by
+     * name, and its datasheet peak FP16 FLOP/s and HBM bandwidth are the
+     * roofs eta_* are relative to (what the engine multiplies). */
+    const engine_gpu *gpus;
+    int n_gpus;
+    calib_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
+    const atomic_int *cancel;   /* may be NULL; nonzero: stop soon */
+    const calib_cuda_api *cuda; /* may be NULL: the real calls */
+} calib_opts;
+
+void calib_opts_defaults(calib_opts *o);
+
+typedef struct calib_result {
+    calib_device dev;
+    char date[32];                 /* ISO 8601 UTC, e.g. 2026-11-29T09:00:00Z */
+    char preset[ENGINE_NAME_MAX];  /* matched GPU preset; "" none (cpu) */
+    char peak_source[160];         /* where peak_flops/bandwidth came from */
+    char notes[256];               /* e.g. "auto: no usable GPU (...), CPU" */
+    calib_point *points;           /* owned */
+    int n_points;
+    double best_gemm_flops;        /* best achieved FLOP/s of any point */
+    double copy_bandwidth;         /* measured copy B/s (read + write) */
+    calib_power_law power_law;
+    int has_power_law;
+    char power_law_error[ENGINE_ERROR_MAX];
+    calib_roofline roofline;       /* always set when calib_run succeeds */
+    double roofline_mape_prefill;  /* roofline MAPE on the prefill points */
+    double power_law_mape_all;     /* power law MAPE on prefill + decode */
+    /* Communication; comm_label "" when not measured. */
+    char comm_label[64];           /* "NCCL AllReduce (2 GPUs)",
+                                      "loopback (2 local processes)" */
+    calib_comm_point *comm;        /* owned */
+    int n_comm;
+    calib_alpha_beta comm_fit;
+    int has_comm_fit;
+    char comm_error[ENGINE_ERROR_MAX];
+} calib_result;
+
+/* Measure and fit.  On success returns 0 and fills *out (free with
+ * calib_result_free).  Returns -1 with err on failure, 2 when
+ * o->backend == CUDA cannot run here (no CUDA in this build, no GPU, no
+ * driver, cuBLAS failing: err is the one-line reason), 3 when cancelled.
+ * With AUTO and no usable GPU, the cpu backend runs and out->notes says
+ * why.  *out is always safe to free. */
+int calib_run(const calib_opts *o, calib_result *out, engine_error *err);
+void calib_result_free(calib_result *r);
+
+/* Fill the fits of r from r->points / r->comm (calib_run does this; exposed
+ * for tests and for refitting a loaded file).  0 / -1 with err when the
+ * roofline cannot be fitted. */
+int calib_result_fit(calib_result *r, engine_error *err);
+
+/* The fitted roofline as the engine wants it (measured = 1). */
+void calib_result_to_engine(const calib_result *r, engine_calib *out);
+
+/* The result as JSON text (malloc'ed, free with free()): backend, device,
+ * date, preset, points, power_law, roofline, comm.  NULL when out of
+ * memory. */
+char *calib_result_to_json(const calib_result *r);
+
+/* --- backends (used by calib_run; exposed for tests) ------------------ */
+
+/* Number of usable CUDA devices: 0 with *count set, or -1 with err (no
+ * CUDA in this build, no driver, no GPU). */
+int calib_cuda_probe(const calib_cuda_api *api, int *count,
+                     engine_error *err);
+/* Run the GPU sweep; 0 ok, 2 when the GPU cannot be used at all (no
+ * device, no driver, cuBLAS failing to start: err is the reason), -1 on a
+ * runtime failure (out of device memory, a failing GEMM), 3 when
+ * cancelled.  Points are appended to r and r->dev is filled. */
+int calib_cuda_measure(const calib_opts *o, calib_result *r,
+                       engine_error *err);
+int calib_cpu_measure(const calib_opts *o, calib_result *r,
+                      engine_error *err);
+
+/* C = A * B, row-major, A m x k, B k x n, C m x n (overwritten).  Cache
+ * blocked and register tiled; no allocation beyond a packing buffer it
+ * mallocs per call.  0, -1 when out of memory. */
+int calib_sgemm(int m, int n, int k, const float *a, const float *b,
+                float *c);
+
+/* Loopback between two local processes over a socketpair (fork): a
+ * ping-pong per size, time = half the round trip; sizes 1 KiB .. max_bytes
+ * in steps of 4x.  Appends to r->comm and sets r->comm_label to
+ * "loopback (2 local processes)".  0 / -1 with err / 3 cancelled. */
+int calib_comm_loopback(const calib_opts *o, size_t max_bytes,
+                        calib_result *r, engine_error *err);
+
+/* Append a point / comm point (grows the owned arrays). 0, -1 on OOM. */
+int calib_result_add_point(calib_result *r, const calib_point *p);
+int calib_result_add_comm(calib_result *r, double bytes, double time_s);
+
+/* --- device -> preset --------------------------------------------------- */
+
+/* The GPU preset a driver device name refers to ("NVIDIA H100 80GB HBM3"
+ * -> "h100-sxm"), by tokens of the name, display name and memory size.
+ * Returns the index into gpus, or -1 when nothing matches well enough. */
+int calib_match_gpu_preset(const char *device, double memory_bytes,
+                           const engine_gpu *gpus, int n_gpus);
+
+/* --- store ------------------------------------------------------------- */
+
+/* $XDG_CONFIG_HOME/shardscope/calibration (default
+ * ~/.config/shardscope/calibration) into buf; NULL when neither
+ * XDG_CONFIG_HOME nor HOME is set. */
+const char *calib_store_dir(char *buf, size_t len);
+/* The file name for a device: lower case, [a-z0-9-] only, ".json". */
+void calib_store_file_name(const char *device, char *buf, size_t len);
+
+/* Crash seam for tests: CALIB_STORE_STOP_AFTER_WRITE writes and fsyncs the
+ * temporary file and returns before the rename (the old file stays). */
+enum { CALIB_STORE_NORMAL = 0, CALIB_STORE_STOP_AFTER_WRITE = 1 };
+
+/* Write r as JSON to `path` atomically: a temporary file in the same
+ * directory, fsync, rename, fsync of the directory.  Missing directories
+ * are created.  0 / -1 with err naming the path. */
+int calib_store_save(const calib_result *r, const char *path, int mode,
+                     engine_error *err);
+/* Save to calib_store_dir()/<device>.json; the path used goes to
+ * path_out (may be NULL). */
+int calib_store_save_default(const calib_result *r, char *path_out,
+                             size_t path_len, engine_error *err);
+
+/* Read one saved calibration (any backend: this is an explicit request).
+ * 0 ok, -1 with err naming the file and field. */
+int calib_store_load_file(const char *path, engine_calib *out,
+                          char *preset_out, size_t preset_len,
+                          engine_error *err);
+
+/* The calibration saved for a GPU preset: the newest file in dir (NULL:
+ * calib_store_dir()) whose "preset" equals gpu_preset_name (case
+ * insensitive) and whose backend is "cuda".  CPU results are never
+ * applied to a GPU type.  Returns 1 when found (out filled), 0 when none
+ * (out->measured = 0), -1 when a matching file is broken (err). */
+int calib_store_load_for_gpu_in(const char *dir, const char *gpu_preset_name,
+                                 engine_calib *out, engine_error *err);
+/* Convenience: default dir, errors dropped (a broken file means "none"). */
+int calib_store_load_for_gpu(const char *gpu_preset_name, engine_calib *out);
+
+/* --- worker thread (the explorer's `c` key) --------------------------- */
+
+typedef struct calib_job calib_job;
+
+/* Start calib_run(opts) in a pthread.  opts is copied; its gpus array is
+ * borrowed and must outlive the job; opts->progress/cancel are replaced by
+ * the job's own.  When save is nonzero the result is stored with
+ * calib_store_save_default() once complete (a cancelled or failed job never
+ * touches the stored file).  0 / -1 with err. */
+int calib_job_start(const calib_opts *opts, int save, calib_job **out,
+                    engine_error *err);
+/* 0..1; safe from any thread. */
+double calib_job_progress(calib_job *job);
+/* The current step's label (copied into buf). */
+void calib_job_step(calib_job *job, char *buf, size_t len);
+/* Ask the worker to stop; it returns at the next measurement boundary. */
+void calib_job_cancel(calib_job *job);
+/* 0: still running.  1: finished: *status is calib_run's return (0 ok, -1
+ * failed, 2 no GPU, 3 cancelled) and, when 0, *result receives the result
+ * (moved: the caller frees it with calib_result_free; later polls give an
+ * empty result); err gets the failure sentence.  Non-blocking. */
+int calib_job_poll(calib_job *job, int *status, calib_result *result,
+                   engine_error *err);
+/* Cancel if running, join, free.  NULL is safe. */
+void calib_job_free(calib_job *job);
+
+/* --- plotting data -------------------------------------------------------- */
+
+/* For the measured-vs-fitted view: x = h^2*b*s of each non-copy point, its
+ * measured time and both predictions.  Writes up to cap rows, returns the
+ * number written. */
+typedef struct calib_plot_row {
+    calib_point_kind kind;
+    double x, measured_s, power_law_s, roofline_s;
+} calib_plot_row;
+int calib_result_plot_rows(const calib_result *r, calib_plot_row *rows,
+                           int cap);
+
+#endif /* SHARDSCOPE_CALIB_H */

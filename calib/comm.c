@@ -1,0 +1,183 @@
+/*
+ * comm.c - the communication measurement without a second GPU: two local
+ * processes (fork) joined by a Unix socketpair play ping-pong with messages
+ * of 1 KiB up to a few MiB (more without --quick); half the median round
+ * trip is the one-way time that the alpha-beta fit takes.  Like the seed's
+ * Gloo loopback benchmark, it measures the operating system's copy path,
+ * not an interconnect, and is labelled so.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calib.h"
+#include "internal.h"
+
+#define COMM_LABEL_LOOPBACK "loopback (2 local processes)"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Full-length send/recv; only async-signal-safe calls (the child runs
+ * these after fork in a possibly multi-threaded process). */
+static int send_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int recv_all(int fd, char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t r = recv(fd, p, n, 0);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (r == 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* The echo side: a 8-byte length, then the message, sent back whole.
+ * Length 0 ends it. */
+static void child_loop(int fd, char *buf)
+{
+    for (;;) {
+        uint64_t n;
+        if (recv_all(fd, (char *)&n, sizeof n) != 0 || n == 0)
+            _exit(0);
+        if (recv_all(fd, buf, (size_t)n) != 0 || send_all(fd, buf, (size_t)n) != 0)
+            _exit(1);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int round_trip(int fd, char *buf, size_t n, double *t)
+{
+    uint64_t len = n;
+    double s = now_s();
+    if (send_all(fd, (const char *)&len, sizeof len) != 0 ||
+        send_all(fd, buf, n) != 0 || recv_all(fd, buf, n) != 0)
+        return -1;
+    *t = now_s() - s;
+    return 0;
+}
+
+int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
+                        engine_error *err)
+{
+    if (max_bytes < 1024)
+        max_bytes = 1024;
+    char *buf = malloc(max_bytes);
+    if (!buf) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "loopback: out of memory allocating %zu bytes", max_bytes);
+        return -1;
+    }
+    memset(buf, 0x5a, max_bytes);
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "loopback: socketpair: %s",
+                     strerror(errno));
+        free(buf);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "loopback: fork: %s",
+                     strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
+        free(buf);
+        return -1;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        child_loop(sv[1], buf);
+        _exit(0);
+    }
+    close(sv[1]);
+    int fd = sv[0], rc = 0, nsizes = 0;
+    for (size_t n = 1024; n <= max_bytes; n *= 4)
+        nsizes++;
+    int k = 0;
+    for (size_t n = 1024; n <= max_bytes && rc == 0; n *= 4, k++) {
+        if (calib_cancelled(o)) {
+            rc = 3;
+            break;
+        }
+        calib_report(o, (double)k / nsizes, "loopback: message sizes");
+        double v[41], t;
+        if (round_trip(fd, buf, n, &t) != 0) { /* warm-up */
+            rc = -1;
+            break;
+        }
+        /* Small messages are cheap and noisy: repeat them more. */
+        int reps = t > 0 ? (int)(0.02 / t) : 41;
+        if (reps < 5)
+            reps = 5;
+        if (reps > 41)
+            reps = 41;
+        for (int i = 0; i < reps && rc == 0; i++) {
+            if (round_trip(fd, buf, n, &v[i]) != 0)
+                rc = -1;
+        }
+        if (rc != 0)
+            break;
+        qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+        double med = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
+        if (calib_result_add_comm(r, (double)n, med / 2.0) != 0) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg, "loopback: out of memory");
+            rc = -2;
+        }
+    }
+    if (rc == -1 && err)
+        snprintf(err->msg, sizeof err->msg,
+                 "loopback: the echo process stopped answering (%s)",
+                 strerror(errno));
+    uint64_t zero = 0;
+    (void)send_all(fd, (const char *)&zero, sizeof zero);
+    close(fd);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    free(buf);
+    if (rc == 0)
+        snprintf(r->comm_label, sizeof r->comm_label, "%s", COMM_LABEL_LOOPBACK);
+    return rc == -2 ? -1 : rc;
+}

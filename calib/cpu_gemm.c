@@ -1,0 +1,479 @@
+/*
+ * cpu_gemm.c - the CPU calibration backend: our own cache-blocked,
+ * register-tiled SGEMM (GotoBLAS layout: B packed in KC x NC panels of
+ * NR-wide slivers, A in MC x KC blocks of MR-tall slivers, an MR x NR
+ * micro-kernel written so the compiler vectorises it), and the sweep that
+ * times the GEMMs of one transformer layer on a scaled-down version of the
+ * seed's grid, decode-shaped GEMMs and a memcpy for bandwidth.  Single
+ * threaded and labelled as CPU: its figures describe this machine, never a
+ * GPU type.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calib.h"
+#include "internal.h"
+
+#define MR 6
+#define NR 16
+#define KC 256
+#define MC 96
+#define NC 2048
+
+/* x86-64 with GCC or clang: an AVX2 + FMA micro-kernel, chosen at run
+ * time when the CPU has those instructions.  (ISO C mode turns off FMA
+ * contraction and -O2 keeps the accumulators in memory, so the portable
+ * kernel below runs at a fraction of the machine's speed.) */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CALIB_X86 1
+#include <immintrin.h>
+#endif
+
+static void pack_a(int mc, int kc, const float *a, int lda, float *pa)
+{
+    for (int i0 = 0; i0 < mc; i0 += MR) {
+        int mr = mc - i0 < MR ? mc - i0 : MR;
+        for (int p = 0; p < kc; p++) {
+            for (int i = 0; i < mr; i++)
+                pa[i] = a[(size_t)(i0 + i) * lda + p];
+            for (int i = mr; i < MR; i++)
+                pa[i] = 0.0f;
+            pa += MR;
+        }
+    }
+}
+
+static void pack_b(int kc, int nc, const float *b, int ldb, float *pb)
+{
+    for (int j0 = 0; j0 < nc; j0 += NR) {
+        int nr = nc - j0 < NR ? nc - j0 : NR;
+        for (int p = 0; p < kc; p++) {
+            const float *src = b + (size_t)p * ldb + j0;
+            if (nr == NR) {
+                memcpy(pb, src, NR * sizeof *pb);
+            } else {
+                for (int j = 0; j < nr; j++)
+                    pb[j] = src[j];
+                for (int j = nr; j < NR; j++)
+                    pb[j] = 0.0f;
+            }
+            pb += NR;
+        }
+    }
+}
+
+static void kernel_generic(int kc, const float *restrict pa,
+                           const float *restrict pb, int ldb, float *restrict c,
+                           int ldc, int mr, int nr)
+{
+    float acc[MR][NR];
+    for (int i = 0; i < MR; i++)
+        for (int j = 0; j < NR; j++)
+            acc[i][j] = 0.0f;
+    for (int p = 0; p < kc; p++) {
+        const float *bp = pb + (size_t)p * ldb;
+        const float *ap = pa + (size_t)p * MR;
+        for (int i = 0; i < MR; i++) {
+            float ai = ap[i];
+            for (int j = 0; j < NR; j++)
+                acc[i][j] += ai * bp[j];
+        }
+    }
+    if (mr == MR && nr == NR) {
+        for (int i = 0; i < MR; i++)
+            for (int j = 0; j < NR; j++)
+                c[(size_t)i * ldc + j] += acc[i][j];
+    } else {
+        for (int i = 0; i < mr; i++)
+            for (int j = 0; j < nr; j++)
+                c[(size_t)i * ldc + j] += acc[i][j];
+    }
+}
+
+#ifdef CALIB_X86
+__attribute__((target("avx2,fma")))
+static void kernel_avx2(int kc, const float *restrict pa, const float *restrict pb,
+                        int ldb, float *restrict c, int ldc, int mr, int nr)
+{
+    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
+    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
+    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
+    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
+    __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+    for (int p = 0; p < kc; p++) {
+        __m256 b0 = _mm256_loadu_ps(pb), b1 = _mm256_loadu_ps(pb + 8), a;
+        a = _mm256_broadcast_ss(pa + 0);
+        c00 = _mm256_fmadd_ps(a, b0, c00); c01 = _mm256_fmadd_ps(a, b1, c01);
+        a = _mm256_broadcast_ss(pa + 1);
+        c10 = _mm256_fmadd_ps(a, b0, c10); c11 = _mm256_fmadd_ps(a, b1, c11);
+        a = _mm256_broadcast_ss(pa + 2);
+        c20 = _mm256_fmadd_ps(a, b0, c20); c21 = _mm256_fmadd_ps(a, b1, c21);
+        a = _mm256_broadcast_ss(pa + 3);
+        c30 = _mm256_fmadd_ps(a, b0, c30); c31 = _mm256_fmadd_ps(a, b1, c31);
+        a = _mm256_broadcast_ss(pa + 4);
+        c40 = _mm256_fmadd_ps(a, b0, c40); c41 = _mm256_fmadd_ps(a, b1, c41);
+        a = _mm256_broadcast_ss(pa + 5);
+        c50 = _mm256_fmadd_ps(a, b0, c50); c51 = _mm256_fmadd_ps(a, b1, c51);
+        pa += MR;
+        pb += ldb;
+    }
+    if (mr == MR && nr == NR) {
+        __m256 acc[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21},
+                             {c30, c31}, {c40, c41}, {c50, c51}};
+        for (int i = 0; i < MR; i++) {
+            float *ci = c + (size_t)i * ldc;
+            _mm256_storeu_ps(ci, _mm256_add_ps(_mm256_loadu_ps(ci), acc[i][0]));
+            _mm256_storeu_ps(ci + 8, _mm256_add_ps(_mm256_loadu_ps(ci + 8), acc[i][1]));
+        }
+        return;
+    }
+    float t[MR][NR];
+    _mm256_storeu_ps(t[0], c00); _mm256_storeu_ps(t[0] + 8, c01);
+    _mm256_storeu_ps(t[1], c10); _mm256_storeu_ps(t[1] + 8, c11);
+    _mm256_storeu_ps(t[2], c20); _mm256_storeu_ps(t[2] + 8, c21);
+    _mm256_storeu_ps(t[3], c30); _mm256_storeu_ps(t[3] + 8, c31);
+    _mm256_storeu_ps(t[4], c40); _mm256_storeu_ps(t[4] + 8, c41);
+    _mm256_storeu_ps(t[5], c50); _mm256_storeu_ps(t[5] + 8, c51);
+    for (int i = 0; i < mr; i++)
+        for (int j = 0; j < nr; j++)
+            c[(size_t)i * ldc + j] += t[i][j];
+}
+
+static int use_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#endif
+
+static void kernel(int kc, const float *pa, const float *pb, int ldb, float *c,
+                   int ldc, int mr, int nr, int fast)
+{
+#ifdef CALIB_X86
+    if (fast) {
+        kernel_avx2(kc, pa, pb, ldb, c, ldc, mr, nr);
+        return;
+    }
+#endif
+    (void)fast;
+    kernel_generic(kc, pa, pb, ldb, c, ldc, mr, nr);
+}
+
+int calib_sgemm(int m, int n, int k, const float *a, const float *b, float *c)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    memset(c, 0, (size_t)m * n * sizeof *c);
+    if (k <= 0)
+        return 0;
+#ifdef CALIB_X86
+    int fast = use_avx2();
+#else
+    int fast = 0;
+#endif
+    /* With few rows, packing B costs as much as using it: read full
+     * NR-wide slivers of B in place and pack only the ragged last one. */
+    int pack_all = m > 2 * MR;
+    float *pb = malloc((size_t)KC * (NC + NR) * sizeof *pb);
+    float *pa = malloc((size_t)(MC + MR) * KC * sizeof *pa);
+    if (!pa || !pb) {
+        free(pa);
+        free(pb);
+        return -1;
+    }
+    for (int jc = 0; jc < n; jc += NC) {
+        int nc = n - jc < NC ? n - jc : NC;
+        for (int pc = 0; pc < k; pc += KC) {
+            int kc = k - pc < KC ? k - pc : KC;
+            const float *bsrc = b + (size_t)pc * n + jc;
+            if (pack_all)
+                pack_b(kc, nc, bsrc, n, pb);
+            else if (nc % NR)
+                pack_b(kc, nc % NR, bsrc + nc / NR * NR, n, pb);
+            for (int ic = 0; ic < m; ic += MC) {
+                int mc = m - ic < MC ? m - ic : MC;
+                pack_a(mc, kc, a + (size_t)ic * k + pc, k, pa);
+                for (int jr = 0; jr < nc; jr += NR) {
+                    int nr = nc - jr < NR ? nc - jr : NR;
+                    const float *bp = pb + (size_t)jr * kc;
+                    int ldb = NR;
+                    if (!pack_all && nr == NR) {
+                        bp = bsrc + jr;
+                        ldb = n;
+                    } else if (!pack_all) {
+                        bp = pb;
+                    }
+                    for (int ir = 0; ir < mc; ir += MR) {
+                        int mr = mc - ir < MR ? mc - ir : MR;
+                        kernel(kc, pa + (size_t)ir * kc, bp, ldb,
+                               c + (size_t)(ic + ir) * n + jc + jr, n, mr, nr,
+                               fast);
+                    }
+                }
+            }
+        }
+    }
+    free(pa);
+    free(pb);
+    return 0;
+}
+
+/* --- the CPU sweep ---------------------------------------------------- */
+
+/* The measuring thread's CPU time: on a shared machine another process's
+ * time slice does not count against the GEMM (wall time would). */
+static double now_s(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void fill(float *x, size_t n, unsigned *state)
+{
+    for (size_t i = 0; i < n; i++) {
+        *state = *state * 1664525u + 1013904223u;
+        x[i] = (float)((*state >> 9) & 0xffff) / 65536.0f - 0.5f;
+    }
+}
+
+typedef struct cpu_layer {
+    int h, max_tokens;
+    float *wqkv, *wo, *wup, *wdown; /* h x 3h, h x h, h x 4h, 4h x h */
+    float *x, *q, *y, *z; /* tokens x h, x 3h, x 4h, x h */
+} cpu_layer;
+
+static void layer_free(cpu_layer *l)
+{
+    free(l->wqkv); free(l->wo); free(l->wup); free(l->wdown);
+    free(l->x); free(l->q); free(l->y); free(l->z);
+    memset(l, 0, sizeof *l);
+}
+
+static int layer_alloc(cpu_layer *l, int h, int max_tokens)
+{
+    memset(l, 0, sizeof *l);
+    l->h = h;
+    l->max_tokens = max_tokens;
+    size_t hh = (size_t)h * h, th = (size_t)max_tokens * h;
+    l->wqkv = malloc(3 * hh * sizeof(float));
+    l->wo = malloc(hh * sizeof(float));
+    l->wup = malloc(4 * hh * sizeof(float));
+    l->wdown = malloc(4 * hh * sizeof(float));
+    l->x = malloc(th * sizeof(float));
+    l->q = malloc(3 * th * sizeof(float));
+    l->y = malloc(4 * th * sizeof(float));
+    l->z = malloc(th * sizeof(float));
+    if (!l->wqkv || !l->wo || !l->wup || !l->wdown || !l->x || !l->q ||
+        !l->y || !l->z) {
+        layer_free(l);
+        return -1;
+    }
+    unsigned st = 12345u + (unsigned)h;
+    fill(l->wqkv, 3 * hh, &st);
+    fill(l->wo, hh, &st);
+    fill(l->wup, 4 * hh, &st);
+    fill(l->wdown, 4 * hh, &st);
+    fill(l->x, th, &st);
+    return 0;
+}
+
+/* One layer's four GEMMs over t tokens. */
+static int layer_run(cpu_layer *l, int t)
+{
+    int h = l->h, rc = 0;
+    /* The input x stands in for the attention output and for the residual
+     * stream (same shapes, same cost); nothing feeds back into x, so the
+     * values stay bounded and never become denormals across repeats. */
+    rc |= calib_sgemm(t, 3 * h, h, l->x, l->wqkv, l->q);
+    rc |= calib_sgemm(t, h, h, l->x, l->wo, l->z);
+    rc |= calib_sgemm(t, 4 * h, h, l->x, l->wup, l->y);
+    rc |= calib_sgemm(t, h, 4 * h, l->y, l->wdown, l->z);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of `reps` runs after one warm-up; reps grows for short runs so
+ * every point takes roughly `budget_s`. */
+static int time_layer(cpu_layer *l, int t, int min_reps, double budget_s,
+                      double *median)
+{
+    double t0 = now_s();
+    if (layer_run(l, t) != 0)
+        return -1;
+    double warm = now_s() - t0;
+    int reps = min_reps;
+    if (warm > 0 && budget_s / warm > reps)
+        reps = (int)(budget_s / warm);
+    if (reps > 25)
+        reps = 25;
+    double v[25];
+    for (int r = 0; r < reps; r++) {
+        double s = now_s();
+        if (layer_run(l, t) != 0)
+            return -1;
+        v[r] = now_s() - s;
+    }
+    qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+    *median = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
+    return 0;
+}
+
+static int oom(engine_error *err, const char *what)
+{
+    if (err)
+        snprintf(err->msg, sizeof err->msg,
+                 "cpu backend: out of memory allocating %s", what);
+    return -1;
+}
+
+/* The model name from /proc/cpuinfo, else "CPU". */
+static void cpu_name(char *buf, size_t len)
+{
+    snprintf(buf, len, "CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        char *colon = strchr(line, ':');
+        if (!colon)
+            break;
+        colon++;
+        while (*colon == ' ' || *colon == '\t')
+            colon++;
+        colon[strcspn(colon, "\n")] = '\0';
+        if (*colon)
+            snprintf(buf, len, "CPU %s", colon);
+        break;
+    }
+    fclose(f);
+}
+
+int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
+{
+    static const int hid_q[] = {128, 256, 384, 512};
+    static const int hid_f[] = {256, 512, 768, 1024};
+    static const int bat_q[] = {1, 2, 4};
+    static const int bat_f[] = {1, 2, 4, 8};
+    static const int seq_q[] = {32, 128};
+    static const int seq_f[] = {64, 256};
+    static const int dec_tok[] = {1, 4, 16, 64, 256};
+    const int *hid = o->quick ? hid_q : hid_f;
+    const int *bat = o->quick ? bat_q : bat_f;
+    const int *seq = o->quick ? seq_q : seq_f;
+    int nh = 4, nb = o->quick ? 3 : 4, ns = 2;
+    int ndec = o->quick ? 4 : 5;
+    int min_reps = o->quick ? 3 : 5;
+    double budget = o->quick ? 0.03 : 0.1;
+    int max_tokens = bat[nb - 1] * seq[ns - 1];
+    if (dec_tok[ndec - 1] > max_tokens)
+        max_tokens = dec_tok[ndec - 1];
+
+    calib_device *d = &r->dev;
+    memset(d, 0, sizeof *d);
+    snprintf(d->backend, sizeof d->backend, "cpu");
+    cpu_name(d->name, sizeof d->name);
+    d->sm_count = 1; /* one thread */
+    snprintf(d->dtype, sizeof d->dtype, "fp32");
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0)
+        d->memory_bytes = (double)pages * (double)psz;
+
+    int total = nh * nb * ns + 2 * ndec + 1, done = 0;
+    for (int ih = 0; ih < nh; ih++) {
+        cpu_layer l;
+        if (layer_alloc(&l, hid[ih], max_tokens) != 0)
+            return oom(err, "the layer weights");
+        for (int ib = 0; ib < nb; ib++) {
+            for (int is = 0; is < ns; is++) {
+                if (calib_cancelled(o)) {
+                    layer_free(&l);
+                    return 3;
+                }
+                calib_report(o, (double)done / total, "cpu: layer GEMMs");
+                calib_point p = {CALIB_POINT_PREFILL, hid[ih], bat[ib], seq[is],
+                                 0, 0, 0};
+                int t = bat[ib] * seq[is];
+                calib_layer_cost(p.hidden, t, 4.0, &p.flops, &p.bytes);
+                if (time_layer(&l, t, min_reps, budget, &p.time_s) != 0 ||
+                    calib_result_add_point(r, &p) != 0) {
+                    layer_free(&l);
+                    return oom(err, "a GEMM packing buffer");
+                }
+                done++;
+            }
+        }
+        /* Decode shapes on the two largest hidden sizes. */
+        if (ih >= nh - 2) {
+            for (int it = 0; it < ndec; it++) {
+                if (calib_cancelled(o)) {
+                    layer_free(&l);
+                    return 3;
+                }
+                calib_report(o, (double)done / total, "cpu: decode GEMMs");
+                calib_point p = {CALIB_POINT_DECODE, hid[ih], dec_tok[it], 1,
+                                 0, 0, 0};
+                calib_layer_cost(p.hidden, dec_tok[it], 4.0, &p.flops,
+                                 &p.bytes);
+                if (time_layer(&l, dec_tok[it], min_reps, budget, &p.time_s) !=
+                        0 ||
+                    calib_result_add_point(r, &p) != 0) {
+                    layer_free(&l);
+                    return oom(err, "a GEMM packing buffer");
+                }
+                done++;
+            }
+        }
+        layer_free(&l);
+    }
+
+    /* Memory bandwidth: one memcpy of a buffer larger than most caches
+     * (one size: several sizes straddling a cache give several bandwidths
+     * no single eta_memory can describe). */
+    size_t cs[1] = {o->quick ? (64u << 20) : (256u << 20)};
+    for (int i = 0; i < 1; i++) {
+        if (calib_cancelled(o))
+            return 3;
+        calib_report(o, (double)done / total, "cpu: memory copy");
+        char *src = malloc(cs[i]), *dst = malloc(cs[i]);
+        if (!src || !dst) {
+            free(src);
+            free(dst);
+            return oom(err, "the copy buffers");
+        }
+        memset(src, 1, cs[i]);
+        memset(dst, 0, cs[i]);
+        double v[5];
+        for (int rep = 0; rep < 6; rep++) {
+            double s = now_s();
+            memcpy(dst, src, cs[i]);
+            double e = now_s() - s;
+            src[rep] = dst[cs[i] - 1 - (size_t)rep]; /* keep the copy live */
+            if (rep > 0)
+                v[rep - 1] = e;
+        }
+        free(src);
+        free(dst);
+        qsort(v, 5, sizeof v[0], cmp_double);
+        calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)cs[i],
+                         v[2]};
+        if (calib_result_add_point(r, &p) != 0)
+            return oom(err, "the result");
+        done++;
+    }
+    calib_report(o, 1.0, "cpu: done");
+    return 0;
+}

@@ -1,0 +1,24 @@
+/*
+ * internal.h - helpers shared by the calib/ sources (not part of the
+ * public API): progress and cancellation checks, and the error-kind codes
+ * calib_run returns.
+ */
+#ifndef SHARDSCOPE_CALIB_INTERNAL_H
+#define SHARDSCOPE_CALIB_INTERNAL_H
+
+#include "calib.h"
+
+/* Nonzero when the caller asked to stop. */
+int calib_cancelled(const calib_opts *o);
+/* Forward progress (0..1) and a step label to o->progress, if any. */
+void calib_report(const calib_opts *o, double fraction, const char *step);
+/* The current UTC time as ISO 8601 ("2026-11-29T09:00:00Z"). */
+void calib_now_iso(char *buf, size_t len);
+
+/* NCCL AllReduce sweep over the visible GPUs (cuda builds with >= 2 GPUs
+ * and libnccl loadable): 0 with r->comm and r->comm_label filled, -1 with
+ * err when NCCL cannot be used (the caller falls back to the loopback), 3
+ * when cancelled. */
+int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err);
+
+#endif /* SHARDSCOPE_CALIB_INTERNAL_H */

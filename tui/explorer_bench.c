@@ -1,0 +1,159 @@
+/*
+ * explorer_bench.c - keystroke-to-screen time and bytes per slider step of
+ * the explorer, measured in-process (see explorer_bench.h).
+ */
+#include "explorer_bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "explorer.h"
+#include "explorer_int.h"
+#include "term.h"
+
+#define MAX_STEPS 512
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static long out_bytes(FILE *f)
+{
+    struct stat st;
+    fflush(f);
+    if (fstat(fileno(f), &st) != 0)
+        return 0;
+    return (long)st.st_size;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double pct(double *v, int n, double q)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    int k = (int)(q * (n - 1) + 0.5);
+    return v[k];
+}
+
+typedef struct step {
+    int key;
+    int slider; /* 1: a slider step (counted for bytes per step) */
+} step;
+
+static int script(step *s, int cap)
+{
+    int n = 0;
+#define ADD(k, sl, times)                                                      \
+    for (int i_ = 0; i_ < (times) && n < cap; i_++) {                          \
+        s[n].key = (k);                                                        \
+        s[n].slider = (sl);                                                    \
+        n++;                                                                   \
+    }
+    /* GPU count (selected at start): fine steps, then powers of two. */
+    ADD(KEY_RIGHT, 1, 24) ADD(KEY_LEFT, 1, 24) ADD('+', 1, 7) ADD('-', 1, 7)
+    /* Batch, prompt, generated tokens, VRAM. */
+    ADD(KEY_DOWN, 0, 3) ADD('+', 1, 6) ADD('-', 1, 6)
+    ADD(KEY_DOWN, 0, 1) ADD(KEY_RIGHT, 1, 8) ADD(KEY_LEFT, 1, 8)
+    ADD(KEY_DOWN, 0, 1) ADD(KEY_RIGHT, 1, 8) ADD(KEY_LEFT, 1, 8)
+    ADD(KEY_UP, 0, 3) ADD(KEY_LEFT, 1, 10) ADD(KEY_RIGHT, 1, 10)
+    /* Interconnect and weight dtype. */
+    ADD(KEY_UP, 0, 4) ADD(KEY_RIGHT, 1, 3) ADD(KEY_LEFT, 1, 3)
+    ADD(KEY_DOWN, 0, 8) ADD(KEY_RIGHT, 1, 2) ADD(KEY_LEFT, 1, 2)
+    /* Panes and the plan list. */
+    ADD('\t', 0, 1) ADD(KEY_DOWN, 0, 6) ADD(KEY_UP, 0, 6) ADD('\t', 0, 5)
+#undef ADD
+    return n;
+}
+
+int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FILE *report)
+{
+    FILE *out = tmpfile();
+    FILE *in = fopen("/dev/null", "r");
+    if (!out || !in) {
+        fprintf(report, "bench: cannot open a temporary file\n");
+        if (out)
+            fclose(out);
+        if (in)
+            fclose(in);
+        return 1;
+    }
+    term_opts o;
+    term_opts_defaults(&o);
+    o.in = in;
+    o.out = out;
+    o.term = term ? term : "xterm-256color";
+    o.mouse = 0;
+    o.rows = rows;
+    o.cols = cols;
+    term_caps caps;
+    char msg[256];
+    if (term_open(&o, &caps, msg, sizeof msg) != 0) {
+        fprintf(report, "bench: %s\n", msg);
+        fclose(out);
+        fclose(in);
+        return 1;
+    }
+    explorer *x = NULL;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    if (explorer_new(db, &eo, &caps, &x, msg, sizeof msg) != 0) {
+        term_close();
+        fprintf(report, "bench: %s\n", msg);
+        fclose(out);
+        fclose(in);
+        return 1;
+    }
+    double t0 = now_s();
+    explorer_frame(x);
+    double first_s = now_s() - t0;
+    long first_b = out_bytes(out);
+
+    static step steps[MAX_STEPS];
+    static double lat[MAX_STEPS], lat_sl[MAX_STEPS], bytes_sl[MAX_STEPS];
+    int n = script(steps, MAX_STEPS), n_sl = 0;
+    double bytes_total = 0, bmax = 0;
+    for (int i = 0; i < n; i++) {
+        long b0 = out_bytes(out);
+        double a = now_s();
+        explorer_key(x, steps[i].key);
+        explorer_frame(x);
+        double dt = now_s() - a;
+        long db_ = out_bytes(out) - b0;
+        lat[i] = dt;
+        if (steps[i].slider) {
+            lat_sl[n_sl] = dt;
+            bytes_sl[n_sl++] = (double)db_;
+            bytes_total += (double)db_;
+            if (db_ > bmax)
+                bmax = (double)db_;
+        }
+    }
+    explorer_free(x);
+    term_close();
+    fclose(out);
+    fclose(in);
+
+    fprintf(report, "explorer bench: %dx%d, TERM=%s, %d keys (%d slider steps)\n", cols, rows,
+            o.term, n, n_sl);
+    fprintf(report, "  first frame:            %.2f ms, %ld bytes\n", first_s * 1e3, first_b);
+    double p50 = pct(lat, n, 0.50), p99 = pct(lat, n, 0.99), mx = pct(lat, n, 1.0);
+    fprintf(report, "  keystroke-to-screen:    p50 %.2f ms  p99 %.2f ms  max %.2f ms (target p99 < 16 ms)\n",
+            p50 * 1e3, p99 * 1e3, mx * 1e3);
+    fprintf(report, "  slider step to screen:  p50 %.2f ms  p99 %.2f ms\n",
+            pct(lat_sl, n_sl, 0.5) * 1e3, pct(lat_sl, n_sl, 0.99) * 1e3);
+    double mean = n_sl ? bytes_total / n_sl : 0;
+    fprintf(report, "  bytes per slider step:  mean %.0f  p50 %.0f  p99 %.0f  max %.0f (target < 2048)\n",
+            mean, pct(bytes_sl, n_sl, 0.5), pct(bytes_sl, n_sl, 0.99), bmax);
+    return 0;
+}

@@ -1,0 +1,319 @@
+/*
+ * pane_common.c - what every pane shares (frame, clipped text, bars) and
+ * the chrome around the panes: the title line, the compact tab bar, the
+ * bottom bar, the help overlay and the selector list.
+ */
+#include "explorer_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+static const char *const TITLES[PANE_COUNT] = {"Controls", "Strategies", "Details",
+                                               "Efficiency", "Regime heatmap",
+                                               "VRAM frontier"};
+
+const char *pane_title(int pane)
+{
+    return pane >= 0 && pane < PANE_COUNT ? TITLES[pane] : "";
+}
+
+/* Byte length of the first `cols` characters of a UTF-8 string. */
+static int utf8_prefix(const char *s, int cols)
+{
+    int i = 0, n = 0;
+    while (s[i]) {
+        if (((unsigned char)s[i] & 0xC0) != 0x80) {
+            if (n == cols)
+                break;
+            n++;
+        }
+        i++;
+    }
+    return i;
+}
+
+void pane_put(WINDOW *w, int y, int x, int maxw, theme_role role, const char *s)
+{
+    int h, ww;
+    getmaxyx(w, h, ww);
+    if (y < 0 || y >= h || x < 0 || x >= ww || maxw <= 0)
+        return;
+    if (maxw > ww - x)
+        maxw = ww - x;
+    theme_set(w, role);
+    mvwaddnstr(w, y, x, s, utf8_prefix(s, maxw));
+    theme_set(w, ROLE_NORMAL);
+}
+
+void pane_fill(WINDOW *w, int y, int x, int n, theme_role role)
+{
+    static const char SP[] = "                                                                ";
+    int h, ww;
+    getmaxyx(w, h, ww);
+    if (y < 0 || y >= h || x < 0 || x >= ww)
+        return;
+    if (n > ww - x)
+        n = ww - x;
+    theme_set(w, role);
+    wmove(w, y, x);
+    while (n > 0) {
+        int k = n < (int)sizeof SP - 1 ? n : (int)sizeof SP - 1;
+        waddnstr(w, SP, k);
+        n -= k;
+    }
+    theme_set(w, ROLE_NORMAL);
+}
+
+void pane_putf(WINDOW *w, int y, int x, int maxw, theme_role role, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pane_put(w, y, x, maxw, role, buf);
+}
+
+static void set_cc(cchar_t *cc, const wchar_t *wc, theme_role role)
+{
+    setcchar(cc, wc, theme_attr(role), theme_pair(role), NULL);
+}
+
+void pane_frame(explorer *x, WINDOW *w, int pane, const char *title)
+{
+    int focus = x->focus == pane;
+    theme_role br = focus ? ROLE_BORDER_FOCUS : ROLE_BORDER;
+    if (x->caps.utf8) {
+        cchar_t v, hz, tl, tr, bl, brc;
+        set_cc(&v, L"\u2502", br);
+        set_cc(&hz, L"\u2500", br);
+        set_cc(&tl, L"\u250c", br);
+        set_cc(&tr, L"\u2510", br);
+        set_cc(&bl, L"\u2514", br);
+        set_cc(&brc, L"\u2518", br);
+        wborder_set(w, &v, &v, &hz, &hz, &tl, &tr, &bl, &brc);
+    } else {
+        chtype a = theme_attr(br) | COLOR_PAIR(theme_pair(br));
+        wborder(w, '|' | a, '|' | a, '-' | a, '-' | a, '+' | a, '+' | a, '+' | a, '+' | a);
+    }
+    char t[96];
+    snprintf(t, sizeof t, " %d %s ", pane + 1, title ? title : TITLES[pane]);
+    pane_put(w, 0, 2, getmaxx(w) - 4, focus ? ROLE_TITLE_FOCUS : ROLE_TITLE, t);
+}
+
+void pane_hbar(explorer *x, WINDOW *w, int y, int xx, int width, int filled,
+               theme_role fill_role)
+{
+    if (width <= 0)
+        return;
+    if (filled > width)
+        filled = width;
+    if (filled < 0)
+        filled = 0;
+    int maxx = getmaxx(w);
+    for (int i = 0; i < width && xx + i < maxx; i++)
+        pane_put(w, y, xx + i, 1, i < filled ? fill_role : ROLE_EMPTY,
+                 i < filled ? x->g->fill : x->g->empty);
+}
+
+/* --- title line, tabs, bottom bar ------------------------------------- */
+
+void pane_header_draw(explorer *x, WINDOW *w)
+{
+    int ww = getmaxx(w);
+    char buf[400], gpus[32];
+    const engine_result *best = x->r.n_plans > 0 ? &x->r.plans[0] : NULL;
+    pane_fill(w, 0, 0, ww, ROLE_HEADER);
+    snprintf(gpus, sizeof gpus, "%d", x->ctl[CTL_GPUS].value);
+    int n = snprintf(buf, sizeof buf, " shardscope %s %s on %s %s %s %s %s / %s", x->g->dot,
+                     exp_model(x)->display, gpus, x->g->times, exp_gpu(x)->display, x->g->dot,
+                     exp_link(x, CTL_INTRA)->name, exp_link(x, CTL_INTER)->name);
+    if (best && best->valid && best->fits && n > 0 && (size_t)n < sizeof buf) {
+        char plan[48], itl[24], ttft[24];
+        snprintf(buf + n, sizeof buf - (size_t)n, " %s best %s TTFT %s ITL %s",
+                 x->g->dot, fmt_plan(x, best->plan, plan, sizeof plan),
+                 fmt_time(x, best->ttft_s, ttft, sizeof ttft),
+                 fmt_time(x, best->itl_s, itl, sizeof itl));
+    } else if (n > 0 && (size_t)n < sizeof buf) {
+        snprintf(buf + n, sizeof buf - (size_t)n, "  %s no plan fits", x->g->dot);
+    }
+    pane_put(w, 0, 0, ww, ROLE_HEADER, buf);
+    theme_set(w, ROLE_NORMAL);
+}
+
+void pane_tabs_draw(explorer *x, WINDOW *w)
+{
+    int ww = getmaxx(w);
+    static const char *const SHORT[PANE_COUNT] = {"Controls", "Strategies", "Details",
+                                                  "Efficiency", "Heatmap", "Frontier"};
+    pane_fill(w, 0, 0, ww, ROLE_TAB);
+    int xx = 0;
+    for (int i = 0; i < PANE_COUNT; i++) {
+        char t[32];
+        snprintf(t, sizeof t, " %d %s ", i + 1, SHORT[i]);
+        x->tab_x[i] = xx;
+        pane_put(w, 0, xx, ww - xx, x->tab == i ? ROLE_TAB_ACTIVE : ROLE_TAB, t);
+        xx += fmt_width(t) + 1;
+    }
+    x->tab_x[PANE_COUNT] = xx;
+}
+
+void pane_bar_draw(explorer *x, WINDOW *w)
+{
+    int ww = getmaxx(w);
+    char cal[160], right[200];
+    pane_fill(w, 0, 0, ww, ROLE_BAR);
+    fmt_calib_label(x, cal, sizeof cal);
+    snprintf(right, sizeof right, " calib: %s ", cal);
+    int rw = fmt_width(right);
+    int avail = ww - rw - 1;
+    if (avail < 20) {
+        rw = 0;
+        avail = ww;
+    }
+    if (x->msg[0]) {
+        pane_put(w, 0, 1, avail - 1, ROLE_MSG, x->msg);
+    } else {
+        static const char *const KEYS[][2] = {
+            {"Tab", "pane"}, {"arrows", "adjust"}, {"+/-", "big step"}, {"Enter", "list"},
+            {"/", "model"},  {"e", "export"},     {"c", "calibrate"},  {"r", "reset"},
+            {"?", "help"},   {"q", "quit"}};
+        int xx = 0;
+        /* At 80 columns keep the keys that matter most: ? and q last. */
+        int n = (int)(sizeof KEYS / sizeof KEYS[0]);
+        for (int i = 0; i < n; i++) {
+            int need = fmt_width(KEYS[i][0]) + fmt_width(KEYS[i][1]) + 3;
+            int rest = 0;
+            if (i < n - 2)
+                rest = 14; /* room for "? help q quit" */
+            if (xx + need + rest > avail && i < n - 2)
+                continue;
+            if (xx + need > avail)
+                break;
+            pane_put(w, 0, xx + 1, need, ROLE_BAR_KEY, KEYS[i][0]);
+            pane_put(w, 0, xx + 1 + fmt_width(KEYS[i][0]) + 1, need, ROLE_BAR, KEYS[i][1]);
+            xx += need;
+        }
+    }
+    if (rw > 0)
+        pane_put(w, 0, ww - rw, rw, ROLE_BAR, right);
+    theme_set(w, ROLE_NORMAL);
+}
+
+/* --- overlays ---------------------------------------------------------- */
+
+static WINDOW *overlay_win(explorer *x, int h, int w)
+{
+    int rows = x->rows, cols = x->cols;
+    if (h > rows - 2)
+        h = rows - 2;
+    if (w > cols - 2)
+        w = cols - 2;
+    if (h < 3 || w < 10)
+        return NULL;
+    int y = (rows - h) / 2, xx = (cols - w) / 2;
+    if (x->w_overlay) {
+        int oh, ow, oy, ox;
+        getmaxyx(x->w_overlay, oh, ow);
+        getbegyx(x->w_overlay, oy, ox);
+        if (oh == h && ow == w && oy == y && ox == xx)
+            return x->w_overlay;
+        delwin(x->w_overlay);
+    }
+    x->w_overlay = newwin(h, w, y, xx);
+    return x->w_overlay;
+}
+
+static const char *const HELP[][2] = {
+    {"Tab / Shift-Tab", "next / previous pane (in compact mode: tab)"},
+    {"1 .. 6", "go to pane: controls, strategies, details, efficiency, heatmap, frontier"},
+    {"Up / Down, k / j", "controls: choose a control; lists: move; details: scroll"},
+    {"Left / Right, h / l", "adjust the control by a fine step (GPU count: by 1)"},
+    {"+ / -, PgUp / PgDn", "big step (GPU count: next power of two; batch, tokens: x2)"},
+    {"Home / End", "minimum / maximum of the control; first / last plan"},
+    {"Enter", "open the list of a selector; choose in a list; plan details"},
+    {"/", "filter and choose a model by name"},
+    {"m", "heatmap: GPU counts x links <-> models x links (Enter in the pane)"},
+    {"e", "export the current tables to CSV and JSON"},
+    {"c", "re-run calibration (measure this machine)"},
+    {"r", "reset every control to its starting value"},
+    {"?", "this help"},
+    {"Ctrl-L", "repaint the screen"},
+    {"q / Esc", "quit (Ctrl-C too)"},
+    {"mouse", "click: focus a pane, pick a control or plan; wheel: adjust / scroll"},
+    {"", "In other panes Left/Right and +/- move the GPU count."},
+};
+
+void pane_help_draw(explorer *x)
+{
+    int n = (int)(sizeof HELP / sizeof HELP[0]);
+    WINDOW *w = overlay_win(x, n + 4, 96);
+    if (!w)
+        return;
+    werase(w);
+    int h = getmaxy(w), ww = getmaxx(w);
+    for (int y = 0; y < h; y++)
+        pane_fill(w, y, 0, ww, ROLE_POPUP);
+    int saved = x->focus;
+    x->focus = -1;
+    pane_frame(x, w, 0, NULL);
+    x->focus = saved;
+    pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS, " Help: keys (any key closes) ");
+    for (int i = 0; i < n && i + 2 < h - 1; i++) {
+        pane_put(w, i + 2, 2, 22, ROLE_VALUE, HELP[i][0]);
+        pane_put(w, i + 2, 24, ww - 26, ROLE_POPUP, HELP[i][1]);
+    }
+    wnoutrefresh(w);
+}
+
+void pane_list_draw(explorer *x)
+{
+    int rows = x->list_n + 4;
+    if (rows < 8)
+        rows = 8;
+    WINDOW *w = overlay_win(x, rows, 56);
+    if (!w)
+        return;
+    werase(w);
+    int h = getmaxy(w), ww = getmaxx(w);
+    for (int y = 0; y < h; y++)
+        pane_fill(w, y, 0, ww, ROLE_POPUP);
+    int saved = x->focus;
+    x->focus = -1;
+    pane_frame(x, w, 0, NULL);
+    x->focus = saved;
+    char t[96];
+    snprintf(t, sizeof t, " Choose %s ", x->ctl[x->list_ctl].label);
+    pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS, t);
+    pane_putf(w, 1, 2, ww - 4, ROLE_LABEL, "filter: %s_", x->filter);
+    int vis = h - 3;
+    if (x->list_sel < x->list_top)
+        x->list_top = x->list_sel;
+    if (x->list_sel >= x->list_top + vis)
+        x->list_top = x->list_sel - vis + 1;
+    if (x->list_n == 0)
+        pane_put(w, 2, 2, ww - 4, ROLE_DIM, "(no match)");
+    for (int i = 0; i < vis && x->list_top + i < x->list_n; i++) {
+        int idx = x->list_idx[x->list_top + i];
+        const char *name, *disp;
+        if (x->list_ctl == CTL_MODEL) {
+            name = x->db->models[idx].name;
+            disp = x->db->models[idx].display;
+        } else if (x->list_ctl == CTL_GPU) {
+            name = x->db->gpus[idx].name;
+            disp = x->db->gpus[idx].display;
+        } else {
+            name = x->db->links[idx].name;
+            disp = x->db->links[idx].display;
+        }
+        int sel = x->list_top + i == x->list_sel;
+        char line[160];
+        snprintf(line, sizeof line, " %-24s %s", disp, name);
+        if (sel)
+            pane_fill(w, 2 + i, 1, ww - 2, ROLE_SELECTED);
+        pane_put(w, 2 + i, 1, ww - 2, sel ? ROLE_SELECTED : ROLE_POPUP, line);
+    }
+    wnoutrefresh(w);
+}

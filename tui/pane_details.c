@@ -1,0 +1,152 @@
+/*
+ * pane_details.c - the selected plan in full: memory per GPU term by term
+ * against the usable capacity, prefill and decode time split into compute,
+ * communication and bubble, tails, throughput, efficiency, regime, cost,
+ * and the inputs behind them.  Scrolls with Up/Down when focused.
+ */
+#include "explorer_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_LINES 48
+#define LINE_W 160
+
+typedef struct lines {
+    char text[MAX_LINES][LINE_W];
+    theme_role role[MAX_LINES];
+    int n;
+} lines;
+
+static void add(lines *l, theme_role r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add(lines *l, theme_role r, const char *fmt, ...)
+{
+    if (l->n >= MAX_LINES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->text[l->n], LINE_W, fmt, ap);
+    va_end(ap);
+    l->role[l->n++] = r;
+}
+
+static char *fmt_rate(double v, const char *unit, char *buf, size_t len)
+{
+    static const char *const P[] = {"", "k", "M", "G", "T", "P"};
+    int i = 0;
+    while (fabs(v) >= 999.5 && i < 5) {
+        v /= 1000;
+        i++;
+    }
+    snprintf(buf, len, v >= 99.5 ? "%.0f %s%s" : "%.3g %s%s", v, P[i], unit);
+    return buf;
+}
+
+static void build(explorer *x, lines *l)
+{
+    const engine_result *p = exp_selected_plan(x);
+    char a[48], b[48], c[48], d[48];
+    l->n = 0;
+    if (!p) {
+        add(l, ROLE_DIM, "no plan selected");
+        return;
+    }
+    const engine_memory *m = &p->mem;
+    add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(x, p->plan, a, sizeof a), x->ctl[CTL_GPUS].value);
+    if (!p->valid)
+        add(l, ROLE_BAD, "invalid: %s", p->reason);
+    else if (!p->fits)
+        add(l, ROLE_BAD, "does not fit: %s", p->reason);
+    else
+        add(l, ROLE_GOOD, "fits in memory");
+    add(l, ROLE_TITLE, "Memory per GPU");
+    add(l, ROLE_NORMAL, " weights      %10s", fmt_gb(m->weights_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " KV cache     %10s", fmt_gb(m->kv_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " activations  %10s", fmt_gb(m->activation_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " runtime      %10s", fmt_gb(m->overhead_bytes, a, sizeof a));
+    add(l, ROLE_VALUE, " total        %10s", fmt_gb(m->per_gpu_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " usable       %10s", fmt_gb(m->capacity_bytes, a, sizeof a));
+    if (!p->valid)
+        return;
+    add(l, ROLE_TITLE, "Time");
+    add(l, ROLE_VALUE, " TTFT         %10s", fmt_time(x, p->ttft_s, a, sizeof a));
+    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_time(x, p->prefill_compute_s, a, sizeof a),
+        fmt_time(x, p->prefill_comm_s, b, sizeof b));
+    add(l, ROLE_NORMAL, "  bubble %s", fmt_time(x, p->prefill_bubble_s, a, sizeof a));
+    add(l, ROLE_VALUE, " ITL          %10s", fmt_time(x, p->itl_s, a, sizeof a));
+    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_time(x, p->decode_compute_s, a, sizeof a),
+        fmt_time(x, p->decode_comm_s, b, sizeof b));
+    add(l, ROLE_NORMAL, "  bubble %s", fmt_time(x, p->decode_bubble_s, a, sizeof a));
+    add(l, ROLE_NORMAL, " end to end   %10s", fmt_time(x, p->e2e_s, a, sizeof a));
+    if (x->plan_sel < x->r.n_plans && x->r.tails_done[x->plan_sel])
+        add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_time(x, p->p50_s, a, sizeof a),
+            fmt_time(x, p->p99_s, b, sizeof b));
+    add(l, ROLE_NORMAL, " throughput %s", fmt_rate(p->tokens_per_s, "tok/s", a, sizeof a));
+    add(l, ROLE_NORMAL, " speedup %.2f%s  eff %s", p->speedup, x->g->times,
+        fmt_pct(p->efficiency, a, sizeof a));
+    add(l, ROLE_NORMAL, " bubble (prefill) %s", fmt_pct(p->bubble_fraction, a, sizeof a));
+    add(l, ROLE_NORMAL, " compute %s vs comm %s", fmt_time(x, p->compute_s, a, sizeof a),
+        fmt_time(x, p->comm_s, b, sizeof b));
+    if (p->regime == 'C' || p->regime == 'M')
+        add(l, p->regime == 'C' ? ROLE_GOOD : ROLE_BAD, " ratio %.2f (%c: %s-bound)",
+            p->compute_comm_ratio, p->regime, p->regime == 'C' ? "compute" : "comm");
+    else
+        add(l, ROLE_NORMAL, " no communication");
+    const engine_gpu *g = exp_gpu(x);
+    if (p->cost_per_mtok_usd > 0)
+        add(l, ROLE_NORMAL, " cost %s /1M tok (%s/GPU-h)",
+            fmt_usd(p->cost_per_mtok_usd, a, sizeof a), fmt_usd(g->price_per_hour, b, sizeof b));
+    else
+        add(l, ROLE_DIM, " cost - (no GPU price)");
+    add(l, ROLE_TITLE, "Inputs");
+    const engine_model *mo = exp_model(x);
+    add(l, ROLE_NORMAL, " %s, %s params", mo->display,
+        fmt_rate(engine_model_params(mo), "", a, sizeof a));
+    add(l, ROLE_NORMAL, " L%d d%d h%d kv%d f%d", mo->layers, mo->hidden, mo->heads,
+        mo->kv_heads, mo->ffn);
+    if (mo->experts > 0)
+        add(l, ROLE_NORMAL, " MoE %d experts, top-%d", mo->experts, mo->top_k);
+    add(l, ROLE_NORMAL, " %s %s, %s HBM", g->display, fmt_gb(g->memory_bytes, a, sizeof a),
+        fmt_rate(g->hbm_bytes_per_s, "B/s", b, sizeof b));
+    engine_dtype wd = (engine_dtype)x->ctl[CTL_DTYPE].value;
+    add(l, ROLE_NORMAL, " %s %s", fmt_rate(g->peak_flops[wd] > 0 ? g->peak_flops[wd]
+                                                                 : g->peak_flops[ENGINE_FP16],
+                                           "FLOP/s", a, sizeof a),
+        g->peak_flops[wd] > 0 ? engine_dtype_name(wd) : "fp16 (no native support)");
+    if (x->calib.measured)
+        add(l, ROLE_NORMAL, " eta %.2f / %.2f (measured)", x->calib.eta_compute,
+            x->calib.eta_memory);
+    else
+        add(l, ROLE_NORMAL, " eta %.2f / %.2f (datasheet)", g->eta_compute, g->eta_memory);
+    const engine_link *li = exp_link(x, CTL_INTRA), *le = exp_link(x, CTL_INTER);
+    add(l, ROLE_NORMAL, " intra %s %s, lat %s", li->display,
+        fmt_rate(li->bytes_per_s, "B/s", a, sizeof a), fmt_time(x, li->alpha_s, b, sizeof b));
+    add(l, ROLE_NORMAL, " inter %s %s, lat %s", le->display,
+        fmt_rate(le->bytes_per_s, "B/s", c, sizeof c), fmt_time(x, le->alpha_s, d, sizeof d));
+    add(l, ROLE_NORMAL, " %d GPUs/node", x->ctl[CTL_PER_NODE].value);
+    add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", x->ctl[CTL_BATCH].value,
+        x->ctl[CTL_PROMPT].value, x->ctl[CTL_GEN].value);
+}
+
+void pane_details_draw(explorer *x, WINDOW *w)
+{
+    lines l;
+    build(x, &l);
+    char title[64];
+    snprintf(title, sizeof title, "Details: plan #%d", x->plan_sel + 1);
+    pane_frame(x, w, PANE_DETAILS, title);
+    int h = getmaxy(w), ww = getmaxx(w);
+    int rows = h - 2;
+    if (x->details_top > l.n - rows)
+        x->details_top = l.n - rows;
+    if (x->details_top < 0)
+        x->details_top = 0;
+    for (int i = 0; i < rows && x->details_top + i < l.n; i++)
+        pane_put(w, 1 + i, 1, ww - 2, l.role[x->details_top + i], l.text[x->details_top + i]);
+    if (x->details_top > 0)
+        pane_put(w, 1, ww - 2, 1, ROLE_TITLE, x->g->up);
+    if (x->details_top + rows < l.n)
+        pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, x->g->down);
+}

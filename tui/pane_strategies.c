@@ -1,0 +1,144 @@
+/*
+ * pane_strategies.c - the ranked plans for the current GPU count: plan,
+ * efficiency, TTFT, ITL, P50/P99, VRAM per GPU against capacity (a bar)
+ * and $ per 1M tokens.  Plans that are invalid or do not fit are dimmed
+ * and show the engine's reason instead.
+ */
+#include "explorer_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int pane_strategies_first_row(void)
+{
+    return 1; /* one header row above the plans */
+}
+
+typedef struct cols {
+    int rank, plan, eff, ttft, itl, p50, p99, bar, vram, usd;
+} cols;
+
+static void layout_cols(int inner, cols *c)
+{
+    c->rank = 3;
+    c->plan = 13;
+    c->eff = 6;
+    c->ttft = 7;
+    c->itl = 7;
+    c->p50 = 7;
+    c->p99 = 7;
+    c->vram = 7;
+    c->usd = 6;
+    int fixed = c->rank + c->plan + c->eff + c->ttft + c->itl + c->p50 + c->p99 + c->vram +
+                c->usd + 10;
+    int rest = inner - fixed;
+    if (rest < 3) {
+        /* Narrow: the median goes first, the bar last. */
+        fixed -= c->p50 + 1;
+        c->p50 = 0;
+        rest = inner - fixed;
+    }
+    if (rest >= 3) {
+        c->bar = rest > 24 ? 24 : rest;
+        rest -= c->bar;
+        c->plan += rest > 4 ? 4 : rest; /* wider plan column for EP plans */
+    } else {
+        c->bar = 0;
+    }
+}
+
+static int put_col(WINDOW *w, int y, int x, int width, theme_role r, const char *s,
+                   int right)
+{
+    if (width <= 0)
+        return x;
+    char buf[128];
+    if (right)
+        snprintf(buf, sizeof buf, "%*s", width, s);
+    else
+        snprintf(buf, sizeof buf, "%-*s", width, s);
+    pane_put(w, y, x, width, r, buf);
+    return x + width + 1;
+}
+
+void pane_strategies_draw(explorer *x, WINDOW *w)
+{
+    const exp_results *r = &x->r;
+    char title[128];
+    snprintf(title, sizeof title, "Strategies: %d GPUs, %d plans, by %s",
+             x->ctl[CTL_GPUS].value, r->n_plans,
+             engine_objective_name((engine_objective)x->ctl[CTL_OBJECTIVE].value));
+    pane_frame(x, w, PANE_STRATEGIES, title);
+    int h = getmaxy(w), ww = getmaxx(w), inner = ww - 2;
+    if (r->rank_failed) {
+        pane_put(w, 1, 2, inner - 2, ROLE_BAD, "cannot evaluate this scenario:");
+        pane_put(w, 2, 2, inner - 2, ROLE_BAD, r->rank_err);
+        return;
+    }
+    cols c;
+    layout_cols(inner, &c);
+    int y = 1, xx = 1;
+    xx = put_col(w, y, xx, c.rank, ROLE_TITLE, "#", 1);
+    xx = put_col(w, y, xx, c.plan, ROLE_TITLE, "plan", 0);
+    xx = put_col(w, y, xx, c.eff, ROLE_TITLE, "eff", 1);
+    xx = put_col(w, y, xx, c.ttft, ROLE_TITLE, "TTFT", 1);
+    xx = put_col(w, y, xx, c.itl, ROLE_TITLE, "ITL", 1);
+    xx = put_col(w, y, xx, c.p50, ROLE_TITLE, "P50", 1);
+    xx = put_col(w, y, xx, c.p99, ROLE_TITLE, "P99", 1);
+    xx = put_col(w, y, xx, c.bar + (c.bar ? 1 : 0) + c.vram, ROLE_TITLE, "VRAM/GPU", 0);
+    put_col(w, y, xx, c.usd, ROLE_TITLE, "$/1M", 1);
+    if (r->n_plans == 0) {
+        pane_put(w, 2, 2, inner - 2, ROLE_DIM, "no plans for this GPU count");
+        return;
+    }
+    int rows = h - 2 - pane_strategies_first_row();
+    for (int i = 0; i < rows && x->plan_top + i < r->n_plans; i++) {
+        int idx = x->plan_top + i;
+        const engine_result *p = &r->plans[idx];
+        int sel = idx == x->plan_sel;
+        int usable = p->valid && p->fits;
+        theme_role base = sel ? (x->focus == PANE_STRATEGIES ? ROLE_SELECTED
+                                                              : ROLE_SELECTED_DIM)
+                              : usable ? ROLE_NORMAL : ROLE_DIM;
+        y = 2 + i;
+        if (sel)
+            pane_fill(w, y, 1, inner, base);
+        char b[96];
+        xx = 1;
+        snprintf(b, sizeof b, "%d", idx + 1);
+        xx = put_col(w, y, xx, c.rank, base, b, 1);
+        xx = put_col(w, y, xx, c.plan, base, fmt_plan(x, p->plan, b, sizeof b), 0);
+        if (!usable) {
+            char why[200];
+            snprintf(why, sizeof why, "%s %s", p->valid ? "does not fit:" : "invalid:",
+                     p->reason[0] ? p->reason : "-");
+            pane_put(w, y, xx, inner + 1 - xx, base, why);
+            continue;
+        }
+        xx = put_col(w, y, xx, c.eff, base, fmt_pct(p->efficiency, b, sizeof b), 1);
+        xx = put_col(w, y, xx, c.ttft, base, fmt_time(x, p->ttft_s, b, sizeof b), 1);
+        xx = put_col(w, y, xx, c.itl, base, fmt_time(x, p->itl_s, b, sizeof b), 1);
+        int tails = r->tails_done[idx];
+        if (c.p50)
+            xx = put_col(w, y, xx, c.p50, base, tails ? fmt_time(x, p->p50_s, b, sizeof b) : "",
+                         1);
+        xx = put_col(w, y, xx, c.p99, base, tails ? fmt_time(x, p->p99_s, b, sizeof b) : "", 1);
+        if (c.bar) {
+            int fill = 0;
+            if (p->mem.capacity_bytes > 0) {
+                double f = p->mem.per_gpu_bytes / p->mem.capacity_bytes;
+                fill = (int)(f * c.bar + 0.5);
+                if (fill < 1 && p->mem.per_gpu_bytes > 0)
+                    fill = 1;
+            }
+            pane_hbar(x, w, y, xx, c.bar, fill, ROLE_FILL);
+            xx += c.bar + 1;
+        }
+        xx = put_col(w, y, xx, c.vram, base, fmt_gb(p->mem.per_gpu_bytes, b, sizeof b), 1);
+        put_col(w, y, xx, c.usd, base, fmt_usd(p->cost_per_mtok_usd, b, sizeof b), 1);
+    }
+    if (x->plan_top > 0)
+        pane_put(w, 1, ww - 2, 1, ROLE_TITLE, x->g->up);
+    if (x->plan_top + rows < r->n_plans)
+        pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, x->g->down);
+}

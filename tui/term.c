@@ -1,0 +1,133 @@
+/*
+ * term.c - newterm/endwin, terminal modes, colour detection and the signal
+ * flag.  Global state here is limited to the terminal (the SCREEN and the
+ * streams it uses) and the sig_atomic_t flag set by the handlers.
+ */
+#include "term.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t g_quit = 0;
+static SCREEN *g_screen = NULL;
+static struct sigaction g_old[3];
+static int g_signals_installed = 0;
+static const int SIGNALS[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_quit = 1;
+}
+
+void term_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* No SA_RESTART: a blocking read returns so the loop sees the flag. */
+    sa.sa_flags = 0;
+    for (int i = 0; i < 3; i++)
+        sigaction(SIGNALS[i], &sa, &g_old[i]);
+    g_signals_installed = 1;
+}
+
+void term_restore_signals(void)
+{
+    if (!g_signals_installed)
+        return;
+    for (int i = 0; i < 3; i++)
+        sigaction(SIGNALS[i], &g_old[i], NULL);
+    g_signals_installed = 0;
+}
+
+int term_quit_requested(void)
+{
+    return g_quit != 0;
+}
+
+void term_request_quit(void)
+{
+    g_quit = 1;
+}
+
+void term_clear_quit(void)
+{
+    g_quit = 0;
+}
+
+void term_opts_defaults(term_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->utf8 = -1;
+    o->mouse = 1;
+}
+
+int term_locale_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8") || !strcmp(cs, "utf-8"));
+}
+
+int term_open(const term_opts *o, term_caps *caps, char *msg, size_t len)
+{
+    FILE *in = o->in ? o->in : stdin;
+    FILE *out = o->out ? o->out : stdout;
+    const char *type = o->term ? o->term : getenv("TERM");
+    if (!type || !*type)
+        type = "vt100";
+    memset(caps, 0, sizeof *caps);
+    if (g_screen)
+        term_close();
+    g_screen = newterm(type, out, in);
+    if (!g_screen) {
+        snprintf(msg, len, "cannot open terminal '%s' (no terminfo entry?)", type);
+        return -1;
+    }
+    set_term(g_screen);
+    if (o->rows > 0 && o->cols > 0)
+        resizeterm(o->rows, o->cols);
+    cbreak();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    leaveok(stdscr, TRUE);
+
+    const char *nc = getenv("NO_COLOR");
+    int no_color = o->mono || (nc && *nc);
+    int colors = 0;
+    if (!no_color && has_colors()) {
+        start_color();
+        use_default_colors();
+        colors = COLORS;
+    }
+    caps->colors = colors;
+    caps->mode = theme_pick(has_colors(), colors, no_color);
+    theme_init(caps->mode);
+    caps->utf8 = o->utf8 >= 0 ? o->utf8 : term_locale_utf8();
+    if (o->mouse) {
+        mmask_t got = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED |
+                                    BUTTON5_PRESSED,
+                                NULL);
+        caps->mouse = got != 0;
+        mouseinterval(0);
+    }
+    return 0;
+}
+
+void term_close(void)
+{
+    if (!g_screen)
+        return;
+    if (!isendwin())
+        endwin();
+    delscreen(g_screen);
+    g_screen = NULL;
+}

@@ -1,0 +1,173 @@
+/*
+ * theme.c - role -> (attributes, colour pair) tables for monochrome, 8 and
+ * 256 colours, the heatmap ramps, and the glyph sets.  The only mutable
+ * state is the chosen mode (terminal state, set once per screen).
+ */
+#include "theme.h"
+
+#include <string.h>
+
+/* Pairs: 1..ROLE_COUNT for roles, then heat buckets. */
+#define PAIR_HEAT0 (ROLE_COUNT + 1)
+#define HEAT_MAX 10
+
+typedef struct role_def {
+    attr_t mono;
+    short fg8, bg8;
+    attr_t a8;
+    short fg256, bg256;
+    attr_t a256;
+} role_def;
+
+static const role_def ROLES[ROLE_COUNT] = {
+    [ROLE_NORMAL] = {A_NORMAL, -1, -1, 0, -1, -1, 0},
+    [ROLE_BORDER] = {A_NORMAL, COLOR_BLUE, -1, 0, 67, -1, 0},
+    [ROLE_BORDER_FOCUS] = {A_BOLD, COLOR_CYAN, -1, A_BOLD, 45, -1, A_BOLD},
+    [ROLE_TITLE] = {A_BOLD, COLOR_CYAN, -1, 0, 110, -1, A_BOLD},
+    [ROLE_TITLE_FOCUS] = {A_REVERSE | A_BOLD, COLOR_BLACK, COLOR_CYAN, 0, 16, 45, A_BOLD},
+    [ROLE_HEADER] = {A_REVERSE, COLOR_BLACK, COLOR_CYAN, 0, 255, 24, A_BOLD},
+    [ROLE_BAR] = {A_REVERSE, COLOR_BLACK, COLOR_WHITE, 0, 252, 236, 0},
+    [ROLE_BAR_KEY] = {A_REVERSE | A_BOLD, COLOR_BLACK, COLOR_CYAN, 0, 16, 45, A_BOLD},
+    [ROLE_MSG] = {A_BOLD, COLOR_YELLOW, -1, A_BOLD, 220, 236, A_BOLD},
+    [ROLE_SELECTED] = {A_REVERSE, COLOR_BLACK, COLOR_CYAN, 0, 16, 117, 0},
+    [ROLE_SELECTED_DIM] = {A_UNDERLINE, COLOR_WHITE, COLOR_BLUE, 0, 255, 238, 0},
+    [ROLE_DIM] = {A_DIM, COLOR_WHITE, -1, A_DIM, 244, -1, 0},
+    [ROLE_LABEL] = {A_NORMAL, -1, -1, 0, 250, -1, 0},
+    [ROLE_VALUE] = {A_BOLD, -1, -1, A_BOLD, 255, -1, A_BOLD},
+    [ROLE_FILL] = {A_BOLD, COLOR_CYAN, -1, 0, 39, -1, 0},
+    [ROLE_EMPTY] = {A_NORMAL, COLOR_BLUE, -1, 0, 238, -1, 0},
+    [ROLE_GOOD] = {A_BOLD, COLOR_GREEN, -1, A_BOLD, 77, -1, A_BOLD},
+    [ROLE_BAD] = {A_BOLD, COLOR_RED, -1, A_BOLD, 203, -1, A_BOLD},
+    [ROLE_SEG1] = {A_NORMAL, COLOR_BLUE, -1, A_BOLD, 33, -1, 0},
+    [ROLE_SEG2] = {A_NORMAL, COLOR_MAGENTA, -1, A_BOLD, 170, -1, 0},
+    [ROLE_SEG3] = {A_NORMAL, COLOR_YELLOW, -1, 0, 178, -1, 0},
+    [ROLE_CAP] = {A_BOLD, COLOR_RED, -1, A_BOLD, 196, -1, A_BOLD},
+    [ROLE_TAB] = {A_NORMAL, -1, -1, 0, 250, 236, 0},
+    [ROLE_TAB_ACTIVE] = {A_REVERSE | A_BOLD, COLOR_BLACK, COLOR_CYAN, 0, 16, 45, A_BOLD},
+    [ROLE_POPUP] = {A_NORMAL, -1, -1, 0, 255, 235, 0},
+};
+
+/* Diverging heat ramps, communication-bound (red) to compute-bound (green). */
+static const short HEAT256_BG[HEAT_MAX] = {124, 160, 203, 210, 223, 194, 150, 113, 71, 28};
+static const short HEAT256_FG[HEAT_MAX] = {231, 231, 16, 16, 16, 16, 16, 16, 16, 231};
+static const short HEAT8_BG[6] = {COLOR_RED, COLOR_MAGENTA, COLOR_YELLOW,
+                                  COLOR_CYAN, COLOR_GREEN, COLOR_GREEN};
+static const short HEAT8_FG[6] = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK,
+                                  COLOR_BLACK, COLOR_BLACK, COLOR_WHITE};
+static const attr_t HEAT8_A[6] = {A_BOLD, 0, 0, 0, 0, A_BOLD};
+/* Monochrome: the glyph and the attributes grow with the distance from 1;
+ * the communication-bound side is reversed. */
+static const char HEATMONO_GLYPH[6] = {'#', '=', '-', '.', '+', '*'};
+static const attr_t HEATMONO_A[6] = {A_REVERSE | A_BOLD, A_REVERSE, A_REVERSE,
+                                     A_NORMAL, A_BOLD, A_BOLD | A_UNDERLINE};
+
+static theme_mode g_mode = THEME_MONO;
+
+theme_mode theme_pick(int has_colors, int colors, int no_color)
+{
+    if (!has_colors || no_color || colors < 8)
+        return THEME_MONO;
+    return colors >= 256 ? THEME_256 : THEME_8;
+}
+
+void theme_init(theme_mode mode)
+{
+    g_mode = mode;
+    if (mode == THEME_MONO)
+        return;
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        const role_def *d = &ROLES[r];
+        if (mode == THEME_256)
+            init_pair((short)(r + 1), d->fg256, d->bg256);
+        else
+            init_pair((short)(r + 1), d->fg8, d->bg8);
+    }
+    for (int b = 0; b < HEAT_MAX; b++) {
+        if (mode == THEME_256)
+            init_pair((short)(PAIR_HEAT0 + b), HEAT256_FG[b], HEAT256_BG[b]);
+        else if (b < 6)
+            init_pair((short)(PAIR_HEAT0 + b), HEAT8_FG[b], HEAT8_BG[b]);
+    }
+}
+
+theme_mode theme_current(void)
+{
+    return g_mode;
+}
+
+attr_t theme_attr(theme_role r)
+{
+    if (r < 0 || r >= ROLE_COUNT)
+        return A_NORMAL;
+    switch (g_mode) {
+    case THEME_256: return ROLES[r].a256;
+    case THEME_8: return ROLES[r].a8;
+    default: return ROLES[r].mono;
+    }
+}
+
+short theme_pair(theme_role r)
+{
+    if (g_mode == THEME_MONO || r <= 0 || r >= ROLE_COUNT)
+        return 0;
+    return (short)(r + 1);
+}
+
+void theme_set(WINDOW *w, theme_role r)
+{
+    wattr_set(w, theme_attr(r), theme_pair(r), NULL);
+}
+
+int theme_heat_buckets(void)
+{
+    return g_mode == THEME_256 ? HEAT_MAX : 6;
+}
+
+void theme_heat_style(int bucket, attr_t *attr, short *pair, char *glyph)
+{
+    int n = theme_heat_buckets();
+    if (bucket < 0 || bucket >= n) {
+        *attr = A_NORMAL;
+        *pair = 0;
+        *glyph = ' ';
+        return;
+    }
+    *glyph = ' ';
+    switch (g_mode) {
+    case THEME_256:
+        *attr = HEAT256_FG[bucket] == 231 ? A_BOLD : A_NORMAL;
+        *pair = (short)(PAIR_HEAT0 + bucket);
+        break;
+    case THEME_8:
+        *attr = HEAT8_A[bucket];
+        *pair = (short)(PAIR_HEAT0 + bucket);
+        break;
+    default:
+        *attr = HEATMONO_A[bucket];
+        *pair = 0;
+        *glyph = HEATMONO_GLYPH[bucket];
+        break;
+    }
+}
+
+static const theme_glyphs GLYPHS_UTF8 = {
+    1, "\xe2\x96\x88", "\xe2\x96\x91",
+    {"\xe2\x96\x88", "\xe2\x96\x93", "\xe2\x96\x92"},
+    {" ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+     "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"},
+    "\xe2\x94\x80", "\xc3\x97", "\xc2\xb5", "\xc2\xb7",
+    "\xe2\x97\x80", "\xe2\x96\xb6", "\xe2\x96\xb2", "\xe2\x96\xbc",
+    "\xe2\x80\xa6"};
+
+static const theme_glyphs GLYPHS_ASCII = {
+    0, "#", "-",
+    {"#", "=", ":"},
+    {" ", "#", "#", "#", "#", "#", "#", "#", "#"},
+    "-", "x", "u", ".",
+    "<", ">", "^", "v",
+    "~"};
+
+const theme_glyphs *theme_glyphs_get(int utf8)
+{
+    return utf8 ? &GLYPHS_UTF8 : &GLYPHS_ASCII;
+}

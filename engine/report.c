@@ -1,0 +1,236 @@
+/*
+ * report.c - the seed scaling study's tables and figure sweeps, each cell
+ * one engine call (engine_evaluate, engine_rank, engine_min_gpus,
+ * engine_tails, engine_bubble_fraction).  The selection rules are the
+ * seed's: "top-ranked" is the most efficient plan that fits on two or more
+ * GPUs without replicas; the PP rows use the seed's micro-batch counts.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+void report_inputs_defaults(report_inputs *in, const engine_gpu *gpu)
+{
+    memset(in, 0, sizeof *in);
+    engine_scenario_defaults(&in->base);
+    in->base.gpu = gpu;
+    static const int counts[] = {1, 2, 4, 8, 16};
+    in->n_counts = (int)(sizeof counts / sizeof counts[0]);
+    for (int i = 0; i < in->n_counts; i++)
+        in->counts[i] = counts[i];
+    in->vram_bytes[0] = 8e9;
+    in->vram_bytes[1] = 24e9;
+    in->vram_bytes[2] = 40e9;
+    in->vram_bytes[3] = 80e9;
+    in->min_gpus_max = 64;
+}
+
+const char *report_strategy(const engine_plan *p)
+{
+    int tp = p->tp > 1, pp = p->pp > 1, ep = p->ep > 1, dp = p->dp > 1;
+    if (ep)
+        return pp ? "TPxPP+EP" : "TP+EP";
+    if (tp && pp)
+        return dp ? "TPxPPxDP" : "TPxPP";
+    if (tp)
+        return dp ? "TPxDP" : "TP";
+    if (pp)
+        return dp ? "PPxDP" : "PP";
+    return dp ? "DP" : "1 GPU";
+}
+
+static engine_scenario cell(const report_inputs *in, const engine_model *m, const engine_link *l,
+                            int gpus)
+{
+    engine_scenario s = in->base;
+    s.model = m;
+    s.intra = l;
+    s.gpus = gpus;
+    return s;
+}
+
+static int eval(const engine_scenario *s, engine_plan p, engine_result *r, engine_error *err)
+{
+    return engine_evaluate(s, p, r, err);
+}
+
+/* The most efficient fitting plan with dp = 1 on >= 2 GPUs. */
+static int top_config(const report_inputs *in, const engine_model *m, report_tables *out,
+                      engine_result *best, engine_error *err)
+{
+    int found = 0;
+    for (int ci = 0; ci < in->n_counts; ci++) {
+        if (in->counts[ci] < 2)
+            continue;
+        engine_scenario s = cell(in, m, in->ref_link, in->counts[ci]);
+        int n = engine_rank(&s, out->scratch, REPORT_SCRATCH, 0, err);
+        if (n < 0)
+            return -1;
+        for (int i = 0; i < n; i++) {
+            const engine_result *r = &out->scratch[i];
+            if (!r->valid || !r->fits || r->plan.dp != 1)
+                continue;
+            if (!found || r->efficiency > best->efficiency ||
+                (r->efficiency == best->efficiency && r->e2e_s < best->e2e_s)) {
+                *best = *r;
+                found = 1;
+            }
+        }
+    }
+    if (found) {
+        engine_scenario s = cell(in, m, in->ref_link,
+                                 best->plan.tp * best->plan.pp * best->plan.dp);
+        engine_tails(&s, best);
+    }
+    return found;
+}
+
+static void add_cheap(report_tables *out, int link, const engine_result *r)
+{
+    /* Insertion into a short ascending list. */
+    int pos = out->n_cheap;
+    while (pos > 0 && out->cheap[pos - 1].r.cost_per_mtok_usd > r->cost_per_mtok_usd)
+        pos--;
+    if (pos >= REPORT_MAX_CHEAP)
+        return;
+    int last = out->n_cheap < REPORT_MAX_CHEAP ? out->n_cheap : REPORT_MAX_CHEAP - 1;
+    for (int i = last; i > pos; i--)
+        out->cheap[i] = out->cheap[i - 1];
+    out->cheap[pos].link = link;
+    out->cheap[pos].r = *r;
+    if (out->n_cheap < REPORT_MAX_CHEAP)
+        out->n_cheap++;
+}
+
+int report_compute(const report_inputs *in, report_tables *out, engine_error *err)
+{
+    if (in->n_models < 1 || in->n_models > REPORT_MAX_MODELS || in->n_links < 1 ||
+        in->n_links > REPORT_MAX_LINKS || !in->ref_link || in->focus < 0 ||
+        in->focus >= in->n_models || in->n_counts < 1 || in->n_counts > REPORT_MAX_COUNTS) {
+        if (err)
+            strcpy(err->msg, "report: needs 1..16 models, 1..8 links, a reference link, "
+                             "a focus model and 1..8 GPU counts");
+        return -1;
+    }
+    const engine_model *focus = in->models[in->focus];
+
+    for (int mi = 0; mi < in->n_models; mi++) {
+        const engine_model *m = in->models[mi];
+        int f = top_config(in, m, out, &out->top[mi], err);
+        if (f < 0)
+            return -1;
+        out->top_found[mi] = f;
+        for (int li = 0; li < in->n_links; li++) {
+            engine_scenario s = cell(in, m, in->links[li], 8);
+            if (eval(&s, (engine_plan){8, 1, 1, 1}, &out->tp8[mi][li], err))
+                return -1;
+        }
+        for (int vi = 0; vi < REPORT_N_VRAM; vi++) {
+            engine_scenario s = cell(in, m, in->ref_link, 1);
+            s.vram_bytes = in->vram_bytes[vi];
+            out->min_gpus[mi][vi] = engine_min_gpus(&s, in->min_gpus_max);
+        }
+        for (int ci = 0; ci < in->n_counts; ci++) {
+            engine_scenario s = cell(in, m, in->ref_link, in->counts[ci]);
+            int n = engine_rank(&s, out->scratch, REPORT_SCRATCH, 0, err);
+            if (n < 0)
+                return -1;
+            double least = 0;
+            for (int i = 0; i < n; i++) {
+                const engine_result *r = &out->scratch[i];
+                if (r->valid && r->plan.dp == 1 &&
+                    (least == 0 || r->mem.per_gpu_bytes < least))
+                    least = r->mem.per_gpu_bytes;
+            }
+            out->vram_frontier[mi][ci] = least;
+        }
+    }
+
+    /* TP vs PP(m) vs hybrid, the seed's rows: TP 8 as reference, PP(m=4)
+     * on 2 and 4 GPUs, PP(m=8) on 8, and two hybrids on 8. */
+    static const struct {
+        engine_plan p;
+        int m;
+    } SPLITS[] = {
+        {{8, 1, 1, 1}, 0}, {{1, 2, 1, 1}, 4}, {{1, 4, 1, 1}, 4}, {{1, 8, 1, 1}, 8},
+        {{4, 2, 1, 1}, 4}, {{2, 4, 1, 1}, 8},
+    };
+    out->n_splits = 0;
+    for (size_t i = 0; i < sizeof SPLITS / sizeof SPLITS[0]; i++) {
+        report_split *sp = &out->splits[out->n_splits++];
+        engine_scenario s = cell(in, focus, in->ref_link, SPLITS[i].p.tp * SPLITS[i].p.pp);
+        s.microbatches = SPLITS[i].m;
+        sp->plan = SPLITS[i].p;
+        sp->microbatches = SPLITS[i].m;
+        if (eval(&s, sp->plan, &sp->r, err))
+            return -1;
+        sp->vs_tp = out->splits[0].r.e2e_s > 0 ? sp->r.e2e_s / out->splits[0].r.e2e_s : 0;
+    }
+
+    /* Cheapest: every dp = 1 plan on every count and link; one GPU once. */
+    out->n_cheap = 0;
+    for (int li = 0; li < in->n_links; li++) {
+        for (int ci = 0; ci < in->n_counts; ci++) {
+            if (in->counts[ci] == 1 && li > 0)
+                continue;
+            engine_scenario s = cell(in, focus, in->links[li], in->counts[ci]);
+            s.objective = ENGINE_OBJ_COST;
+            int n = engine_rank(&s, out->scratch, REPORT_SCRATCH, 0, err);
+            if (n < 0)
+                return -1;
+            memset(&out->cost_by_count[li][ci], 0, sizeof out->cost_by_count[li][ci]);
+            int have = 0;
+            for (int i = 0; i < n; i++) {
+                const engine_result *r = &out->scratch[i];
+                if (!r->valid || !r->fits || r->plan.dp != 1 || !(r->cost_per_mtok_usd > 0))
+                    continue;
+                if (!have) { /* ranked by cost: the first is the cheapest */
+                    out->cost_by_count[li][ci] = *r;
+                    have = 1;
+                }
+                add_cheap(out, in->counts[ci] == 1 ? -1 : li, r);
+            }
+        }
+        /* one GPU is the same on every link */
+        for (int ci = 0; ci < in->n_counts; ci++)
+            if (in->counts[ci] == 1 && li > 0)
+                out->cost_by_count[li][ci] = out->cost_by_count[0][ci];
+    }
+
+    for (int li = 0; li < in->n_links; li++) {
+        engine_scenario s = cell(in, focus, in->links[li], 8);
+        if (eval(&s, (engine_plan){8, 1, 1, 1}, &out->tails[li], err))
+            return -1;
+        if (out->tails[li].valid)
+            engine_tails(&s, &out->tails[li]);
+        for (int ci = 0; ci < in->n_counts; ci++) {
+            int n = in->counts[ci];
+            engine_scenario t = cell(in, focus, in->links[li], n);
+            if (eval(&t, (engine_plan){n, 1, 1, 1}, &out->tp_scaling[li][ci], err))
+                return -1;
+        }
+    }
+    for (int ci = 0; ci < in->n_counts; ci++) {
+        int n = in->counts[ci];
+        engine_scenario s = cell(in, focus, in->ref_link, n);
+        s.microbatches = 4;
+        if (eval(&s, (engine_plan){1, n, 1, 1}, &out->pp_scaling[ci], err))
+            return -1;
+        memset(&out->hybrid_scaling[ci], 0, sizeof out->hybrid_scaling[ci]);
+        if (n >= 4 && eval(&s, (engine_plan){n / 2, 2, 1, 1}, &out->hybrid_scaling[ci], err))
+            return -1;
+    }
+
+    static const int PPS[REPORT_N_PP] = {2, 4, 8, 16};
+    static const int MS[REPORT_N_M] = {1, 2, 4, 8, 16, 32, 64};
+    for (int i = 0; i < REPORT_N_PP; i++) {
+        out->bubble_pp[i] = PPS[i];
+        for (int j = 0; j < REPORT_N_M; j++) {
+            out->bubble_m[j] = MS[j];
+            out->bubble[i][j] = engine_bubble_fraction(PPS[i], MS[j], in->base.schedule,
+                                                       in->base.interleave);
+        }
+    }
+    return 0;
+}

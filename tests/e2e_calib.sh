@@ -1,0 +1,136 @@
+#!/bin/sh
+# e2e_calib.sh - `shardscope calibrate` end to end on the CPU backend: the
+# JSON fields (backend, device, points, power_law, roofline, comm; mape a
+# fraction), the atomic save (--out and the XDG default, no temporary file
+# left), `--backend cuda` exiting 2 with one line when no GPU is usable,
+# `auto` saying it fell back, and the usage errors.  POSIX sh + grep/awk.
+# Usage: sh tests/e2e_calib.sh PATH_TO_BINARY.  Timings are never asserted.
+set -u
+
+bin=${1:-./shardscope}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/shardscope-e2e-calib.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+XDG_CONFIG_HOME=$tmp/xdg
+HOME=$tmp/home
+export XDG_CONFIG_HOME HOME
+LC_ALL=C
+export LC_ALL
+
+checks=0
+failed=0
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $*"
+}
+
+run() {
+    checks=$((checks + 1))
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    what="shardscope $*"
+}
+
+expect_rc() {
+    [ "$rc" -eq "$1" ] || fail "$what: exit $rc, want $1; stderr: $(head -c 400 "$tmp/err")"
+}
+
+# has_key FILE KEY: a "KEY": line in the (pretty-printed) JSON.
+has_key() {
+    grep -q "\"$2\":" "$1" || fail "$what: no \"$2\" in $1"
+}
+
+# Every "mape": value must be a fraction in [0, 1).
+check_mape() {
+    awk -v what="$what" '
+        /"mape":/ {
+            v = $0; sub(/.*"mape":[ \t]*/, "", v); sub(/,.*/, "", v)
+            n++
+            if (v + 0 < 0 || v + 0 >= 1) { print "FAIL: " what ": mape " v " is not a fraction"; bad = 1 }
+        }
+        END { if (n < 2) { print "FAIL: " what ": expected 2 mape fields, got " n; bad = 1 } exit bad }
+    ' "$1" || failed=$((failed + 1))
+}
+
+# --- CPU, --quick, --json, --out --------------------------------------------
+out=$tmp/cal/cpu.json
+run calibrate --backend cpu --quick --json --out "$out"
+expect_rc 0
+cp "$tmp/out" "$tmp/stdout.json"
+grep -Eq '"backend":[[:space:]]*"cpu"' "$tmp/stdout.json" || fail "$what: backend is not \"cpu\""
+grep -Eq '"device":[[:space:]]*"CPU' "$tmp/stdout.json" || fail "$what: device is not labelled CPU"
+for k in points power_law a beta mape r2 roofline eta_compute eta_memory overhead_s \
+         comm alpha_s bandwidth_bytes_per_s hidden batch seq time_s; do
+    has_key "$tmp/stdout.json" "$k"
+done
+grep -q '"label":[[:space:]]*"loopback (2 local processes)"' "$tmp/stdout.json" ||
+    fail "$what: comm is not labelled as a loopback"
+npoints=$(grep -c '"kind":' "$tmp/stdout.json")
+[ "$npoints" -ge 20 ] || fail "$what: only $npoints points"
+check_mape "$tmp/stdout.json"
+[ -f "$out" ] || fail "$what: --out file $out not written"
+if [ -f "$out" ]; then
+    for k in backend device date roofline eta_compute eta_memory overhead_s power_law; do
+        has_key "$out" "$k"
+    done
+fi
+ls -a "$tmp/cal" | grep -q '\.tmp\.' && fail "$what: a temporary file was left behind"
+[ -d "$XDG_CONFIG_HOME/shardscope/calibration" ] &&
+    fail "$what: --out should not also write the default store"
+grep -q "saved $out" "$tmp/err" || fail "$what: stderr does not say where it saved: $(cat "$tmp/err")"
+
+# --- text output, default store ---------------------------------------------
+run calibrate --backend cpu --quick --no-comm
+expect_rc 0
+grep -q '^power law: T = ' "$tmp/out" || fail "$what: no power-law line"
+grep -q '^roofline:  eta_compute ' "$tmp/out" || fail "$what: no roofline line"
+grep -q "^saved: $XDG_CONFIG_HOME/shardscope/calibration/cpu-.*\.json (CPU: used only when named explicitly)$" "$tmp/out" ||
+    fail "$what: not saved in the XDG store: $(grep saved "$tmp/out")"
+n=$(ls "$XDG_CONFIG_HOME/shardscope/calibration" 2>/dev/null | grep -c '^cpu-.*\.json$')
+[ "$n" -eq 1 ] || fail "$what: expected one cpu-*.json in the store, found $n"
+
+# --- cuda without a GPU ---------------------------------------------------
+run calibrate --backend cuda --quick --no-comm --no-save
+if [ "$rc" -eq 0 ]; then
+    echo "note: a usable GPU is present; the no-GPU exit status is not checked here"
+else
+    expect_rc 2
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: stderr is not one line: $(cat "$tmp/err")"
+    grep -q '^shardscope calibrate: --backend cuda: ' "$tmp/err" ||
+        fail "$what: unexpected stderr: $(cat "$tmp/err")"
+    [ -s "$tmp/out" ] && fail "$what: printed on stdout"
+
+    run calibrate --quick --no-comm --no-save --json
+    expect_rc 0
+    grep -q '^shardscope calibrate: auto: .*; using the CPU backend$' "$tmp/err" ||
+        fail "$what: auto did not say it fell back: $(cat "$tmp/err")"
+    grep -Eq '"backend":[[:space:]]*"cpu"' "$tmp/out" || fail "$what: auto did not run the CPU"
+    grep -q '"notes":' "$tmp/out" || fail "$what: no notes about the fallback"
+fi
+
+# --- usage ------------------------------------------------------------------
+run calibrate --backend tpu
+expect_rc 2
+[ "$(cat "$tmp/err")" = "shardscope calibrate: --backend: expected auto, cuda or cpu, got 'tpu'" ] ||
+    fail "$what: stderr: $(cat "$tmp/err")"
+run calibrate --device x
+expect_rc 2
+[ "$(cat "$tmp/err")" = "shardscope calibrate: --device: expected an integer 0..1023, got 'x'" ] ||
+    fail "$what: stderr: $(cat "$tmp/err")"
+run calibrate --out
+expect_rc 2
+[ "$(cat "$tmp/err")" = "shardscope calibrate: --out: missing value" ] ||
+    fail "$what: stderr: $(cat "$tmp/err")"
+run calibrate --frobnicate
+expect_rc 2
+run calibrate --help
+expect_rc 0
+grep -q '^usage: shardscope calibrate ' "$tmp/out" || fail "$what: no usage line"
+
+if [ "$failed" -ne 0 ]; then
+    echo "e2e_calib: $failed of $checks checks failed"
+    exit 1
+fi
+echo "e2e_calib: $checks checks passed"
+exit 0

@@ -129,11 +129,11 @@ bench: $(BIN)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/shardscope
 	install -m 0644 tui/shardscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/shardscope.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/share/man/man1/shardscope.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/shardscope $(DESTDIR)$(PREFIX)/share/man/man1/shardscope.1
 
 clean:
 	rm -rf build build-asan $(BIN)

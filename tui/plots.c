@@ -335,7 +335,7 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
     for (int j = 0; j < hp->cols; j++)
         snprintf(hp->col_names[j], sizeof hp->col_names[j], "%s", in->links[j]->name);
     for (int i = 0; i < hp->rows; i++) {
-        snprintf(hp->row_names[i], sizeof hp->row_names[i], "%s", mname(in->models[i]));
+        snprintf(hp->row_names[i], sizeof hp->row_names[i], "%s", in->models[i]->name);
         for (int j = 0; j < hp->cols; j++) {
             const engine_result *r = &t->tp8[i][j];
             if (r->valid && r->regime != '-') {

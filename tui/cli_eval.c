@@ -210,9 +210,9 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
         if (!(r->valid && r->fits))
             continue;
         if (!shown)
-            printf("  # %4s %4s %4s %4s %10s %10s %10s %11s %6s %7s %7s %10s %9s %10s\n", "TP",
-                   "PP", "DP", "EP", "TTFT", "ITL", "E2E", "TOK/S", "EFF", "C/COMM", "BUBBLE",
-                   "MEM/GPU", "$/MTOK", "P99");
+            printf("  # %4s %4s %4s %4s %10s %10s %10s %11s %6s %7s %7s %10s %9s %10s %10s\n",
+                   "TP", "PP", "DP", "EP", "TTFT", "ITL", "E2E", "TOK/S", "EFF", "C/COMM",
+                   "BUBBLE", "MEM/GPU", "$/MTOK", "P50", "P99");
         shown++;
         char ratio[32];
         if (r->regime == 'C' || r->regime == 'M')
@@ -235,6 +235,8 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
                cli_fmt_bytes(r->mem.per_gpu_bytes, m, sizeof m),
                cli_fmt_usd(r->cost_per_mtok_usd, h, sizeof h));
         if (i < EVAL_TAILS_FOR && s->mc_samples > 0 && r->p99_s > 0) {
+            printf(" ");
+            cli_put_col(stdout, cli_fmt_seconds(r->p50_s, a, sizeof a), -10);
             printf(" ");
             cli_put_col(stdout, cli_fmt_seconds(r->p99_s, a, sizeof a), -10);
         }
@@ -263,7 +265,7 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
     printf("\nTTFT prefill, ITL one decode step, E2E = TTFT + gen x ITL; TOK/S generated\n"
            "tokens/s (all replicas); EFF speedup/N; C/COMM compute/communication ratio\n"
            "(C compute-bound, M comm-bound); MEM/GPU in GB (1e9 bytes); $/MTOK USD per\n"
-           "1M tokens; P99 Monte Carlo for the top %d.\n",
+           "1M tokens; P50/P99 end-to-end latency, Monte Carlo, for the top %d.\n",
            EVAL_TAILS_FOR);
 }
 

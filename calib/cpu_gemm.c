@@ -23,6 +23,7 @@
 #define KC 256
 #define MC 96
 #define NC 2048
+#define CPU_MAX_PASSES 8
 
 /* x86-64 with GCC or clang: an AVX2 + FMA micro-kernel, chosen at run
  * time when the CPU has those instructions.  (ISO C mode turns off FMA
@@ -47,21 +48,40 @@ static void pack_a(int mc, int kc, const float *a, int lda, float *pa)
     }
 }
 
+/* Rows of B are read front to back (p outer) so a B larger than the
+ * caches streams from memory instead of striding across pages. */
 static void pack_b(int kc, int nc, const float *b, int ldb, float *pb)
 {
-    for (int j0 = 0; j0 < nc; j0 += NR) {
-        int nr = nc - j0 < NR ? nc - j0 : NR;
-        for (int p = 0; p < kc; p++) {
-            const float *src = b + (size_t)p * ldb + j0;
+    int panels = (nc + NR - 1) / NR;
+    for (int p = 0; p < kc; p++) {
+        const float *src = b + (size_t)p * ldb;
+        for (int q = 0; q < panels; q++) {
+            float *dst = pb + ((size_t)q * kc + p) * NR;
+            int j0 = q * NR, nr = nc - j0 < NR ? nc - j0 : NR;
             if (nr == NR) {
-                memcpy(pb, src, NR * sizeof *pb);
+                memcpy(dst, src + j0, NR * sizeof *dst);
             } else {
                 for (int j = 0; j < nr; j++)
-                    pb[j] = src[j];
+                    dst[j] = src[j0 + j];
                 for (int j = nr; j < NR; j++)
-                    pb[j] = 0.0f;
+                    dst[j] = 0.0f;
             }
-            pb += NR;
+        }
+    }
+}
+
+/* A few rows (decode): stream B once, row by row, keeping the m rows of C
+ * in cache. */
+static void gemm_small_m_generic(int m, int n, int k, const float *restrict a,
+                                 const float *restrict b, float *restrict c)
+{
+    for (int p = 0; p < k; p++) {
+        const float *bp = b + (size_t)p * n;
+        for (int i = 0; i < m; i++) {
+            float ai = a[(size_t)i * k + p];
+            float *ci = c + (size_t)i * n;
+            for (int j = 0; j < n; j++)
+                ci[j] += ai * bp[j];
         }
     }
 }
@@ -144,6 +164,30 @@ static void kernel_avx2(int kc, const float *restrict pa, const float *restrict 
             c[(size_t)i * ldc + j] += t[i][j];
 }
 
+__attribute__((target("avx2,fma")))
+static void gemm_small_m_avx2(int m, int n, int k, const float *restrict a,
+                              const float *restrict b, float *restrict c)
+{
+    for (int p = 0; p < k; p++) {
+        const float *bp = b + (size_t)p * n;
+        for (int i = 0; i < m; i++) {
+            float ai = a[(size_t)i * k + p];
+            __m256 av = _mm256_set1_ps(ai);
+            float *ci = c + (size_t)i * n;
+            int j = 0;
+            for (; j + 16 <= n; j += 16) {
+                __m256 c0 = _mm256_loadu_ps(ci + j), c1 = _mm256_loadu_ps(ci + j + 8);
+                c0 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bp + j), c0);
+                c1 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bp + j + 8), c1);
+                _mm256_storeu_ps(ci + j, c0);
+                _mm256_storeu_ps(ci + j + 8, c1);
+            }
+            for (; j < n; j++)
+                ci[j] += ai * bp[j];
+        }
+    }
+}
+
 static int use_avx2(void)
 {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -163,6 +207,19 @@ static void kernel(int kc, const float *pa, const float *pb, int ldb, float *c,
     kernel_generic(kc, pa, pb, ldb, c, ldc, mr, nr);
 }
 
+static void gemm_small_m(int m, int n, int k, const float *a, const float *b,
+                         float *c, int fast)
+{
+#ifdef CALIB_X86
+    if (fast) {
+        gemm_small_m_avx2(m, n, k, a, b, c);
+        return;
+    }
+#endif
+    (void)fast;
+    gemm_small_m_generic(m, n, k, a, b, c);
+}
+
 int calib_sgemm(int m, int n, int k, const float *a, const float *b, float *c)
 {
     if (m <= 0 || n <= 0)
@@ -175,9 +232,12 @@ int calib_sgemm(int m, int n, int k, const float *a, const float *b, float *c)
 #else
     int fast = 0;
 #endif
-    /* With few rows, packing B costs as much as using it: read full
-     * NR-wide slivers of B in place and pack only the ragged last one. */
-    int pack_all = m > 2 * MR;
+    /* Decode shapes: B (the weights) is read once at memory speed; packing
+     * it would read it, write it and read it again. */
+    if (m <= 8) {
+        gemm_small_m(m, n, k, a, b, c, fast);
+        return 0;
+    }
     float *pb = malloc((size_t)KC * (NC + NR) * sizeof *pb);
     float *pa = malloc((size_t)(MC + MR) * KC * sizeof *pa);
     if (!pa || !pb) {
@@ -189,27 +249,16 @@ int calib_sgemm(int m, int n, int k, const float *a, const float *b, float *c)
         int nc = n - jc < NC ? n - jc : NC;
         for (int pc = 0; pc < k; pc += KC) {
             int kc = k - pc < KC ? k - pc : KC;
-            const float *bsrc = b + (size_t)pc * n + jc;
-            if (pack_all)
-                pack_b(kc, nc, bsrc, n, pb);
-            else if (nc % NR)
-                pack_b(kc, nc % NR, bsrc + nc / NR * NR, n, pb);
+            pack_b(kc, nc, b + (size_t)pc * n + jc, n, pb);
             for (int ic = 0; ic < m; ic += MC) {
                 int mc = m - ic < MC ? m - ic : MC;
                 pack_a(mc, kc, a + (size_t)ic * k + pc, k, pa);
                 for (int jr = 0; jr < nc; jr += NR) {
                     int nr = nc - jr < NR ? nc - jr : NR;
                     const float *bp = pb + (size_t)jr * kc;
-                    int ldb = NR;
-                    if (!pack_all && nr == NR) {
-                        bp = bsrc + jr;
-                        ldb = n;
-                    } else if (!pack_all) {
-                        bp = pb;
-                    }
                     for (int ir = 0; ir < mc; ir += MR) {
                         int mr = mc - ir < MR ? mc - ir : MR;
-                        kernel(kc, pa + (size_t)ir * kc, bp, ldb,
+                        kernel(kc, pa + (size_t)ir * kc, bp, NR,
                                c + (size_t)(ic + ir) * n + jc + jr, n, mr, nr,
                                fast);
                     }
@@ -303,32 +352,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of `reps` runs after one warm-up; reps grows for short runs so
- * every point takes roughly `budget_s`. */
-static int time_layer(cpu_layer *l, int t, int min_reps, double budget_s,
-                      double *median)
-{
-    double t0 = now_s();
-    if (layer_run(l, t) != 0)
-        return -1;
-    double warm = now_s() - t0;
-    int reps = min_reps;
-    if (warm > 0 && budget_s / warm > reps)
-        reps = (int)(budget_s / warm);
-    if (reps > 25)
-        reps = 25;
-    double v[25];
-    for (int r = 0; r < reps; r++) {
-        double s = now_s();
-        if (layer_run(l, t) != 0)
-            return -1;
-        v[r] = now_s() - s;
-    }
-    qsort(v, (size_t)reps, sizeof v[0], cmp_double);
-    *median = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
-    return 0;
-}
-
 static int oom(engine_error *err, const char *what)
 {
     if (err)
@@ -362,22 +385,34 @@ static void cpu_name(char *buf, size_t len)
     fclose(f);
 }
 
+/* One point of the sweep while it is being measured. */
+typedef struct cpu_spec {
+    calib_point p;
+    int layer;     /* index into the layers */
+    int tokens;
+    int inner;     /* runs per timing (short points are timed in groups) */
+    double v[CPU_MAX_PASSES];
+} cpu_spec;
+
 int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
 {
     static const int hid_q[] = {128, 256, 384, 512};
     static const int hid_f[] = {256, 512, 768, 1024};
     static const int bat_q[] = {1, 2, 4};
     static const int bat_f[] = {1, 2, 4, 8};
-    static const int seq_q[] = {32, 128};
-    static const int seq_f[] = {64, 256};
-    static const int dec_tok[] = {1, 4, 16, 64, 256};
+    /* Token counts are multiples of the micro-kernel's MR = 6 rows, so the
+     * sweep measures the GEMM rather than its ragged-edge handling (a GPU
+     * has the same effect with its tile sizes; there it stays in the data). */
+    static const int seq_q[] = {48, 192};
+    static const int seq_f[] = {96, 384};
+    static const int dec_tok[] = {1, 6, 24, 96, 240};
     const int *hid = o->quick ? hid_q : hid_f;
     const int *bat = o->quick ? bat_q : bat_f;
     const int *seq = o->quick ? seq_q : seq_f;
     int nh = 4, nb = o->quick ? 3 : 4, ns = 2;
     int ndec = o->quick ? 4 : 5;
-    int min_reps = o->quick ? 3 : 5;
-    double budget = o->quick ? 0.03 : 0.1;
+    int passes = o->quick ? 5 : 7; /* timed passes after one warm-up pass */
+    double group_s = o->quick ? 2e-3 : 5e-3;
     int max_tokens = bat[nb - 1] * seq[ns - 1];
     if (dec_tok[ndec - 1] > max_tokens)
         max_tokens = dec_tok[ndec - 1];
@@ -392,52 +427,86 @@ int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
     if (pages > 0 && psz > 0)
         d->memory_bytes = (double)pages * (double)psz;
 
-    int total = nh * nb * ns + 2 * ndec + 1, done = 0;
+    /* The grid: every prefill shape, and decode shapes on the two largest
+     * hidden sizes. */
+    cpu_spec spec[4 * 4 * 2 + 2 * 5];
+    int n = 0;
     for (int ih = 0; ih < nh; ih++) {
-        cpu_layer l;
-        if (layer_alloc(&l, hid[ih], max_tokens) != 0)
-            return oom(err, "the layer weights");
-        for (int ib = 0; ib < nb; ib++) {
+        for (int ib = 0; ib < nb; ib++)
             for (int is = 0; is < ns; is++) {
-                if (calib_cancelled(o)) {
-                    layer_free(&l);
-                    return 3;
-                }
-                calib_report(o, (double)done / total, "cpu: layer GEMMs");
-                calib_point p = {CALIB_POINT_PREFILL, hid[ih], bat[ib], seq[is],
-                                 0, 0, 0};
-                int t = bat[ib] * seq[is];
-                calib_layer_cost(p.hidden, t, 4.0, &p.flops, &p.bytes);
-                if (time_layer(&l, t, min_reps, budget, &p.time_s) != 0 ||
-                    calib_result_add_point(r, &p) != 0) {
-                    layer_free(&l);
-                    return oom(err, "a GEMM packing buffer");
-                }
-                done++;
+                cpu_spec *c = &spec[n++];
+                memset(c, 0, sizeof *c);
+                c->p.kind = CALIB_POINT_PREFILL;
+                c->p.hidden = hid[ih];
+                c->p.batch = bat[ib];
+                c->p.seq = seq[is];
+                c->layer = ih;
+                c->tokens = bat[ib] * seq[is];
             }
-        }
-        /* Decode shapes on the two largest hidden sizes. */
-        if (ih >= nh - 2) {
+        if (ih >= nh - 2)
             for (int it = 0; it < ndec; it++) {
-                if (calib_cancelled(o)) {
-                    layer_free(&l);
-                    return 3;
-                }
-                calib_report(o, (double)done / total, "cpu: decode GEMMs");
-                calib_point p = {CALIB_POINT_DECODE, hid[ih], dec_tok[it], 1,
-                                 0, 0, 0};
-                calib_layer_cost(p.hidden, dec_tok[it], 4.0, &p.flops,
-                                 &p.bytes);
-                if (time_layer(&l, dec_tok[it], min_reps, budget, &p.time_s) !=
-                        0 ||
-                    calib_result_add_point(r, &p) != 0) {
-                    layer_free(&l);
-                    return oom(err, "a GEMM packing buffer");
-                }
-                done++;
+                cpu_spec *c = &spec[n++];
+                memset(c, 0, sizeof *c);
+                c->p.kind = CALIB_POINT_DECODE;
+                c->p.hidden = hid[ih];
+                c->p.batch = dec_tok[it];
+                c->p.seq = 1;
+                c->layer = ih;
+                c->tokens = dec_tok[it];
+            }
+    }
+    cpu_layer layers[4];
+    memset(layers, 0, sizeof layers);
+    for (int ih = 0; ih < nh; ih++) {
+        if (layer_alloc(&layers[ih], hid[ih], max_tokens) != 0) {
+            for (int j = 0; j < ih; j++)
+                layer_free(&layers[j]);
+            return oom(err, "the layer weights");
+        }
+    }
+    /* Round-robin passes over the whole grid, median per point: a slow
+     * drift of the machine (another process, a sibling hyper-thread, the
+     * clock) spreads over every point instead of landing on a few. */
+    int rc = 0, total = (passes + 1) * n + 1, done = 0;
+    for (int pass = 0; pass <= passes && rc == 0; pass++) {
+        for (int i = 0; i < n && rc == 0; i++, done++) {
+            cpu_spec *c = &spec[i];
+            if (calib_cancelled(o)) {
+                rc = 3;
+                break;
+            }
+            calib_report(o, (double)done / total,
+                         c->p.kind == CALIB_POINT_PREFILL ? "cpu: layer GEMMs"
+                                                          : "cpu: decode GEMMs");
+            int inner = pass == 0 ? 1 : c->inner;
+            double t0 = now_s();
+            for (int k = 0; k < inner && rc == 0; k++)
+                if (layer_run(&layers[c->layer], c->tokens) != 0)
+                    rc = -1;
+            double t = (now_s() - t0) / inner;
+            if (pass == 0) {
+                c->inner = t > 0 && t < group_s ? (int)(group_s / t) + 1 : 1;
+                if (c->inner > 64)
+                    c->inner = 64;
+            } else {
+                c->v[pass - 1] = t;
             }
         }
-        layer_free(&l);
+    }
+    for (int ih = 0; ih < nh; ih++)
+        layer_free(&layers[ih]);
+    if (rc == 3)
+        return 3;
+    if (rc != 0)
+        return oom(err, "a GEMM packing buffer");
+    for (int i = 0; i < n; i++) {
+        cpu_spec *c = &spec[i];
+        qsort(c->v, (size_t)passes, sizeof c->v[0], cmp_double);
+        c->p.time_s = passes % 2 ? c->v[passes / 2]
+                                 : 0.5 * (c->v[passes / 2 - 1] + c->v[passes / 2]);
+        calib_layer_cost(c->p.hidden, c->tokens, 4.0, &c->p.flops, &c->p.bytes);
+        if (calib_result_add_point(r, &c->p) != 0)
+            return oom(err, "the result");
     }
 
     /* Memory bandwidth: one memcpy of a buffer larger than most caches

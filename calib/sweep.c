@@ -121,12 +121,33 @@ int calib_result_fit(calib_result *r, engine_error *err)
     else
         snprintf(r->power_law_error, sizeof r->power_law_error, "%s", perr.msg);
 
-    if (calib_fit_roofline(r->points, r->n_points, peak, bw, &r->roofline,
-                           err) != 0) {
+    /* The roofline is fitted on the GEMM points: eta_memory is what the
+     * layer's kernels get from memory, which is what the engine multiplies
+     * (a copy can stream faster than a GEMM reads its weights, and on a
+     * CPU memcpy's read-for-ownership traffic makes its bytes ambiguous).
+     * The copy sets the CPU's bandwidth roof and stays in the points. */
+    calib_point *gemm = malloc((size_t)(r->n_points > 0 ? r->n_points : 1) * sizeof *gemm);
+    if (!gemm) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "roofline: out of memory");
+        return -1;
+    }
+    int ng = 0;
+    for (int i = 0; i < r->n_points; i++)
+        if (r->points[i].kind != CALIB_POINT_COPY)
+            gemm[ng++] = r->points[i];
+    int frc = calib_fit_roofline(gemm, ng, peak, bw, &r->roofline, err);
+    free(gemm);
+    if (frc != 0) {
         r->roofline.peak_flops = peak;
         r->roofline.bandwidth = bw;
         return -1;
     }
+    /* No GEMM on the memory roof: eta_memory is only a lower bound; the
+     * copy's efficiency is a better figure when it does not contradict it. */
+    if (r->roofline.eta_memory_bound_only && r->copy_bandwidth > 0 &&
+        r->copy_bandwidth / bw > r->roofline.eta_memory)
+        r->roofline.eta_memory = r->copy_bandwidth / bw;
     /* Cross errors, so both models can be compared on the same points. */
     double ape_rf = 0, ape_pl = 0;
     int n_pre = 0, n_pl = 0;

@@ -131,6 +131,9 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
         double dt = now_s() - a;
         long db_ = out_bytes(out) - b0;
         lat[i] = dt;
+        if (getenv("SHARDSCOPE_BENCH_VERBOSE"))
+            fprintf(report, "  key %4d ctl %2d: %6ld bytes %.2f ms\n", steps[i].key, x->ctl_sel,
+                    db_, dt * 1e3);
         if (steps[i].slider) {
             lat_sl[n_sl] = dt;
             bytes_sl[n_sl++] = (double)db_;

@@ -227,29 +227,29 @@ static WINDOW *overlay_win(explorer *x, int h, int w)
 }
 
 static const char *const HELP[][2] = {
-    {"Tab / Shift-Tab", "next / previous pane (in compact mode: tab)"},
-    {"1 .. 6", "go to pane: controls, strategies, details, efficiency, heatmap, frontier"},
-    {"Up / Down, k / j", "controls: choose a control; lists: move; details: scroll"},
-    {"Left / Right, h / l", "adjust the control by a fine step (GPU count: by 1)"},
-    {"+ / -, PgUp / PgDn", "big step (GPU count: next power of two; batch, tokens: x2)"},
-    {"Home / End", "minimum / maximum of the control; first / last plan"},
-    {"Enter", "open the list of a selector; choose in a list; plan details"},
-    {"/", "filter and choose a model by name"},
-    {"m", "heatmap: GPU counts x links <-> models x links (Enter in the pane)"},
-    {"e", "export the current tables to CSV and JSON"},
-    {"c", "re-run calibration (measure this machine)"},
-    {"r", "reset every control to its starting value"},
+    {"Tab / Shift-Tab", "next / previous pane (compact: tab)"},
+    {"1 .. 6", "go to a pane (controls .. frontier)"},
+    {"Up/Down  k/j", "choose a control; move in lists; scroll"},
+    {"Left/Right  h/l", "fine step (GPU count: by 1)"},
+    {"+/-  PgUp/PgDn", "big step (GPU count: powers of two)"},
+    {"Home / End", "minimum / maximum; first / last plan"},
+    {"Enter", "open a selector's list; choose; plan details"},
+    {"/", "filter the models by name and choose one"},
+    {"m", "heatmap: GPU counts or models x links"},
+    {"e", "export the tables to CSV and JSON"},
+    {"c", "re-run calibration on this machine"},
+    {"r", "reset every control"},
     {"?", "this help"},
     {"Ctrl-L", "repaint the screen"},
     {"q / Esc", "quit (Ctrl-C too)"},
-    {"mouse", "click: focus a pane, pick a control or plan; wheel: adjust / scroll"},
-    {"", "In other panes Left/Right and +/- move the GPU count."},
+    {"mouse", "click: focus, pick; wheel: adjust, scroll"},
+    {"", "Left/Right and +/- elsewhere: GPU count"},
 };
 
 void pane_help_draw(explorer *x)
 {
     int n = (int)(sizeof HELP / sizeof HELP[0]);
-    WINDOW *w = overlay_win(x, n + 4, 96);
+    WINDOW *w = overlay_win(x, n + 4, 70);
     if (!w)
         return;
     werase(w);
@@ -262,8 +262,8 @@ void pane_help_draw(explorer *x)
     x->focus = saved;
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS, " Help: keys (any key closes) ");
     for (int i = 0; i < n && i + 2 < h - 1; i++) {
-        pane_put(w, i + 2, 2, 22, ROLE_VALUE, HELP[i][0]);
-        pane_put(w, i + 2, 24, ww - 26, ROLE_POPUP, HELP[i][1]);
+        pane_put(w, i + 2, 2, 18, ROLE_VALUE, HELP[i][0]);
+        pane_put(w, i + 2, 20, ww - 22, ROLE_POPUP, HELP[i][1]);
     }
     wnoutrefresh(w);
 }

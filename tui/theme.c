@@ -32,8 +32,8 @@ static const role_def ROLES[ROLE_COUNT] = {
     [ROLE_SELECTED] = {A_REVERSE, COLOR_BLACK, COLOR_CYAN, 0, 16, 117, 0},
     [ROLE_SELECTED_DIM] = {A_UNDERLINE, COLOR_WHITE, COLOR_BLUE, 0, 255, 238, 0},
     [ROLE_DIM] = {A_DIM, COLOR_WHITE, -1, A_DIM, 244, -1, 0},
-    [ROLE_LABEL] = {A_NORMAL, -1, -1, 0, 250, -1, 0},
-    [ROLE_VALUE] = {A_BOLD, -1, -1, A_BOLD, 255, -1, A_BOLD},
+    [ROLE_LABEL] = {A_NORMAL, -1, -1, 0, -1, -1, 0},
+    [ROLE_VALUE] = {A_BOLD, -1, -1, A_BOLD, -1, -1, A_BOLD},
     [ROLE_FILL] = {A_BOLD, COLOR_CYAN, -1, 0, 39, -1, 0},
     [ROLE_EMPTY] = {A_NORMAL, COLOR_BLUE, -1, 0, 238, -1, 0},
     [ROLE_GOOD] = {A_BOLD, COLOR_GREEN, -1, A_BOLD, 77, -1, A_BOLD},
@@ -109,6 +109,11 @@ attr_t theme_attr(theme_role r)
 short theme_pair(theme_role r)
 {
     if (g_mode == THEME_MONO || r <= 0 || r >= ROLE_COUNT)
+        return 0;
+    const role_def *d = &ROLES[r];
+    /* Default colours share pair 0, so switching between such roles costs
+     * no colour escape sequence. */
+    if (g_mode == THEME_256 ? (d->fg256 == -1 && d->bg256 == -1) : (d->fg8 == -1 && d->bg8 == -1))
         return 0;
     return (short)(r + 1);
 }

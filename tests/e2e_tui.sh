@@ -1,0 +1,159 @@
+#!/bin/sh
+# e2e_tui.sh - the real explorer binary in a tmux pseudo-terminal: type keys
+# (change the model, slide the GPU count, switch the interconnect, open the
+# help, export, resize down to too small and back, quit; Ctrl-C, SIGTERM and
+# SIGHUP) and check the screen text after each step with capture-pane.
+# Runs headless (tmux provides the pty) on a private socket, killed at exit.
+#   sh tests/e2e_tui.sh ./shardscope
+set -u
+BIN=${1:-./shardscope}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "e2e_tui: SKIP (tmux not installed)"
+    exit 0
+fi
+[ -x "$BIN" ] || { echo "e2e_tui: no binary at $BIN"; exit 1; }
+
+SOCK=shardscope-e2e-$$
+T="tmux -L $SOCK -f /dev/null"
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/shardscope-e2e.XXXXXX")
+cleanup() { $T kill-server >/dev/null 2>&1; rm -rf "$TMPD"; }
+trap cleanup EXIT INT TERM HUP
+# Sanitizer builds start slowly; be patient.
+WAIT=${E2E_WAIT:-30}
+fails=0
+pass() { echo "  ok   $1"; }
+fail() { echo "  FAIL $1"; fails=$((fails + 1)); }
+
+# A UTF-8 locale when the machine has one (tmux and the explorer agree).
+UTF8=C.UTF-8
+locale -a 2>/dev/null | grep -qi '^c.utf-\?8$' || UTF8=""
+
+screen() { $T capture-pane -p -t "$1" 2>/dev/null; }
+# wait_for SESSION TEXT: poll the screen until TEXT shows (fixed string).
+wait_for() {
+    i=0
+    while [ $i -lt $((WAIT * 10)) ]; do
+        if screen "$1" | grep -qF -- "$2"; then return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+wait_gone() {
+    i=0
+    while [ $i -lt $((WAIT * 10)) ]; do
+        if ! screen "$1" | grep -qF -- "$2"; then return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+check() { # SESSION TEXT DESCRIPTION
+    if wait_for "$1" "$2"; then pass "$3"; else
+        fail "$3 (expected '$2')"; screen "$1" | sed 's/^/      | /'; fi
+}
+dead() { # SESSION: wait until the program exited; prints its exit status
+    i=0
+    while [ $i -lt $((WAIT * 10)) ]; do
+        if [ -s "$TMPD/$1.rc" ]; then cat "$TMPD/$1.rc"; return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "alive"
+    return 1
+}
+start() { # NAME COLS ROWS ENV...
+    name=$1 cols=$2 rows=$3
+    shift 3
+    # A shell around the explorer records its exit status.
+    $T new-session -d -s "$name" -x "$cols" -y "$rows" \
+        "env XDG_CONFIG_HOME=$TMPD/config SHARDSCOPE_EXPORT_DIR=$TMPD $* $BIN; echo \$? > $TMPD/$name.rc"
+    $T set-option -t "$name" remain-on-exit on >/dev/null
+}
+
+echo "e2e_tui: $BIN"
+if [ -n "$UTF8" ]; then export LC_ALL=$UTF8; fi
+
+# --- the main walk at 120x40 ------------------------------------------------
+start main 120 40 "LC_ALL=${UTF8:-C} TERM=tmux-256color"
+check main "Strategies: 8 GPUs" "opens at 120x40 with the ranked plans"
+check main "Regime: TP over N GPUs x links" "every pane at once (heatmap)"
+check main "VRAM frontier" "every pane at once (frontier)"
+check main "calib: datasheet defaults" "bottom bar names the calibration"
+
+$T send-keys -t main '/' ; check main "Choose Model" "/ opens the model filter"
+$T send-keys -t main -l '3-8b'; $T send-keys -t main Enter
+check main "Llama-3-8B on 8" "change model to Llama-3-8B"
+
+$T send-keys -t main '+'; check main "Strategies: 16 GPUs" "+ slides the GPU count to the next power of two"
+$T send-keys -t main Right Right; check main "Strategies: 18 GPUs" "Right steps the GPU count by one"
+$T send-keys -t main PageUp; check main "Strategies: 16 GPUs" "PgUp big step down"
+
+$T send-keys -t main Up Up Right; check main "nvlink5 / ib-ndr" "switch the intra-node interconnect"
+
+$T send-keys -t main '?'; check main "Help: keys" "? opens the help"
+check main "Shift-Tab" "help lists Tab / Shift-Tab"
+$T send-keys -t main Space
+if wait_gone main "Help: keys"; then pass "any key closes the help"; else fail "help did not close"; fi
+
+$T send-keys -t main 'e'; check main "exported $TMPD/shardscope-" "e exports and names the file"
+if ls "$TMPD"/shardscope-*.csv >/dev/null 2>&1 && ls "$TMPD"/shardscope-*.json >/dev/null 2>&1; then
+    pass "CSV and JSON written to SHARDSCOPE_EXPORT_DIR"
+else fail "export files missing"; fi
+
+$T resize-window -t main -x 80 -y 24
+check main "2 Strategies   3 Details" "80x24: compact layout with tabs"
+check main "Strategies: 16 GPUs" "80x24: the plans are still shown"
+$T send-keys -t main '5'; check main "Regime: TP over N GPUs x links" "80x24: heatmap tab"
+$T resize-window -t main -x 60 -y 20
+check main "terminal too small (needs 80x24)" "60x20: too small message"
+$T resize-window -t main -x 1 -y 1; sleep 0.3
+$T resize-window -t main -x 20 -y 3; sleep 0.3
+$T resize-window -t main -x 120 -y 40
+check main "Strategies: 16 GPUs" "back to 120x40 after 1x1: recovers"
+check main "Llama-3-8B on 16" "state kept across resizes"
+
+$T send-keys -t main 'q'
+st=$(dead main)
+if [ "$st" = 0 ]; then pass "q quits with status 0"; else fail "q: status $st"; fi
+if screen main | grep -qF "Strategies:"; then fail "screen not restored after quit"
+else pass "terminal restored after quit"; fi
+
+# --- ASCII, no colour: LANG=C and vt100 ---------------------------------------
+start ascii 80 24 "LANG=C LC_ALL=C TERM=vt100"
+check ascii "+- 1 Controls -" "LANG=C vt100: ASCII line drawing"
+check ascii "TP8xPP1xDP1" "LANG=C vt100: ASCII plan names"
+$T send-keys -t ascii Escape
+st=$(dead ascii)
+if [ "$st" = 0 ]; then pass "Esc quits"; else fail "Esc: status $st"; fi
+
+# --- signals: Ctrl-C, SIGTERM, SIGHUP restore the terminal and exit -----------
+start sigint 100 30 "LC_ALL=${UTF8:-C} TERM=xterm"
+check sigint "Strategies: 8 GPUs" "xterm (8 colours) at 100x30 opens"
+$T send-keys -t sigint C-c
+st=$(dead sigint)
+if [ "$st" = 0 ]; then pass "Ctrl-C exits (status $st)"; else fail "Ctrl-C: status $st"; fi
+if screen sigint | grep -qF "Strategies:"; then fail "Ctrl-C: screen not restored"
+else pass "Ctrl-C: terminal restored"; fi
+
+for sig in TERM HUP; do
+    start "sig$sig" 120 40 "LC_ALL=${UTF8:-C} NO_COLOR=1"
+    check "sig$sig" "Strategies: 8 GPUs" "NO_COLOR run opens ($sig test)"
+    sh_pid=$($T display-message -p -t "sig$sig" '#{pane_pid}')
+    # The pane runs a shell; env execs the explorer, the shell's child.
+    pid=$(ps -o pid= --ppid "$sh_pid" | head -1)
+    kill -s "$sig" $pid 2>/dev/null
+    st=$(dead "sig$sig")
+    if [ "$st" = 0 ]; then pass "SIG$sig exits (status $st)"; else fail "SIG$sig: status $st"; fi
+    if screen "sig$sig" | grep -qF "Strategies:"; then fail "SIG$sig: screen not restored"
+    else pass "SIG$sig: terminal restored"; fi
+done
+
+# --- not a terminal: the help -------------------------------------------------
+out=$("$BIN" tui </dev/null 2>&1 | head -3)
+case $out in *usage:*) pass "stdout not a terminal: prints the help" ;;
+    *) fail "stdout not a terminal: got '$out'" ;; esac
+
+echo "e2e_tui: $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,556 @@
+/*
+ * test_screen.c - the explorer rendered in-process: newterm() on a
+ * temporary file (no terminal needed), keys fed to explorer_key(), the
+ * screen read back from curscr (characters with mvwin_wch, attributes and
+ * colour pairs with getcchar) and compared with the goldens in
+ * tests/goldens/ for xterm-256color (UTF-8) and vt100 (ASCII, LANG=C) at
+ * 80x24 and 120x40, plus the help overlay and the too-small screen.
+ *
+ * The goldens contain engine numbers.  Digits are compared as placeholders
+ * (any digit matches any digit), so a small change to the engine's numbers
+ * does not break them, while the layout, the labels, bar lengths, colours and
+ * attributes are compared exactly.  After a change that moves more than
+ * digits (a different ranking, a new preset, wider numbers), regenerate them
+ * with `UPDATE_GOLDENS=1 make test` (or run this binary with
+ * UPDATE_GOLDENS=1) and review the diff.
+ *
+ * Also: resizing to every odd size down to 1x1 and back, keys changing
+ * what is shown, export files, NO_COLOR and 8-colour terminals.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../presets/preset.h"
+#include "../tui/explorer.h"
+#include "../tui/explorer_int.h"
+#include "../tui/term.h"
+
+#define DUMP_MAX (1 << 18)
+
+static preset_db *g_db;
+static FILE *g_out, *g_in;
+static explorer *g_x;
+static term_caps g_caps;
+static char g_dump[DUMP_MAX];
+
+static const char *goldens_dir(void)
+{
+    static char dir[512];
+    struct stat st;
+    if (stat("tests/goldens", &st) == 0)
+        return "tests/goldens";
+    /* Run from elsewhere: next to this source file. */
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        snprintf(slash, sizeof dir - (size_t)(slash - dir), "/goldens");
+    else
+        snprintf(dir, sizeof dir, "goldens");
+    return dir;
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    engine_error err = {{0}};
+    /* No user presets, no saved calibration, no colour override: the
+     * screens depend on the shipped data only. */
+    setenv("XDG_CONFIG_HOME", "/nonexistent/shardscope-test", 1);
+    unsetenv("NO_COLOR");
+    unsetenv("SHARDSCOPE_EXPORT_DIR");
+    if (preset_db_load("", &g_db, &err) != 0) {
+        fprintf(stderr, "preset_db_load: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    preset_db_free(g_db);
+    return 0;
+}
+
+/* Open a screen of the given type and size and an explorer on it. */
+static void screen_open(const char *term, int utf8, int rows, int cols,
+                        const explorer_opts *eo)
+{
+    setlocale(LC_ALL, utf8 ? "C.UTF-8" : "C");
+    g_out = tmpfile();
+    g_in = fopen("/dev/null", "r");
+    assert_non_null(g_out);
+    assert_non_null(g_in);
+    term_opts o;
+    term_opts_defaults(&o);
+    o.in = g_in;
+    o.out = g_out;
+    o.term = term;
+    o.utf8 = utf8;
+    o.mouse = 0;
+    o.rows = rows;
+    o.cols = cols;
+    char msg[256];
+    if (term_open(&o, &g_caps, msg, sizeof msg) != 0)
+        fail_msg("term_open(%s): %s", term, msg);
+    explorer_opts d;
+    explorer_opts_defaults(&d);
+    if (explorer_new(g_db, eo ? eo : &d, &g_caps, &g_x, msg, sizeof msg) != 0)
+        fail_msg("explorer_new: %s", msg);
+    explorer_frame(g_x);
+}
+
+static void screen_close(void)
+{
+    explorer_free(g_x);
+    g_x = NULL;
+    term_close();
+    fclose(g_out);
+    fclose(g_in);
+}
+
+static void screen_resize(int rows, int cols)
+{
+    resizeterm(rows, cols);
+    explorer_key(g_x, KEY_RESIZE);
+    explorer_frame(g_x);
+}
+
+static void keys(const int *k, int n)
+{
+    for (int i = 0; i < n; i++) {
+        explorer_key(g_x, k[i]);
+        explorer_frame(g_x);
+    }
+}
+
+static void type(const char *s)
+{
+    for (; *s; s++) {
+        explorer_key(g_x, (unsigned char)*s);
+        explorer_frame(g_x);
+    }
+}
+
+static size_t put_utf8(char *o, wchar_t c)
+{
+    unsigned u = (unsigned)c;
+    if (u < 0x80) {
+        o[0] = (char)u;
+        return 1;
+    }
+    if (u < 0x800) {
+        o[0] = (char)(0xC0 | (u >> 6));
+        o[1] = (char)(0x80 | (u & 0x3F));
+        return 2;
+    }
+    o[0] = (char)(0xE0 | (u >> 12));
+    o[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+    o[2] = (char)(0x80 | (u & 0x3F));
+    return 3;
+}
+
+/* curscr as text, then one line of attribute classes per row ('.' is
+ * plain), then the legend of the classes. */
+static const char *dump_screen(void)
+{
+    enum { MAXC = 62 };
+    static const char CODES[MAXC + 1] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    attr_t cls_attr[MAXC];
+    short cls_pair[MAXC];
+    int ncls = 0;
+    int rows, cols;
+    getmaxyx(curscr, rows, cols);
+    static char attrs[200][320];
+    size_t n = 0;
+    for (int y = 0; y < rows && y < 200; y++) {
+        for (int x = 0; x < cols && x < 319; x++) {
+            cchar_t cc;
+            wchar_t wch[CCHARW_MAX + 1] = {0};
+            attr_t a = 0;
+            short pair = 0;
+            if (mvwin_wch(curscr, y, x, &cc) == ERR ||
+                getcchar(&cc, wch, &a, &pair, NULL) == ERR)
+                wch[0] = L'?';
+            wchar_t c = wch[0] ? wch[0] : L' ';
+            if (a & A_ALTCHARSET) {
+                /* The VT100 line-drawing set as ASCII. */
+                c = (c == 'q') ? '-' : (c == 'x') ? '|' : (c >= 'j' && c <= 'n') ? '+' : c;
+            }
+            n += put_utf8(g_dump + n, c);
+            attr_t key = a & (A_BOLD | A_DIM | A_REVERSE | A_UNDERLINE | A_STANDOUT | A_BLINK);
+            char code = '.';
+            if (key || pair) {
+                int k = 0;
+                while (k < ncls && !(cls_attr[k] == key && cls_pair[k] == pair))
+                    k++;
+                if (k == ncls && ncls < MAXC) {
+                    cls_attr[ncls] = key;
+                    cls_pair[ncls] = pair;
+                    ncls++;
+                }
+                code = k < MAXC ? CODES[k] : '?';
+            }
+            attrs[y][x] = code;
+        }
+        attrs[y][cols < 319 ? cols : 319] = '\0';
+        g_dump[n++] = '\n';
+    }
+    n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "== attributes\n");
+    for (int y = 0; y < rows && y < 200; y++)
+        n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "%s\n", attrs[y]);
+    n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "== legend\n");
+    for (int k = 0; k < ncls; k++)
+        n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "%c: pair %d%s%s%s%s%s\n", CODES[k],
+                              cls_pair[k], cls_attr[k] & A_BOLD ? " bold" : "",
+                              cls_attr[k] & A_DIM ? " dim" : "",
+                              cls_attr[k] & A_REVERSE ? " reverse" : "",
+                              cls_attr[k] & A_UNDERLINE ? " underline" : "",
+                              cls_attr[k] & A_STANDOUT ? " standout" : "");
+    g_dump[n] = '\0';
+    return g_dump;
+}
+
+/* Equal, except that any digit matches any digit. */
+static int same_but_digits(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (*a != *b && !(isdigit((unsigned char)*a) && isdigit((unsigned char)*b)))
+            return 0;
+    return *a == *b;
+}
+
+static void check_golden(const char *name)
+{
+    const char *got = dump_screen();
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s.txt", goldens_dir(), name);
+    const char *upd = getenv("UPDATE_GOLDENS");
+    if (upd && *upd && strcmp(upd, "0")) {
+        FILE *f = fopen(path, "w");
+        if (!f)
+            fail_msg("cannot write %s", path);
+        fputs(got, f);
+        fclose(f);
+        return;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("missing golden %s: run with UPDATE_GOLDENS=1 to create it", path);
+    static char want[DUMP_MAX];
+    size_t len = fread(want, 1, sizeof want - 1, f);
+    want[len] = '\0';
+    fclose(f);
+    if (same_but_digits(want, got))
+        return;
+    char actual[700];
+    snprintf(actual, sizeof actual, "%s/shardscope-%s.actual.txt",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name);
+    FILE *a = fopen(actual, "w");
+    if (a) {
+        fputs(got, a);
+        fclose(a);
+    }
+    /* Name the first differing line. */
+    int line = 1;
+    const char *p = want, *q = got;
+    while (*p && (*p == *q || (isdigit((unsigned char)*p) && isdigit((unsigned char)*q)))) {
+        if (*p == '\n')
+            line++;
+        p++;
+        q++;
+    }
+    fail_msg("screen differs from %s at line %d (actual screen in %s). If the engine or the "
+             "presets changed on purpose, regenerate with UPDATE_GOLDENS=1 and review the diff.",
+             path, line, actual);
+}
+
+static int screen_contains(const char *s)
+{
+    dump_screen();
+    char *end = strstr(g_dump, "== attributes");
+    if (end)
+        *end = '\0';
+    return strstr(g_dump, s) != NULL;
+}
+
+/* --- goldens ------------------------------------------------------------ */
+
+static void test_golden_120x40_xterm256(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_int_equal(g_caps.mode, THEME_256);
+    check_golden("explorer-120x40-xterm-256color");
+    screen_close();
+}
+
+static void test_golden_120x40_vt100(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 40, 120, NULL);
+    assert_int_equal(g_caps.mode, THEME_MONO);
+    check_golden("explorer-120x40-vt100");
+    screen_close();
+}
+
+static void test_golden_80x24_xterm256(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 24, 80, NULL);
+    check_golden("explorer-80x24-xterm-256color");
+    screen_close();
+}
+
+static void test_golden_80x24_vt100(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    check_golden("explorer-80x24-vt100");
+    /* The heatmap tab: monochrome glyph ramp and C/M letters. */
+    type("5");
+    check_golden("explorer-80x24-vt100-heatmap");
+    screen_close();
+}
+
+static void test_golden_help_and_too_small(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    type("?");
+    check_golden("explorer-80x24-vt100-help");
+    type(" ");
+    screen_resize(20, 60);
+    check_golden("explorer-60x20-vt100-too-small");
+    screen_close();
+}
+
+/* --- behaviour ----------------------------------------------------------- */
+
+static void test_resize_down_to_1x1_and_back(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    static const int SIZES[][2] = {{23, 80},  {24, 79},  {1, 1},    {2, 1},   {1, 200},
+                                   {100, 3},  {24, 80},  {40, 120}, {100, 300}, {39, 119},
+                                   {0 + 5, 5}, {31, 97}, {24, 80}};
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
+        int r = SIZES[i][0], c = SIZES[i][1];
+        screen_resize(r, c);
+        int small = r < 24 || c < 80;
+        if (small && c >= 32 && r >= 1)
+            assert_true(screen_contains("terminal too small (needs 80x24)"));
+        if (!small) {
+            assert_true(screen_contains("Controls"));
+            assert_false(screen_contains("terminal too small"));
+        }
+        /* Keys at any size must be harmless. */
+        type("\t+j?");
+        type(" ");
+    }
+    screen_close();
+}
+
+static void test_keys_change_what_is_shown(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_true(screen_contains("Strategies: 8 GPUs"));
+    type("+"); /* GPU count is selected at start: next power of two */
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    int left[] = {KEY_LEFT, KEY_LEFT};
+    keys(left, 2);
+    assert_true(screen_contains("Strategies: 14 GPUs"));
+    type("-");
+    assert_true(screen_contains("Strategies: 8 GPUs"));
+    /* Interconnect: up to "Intra link", one step right. */
+    int up[] = {KEY_UP, KEY_UP};
+    keys(up, 2);
+    char before[64];
+    snprintf(before, sizeof before, "%s", exp_link(g_x, CTL_INTRA)->name);
+    int right[] = {KEY_RIGHT};
+    keys(right, 1);
+    assert_string_not_equal(before, exp_link(g_x, CTL_INTRA)->name);
+    char hdr[96];
+    snprintf(hdr, sizeof hdr, "%s / ", exp_link(g_x, CTL_INTRA)->name);
+    assert_true(screen_contains(hdr));
+    /* Filter the models and choose one. */
+    type("/3-8b\r");
+    assert_true(screen_contains("Llama-3-8B"));
+    assert_string_equal(exp_model(g_x)->name, "llama-3-8b");
+    /* Strategies pane: select the second plan; details follow. */
+    type("2j");
+    assert_true(screen_contains("Details: plan #2"));
+    /* Heatmap mode. */
+    type("m");
+    assert_true(screen_contains("models x links"));
+    /* Help lists every key. */
+    type("?");
+    assert_true(screen_contains("Shift-Tab"));
+    assert_true(screen_contains("PgUp/PgDn"));
+    assert_true(screen_contains("export the tables"));
+    type("x");
+    assert_false(screen_contains("Shift-Tab"));
+    /* Reset. */
+    type("r");
+    assert_true(screen_contains("Llama-3-70B"));
+    assert_true(screen_contains("Strategies: 8 GPUs"));
+    assert_int_equal(explorer_key(g_x, 'q'), 1);
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    screen_close();
+}
+
+static void test_preselection_and_vram_default(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-8b";
+    eo.gpu = "a100-40gb";
+    eo.gpus = 2;
+    eo.link = "pcie4";
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_int_equal(g_caps.mode, THEME_8);
+    assert_true(screen_contains("Llama-3-8B"));
+    assert_true(screen_contains("40 GB"));
+    assert_true(screen_contains("pcie4 / "));
+    assert_int_equal(g_x->ctl[CTL_VRAM].value, 40);
+    screen_close();
+    eo.vram_gb = 24;
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_int_equal(g_x->ctl[CTL_VRAM].value, 24);
+    screen_close();
+    explorer *x = NULL;
+    char msg[128];
+    eo.model = "no-such-model";
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &x, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "no-such-model"));
+}
+
+static void test_no_color_is_honoured(void **state)
+{
+    (void)state;
+    setenv("NO_COLOR", "1", 1);
+    screen_open("xterm-256color", 1, 24, 80, NULL);
+    assert_int_equal(g_caps.mode, THEME_MONO);
+    screen_close();
+    unsetenv("NO_COLOR");
+}
+
+static void test_export_writes_csv_and_json(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/shardscope-export-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.export_dir = dir;
+    screen_open("vt100", 0, 40, 120, &eo);
+    type("e");
+    const char *msg = explorer_message(g_x);
+    assert_non_null(strstr(msg, "exported"));
+    assert_non_null(strstr(msg, dir));
+    assert_true(screen_contains("exported"));
+    type("e"); /* a second export in the same second gets a new name */
+    screen_close();
+
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int csv = 0, json = 0;
+    while ((e = readdir(d))) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        size_t n = strlen(e->d_name);
+        if (n > 4 && !strcmp(e->d_name + n - 4, ".csv")) {
+            csv++;
+            FILE *f = fopen(p, "r");
+            char line[256];
+            assert_non_null(fgets(line, sizeof line, f));
+            assert_int_equal(strncmp(line, "table,model,gpu,gpus", 20), 0);
+            fclose(f);
+        } else if (n > 5 && !strcmp(e->d_name + n - 5, ".json")) {
+            json++;
+            FILE *f = fopen(p, "r");
+            static char buf[1 << 20];
+            size_t len = fread(buf, 1, sizeof buf - 1, f);
+            buf[len] = '\0';
+            fclose(f);
+            cJSON *root = cJSON_Parse(buf);
+            assert_non_null(root);
+            cJSON *plans = cJSON_GetObjectItemCaseSensitive(root, "strategies");
+            assert_true(cJSON_IsArray(plans));
+            assert_true(cJSON_GetArraySize(plans) > 0);
+            assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "vram_frontier"));
+            assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "regime"));
+            cJSON_Delete(root);
+        }
+        if (e->d_name[0] != '.')
+            unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
+    assert_int_equal(csv, 2);
+    assert_int_equal(json, 2);
+}
+
+static void test_export_failure_is_reported(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.export_dir = "/nonexistent/shardscope";
+    screen_open("vt100", 0, 24, 80, &eo);
+    type("e");
+    assert_non_null(strstr(explorer_message(g_x), "export failed"));
+    screen_close();
+}
+
+static void test_signal_flag(void **state)
+{
+    (void)state;
+    term_clear_quit();
+    assert_false(term_quit_requested());
+    term_install_signals();
+    raise(SIGTERM);
+    assert_true(term_quit_requested());
+    term_clear_quit();
+    raise(SIGHUP);
+    assert_true(term_quit_requested());
+    term_clear_quit();
+    term_restore_signals();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_120x40_xterm256),
+        cmocka_unit_test(test_golden_120x40_vt100),
+        cmocka_unit_test(test_golden_80x24_xterm256),
+        cmocka_unit_test(test_golden_80x24_vt100),
+        cmocka_unit_test(test_golden_help_and_too_small),
+        cmocka_unit_test(test_resize_down_to_1x1_and_back),
+        cmocka_unit_test(test_keys_change_what_is_shown),
+        cmocka_unit_test(test_preselection_and_vram_default),
+        cmocka_unit_test(test_no_color_is_honoured),
+        cmocka_unit_test(test_export_writes_csv_and_json),
+        cmocka_unit_test(test_export_failure_is_reported),
+        cmocka_unit_test(test_signal_flag),
+    };
+    return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
+}

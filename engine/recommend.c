@@ -693,14 +693,21 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
     unsigned placed = NEED_ALLOWED | NEED_WITHIN | NEED_TOPO;
     int ni = -1;
     if (best_cand(q, out, placed, ORDER_FEWEST, NULL, 0) >= 0) {
-        if (q->itl_target_s > 0 && best_cand(q, out, placed | NEED_ITL, ORDER_FEWEST, NULL, 0) < 0) {
-            out->status = REC_INFEASIBLE_ITL;
-            ni = best_cand(q, out, placed, ORDER_ITL, NULL, 0);
-        } else {
-            out->status = REC_INFEASIBLE_TTFT;
-            ni = best_cand(q, out, placed | NEED_ITL, ORDER_TTFT, NULL, 0);
+        int itl_miss = q->itl_target_s > 0 &&
+                       best_cand(q, out, placed | NEED_ITL, ORDER_FEWEST, NULL, 0) < 0;
+        out->status = itl_miss ? REC_INFEASIBLE_ITL : REC_INFEASIBLE_TTFT;
+        /* Nearest: a quantized dtype that meets the targets, else more GPUs
+         * than allowed, else the best reachable latency (relax the target). */
+        unsigned targets = NEED_TOPO | NEED_ITL | NEED_TTFT;
+        if ((ni = best_cand(q, out, targets | NEED_WITHIN | NOT_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
+            out->nearest_kind = REC_NEAR_QUANT;
+        else if ((ni = best_cand(q, out, targets | NEED_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
+            out->nearest_kind = REC_NEAR_GPUS;
+        else {
+            ni = itl_miss ? best_cand(q, out, placed, ORDER_ITL, NULL, 0)
+                          : best_cand(q, out, placed | NEED_ITL, ORDER_TTFT, NULL, 0);
+            out->nearest_kind = REC_NEAR_TARGET;
         }
-        out->nearest_kind = REC_NEAR_TARGET;
     } else {
         out->status = REC_INFEASIBLE_FIT;
         unsigned targets = NEED_TOPO | NEED_ITL | NEED_TTFT;

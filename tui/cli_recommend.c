@@ -153,7 +153,8 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
 
     st = &r->step[REC_STEP_FIT];
     step_head(1, "fits on one GPU?", st->verdict);
-    printf("    weights %s + KV %s (%d seq x %.0f tokens) + activations %s + runtime %s\n",
+    printf("    weights %s + KV %s (%d seq x %.0f tokens)\n"
+           "    + activations %s + runtime %s\n",
            fb(num(r, REC_STEP_FIT, "weights_bytes"), a1, sizeof a1),
            fb(num(r, REC_STEP_FIT, "kv_bytes"), a2, sizeof a2), b->batch,
            num(r, REC_STEP_FIT, "context_tokens"),
@@ -171,7 +172,7 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
 
     st = &r->step[REC_STEP_FLOOR];
     step_head(2, "decode floor vs ITL target", st->verdict);
-    printf("    floor = weights / peak HBM bandwidth = %s / %s = %s",
+    printf("    floor = W / peak HBM = %s / %s = %s",
            fb(num(r, REC_STEP_FLOOR, "weights_bytes"), a1, sizeof a1),
            cli_fmt_rate(num(r, REC_STEP_FLOOR, "hbm_bytes_per_s"), "B/s", a2, sizeof a2),
            fs(num(r, REC_STEP_FLOOR, "floor_s"), a3, sizeof a3));
@@ -180,8 +181,7 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
                fs(q->itl_target_s, a4, sizeof a4));
     else
         printf(" (no --itl-ms target)\n");
-    printf("    the engine's ITL on one GPU: %s (achievable bandwidth, KV reads, per-layer "
-           "overhead)\n",
+    printf("    engine ITL on one GPU: %s (achievable bandwidth, KV reads, overhead)\n",
            fs(num(r, REC_STEP_FLOOR, "engine_itl_s"), a1, sizeof a1));
     if (r->step[REC_STEP_FIT].verdict == REC_PASS && st->verdict != REC_FAIL)
         printf("    -> one GPU is enough: scale throughput with replicas (steps 2-5 confirm)\n");
@@ -196,7 +196,8 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
                fb(num(r, REC_STEP_N_FIT, "activation_bytes"), a3, sizeof a3));
     else
         printf("    n_fit = ceil((weights + KV) / (usable - runtime - activations))\n"
-               "          = ceil((%s + %s) / (%s - %s - %s)) = ceil(%s / %s) = %.0f\n",
+               "          = ceil((%s + %s) / (%s - %s - %s))\n"
+               "          = ceil(%s / %s) = %.0f\n",
                fb(num(r, REC_STEP_N_FIT, "weights_bytes"), a1, sizeof a1),
                fb(num(r, REC_STEP_N_FIT, "kv_bytes"), a2, sizeof a2),
                fb(num(r, REC_STEP_N_FIT, "capacity_bytes"), a3, sizeof a3),
@@ -210,12 +211,12 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
     st = &r->step[REC_STEP_N_LATENCY];
     step_head(4, "GPUs needed for latency", st->verdict);
     if (q->itl_target_s > 0) {
-        printf("    n_latency = ceil(weights / (HBM bandwidth x ITL)) = ceil(%s / %s) = %.0f\n",
+        printf("    n_latency = ceil(floor / ITL target) = ceil(%s / %s) = %.0f\n",
                fs(num(r, REC_STEP_N_LATENCY, "floor_s"), a1, sizeof a1),
                fs(q->itl_target_s, a2, sizeof a2), num(r, REC_STEP_N_LATENCY, "n_latency"));
         if (st->verdict == REC_FAIL)
-            printf("    TP is capped at %.0f here (node size, heads): floor there %s > target;"
-                   " PP does not cut per-token latency\n",
+            printf("    TP is capped at %.0f here (node size, heads): floor there %s > target;\n"
+                   "    PP does not cut per-token latency\n",
                    num(r, REC_STEP_N_LATENCY, "tp_max"),
                    fs(num(r, REC_STEP_N_LATENCY, "floor_at_tp_max_s"), a1, sizeof a1));
     } else {
@@ -228,7 +229,8 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
            num(r, REC_STEP_TP, "tp"));
     if (num(r, REC_STEP_TP, "pp") > 1)
         printf(" x PP=%.0f", num(r, REC_STEP_TP, "pp"));
-    printf(" (%.0f GPUs)\n", num(r, REC_STEP_TP, "unit_gpus"));
+    printf(" (%.0f GPU%s)\n", num(r, REC_STEP_TP, "unit_gpus"),
+           num(r, REC_STEP_TP, "unit_gpus") == 1 ? "" : "s");
     if (st->flags & REC_TP_ROUNDED)
         printf("    rounded up: TP must divide the %d attention heads and the %d KV heads\n",
                m->heads, m->kv_heads);
@@ -236,9 +238,9 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
         printf("    TP above the %d KV heads: each KV head is replicated (memory wasted)\n",
                m->kv_heads);
     if (st->flags & REC_TP_NODE_LIMITED)
-        printf("    more than a node's TP (%d GPUs per node, TP <= %.0f): TP inside the node, "
-               "PP across nodes\n",
-               b->gpus_per_node, num(r, REC_STEP_TP, "tp"));
+        printf("    more than one node can hold with TP (%d GPU%s per node, TP <= %.0f):\n"
+               "    TP inside the node, PP across nodes\n",
+               b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s", num(r, REC_STEP_TP, "tp"));
     if (st->flags & REC_TP_OVER_LIMIT)
         printf("    needs %.0f GPUs, more than --gpus-max %d\n", num(r, REC_STEP_TP, "unit_gpus"),
                q->gpus_max);
@@ -251,7 +253,7 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
     if (st->flags & REC_TOPO_NO_TP)
         printf("    TP=1: no all-reduce traffic\n");
     else if (num(r, REC_STEP_TOPOLOGY, "tp") > 1)
-        printf("    TP=%.0f over %s (%s): all-reduce is %s of a decode step, %s of prefill\n",
+        printf("    TP=%.0f over %s (%s): all-reduce %s of decode, %s of prefill\n",
                num(r, REC_STEP_TOPOLOGY, "tp"), b->intra->name,
                cli_fmt_rate(num(r, REC_STEP_TOPOLOGY, "link_bytes_per_s"), "B/s", a1, sizeof a1),
                cli_fmt_percent(num(r, REC_STEP_TOPOLOGY, "decode_comm_fraction"), a2, sizeof a2),
@@ -260,8 +262,7 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
         printf("    not NVLink-class or communication-heavy: a smaller TP degree plus replicas,\n"
                "    or quantization, is often better (seed 004 step 5)\n");
     if (st->flags & REC_TOPO_PP_CROSS)
-        printf("    pipeline stages span %.0f nodes over %s: only activations cross "
-               "(point-to-point)\n",
+        printf("    PP stages span %.0f nodes over %s: only activations cross (p2p)\n",
                num(r, REC_STEP_TOPOLOGY, "nodes"), b->inter ? b->inter->name : b->intra->name);
     if (st->flags & REC_TOPO_SAME_INTER)
         printf("    no --inter-link: nodes assumed joined by %s too\n", b->intra->name);
@@ -325,8 +326,8 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
 
     st = &r->step[REC_STEP_ENGINE];
     step_head(9, "engine plan search", st->verdict);
-    printf("    %.0f plans evaluated (replica sizes up to %d, dtypes %s and smaller); %.0f fit\n"
-           "    and meet every constraint\n",
+    printf("    %.0f plans evaluated (replicas of up to %d GPUs, %s and smaller dtypes);\n"
+           "    %.0f fit and meet every constraint\n",
            num(r, REC_STEP_ENGINE, "plans_evaluated"),
            q->gpus_max > RECOMMEND_MAX_UNIT ? q->gpus_max : RECOMMEND_MAX_UNIT,
            engine_dtype_name(b->weight_dtype), num(r, REC_STEP_ENGINE, "plans_feasible"));
@@ -369,9 +370,10 @@ static void option_figures(const recommend_option *o, const char *indent)
 {
     char a1[32], a2[32], a3[32], a4[32];
     const engine_result *u = &o->unit;
-    printf("%sITL %s, TTFT %s, %.1f tok/s per replica, %s per GPU of %s", indent,
-           fs(u->itl_s, a1, sizeof a1), fs(u->ttft_s, a2, sizeof a2), u->tokens_per_s,
-           fb(u->mem.per_gpu_bytes, a3, sizeof a3), fb(u->mem.capacity_bytes, a4, sizeof a4));
+    printf("%sITL %s, TTFT %s, %.1f tok/s per replica\n", indent, fs(u->itl_s, a1, sizeof a1),
+           fs(u->ttft_s, a2, sizeof a2), u->tokens_per_s);
+    printf("%s%s per GPU of %s usable", indent, fb(u->mem.per_gpu_bytes, a3, sizeof a3),
+           fb(u->mem.capacity_bytes, a4, sizeof a4));
     if (u->cost_per_mtok_usd > 0)
         printf(", %s per 1M tokens", cli_fmt_usd(u->cost_per_mtok_usd, a1, sizeof a1));
     printf("\n");
@@ -399,10 +401,10 @@ static void print_alt(const recommend_request *q, const recommend_result *r, int
            ratio(tpg_o, tpg_c));
     if (o->unit.cost_per_mtok_usd > 0 && c->unit.cost_per_mtok_usd > 0)
         printf(", cost per token x%.2f", ratio(o->unit.cost_per_mtok_usd, c->unit.cost_per_mtok_usd));
-    if (q->gpus_max > 0)
-        printf(", %.1f tok/s on the %d GPUs (DP=%d)", o->unit.tokens_per_s * o->plan.dp,
-               q->gpus_max, o->plan.dp);
     printf("\n");
+    if (q->gpus_max > 0)
+        printf("     on the %d GPUs: DP=%d, %.1f tok/s in all\n", q->gpus_max, o->plan.dp,
+               o->unit.tokens_per_s * o->plan.dp);
     if (o->dtype != c->dtype)
         printf("     %s weights: %s\n", engine_dtype_name(o->dtype),
                engine_dtype_bytes(o->dtype) < engine_dtype_bytes(c->dtype)
@@ -442,10 +444,16 @@ static void print_why(const recommend_request *q, const recommend_result *r)
         break;
     }
     if (q->itl_target_s > 0 || q->ttft_target_s > 0)
-        printf(" and meet the target");
-    printf(";\n       %s", c->unit_gpus == 1 ? "one GPU per replica: no communication at all"
-                                               : "the smallest split that does the job");
-    printf("; replicas add throughput without communication\n");
+        printf(" and meet the targets");
+    printf(";\n       ");
+    if (c->unit_gpus == 1)
+        printf("one GPU per replica: no communication at all");
+    else if (r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES)
+        printf("the smallest split the procedure allows (step 5)");
+    else
+        printf("the search prefers it to the procedure's TP=%d x PP=%d (step 9)", r->procedure_tp,
+               r->procedure_pp);
+    printf(";\n       replicas add throughput without communication\n");
 }
 
 static void print_answer(const recommend_request *q, const recommend_result *r)
@@ -528,26 +536,48 @@ static const char *const NOTES[] = {
     "Usable memory is VRAM x usable fraction (0.90, like vLLM's gpu_memory_utilization) minus the "
     "runtime overhead (2 GB) and the prefill workspace. Seed 004 counts the whole 80 GB (\"60 GB "
     "for KV\" in example A) and budgets 80 - 4 - 10 = 66 GB per GPU in example B; here the KV "
-    "term is the requested concurrency's, so the budget differs but n_fit agrees.",
+    "term is that of the requested concurrency (example B gives n_fit = 3 either way).",
     "The decode floor uses peak HBM bandwidth, as seed 004 does; the engine's ITL adds achievable "
     "bandwidth, KV reads, per-layer overhead and communication.",
 };
 #define N_NOTES ((int)(sizeof NOTES / sizeof NOTES[0]))
 
+/* "  - " then the text wrapped at 78 columns, continuation lines indented. */
+static void print_wrapped(const char *text)
+{
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        size_t n = strlen(p);
+        if (n > 74) {
+            n = 74;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = 74;
+        }
+        printf("%s%.*s\n", first ? "  - " : "    ", (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+        first = 0;
+    }
+}
+
 static void print_text(const recommend_request *q, const recommend_result *r)
 {
     const engine_scenario *b = &q->base;
     char a1[32], a2[32];
-    printf("%s on %s (%s each), link %s", model_name(b->model), gpu_name(b->gpu),
-           fb(b->vram_bytes > 0 ? b->vram_bytes : b->gpu->memory_bytes, a1, sizeof a1),
-           b->intra->name);
+    printf("%s on %s (%s each)\n", model_name(b->model), gpu_name(b->gpu),
+           fb(b->vram_bytes > 0 ? b->vram_bytes : b->gpu->memory_bytes, a1, sizeof a1));
+    printf("link %s", b->intra->name);
     if (b->gpus_per_node > 0)
-        printf(", %d GPUs per node", b->gpus_per_node);
+        printf(", %d GPU%s per node", b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s");
     if (b->inter)
-        printf(" joined by %s", b->inter->name);
+        printf(", nodes joined by %s", b->inter->name);
     printf("\n");
-    printf("targets: ITL %s, TTFT %s; %d concurrent sequence%s per replica, prompt %d + gen %d "
-           "tokens;\n",
+    printf("targets: ITL %s, TTFT %s; %d concurrent sequence%s per replica,\n"
+           "prompt %d + gen %d tokens; ",
            q->itl_target_s > 0 ? fs(q->itl_target_s, a1, sizeof a1) : "none",
            q->ttft_target_s > 0 ? fs(q->ttft_target_s, a2, sizeof a2) : "none", b->batch,
            b->batch == 1 ? "" : "s", b->prompt, b->gen);
@@ -564,7 +594,7 @@ static void print_text(const recommend_request *q, const recommend_result *r)
     print_answer(q, r);
     printf("\nnotes:\n");
     for (int i = 0; i < N_NOTES; i++)
-        printf("  - %s\n", NOTES[i]);
+        print_wrapped(NOTES[i]);
 }
 
 /* --- JSON ------------------------------------------------------------------ */

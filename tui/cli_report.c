@@ -392,6 +392,10 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
     }
     if (!t->n_cheap)
         rt_note(x, "%s has no price per GPU-hour in the presets%s", gpu, "");
+    else
+        rt_note(x, "%s%s", "plans without replicas on every GPU count and link; one GPU is "
+                           "listed once (no interconnect); the seed's table starts at 2 GPUs",
+                "");
 
     /* 7. tail latency by interconnect */
     x = &rt[6];
@@ -419,6 +423,10 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
         rt_num(x, r, c_p99, e->p99_s * 1e3);
         rt_num(x, r, c_ratio, e->p50_s > 0 ? e->p99_s / e->p50_s : NAN);
     }
+    rt_note(x, "%s%s", "jitter slows each GPU's compute (DESIGN.md), not the links: P99 - P50 is "
+                       "about the same on every link, so P99/P50 is larger where communication "
+                       "is small (the seed jittered communication too)",
+            "");
 }
 
 /* --- entry ----------------------------------------------------------------- */

@@ -404,14 +404,14 @@ int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
      * sweep measures the GEMM rather than its ragged-edge handling (a GPU
      * has the same effect with its tile sizes; there it stays in the data). */
     static const int seq_q[] = {48, 192};
-    static const int seq_f[] = {96, 384};
+    static const int seq_f[] = {48, 192};
     static const int dec_tok[] = {1, 6, 24, 96, 240};
     const int *hid = o->quick ? hid_q : hid_f;
     const int *bat = o->quick ? bat_q : bat_f;
     const int *seq = o->quick ? seq_q : seq_f;
     int nh = 4, nb = o->quick ? 3 : 4, ns = 2;
     int ndec = o->quick ? 4 : 5;
-    int passes = o->quick ? 5 : 7; /* timed passes after one warm-up pass */
+    int passes = 5; /* timed passes after one warm-up pass */
     double group_s = o->quick ? 2e-3 : 5e-3;
     int max_tokens = bat[nb - 1] * seq[ns - 1];
     if (dec_tok[ndec - 1] > max_tokens)

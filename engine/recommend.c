@@ -572,7 +572,7 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
         }
     }
     if (st->verdict != REC_PASS && helps_not_allowed)
-        st->flags |= 1; /* a dtype not yet allowed would save GPUs or nodes */
+        st->flags |= REC_QUANT_WOULD_HELP;
     out->procedure_dtype = answer.dtype;
     out->procedure_tp = answer.tp;
     out->procedure_pp = answer.pp;

@@ -75,6 +75,10 @@ enum {
     REC_TOPO_NOT_FIT = 1 << 3,   /* the engine says the unit does not fit */
     REC_TOPO_SAME_INTER = 1 << 4 /* no inter-node link given: same as intra */
 };
+/* Flags of REC_STEP_QUANT. */
+enum {
+    REC_QUANT_WOULD_HELP = 1 << 0 /* a dtype not allowed yet would save GPUs or nodes */
+};
 /* Flags of REC_STEP_ENGINE. */
 enum {
     REC_ENG_AGREES = 1 << 0,

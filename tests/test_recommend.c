@@ -296,7 +296,7 @@ static void test_seed002_70b_infiniband(void **state)
     assert_true(r->chosen.plan.pp >= 2);
     assert_int_equal(r->chosen.dtype, ENGINE_FP16);
     /* quantization would save GPUs: named, not taken (not allowed) */
-    assert_true(r->step[REC_STEP_QUANT].flags & 1);
+    assert_true(r->step[REC_STEP_QUANT].flags & REC_QUANT_WOULD_HELP);
     int quant_alt = 0;
     for (int i = 0; i < r->n_alts; i++)
         quant_alt |= r->alt[i].dtype != ENGINE_FP16 && !r->alt[i].allowed;

@@ -36,7 +36,8 @@ static void recommend_help(FILE *f)
             "the engine's full plan search (every replica size, every allowed dtype) and\n"
             "prints the chosen plan, why, and the next two alternatives.\n"
             "\n"
-            "  --gpus-max N        GPUs available; replicas fill them (default: one replica)\n"
+            "  --gpus-max N        GPUs available; replicas fill them (default: one replica);\n"
+            "                      --gpus N means the same here\n"
             "  --gpus-per-node K   GPUs per node (default %d); TP groups stay inside a node\n"
             "  --itl-ms X          target inter-token latency, ms\n"
             "  --ttft-ms Y         target time to first token, ms\n"
@@ -314,7 +315,7 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
     if (st->verdict == REC_PASS)
         printf("    -> quantizing to %s saves GPUs or nodes: the procedure uses it\n",
                engine_dtype_name(r->procedure_dtype));
-    else if (st->flags & 1)
+    else if (st->flags & REC_QUANT_WOULD_HELP)
         printf("    -> quantization would save GPUs or nodes: accept it with --allow-quant\n");
     if (num(r, REC_STEP_QUANT, "procedure_ok") > 0)
         printf("    procedure's answer: TP=%d x PP=%d, %s, %d GPU%s per replica\n",
@@ -615,7 +616,7 @@ static void add_flag_names(cJSON *o, const recommend_step *st)
         {REC_STEP_TOPOLOGY, REC_TOPO_PP_CROSS, "pp_crosses_nodes"},
         {REC_STEP_TOPOLOGY, REC_TOPO_NOT_FIT, "engine_says_no_fit"},
         {REC_STEP_TOPOLOGY, REC_TOPO_SAME_INTER, "inter_link_assumed_same"},
-        {REC_STEP_QUANT, 1, "quant_would_help_if_allowed"},
+        {REC_STEP_QUANT, REC_QUANT_WOULD_HELP, "quant_would_help_if_allowed"},
         {REC_STEP_ENGINE, REC_ENG_AGREES, "agrees"},
         {REC_STEP_ENGINE, REC_ENG_TARGET_MISSED, "procedure_misses_target"},
         {REC_STEP_ENGINE, REC_ENG_NOT_FIT, "procedure_does_not_fit"},
@@ -773,7 +774,16 @@ int cli_cmd_recommend(int argc, char **argv, const preset_db *db)
     }
     if (rc != CLI_OK)
         goto done;
+    if (cs->has_plan) {
+        fprintf(stderr, "shardscope " CMD ": --tp/--pp/--dp/--ep: recommend chooses the plan; "
+                        "use 'shardscope eval' to evaluate one\n");
+        rc = CLI_USAGE;
+        goto done;
+    }
     q->base = cs->scenario;
+    /* --gpus N reads as the number of GPUs available. */
+    if (!gpus_max && argv_has(argc, argv, "--gpus"))
+        gpus_max = cs->scenario.gpus;
     if (quant && parse_quant(quant, &q->allow_quant) != 0) {
         rc = CLI_USAGE;
         goto done;

@@ -166,7 +166,7 @@ int plot_chart_write(const char *path, const plot_chart *c)
         double y = px_y(&ay, c->hlines[i].y);
         svg_group_begin(&s, c->hlines[i].name);
         svg_line(&s, ML, y, W - MR, y, "#555555", 1, "6,4");
-        svg_text(&s, W - MR - 4, y - 4, 10, "end", 0, "#555555", c->hlines[i].name);
+        svg_text(&s, ML + 4, y - 4, 10, "start", 0, "#555555", c->hlines[i].name);
         svg_group_end(&s);
     }
     for (int i = 0; i < c->n_series; i++) {

@@ -120,18 +120,19 @@ int calib_match_gpu_preset(const char *device, double memory_bytes,
                 primary = pn.t[i];
         if (!primary || !has_tok(&d, primary))
             continue;
+        /* A variant word on one side only is another product (an RTX 2070
+         * SUPER is not an RTX 2070, an H100 NVL not an H100 SXM). */
+        int other = 0;
+        for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++)
+            if (has_tok(&d, VARIANTS[v]) != has_tok(&all, VARIANTS[v]))
+                other = 1;
+        if (other)
+            continue;
         int score = 0;
         for (int i = 0; i < all.n; i++)
             if (all.t[i] != primary && strcmp(all.t[i], primary) != 0 &&
                 has_tok(&d, all.t[i]))
                 score += 2;
-        for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++) {
-            int in_d = has_tok(&d, VARIANTS[v]), in_p = has_tok(&all, VARIANTS[v]);
-            if (in_d && in_p)
-                score += 3;
-            else if (in_d != in_p)
-                score -= 2;
-        }
         /* Form factor.  The driver names an SXM part without saying so
          * ("NVIDIA H100 80GB HBM3") but says "PCIe" for the PCIe one. */
         int d_pcie = has_tok(&d, "pcie"), p_pcie = has_tok(&all, "pcie");

@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "../calib/calib.h"
+#include "../presets/preset.h"
 
 #define REL(a, b) (fabs((a) - (b)) / fabs(b))
 
@@ -403,6 +404,41 @@ static void test_match_preset(void **state)
     assert_string_equal(buf, "cpu-intel-r-xeon-r-processor.json");
     calib_store_file_name("../..//", buf, sizeof buf);
     assert_string_equal(buf, "device.json");
+}
+
+/* The heuristic against the shipped presets, with the names drivers
+ * report. */
+static void test_match_shipped_presets(void **state)
+{
+    (void)state;
+    preset_db *db = NULL;
+    engine_error err = {{0}};
+    assert_int_equal(preset_db_load("", &db, &err), 0);
+    struct { const char *dev; double mem; const char *want; } cases[] = {
+        {"NVIDIA H100 80GB HBM3", 85.0e9, "h100-sxm"},
+        {"NVIDIA H100 PCIe", 85.0e9, "h100-pcie"},
+        {"NVIDIA A100-SXM4-80GB", 85.1e9, "a100-80gb"},
+        {"NVIDIA A100-SXM4-40GB", 42.4e9, "a100-40gb"},
+        {"NVIDIA H200", 150e9, "h200"},
+        {"NVIDIA L40S", 48.3e9, "l40s"},
+        {"NVIDIA L4", 23.8e9, "l4"},
+        {"NVIDIA A10G", 23.8e9, "a10g"},
+        {"NVIDIA GeForce RTX 2070", 8.4e9, "rtx-2070"},
+        {"NVIDIA GeForce RTX 4090", 25.3e9, "rtx-4090"},
+        {"NVIDIA B200", 191e9, "b200"},
+        {"NVIDIA GeForce RTX 2070 SUPER", 8.4e9, NULL},
+        {"NVIDIA H100 NVL", 100e9, NULL},
+        {"Tesla T4", 16e9, NULL},
+        {"NVIDIA L40", 48e9, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int k = calib_match_gpu_preset(cases[i].dev, cases[i].mem, db->gpus, db->n_gpus);
+        const char *got = k >= 0 ? db->gpus[k].name : NULL;
+        if (cases[i].want ? !got || strcmp(got, cases[i].want) : got != NULL)
+            fail_msg("%s -> %s, want %s", cases[i].dev, got ? got : "(none)",
+                     cases[i].want ? cases[i].want : "(none)");
+    }
+    preset_db_free(db);
 }
 
 /* --- store ------------------------------------------------------------------ */
@@ -906,6 +942,7 @@ int main(void)
         cmocka_unit_test(test_sgemm),
         cmocka_unit_test(test_layer_cost),
         cmocka_unit_test(test_match_preset),
+        cmocka_unit_test(test_match_shipped_presets),
         cmocka_unit_test(test_store_roundtrip),
         cmocka_unit_test(test_store_crash_between_write_and_rename),
         cmocka_unit_test(test_store_for_gpu),

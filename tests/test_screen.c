@@ -442,6 +442,64 @@ static void test_preselection_and_vram_default(void **state)
     assert_non_null(strstr(msg, "no-such-model"));
 }
 
+static void click(int y, int x, mmask_t b)
+{
+    MEVENT ev;
+    memset(&ev, 0, sizeof ev);
+    ev.y = y;
+    ev.x = x;
+    ev.bstate = b;
+    ungetmouse(&ev);
+    explorer_key(g_x, KEY_MOUSE);
+    explorer_frame(g_x);
+}
+
+static void test_mouse_focus_pick_and_wheel(void **state)
+{
+    (void)state;
+    setlocale(LC_ALL, "C.UTF-8");
+    g_out = tmpfile();
+    g_in = fopen("/dev/null", "r");
+    term_opts o;
+    term_opts_defaults(&o);
+    o.in = g_in;
+    o.out = g_out;
+    o.term = "xterm-256color";
+    o.rows = 40;
+    o.cols = 120;
+    o.mouse = 1;
+    char msg[256];
+    assert_int_equal(term_open(&o, &g_caps, msg, sizeof msg), 0);
+    assert_true(g_caps.mouse);
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, msg, sizeof msg), 0);
+    explorer_frame(g_x);
+    layout_rect sp = g_x->lay.pane[PANE_STRATEGIES];
+    /* Click the third plan row (border, header row, then plans). */
+    click(sp.y + 2 + 2, sp.x + 10, BUTTON1_CLICKED);
+    assert_int_equal(g_x->focus, PANE_STRATEGIES);
+    assert_int_equal(g_x->plan_sel, 2);
+    assert_true(screen_contains("Details: plan #3"));
+    /* Click a control, then the wheel adjusts it. */
+    layout_rect cp = g_x->lay.pane[PANE_CONTROLS];
+    click(cp.y + 1 + CTL_BATCH, cp.x + 5, BUTTON1_CLICKED);
+    assert_int_equal(g_x->focus, PANE_CONTROLS);
+    assert_int_equal(g_x->ctl_sel, CTL_BATCH);
+    click(cp.y + 3, cp.x + 5, BUTTON4_PRESSED);
+    assert_int_equal(g_x->ctl[CTL_BATCH].value, 2);
+    click(cp.y + 3, cp.x + 5, BUTTON5_PRESSED);
+    assert_int_equal(g_x->ctl[CTL_BATCH].value, 1);
+    /* The wheel over the heatmap moves the GPU count by powers of two. */
+    layout_rect hp = g_x->lay.pane[PANE_HEAT];
+    click(hp.y + 3, hp.x + 3, BUTTON4_PRESSED);
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    /* Clicks outside any pane do nothing. */
+    click(0, 0, BUTTON1_CLICKED);
+    assert_int_equal(g_x->focus, PANE_CONTROLS);
+    screen_close();
+}
+
 static void test_no_color_is_honoured(void **state)
 {
     (void)state;
@@ -547,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_resize_down_to_1x1_and_back),
         cmocka_unit_test(test_keys_change_what_is_shown),
         cmocka_unit_test(test_preselection_and_vram_default),
+        cmocka_unit_test(test_mouse_focus_pick_and_wheel),
         cmocka_unit_test(test_no_color_is_honoured),
         cmocka_unit_test(test_export_writes_csv_and_json),
         cmocka_unit_test(test_export_failure_is_reported),

@@ -89,6 +89,15 @@ int term_open(const term_opts *o, term_caps *caps, char *msg, size_t len)
         return -1;
     }
     set_term(g_screen);
+    /* A terminal that cannot position the cursor (dumb) would only show
+     * garbage. */
+    char cup[] = "cup";
+    const char *c = tigetstr(cup);
+    if (!c || c == (char *)-1) {
+        snprintf(msg, len, "terminal '%s' cannot position the cursor (try TERM=vt100)", type);
+        term_close();
+        return -1;
+    }
     if (o->rows > 0 && o->cols > 0)
         resizeterm(o->rows, o->cols);
     cbreak();

@@ -500,6 +500,42 @@ static void test_mouse_focus_pick_and_wheel(void **state)
     screen_close();
 }
 
+/* Random keys, resizes and clicks (a fixed seed): nothing may crash, and
+ * the explorer's indices stay inside their ranges. */
+static void test_random_keys_and_resizes(void **state)
+{
+    (void)state;
+    static const int KEYS[] = {'\t', KEY_BTAB, KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT, 'h',
+                               'j', 'k', 'l', '+', '-', KEY_PPAGE, KEY_NPAGE, KEY_HOME,
+                               KEY_END, '\r', '/', '?', 'm', 'r', '1', '2', '3', '4', '5',
+                               '6', 27, KEY_BACKSPACE, 'a', '8', ' ', 12, 'x'};
+    static const int SIZES[][2] = {{24, 80}, {40, 120}, {23, 79}, {1, 1}, {60, 200},
+                                   {30, 100}, {24, 300}, {100, 80}};
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    unsigned seed = 12345;
+    for (int i = 0; i < 1500; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = (seed >> 8) % 1000;
+        if (r < 15) {
+            int k = (int)((seed >> 3) % (sizeof SIZES / sizeof SIZES[0]));
+            screen_resize(SIZES[k][0], SIZES[k][1]);
+        } else {
+            int key = KEYS[(seed >> 4) % (sizeof KEYS / sizeof KEYS[0])];
+            if (explorer_key(g_x, key))
+                continue; /* q / Esc: the loop would stop; keep going */
+            explorer_frame(g_x);
+        }
+        for (int c = 0; c < CTL_COUNT; c++) {
+            assert_true(g_x->ctl[c].value >= g_x->ctl[c].min);
+            assert_true(g_x->ctl[c].value <= g_x->ctl[c].max);
+        }
+        assert_true(g_x->focus >= 0 && g_x->focus < PANE_COUNT);
+        assert_true(g_x->plan_sel >= 0);
+        assert_true(g_x->r.n_plans == 0 || g_x->plan_sel < g_x->r.n_plans);
+    }
+    screen_close();
+}
+
 static void test_no_color_is_honoured(void **state)
 {
     (void)state;
@@ -606,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_keys_change_what_is_shown),
         cmocka_unit_test(test_preselection_and_vram_default),
         cmocka_unit_test(test_mouse_focus_pick_and_wheel),
+        cmocka_unit_test(test_random_keys_and_resizes),
         cmocka_unit_test(test_no_color_is_honoured),
         cmocka_unit_test(test_export_writes_csv_and_json),
         cmocka_unit_test(test_export_failure_is_reported),

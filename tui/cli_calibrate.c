@@ -355,6 +355,8 @@ static int ex_poll(void *vj, double *progress, char *step, size_t step_len, engi
         calib_job_step(j->job, step, step_len);
         return 0;
     }
+    /* On -1 the explorer shows "calibration failed: <step>": step is the
+     * reason alone. */
     int rc = -1;
     if (status == 0) {
         if (j->want[0] && strcasecmp(r.preset, j->want) != 0) {
@@ -362,15 +364,14 @@ static int ex_poll(void *vj, double *progress, char *step, size_t step_len, engi
                      r.dev.name, r.preset[0] ? r.preset : "no matching preset", j->want);
         } else {
             calib_result_to_engine(&r, out);
-            snprintf(step, step_len, "calibrated %s: eta_c %.2f eta_m %.2f, MAPE %.1f%%",
-                     r.dev.name, r.roofline.eta_compute, r.roofline.eta_memory,
-                     100 * r.roofline.mape);
+            snprintf(step, step_len, "%s: eta_c %.2f eta_m %.2f, MAPE %.1f%%", r.dev.name,
+                     r.roofline.eta_compute, r.roofline.eta_memory, 100 * r.roofline.mape);
             rc = 1;
         }
     } else if (status == 3) {
-        snprintf(step, step_len, "calibration cancelled; previous calibration kept");
+        snprintf(step, step_len, "cancelled; previous calibration kept");
     } else {
-        snprintf(step, step_len, "calibration failed: %s", err.msg);
+        snprintf(step, step_len, "%s; previous calibration kept", err.msg);
     }
     if (progress)
         *progress = 1.0;

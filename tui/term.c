@@ -111,15 +111,15 @@ int term_open(const term_opts *o, term_caps *caps, char *msg, size_t len)
 
     const char *nc = getenv("NO_COLOR");
     int no_color = o->mono || (nc && *nc);
-    int colors = 0;
+    int colors = 0, dflt = 0;
     if (!no_color && has_colors()) {
         start_color();
-        use_default_colors();
+        dflt = use_default_colors() == OK;
         colors = COLORS;
     }
     caps->colors = colors;
     caps->mode = theme_pick(has_colors(), colors, no_color);
-    theme_init(caps->mode);
+    theme_init(caps->mode, dflt);
     caps->utf8 = o->utf8 >= 0 ? o->utf8 : term_locale_utf8();
     if (o->mouse) {
         mmask_t got = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED |

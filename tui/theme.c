@@ -70,17 +70,21 @@ theme_mode theme_pick(int has_colors, int colors, int no_color)
     return colors >= 256 ? THEME_256 : THEME_8;
 }
 
-void theme_init(theme_mode mode)
+void theme_init(theme_mode mode, int default_colors)
 {
     g_mode = mode;
     if (mode == THEME_MONO)
         return;
     for (int r = 0; r < ROLE_COUNT; r++) {
         const role_def *d = &ROLES[r];
-        if (mode == THEME_256)
-            init_pair((short)(r + 1), d->fg256, d->bg256);
-        else
-            init_pair((short)(r + 1), d->fg8, d->bg8);
+        short fg = mode == THEME_256 ? d->fg256 : d->fg8;
+        short bg = mode == THEME_256 ? d->bg256 : d->bg8;
+        /* Without the terminal's default colours, white on black. */
+        if (!default_colors) {
+            fg = fg < 0 ? COLOR_WHITE : fg;
+            bg = bg < 0 ? COLOR_BLACK : bg;
+        }
+        init_pair((short)(r + 1), fg, bg);
     }
     for (int b = 0; b < HEAT_MAX; b++) {
         if (mode == THEME_256)

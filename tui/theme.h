@@ -52,8 +52,9 @@ typedef enum theme_role {
 theme_mode theme_pick(int has_colors, int colors, int no_color);
 
 /* Initialise colour pairs for mode (call once, after start_color() when
- * mode != THEME_MONO). */
-void theme_init(theme_mode mode);
+ * mode != THEME_MONO).  default_colors: 1 when use_default_colors()
+ * succeeded (-1 = the terminal's own colours), else white on black. */
+void theme_init(theme_mode mode, int default_colors);
 theme_mode theme_current(void);
 
 void theme_set(WINDOW *w, theme_role r);

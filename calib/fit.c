@@ -313,6 +313,19 @@ int calib_fit_roofline(const calib_point *pts, int n, double peak_flops,
         if (p[i].t < tmin) tmin = p[i].t;
         if (p[i].t > tmax) tmax = p[i].t;
     }
+    int same = 1;
+    for (int i = 1; i < n && same; i++)
+        if (pts[i].flops != pts[0].flops || pts[i].bytes != pts[0].bytes)
+            same = 0;
+    if (same) {
+        free(p);
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "roofline: all %d points have the same work (%g FLOPs, %g "
+                     "bytes); need at least two sizes", n, pts[0].flops,
+                     pts[0].bytes);
+        return -1;
+    }
     /* Sorted by F/B: a split at k puts the k lowest-intensity points on the
      * memory roof.  Every split is tried, with and without the overhead. */
     qsort(p, (size_t)n, sizeof *p, cmp_ratio);

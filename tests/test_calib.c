@@ -238,6 +238,15 @@ static void test_roofline_degenerate(void **state)
     p[3].bytes = 0;
     assert_int_equal(calib_fit_roofline(p, 4, 1e12, 1e11, &f, &err), -1);
     assert_string_equal(err.msg, "roofline: point 3 (prefill): no work (0 FLOPs and 0 bytes)");
+    /* The same shape measured four times. */
+    calib_point same[4];
+    for (int i = 0; i < 4; i++) {
+        same[i] = p[0];
+        same[i].time_s = 1e-3 * (1 + 0.01 * i);
+    }
+    assert_int_equal(calib_fit_roofline(same, 4, 1e12, 1e11, &f, &err), -1);
+    assert_string_equal(err.msg, "roofline: all 4 points have the same work (7.24776e+09 "
+                                 "FLOPs, 2.67387e+07 bytes); need at least two sizes");
     p[3].flops = -1;
     assert_int_equal(calib_fit_roofline(p, 4, 1e12, 1e11, &f, &err), -1);
     assert_string_equal(err.msg, "roofline: point 3 (prefill): flops and bytes must be "

@@ -261,6 +261,8 @@ int cli_cmd_calibrate(int argc, char **argv, const preset_db *db)
     }
     if (note[0] && !r.notes[0])
         snprintf(r.notes, sizeof r.notes, "%s", note);
+    else if (!note[0] && r.notes[0])
+        fprintf(stderr, CMD ": %s\n", r.notes); /* the GPU failed after the probe */
 
     char saved[4200] = "";
     int status = 0;

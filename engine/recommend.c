@@ -397,9 +397,9 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
     const engine_model *m = b->model;
     const engine_gpu *g = b->gpu;
     const int per_node = b->gpus_per_node;
+    /* TP stays inside a node; a unit above --gpus-max is reported, not
+     * squeezed (step 5 fails with REC_TP_OVER_LIMIT). */
     int max_tp = per_node > 0 ? per_node : RECOMMEND_MAX_UNIT;
-    if (q->gpus_max > 0 && q->gpus_max < max_tp)
-        max_tp = q->gpus_max;
 
     /* Step 1: one GPU, base dtype, the requested concurrency. */
     engine_result r1;
@@ -469,11 +469,13 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
         st->flags |= REC_TP_KV_REPLICATED;
     if (p0.pp > 1)
         st->flags |= REC_TP_NODE_LIMITED;
+    if (p0.lat_impossible)
+        st->flags |= REC_TP_LATENCY_CAPPED;
     if (q->gpus_max > 0 && p0.unit > q->gpus_max)
         st->flags |= REC_TP_OVER_LIMIT;
     if (p0.fit_impossible || (st->flags & REC_TP_OVER_LIMIT))
         st->verdict = REC_FAIL;
-    else if (st->flags & REC_TP_NODE_LIMITED)
+    else if (st->flags & (REC_TP_NODE_LIMITED | REC_TP_LATENCY_CAPPED))
         st->verdict = REC_WARN;
     put(st, "n_needed", need, REC_UNIT_COUNT);
     put(st, "heads", m->heads, REC_UNIT_COUNT);

@@ -65,7 +65,8 @@ enum {
     REC_TP_ROUNDED = 1 << 0,       /* tp above the GPUs needed (head divisibility) */
     REC_TP_KV_REPLICATED = 1 << 1, /* tp > KV heads: KV heads replicate */
     REC_TP_NODE_LIMITED = 1 << 2,  /* needs more than one node's worth: PP across nodes */
-    REC_TP_OVER_LIMIT = 1 << 3     /* the unit exceeds gpus_max */
+    REC_TP_OVER_LIMIT = 1 << 3,    /* the unit exceeds gpus_max */
+    REC_TP_LATENCY_CAPPED = 1 << 4 /* n_latency above the largest TP in a node */
 };
 /* Flags of REC_STEP_TOPOLOGY. */
 enum {

@@ -242,6 +242,10 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
         printf("    more than one node can hold with TP (%d GPU%s per node, TP <= %.0f):\n"
                "    TP inside the node, PP across nodes\n",
                b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s", num(r, REC_STEP_TP, "tp"));
+    if (st->flags & REC_TP_LATENCY_CAPPED)
+        printf("    capped at TP=%.0f, the largest inside a node: TP alone cannot reach the ITL\n"
+               "    target (step 4)\n",
+               num(r, REC_STEP_TP, "tp"));
     if (st->flags & REC_TP_OVER_LIMIT)
         printf("    needs %.0f GPUs, more than --gpus-max %d\n", num(r, REC_STEP_TP, "unit_gpus"),
                q->gpus_max);
@@ -611,6 +615,7 @@ static void add_flag_names(cJSON *o, const recommend_step *st)
         {REC_STEP_TP, REC_TP_KV_REPLICATED, "kv_heads_replicated"},
         {REC_STEP_TP, REC_TP_NODE_LIMITED, "pp_across_nodes"},
         {REC_STEP_TP, REC_TP_OVER_LIMIT, "over_gpus_max"},
+        {REC_STEP_TP, REC_TP_LATENCY_CAPPED, "tp_capped_below_latency_need"},
         {REC_STEP_TOPOLOGY, REC_TOPO_NO_TP, "no_tp_traffic"},
         {REC_STEP_TOPOLOGY, REC_TOPO_SLOW_TP, "tp_on_slow_link"},
         {REC_STEP_TOPOLOGY, REC_TOPO_PP_CROSS, "pp_crosses_nodes"},

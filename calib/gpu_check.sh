@@ -1,0 +1,39 @@
+#!/bin/sh
+# gpu_check.sh - the one prepared GPU check for issue 4: build with CUDA, run
+# the cuBLAS sweep once (full grid, then --quick), and print what the
+# closing note needs: the device, the achieved TFLOP/s of the largest GEMM
+# as a fraction of the datasheet peak, and both fits' errors.
+#   sh calib/gpu_check.sh [OUTDIR]      (OUTDIR default: $OUT or /tmp)
+# Run from the repository root on the GPU machine.  Never fails silently:
+# each step's status is printed.
+set -u
+out=${1:-${OUT:-/tmp}}
+mkdir -p "$out"
+b=build-gpu
+echo "== build"
+make -j"$(nproc)" USE_CUDA=yes BUILD=$b BIN=$b/shardscope $b/shardscope >"$out/build.log" 2>&1
+echo "build: exit $? (log: $out/build.log)"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv 2>&1 | sed 's/^/  /'
+export XDG_CONFIG_HOME="$out/xdg"
+echo "== full sweep"
+start=$(date +%s.%N)
+$b/shardscope calibrate --backend cuda --out "$out/calibration.json" >"$out/calibrate.txt" 2>"$out/calibrate.err"
+rc=$?
+end=$(date +%s.%N)
+echo "calibrate --backend cuda: exit $rc, $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
+cat "$out/calibrate.err"
+grep -E '^(calibration|device|date|roofs|best GEMM|power law|roofline|comm):' "$out/calibrate.txt"
+echo "largest GEMM (hidden 8192, batch 8, seq 2048):"
+grep -E '^prefill +8192 +8 +2048 ' "$out/calibrate.txt" | sed 's/^/  /'
+awk '/^roofs:/ { peak = $2 } /^prefill +8192 +8 +2048 / { tf = $7 }
+     END { if (peak > 0 && tf > 0) printf "  %.1f TFLOP/s = %.1f%% of the datasheet %.1f TFLOP/s\n", tf * 1000, 100 * tf / peak, peak * 1000 }' "$out/calibrate.txt"
+echo "== quick sweep, JSON"
+start=$(date +%s.%N)
+$b/shardscope calibrate --backend cuda --quick --json --no-save >"$out/quick.json" 2>"$out/quick.err"
+rc=$?
+end=$(date +%s.%N)
+echo "calibrate --backend cuda --quick: exit $rc, $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
+grep -E '"(mape|r2|beta|eta_compute|eta_memory|overhead_s)":' "$out/quick.json" | head -12
+echo "== unit test and e2e"
+make USE_CUDA=yes BUILD=$b BIN=$b/shardscope $b/tests/test_calib >>"$out/build.log" 2>&1 && $b/tests/test_calib 2>&1 | tail -3
+sh tests/e2e_calib.sh $b/shardscope

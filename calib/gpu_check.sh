@@ -26,7 +26,7 @@ grep -E '^(calibration|device|date|roofs|best GEMM|power law|roofline|comm):' "$
 echo "largest GEMM (hidden 8192, batch 8, seq 2048):"
 grep -E '^prefill +8192 +8 +2048 ' "$out/calibrate.txt" | sed 's/^/  /'
 awk '/^roofs:/ { peak = $2 } /^prefill +8192 +8 +2048 / { tf = $7 }
-     END { if (peak > 0 && tf > 0) printf "  %.1f TFLOP/s = %.1f%% of the datasheet %.1f TFLOP/s\n", tf * 1000, 100 * tf / peak, peak * 1000 }' "$out/calibrate.txt"
+     END { if (peak > 0 && tf > 0) printf "  %.1f TFLOP/s = %.1f%% of the datasheet %.1f TFLOP/s\n", tf, 100 * tf / peak, peak }' "$out/calibrate.txt"
 echo "== quick sweep, JSON"
 start=$(date +%s.%N)
 $b/shardscope calibrate --backend cuda --quick --json --no-save >"$out/quick.json" 2>"$out/quick.err"

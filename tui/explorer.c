@@ -106,8 +106,9 @@ static void set_context_ranges(explorer *x)
 static void calib_for_gpu(explorer *x)
 {
     memset(&x->calib, 0, sizeof x->calib);
-    if (x->calib_ops && x->calib_ops->load_for_gpu)
-        x->calib_ops->load_for_gpu(exp_gpu(x)->name, &x->calib);
+    if (x->calib_ops && x->calib_ops->load_for_gpu &&
+        x->calib_ops->load_for_gpu(exp_gpu(x)->name, &x->calib) != 1)
+        memset(&x->calib, 0, sizeof x->calib);
     x->calib_serial++;
 }
 
@@ -705,7 +706,10 @@ static int poll_calibration(explorer *x)
     if (st == 1) {
         x->calib = got;
         x->calib_serial++;
-        exp_set_msg(x, "calibration done: now using the measured model");
+        if (x->calib_step[0])
+            exp_set_msg(x, "calibration done: %s", x->calib_step);
+        else
+            exp_set_msg(x, "calibration done: now using the measured model");
     } else {
         exp_set_msg(x, "calibration failed: %s", x->calib_step);
     }

@@ -159,6 +159,11 @@ int cli_cmd_tui(int argc, char **argv, const preset_db *db)
         tui_help(stdout);
         return CLI_OK;
     }
+    if (!isatty(STDIN_FILENO)) {
+        fprintf(stderr, "shardscope tui: the explorer reads keys from a terminal; stdin is "
+                        "not one\n");
+        return CLI_USAGE;
+    }
 
     term_opts o;
     term_opts_defaults(&o);

@@ -10,6 +10,8 @@
  */
 #include "explorer_int.h"
 
+#include "chart.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -163,8 +165,8 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     }
     x->r.plans = calloc(EXP_MAX_PLANS, sizeof *x->r.plans);
     x->r.tails_done = calloc(EXP_MAX_PLANS, 1);
-    x->scratch = calloc(EXP_MAX_PLANS, sizeof *x->scratch);
-    if (!x->r.plans || !x->r.tails_done || !x->scratch) {
+    x->grid = calloc(EXP_GRID_MAX, sizeof *x->grid);
+    if (!x->r.plans || !x->r.tails_done || !x->grid) {
         explorer_free(x);
         snprintf(msg, len, "out of memory");
         return -1;
@@ -243,7 +245,7 @@ void explorer_free(explorer *x)
     destroy_windows(x);
     free(x->r.plans);
     free(x->r.tails_done);
-    free(x->scratch);
+    free(x->grid);
     free(x);
 }
 

@@ -119,8 +119,8 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
     double first_s = now_s() - t0;
     long first_b = out_bytes(out);
 
-    static step steps[MAX_STEPS];
-    static double lat[MAX_STEPS], lat_sl[MAX_STEPS], bytes_sl[MAX_STEPS];
+    step steps[MAX_STEPS];
+    double lat[MAX_STEPS], lat_sl[MAX_STEPS], bytes_sl[MAX_STEPS];
     int n = script(steps, MAX_STEPS), n_sl = 0;
     double bytes_total = 0, bmax = 0;
     for (int i = 0; i < n; i++) {

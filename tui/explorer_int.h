@@ -27,6 +27,7 @@
 #define EXP_MAX_GPUS 1024
 #define EXP_MSG_MAX 256
 #define EXP_FILTER_MAX 48
+#define EXP_GRID_MAX (300 * 100) /* frontier raster cells (plot area) */
 
 typedef enum ctl_id {
     CTL_MODEL = 0,
@@ -144,7 +145,7 @@ struct explorer {
     int heat_mode_done;            /* requested heatmap mode */
     int eff_view;                  /* efficiency: 0 TP by link, 1 TP vs PP */
     int heat_top;                  /* first heatmap row shown */
-    engine_result *scratch;        /* EXP_MAX_PLANS for searches */
+    struct chart_cell *grid;       /* frontier raster, EXP_GRID_MAX cells */
 
     /* Screen. */
     layout lay;

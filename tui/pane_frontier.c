@@ -14,7 +14,6 @@
 
 #define TABLE_W 19
 #define AXIS_W 8
-#define GRID_MAX (300 * 100)
 
 static void draw_min_table(explorer *x, WINDOW *w, int y0, int x0, int rows)
 {
@@ -33,7 +32,7 @@ static void draw_min_table(explorer *x, WINDOW *w, int y0, int x0, int rows)
 
 void pane_frontier_draw(explorer *x, WINDOW *w)
 {
-    static chart_cell grid[GRID_MAX];
+    chart_cell *grid = x->grid;
     const exp_results *r = &x->r;
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;
@@ -48,7 +47,7 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
     int plot_h = inner_h - 2; /* x labels and legend */
     if (!table && inner_h >= 12)
         plot_h = inner_h - 2 - (EXP_MEM_SIZES + 1);
-    if (plot_w < 8 || plot_h < 2 || plot_w * plot_h > GRID_MAX)
+    if (plot_w < 8 || plot_h < 2 || plot_w * plot_h > EXP_GRID_MAX)
         return;
     double vals[EXP_FRONT_COUNTS * 3];
     int nb = 0;

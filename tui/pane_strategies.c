@@ -18,10 +18,10 @@ typedef struct cols {
     int rank, plan, eff, ttft, itl, p50, p99, bar, vram, usd;
 } cols;
 
-static void layout_cols(int inner, cols *c)
+static void layout_cols(int inner, int plan_w, cols *c)
 {
     c->rank = 3;
-    c->plan = 13;
+    c->plan = plan_w > 13 ? plan_w : 13;
     c->eff = 6;
     c->ttft = 7;
     c->itl = 7;
@@ -40,8 +40,6 @@ static void layout_cols(int inner, cols *c)
     }
     if (rest >= 3) {
         c->bar = rest > 24 ? 24 : rest;
-        rest -= c->bar;
-        c->plan += rest > 4 ? 4 : rest; /* wider plan column for EP plans */
     } else {
         c->bar = 0;
     }
@@ -75,8 +73,17 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
         pane_put(w, 2, 2, inner - 2, ROLE_BAD, r->rank_err);
         return;
     }
+    /* The plan column fits the widest plan on screen (EP plans are longer). */
+    int rows = h - 2 - pane_strategies_first_row();
+    int plan_w = 0;
+    for (int i = 0; i < rows && x->plan_top + i < r->n_plans; i++) {
+        char b[64];
+        int pw = fmt_width(fmt_plan(x, r->plans[x->plan_top + i].plan, b, sizeof b));
+        if (pw > plan_w)
+            plan_w = pw;
+    }
     cols c;
-    layout_cols(inner, &c);
+    layout_cols(inner, plan_w, &c);
     int y = 1, xx = 1;
     xx = put_col(w, y, xx, c.rank, ROLE_TITLE, "#", 1);
     xx = put_col(w, y, xx, c.plan, ROLE_TITLE, "plan", 0);
@@ -91,7 +98,6 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
         pane_put(w, 2, 2, inner - 2, ROLE_DIM, "no plans for this GPU count");
         return;
     }
-    int rows = h - 2 - pane_strategies_first_row();
     for (int i = 0; i < rows && x->plan_top + i < r->n_plans; i++) {
         int idx = x->plan_top + i;
         const engine_result *p = &r->plans[idx];

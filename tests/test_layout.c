@@ -62,7 +62,8 @@ static void check_layout(const layout *l, int rows, int cols, int tab)
             assert_true(l->pane[i].w >= 36);
         }
         assert_true(l->pane[PANE_CONTROLS].h >= 17); /* 14 controls + hint + border */
-        assert_true(l->pane[PANE_HEAT].h >= 15);     /* 11 links + header + legend */
+        assert_true(l->pane[PANE_HEAT].h >= 17);     /* 11 links + header + 3 + border */
+        assert_int_equal(l->pane[PANE_HEAT].h, l->pane[PANE_EFFICIENCY].h);
         assert_false(layout_rect_visible(l->tabs));
     } else {
         assert_int_equal(l->mode, LAYOUT_COMPACT);

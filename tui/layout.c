@@ -37,9 +37,9 @@ static void layout_full(layout *l)
     l->pane[PANE_CONTROLS] = rect(body_y, 0, ctl_h, lw);
     l->pane[PANE_DETAILS] = rect(body_y + ctl_h, 0, body_h - ctl_h, lw);
 
-    /* The heatmap and efficiency tables need a row per link (about 11)
-     * plus a header and a legend. */
-    int mid_h = clampi(body_h * 4 / 10, 15, 24);
+    /* The heatmap and the efficiency table need a row per link (about 11)
+     * plus a header, a legend or the three rows of the current cluster. */
+    int mid_h = clampi(body_h * 4 / 10, 17, 26);
     int strat_h = (body_h - mid_h) / 2;
     if (strat_h < 9)
         strat_h = 9;

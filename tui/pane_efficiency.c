@@ -87,6 +87,52 @@ static int draw_cmp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int
     return used;
 }
 
+/* One table: TP by link, then TP, PP and the best hybrid in the current
+ * cluster, all against the same GPU counts (the narrow full layout). */
+static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int rows)
+{
+    const exp_results *r = &x->r;
+    int ncols = (width - LABEL_W) / CELL_W;
+    if (ncols > EXP_CMP_COUNTS)
+        ncols = EXP_CMP_COUNTS;
+    if (ncols < 1 || rows < 2)
+        return;
+    int n_links = x->ctl[CTL_INTRA].max + 1;
+    pane_put(w, y0, x0, LABEL_W, ROLE_LABEL, "TP  link");
+    for (int c = 0; c < ncols; c++)
+        pane_putf(w, y0, x0 + LABEL_W + c * CELL_W, CELL_W, ROLE_LABEL, "%*d", CELL_W - 1,
+                  r->cmp_counts[c]);
+    int cluster_rows = rows - 1 >= n_links + 3 ? 3 : 0;
+    int link_rows = rows - 1 - cluster_rows;
+    int used = 1;
+    for (int li = 0; li < n_links && li < link_rows; li++, used++) {
+        int cur = li == x->ctl[CTL_INTRA].value || li == x->ctl[CTL_INTER].value;
+        pane_put(w, y0 + used, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL,
+                 x->db->links[li].name);
+        for (int c = 0; c < ncols; c++) {
+            const exp_cell *e = &r->eff[li][c];
+            char b[16];
+            cell_text(e, b, sizeof b);
+            theme_role role = !e->ok || !e->fits    ? ROLE_DIM
+                              : e->efficiency >= 0.8 ? ROLE_GOOD
+                              : e->efficiency < 0.5  ? ROLE_BAD
+                                                     : ROLE_NORMAL;
+            pane_putf(w, y0 + used, x0 + LABEL_W + c * CELL_W, CELL_W, role, "%*s", CELL_W - 1, b);
+        }
+    }
+    static const char *const KIND[CMP_KINDS] = {"TP here", "PP here", "TPxPP"};
+    for (int k = 0; k < cluster_rows; k++, used++) {
+        pane_put(w, y0 + used, x0, LABEL_W - 1, ROLE_TITLE, KIND[k]);
+        for (int c = 0; c < ncols; c++) {
+            const exp_cell *e = &r->cmp[k][c];
+            char b[16];
+            cell_text(e, b, sizeof b);
+            pane_putf(w, y0 + used, x0 + LABEL_W + c * CELL_W, CELL_W,
+                      e->ok && e->fits ? ROLE_NORMAL : ROLE_DIM, "%*s", CELL_W - 1, b);
+        }
+    }
+}
+
 void pane_efficiency_draw(explorer *x, WINDOW *w)
 {
     int h = getmaxy(w), ww = getmaxx(w);
@@ -100,7 +146,7 @@ void pane_efficiency_draw(explorer *x, WINDOW *w)
     pane_frame(x, w, PANE_EFFICIENCY,
                side || stacked ? "Efficiency"
                : x->eff_view   ? "Efficiency: TP vs PP (Enter)"
-                               : "Efficiency: TP by link (Enter)");
+                               : "Efficiency vs GPU count (Enter)");
     if (side) {
         draw_tp_table(x, w, 1, 1, tp_w, inner_h);
         draw_cmp_table(x, w, 1, 1 + tp_w + 2, inner_w - tp_w - 2, inner_h);
@@ -110,6 +156,6 @@ void pane_efficiency_draw(explorer *x, WINDOW *w)
     } else if (x->eff_view) {
         draw_cmp_table(x, w, 1, 1, inner_w, inner_h);
     } else {
-        draw_tp_table(x, w, 1, 1, inner_w, inner_h);
+        draw_merged(x, w, 1, 1, inner_w, inner_h);
     }
 }

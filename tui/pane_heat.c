@@ -45,7 +45,7 @@ static void draw_cell(explorer *x, WINDOW *w, int y, int xx, int cw, const exp_c
     theme_set(w, ROLE_NORMAL);
 }
 
-static void draw_legend(explorer *x, WINDOW *w, int y, int width)
+static void draw_legend(WINDOW *w, int y, int width)
 {
     int n = theme_heat_buckets();
     int xx = 1;
@@ -63,9 +63,7 @@ static void draw_legend(explorer *x, WINDOW *w, int y, int width)
         xx += 2;
     }
     theme_set(w, ROLE_NORMAL);
-    char tail[96];
-    snprintf(tail, sizeof tail, " compute C  1/16..1..16  %s none", x->g->dot);
-    pane_put(w, y, xx, width - xx, ROLE_LABEL, tail);
+    pane_put(w, y, xx, width - xx, ROLE_LABEL, " compute C");
 }
 
 void pane_heat_draw(explorer *x, WINDOW *w)
@@ -105,6 +103,14 @@ void pane_heat_draw(explorer *x, WINDOW *w)
                   "%*s", cw - 1, lab);
     }
     int rows = inner_h - 2; /* header and legend */
+    /* A second legend line (the scale) when there is room for it. */
+    if (inner_h - 2 > r->heat_rows) {
+        char sc[160];
+        snprintf(sc, sizeof sc, "compute/comm, log 1/16..16, %s: no TP plan",
+                 x->g->dot);
+        pane_put(w, h - 3, 1, inner_w, ROLE_DIM, sc);
+        rows = inner_h - 3;
+    }
     int cur_row = by_models ? x->ctl[CTL_MODEL].value : x->ctl[CTL_INTRA].value;
     int top = 0;
     if (r->heat_rows > rows && cur_row >= rows)
@@ -116,5 +122,5 @@ void pane_heat_draw(explorer *x, WINDOW *w)
         for (int c = 0; c < ncols; c++)
             draw_cell(x, w, y + 1 + i, 1 + LABEL_W + c * cw, cw, &r->heat[row][c]);
     }
-    draw_legend(x, w, h - 2, inner_w);
+    draw_legend(w, h - 2, inner_w);
 }

@@ -106,7 +106,7 @@ void pane_heat_draw(explorer *x, WINDOW *w)
     /* A second legend line (the scale) when there is room for it. */
     if (inner_h - 2 > r->heat_rows) {
         char sc[160];
-        snprintf(sc, sizeof sc, "compute/comm, log 1/16..16, %s: no TP plan",
+        snprintf(sc, sizeof sc, "compute/comm, log 1/16..16; %s no TP",
                  x->g->dot);
         pane_put(w, h - 3, 1, inner_w, ROLE_DIM, sc);
         rows = inner_h - 3;

@@ -15,14 +15,16 @@
 
 #define LABEL_W 9
 
+/* A cell spans its whole width in its colour (no uncoloured gap), so a
+ * row of cells costs one colour change per cell on the wire. */
 static void draw_cell(explorer *x, WINDOW *w, int y, int xx, int cw, const exp_cell *c)
 {
     char val[16], cell[32];
     int n = theme_heat_buckets();
     int b = c->ok ? heat_bucket(c->ratio, n) : -1;
     if (!c->ok || b < 0) {
-        snprintf(cell, sizeof cell, "%*s", cw - 1, c->ok ? "-" : x->g->dot);
-        pane_put(w, y, xx, cw - 1, ROLE_DIM, cell);
+        snprintf(cell, sizeof cell, "%*s ", cw - 1, c->ok ? "-" : x->g->dot);
+        pane_put(w, y, xx, cw, ROLE_DIM, cell);
         return;
     }
     attr_t a;
@@ -30,18 +32,20 @@ static void draw_cell(explorer *x, WINDOW *w, int y, int xx, int cw, const exp_c
     char glyph;
     theme_heat_style(b, &a, &pair, &glyph);
     heat_format(c->ratio, cw - 2, val, sizeof val);
-    /* value right-aligned, then the C/M letter; pad with the ramp glyph. */
+    /* value right-aligned, the C/M letter, then the gap; pad with the
+     * ramp glyph (a space in colour). */
     int vl = (int)strlen(val);
-    int pad = cw - 1 - vl - 1;
+    int pad = cw - vl - 2;
     int k = 0;
     for (int i = 0; i < pad && k < (int)sizeof cell - 4; i++)
         cell[k++] = glyph;
     memcpy(cell + k, val, (size_t)vl);
     k += vl;
     cell[k++] = c->regime == 'C' || c->regime == 'M' ? c->regime : '?';
+    cell[k++] = ' ';
     cell[k] = '\0';
     wattr_set(w, a, pair, NULL);
-    mvwaddnstr(w, y, xx, cell, cw - 1);
+    mvwaddnstr(w, y, xx, cell, cw);
     theme_set(w, ROLE_NORMAL);
 }
 

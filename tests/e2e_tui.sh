@@ -90,7 +90,10 @@ $T send-keys -t main '+'; check main "Strategies: 16 GPUs" "+ slides the GPU cou
 $T send-keys -t main Right Right; check main "Strategies: 18 GPUs" "Right steps the GPU count by one"
 $T send-keys -t main PageUp; check main "Strategies: 16 GPUs" "PgUp big step down"
 
-$T send-keys -t main Up Up Right; check main "nvlink5 / ib-ndr" "switch the intra-node interconnect"
+$T send-keys -t main Up Up Right
+if wait_gone main "nvlink4 / ib-ndr" && screen main | grep -qF " / ib-ndr"; then
+    pass "switch the intra-node interconnect"
+else fail "the intra-node interconnect did not change"; screen main | sed 's/^/      | /'; fi
 
 $T send-keys -t main '?'; check main "Help: keys" "? opens the help"
 check main "Shift-Tab" "help lists Tab / Shift-Tab"

@@ -662,6 +662,12 @@ static void do_export(explorer *x)
 {
     char names[600];
     exp_update(x);
+    /* The files carry the tails of every plan, not only those on screen. */
+    for (int i = 0; i < x->r.n_plans; i++)
+        if (!x->r.tails_done[i] && x->r.plans[i].valid) {
+            engine_tails(&x->r.sc, &x->r.plans[i]);
+            x->r.tails_done[i] = 1;
+        }
     if (exp_export(x, names, sizeof names) == 0)
         exp_set_msg(x, "exported %s", names);
     /* on failure exp_export set the message */

@@ -63,7 +63,17 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
         bar_w = 5;
     if (bar_w < 1)
         bar_w = 1;
-    chart_spec spec = {nb, 3, vals, 0, r->front_capacity, bar_w, 1};
+    /* Keep the capacity line in view: bars taller than twice the capacity
+     * are cut at the top of the plot and marked. */
+    double tallest = 0, top = 0;
+    for (int c = 0; c < nb; c++) {
+        double t = vals[c * 3] + vals[c * 3 + 1] + vals[c * 3 + 2];
+        if (t > tallest)
+            tallest = t;
+    }
+    if (r->front_capacity > 0 && tallest > 2 * r->front_capacity)
+        top = 2 * r->front_capacity;
+    chart_spec spec = {nb, 3, vals, top, r->front_capacity, bar_w, 1};
     double ymax = chart_raster(&spec, grid, plot_w, plot_h);
     int x0 = 1 + AXIS_W;
     /* Y axis: top and middle values. */
@@ -89,8 +99,13 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
                 gl = x->g->utf8 ? x->g->eighth[cell->eighths] : (cell->eighths >= 4 ? gl : "_");
             pane_put(w, 1 + yy, x0 + xx, 1, cell->cap ? ROLE_CAP : SEG[s], gl);
         }
-    /* X labels: GPU counts under the bars (the current count highlighted). */
     int nfit = chart_bars_fit(plot_w, bar_w, 1);
+    for (int c = 0; c < nb && c < nfit && top > 0; c++)
+        if (vals[c * 3] + vals[c * 3 + 1] + vals[c * 3 + 2] > ymax)
+            for (int k = 0; k < bar_w; k++)
+                pane_put(w, 1, x0 + c * (bar_w + 1) + k, 1, ROLE_CAP, x->g->up);
+    /* X labels: GPU counts under the bars (the current count highlighted). */
+    pane_putf(w, 1 + plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "GPUs");
     for (int c = 0; c < nb && c < nfit; c++) {
         int bx = x0 + c * (bar_w + 1);
         int cur = r->front_counts[c] == x->ctl[CTL_GPUS].value;
@@ -101,8 +116,11 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
         pane_put(w, 1 + plot_h, bx, bar_w + 1, cur ? ROLE_TITLE_FOCUS : ROLE_LABEL, n);
     }
     char leg[160];
-    snprintf(leg, sizeof leg, "%s weights %s KV cache %s activations %s%s capacity  (GPUs%s)",
-             x->g->seg[0], x->g->seg[1], x->g->seg[2], x->g->cap, x->g->cap, x->g->right);
+    char cut[32] = "";
+    if (top > 0)
+        snprintf(cut, sizeof cut, "  %s taller", x->g->up);
+    snprintf(leg, sizeof leg, "%s weights %s KV cache %s activations %s%s capacity%s",
+             x->g->seg[0], x->g->seg[1], x->g->seg[2], x->g->cap, x->g->cap, cut);
     int ly = 2 + plot_h;
     int lx = 1;
     pane_put(w, ly, lx, inner_w - table, ROLE_LABEL, leg);

@@ -103,18 +103,22 @@ typedef struct engine_gpu {
     double hbm_bytes_per_s;                /* peak memory bandwidth */
     double peak_flops[ENGINE_DTYPE_COUNT]; /* dense FLOP/s per dtype */
     double eta_compute;                    /* achievable fraction of peak FLOP/s */
+    double eta_compute_fp8;                /* the same for FP8 math; 0 = eta_compute */
     double eta_memory;                     /* achievable fraction of HBM bandwidth */
     double layer_overhead_s;               /* fixed cost per layer per step */
     double price_per_hour;                 /* USD per GPU-hour; 0 = unknown */
     char price_date[32];                   /* "2026-03" etc. */
 } engine_gpu;
 
-/* One interconnect, alpha-beta: time = alpha + bytes / bandwidth. */
+/* One interconnect, alpha-beta: a collective costs base + steps * alpha +
+ * bytes on the wire / bandwidth; a point-to-point message alpha + bytes /
+ * bandwidth. */
 typedef struct engine_link {
     char name[ENGINE_NAME_MAX];
     char display[ENGINE_NAME_MAX];
     char source[ENGINE_SOURCE_MAX];
     double alpha_s;          /* latency per message (per ring step), s */
+    double base_s;           /* fixed cost per collective (launch, sync), s */
     double bytes_per_s;      /* achievable bandwidth per direction, B/s */
 } engine_link;
 
@@ -243,6 +247,12 @@ double engine_decode_floor_s(const engine_model *m, engine_dtype w,
 double engine_comm_time(engine_collective op, const engine_link *intra,
                         const engine_link *inter, int n, int per_node,
                         double bytes);
+/* Time of one step of work: compute time plus memory time.  The kernels of
+ * a layer run one after another and each is bound by one resource, so the
+ * two do not hide each other (validated against published measurements:
+ * README, "Validation"); calibration fits the same form. */
+double engine_roofline_s(double compute_s, double memory_s);
+
 /* nccl-tests bus-bandwidth factor: busbw = algbw * factor. */
 double engine_busbw_factor(engine_collective op, int n);
 

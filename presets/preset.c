@@ -129,6 +129,7 @@ static const field_spec gpu_fields[] = {
     GN("hbm_gbs", 1, FR_POS, 1000000, 1e9, hbm_bytes_per_s),
     { "tflops", FK_OBJ, 1, FR_NONNEG, 0, 1, 0, 0, tflops_fields, N_OF(tflops_fields) },
     GN("eta_compute", 0, FR_FRAC, 1, 1, eta_compute),
+    GN("eta_compute_fp8", 0, FR_FRAC, 1, 1, eta_compute_fp8),
     GN("eta_memory", 0, FR_FRAC, 1, 1, eta_memory),
     GN("layer_overhead_us", 0, FR_NONNEG, 1000000, 1e-6, layer_overhead_s),
     GN("price_usd_per_hour", 0, FR_NONNEG, 10000, 1, price_per_hour),
@@ -142,6 +143,7 @@ static const field_spec link_fields[] = {
     STR(engine_link, "source", 1, source),
     NOTE,
     LN("alpha_us", 1, FR_NONNEG, 10000000, 1e-6, alpha_s),
+    LN("base_us", 0, FR_NONNEG, 10000000, 1e-6, base_s),
     LN("gbs", 1, FR_POS, 100000, 1e9, bytes_per_s),
 };
 

@@ -231,8 +231,20 @@ static void test_ring_allreduce(void **state)
     l.alpha_s = 5e-6;
     assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 8, 0, 16 * MIB),
                 4.8932e-5 + 70e-6, 1e-4);
+    /* a fixed cost per collective (launch, synchronisation): 19 us */
+    l.base_s = 19e-6;
+    assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 8, 0, 16 * MIB),
+                19e-6 + 4.8932e-5 + 70e-6, 1e-4);
+    /* nccl-tests' 26 us for an 8-GPU small-message all-reduce on H100 is the
+     * nvlink4 preset's 19 us base + 14 steps x 0.5 us */
+    engine_link nv4 = tl_link(0.5e-6, 367);
+    nv4.base_s = 19e-6;
+    assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &nv4, NULL, 8, 0, 8), 26e-6, 0.001);
+    l.base_s = 0;
     /* one GPU: nothing to reduce */
     assert_true(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 1, 0, 16 * MIB) == 0.0);
+    /* compute and memory time add */
+    assert_true(engine_roofline_s(2e-3, 3e-3) == 5e-3);
     /* allgather / reduce-scatter / all-to-all move (n-1)/n of the buffer */
     l.alpha_s = 0;
     assert_near(engine_comm_time(ENGINE_OP_ALLGATHER, &l, NULL, 4, 0, 1e9), 0.75 / 600, 1e-12);
@@ -292,8 +304,10 @@ static void test_bubble_table(void **state)
 /* One H100, Llama-3-8B, batch 1, prompt 1024, gen 256: the decode step at
  * mid-generation (ctx = 1024 + 128) reads every weight except the input
  * embedding table (only one row is looked up) and 1152 tokens of KV, and
- * writes one: bytes / (3350 GB/s x 0.866) + 32 layers x 10 us.  (Seed 004's
- * 4.8 ms floor counts the embedding table too; see test_seed004_examples.) */
+ * writes one: FLOPs / (989 TFLOPS x 0.803) + bytes / (3350 GB/s x 0.866) +
+ * 32 layers x 10 us (compute and memory time add: engine_roofline_s).
+ * (Seed 004's 4.8 ms floor counts the embedding table too; see
+ * test_seed004_examples.) */
 static void test_decode_step_hand(void **state)
 {
     (void)state;
@@ -304,15 +318,20 @@ static void test_decode_step_hand(void **state)
     ts_scenario(&s, &m, &g, &l, 1);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
     double bytes = (8030261248.0 - 525336576.0) * 2 + (1152.0 + 1) * 131072;
-    double itl = bytes / (3350e9 * 2.90 / 3.35) + 32 * 10e-6;
+    /* 2 x (all weights but the input embedding) + attention over 1152 tokens:
+     * 2 x 1152 x 32 layers x 32 heads x (128 + 128) */
+    double dflops = 2 * (8030261248.0 - 525336576.0) + 2.0 * 1152 * 32 * 32 * 256;
+    double itl = dflops / (989e12 * 794.5 / 989) + bytes / (3350e9 * 2.90 / 3.35) + 32 * 10e-6;
     assert_near(r.itl_s, itl, 1e-9);
-    assert_near(r.itl_s, 5.546e-3, 0.001);
+    assert_near(r.itl_s, 5.567e-3, 0.001);
     /* Prefill is compute-bound: 2 x params x 1024 tokens (the head only for
      * the last token) + attention 4 h dh ctx with ctx = (S+1)/2 per token. */
     double body = 8030261248.0 - 2 * 525336576.0; /* without embeddings/head */
     double flops = 2 * 1024 * body + 2 * 525336576.0 + 2.0 * 1024 * 512.5 * 32 * 32 * 256;
-    double ttft = flops / (989e12 * 794.5 / 989) + 32 * 10e-6;
-    assert_near(r.ttft_s, ttft, 1e-6);
+    /* it also streams the weights once and writes 1024 tokens of KV */
+    double pbytes = (8030261248.0 - 525336576.0) * 2 + 1024.0 * 131072;
+    double ttft = flops / (989e12 * 794.5 / 989) + pbytes / (3350e9 * 2.90 / 3.35) + 32 * 10e-6;
+    assert_near(r.ttft_s, ttft, 1e-9);
     assert_near(r.e2e_s, r.ttft_s + 256 * r.itl_s, 1e-12);
     assert_near(r.tokens_per_s, 256 / r.e2e_s, 1e-12);
     /* $3.99 per GPU-hour: cost per 1M tokens = 3.99 / (tok/s x 3600) x 1e6 */
@@ -320,6 +339,30 @@ static void test_decode_step_hand(void **state)
     /* one GPU has no communication: efficiency 1, no regime */
     assert_near(r.efficiency, 1.0, 1e-12);
     assert_int_equal(r.regime, '-');
+}
+
+/* FP8 weights: half the bytes, FP8 peak (1979 TFLOPS) at its own achievable
+ * fraction (MAMF 1402.6 / 1979 = 0.709 on H100, against 0.803 for BF16). */
+static void test_fp8_prefill_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    g.eta_compute_fp8 = 1402.6 / 1979;
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.weight_dtype = ENGINE_FP8;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    double body = 8030261248.0 - 2 * 525336576.0;
+    double flops = 2 * 1024 * body + 2 * 525336576.0 + 2.0 * 1024 * 512.5 * 32 * 32 * 256;
+    double bytes = (8030261248.0 - 525336576.0) * 1 + 1024.0 * 131072;
+    double ttft = flops / 1402.6e12 + bytes / 2.90e12 + 32 * 10e-6;
+    assert_near(r.ttft_s, ttft, 1e-9);
+    /* without an FP8 fraction the BF16 one applies to the FP8 peak */
+    g.eta_compute_fp8 = 0;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.ttft_s, flops / (1979e12 * 794.5 / 989) + bytes / 2.90e12 + 32 * 10e-6, 1e-9);
 }
 
 /* TP=2 on a 0-latency 300 GB/s link: each decode step adds 2 x 32
@@ -599,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_busbw_factor),
         cmocka_unit_test(test_bubble_table),
         cmocka_unit_test(test_decode_step_hand),
+        cmocka_unit_test(test_fp8_prefill_hand),
         cmocka_unit_test(test_tp_comm_hand),
         cmocka_unit_test(test_pipeline_times),
         cmocka_unit_test(test_invalid_plans),

@@ -21,7 +21,8 @@ static void list_help(FILE *f)
             "  models  layers, hidden size, heads/KV heads, parameters (B = 1e9), context\n"
             "  gpus    memory (GB = 1e9 bytes), HBM bandwidth (GB/s), dense TFLOPS per\n"
             "          dtype, default achievable fractions, price ($ per GPU-hour, dated)\n"
-            "  links   latency per message (alpha, \xc2\xb5s) and bandwidth per direction (GB/s)\n"
+            "  links   latency per message (alpha, \xc2\xb5s), fixed cost per collective\n"
+            "          (base, \xc2\xb5s) and bandwidth per direction (GB/s)\n"
             "  --json  one object {\"models\"|\"gpus\"|\"links\": [...]} with sources\n"
             "Rejected entries are reported on stderr; the exit status is then 2.\n");
 }
@@ -170,26 +171,31 @@ static int list_links(const preset_db *db, int json)
             cJSON_AddStringToObject(o, "name", l->name);
             cJSON_AddStringToObject(o, "display", l->display);
             cli_json_add_number(o, "alpha_s", l->alpha_s);
+            cli_json_add_number(o, "base_s", l->base_s);
             cli_json_add_number(o, "bytes_per_s", l->bytes_per_s);
             cJSON_AddStringToObject(o, "source", l->source);
             cJSON_AddItemToArray(arr, o);
         }
         return cli_json_print("list", stdout, root);
     }
-    printf("%-16s %-28s %12s %14s\n", "NAME", "INTERCONNECT", "ALPHA", "BANDWIDTH");
+    printf("%-16s %-28s %12s %12s %14s\n", "NAME", "INTERCONNECT", "ALPHA", "BASE",
+           "BANDWIDTH");
     for (int i = 0; i < db->n_links; i++) {
         const engine_link *l = &db->links[i];
-        char alpha[32], bw[32];
+        char alpha[32], base[32], bw[32];
         cli_fmt_seconds(l->alpha_s, alpha, sizeof alpha);
+        cli_fmt_seconds(l->base_s, base, sizeof base);
         snprintf(bw, sizeof bw, "%.2f GB/s", l->bytes_per_s / 1e9);
         printf("%-16s ", l->name);
         cli_put_col(stdout, l->display, 28);
         printf(" ");
         cli_put_col(stdout, alpha, -12);
+        printf(" ");
+        cli_put_col(stdout, base, -12);
         printf(" %14s\n", bw);
     }
-    printf("ALPHA: latency per message (per ring step); BANDWIDTH: achievable, per\n"
-           "direction, GB/s = 1e9 bytes/s.\n");
+    printf("ALPHA: latency per message (per ring step); BASE: fixed cost per collective\n"
+           "(launch, synchronisation); BANDWIDTH: achievable, per direction, GB/s = 1e9 bytes/s.\n");
     return 0;
 }
 

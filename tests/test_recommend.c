@@ -128,12 +128,15 @@ static void test_seed004_a_one_gpu(void **state)
     assert_true(r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES);
     assert_plan(r, 1, 1, 1, ENGINE_FP16);
     /* "TP=2 would halve the ITL ... add ~15% overhead ... strictly worse":
-     * the runner-up is TP=2 with about half the ITL and fewer tokens/s per
-     * GPU. */
+     * the runner-up is TP=2 with fewer tokens/s per GPU.  The seed's "~15%"
+     * counts only the bytes of the all-reduces; each of the 64 per token
+     * also pays a fixed ~20 us (nccl-tests' 26 us small-message all-reduce
+     * on 8 H100s = 19 us base + steps), 1.28 ms on top of the halved 2.94 ms,
+     * so TP=2 gives 0.76x the ITL, not 0.5x: 4.22 / 5.57 ms. */
     int i = find_alt(r, 2, 1, ENGINE_FP16);
     assert_true(i >= 0);
     double itl_ratio = r->alt[i].unit.itl_s / r->chosen.unit.itl_s;
-    assert_true(itl_ratio > 0.45 && itl_ratio < 0.65);
+    assert_true(itl_ratio > 0.72 && itl_ratio < 0.80);
     assert_true(r->alt[i].unit.tokens_per_s / 2 < r->chosen.unit.tokens_per_s);
     free(r);
 }
@@ -157,9 +160,11 @@ static void test_seed004_b_tp4(void **state)
     assert_true(r->step[REC_STEP_TP].flags & REC_TP_ROUNDED);
     assert_int_equal(r->step[REC_STEP_TOPOLOGY].verdict, REC_PASS);
     assert_plan(r, 4, 1, 1, ENGINE_FP16);
-    /* "ITL ~ 141/4/3350 = 10.5 ms + comms ~ 14 ms": the engine says 13.3 ms
-     * (achievable bandwidth 86.6% of peak, KV reads, all-reduces). */
-    assert_true(r->chosen.unit.itl_s > 10.5e-3 && r->chosen.unit.itl_s < 16e-3);
+    /* "ITL ~ 141/4/3350 = 10.5 ms + comms ~ 14 ms": the engine says 16.4 ms,
+     * 12.9 ms of memory time (achievable 2.90 TB/s, KV reads, 10 us per
+     * layer) + 3.5 ms for 160 all-reduces of ~22 us (base 19 us + 6 ring
+     * steps) -- the same 3.5 ms of communication as the seed's estimate. */
+    assert_true(r->chosen.unit.itl_s > 15.5e-3 && r->chosen.unit.itl_s < 17.5e-3);
     assert_true(r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES);
     free(r);
 }

@@ -102,8 +102,8 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB_OBJ) $(LIBS)
+$(BIN): $(MAIN_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(LIBS)
 
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/.test-deps-ok $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

@@ -9,8 +9,10 @@
  * workers.  Three models are then fitted:
  *   1. the seed's power law   T = a * (h^2 * b * s)^beta   (log-space least
  *      squares over the prefill grid);
- *   2. the roofline           T = max(F / (peak * eta_c), B / (bw * eta_m))
- *                                 + overhead                (every point);
+ *   2. the roofline           T = F / (peak * eta_c) + B / (bw * eta_m)
+ *                                 + overhead   (every GEMM point; the
+ *      engine's form, engine_roofline_s; the classic max() form is fitted
+ *      too, for comparison);
  *   3. alpha-beta for comm    T = alpha + bytes / bandwidth.
  * The result can be saved as JSON under
  * $XDG_CONFIG_HOME/shardscope/calibration/<device>.json (atomically) and is
@@ -90,7 +92,16 @@ typedef struct calib_power_law {
     int n;          /* points used */
 } calib_power_law;
 
+/* How compute and memory time combine in one point. */
+typedef enum calib_roofline_form {
+    CALIB_ROOFLINE_MAX = 0,  /* max(compute, memory): the classic roofline */
+    CALIB_ROOFLINE_ENGINE    /* engine_roofline_s(compute, memory): what the
+                                engine uses (compute + memory: the kernels of
+                                a layer do not hide each other) */
+} calib_roofline_form;
+
 typedef struct calib_roofline {
+    calib_roofline_form form; /* what calib_roofline_predict evaluates */
     double peak_flops;     /* the peak eta_compute is relative to */
     double bandwidth;      /* the bandwidth eta_memory is relative to, B/s */
     double eta_compute;
@@ -103,7 +114,31 @@ typedef struct calib_roofline {
     int eta_memory_bound_only; /* 1: no point was memory-bound: eta_memory
                                   is only a lower bound */
     int eta_compute_bound_only;
+    /* The fit without the eta <= 1 constraint (equal to the above unless
+     * a *_clamped flag is set). */
+    double eta_compute_free;
+    double eta_memory_free;
+    double overhead_free_s;
+    int eta_compute_clamped;   /* 1: the free fit had eta_compute > 1 */
+    int eta_memory_clamped;    /* 1: the free fit had eta_memory > 1 */
+    int n_memory_excluded;     /* points kept out of the eta_memory fit
+                                  (calib_roofline_opts.memory_excluded);
+                                  still in mape and r2 */
 } calib_roofline;
+
+/* Options of calib_fit_roofline_ex (NULL: none excluded, eta <= 1). */
+typedef struct calib_roofline_opts {
+    /* n flags, may be NULL: 1 = this point's bytes came from a cache faster
+     * than the bandwidth roof (a CPU's weights resident in a cache level the
+     * reference copy does not fit in).  Such points are left out of the
+     * fit when at least 3 points of different work remain, else fitted as
+     * compute + overhead only (their bytes ignored); either way mape and r2
+     * still include them, predicted with their real bytes as the engine
+     * would. */
+    const unsigned char *memory_excluded;
+    int allow_eta_above_one; /* 1: store the free fit even when eta > 1 */
+    calib_roofline_form form; /* default CALIB_ROOFLINE_MAX */
+} calib_roofline_opts;
 
 typedef struct calib_alpha_beta {
     double alpha_s;
@@ -121,14 +156,28 @@ int calib_fit_power_law(const calib_point *pts, int n, calib_power_law *out,
 double calib_power_law_predict(const calib_power_law *f, double x);
 
 /* Roofline over every point (flops >= 0, bytes >= 0, not both 0; T > 0,
- * finite; at least 3 points).  peak_flops and bandwidth > 0.  The fit
- * minimises the squared relative error: every split of the points into
- * compute- and memory-bound (by their F/B ratio) is solved as a weighted
- * linear least squares problem with eta > 0 and overhead >= 0, the best
- * split wins.  0 ok, -1 with err ("roofline: ..."). */
+ * finite; at least 3 points).  peak_flops and bandwidth > 0.  This call
+ * fits the classic max() form; calib_fit_roofline_ex with
+ * CALIB_ROOFLINE_ENGINE fits the engine's (calib_result_fit does; its
+ * least-squares start is then the additive solve).  The fit
+ * minimises the mean absolute relative error (the reported mape): every
+ * split of the points into compute- and memory-bound (by their F/B ratio)
+ * is solved as a weighted linear least squares problem in relative error
+ * (eta > 0, overhead >= 0; exact data is recovered exactly), the best split
+ * is polished on the max model, then the MAPE itself is minimised from
+ * there (Nelder-Mead and a coordinate search in log-parameter space).
+ * The stored etas are constrained to (0, 1]: when the free fit exceeds 1
+ * the constrained optimum is stored, the free one kept in eta_*_free with
+ * eta_*_clamped set.  The overhead is per point, i.e. per layer: every
+ * point is one layer of 4 GEMMs, so a per-GEMM launch overhead is
+ * overhead_s / 4 (the same fit).  0 ok, -1 with err ("roofline: ..."). */
 int calib_fit_roofline(const calib_point *pts, int n, double peak_flops,
                        double bandwidth, calib_roofline *out,
                        engine_error *err);
+/* The same with options (opts may be NULL). */
+int calib_fit_roofline_ex(const calib_point *pts, int n, double peak_flops,
+                          double bandwidth, const calib_roofline_opts *opts,
+                          calib_roofline *out, engine_error *err);
 double calib_roofline_predict(const calib_roofline *f, double flops,
                               double bytes);
 
@@ -198,6 +247,20 @@ typedef struct calib_result {
     char power_law_error[ENGINE_ERROR_MAX];
     calib_roofline roofline;       /* always set when calib_run succeeds */
     double roofline_mape_prefill;  /* roofline MAPE on the prefill points */
+    double roofline_mape_decode;   /* roofline MAPE on the decode points */
+    /* The classic max() roofline fitted to the same points, for comparison
+     * (the engine uses r->roofline). */
+    calib_roofline roofline_max;
+    int has_roofline_max;
+    /* CPU only: the largest data cache the reference copy does not fit in
+     * (bytes; 0 unknown or GPU) and its name ("L2").  A GEMM point whose
+     * bytes fit in it streams from that cache, faster than the bandwidth
+     * roof: it is kept out of the eta_memory fit (still in every MAPE). */
+    double cpu_cache_bytes;
+    char cpu_cache_name[8];
+    /* What the fit did beyond the plain least squares, one sentence each
+     * (points kept out of eta_memory, an eta clamped to 1); "" none. */
+    char roofline_note[512];
     double power_law_mape_all;     /* power law MAPE on prefill + decode */
     /* Communication; comm_label "" when not measured. */
     char comm_label[64];           /* "NCCL AllReduce (2 GPUs)",

@@ -104,14 +104,28 @@ int calib_result_fit(calib_result *r, engine_error *err)
         }
     }
     double peak = r->roofline.peak_flops, bw = r->roofline.bandwidth;
-    if (!(peak > 0)) {
-        peak = r->best_gemm_flops;
-        if (!r->peak_source[0])
-            snprintf(r->peak_source, sizeof r->peak_source,
-                     "peak = best measured GEMM; bandwidth = measured copy");
-    }
     if (!(bw > 0))
         bw = r->copy_bandwidth;
+    if (!(peak > 0)) {
+        /* No datasheet: the best GEMM this machine ran.  The engine adds
+         * compute and memory time, so a layer's F/T understates its compute
+         * rate by the time it spent streaming its bytes; take that time out
+         * (at the measured bandwidth) where it is under half of T, so that
+         * eta_compute is not pushed above 1 by the choice of roof. */
+        peak = r->best_gemm_flops;
+        for (int i = 0; bw > 0 && i < r->n_points; i++) {
+            const calib_point *p = &r->points[i];
+            if (p->kind == CALIB_POINT_COPY || !(p->time_s > 0))
+                continue;
+            double net = p->time_s - p->bytes / bw;
+            if (net > 0.5 * p->time_s && p->flops / net > peak)
+                peak = p->flops / net;
+        }
+        if (!r->peak_source[0])
+            snprintf(r->peak_source, sizeof r->peak_source,
+                     "peak = best measured GEMM net of its bytes at the copy "
+                     "bandwidth; bandwidth = measured copy");
+    }
 
     r->has_power_law = 0;
     r->power_law_error[0] = '\0';
@@ -126,37 +140,80 @@ int calib_result_fit(calib_result *r, engine_error *err)
      * (a copy can stream faster than a GEMM reads its weights, and on a
      * CPU memcpy's read-for-ownership traffic makes its bytes ambiguous).
      * The copy sets the CPU's bandwidth roof and stays in the points. */
-    calib_point *gemm = malloc((size_t)(r->n_points > 0 ? r->n_points : 1) * sizeof *gemm);
+    calib_point *gemm = malloc((size_t)(r->n_points > 0 ? r->n_points : 1) *
+                               (sizeof *gemm + 1));
     if (!gemm) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "roofline: out of memory");
         return -1;
     }
-    int ng = 0;
+    unsigned char *excl = (unsigned char *)(gemm + (r->n_points > 0 ? r->n_points : 1));
+    int ng = 0, nex = 0;
+    int cpu_cache = !strcmp(r->dev.backend, "cpu") && r->cpu_cache_bytes > 0;
     for (int i = 0; i < r->n_points; i++)
-        if (r->points[i].kind != CALIB_POINT_COPY)
-            gemm[ng++] = r->points[i];
-    int frc = calib_fit_roofline(gemm, ng, peak, bw, &r->roofline, err);
+        if (r->points[i].kind != CALIB_POINT_COPY) {
+            gemm[ng] = r->points[i];
+            excl[ng] = cpu_cache && r->points[i].bytes <= r->cpu_cache_bytes;
+            nex += excl[ng];
+            ng++;
+        }
+    calib_roofline_opts ro = {excl, 0, CALIB_ROOFLINE_ENGINE};
+    int frc = calib_fit_roofline_ex(gemm, ng, peak, bw, &ro, &r->roofline, err);
+    /* The classic max() form on the same points, for comparison only. */
+    ro.form = CALIB_ROOFLINE_MAX;
+    r->has_roofline_max =
+        frc == 0 &&
+        calib_fit_roofline_ex(gemm, ng, peak, bw, &ro, &r->roofline_max, NULL) == 0;
     free(gemm);
     if (frc != 0) {
         r->roofline.peak_flops = peak;
         r->roofline.bandwidth = bw;
         return -1;
     }
+    r->roofline_note[0] = '\0';
+    size_t nl = 0;
+    if (nex > 0)
+        nl += (size_t)snprintf(r->roofline_note + nl, sizeof r->roofline_note - nl,
+                               "%d of %d points fit in the %.3g MiB %s cache (the "
+                               "copy that sets the bandwidth roof does not): kept "
+                               "out of the eta_memory fit (compute and overhead "
+                               "only), still in every MAPE. ",
+                               nex, ng, r->cpu_cache_bytes / 1048576.0,
+                               r->cpu_cache_name[0] ? r->cpu_cache_name : "data");
     /* No GEMM on the memory roof: eta_memory is only a lower bound; the
      * copy's efficiency is a better figure when it does not contradict it. */
     if (r->roofline.eta_memory_bound_only && r->copy_bandwidth > 0 &&
-        r->copy_bandwidth / bw > r->roofline.eta_memory)
-        r->roofline.eta_memory = r->copy_bandwidth / bw;
+        r->copy_bandwidth / bw > r->roofline.eta_memory) {
+        double e = r->copy_bandwidth / bw;
+        r->roofline.eta_memory = e > 1 ? 1 : e;
+    }
+    for (int k = 0; k < 2 && nl < sizeof r->roofline_note; k++) {
+        int clamped = k ? r->roofline.eta_memory_clamped : r->roofline.eta_compute_clamped;
+        double freev = k ? r->roofline.eta_memory_free : r->roofline.eta_compute_free;
+        if (clamped)
+            nl += (size_t)snprintf(
+                r->roofline_note + nl, sizeof r->roofline_note - nl,
+                "eta_%s fits %.3f without the bound (faster than the %s roof%s); "
+                "stored as the best fit with eta <= 1. ",
+                k ? "memory" : "compute", freev, k ? "bandwidth" : "peak",
+                k && !strcmp(r->dev.backend, "cpu")
+                    ? ": cached weights outrun the memcpy"
+                    : "");
+    }
+    if (nl > 0 && nl < sizeof r->roofline_note && r->roofline_note[nl - 1] == ' ')
+        r->roofline_note[nl - 1] = '\0';
     /* Cross errors, so both models can be compared on the same points. */
-    double ape_rf = 0, ape_pl = 0;
-    int n_pre = 0, n_pl = 0;
+    double ape_rf = 0, ape_dec = 0, ape_pl = 0;
+    int n_pre = 0, n_dec = 0, n_pl = 0;
     for (int i = 0; i < r->n_points; i++) {
         const calib_point *p = &r->points[i];
         double rf = calib_roofline_predict(&r->roofline, p->flops, p->bytes);
         if (p->kind == CALIB_POINT_PREFILL) {
             ape_rf += fabs(rf - p->time_s) / p->time_s;
             n_pre++;
+        } else if (p->kind == CALIB_POINT_DECODE) {
+            ape_dec += fabs(rf - p->time_s) / p->time_s;
+            n_dec++;
         }
         if (p->kind != CALIB_POINT_COPY && r->has_power_law) {
             double pl = calib_power_law_predict(&r->power_law, point_x(p));
@@ -165,6 +222,7 @@ int calib_result_fit(calib_result *r, engine_error *err)
         }
     }
     r->roofline_mape_prefill = n_pre ? ape_rf / n_pre : 0;
+    r->roofline_mape_decode = n_dec ? ape_dec / n_dec : 0;
     r->power_law_mape_all = n_pl ? ape_pl / n_pl : 0;
 
     r->has_comm_fit = 0;
@@ -219,8 +277,8 @@ static void choose_roofs(const calib_opts *o, calib_result *r)
         /* CPU: the best GEMM it ran and the copy it measured (no
          * datasheet figure for "this CPU, one thread"). */
         snprintf(r->peak_source, sizeof r->peak_source,
-                 "cpu: peak = best measured SGEMM (1 thread), bandwidth = "
-                 "measured memcpy");
+                 "cpu: peak = best measured SGEMM (1 thread) net of its bytes "
+                 "at the memcpy rate, bandwidth = measured memcpy");
         return;
     }
     int idx = o->gpus ? calib_match_gpu_preset(r->dev.name, r->dev.memory_bytes,
@@ -260,6 +318,66 @@ static void choose_roofs(const calib_opts *o, calib_result *r)
     snprintf(r->peak_source, sizeof r->peak_source,
              "no preset and unknown architecture: peak = best measured GEMM, "
              "bandwidth = measured copy");
+}
+
+/* CPU caches from sysfs: when the reference copy (`working_set` bytes,
+ * read + write) does not fit in the last-level data (or unified) cache of
+ * cpu0, it measured memory, and a GEMM whose bytes fit in that cache
+ * streams faster than the roof: r->cpu_cache_* get that cache.  When the
+ * copy fits, copy and GEMMs stream from the same caches and nothing is
+ * set.  Left 0 / "" when sysfs says nothing (another OS, a container
+ * without /sys). */
+static void detect_cpu_cache(calib_result *r, double working_set)
+{
+    r->cpu_cache_bytes = 0;
+    r->cpu_cache_name[0] = '\0';
+    if (!(working_set > 0))
+        return;
+    double llc = 0;
+    int llc_level = 0;
+    for (int idx = 0; idx < 16; idx++) {
+        char path[96], buf[64];
+        int level = 0;
+        double size = 0;
+        int usable = 0;
+        static const char *const what[3] = {"level", "type", "size"};
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; k++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s",
+                     idx, what[k]);
+            FILE *f = fopen(path, "r");
+            if (!f || !fgets(buf, sizeof buf, f))
+                ok = 0;
+            if (f)
+                fclose(f);
+            if (!ok)
+                break;
+            if (k == 0) {
+                level = atoi(buf);
+            } else if (k == 1) {
+                usable = !strncmp(buf, "Data", 4) || !strncmp(buf, "Unified", 7);
+            } else {
+                char *end;
+                size = strtod(buf, &end);
+                if (*end == 'K')
+                    size *= 1024;
+                else if (*end == 'M')
+                    size *= 1048576;
+                else if (*end == 'G')
+                    size *= 1073741824.0;
+            }
+        }
+        if (!ok)
+            break;
+        if (usable && size > llc) {
+            llc = size;
+            llc_level = level;
+        }
+    }
+    if (llc > 0 && llc < working_set) {
+        r->cpu_cache_bytes = llc;
+        snprintf(r->cpu_cache_name, sizeof r->cpu_cache_name, "L%d", llc_level);
+    }
 }
 
 /* Progress of a backend (0..1) mapped into [lo, hi] of the whole run. */
@@ -327,6 +445,13 @@ int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
     }
     if (rc != 0)
         return rc;
+    if (!use_cuda) {
+        double ws = 0;
+        for (int i = 0; i < out->n_points; i++)
+            if (out->points[i].kind == CALIB_POINT_COPY && out->points[i].bytes > ws)
+                ws = out->points[i].bytes;
+        detect_cpu_cache(out, ws);
+    }
     calib_now_iso(out->date, sizeof out->date);
     choose_roofs(o, out);
 
@@ -506,8 +631,44 @@ char *calib_result_to_json(const calib_result *r)
             !cJSON_AddBoolToObject(rf, "eta_compute_lower_bound",
                                    r->roofline.eta_compute_bound_only))
             ok = 0;
+        add_str(rf, "form", r->roofline.form == CALIB_ROOFLINE_ENGINE
+                                ? "compute + memory + overhead (the engine's)"
+                                : "max(compute, memory) + overhead", &ok);
+        add_str(rf, "loss", "mean absolute relative error (MAPE)", &ok);
+        add_num(rf, "mape_decode", r->roofline_mape_decode, &ok);
+        /* Every point is one layer of 4 GEMMs: a per-GEMM launch cost is a
+         * quarter of the per-layer overhead (the same fit). */
+        add_num(rf, "gemms_per_layer", 4, &ok);
+        add_num(rf, "overhead_per_gemm_s", r->roofline.overhead_s / 4, &ok);
+        add_num(rf, "eta_compute_unconstrained", r->roofline.eta_compute_free, &ok);
+        add_num(rf, "eta_memory_unconstrained", r->roofline.eta_memory_free, &ok);
+        if (!cJSON_AddBoolToObject(rf, "eta_compute_clamped",
+                                   r->roofline.eta_compute_clamped) ||
+            !cJSON_AddBoolToObject(rf, "eta_memory_clamped",
+                                   r->roofline.eta_memory_clamped))
+            ok = 0;
+        add_num(rf, "n_memory_excluded", r->roofline.n_memory_excluded, &ok);
+        if (r->cpu_cache_bytes > 0) {
+            add_num(rf, "cpu_cache_bytes", r->cpu_cache_bytes, &ok);
+            add_str(rf, "cpu_cache", r->cpu_cache_name, &ok);
+        }
+        if (r->roofline_note[0])
+            add_str(rf, "note", r->roofline_note, &ok);
     } else {
         ok = 0;
+    }
+    if (r->has_roofline_max) {
+        cJSON *rm = cJSON_AddObjectToObject(root, "roofline_max");
+        if (rm) {
+            add_str(rm, "form", "max(compute, memory) + overhead (comparison only)", &ok);
+            add_num(rm, "eta_compute", r->roofline_max.eta_compute, &ok);
+            add_num(rm, "eta_memory", r->roofline_max.eta_memory, &ok);
+            add_num(rm, "overhead_s", r->roofline_max.overhead_s, &ok);
+            add_num(rm, "mape", r->roofline_max.mape, &ok);
+            add_num(rm, "r2", r->roofline_max.r2, &ok);
+        } else {
+            ok = 0;
+        }
     }
 
     if (r->comm_label[0] && r->has_comm_fit) {

@@ -159,6 +159,13 @@ static void print_text(const calib_result *r, const char *saved)
            r->roofline.eta_memory_bound_only ? " (lower bound)" : "", t1,
            100 * r->roofline.mape, 100 * r->roofline_mape_prefill, r->roofline.r2,
            r->roofline.n, r->roofline.n_compute_bound);
+    printf("           form: compute + memory + overhead (the engine's), fitted to minimise "
+           "the MAPE");
+    if (r->has_roofline_max)
+        printf("; max(compute, memory) would give MAPE %.1f%%", 100 * r->roofline_max.mape);
+    printf("\n");
+    if (r->roofline_note[0])
+        printf("           note: %s\n", r->roofline_note);
     if (r->has_comm_fit) {
         fmt_time(t1, sizeof t1, r->comm_fit.alpha_s);
         printf("comm:      %s: alpha %s, bandwidth %.3g GB/s, R^2 %.4f (%d sizes)\n",

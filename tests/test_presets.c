@@ -227,7 +227,8 @@ static void test_units_are_si(void **state)
     const engine_gpu *h = preset_find_gpu(db, "h100-sxm");
     assert_non_null(h);
     assert_string_equal(h->display, "H100 SXM");
-    assert_close(h->memory_bytes, 80e9, 1);
+    /* memory_gb 85.52: the driver's total, 81559 MiB, in GB (1e9 bytes) */
+    assert_close(h->memory_bytes, 85.52e9, 1);
     assert_close(h->hbm_bytes_per_s, 3350e9, 1);
     assert_close(h->peak_flops[ENGINE_FP16], 989e12, 1);
     assert_close(h->peak_flops[ENGINE_BF16], 989e12, 1);
@@ -243,10 +244,11 @@ static void test_units_are_si(void **state)
     assert_close(a->eta_memory, 0.790, 1e-9);  /* 1.61 / 2.039 */
     assert_close(a->peak_flops[ENGINE_INT8], 624e12, 1);
     assert_close(preset_find_gpu(db, "h200")->eta_memory, 0.833, 1e-9);
-    assert_close(preset_find_gpu(db, "h200")->memory_bytes, 141e9, 1);
+    /* 143771 MiB = 150.75 GB, not the marketing "141 GB" */
+    assert_close(preset_find_gpu(db, "h200")->memory_bytes, 150.75e9, 1);
 
     const engine_gpu *t = preset_find_gpu(db, "rtx-2070");
-    assert_close(t->memory_bytes, 8e9, 1);
+    assert_close(t->memory_bytes, 8.59e9, 1); /* 8192 MiB */
     assert_close(t->peak_flops[ENGINE_FP16], 29.9e12, 1);
     assert_close(t->peak_flops[ENGINE_BF16], 0, 0); /* no bf16 on Turing */
     assert_close(t->price_per_hour, 0, 0);          /* no price found */
@@ -379,6 +381,39 @@ static void test_bad_wrong_type(void **state)
     preset_db_free(db);
 }
 
+/* Memory is the total the driver reports (nvidia-smi memory.total in MiB,
+ * rocm-smi "VRAM Total Memory (B)"), converted to GB (1e9 bytes) with two
+ * decimals, not the marketing figure: "80GB" on an H100 is 80 GiB less a
+ * reserve, 81559 MiB = 85.52 GB.  The sources are in presets/gpus.json. */
+static void test_gpu_memory_is_driver_total(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        double driver_bytes;
+        double marketing_gb;
+    } cs[] = {
+        {"rtx-2070", 8192 * 1048576.0, 8},      {"rtx-3090", 24576 * 1048576.0, 24},
+        {"rtx-4090", 24564 * 1048576.0, 24},    {"a10g", 23028 * 1048576.0, 24},
+        {"l4", 23034 * 1048576.0, 24},          {"l40s", 46068 * 1048576.0, 48},
+        {"a100-40gb", 40960 * 1048576.0, 40},   {"a100-80gb", 81920 * 1048576.0, 80},
+        {"h100-sxm", 81559 * 1048576.0, 80},    {"h100-pcie", 81559 * 1048576.0, 80},
+        {"h200", 143771 * 1048576.0, 141},      {"b200", 183359 * 1048576.0, 180},
+        {"mi300x", 206141652992.0, 192},
+    };
+    preset_db *db = shipped_db();
+    assert_int_equal(db->n_gpus, (int)(sizeof cs / sizeof cs[0]));
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        const engine_gpu *g = preset_find_gpu(db, cs[i].name);
+        assert_non_null(g);
+        /* two decimals of GB: within 5 MB of the driver's byte count */
+        assert_close(g->memory_bytes, cs[i].driver_bytes, 0.005e9 + 1);
+        /* and never below the marketing figure read as decimal GB */
+        assert_true(g->memory_bytes > cs[i].marketing_gb * 1e9);
+    }
+    preset_db_free(db);
+}
+
 static void test_bad_negative_value(void **state)
 {
     (void)state;
@@ -388,7 +423,7 @@ static void test_bad_negative_value(void **state)
     assert_string_equal(db->errors[0],
                         BAD "negative.json: h100-sxm: memory_gb: expected a positive number, got -80");
     /* The rejected entry does not replace the shipped one of that name. */
-    assert_close(preset_find_gpu(db, "h100-sxm")->memory_bytes, 80e9, 1);
+    assert_close(preset_find_gpu(db, "h100-sxm")->memory_bytes, 85.52e9, 1);
     const engine_gpu *ok = preset_find_gpu(db, "ok-gpu");
     assert_non_null(ok);
     /* Defaults of the optional GPU fields. */
@@ -652,7 +687,7 @@ static void test_user_dir_overrides_by_name(void **state)
 
     /* "" means no user directory at all. */
     db = shipped_db();
-    assert_close(preset_find_gpu(db, "h100-sxm")->memory_bytes, 80e9, 1);
+    assert_close(preset_find_gpu(db, "h100-sxm")->memory_bytes, 85.52e9, 1);
     preset_db_free(db);
 
     /* A missing directory is not an error. */
@@ -979,6 +1014,7 @@ int main(void)
         cmocka_unit_test(test_params_match_published),
         cmocka_unit_test(test_active_params_match_published),
         cmocka_unit_test(test_units_are_si),
+        cmocka_unit_test(test_gpu_memory_is_driver_total),
         cmocka_unit_test(test_find_is_case_insensitive_and_takes_display_names),
         cmocka_unit_test(test_free_null_is_safe),
         cmocka_unit_test(test_bad_malformed_json),

@@ -99,10 +99,25 @@ rec a --model llama-3-8b --gpu h100-sxm --itl-ms 40
 plan_is a 1 1 1 fp16
 check "recommend a: steps" has "$tmp/a.json" "\"name\":	\"decode_floor\""
 check "recommend a: engine figures" has "$tmp/a.json" "\"result\":"
-rec b --model llama-3-70b --gpu h100-sxm --itl-ms 30
+# Seed 004 example B assumes an 80 GB H100 ("n_fit = ceil(141 / (80 - 4 -
+# 10)) = 3 -> TP=4"); the preset holds the driver's 85.52 GB (81559 MiB),
+# on which one sequence fits on TP=2, so the seed's card is given
+# explicitly.  b_real and b_kv are the real card: TP=2 at one sequence, and
+# the seed's TP=4 again once its 10 GB KV reserve (24 sequences) is asked.
+rec b --model llama-3-70b --gpu h100-sxm --itl-ms 30 --vram-gb 80
 plan_is b 4 1 1 fp16
 check "recommend b: n_fit 3" has "$tmp/b.json" "\"n_fit\":	3"
 check "recommend b: n_latency 2" has "$tmp/b.json" "\"n_latency\":	2"
+"$bin" recommend --model llama-3-70b --gpu h100-sxm --itl-ms 30 --vram-gb 80 >"$tmp/b.txt" 2>&1
+check "recommend b: text says 80.00 GB" has "$tmp/b.txt" "H100 SXM (80.00 GB each)"
+rec b_real --model llama-3-70b --gpu h100-sxm --itl-ms 30
+plan_is b_real 2 1 1 fp16
+check "recommend b_real: n_fit 2" has "$tmp/b_real.json" "\"n_fit\":	2"
+"$bin" recommend --model llama-3-70b --gpu h100-sxm --itl-ms 30 >"$tmp/b_real.txt" 2>&1
+check "recommend b_real: text says 85.52 GB" has "$tmp/b_real.txt" "H100 SXM (85.52 GB each)"
+rec b_kv --model llama-3-70b --gpu h100-sxm --itl-ms 30 --concurrency 24
+plan_is b_kv 4 1 1 fp16
+check "recommend b_kv: n_fit 3" has "$tmp/b_kv.json" "\"n_fit\":	3"
 rec c8 --model llama-3.1-405b --gpu h100-sxm --allow-quant fp8
 plan_is c8 8 1 1 fp8
 rec c16 --model llama-3.1-405b --gpu h100-sxm --inter-link ib-ndr

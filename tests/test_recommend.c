@@ -45,9 +45,10 @@ typedef struct ask {
     unsigned quant;
 } ask;
 
-/* Run recommend for a request named by presets; the result is the
- * caller's to free. */
-static recommend_result *run(const ask *a)
+/* Run recommend for a request named by presets, with the memory per GPU
+ * set to vram_bytes (0: the preset's, the driver-reported total); the
+ * result is the caller's to free. */
+static recommend_result *run_vram(const ask *a, double vram_bytes)
 {
     recommend_request q;
     memset(&q, 0, sizeof q);
@@ -61,6 +62,7 @@ static recommend_result *run(const ask *a)
     assert_non_null(q.base.intra);
     q.base.gpus_per_node = a->per_node ? a->per_node : 8;
     q.base.batch = a->concurrency ? a->concurrency : 1;
+    q.base.vram_bytes = vram_bytes;
     q.base.objective = ENGINE_OBJ_THROUGHPUT; /* the command's default */
     q.gpus_max = a->gpus_max;
     q.itl_target_s = a->itl_ms / 1e3;
@@ -70,6 +72,11 @@ static recommend_result *run(const ask *a)
     engine_error err = {{0}};
     assert_int_equal(recommend_run(&q, r, &err), 0);
     return r;
+}
+
+static recommend_result *run(const ask *a)
+{
+    return run_vram(a, 0);
 }
 
 static double num(const recommend_result *r, recommend_step_id id, const char *key)
@@ -114,11 +121,13 @@ static void test_seed004_a_one_gpu(void **state)
     /* "weights FP16 = 16.1 GB" */
     assert_true(REL(num(r, REC_STEP_FIT, "weights_bytes"), 16.06e9) < 0.005);
     assert_int_equal(r->step[REC_STEP_FIT].verdict, REC_PASS);
-    /* "fits with 60 GB for KV": ours is 53.9 GB because only 90% of the
-     * 80 GB is usable (72 GB) and the runtime's 2 GB and the prefill
-     * workspace come off too; the seed counts the whole 80 GB. */
+    /* "fits with 60 GB for KV" (80 - 16.1 - 4): ours is 58.8 GB, because
+     * only 90% of the card is usable (76.97 GB of the 85.52 GB the driver
+     * reports) and the runtime's 2 GB and the prefill workspace come off
+     * too. */
     double room = num(r, REC_STEP_FIT, "kv_room_bytes");
     assert_true(room > 50e9 && room < 60e9);
+    assert_true(REL(room, 58.8e9) < 0.005);
     /* "decode floor = 16.1/3350 = 4.8 ms << 40 ms" */
     assert_true(REL(num(r, REC_STEP_FLOOR, "floor_s"), 4.8e-3) < 0.01);
     assert_int_equal(r->step[REC_STEP_FLOOR].verdict, REC_PASS);
@@ -141,12 +150,16 @@ static void test_seed004_a_one_gpu(void **state)
     free(r);
 }
 
-/* Example B: Llama-3-70B, ITL 30 ms, H100 -> n_fit 3, n_latency 2, TP=4. */
+/* Example B: Llama-3-70B, ITL 30 ms, H100 -> n_fit 3, n_latency 2, TP=4.
+ * The seed's H100 has 80 GB ("n_fit = ceil(141 / (80 - 4 - 10)) = 3");
+ * the preset now holds what the driver reports, 81559 MiB = 85.52 GB, on
+ * which the answer changes (see test_seed004_b_real_capacity), so the
+ * seed's scenario is run with its 80 GB given explicitly (--vram-gb 80). */
 static void test_seed004_b_tp4(void **state)
 {
     (void)state;
     ask a = {"llama-3-70b", "h100-sxm", "nvlink4", NULL, 0, 0, 0, 30, 0};
-    recommend_result *r = run(&a);
+    recommend_result *r = run_vram(&a, 80e9);
     assert_true(REL(num(r, REC_STEP_N_FIT, "weights_bytes"), 141e9) < 0.005);
     /* The seed budgets 80 - 4 - 10 = 66 GB per GPU; ours is 72 GB usable
      * - 2 GB runtime - 0.17 GB workspace = 69.8 GB, with the KV of one
@@ -169,6 +182,37 @@ static void test_seed004_b_tp4(void **state)
     free(r);
 }
 
+/* Example B on the H100 as its driver reports it (85.52 GB, 76.97 GB
+ * usable, 74.80 GB per GPU after the runtime and the workspace): with one
+ * sequence, n_fit = ceil(141.53 / 74.80) = 2 = n_latency, so TP=2 - the
+ * seed's TP=4 needs its 80 GB or its 10 GB KV reserve.  Reserve those
+ * 10 GB as the seed does (24 sequences x 1280 tokens x 320 KiB of KV per
+ * token = 10.07 GB) and its answer returns on the real card: n_fit 3,
+ * TP=4. */
+static void test_seed004_b_real_capacity(void **state)
+{
+    (void)state;
+    ask a = {"llama-3-70b", "h100-sxm", "nvlink4", NULL, 0, 0, 0, 30, 0};
+    recommend_result *r = run(&a);
+    assert_true(REL(num(r, REC_STEP_N_FIT, "budget_per_gpu_bytes"), 74.80e9) < 0.005);
+    assert_int_equal((int)num(r, REC_STEP_N_FIT, "n_fit"), 2);
+    assert_int_equal((int)num(r, REC_STEP_N_LATENCY, "n_latency"), 2);
+    assert_int_equal((int)num(r, REC_STEP_TP, "tp"), 2);
+    assert_plan(r, 2, 1, 1, ENGINE_FP16);
+    assert_true(r->chosen.unit.itl_s < 30e-3);
+    assert_true(r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES);
+    free(r);
+
+    a.concurrency = 24;
+    r = run(&a);
+    assert_true(REL(num(r, REC_STEP_N_FIT, "kv_bytes"), 10.07e9) < 0.005);
+    assert_int_equal((int)num(r, REC_STEP_N_FIT, "n_fit"), 3);
+    assert_int_equal((int)num(r, REC_STEP_TP, "tp"), 4);
+    assert_plan(r, 4, 1, 1, ENGINE_FP16);
+    assert_true(r->chosen.unit.itl_s < 30e-3);
+    free(r);
+}
+
 /* Example C: Llama-3.1-405B on 80 GB GPUs, FP8 allowed -> TP=8 FP8 on one
  * node; the FP16 answer (TP=8 x PP=2 on two nodes) is the alternative. */
 static void test_seed004_c_fp8(void **state)
@@ -178,10 +222,11 @@ static void test_seed004_c_fp8(void **state)
              1u << ENGINE_FP8};
     recommend_result *r = run(&a);
     /* "weights FP16 = 810 GB", "n_fit = ceil(810 / 66) = 13": ours is
-     * ceil(812.4 / 69.7) = 12 (larger usable budget, see example B); both
-     * exceed one node's TP=8. */
+     * ceil(812.4 / 74.6) = 11 on the 85.52 GB the driver reports (larger
+     * usable budget, see example B), 12 on the seed's 80 GB; all exceed
+     * one node's TP=8, and the answer is the same on either card. */
     assert_true(REL(num(r, REC_STEP_FIT, "weights_bytes"), 811.7e9) < 0.005);
-    assert_int_equal((int)num(r, REC_STEP_N_FIT, "n_fit"), 12);
+    assert_int_equal((int)num(r, REC_STEP_N_FIT, "n_fit"), 11);
     assert_int_equal((int)num(r, REC_STEP_TP, "tp"), 8);
     assert_int_equal((int)num(r, REC_STEP_TP, "pp"), 2);
     assert_int_equal(r->step[REC_STEP_QUANT].verdict, REC_PASS);
@@ -195,6 +240,12 @@ static void test_seed004_c_fp8(void **state)
     int i = find_alt(r, 8, 2, ENGINE_FP16);
     assert_true(i >= 0);
     assert_int_equal(r->alt[i].nodes, 2);
+    free(r);
+    /* On the seed's 80 GB: ceil(812.4 / 69.7) = 12, the same answer. */
+    r = run_vram(&a, 80e9);
+    assert_int_equal((int)num(r, REC_STEP_N_FIT, "n_fit"), 12);
+    assert_int_equal((int)num(r, REC_STEP_TP, "pp"), 2);
+    assert_plan(r, 8, 1, 1, ENGINE_FP8);
     free(r);
 }
 
@@ -243,16 +294,26 @@ static void test_seed002_7b_dgx_replicas(void **state)
 }
 
 /* 70B on DGX-A100 -> tensor parallel.  The seed's "70B (140 GB FP16)" is
- * Llama-3-70B's 141 GB; its 85% headroom gives 3+ GPUs, our budget gives
- * n_fit 3 as well -> TP=4, two replicas on the 8 GPUs.  (Llama-2-70B is
- * 138 GB and fits TP=2 with 0.7 GB to spare at one sequence.) */
+ * Llama-3-70B's 141 GB; its 85% headroom on "8x80GB" gives 3+ GPUs, our
+ * budget on 80 GB gives n_fit 3 as well -> TP=4, two replicas on the 8
+ * GPUs.  (Llama-2-70B is 138 GB and fits TP=2 with 0.7 GB to spare at one
+ * sequence.)  The preset now holds the driver's 81920 MiB = 85.90 GB, on
+ * which n_fit is 2, so the seed's 80 GB is given explicitly; the real card
+ * is checked after it. */
 static void test_seed002_70b_dgx_tp(void **state)
 {
     (void)state;
     ask a = {"llama-3-70b", "a100-80gb", "nvlink3", NULL, 8, 8, 1, 0, 0};
-    recommend_result *r = run(&a);
+    recommend_result *r = run_vram(&a, 80e9);
     assert_int_equal((int)num(r, REC_STEP_N_FIT, "n_fit"), 3);
     assert_plan(r, 4, 1, 2, ENGINE_FP16);
+    assert_int_equal(r->step[REC_STEP_TOPOLOGY].verdict, REC_PASS);
+    free(r);
+    /* 85.90 GB: ceil(141.53 / 75.14) = 2 -> TP=2, four replicas; still
+     * tensor parallel, as the seed says. */
+    r = run(&a);
+    assert_int_equal((int)num(r, REC_STEP_N_FIT, "n_fit"), 2);
+    assert_plan(r, 2, 1, 4, ENGINE_FP16);
     assert_int_equal(r->step[REC_STEP_TOPOLOGY].verdict, REC_PASS);
     free(r);
 }
@@ -402,6 +463,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed004_a_one_gpu),
         cmocka_unit_test(test_seed004_b_tp4),
+        cmocka_unit_test(test_seed004_b_real_capacity),
         cmocka_unit_test(test_seed004_c_fp8),
         cmocka_unit_test(test_seed004_c_fp16),
         cmocka_unit_test(test_seed002_7b_dgx_replicas),

@@ -120,7 +120,8 @@ expect_out '^deepseek-v3 '
 
 run list gpus
 expect_rc 0
-expect_out '^h100-sxm +.* 80 GB +3350 GB/s +989\.0'
+# memory_gb 85.52 (the driver's 81559 MiB), printed to the whole GB
+expect_out '^h100-sxm +.* 86 GB +3350 GB/s +989\.0'
 
 run list links
 expect_rc 0
@@ -167,7 +168,8 @@ run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --json
 expect_rc 0
 expect_clean_json
 expect_near weights_bytes 16.06e9 0.005
-expect_near capacity_bytes 72e9 0.0001
+# usable = 0.9 x 85.52 GB, the driver-reported total (81559 MiB)
+expect_near capacity_bytes 76.968e9 0.0001
 expect_out '"fits":[[:space:]]*true'
 expect_out '"tp":[[:space:]]*1,'
 expect_out '"calibration":[[:space:]]*"datasheet defaults"'
@@ -191,7 +193,7 @@ run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1
 expect_rc 0
 expect_out '^  weights +16\.06 GB'
 expect_out '^  KV cache +[0-9.]+ [kMG]B'
-expect_out '^  total +[0-9.]+ GB +of 72\.00 GB usable'
+expect_out '^  total +[0-9.]+ GB +of 76\.97 GB usable \(85\.52 GB x 0\.90\)'
 expect_out '^  TTFT \(prefill\) +[0-9.]+ (ms|s)'
 expect_out '^  P50 '
 expect_out '^calibration: datasheet defaults'

@@ -427,9 +427,11 @@ static void test_preselection_and_vram_default(void **state)
     screen_open("xterm", 1, 24, 80, &eo);
     assert_int_equal(g_caps.mode, THEME_8);
     assert_true(screen_contains("Llama-3-8B"));
-    assert_true(screen_contains("40 GB"));
+    /* a100-40gb holds the driver's total, 40960 MiB = 42.95 GB; the VRAM
+     * slider moves in whole GB and starts at 43 */
+    assert_true(screen_contains("43 GB"));
     assert_true(screen_contains("pcie4 / "));
-    assert_int_equal(g_x->ctl[CTL_VRAM].value, 40);
+    assert_int_equal(g_x->ctl[CTL_VRAM].value, 43);
     screen_close();
     eo.vram_gb = 24;
     screen_open("xterm", 1, 24, 80, &eo);

@@ -121,7 +121,7 @@ expect_out '^deepseek-v3 '
 run list gpus
 expect_rc 0
 # memory_gb 85.52 (the driver's 81559 MiB), printed to the whole GB
-expect_out '^h100-sxm +.* 86 GB +3350 GB/s +989\.0'
+expect_out '^h100-sxm +.* 85\.52 GB +3350 GB/s +989\.0'
 
 run list links
 expect_rc 0

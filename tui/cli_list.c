@@ -133,7 +133,7 @@ static int list_gpus(const preset_db *db, int json)
     for (int i = 0; i < db->n_gpus; i++) {
         const engine_gpu *g = &db->gpus[i];
         char mem[32], hbm[32], f16[32], f8[32], i8[32], price[64];
-        snprintf(mem, sizeof mem, "%.0f GB", g->memory_bytes / 1e9);
+        snprintf(mem, sizeof mem, "%.2f GB", g->memory_bytes / 1e9);
         snprintf(hbm, sizeof hbm, "%.0f GB/s", g->hbm_bytes_per_s / 1e9);
         snprintf(f16, sizeof f16, "%.1f", g->peak_flops[ENGINE_FP16] / 1e12);
         if (g->peak_flops[ENGINE_FP8] > 0)

@@ -261,7 +261,12 @@ static void build_scenario(const explorer *x, engine_scenario *s)
     s->calib = x->calib.measured ? &x->calib : NULL;
     s->gpus = x->ctl[CTL_GPUS].value;
     s->gpus_per_node = x->ctl[CTL_PER_NODE].value;
-    s->vram_bytes = x->ctl[CTL_VRAM].value * 1e9; /* GB -> bytes */
+    /* The slider moves in whole GB; at the GPU's own (rounded) capacity the
+     * engine gets the exact figure (0 = the GPU's capacity), so 85.52 GB
+     * is never rounded up to 86. */
+    s->vram_bytes = x->ctl[CTL_VRAM].value == gb_of(s->gpu->memory_bytes)
+                        ? 0
+                        : x->ctl[CTL_VRAM].value * 1e9; /* GB -> bytes */
     s->batch = x->ctl[CTL_BATCH].value;
     s->prompt = x->ctl[CTL_PROMPT].value;
     s->gen = x->ctl[CTL_GEN].value;

@@ -266,8 +266,12 @@ int cli_cmd_calibrate(int argc, char **argv, const preset_db *db)
         calib_result_free(&r);
         return 1;
     }
-    if (note[0] && !r.notes[0])
-        snprintf(r.notes, sizeof r.notes, "%s", note);
+    if (note[0] && !r.notes[0]) {
+        /* keep what fits; the note is a sentence, a cut one still reads */
+        size_t n = strnlen(note, sizeof r.notes - 1);
+        memcpy(r.notes, note, n);
+        r.notes[n] = '\0';
+    }
     else if (!note[0] && r.notes[0])
         fprintf(stderr, CMD ": %s\n", r.notes); /* the GPU failed after the probe */
 

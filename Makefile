@@ -74,6 +74,9 @@ ALL_CFLAGS = $(CFLAGS) $(PKG_CFLAGS) $(CUDA_CFLAGS) -MMD -MP
 LIBS = $(PKG_LIBS) $(CUDA_LIBS) -lpthread -lm
 DEPS_STAMP := $(BUILD)/.deps-ok
 
+# Test objects are built through a pattern chain; keep them (no rebuilds).
+.SECONDARY:
+
 .PHONY: all run test asan bench install uninstall clean deps test-deps
 all: $(BIN)
 

@@ -18,25 +18,10 @@
 
 #include "../engine/recommend.h"
 #include "../presets/preset.h"
+#include "support_presets.h"
 #include "support_models.h"
 
 #define REL(a, b) (fabs((a) - (b)) / fabs(b))
-
-static preset_db *g_db;
-
-static int setup(void **state)
-{
-    (void)state;
-    engine_error err = {{0}};
-    return preset_db_load("", &g_db, &err);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    preset_db_free(g_db);
-    return 0;
-}
 
 typedef struct ask {
     const char *model, *gpu, *link, *inter;
@@ -53,10 +38,10 @@ static recommend_result *run_vram(const ask *a, double vram_bytes)
     recommend_request q;
     memset(&q, 0, sizeof q);
     engine_scenario_defaults(&q.base);
-    q.base.model = preset_find_model(g_db, a->model);
-    q.base.gpu = preset_find_gpu(g_db, a->gpu);
-    q.base.intra = preset_find_link(g_db, a->link);
-    q.base.inter = a->inter ? preset_find_link(g_db, a->inter) : NULL;
+    q.base.model = preset_find_model(ts_db, a->model);
+    q.base.gpu = preset_find_gpu(ts_db, a->gpu);
+    q.base.intra = preset_find_link(ts_db, a->link);
+    q.base.inter = a->inter ? preset_find_link(ts_db, a->inter) : NULL;
     assert_non_null(q.base.model);
     assert_non_null(q.base.gpu);
     assert_non_null(q.base.intra);
@@ -266,9 +251,9 @@ static void test_seed004_c_fp16(void **state)
     /* TP=8 at FP16: "101 GB/GPU. Doesn't fit in 80 GB." */
     engine_scenario s;
     engine_scenario_defaults(&s);
-    s.model = preset_find_model(g_db, "llama-3.1-405b");
-    s.gpu = preset_find_gpu(g_db, "h100-sxm");
-    s.intra = preset_find_link(g_db, "nvlink4");
+    s.model = preset_find_model(ts_db, "llama-3.1-405b");
+    s.gpu = preset_find_gpu(ts_db, "h100-sxm");
+    s.intra = preset_find_link(ts_db, "nvlink4");
     s.gpus = 8;
     engine_result e;
     assert_int_equal(engine_evaluate(&s, (engine_plan){8, 1, 1, 1}, &e, NULL), 0);
@@ -477,5 +462,5 @@ int main(void)
         cmocka_unit_test(test_round_tp),
         cmocka_unit_test(test_hand_built_example_a),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

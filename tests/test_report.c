@@ -20,23 +20,8 @@
 
 #include "../engine/report.h"
 #include "../presets/preset.h"
+#include "support_presets.h"
 #include "../tui/cli.h"
-
-static preset_db *g_db;
-
-static int setup(void **state)
-{
-    (void)state;
-    engine_error err = {{0}};
-    return preset_db_load("", &g_db, &err);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    preset_db_free(g_db);
-    return 0;
-}
 
 static const char *const MODELS[] = {"gpt2-124m", "llama-7b", "llama-13b", "llama-2-70b",
                                      "falcon-180b"};
@@ -45,15 +30,15 @@ enum { N_MODELS = 5, N_LINKS = 4 };
 
 static report_tables *compute(report_inputs *in)
 {
-    report_inputs_defaults(in, preset_find_gpu(g_db, "a100-80gb"));
+    report_inputs_defaults(in, preset_find_gpu(ts_db, "a100-80gb"));
     assert_non_null(in->base.gpu);
     for (int i = 0; i < N_MODELS; i++) {
-        in->models[i] = preset_find_model(g_db, MODELS[i]);
+        in->models[i] = preset_find_model(ts_db, MODELS[i]);
         assert_non_null(in->models[i]);
     }
     in->n_models = N_MODELS;
     for (int i = 0; i < N_LINKS; i++) {
-        in->links[i] = preset_find_link(g_db, LINKS[i]);
+        in->links[i] = preset_find_link(ts_db, LINKS[i]);
         assert_non_null(in->links[i]);
     }
     in->n_links = N_LINKS;
@@ -202,7 +187,7 @@ static void test_csv_files(void **state)
     assert_non_null(saved);
     int fd = dup(fileno(stdout));
     dup2(fileno(saved), fileno(stdout));
-    int rc = cli_cmd_report(5, argv, g_db);
+    int rc = cli_cmd_report(5, argv, ts_db);
     fflush(stdout);
     dup2(fd, fileno(stdout));
     close(fd);
@@ -240,9 +225,9 @@ static void test_csv_files(void **state)
     /* Bad usage is status 2. */
     char *bad[] = {"report", "--format", "xml", NULL};
     fflush(stderr);
-    assert_int_equal(cli_cmd_report(3, bad, g_db), 2);
+    assert_int_equal(cli_cmd_report(3, bad, ts_db), 2);
     char *bad_model[] = {"report", "--model", "no-such-model", NULL};
-    assert_int_equal(cli_cmd_report(3, bad_model, g_db), 2);
+    assert_int_equal(cli_cmd_report(3, bad_model, ts_db), 2);
 
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -255,5 +240,5 @@ int main(void)
         cmocka_unit_test(test_tables_numbers),
         cmocka_unit_test(test_csv_files),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

@@ -54,22 +54,7 @@
 
 #include "../engine/engine.h"
 #include "../presets/preset.h"
-
-static preset_db *g_db;
-
-static int setup(void **state)
-{
-    (void)state;
-    engine_error err = {{0}};
-    return preset_db_load("", &g_db, &err);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    preset_db_free(g_db);
-    return 0;
-}
+#include "support_presets.h"
 
 typedef enum metric {
     M_TTFT,       /* ttft_s, seconds */
@@ -96,9 +81,9 @@ typedef struct vcase {
 static void scenario_for(const vcase *c, engine_scenario *s)
 {
     engine_scenario_defaults(s);
-    s->model = c->custom ? c->custom : preset_find_model(g_db, c->model);
-    s->gpu = preset_find_gpu(g_db, c->gpu);
-    s->intra = preset_find_link(g_db, c->link);
+    s->model = c->custom ? c->custom : preset_find_model(ts_db, c->model);
+    s->gpu = preset_find_gpu(ts_db, c->gpu);
+    s->intra = preset_find_link(ts_db, c->link);
     assert_non_null(s->model);
     assert_non_null(s->gpu);
     assert_non_null(s->intra);
@@ -429,7 +414,7 @@ static void test_capacity_measured_runs(void **state)
                       r.mem.capacity_bytes / 1e9, r.fits ? "fits" : "does not fit");
         assert_true(r.mem.per_gpu_bytes <= physical);
         /* the preset is that physical total, in GB with two decimals */
-        const engine_gpu *g = preset_find_gpu(g_db, cs[i].c.gpu);
+        const engine_gpu *g = preset_find_gpu(ts_db, cs[i].c.gpu);
         assert_non_null(g);
         assert_true(fabs(g->memory_bytes - physical) <= 0.005e9 + 1);
     }
@@ -608,5 +593,5 @@ int main(void)
         cmocka_unit_test(test_fp8_prefill),
         cmocka_unit_test(test_outlier_fp8_short_prefill),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

@@ -18,23 +18,8 @@ export XDG_CONFIG_HOME HOME
 LC_ALL=C
 export LC_ALL
 
-checks=0
-failed=0
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-
-run() {
-    checks=$((checks + 1))
-    "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    rc=$?
-    what="shardscope $*"
-}
-
-expect_rc() {
-    [ "$rc" -eq "$1" ] || fail "$what: exit $rc, want $1; stderr: $(head -c 400 "$tmp/err")"
-}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib_e2e.sh"
 
 # has_key FILE KEY: a "KEY": line in the (pretty-printed) JSON.
 has_key() {

@@ -21,32 +21,7 @@ export XDG_CONFIG_HOME HOME
 LC_ALL=C
 export LC_ALL
 
-checks=0
-failed=0
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-
-# run CMD...: stdout -> $tmp/out, stderr -> $tmp/err, status -> $rc.
-run() {
-    checks=$((checks + 1))
-    "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    rc=$?
-    what="shardscope $*"
-}
-
-expect_rc() {
-    [ "$rc" -eq "$1" ] || fail "$what: exit $rc, want $1; stderr: $(head -c 400 "$tmp/err")"
-}
-
-# expect_out REGEX / expect_err REGEX: a line matches (grep -E).
-expect_out() {
-    grep -Eq -- "$1" "$tmp/out" || fail "$what: stdout has no line matching '$1'"
-}
-expect_err() {
-    grep -Eq -- "$1" "$tmp/err" || fail "$what: stderr has no line matching '$1'"
-}
+. "$here/lib_e2e.sh"
 
 # expect_err_exact LINE: stderr is exactly this one line; stdout is empty.
 expect_err_exact() {

@@ -1,0 +1,34 @@
+# lib_e2e.sh - helpers shared by the end-to-end scripts (sourced, not run;
+# mk/runtests.sh runs only tests/e2e_*.sh).  The caller sets $bin (the
+# binary) and $tmp (a private temporary directory).
+#   run CMD...       stdout -> $tmp/out, stderr -> $tmp/err, status -> $rc
+#   expect_rc N      the last run exited N
+#   expect_out RE    a stdout line matches (grep -E)
+#   expect_err RE    a stderr line matches
+#   fail MSG         count and print a failure
+checks=0
+failed=0
+
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $*"
+}
+
+run() {
+    checks=$((checks + 1))
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    what="shardscope $*"
+}
+
+expect_rc() {
+    [ "$rc" -eq "$1" ] || fail "$what: exit $rc, want $1; stderr: $(head -c 400 "$tmp/err")"
+}
+
+expect_out() {
+    grep -Eq -- "$1" "$tmp/out" || fail "$what: stdout has no line matching '$1'"
+}
+
+expect_err() {
+    grep -Eq -- "$1" "$tmp/err" || fail "$what: stderr has no line matching '$1'"
+}

@@ -1061,7 +1061,11 @@ static void test_loopback(void **state)
     calib_result r;
     memset(&r, 0, sizeof r);
     engine_error err = {{0}};
-    assert_int_equal(calib_comm_loopback(NULL, 64 * 1024, &r, &err), 0);
+    int rc = calib_comm_loopback(NULL, 64 * 1024, &r, &err);
+    if (rc != 0) {
+        calib_result_free(&r);
+        fail_msg("calib_comm_loopback returned %d: %s", rc, err.msg);
+    }
     assert_int_equal(r.n_comm, 4); /* 1, 4, 16, 64 KiB */
     assert_string_equal(r.comm_label, "loopback (2 local processes)");
     for (int i = 0; i < r.n_comm; i++)

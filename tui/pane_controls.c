@@ -73,6 +73,7 @@ static void draw_control(explorer *x, WINDOW *w, int c, int y, int x0, int width
 
 void pane_controls_draw(explorer *x, WINDOW *w)
 {
+    theme_window(w);
     pane_frame(x, w, PANE_CONTROLS, NULL);
     int h = getmaxy(w), ww = getmaxx(w);
     int cols = x->lay.controls_columns > 1 ? 2 : 1;

@@ -132,6 +132,7 @@ static void build(explorer *x, lines *l)
 
 void pane_details_draw(explorer *x, WINDOW *w)
 {
+    theme_window(w);
     lines l;
     build(x, &l);
     char title[64];

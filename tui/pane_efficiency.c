@@ -20,6 +20,14 @@ static void cell_text(const exp_cell *c, char *buf, size_t len)
         snprintf(buf, len, "%.0f%%", c->efficiency * 100.0);
 }
 
+/* A cell spans its gap in its own style, so a run of cells in one style
+ * (a row of red values) costs one attribute change on the wire, not one
+ * per cell. */
+static void put_cell(WINDOW *w, int y, int xx, theme_role role, const char *text)
+{
+    pane_putf(w, y, xx, CELL_W, role, "%*s ", CELL_W - 1, text);
+}
+
 static int draw_tp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int rows)
 {
     const exp_results *r = &x->r;
@@ -48,8 +56,7 @@ static int draw_tp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int 
                               : e->efficiency >= 0.8 ? ROLE_GOOD
                               : e->efficiency < 0.5 ? ROLE_BAD
                                                     : ROLE_NORMAL;
-            pane_putf(w, y0 + used, x0 + LABEL_W + c * CELL_W, CELL_W, role, "%*s",
-                      CELL_W - 1, b);
+            put_cell(w, y0 + used, x0 + LABEL_W + c * CELL_W, role, b);
         }
     }
     return used;
@@ -117,7 +124,7 @@ static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int r
                               : e->efficiency >= 0.8 ? ROLE_GOOD
                               : e->efficiency < 0.5  ? ROLE_BAD
                                                      : ROLE_NORMAL;
-            pane_putf(w, y0 + used, x0 + LABEL_W + c * CELL_W, CELL_W, role, "%*s", CELL_W - 1, b);
+            put_cell(w, y0 + used, x0 + LABEL_W + c * CELL_W, role, b);
         }
     }
     static const char *const KIND[CMP_KINDS] = {"TP here", "PP here", "TPxPP"};
@@ -127,14 +134,15 @@ static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int r
             const exp_cell *e = &r->cmp[k][c];
             char b[16];
             cell_text(e, b, sizeof b);
-            pane_putf(w, y0 + used, x0 + LABEL_W + c * CELL_W, CELL_W,
-                      e->ok && e->fits ? ROLE_NORMAL : ROLE_DIM, "%*s", CELL_W - 1, b);
+            put_cell(w, y0 + used, x0 + LABEL_W + c * CELL_W,
+                     e->ok && e->fits ? ROLE_NORMAL : ROLE_DIM, b);
         }
     }
 }
 
 void pane_efficiency_draw(explorer *x, WINDOW *w)
 {
+    theme_window(w);
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;
     int n_links = x->ctl[CTL_INTRA].max + 1;

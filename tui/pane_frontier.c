@@ -32,6 +32,7 @@ static void draw_min_table(explorer *x, WINDOW *w, int y0, int x0, int rows)
 
 void pane_frontier_draw(explorer *x, WINDOW *w)
 {
+    theme_window(w);
     chart_cell *grid = x->grid;
     const exp_results *r = &x->r;
     int h = getmaxy(w), ww = getmaxx(w);

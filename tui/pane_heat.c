@@ -72,6 +72,7 @@ static void draw_legend(WINDOW *w, int y, int width)
 
 void pane_heat_draw(explorer *x, WINDOW *w)
 {
+    theme_window(w);
     const exp_results *r = &x->r;
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;

@@ -61,6 +61,7 @@ static int put_col(WINDOW *w, int y, int x, int width, theme_role r, const char 
 
 void pane_strategies_draw(explorer *x, WINDOW *w)
 {
+    theme_window(w);
     const exp_results *r = &x->r;
     char title[128];
     snprintf(title, sizeof title, "Strategies: %d GPUs, %d plans, by %s",

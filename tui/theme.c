@@ -7,9 +7,11 @@
 
 #include <string.h>
 
-/* Pairs: 1..ROLE_COUNT for roles, then heat buckets. */
+/* Pairs: 1..ROLE_COUNT for roles, then heat buckets, then the plain pair
+ * (the terminal's own colours). */
 #define PAIR_HEAT0 (ROLE_COUNT + 1)
 #define HEAT_MAX 10
+#define PAIR_PLAIN (PAIR_HEAT0 + HEAT_MAX)
 
 typedef struct role_def {
     attr_t mono;
@@ -36,8 +38,8 @@ static const role_def ROLES[ROLE_COUNT] = {
     [ROLE_VALUE] = {A_BOLD, -1, -1, A_BOLD, -1, -1, A_BOLD},
     [ROLE_FILL] = {A_BOLD, COLOR_CYAN, -1, 0, 39, -1, 0},
     [ROLE_EMPTY] = {A_NORMAL, COLOR_BLUE, -1, 0, 238, -1, 0},
-    [ROLE_GOOD] = {A_BOLD, COLOR_GREEN, -1, A_BOLD, 77, -1, A_BOLD},
-    [ROLE_BAD] = {A_BOLD, COLOR_RED, -1, A_BOLD, 203, -1, A_BOLD},
+    [ROLE_GOOD] = {A_BOLD, COLOR_GREEN, -1, A_BOLD, 77, -1, 0},
+    [ROLE_BAD] = {A_BOLD, COLOR_RED, -1, A_BOLD, 203, -1, 0},
     [ROLE_SEG1] = {A_NORMAL, COLOR_BLUE, -1, A_BOLD, 33, -1, 0},
     [ROLE_SEG2] = {A_NORMAL, COLOR_MAGENTA, -1, A_BOLD, 170, -1, 0},
     [ROLE_SEG3] = {A_NORMAL, COLOR_YELLOW, -1, 0, 178, -1, 0},
@@ -49,7 +51,7 @@ static const role_def ROLES[ROLE_COUNT] = {
 
 /* Diverging heat ramps, communication-bound (red) to compute-bound (green). */
 static const short HEAT256_BG[HEAT_MAX] = {124, 160, 203, 210, 223, 194, 150, 113, 71, 28};
-static const short HEAT256_FG[HEAT_MAX] = {231, 231, 16, 16, 16, 16, 16, 16, 16, 231};
+static const short HEAT256_FG[HEAT_MAX] = {15, 15, 0, 0, 0, 0, 0, 0, 0, 15};
 static const short HEAT8_BG[6] = {COLOR_RED, COLOR_MAGENTA, COLOR_YELLOW,
                                   COLOR_CYAN, COLOR_GREEN, COLOR_GREEN};
 static const short HEAT8_FG[6] = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK,
@@ -62,6 +64,9 @@ static const attr_t HEATMONO_A[6] = {A_REVERSE | A_BOLD, A_REVERSE, A_REVERSE,
                                      A_NORMAL, A_BOLD, A_BOLD | A_UNDERLINE};
 
 static theme_mode g_mode = THEME_MONO;
+/* The pair of text and blanks in the terminal's own colours: 0 without
+ * colours, else PAIR_PLAIN (see theme_pair). */
+static short g_plain = 0;
 
 theme_mode theme_pick(int has_colors, int colors, int no_color)
 {
@@ -73,6 +78,7 @@ theme_mode theme_pick(int has_colors, int colors, int no_color)
 void theme_init(theme_mode mode, int default_colors)
 {
     g_mode = mode;
+    g_plain = 0;
     if (mode == THEME_MONO)
         return;
     for (int r = 0; r < ROLE_COUNT; r++) {
@@ -86,6 +92,8 @@ void theme_init(theme_mode mode, int default_colors)
         }
         init_pair((short)(r + 1), fg, bg);
     }
+    if (default_colors && init_pair(PAIR_PLAIN, -1, -1) == OK)
+        g_plain = PAIR_PLAIN;
     for (int b = 0; b < HEAT_MAX; b++) {
         if (mode == THEME_256)
             init_pair((short)(PAIR_HEAT0 + b), HEAT256_FG[b], HEAT256_BG[b]);
@@ -115,11 +123,22 @@ short theme_pair(theme_role r)
     if (g_mode == THEME_MONO || r <= 0 || r >= ROLE_COUNT)
         return 0;
     const role_def *d = &ROLES[r];
-    /* Default colours share pair 0, so switching between such roles costs
-     * no colour escape sequence. */
+    /* Roles in the terminal's own colours share one pair, so switching
+     * between them costs no colour escape sequence.  It is not pair 0:
+     * curses reaches pair 0 from a coloured cell with a full attribute
+     * reset (sgr0) on top of the colour reset, the plain pair with the
+     * colour reset alone ("\033[39m"). */
     if (g_mode == THEME_256 ? (d->fg256 == -1 && d->bg256 == -1) : (d->fg8 == -1 && d->bg8 == -1))
-        return 0;
+        return g_plain;
     return (short)(r + 1);
+}
+
+void theme_window(WINDOW *w)
+{
+    if (!w)
+        return;
+    wbkgdset(w, (chtype)' ' | (chtype)COLOR_PAIR(g_plain));
+    werase(w);
 }
 
 void theme_set(WINDOW *w, theme_role r)
@@ -144,7 +163,7 @@ void theme_heat_style(int bucket, attr_t *attr, short *pair, char *glyph)
     *glyph = ' ';
     switch (g_mode) {
     case THEME_256:
-        *attr = HEAT256_FG[bucket] == 231 ? A_BOLD : A_NORMAL;
+        *attr = A_NORMAL;
         *pair = (short)(PAIR_HEAT0 + bucket);
         break;
     case THEME_8:

@@ -58,6 +58,10 @@ void theme_init(theme_mode mode, int default_colors);
 theme_mode theme_current(void);
 
 void theme_set(WINDOW *w, theme_role r);
+/* Give a window the plain background (the terminal's own colours in the
+ * plain pair, see theme_pair) and erase it, so blanks and plain text share
+ * one pair.  Pane drawing starts with it. */
+void theme_window(WINDOW *w);
 attr_t theme_attr(theme_role r);
 short theme_pair(theme_role r);
 

@@ -14,6 +14,20 @@
 
 #define TABLE_W 19
 #define AXIS_W 8
+/* Blank runs up to this long between two cells of one colour are drawn in
+ * that colour (longer unchanged runs are skipped by curses anyway). */
+#define BRIDGE_MAX 5
+
+/* The style of a plot cell, or -1 for an empty one. */
+static int cell_role(const chart_cell *c)
+{
+    static const theme_role SEG[3] = {ROLE_SEG1, ROLE_SEG2, ROLE_SEG3};
+    if (c->cap)
+        return ROLE_CAP;
+    if (c->series >= 1 && c->series <= 3)
+        return SEG[c->series - 1];
+    return -1;
+}
 
 static void draw_min_table(explorer *x, WINDOW *w, int y0, int x0, int rows)
 {
@@ -64,16 +78,17 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
         bar_w = 5;
     if (bar_w < 1)
         bar_w = 1;
-    /* Keep the capacity line in view: bars taller than twice the capacity
-     * are cut at the top of the plot and marked. */
-    double tallest = 0, top = 0;
-    for (int c = 0; c < nb; c++) {
-        double t = vals[c * 3] + vals[c * 3 + 1] + vals[c * 3 + 2];
-        if (t > tallest)
-            tallest = t;
+    /* A stable scale: twice the usable capacity of the GPU's own memory (or
+     * of the VRAM slider when it is set above that).  Model, batch, dtype
+     * and GPU-count steps then leave the axis and the capacity line where
+     * they are and only the bars that changed are sent to the terminal;
+     * the VRAM slider moves the line.  Bars taller than the scale are cut
+     * at the top of the plot and marked. */
+    double top = 0;
+    if (r->front_capacity > 0) {
+        double own = exp_gpu(x)->memory_bytes * r->sc.usable_fraction;
+        top = 2 * (own > r->front_capacity ? own : r->front_capacity);
     }
-    if (r->front_capacity > 0 && tallest > 2 * r->front_capacity)
-        top = 2 * r->front_capacity;
     chart_spec spec = {nb, 3, vals, top, r->front_capacity, bar_w, 1};
     double ymax = chart_raster(&spec, grid, plot_w, plot_h);
     int x0 = 1 + AXIS_W;
@@ -85,26 +100,42 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
                   fmt_gb(ymax * (plot_h - plot_h / 2) / plot_h, lab, sizeof lab));
     }
     pane_putf(w, plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "0");
-    static const theme_role SEG[3] = {ROLE_SEG1, ROLE_SEG2, ROLE_SEG3};
-    for (int yy = 0; yy < plot_h; yy++)
+    for (int yy = 0; yy < plot_h; yy++) {
+        const chart_cell *row = &grid[yy * plot_w];
+        int prev = -1; /* role of the last cell drawn on this row */
         for (int xx = 0; xx < plot_w; xx++) {
-            const chart_cell *cell = &grid[yy * plot_w + xx];
-            if (cell->series == 0) {
-                if (cell->cap)
-                    pane_put(w, 1 + yy, x0 + xx, 1, ROLE_CAP, x->g->cap);
+            const chart_cell *cell = &row[xx];
+            int role = cell_role(cell);
+            if (role < 0) {
+                /* The gap between two bars in one colour is a blank in
+                 * that colour, so the row stays one colour run. */
+                int k = xx;
+                while (k < plot_w && k - xx < BRIDGE_MAX && cell_role(&row[k]) < 0)
+                    k++;
+                if (prev >= 0 && k < plot_w && cell_role(&row[k]) == prev)
+                    for (; xx < k; xx++)
+                        pane_put(w, 1 + yy, x0 + xx, 1, (theme_role)prev, " ");
+                xx = k - 1;
                 continue;
             }
-            int s = cell->series - 1;
-            const char *gl = x->g->seg[s];
-            if (cell->eighths < 8)
-                gl = x->g->utf8 ? x->g->eighth[cell->eighths] : (cell->eighths >= 4 ? gl : "_");
-            pane_put(w, 1 + yy, x0 + xx, 1, cell->cap ? ROLE_CAP : SEG[s], gl);
+            const char *gl = x->g->cap;
+            if (cell->series > 0) {
+                gl = x->g->seg[cell->series - 1];
+                if (cell->eighths < 8)
+                    gl = x->g->utf8 ? x->g->eighth[cell->eighths]
+                                    : (cell->eighths >= 4 ? gl : "_");
+            }
+            pane_put(w, 1 + yy, x0 + xx, 1, (theme_role)role, gl);
+            prev = role;
         }
-    int nfit = chart_bars_fit(plot_w, bar_w, 1);
+    }
+    int nfit = chart_bars_fit(plot_w, bar_w, 1), ncut = 0;
     for (int c = 0; c < nb && c < nfit && top > 0; c++)
-        if (vals[c * 3] + vals[c * 3 + 1] + vals[c * 3 + 2] > ymax)
+        if (vals[c * 3] + vals[c * 3 + 1] + vals[c * 3 + 2] > ymax) {
+            ncut++;
             for (int k = 0; k < bar_w; k++)
                 pane_put(w, 1, x0 + c * (bar_w + 1) + k, 1, ROLE_CAP, x->g->up);
+        }
     /* X labels: GPU counts under the bars (the current count highlighted). */
     pane_putf(w, 1 + plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "GPUs");
     for (int c = 0; c < nb && c < nfit; c++) {
@@ -118,7 +149,7 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
     }
     char leg[160];
     char cut[32] = "";
-    if (top > 0)
+    if (ncut > 0)
         snprintf(cut, sizeof cut, "  %s taller", x->g->up);
     snprintf(leg, sizeof leg, "%s weights %s KV cache %s activations %s%s capacity%s",
              x->g->seg[0], x->g->seg[1], x->g->seg[2], x->g->cap, x->g->cap, cut);

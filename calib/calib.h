@@ -373,6 +373,23 @@ int calib_store_load_for_gpu_in(const char *dir, const char *gpu_preset_name,
 /* Convenience: default dir, errors dropped (a broken file means "none"). */
 int calib_store_load_for_gpu(const char *gpu_preset_name, engine_calib *out);
 
+/* A saved calibration back as a calib_result (free with calib_result_free):
+ * backend, device, date, preset, dtype, its points, and the fits as stored
+ * (power_law, roofline, comm; nothing is refitted).  Points and power_law
+ * may be absent (n_points 0, has_power_law 0); the roofline is checked as
+ * calib_store_load_file checks it.  0 ok, -1 with err naming the file and
+ * field. */
+int calib_store_load_result(const char *path, calib_result *out,
+                            engine_error *err);
+/* The same for the file calib_store_load_for_gpu_in would apply to a GPU
+ * preset (the newest "cuda" file naming it) in dir (NULL: the default);
+ * its path goes to path_out (may be NULL).  1 found, 0 none, -1 broken
+ * (err). */
+int calib_store_load_result_for_gpu_in(const char *dir,
+                                       const char *gpu_preset_name,
+                                       calib_result *out, char *path_out,
+                                       size_t path_len, engine_error *err);
+
 /* --- worker thread (the explorer's `c` key) --------------------------- */
 
 typedef struct calib_job calib_job;
@@ -410,5 +427,30 @@ typedef struct calib_plot_row {
 } calib_plot_row;
 int calib_result_plot_rows(const calib_result *r, calib_plot_row *rows,
                            int cap);
+
+/* The fitted curves of that view, sampled for drawing (plot.c); a plot
+ * joins consecutive samples of the same curve.  x = h^2*b*s as above. */
+typedef struct calib_curve_point {
+    int curve;     /* which line: 0 for the power law; for the roofline the
+                      hidden size (one line per hidden size) */
+    double x;
+    double time_s; /* the fit's prediction at x, seconds */
+} calib_curve_point;
+/* The power law at n >= 2 log-spaced x over [x_lo, x_hi] (0 < x_lo <
+ * x_hi), at most cap samples.  Returns the number written: 0 when r has no
+ * power law or the range is not valid. */
+int calib_result_power_law_curve(const calib_result *r, double x_lo,
+                                 double x_hi, int n, calib_curve_point *out,
+                                 int cap);
+/* The roofline (calib_roofline_predict, the engine's form when fitted so)
+ * along each hidden size of r's GEMM points, in increasing order: a layer's
+ * FLOPs and bytes are affine in its token count at a fixed hidden size
+ * (calib_layer_cost), so between the smallest and largest token count
+ * measured there they are interpolated from those two points, and the
+ * prediction is sampled at per_hidden log-spaced token counts (one sample
+ * where a hidden size has a single token count).  At most cap samples;
+ * returns the number written (0 without a fitted roofline). */
+int calib_result_roofline_curve(const calib_result *r, int per_hidden,
+                                calib_curve_point *out, int cap);
 
 #endif /* SHARDSCOPE_CALIB_H */

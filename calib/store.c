@@ -555,3 +555,217 @@ int calib_store_load_for_gpu(const char *gpu_preset_name, engine_calib *out)
     }
     return 1;
 }
+
+/* --- a saved file back as a calib_result (the explorer's view) ------------ */
+
+static double num_or(const cJSON *o, const char *key, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : dflt;
+}
+
+static void str_or(const cJSON *o, const char *key, char *out, size_t len)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (cJSON_IsString(v) && v->valuestring)
+        snprintf(out, len, "%s", v->valuestring);
+}
+
+static int load_result_points(const cJSON *root, const char *path, calib_result *out,
+                              engine_error *err)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points");
+    if (!pts)
+        return 0;
+    if (!cJSON_IsArray(pts)) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%.300s: points: expected an array", path);
+        return -1;
+    }
+    int i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, pts)
+    {
+        char kind[16] = "";
+        str_or(e, "kind", kind, sizeof kind);
+        calib_point p;
+        memset(&p, 0, sizeof p);
+        if (!strcmp(kind, "prefill"))
+            p.kind = CALIB_POINT_PREFILL;
+        else if (!strcmp(kind, "decode"))
+            p.kind = CALIB_POINT_DECODE;
+        else if (!strcmp(kind, "copy"))
+            p.kind = CALIB_POINT_COPY;
+        else {
+            if (err)
+                snprintf(err->msg, sizeof err->msg,
+                         "%.200s: points[%d].kind: expected \"prefill\", \"decode\" or "
+                         "\"copy\"", path, i);
+            return -1;
+        }
+        double hidden = num_or(e, "hidden", -1), batch = num_or(e, "batch", -1),
+               seq = num_or(e, "seq", -1);
+        p.flops = num_or(e, "flops", -1);
+        p.bytes = num_or(e, "bytes", -1);
+        p.time_s = num_or(e, "time_s", -1);
+        if (hidden < 0 || hidden > 1e7 || batch < 0 || batch > 1e9 || seq < 0 || seq > 1e9 ||
+            p.flops < 0 || p.bytes < 0 || !(p.time_s > 0)) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg,
+                         "%.200s: points[%d]: expected non-negative hidden, batch, seq, "
+                         "flops, bytes and a positive time_s", path, i);
+            return -1;
+        }
+        p.hidden = (int)hidden;
+        p.batch = (int)batch;
+        p.seq = (int)seq;
+        if (calib_result_add_point(out, &p) != 0) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg, "%.300s: out of memory", path);
+            return -1;
+        }
+        i++;
+    }
+    return 0;
+}
+
+int calib_store_load_result(const char *path, calib_result *out, engine_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *text = read_file(path, err);
+    if (!text)
+        return -1;
+    /* The same checks as for applying it (backend, device, date, roofline). */
+    engine_calib ec;
+    if (load_text(path, text, &ec, out->preset, sizeof out->preset, err) != 0) {
+        free(text);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%.300s: out of memory", path);
+        return -1;
+    }
+    snprintf(out->dev.backend, sizeof out->dev.backend, "%s", ec.backend);
+    snprintf(out->dev.name, sizeof out->dev.name, "%s", ec.device);
+    snprintf(out->date, sizeof out->date, "%s", ec.date);
+    str_or(root, "notes", out->notes, sizeof out->notes);
+    str_or(root, "peak_source", out->peak_source, sizeof out->peak_source);
+    out->best_gemm_flops = num_or(root, "best_gemm_flops", 0);
+    out->copy_bandwidth = num_or(root, "copy_bandwidth_bytes_per_s", 0);
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device_info");
+    if (cJSON_IsObject(dev)) {
+        str_or(dev, "dtype", out->dev.dtype, sizeof out->dev.dtype);
+        out->dev.index = (int)num_or(dev, "index", 0);
+        out->dev.count = (int)num_or(dev, "count", 0);
+        out->dev.sm_count = (int)num_or(dev, "sm_count", 0);
+        out->dev.memory_bytes = num_or(dev, "memory_bytes", 0);
+    }
+    int rc = load_result_points(root, path, out, err);
+    const cJSON *pl = cJSON_GetObjectItemCaseSensitive(root, "power_law");
+    if (rc == 0 && cJSON_IsObject(pl)) {
+        out->power_law.a = num_or(pl, "a", 0);
+        out->power_law.beta = num_or(pl, "beta", 0);
+        out->power_law.mape = num_or(pl, "mape", 0);
+        out->power_law.r2 = num_or(pl, "r2", 0);
+        out->power_law.n = (int)num_or(pl, "n", 0);
+        out->power_law_mape_all = num_or(pl, "mape_with_decode", 0);
+        out->has_power_law = out->power_law.a > 0;
+    } else {
+        str_or(root, "power_law_error", out->power_law_error, sizeof out->power_law_error);
+    }
+    const cJSON *rf = cJSON_GetObjectItemCaseSensitive(root, "roofline");
+    calib_roofline *f = &out->roofline;
+    char form[96] = "";
+    str_or(rf, "form", form, sizeof form);
+    f->form = !strncmp(form, "max", 3) ? CALIB_ROOFLINE_MAX : CALIB_ROOFLINE_ENGINE;
+    f->eta_compute = ec.eta_compute;
+    f->eta_memory = ec.eta_memory;
+    f->overhead_s = ec.layer_overhead_s;
+    f->peak_flops = num_or(rf, "peak_flops", 0);
+    f->bandwidth = num_or(rf, "bandwidth_bytes_per_s", 0);
+    f->mape = num_or(rf, "mape", 0);
+    f->r2 = num_or(rf, "r2", 0);
+    f->n = (int)num_or(rf, "n", 0);
+    f->n_compute_bound = (int)num_or(rf, "n_compute_bound", 0);
+    f->eta_memory_bound_only = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rf,
+                                                                             "eta_memory_lower_bound"));
+    f->eta_compute_bound_only = cJSON_IsTrue(
+        cJSON_GetObjectItemCaseSensitive(rf, "eta_compute_lower_bound"));
+    out->roofline_mape_prefill = num_or(rf, "mape_prefill", 0);
+    out->roofline_mape_decode = num_or(rf, "mape_decode", 0);
+    str_or(rf, "note", out->roofline_note, sizeof out->roofline_note);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "comm");
+    if (rc == 0 && cJSON_IsObject(c)) {
+        str_or(c, "label", out->comm_label, sizeof out->comm_label);
+        out->comm_fit.alpha_s = num_or(c, "alpha_s", 0);
+        out->comm_fit.bandwidth = num_or(c, "bandwidth_bytes_per_s", 0);
+        out->comm_fit.r2 = num_or(c, "r2", 0);
+        out->comm_fit.mape = num_or(c, "mape", 0);
+        out->has_comm_fit = out->comm_fit.bandwidth > 0;
+        const cJSON *cp = cJSON_GetObjectItemCaseSensitive(c, "points"), *e;
+        cJSON_ArrayForEach(e, cp)
+        {
+            double b = num_or(e, "bytes", -1), t = num_or(e, "time_s", -1);
+            if (b > 0 && t > 0 && calib_result_add_comm(out, b, t) != 0)
+                break;
+        }
+        out->comm_fit.n = out->n_comm;
+    }
+    str_or(root, "comm_note", out->comm_error, sizeof out->comm_error);
+    cJSON_Delete(root);
+    if (rc != 0)
+        calib_result_free(out);
+    return rc;
+}
+
+int calib_store_load_result_for_gpu_in(const char *dir, const char *gpu_preset_name,
+                                       calib_result *out, char *path_out, size_t path_len,
+                                       engine_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (path_out && path_len)
+        path_out[0] = '\0';
+    char dbuf[4096];
+    if (!dir)
+        dir = calib_store_dir(dbuf, sizeof dbuf);
+    if (!dir || !gpu_preset_name || !gpu_preset_name[0])
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    /* The file calib_store_load_for_gpu_in picks: the newest valid "cuda"
+     * calibration naming this preset. */
+    char best[4400] = "", best_date[32] = "";
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || e->d_name[0] == '.')
+            continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *text = read_file(path, NULL);
+        if (!text)
+            continue;
+        engine_calib c;
+        char preset[ENGINE_NAME_MAX] = "";
+        int lrc = load_text(path, text, &c, preset, sizeof preset, NULL);
+        free(text);
+        if (lrc != 0 || strcasecmp(preset, gpu_preset_name) != 0 ||
+            strcmp(c.backend, "cuda") != 0)
+            continue;
+        if (!best[0] || strcmp(c.date, best_date) > 0) {
+            snprintf(best, sizeof best, "%s", path);
+            snprintf(best_date, sizeof best_date, "%s", c.date);
+        }
+    }
+    closedir(d);
+    if (!best[0])
+        return 0;
+    if (path_out)
+        snprintf(path_out, path_len, "%s", best);
+    return calib_store_load_result(best, out, err) == 0 ? 1 : -1;
+}

@@ -314,6 +314,8 @@ int cli_cmd_calibrate(int argc, char **argv, const preset_db *db)
 typedef struct explorer_job {
     calib_job *job;
     char want[ENGINE_NAME_MAX]; /* the GPU preset selected when `c` was pressed */
+    calib_result done;          /* the finished run, kept for job_view */
+    int have_done;
 } explorer_job;
 
 static int ex_load(const char *gpu_preset, engine_calib *out)
@@ -388,8 +390,34 @@ static int ex_poll(void *vj, double *progress, char *step, size_t step_len, engi
     }
     if (progress)
         *progress = 1.0;
-    calib_result_free(&r);
+    if (rc == 1 && !j->have_done) {
+        j->done = r; /* moved: freed by ex_release */
+        j->have_done = 1;
+    } else {
+        calib_result_free(&r);
+    }
     return rc;
+}
+
+static int ex_job_view(void *vj, explorer_calib_view *out)
+{
+    explorer_job *j = vj;
+    if (!j || !j->have_done)
+        return 0;
+    explorer_calib_view_from_result(&j->done, "measured in this session (and saved)", out);
+    return 1;
+}
+
+static int ex_view(const char *gpu_preset, explorer_calib_view *out)
+{
+    calib_result r;
+    char path[4400];
+    if (calib_store_load_result_for_gpu_in(NULL, gpu_preset, &r, path, sizeof path, NULL) !=
+        1)
+        return 0;
+    explorer_calib_view_from_result(&r, path, out);
+    calib_result_free(&r);
+    return 1;
 }
 
 static void ex_release(void *vj)
@@ -398,10 +426,18 @@ static void ex_release(void *vj)
     if (!j)
         return;
     calib_job_free(j->job);
+    calib_result_free(&j->done);
     free(j);
 }
 
-static const explorer_calib_ops EX_OPS = {ex_load, ex_start, ex_poll, ex_release};
+static const explorer_calib_ops EX_OPS = {
+    .load_for_gpu = ex_load,
+    .start = ex_start,
+    .poll = ex_poll,
+    .release = ex_release,
+    .view = ex_view,
+    .job_view = ex_job_view,
+};
 
 const explorer_calib_ops *explorer_calib_ops_get(void)
 {

@@ -243,6 +243,9 @@ void explorer_free(explorer *x)
     if (x->calib_job && x->calib_ops && x->calib_ops->release)
         x->calib_ops->release(x->calib_job);
     destroy_windows(x);
+    free(x->cview);
+    free(x->cview_session);
+    free(x->cview_grid);
     free(x->r.plans);
     free(x->r.tails_done);
     free(x->grid);
@@ -685,48 +688,139 @@ static void do_calibrate(explorer *x)
         return;
     }
     if (x->calib_job) {
-        exp_set_msg(x, "calibration already running");
+        exp_set_msg(x, "calibration already running (Esc cancels)");
         return;
     }
     char why[200] = "";
     x->calib_job = x->calib_ops->start(x->db, x->ctl[CTL_GPU].value, why, sizeof why);
     if (!x->calib_job) {
         exp_set_msg(x, "calibration: %s", why[0] ? why : "could not start");
+        snprintf(x->calib_note, sizeof x->calib_note, "could not start: %s",
+                 why[0] ? why : "(no reason given)");
         return;
     }
+    x->calib_gpu = x->ctl[CTL_GPU].value;
     x->calib_progress = 0;
-    x->calib_step[0] = '\0';
-    exp_set_msg(x, "calibrating...");
+    snprintf(x->calib_step, sizeof x->calib_step, "starting");
+    /* The bar shows the progress; a message would only repeat it. */
+    x->msg[0] = '\0';
 }
 
-/* Poll a running calibration; returns 1 when something changed. */
-static int poll_calibration(explorer *x)
+/* Esc (or q) while a job runs: the release op cancels it and waits; the
+ * stored calibration file is untouched, the one in use stays. */
+static void cancel_calibration(explorer *x)
+{
+    if (!x->calib_job)
+        return;
+    if (x->calib_ops && x->calib_ops->release)
+        x->calib_ops->release(x->calib_job);
+    x->calib_job = NULL;
+    x->calib_progress = 0;
+    x->calib_step[0] = '\0';
+    snprintf(x->calib_note, sizeof x->calib_note,
+             "cancelled; the previous calibration was kept");
+    exp_set_msg(x, "calibration cancelled; %s still in use",
+                x->calib.measured ? "the previous calibration" : "datasheet defaults");
+}
+
+/* A finished run's points and fits for the view. */
+static void keep_session_view(explorer *x)
+{
+    if (!x->calib_ops->job_view)
+        return;
+    if (!x->cview_session && !(x->cview_session = malloc(sizeof *x->cview_session)))
+        return;
+    x->have_session = x->calib_ops->job_view(x->calib_job, x->cview_session) == 1;
+}
+
+int explorer_poll(explorer *x)
 {
     if (!x->calib_job || !x->calib_ops || !x->calib_ops->poll)
         return 0;
     engine_calib got;
     memset(&got, 0, sizeof got);
     double prog = x->calib_progress;
-    int st = x->calib_ops->poll(x->calib_job, &prog, x->calib_step, sizeof x->calib_step, &got);
-    x->calib_progress = prog;
+    char step[EXP_MSG_MAX]; /* a failure's whole reason, not only a step label */
+    snprintf(step, sizeof step, "%s", x->calib_step);
+    int st = x->calib_ops->poll(x->calib_job, &prog, step, sizeof step, &got);
     if (st == 0) {
-        exp_set_msg(x, "calibrating %3.0f%% %s", prog * 100.0, x->calib_step);
-        return 1;
+        /* Redraw only when the bar would change (whole percent or step). */
+        int changed = (int)(prog * 100) != (int)(x->calib_progress * 100) ||
+                      strncmp(step, x->calib_step, sizeof x->calib_step - 1) != 0;
+        x->calib_progress = prog;
+        snprintf(x->calib_step, sizeof x->calib_step, "%.95s", step);
+        return changed;
     }
+    if (st == 1)
+        keep_session_view(x);
     if (x->calib_ops->release)
         x->calib_ops->release(x->calib_job);
     x->calib_job = NULL;
-    if (st == 1) {
+    x->calib_progress = 0;
+    x->calib_step[0] = '\0';
+    if (st == 1 && x->ctl[CTL_GPU].value != x->calib_gpu) {
+        /* The GPU changed while measuring: the result belongs to the GPU it
+         * was started for (saved; it applies when that GPU is selected). */
+        snprintf(x->calib_note, sizeof x->calib_note,
+                 "measured %s; saved for %s, not applied to %s", got.device,
+                 x->db->gpus[x->calib_gpu].name, exp_gpu(x)->name);
+        exp_set_msg(x, "calibration done for %s: select that GPU to use it",
+                    x->db->gpus[x->calib_gpu].display);
+    } else if (st == 1) {
         x->calib = got;
         x->calib_serial++;
-        if (x->calib_step[0])
-            exp_set_msg(x, "calibration done: %s", x->calib_step);
+        x->calib_note[0] = '\0';
+        if (step[0])
+            exp_set_msg(x, "calibration done: %s (v shows the fit)", step);
         else
-            exp_set_msg(x, "calibration done: now using the measured model");
+            exp_set_msg(x, "calibration done: now using the measured model (v shows the fit)");
     } else {
-        exp_set_msg(x, "calibration failed: %s", x->calib_step);
+        snprintf(x->calib_note, sizeof x->calib_note, "failed: %.240s", step);
+        exp_set_msg(x, "calibration failed: %s", step);
     }
     return 1;
+}
+
+const explorer_calib_view *exp_calib_view(explorer *x)
+{
+    if (!x->calib.measured)
+        return NULL;
+    if (x->cview_valid && x->cview_serial == x->calib_serial)
+        return x->cview_have ? x->cview : NULL;
+    x->cview_valid = 1;
+    x->cview_serial = x->calib_serial;
+    x->cview_have = 0;
+    if (!x->cview && !(x->cview = malloc(sizeof *x->cview)))
+        return NULL;
+    if (x->have_session && !strcmp(x->cview_session->device, x->calib.device) &&
+        !strcmp(x->cview_session->date, x->calib.date)) {
+        memcpy(x->cview, x->cview_session, sizeof *x->cview);
+        x->cview_have = 1;
+    } else if (x->calib_ops && x->calib_ops->view &&
+               x->calib_ops->view(exp_gpu(x)->name, x->cview) == 1) {
+        x->cview_have = 1;
+    }
+    return x->cview_have ? x->cview : NULL;
+}
+
+void explorer_set_calib_ops(explorer *x, const explorer_calib_ops *ops)
+{
+    if (x->calib_job && x->calib_ops && x->calib_ops->release)
+        x->calib_ops->release(x->calib_job);
+    x->calib_job = NULL;
+    x->calib_ops = ops;
+    x->have_session = 0;
+    x->cview_valid = 0;
+    calib_for_gpu(x);
+}
+
+static void open_calib_view(explorer *x)
+{
+    if (!x->cview_grid && !(x->cview_grid = malloc(EXP_GRID_MAX))) {
+        exp_set_msg(x, "calibration view: out of memory");
+        return;
+    }
+    x->overlay = OVERLAY_CALIB;
 }
 
 static void adjust_ctl(explorer *x, int ctl, int dir, int big)
@@ -901,7 +995,7 @@ static void mouse_event(explorer *x)
     MEVENT ev;
     if (getmouse(&ev) != OK)
         return;
-    if (x->overlay == OVERLAY_HELP) {
+    if (x->overlay == OVERLAY_HELP || x->overlay == OVERLAY_CALIB) {
         x->overlay = OVERLAY_NONE;
         return;
     }
@@ -966,14 +1060,32 @@ int explorer_key(explorer *x, int ch)
     }
     if (x->overlay == OVERLAY_LIST)
         return list_key(x, ch);
-    if (x->lay.mode == LAYOUT_TOO_SMALL && ch != 'q' && ch != 27)
+    if (x->overlay == OVERLAY_CALIB) {
+        /* c measures again with the view open; any other key closes it. */
+        x->msg[0] = '\0';
+        if (ch == 'c')
+            do_calibrate(x);
+        else
+            x->overlay = OVERLAY_NONE;
+        return 0;
+    }
+    if (x->lay.mode == LAYOUT_TOO_SMALL && ch != 'q' && ch != 'Q' && ch != 27)
         return 0;
     x->msg[0] = '\0';
     switch (ch) {
+    case 27:
+        if (x->calib_job) {
+            cancel_calibration(x);
+            return 0;
+        }
+        return 1;
     case 'q':
     case 'Q':
-    case 27:
+        cancel_calibration(x);
         return 1;
+    case 'v':
+        open_calib_view(x);
+        return 0;
     case '\t':
         focus_pane(x, x->focus + 1);
         return 0;
@@ -1127,6 +1239,8 @@ void explorer_frame(explorer *x)
         pane_help_draw(x);
     else if (x->overlay == OVERLAY_LIST)
         pane_list_draw(x);
+    else if (x->overlay == OVERLAY_CALIB)
+        pane_calib_draw(x);
     doupdate();
 }
 
@@ -1134,7 +1248,7 @@ int explorer_run(explorer *x)
 {
     int dirty = 1;
     while (!term_quit_requested()) {
-        if (poll_calibration(x))
+        if (explorer_poll(x))
             dirty = 1;
         if (dirty)
             explorer_frame(x);

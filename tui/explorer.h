@@ -46,8 +46,20 @@ int explorer_key(explorer *x, int ch);
 /* Bring results up to date and draw one frame (one doupdate). */
 void explorer_frame(explorer *x);
 /* The loop: frame, wait for a key (or a signal, or calibration progress),
- * dispatch; until q / Esc / a signal.  Returns 0. */
+ * dispatch; until q / Esc (Esc first cancels a running calibration) / a
+ * signal.  Returns 0. */
 int explorer_run(explorer *x);
+
+/* Poll a running calibration (never blocks): 1 when its progress or
+ * state changed (a frame is due), 0 otherwise.  explorer_run calls it
+ * every 100 ms while a job runs. */
+int explorer_poll(explorer *x);
+
+/* Test seam: use this calibration hook instead of explorer_calib_ops_get()
+ * (NULL: none), and reload the calibration of the selected GPU through it.
+ * A running job of the previous hook is released first. */
+struct explorer_calib_ops;
+void explorer_set_calib_ops(explorer *x, const struct explorer_calib_ops *ops);
 
 /* The last message shown on the bar ("" if none). */
 const char *explorer_message(const explorer *x);

@@ -21,6 +21,48 @@
 #include "../engine/engine.h"
 #include "../presets/preset.h"
 
+/* What the calibration view (`v`) shows: one calibration's measured
+ * points, its two fitted curves sampled for drawing, and its figures.
+ * Plain data, filled by the calibration module (explorer_calib_view_from
+ * _result); the explorer only scales and draws it.  Units: SI seconds,
+ * bytes/s, FLOP/s; x = h^2*b*s; MAPE a fraction. */
+#define EXPLORER_CALIB_VIEW_POINTS 256
+#define EXPLORER_CALIB_VIEW_CURVE 512
+
+typedef struct explorer_calib_view_point {
+    int kind;      /* points: 0 prefill, 1 decode; curves: which line (a
+                      change starts a new line) */
+    double x;      /* h^2*b*s */
+    double time_s; /* measured (points) or predicted (curves) */
+} explorer_calib_view_point;
+
+typedef struct explorer_calib_view {
+    char source[160];             /* "this session" or the file it came from */
+    char device[ENGINE_NAME_MAX]; /* as the driver names it */
+    char backend[16], dtype[8], date[32];
+    char preset[ENGINE_NAME_MAX]; /* matched GPU preset ("" none) */
+    /* Power law T = a * (h^2*b*s)^beta over the prefill points. */
+    int has_power_law;
+    double pl_a, pl_beta, pl_mape, pl_r2;
+    int pl_n;
+    /* Roofline as the engine uses it: compute + memory time + overhead. */
+    int rf_engine_form;           /* 1: compute + memory (engine_roofline_s);
+                                     0: max(compute, memory) */
+    double rf_eta_compute, rf_eta_memory, rf_overhead_s, rf_mape, rf_r2;
+    double rf_peak_flops, rf_bandwidth;
+    int rf_n;
+    /* Communication (alpha-beta), when measured. */
+    int has_comm;
+    char comm_label[64];
+    double comm_alpha_s, comm_bandwidth, comm_r2;
+    int n_points;
+    explorer_calib_view_point points[EXPLORER_CALIB_VIEW_POINTS];
+    int n_power_law;
+    explorer_calib_view_point power_law[EXPLORER_CALIB_VIEW_CURVE];
+    int n_roofline;
+    explorer_calib_view_point roofline[EXPLORER_CALIB_VIEW_CURVE];
+} explorer_calib_view;
+
 typedef struct explorer_calib_ops {
     /* The saved calibration for a GPU preset (called at start and when the
      * GPU changes).  1 found (out filled, measured = 1), 0 none.  May be
@@ -38,9 +80,23 @@ typedef struct explorer_calib_ops {
                 engine_calib *out);
     /* Cancel if running, wait, free.  NULL safe. */
     void (*release)(void *job);
+    /* The view of the calibration load_for_gpu applies to a GPU preset
+     * (its saved points and fits).  1 filled, 0 none.  May be NULL. */
+    int (*view)(const char *gpu_preset, explorer_calib_view *out);
+    /* After poll returned 1 (before release): the view of the finished
+     * run.  1 filled, 0 none.  May be NULL. */
+    int (*job_view)(void *job, explorer_calib_view *out);
 } explorer_calib_ops;
 
 /* The calibration hook of this build, or NULL when there is none. */
 const explorer_calib_ops *explorer_calib_ops_get(void);
+
+/* Fill a view from a calibration result (the calibration module's view and
+ * job_view use it; so do tests): the figures, the GEMM points and both
+ * curves sampled by calib_result_power_law_curve / _roofline_curve.
+ * source may be NULL. */
+struct calib_result;
+void explorer_calib_view_from_result(const struct calib_result *r, const char *source,
+                                     explorer_calib_view *out);
 
 #endif /* SHARDSCOPE_EXPLORER_CALIB_H */

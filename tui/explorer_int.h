@@ -100,7 +100,8 @@ typedef struct exp_results {
 typedef enum overlay_kind {
     OVERLAY_NONE = 0,
     OVERLAY_HELP,
-    OVERLAY_LIST
+    OVERLAY_LIST,
+    OVERLAY_CALIB     /* the calibration view (`v`) */
 } overlay_kind;
 
 struct explorer {
@@ -135,6 +136,13 @@ struct explorer {
     char calib_step[96];
     engine_calib calib;
     int calib_serial;
+    int calib_gpu;                 /* GPU selected when the job started */
+    char calib_note[EXP_MSG_MAX];  /* how the last run ended, "" none */
+    /* The calibration view: what it shows (fetched again when calib_serial
+     * changes), the last run finished in this session, and its raster. */
+    explorer_calib_view *cview, *cview_session;
+    int cview_valid, cview_serial, cview_have, have_session;
+    unsigned char *cview_grid;     /* EXP_GRID_MAX cells */
 
     char msg[EXP_MSG_MAX];
 
@@ -166,6 +174,9 @@ void exp_set_msg(explorer *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void exp_update(explorer *x);
 int exp_visible_plan_rows(const explorer *x);
+/* The view data of the calibration in use: NULL for datasheet defaults
+ * or when the calibration module has no points for it. */
+const explorer_calib_view *exp_calib_view(explorer *x);
 
 /* explorer_fmt.c: unit formatting (never model arithmetic). */
 char *fmt_time(const explorer *x, double s, char *buf, size_t len);
@@ -203,6 +214,10 @@ void pane_tabs_draw(explorer *x, WINDOW *w);
 void pane_bar_draw(explorer *x, WINDOW *w);
 void pane_help_draw(explorer *x);
 void pane_list_draw(explorer *x);
+void pane_calib_draw(explorer *x);
+/* A centred overlay window of at most h x w (reused while the size stays);
+ * NULL when the screen is too small. */
+WINDOW *pane_overlay_win(explorer *x, int h, int w);
 const char *pane_title(int pane);
 
 /* Rows of the controls pane and the mapping row <-> control for clicks. */

@@ -160,6 +160,48 @@ void pane_tabs_draw(explorer *x, WINDOW *w)
     x->tab_x[PANE_COUNT] = xx;
 }
 
+/* A running calibration on the bar: "calibrating [####......] 42% step
+ * (Esc cancels)" in at most avail cells; returns the cells used. */
+static int bar_progress(explorer *x, WINDOW *w, int avail)
+{
+    double f = x->calib_progress;
+    if (!(f >= 0))
+        f = 0;
+    if (f > 1)
+        f = 1;
+    char pct[16];
+    snprintf(pct, sizeof pct, "%d%%", (int)(f * 100.0 + 1e-9));
+    static const char LEAD[] = "calibrating ";
+    int lead = (int)sizeof LEAD - 1;
+    /* The bar shrinks before the step label disappears. */
+    int bw = avail - lead - 2 - 5 - 20;
+    if (bw > 20)
+        bw = 20;
+    if (bw < 6)
+        bw = 6;
+    int xx = 1;
+    pane_put(w, 0, xx, avail - xx, ROLE_MSG, LEAD);
+    xx += lead;
+    pane_put(w, 0, xx, avail - xx, ROLE_MSG, "[");
+    xx++;
+    int filled = (int)(f * bw + 1e-9);
+    for (int i = 0; i < bw && xx < avail; i++, xx++)
+        pane_put(w, 0, xx, 1, i < filled ? ROLE_MSG : ROLE_BAR,
+                 i < filled ? x->g->fill : (x->g->utf8 ? x->g->empty : "."));
+    pane_put(w, 0, xx, avail - xx, ROLE_MSG, "]");
+    xx++;
+    pane_put(w, 0, xx + 1, avail - xx - 1, ROLE_MSG, pct);
+    xx += 1 + fmt_width(pct);
+    char rest[160];
+    snprintf(rest, sizeof rest, "%s%s(Esc cancels)", x->calib_step,
+             x->calib_step[0] ? "  " : "");
+    if (avail - xx - 1 > 0)
+        pane_put(w, 0, xx + 1, avail - xx - 1, ROLE_BAR, rest);
+    int rw = fmt_width(rest) + 1;
+    xx += rw < avail - xx ? rw : avail - xx;
+    return xx;
+}
+
 void pane_bar_draw(explorer *x, WINDOW *w)
 {
     int ww = getmaxx(w);
@@ -173,7 +215,11 @@ void pane_bar_draw(explorer *x, WINDOW *w)
         rw = 0;
         avail = ww;
     }
-    if (x->msg[0]) {
+    if (x->calib_job) {
+        int used = bar_progress(x, w, avail);
+        if (x->msg[0] && avail - used > 12)
+            pane_put(w, 0, used + 2, avail - used - 2, ROLE_MSG, x->msg);
+    } else if (x->msg[0]) {
         pane_put(w, 0, 1, avail - 1, ROLE_MSG, x->msg);
     } else {
         static const char *const KEYS[][2] = {
@@ -204,7 +250,7 @@ void pane_bar_draw(explorer *x, WINDOW *w)
 
 /* --- overlays ---------------------------------------------------------- */
 
-static WINDOW *overlay_win(explorer *x, int h, int w)
+WINDOW *pane_overlay_win(explorer *x, int h, int w)
 {
     int rows = x->rows, cols = x->cols;
     if (h > rows - 2)
@@ -238,10 +284,11 @@ static const char *const HELP[][2] = {
     {"m", "heatmap: GPU counts or models x links"},
     {"e", "export the tables to CSV and JSON"},
     {"c", "re-run calibration on this machine"},
+    {"v", "calibration view: measured points, both fits"},
     {"r", "reset every control"},
     {"?", "this help"},
     {"Ctrl-L", "repaint the screen"},
-    {"q / Esc", "quit (Ctrl-C too)"},
+    {"q / Esc", "quit (Ctrl-C too); Esc first cancels calibration"},
     {"mouse", "click: focus, pick; wheel: adjust, scroll"},
     {"", "Left/Right and +/- elsewhere: GPU count"},
 };
@@ -249,7 +296,7 @@ static const char *const HELP[][2] = {
 void pane_help_draw(explorer *x)
 {
     int n = (int)(sizeof HELP / sizeof HELP[0]);
-    WINDOW *w = overlay_win(x, n + 4, 70);
+    WINDOW *w = pane_overlay_win(x, n + 4, 70);
     if (!w)
         return;
     werase(w);
@@ -273,7 +320,7 @@ void pane_list_draw(explorer *x)
     int rows = x->list_n + 4;
     if (rows < 8)
         rows = 8;
-    WINDOW *w = overlay_win(x, rows, 56);
+    WINDOW *w = pane_overlay_win(x, rows, 56);
     if (!w)
         return;
     werase(w);

@@ -1,0 +1,310 @@
+/*
+ * pane_calib.c - the calibration view (`v`): an overlay showing the
+ * calibration in use.  Measured: the device, backend and date, the power
+ * law (beta, a, MAPE, R^2), the roofline as the engine uses it (eta_c,
+ * eta_m, overhead, MAPE, R^2), communication when measured, and a log-log
+ * plot of the measured layer times against h^2*b*s with both fitted curves
+ * as lines (rasterised by explorer_calview.c).  Datasheet defaults: says so
+ * and how to measure.  Every number comes from the calibration module.
+ */
+#include "explorer_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explorer_calview.h"
+
+#define GUTTER 8 /* y labels (7) + the axis */
+
+/* Word-wrapped text from row y, at most rows lines; returns lines used. */
+static int put_wrapped(WINDOW *w, int y, int xx, int width, int rows, theme_role role,
+                       const char *s)
+{
+    int used = 0;
+    while (*s && used < rows && width > 0) {
+        int len = (int)strlen(s);
+        int take = len;
+        if (fmt_width(s) > width) {
+            /* Break at the last space within width (bytes ~ cells: the
+             * texts wrapped here are ASCII but for a device name). */
+            take = width;
+            while (take > 0 && s[take] != ' ')
+                take--;
+            if (take == 0)
+                take = width;
+        }
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", take, s);
+        pane_put(w, y + used, xx, width, role, line);
+        used++;
+        s += take;
+        while (*s == ' ')
+            s++;
+    }
+    return used;
+}
+
+typedef struct cv_glyphs {
+    const char *beta, *eta_c, *eta_m, *r2, *xname, *dot, *alpha;
+} cv_glyphs;
+
+static cv_glyphs glyphs(const explorer *x)
+{
+    if (x->g->utf8)
+        return (cv_glyphs){"\xce\xb2", "\xce\xb7_c", "\xce\xb7_m", "R\xc2\xb2",
+                           "h\xc2\xb2\xc2\xb7" "b\xc2\xb7s", "\xc2\xb7", "\xce\xb1"};
+    return (cv_glyphs){"beta", "eta_c", "eta_m", "R^2", "h^2*b*s", "*", "alpha"};
+}
+
+static void draw_defaults(explorer *x, WINDOW *w, int y, int width, int rows)
+{
+    char buf[600];
+    int y0 = y;
+    pane_put(w, y++, 2, width, ROLE_VALUE, "Calibration in use: datasheet defaults");
+    y++;
+    snprintf(buf, sizeof buf,
+             "Nothing has been measured for %s on this machine: the numbers use the GPU "
+             "preset's published achievable efficiencies, not a fit.",
+             exp_gpu(x)->display);
+    y += put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_POPUP, buf);
+    y++;
+    y += put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_POPUP,
+                     "To measure this GPU, press c (a quick cuBLAS sweep in the background; "
+                     "Esc cancels) or run in a shell:");
+    pane_put(w, y++, 6, width - 4, ROLE_VALUE, "shardscope calibrate");
+    y += put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_POPUP,
+                     "The result is saved under $XDG_CONFIG_HOME/shardscope/calibration/ and "
+                     "used from then on; this view then shows the measured points against "
+                     "the fitted power law and roofline.");
+    if (x->calib_job && y - y0 < rows - 1) {
+        y++;
+        pane_putf(w, y++, 2, width, ROLE_LABEL, "Measuring now: %.0f%% %s",
+                  x->calib_progress * 100, x->calib_step);
+    } else if (x->calib_note[0] && y - y0 < rows - 1) {
+        y++;
+        snprintf(buf, sizeof buf, "Last attempt: %s", x->calib_note);
+        put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_MSG, buf);
+    }
+}
+
+static void fit_lines(explorer *x, WINDOW *w, int *y, int width, const explorer_calib_view *v)
+{
+    cv_glyphs G = glyphs(x);
+    char t1[32], t2[32], p1[16], p2[16], buf[512];
+    if (v->has_power_law) {
+        snprintf(buf, sizeof buf,
+                 "power law  %s %.4f  a %.3g s  MAPE %s  %s %.4f  (%d pts)  "
+                 "T = a%s(%s)^%s",
+                 G.beta, v->pl_beta, v->pl_a, fmt_pct(v->pl_mape, p1, sizeof p1), G.r2,
+                 v->pl_r2, v->pl_n, G.dot, G.xname, G.beta);
+    } else {
+        snprintf(buf, sizeof buf, "power law  not fitted (too few prefill points)");
+    }
+    pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
+    snprintf(buf, sizeof buf,
+             "roofline   %s %.3f  %s %.3f  overhead %s  MAPE %s  %s %.4f  (%d pts)  "
+             "T = %s+overhead",
+             G.eta_c, v->rf_eta_compute, G.eta_m, v->rf_eta_memory,
+             fmt_time(x, v->rf_overhead_s, t1, sizeof t1), fmt_pct(v->rf_mape, p2, sizeof p2),
+             G.r2, v->rf_r2, v->rf_n,
+             v->rf_engine_form ? "compute+memory" : "max(compute,memory)");
+    pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
+    if (v->has_comm) {
+        snprintf(buf, sizeof buf, "comm       %s: %s %s  bandwidth %.4g GB/s  %s %.4f",
+                 v->comm_label, G.alpha, fmt_time(x, v->comm_alpha_s, t2, sizeof t2),
+                 v->comm_bandwidth / 1e9, G.r2, v->comm_r2);
+        pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
+    }
+}
+
+/* Style of a plot mark. */
+static const char *mark_glyph(const explorer *x, int m, theme_role *role)
+{
+    switch (m) {
+    case CALVIEW_PREFILL:
+        *role = ROLE_VALUE;
+        return "o";
+    case CALVIEW_DECODE:
+        *role = ROLE_GOOD;
+        return "+";
+    case CALVIEW_POWER_LAW:
+        *role = ROLE_SEG2;
+        return x->g->dot;
+    case CALVIEW_ROOFLINE:
+        *role = ROLE_SEG1;
+        return "~";
+    case CALVIEW_BOTH:
+        *role = ROLE_SEG3;
+        return "=";
+    default:
+        *role = ROLE_POPUP;
+        return " ";
+    }
+}
+
+static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
+                      const explorer_calib_view *v)
+{
+    /* Rows: plot, axis line, x labels, legend. */
+    int ph = rows - 3, pw = width - GUTTER;
+    int px = 2 + GUTTER;
+    if (ph < 3 || pw < 10 || pw * ph > EXP_GRID_MAX) {
+        pane_put(w, y0, 2, width, ROLE_DIM, "(too small for the plot)");
+        return;
+    }
+    calview_scale s;
+    if (calview_scale_fit(v, pw, ph, &s) != 0) {
+        pane_put(w, y0, 2, width, ROLE_DIM, "(no measured points to plot)");
+        return;
+    }
+    unsigned char *g = x->cview_grid;
+    if (!g)
+        return;
+    calview_raster(v, &s, g);
+    const char *vbar = x->g->utf8 ? "\xe2\x94\x82" : "|";
+    const char *hbar = x->g->utf8 ? "\xe2\x94\x80" : "-";
+    const char *ytick = x->g->utf8 ? "\xe2\x94\xa4" : "+"; /* left axis */
+    const char *xtick = x->g->utf8 ? "\xe2\x94\xb4" : "+"; /* bottom axis */
+    for (int r = 0; r < ph; r++) {
+        pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, vbar);
+        for (int c = 0; c < pw; c++) {
+            int m = g[r * pw + c];
+            if (m == CALVIEW_EMPTY)
+                continue;
+            theme_role role;
+            const char *gl = mark_glyph(x, m, &role);
+            pane_put(w, y0 + r, px + c, 1, role, gl);
+        }
+    }
+    /* Y: a label at each decade (the top one first; a label needs a row
+     * of its own). */
+    char lab[32];
+    int prev = -2;
+    int d_lo, d_hi;
+    calview_t_decades(&s, &d_lo, &d_hi);
+    for (int d = d_hi; d >= d_lo; d--) {
+        int r = calview_row(&s, pow(10.0, d));
+        if (r < 0 || r <= prev)
+            continue;
+        calview_time_label(d, x->g->micro, lab, sizeof lab);
+        int pad = GUTTER - 2 - fmt_width(lab);
+        pane_put(w, y0 + r, 2 + (pad > 0 ? pad : 0), GUTTER - 2, ROLE_LABEL, lab);
+        pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, ytick);
+        prev = r;
+    }
+    /* X: the axis with a tick per decade, labels under it where they fit. */
+    int ya = y0 + ph;
+    pane_put(w, ya, px - 1, 1, ROLE_LABEL, x->g->utf8 ? "\xe2\x94\x94" : "+");
+    for (int c = 0; c < pw; c++)
+        pane_put(w, ya, px + c, 1, ROLE_LABEL, hbar);
+    int free_from = 0;
+    calview_x_decades(&s, &d_lo, &d_hi);
+    for (int d = d_lo; d <= d_hi; d++) {
+        int c = calview_col(&s, pow(10.0, d));
+        if (c < 0)
+            continue;
+        pane_put(w, ya, px + c, 1, ROLE_LABEL, xtick);
+        calview_x_label(d, lab, sizeof lab);
+        int lw = (int)strlen(lab);
+        int lx = c - lw / 2;
+        if (lx + lw > pw)
+            lx = pw - lw;
+        if (lx < 0)
+            lx = 0;
+        if (lx < free_from)
+            continue;
+        pane_put(w, ya + 1, px + lx, lw, ROLE_LABEL, lab);
+        free_from = lx + lw + 1;
+    }
+    /* The x title in the gutter of the label row. */
+    cv_glyphs G = glyphs(x);
+    pane_putf(w, ya + 1, 2, GUTTER - 1, ROLE_LABEL, "%*s", GUTTER - 2 +
+              (int)strlen(G.xname) - fmt_width(G.xname), G.xname);
+    /* Legend: each glyph in its colour; long names when they all fit. */
+    static const int ORDER[] = {CALVIEW_PREFILL, CALVIEW_DECODE, CALVIEW_POWER_LAW,
+                                CALVIEW_ROOFLINE, CALVIEW_BOTH};
+    static const char *const LONG[] = {"prefill (measured)", "decode (measured)",
+                                       "power law", "roofline (one line per hidden size)",
+                                       "both fits"};
+    static const char *const SHORT[] = {"prefill", "decode", "power law", "roofline",
+                                        "both"};
+    int total = 0;
+    for (int i = 0; i < 5; i++)
+        total += 2 + fmt_width(LONG[i]) + 2;
+    const char *const *names = total + 20 <= width ? LONG : SHORT;
+    int lx = 2, ly = ya + 2;
+    for (int i = 0; i < 5; i++) {
+        theme_role role;
+        const char *gl = mark_glyph(x, ORDER[i], &role);
+        int need = 2 + fmt_width(names[i]) + 2;
+        if (lx + need > 2 + width)
+            break;
+        pane_put(w, ly, lx, 1, role, gl);
+        pane_put(w, ly, lx + 2, width - lx, ROLE_LABEL, names[i]);
+        lx += need;
+    }
+    const char *yt = 2 + width - lx >= 17 ? "y: time per layer" : "y: s per layer";
+    if (2 + width - lx >= fmt_width(yt))
+        pane_put(w, ly, lx, 2 + width - lx, ROLE_LABEL, yt);
+}
+
+void pane_calib_draw(explorer *x)
+{
+    /* The plot takes what the screen gives; the text alone needs less. */
+    int cap_h = x->calib.measured ? 44 : 20, cap_w = x->calib.measured ? 132 : 100;
+    int want_h = x->rows - 2 > cap_h ? cap_h : x->rows - 2;
+    int want_w = x->cols - 4 > cap_w ? cap_w : x->cols - 4;
+    WINDOW *w = pane_overlay_win(x, want_h, want_w);
+    if (!w)
+        return;
+    werase(w);
+    int h = getmaxy(w), ww = getmaxx(w);
+    for (int y = 0; y < h; y++)
+        pane_fill(w, y, 0, ww, ROLE_POPUP);
+    int saved = x->focus;
+    x->focus = -1;
+    pane_frame(x, w, 0, NULL);
+    x->focus = saved;
+    pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS,
+             x->calib.measured
+                 ? " Calibration in use: measured vs fitted (c measures, any other key closes) "
+                 : " Calibration view (c measures, any other key closes) ");
+    int width = ww - 4, y = 1, rows = h - 2;
+    if (!x->calib.measured) {
+        draw_defaults(x, w, y, width, rows);
+        wnoutrefresh(w);
+        return;
+    }
+    const explorer_calib_view *v = exp_calib_view(x);
+    cv_glyphs G = glyphs(x);
+    char buf[400];
+    if (!v) {
+        snprintf(buf, sizeof buf, "measured on %s %s %s %s %s: %s %.3f  %s %.3f",
+                 x->calib.device, G.dot, x->calib.backend, G.dot, x->calib.date, G.eta_c,
+                 x->calib.eta_compute, G.eta_m, x->calib.eta_memory);
+        pane_put(w, y++, 2, width, ROLE_VALUE, buf);
+        y++;
+        put_wrapped(w, y, 2, width, rows - y, ROLE_POPUP,
+                    "The measured points and fits behind this calibration are not available "
+                    "(the saved file has no points); run c or `shardscope calibrate` again to "
+                    "see them here.");
+        wnoutrefresh(w);
+        return;
+    }
+    int n = snprintf(buf, sizeof buf, "%s %s %s %s %s %s %s%s%s", v->device, G.dot,
+                     v->backend, v->dtype, G.dot, v->date, v->preset[0] ? G.dot : "",
+                     v->preset[0] ? " preset " : "", v->preset);
+    if (n > 0 && (size_t)n < sizeof buf && v->rf_peak_flops > 0)
+        snprintf(buf + n, sizeof buf - (size_t)n, " %s roofs %.4g TFLOP/s, %.4g GB/s", G.dot,
+                 v->rf_peak_flops / 1e12, v->rf_bandwidth / 1e9);
+    pane_put(w, y++, 2, width, ROLE_VALUE, buf);
+    fit_lines(x, w, &y, width, v);
+    int foot = h - 2; /* the source line */
+    draw_plot(x, w, y, foot - y, width, v);
+    if (v->source[0]) {
+        snprintf(buf, sizeof buf, "source: %s", v->source);
+        pane_put(w, foot, 2, width, ROLE_DIM, buf);
+    }
+    wnoutrefresh(w);
+}

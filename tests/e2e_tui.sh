@@ -123,6 +123,58 @@ if [ "$st" = 0 ]; then pass "q quits with status 0"; else fail "q: status $st"; 
 if screen main | grep -qF "Strategies:"; then fail "screen not restored after quit"
 else pass "terminal restored after quit"; fi
 
+# --- calibration: the view, c on this machine, Esc --------------------------------
+start calib 120 40 "LC_ALL=${UTF8:-C} TERM=tmux-256color"
+check calib "calib: datasheet defaults" "calibration session opens with datasheet defaults"
+$T send-keys -t calib 'v'
+check calib "Calibration in use: datasheet defaults" "v opens the calibration view: datasheet defaults"
+check calib "shardscope calibrate" "the view says how to measure"
+$T send-keys -t calib Space
+if wait_gone calib "Calibration in use"; then pass "any key closes the view"; else fail "the view did not close"; fi
+$T send-keys -t calib 'c'
+# The job starts at once and the bar shows its progress; without a usable GPU
+# it fails within a second or two and the bar names the reason.  A real run
+# takes longer: after 8 s it is still running (then Esc cancels it).
+outcome=""
+seen_bar=0
+i=0
+while [ $i -lt 80 ] && [ -z "$outcome" ]; do
+    sc=$(screen calib)
+    case $sc in
+        *"calibration failed:"*) outcome=failed ;;
+        *"calibration done"*) outcome=done ;;
+        *"calibrating ["*) seen_bar=1 ;;
+    esac
+    [ -n "$outcome" ] || sleep 0.1
+    i=$((i + 1))
+done
+[ -z "$outcome" ] && [ $seen_bar = 1 ] && outcome=running
+[ $seen_bar = 1 ] && pass "c: the bar shows the calibration progress"
+case $outcome in
+failed)
+    if screen calib | grep -qE "calibration failed: .*(GPU|CUDA)"; then
+        pass "c without a GPU: the bar shows the CUDA failure"
+    else fail "c: unclear failure"; screen calib | tail -2 | sed 's/^/      | /'; fi
+    check calib "calib: datasheet defaults" "the failure keeps the datasheet defaults"
+    $T send-keys -t calib 'v'
+    check calib "Last attempt: failed:" "the view names the failed attempt"
+    $T send-keys -t calib Space; wait_gone calib "Last attempt" >/dev/null ;;
+running)
+    pass "c on a GPU: progress bar on the bar"
+    $T send-keys -t calib '+'
+    check calib "Strategies: 16 GPUs" "sliders keep working while calibrating"
+    $T send-keys -t calib '-'; check calib "Strategies: 8 GPUs" "and back"
+    $T send-keys -t calib Escape
+    check calib "calibration cancelled" "Esc cancels the running calibration" ;;
+done) pass "c on a GPU: calibration finished" ;;
+*) fail "c: no outcome on the bar"; screen calib | tail -2 | sed 's/^/      | /' ;;
+esac
+$T send-keys -t calib '-'
+check calib "Strategies: 4 GPUs" "the explorer keeps running after c"
+$T send-keys -t calib Escape
+st=$(dead calib)
+if [ "$st" = 0 ]; then pass "Esc with no calibration running quits"; else fail "Esc after c: status $st"; fi
+
 # --- ASCII, no colour: LANG=C and vt100 ---------------------------------------
 start ascii 80 24 "LANG=C LC_ALL=C TERM=vt100"
 check ascii "+- 1 Controls -" "LANG=C vt100: ASCII line drawing"

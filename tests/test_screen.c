@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../calib/calib.h"
 #include "../presets/preset.h"
 #include "../tui/explorer.h"
 #include "../tui/explorer_int.h"
@@ -617,6 +618,334 @@ static void test_export_failure_is_reported(void **state)
     screen_close();
 }
 
+/* --- calibration: a fake hook (no GPU), the progress bar, Esc, the view -- */
+
+/* A synthetic calibration with fixed numbers: prefill h 1024..4096, decode
+ * at h 4096 and 8192; times from a known roofline, a little off it. */
+static calib_result g_cres;
+
+static void synthetic_result(void)
+{
+    calib_result *r = &g_cres;
+    memset(r, 0, sizeof *r);
+    snprintf(r->dev.name, sizeof r->dev.name, "NVIDIA H100 80GB HBM3");
+    snprintf(r->dev.backend, sizeof r->dev.backend, "cuda");
+    snprintf(r->dev.dtype, sizeof r->dev.dtype, "fp16");
+    snprintf(r->date, sizeof r->date, "2026-11-29T09:00:00Z");
+    snprintf(r->preset, sizeof r->preset, "h100-sxm");
+    calib_roofline *f = &r->roofline;
+    f->form = CALIB_ROOFLINE_ENGINE;
+    f->peak_flops = 989e12;
+    f->bandwidth = 3.35e12;
+    f->eta_compute = 0.7;
+    f->eta_memory = 0.8;
+    f->overhead_s = 8e-6;
+    f->mape = 0.031;
+    f->r2 = 0.9982;
+    static const int HID[] = {1024, 2048, 4096}, BAT[] = {1, 2, 4, 8}, SEQ[] = {512, 2048};
+    for (int h = 0; h < 3; h++)
+        for (int b = 0; b < 4; b++)
+            for (int s = 0; s < 2; s++) {
+                calib_point p = {CALIB_POINT_PREFILL, HID[h], BAT[b], SEQ[s], 0, 0, 0};
+                calib_layer_cost(p.hidden, p.batch * p.seq, 2.0, &p.flops, &p.bytes);
+                p.time_s = calib_roofline_predict(f, p.flops, p.bytes) * (1.0 + 0.03 * (s - 0.5));
+                calib_result_add_point(r, &p);
+            }
+    static const int DH[] = {4096, 8192}, DT[] = {1, 16, 256};
+    for (int h = 0; h < 2; h++)
+        for (int t = 0; t < 3; t++) {
+            calib_point p = {CALIB_POINT_DECODE, DH[h], DT[t], 1, 0, 0, 0};
+            calib_layer_cost(p.hidden, p.batch, 2.0, &p.flops, &p.bytes);
+            p.time_s = calib_roofline_predict(f, p.flops, p.bytes) * 1.02;
+            calib_result_add_point(r, &p);
+        }
+    f->n = r->n_points;
+    /* The power law fitted to these fixed points (closed-form least
+     * squares: the same figures every run). */
+    assert_int_equal(calib_fit_power_law(r->points, r->n_points, &r->power_law, NULL), 0);
+    r->has_power_law = 1;
+    r->has_comm_fit = 1;
+    snprintf(r->comm_label, sizeof r->comm_label, "NCCL AllReduce (2 GPUs)");
+    r->comm_fit = (calib_alpha_beta){12e-6, 150e9, 0.9990, 0.04, 8};
+}
+
+/* The fake job: what start/poll/release saw and what poll answers. */
+static struct fake_job {
+    int started, released, polls;
+    int outcome; /* 0 keep running, 1 finish with the result, -1 fail */
+    int saved;   /* load_for_gpu / view find the synthetic result saved */
+} g_fake;
+
+static int fake_load(const char *gpu, engine_calib *out)
+{
+    if (!g_fake.saved || strcmp(gpu, "h100-sxm") != 0)
+        return 0;
+    calib_result_to_engine(&g_cres, out);
+    return 1;
+}
+
+static void *fake_start(const preset_db *db, int gpu_index, char *msg, size_t len)
+{
+    (void)db;
+    (void)gpu_index;
+    (void)msg;
+    (void)len;
+    g_fake.started++;
+    return &g_fake;
+}
+
+static int fake_poll(void *job, double *progress, char *step, size_t step_len,
+                     engine_calib *out)
+{
+    assert_ptr_equal(job, &g_fake);
+    g_fake.polls++;
+    if (g_fake.outcome == 0) {
+        *progress = 0.42;
+        snprintf(step, step_len, "prefill h=4096 b=2");
+        return 0;
+    }
+    *progress = 1;
+    if (g_fake.outcome < 0) {
+        snprintf(step, step_len, "no usable GPU: cudaGetDeviceCount failed: CUDA driver "
+                                 "version is insufficient; previous calibration kept");
+        return -1;
+    }
+    calib_result_to_engine(&g_cres, out);
+    snprintf(step, step_len, "NVIDIA H100 80GB HBM3: eta_c 0.70 eta_m 0.80, MAPE 3.1%%");
+    return 1;
+}
+
+static void fake_release(void *job)
+{
+    assert_ptr_equal(job, &g_fake);
+    g_fake.released++;
+}
+
+static int fake_view(const char *gpu, explorer_calib_view *out)
+{
+    if (!g_fake.saved || strcmp(gpu, "h100-sxm") != 0)
+        return 0;
+    explorer_calib_view_from_result(&g_cres, "/home/user/.config/shardscope/calibration/"
+                                             "nvidia-h100-80gb-hbm3.json", out);
+    return 1;
+}
+
+static int fake_job_view(void *job, explorer_calib_view *out)
+{
+    assert_ptr_equal(job, &g_fake);
+    explorer_calib_view_from_result(&g_cres, "measured in this session (and saved)", out);
+    return 1;
+}
+
+static const explorer_calib_ops FAKE_OPS = {
+    .load_for_gpu = fake_load,
+    .start = fake_start,
+    .poll = fake_poll,
+    .release = fake_release,
+    .view = fake_view,
+    .job_view = fake_job_view,
+};
+
+static void fake_open(const char *term, int utf8, int rows, int cols, int saved)
+{
+    memset(&g_fake, 0, sizeof g_fake);
+    g_fake.saved = saved;
+    synthetic_result();
+    screen_open(term, utf8, rows, cols, NULL);
+    explorer_set_calib_ops(g_x, &FAKE_OPS);
+    explorer_frame(g_x);
+}
+
+static void fake_close(void)
+{
+    screen_close();
+    calib_result_free(&g_cres);
+}
+
+static void poll_and_draw(void)
+{
+    explorer_poll(g_x);
+    explorer_frame(g_x);
+}
+
+static void test_calib_progress_and_escape_cancels(void **state)
+{
+    (void)state;
+    fake_open("vt100", 0, 24, 80, 0);
+    assert_true(screen_contains("calib: datasheet defaults"));
+    type("c");
+    assert_int_equal(g_fake.started, 1);
+    assert_non_null(g_x->calib_job);
+    assert_int_equal(explorer_poll(g_x), 1); /* 0% -> 42%: a frame is due */
+    explorer_frame(g_x);
+    assert_int_equal(explorer_poll(g_x), 0); /* nothing new: no redraw */
+    /* The bar: ASCII under LANG=C, 42% of 13 cells. */
+    assert_true(screen_contains("calibrating [#####........] 42% prefill h=4096 b=2"));
+    check_golden("explorer-80x24-vt100-calibrating");
+    /* Sliders and keys keep working while it runs. */
+    type("+");
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    type("j");
+    assert_int_equal(g_x->ctl_sel, CTL_PER_NODE);
+    type("?");
+    assert_true(screen_contains("Esc first cancels calibration"));
+    type(" ");
+    poll_and_draw();
+    assert_non_null(g_x->calib_job);
+    assert_true(screen_contains("calibrating ["));
+    assert_int_equal(g_fake.released, 0);
+    /* Esc cancels (the release op cancels and waits) instead of quitting. */
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    explorer_frame(g_x);
+    assert_int_equal(g_fake.released, 1);
+    assert_null(g_x->calib_job);
+    assert_non_null(strstr(explorer_message(g_x), "calibration cancelled"));
+    assert_true(screen_contains("calibration cancelled"));
+    assert_false(screen_contains("calibrating ["));
+    assert_false(g_x->calib.measured); /* the previous calibration stays */
+    assert_true(screen_contains("calib: datasheet defaults"));
+    assert_int_equal(explorer_poll(g_x), 0);
+    /* With nothing running, Esc quits again. */
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    assert_int_equal(g_fake.released, 1);
+    fake_close();
+}
+
+static void test_calib_q_cancels_then_quits(void **state)
+{
+    (void)state;
+    fake_open("xterm-256color", 1, 40, 120, 1);
+    assert_true(screen_contains("calib: measured on NVIDIA H100 80GB HBM3"));
+    type("c");
+    poll_and_draw();
+    assert_true(screen_contains("calibrating ["));
+    assert_int_equal(explorer_key(g_x, 'q'), 1);
+    assert_int_equal(g_fake.released, 1);
+    assert_null(g_x->calib_job);
+    assert_true(g_x->calib.measured); /* kept */
+    fake_close();
+    /* Esc in the too-small screen cancels as well. */
+    fake_open("vt100", 0, 24, 80, 0);
+    type("c");
+    screen_resize(20, 60);
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    assert_int_equal(g_fake.released, 1);
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    fake_close();
+}
+
+static void test_calib_finish_failure_and_gpu_change(void **state)
+{
+    (void)state;
+    fake_open("vt100", 0, 40, 120, 0);
+    /* A failure: the message, the defaults kept, the reason in the view. */
+    g_fake.outcome = -1;
+    type("c");
+    poll_and_draw();
+    assert_null(g_x->calib_job);
+    assert_int_equal(g_fake.released, 1);
+    assert_true(screen_contains("calibration failed: no usable GPU"));
+    assert_false(g_x->calib.measured);
+    type("v");
+    assert_true(screen_contains("datasheet defaults"));
+    assert_true(screen_contains("Last attempt: failed: no usable GPU"));
+    type(" ");
+    assert_false(screen_contains("Last attempt"));
+    /* The GPU changes while measuring: the result is not applied to it. */
+    g_fake.outcome = 0;
+    type("c");
+    poll_and_draw();
+    int up[] = {KEY_UP, KEY_UP, KEY_UP, KEY_RIGHT};
+    keys(up, 4);
+    assert_int_equal(g_x->ctl_sel, CTL_GPU);
+    assert_string_not_equal(exp_gpu(g_x)->name, "h100-sxm");
+    assert_non_null(g_x->calib_job); /* still running */
+    g_fake.outcome = 1;
+    poll_and_draw();
+    assert_false(g_x->calib.measured);
+    assert_true(screen_contains("select that GPU to use it"));
+    /* Back on the H100 and measured again: applied, and the view shows
+     * this session's run. */
+    int left[] = {KEY_LEFT};
+    keys(left, 1);
+    assert_string_equal(exp_gpu(g_x)->name, "h100-sxm");
+    type("c");
+    poll_and_draw();
+    assert_true(g_x->calib.measured);
+    assert_int_equal(g_fake.released, 3);
+    assert_true(screen_contains("calibration done: NVIDIA H100 80GB HBM3"));
+    assert_true(screen_contains("calib: measured on NVIDIA H100 80GB HBM3 2026-11-29"));
+    type("v");
+    assert_true(screen_contains("source: measured in this session (and saved)"));
+    assert_true(screen_contains("beta 0."));
+    fake_close();
+}
+
+static void test_calib_view_goldens(void **state)
+{
+    (void)state;
+    /* A calibration saved before start: the view of that file. */
+    fake_open("vt100", 0, 24, 80, 1);
+    assert_true(g_x->calib.measured);
+    type("v");
+    assert_true(screen_contains("NVIDIA H100 80GB HBM3 * cuda fp16 * 2026-11-29T09:00:00Z"));
+    char pl[96];
+    snprintf(pl, sizeof pl, "beta %.4f  a %.3g s", g_cres.power_law.beta, g_cres.power_law.a);
+    assert_true(screen_contains(pl));
+    assert_true(screen_contains("eta_c 0.700  eta_m 0.800  overhead 8.00 us  MAPE 3.1%"));
+    assert_true(screen_contains("source: /home/user/.config/shardscope/calibration/"));
+    check_golden("calib-view-80x24-vt100");
+    /* c from the view measures with the view open; Esc then closes the
+     * view only (a second Esc cancels). */
+    type("c");
+    poll_and_draw();
+    assert_non_null(g_x->calib_job);
+    assert_true(screen_contains("Calibration in use"));
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    explorer_frame(g_x);
+    assert_false(screen_contains("Calibration in use"));
+    assert_non_null(g_x->calib_job);
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    assert_null(g_x->calib_job);
+    fake_close();
+
+    fake_open("xterm-256color", 1, 40, 120, 1);
+    type("v");
+    assert_true(screen_contains("NCCL AllReduce (2 GPUs)"));
+    check_golden("calib-view-120x40-xterm-256color");
+    /* Resizing with the view open reflows it; too small hides it. */
+    screen_resize(24, 80);
+    assert_true(screen_contains("Calibration in use"));
+    screen_resize(20, 60);
+    assert_true(screen_contains("terminal too small"));
+    screen_resize(40, 120);
+    assert_true(screen_contains("Calibration in use"));
+    fake_close();
+}
+
+static void test_calib_view_defaults_and_no_hook(void **state)
+{
+    (void)state;
+    fake_open("xterm-256color", 1, 24, 80, 0);
+    type("v");
+    assert_true(screen_contains("Calibration in use: datasheet defaults"));
+    assert_true(screen_contains("shardscope calibrate"));
+    assert_true(screen_contains("press c"));
+    type("x");
+    assert_false(screen_contains("datasheet defaults preset"));
+    fake_close();
+    /* No hook in this build: c says so; the view still says defaults. */
+    screen_open("vt100", 0, 24, 80, NULL);
+    explorer_set_calib_ops(g_x, NULL);
+    type("c");
+    assert_true(screen_contains("calibration not available in this build"));
+    type("v");
+    assert_true(screen_contains("datasheet defaults"));
+    type(" ");
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    screen_close();
+}
+
 static void test_signal_flag(void **state)
 {
     (void)state;
@@ -648,6 +977,11 @@ int main(void)
         cmocka_unit_test(test_no_color_is_honoured),
         cmocka_unit_test(test_export_writes_csv_and_json),
         cmocka_unit_test(test_export_failure_is_reported),
+        cmocka_unit_test(test_calib_progress_and_escape_cancels),
+        cmocka_unit_test(test_calib_q_cancels_then_quits),
+        cmocka_unit_test(test_calib_finish_failure_and_gpu_change),
+        cmocka_unit_test(test_calib_view_goldens),
+        cmocka_unit_test(test_calib_view_defaults_and_no_hook),
         cmocka_unit_test(test_signal_flag),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);

@@ -489,15 +489,13 @@ int calib_store_load_file(const char *path, engine_calib *out, char *preset_out,
     return rc;
 }
 
-int calib_store_load_for_gpu_in(const char *dir, const char *gpu_preset_name,
-                                engine_calib *out, engine_error *err)
+/* Scan dir for the newest valid "cuda" calibration naming the preset: 1
+ * found (*out, and its path when path_out), 0 none, -1 when the only
+ * candidates naming the preset are broken (err filled). */
+static int pick_for_gpu(const char *dir, const char *gpu_preset_name, engine_calib *out,
+                        char *path_out, size_t path_len, engine_error *err)
 {
     memset(out, 0, sizeof *out);
-    char dbuf[4096];
-    if (!dir)
-        dir = calib_store_dir(dbuf, sizeof dbuf);
-    if (!dir || !gpu_preset_name || !gpu_preset_name[0])
-        return 0;
     DIR *d = opendir(dir);
     if (!d)
         return 0; /* no calibration yet */
@@ -537,6 +535,8 @@ int calib_store_load_for_gpu_in(const char *dir, const char *gpu_preset_name,
         if (!found || strcmp(c.date, out->date) > 0) {
             *out = c;
             found = 1;
+            if (path_out && path_len)
+                snprintf(path_out, path_len, "%s", path);
         }
     }
     closedir(d);
@@ -544,6 +544,18 @@ int calib_store_load_for_gpu_in(const char *dir, const char *gpu_preset_name,
         return 1;
     memset(out, 0, sizeof *out);
     return rc;
+}
+
+int calib_store_load_for_gpu_in(const char *dir, const char *gpu_preset_name,
+                                engine_calib *out, engine_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char dbuf[4096];
+    if (!dir)
+        dir = calib_store_dir(dbuf, sizeof dbuf);
+    if (!dir || !gpu_preset_name || !gpu_preset_name[0])
+        return 0;
+    return pick_for_gpu(dir, gpu_preset_name, out, NULL, 0, err);
 }
 
 int calib_store_load_for_gpu(const char *gpu_preset_name, engine_calib *out)
@@ -734,36 +746,10 @@ int calib_store_load_result_for_gpu_in(const char *dir, const char *gpu_preset_n
         dir = calib_store_dir(dbuf, sizeof dbuf);
     if (!dir || !gpu_preset_name || !gpu_preset_name[0])
         return 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    /* The file calib_store_load_for_gpu_in picks: the newest valid "cuda"
-     * calibration naming this preset. */
-    char best[4400] = "", best_date[32] = "";
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || e->d_name[0] == '.')
-            continue;
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        char *text = read_file(path, NULL);
-        if (!text)
-            continue;
-        engine_calib c;
-        char preset[ENGINE_NAME_MAX] = "";
-        int lrc = load_text(path, text, &c, preset, sizeof preset, NULL);
-        free(text);
-        if (lrc != 0 || strcasecmp(preset, gpu_preset_name) != 0 ||
-            strcmp(c.backend, "cuda") != 0)
-            continue;
-        if (!best[0] || strcmp(c.date, best_date) > 0) {
-            snprintf(best, sizeof best, "%s", path);
-            snprintf(best_date, sizeof best_date, "%s", c.date);
-        }
-    }
-    closedir(d);
-    if (!best[0])
+    /* The file calib_store_load_for_gpu_in picks. */
+    engine_calib c;
+    char best[4400] = "";
+    if (pick_for_gpu(dir, gpu_preset_name, &c, best, sizeof best, NULL) != 1)
         return 0;
     if (path_out)
         snprintf(path_out, path_len, "%s", best);

@@ -218,6 +218,9 @@ void pane_calib_draw(explorer *x);
 /* A centred overlay window of at most h x w (reused while the size stays);
  * NULL when the screen is too small. */
 WINDOW *pane_overlay_win(explorer *x, int h, int w);
+/* The same, erased, filled with the popup colour and framed (no focus
+ * highlight), ready to draw into; NULL when the screen is too small. */
+WINDOW *pane_overlay_open(explorer *x, int h, int w);
 const char *pane_title(int pane);
 
 /* Rows of the controls pane and the mapping row <-> control for clicks. */

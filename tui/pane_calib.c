@@ -255,17 +255,10 @@ void pane_calib_draw(explorer *x)
     int cap_h = x->calib.measured ? 44 : 20, cap_w = x->calib.measured ? 132 : 100;
     int want_h = x->rows - 2 > cap_h ? cap_h : x->rows - 2;
     int want_w = x->cols - 4 > cap_w ? cap_w : x->cols - 4;
-    WINDOW *w = pane_overlay_win(x, want_h, want_w);
+    WINDOW *w = pane_overlay_open(x, want_h, want_w);
     if (!w)
         return;
-    werase(w);
     int h = getmaxy(w), ww = getmaxx(w);
-    for (int y = 0; y < h; y++)
-        pane_fill(w, y, 0, ww, ROLE_POPUP);
-    int saved = x->focus;
-    x->focus = -1;
-    pane_frame(x, w, 0, NULL);
-    x->focus = saved;
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS,
              x->calib.measured
                  ? " Calibration in use: measured vs fitted (c measures, any other key closes) "

@@ -272,6 +272,22 @@ WINDOW *pane_overlay_win(explorer *x, int h, int w)
     return x->w_overlay;
 }
 
+WINDOW *pane_overlay_open(explorer *x, int h, int w)
+{
+    WINDOW *win = pane_overlay_win(x, h, w);
+    if (!win)
+        return NULL;
+    werase(win);
+    int rows = getmaxy(win), cols = getmaxx(win);
+    for (int y = 0; y < rows; y++)
+        pane_fill(win, y, 0, cols, ROLE_POPUP);
+    int saved = x->focus;
+    x->focus = -1;
+    pane_frame(x, win, 0, NULL);
+    x->focus = saved;
+    return win;
+}
+
 static const char *const HELP[][2] = {
     {"Tab / Shift-Tab", "next / previous pane (compact: tab)"},
     {"1 .. 6", "go to a pane (controls .. frontier)"},
@@ -296,17 +312,10 @@ static const char *const HELP[][2] = {
 void pane_help_draw(explorer *x)
 {
     int n = (int)(sizeof HELP / sizeof HELP[0]);
-    WINDOW *w = pane_overlay_win(x, n + 4, 70);
+    WINDOW *w = pane_overlay_open(x, n + 4, 70);
     if (!w)
         return;
-    werase(w);
     int h = getmaxy(w), ww = getmaxx(w);
-    for (int y = 0; y < h; y++)
-        pane_fill(w, y, 0, ww, ROLE_POPUP);
-    int saved = x->focus;
-    x->focus = -1;
-    pane_frame(x, w, 0, NULL);
-    x->focus = saved;
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS, " Help: keys (any key closes) ");
     for (int i = 0; i < n && i + 2 < h - 1; i++) {
         pane_put(w, i + 2, 2, 18, ROLE_VALUE, HELP[i][0]);
@@ -320,17 +329,10 @@ void pane_list_draw(explorer *x)
     int rows = x->list_n + 4;
     if (rows < 8)
         rows = 8;
-    WINDOW *w = pane_overlay_win(x, rows, 56);
+    WINDOW *w = pane_overlay_open(x, rows, 56);
     if (!w)
         return;
-    werase(w);
     int h = getmaxy(w), ww = getmaxx(w);
-    for (int y = 0; y < h; y++)
-        pane_fill(w, y, 0, ww, ROLE_POPUP);
-    int saved = x->focus;
-    x->focus = -1;
-    pane_frame(x, w, 0, NULL);
-    x->focus = saved;
     char t[96];
     snprintf(t, sizeof t, " Choose %s ", x->ctl[x->list_ctl].label);
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS, t);

@@ -158,7 +158,8 @@ typedef struct engine_scenario {
     engine_objective objective;
     double jitter_sigma;         /* log-normal sigma of per-GPU compute */
     double straggler_prob;       /* chance a GPU is a straggler in a request */
-    double straggler_slowdown;   /* its compute multiplier (e.g. 1.5) */
+    double straggler_slowdown;   /* its mean compute multiplier (e.g. 1.5);
+                                  * the severity is 1 + Exp(mean - 1) */
     int mc_samples;              /* Monte Carlo samples (e.g. 1000) */
     uint64_t seed;
 } engine_scenario;

@@ -1,10 +1,14 @@
 /*
- * tails.c - Monte Carlo tail latency.  Each GPU's compute in a request is
- * slowed by a log-normal factor exp(sigma * z) (median 1), and with a small
- * probability it is a straggler (a further constant slowdown).  A tensor-
+ * tails.c - Monte Carlo tail latency.  Each GPU's compute in every step is
+ * slowed by a log-normal factor exp(sigma * z) (median 1) and a tensor-
  * parallel group waits for its slowest member; prefill runs at the pace of
- * the slowest stage, while a decoded token crosses every stage in turn.
- * The generator is seeded from the scenario: same inputs, same numbers.
+ * the slowest GPU, while a decoded token crosses every stage in turn.  Per
+ * request, each GPU is with a small probability a straggler (throttled,
+ * shared) for the whole request, slowed by 1 + an exponential amount whose
+ * mean is straggler_slowdown - 1: a continuous severity, so P99 grows
+ * smoothly with the group size instead of jumping once a group is large
+ * enough to meet one straggler in a hundred requests.  The generator is
+ * seeded from the scenario: same inputs, same numbers.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -58,14 +62,10 @@ double normal_quantile(double p)
 }
 
 /* Slowdown of the slowest of n GPUs: the maximum of n i.i.d. log-normals is
- * drawn in one step by inverting its CDF (u^(1/n)).  With p > 0 a straggler
- * (slowdown `slow`) appears in the group with probability 1 - (1 - p)^n. */
-static double group_max(engine_rng *r, int n, double sigma, double p, double slow)
+ * drawn in one step by inverting its CDF (u^(1/n)). */
+static double group_max(engine_rng *r, int n, double sigma)
 {
-    double x = exp(sigma * normal_quantile(pow(rng_uniform(r), 1.0 / n)));
-    if (p > 0 && rng_uniform(r) < 1.0 - pow(1.0 - p, n) && slow > x)
-        x = slow;
-    return x;
+    return exp(sigma * normal_quantile(pow(rng_uniform(r), 1.0 / n)));
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -129,12 +129,13 @@ void engine_tails(const engine_scenario *s, engine_result *r)
 
     for (int i = 0; i < n; i++) {
         /* Prefill runs at the pace of the slowest of all tp*pp GPUs. */
-        double pf = group_max(&rng, tp * pp, sg, 0, 1);
+        double pf = group_max(&rng, tp * pp, sg);
         double dc = mu + sd_mean * normal_quantile(rng_uniform(&rng));
         if (p_any > 0 && rng_uniform(&rng) < p_any) {
-            if (slow > pf)
-                pf = slow;
-            dc += (slow - 1.0) / pp; /* one stage of pp runs slow */
+            double sev = 1.0 - (slow - 1.0) * log(rng_uniform(&rng));
+            if (sev > pf)
+                pf = sev;
+            dc += (sev - 1.0) / pp; /* one stage of pp runs slow */
         }
         double ttft = pf_work * pf + r->prefill_comm_s;
         double itl = dc_work * dc + r->decode_comm_s;

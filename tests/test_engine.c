@@ -532,6 +532,20 @@ static void test_tails_deterministic(void **state)
     s.straggler_prob = 0;
     engine_tails(&s, &b);
     assert_true(b.p50_s == b.e2e_s && b.p99_s == b.e2e_s);
+    /* Stragglers alone (no jitter): 8 GPUs meet one in p_any = 1 - 0.998^8 =
+     * 1.59 % of requests, so P50 is the mean and P99 the straggler severity
+     * at its 1 - 0.01 / 0.0159 = 37 % quantile: 1 + Exp(mean 0.5) gives
+     * 0.5 ln(1 / 0.629) = 0.23 of the compute-proportional time (a constant
+     * 1.5x severity would give 0.5: a cliff at the 1 % crossing). */
+    s.straggler_prob = 0.002;
+    s.straggler_slowdown = 1.5;
+    s.mc_samples = 4096; /* the most engine_tails takes: ~65 straggler draws */
+    engine_tails(&s, &b);
+    double work = b.prefill_compute_s + b.prefill_bubble_s +
+                  s.gen * (b.decode_compute_s + b.decode_bubble_s);
+    assert_near(b.p50_s, b.e2e_s, 1e-12);
+    double sev = (b.p99_s - b.e2e_s) / work;
+    assert_true(sev > 0.12 && sev < 0.38); /* seeds 1..12 give 0.15-0.35 */
     /* another seed, other samples */
     s.jitter_sigma = 0.12;
     s.straggler_prob = 0.002;

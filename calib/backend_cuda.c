@@ -8,8 +8,10 @@
  * transformer layer (fp16 on tensor cores, FP32 accumulation) over the
  * seed's grid (hidden 768..8192, batch 1..8, sequence 512 and 2048),
  * decode-shaped GEMMs of 1..256 tokens, and a device-to-device copy for
- * HBM bandwidth.  With two or more GPUs, an NCCL AllReduce sweep (NCCL is
- * loaded with dlopen, so the binary never depends on it).
+ * HBM bandwidth.  With two or more GPUs, NCCL sweeps (NCCL is loaded with
+ * dlopen, so the binary never depends on it): AllReduce over every GPU,
+ * then send/recv from GPU 0 to GPU 1, both through calib_comm_sweep
+ * (comm.c: sizes, warm-up, median) with a timing callback each.
  *
  * The calls that can fail on a machine without a usable GPU go through a
  * calib_cuda_api table whose NULL members mean the real functions, so tests
@@ -483,10 +485,232 @@ typedef int (*nccl_init_all_fn)(nccl_comm_t *comms, int ndev, const int *devs);
 typedef int (*nccl_all_reduce_fn)(const void *send, void *recv, size_t count,
                                   int dtype, int op, nccl_comm_t comm,
                                   cudaStream_t stream);
+typedef int (*nccl_send_fn)(const void *send, size_t count, int dtype, int peer,
+                            nccl_comm_t comm, cudaStream_t stream);
+typedef int (*nccl_recv_fn)(void *recv, size_t count, int dtype, int peer,
+                            nccl_comm_t comm, cudaStream_t stream);
 typedef int (*nccl_group_fn)(void);
 typedef int (*nccl_destroy_fn)(nccl_comm_t comm);
+typedef const char *(*nccl_error_string_fn)(int result);
 
 #define NCCL_MAX_DEV 8
+#define NCCL_FLOAT32 7
+#define NCCL_SUM 0
+
+/* What the timing callbacks of calib_comm_sweep need: the loaded entry
+ * points, one communicator, stream and pair of buffers per GPU, and, for
+ * send/recv, a pair of events on the two GPUs involved.  `why` keeps the
+ * last failure's details (the sweep itself only sees a code). */
+typedef struct nccl_ctx {
+    nccl_init_all_fn init_all;
+    nccl_all_reduce_fn all_reduce;
+    nccl_send_fn send_fn;     /* NULL: NCCL older than 2.7 */
+    nccl_recv_fn recv_fn;
+    nccl_group_fn group_start, group_end;
+    nccl_destroy_fn destroy;
+    nccl_error_string_fn error_string; /* may be NULL */
+    int ndev;
+    void *send[NCCL_MAX_DEV], *recv[NCCL_MAX_DEV];
+    cudaStream_t st[NCCL_MAX_DEV];
+    nccl_comm_t comms[NCCL_MAX_DEV];
+    int src, dst;             /* send/recv: rank src sends to rank dst */
+    cudaEvent_t ev0[2], ev1[2]; /* on GPUs src and dst */
+    int events;
+    char why[160];
+} nccl_ctx;
+
+/* Operations per timed call: enough to amortise the host's launch and
+ * synchronisation for small messages, few for the large ones. */
+static int nccl_iters(size_t bytes)
+{
+    return bytes <= (1u << 20) ? 20 : bytes <= (64u << 20) ? 5 : 2;
+}
+
+static int nccl_fail(nccl_ctx *c, const char *what, int code)
+{
+    const char *s = c->error_string ? c->error_string(code) : NULL;
+    snprintf(c->why, sizeof c->why, "%s returned %d%s%.100s%s", what, code,
+             s ? " (" : "", s ? s : "", s ? ")" : "");
+    return code ? code : -1;
+}
+
+static int cuda_fail(nccl_ctx *c, const char *what, cudaError_t e)
+{
+    snprintf(c->why, sizeof c->why, "%s: %.100s", what, cudaGetErrorString(e));
+    return -1;
+}
+
+static int nccl_sync_all(nccl_ctx *c)
+{
+    int rc = 0;
+    for (int i = 0; i < c->ndev; i++) {
+        cudaSetDevice(i);
+        cudaError_t e = cudaStreamSynchronize(c->st[i]);
+        if (e != cudaSuccess && rc == 0)
+            rc = cuda_fail(c, "cudaStreamSynchronize", e);
+    }
+    return rc;
+}
+
+/* One timed call of the all-reduce sweep (nccl-tests all_reduce_perf
+ * conventions: size = buffer bytes per GPU; wall time per operation over a
+ * loop, every stream synchronised before and after). */
+static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
+{
+    nccl_ctx *c = vctx;
+    int iters = nccl_iters(bytes);
+    if (nccl_sync_all(c) != 0)
+        return -1;
+    double t0 = now_s();
+    for (int it = 0; it < iters; it++) {
+        int g = c->group_start();
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupStart", g);
+        int e = 0;
+        for (int i = 0; i < c->ndev && e == 0; i++)
+            e = c->all_reduce(c->send[i], c->recv[i], bytes / 4, NCCL_FLOAT32,
+                              NCCL_SUM, c->comms[i], c->st[i]);
+        g = c->group_end();
+        if (e != 0)
+            return nccl_fail(c, "ncclAllReduce", e);
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupEnd", g);
+    }
+    if (nccl_sync_all(c) != 0)
+        return -1;
+    *seconds = (now_s() - t0) / iters;
+    return 0;
+}
+
+/* One timed call of the send/recv sweep: rank src sends `bytes` to rank
+ * dst, iters times, each pair grouped (ncclGroupStart/End), timed with
+ * CUDA events on both GPUs' streams; the slower side's time per transfer
+ * (the receiver's, normally: it waits for the data).  nccl-tests
+ * sendrecv_perf conventions: algbw = busbw = bytes / time. */
+static int op_send_recv(void *vctx, size_t bytes, double *seconds)
+{
+    nccl_ctx *c = vctx;
+    int iters = nccl_iters(bytes), dev[2] = {c->src, c->dst};
+    cudaError_t ce;
+    for (int j = 0; j < 2; j++) {
+        cudaSetDevice(dev[j]);
+        if ((ce = cudaEventRecord(c->ev0[j], c->st[dev[j]])) != cudaSuccess)
+            return cuda_fail(c, "cudaEventRecord", ce);
+    }
+    for (int it = 0; it < iters; it++) {
+        int g = c->group_start();
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupStart", g);
+        int e = c->send_fn(c->send[c->src], bytes / 4, NCCL_FLOAT32, c->dst,
+                           c->comms[c->src], c->st[c->src]);
+        const char *what = "ncclSend";
+        if (e == 0) {
+            e = c->recv_fn(c->recv[c->dst], bytes / 4, NCCL_FLOAT32, c->src,
+                           c->comms[c->dst], c->st[c->dst]);
+            what = "ncclRecv";
+        }
+        g = c->group_end();
+        if (e != 0)
+            return nccl_fail(c, what, e);
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupEnd", g);
+    }
+    double worst = 0;
+    for (int j = 0; j < 2; j++) {
+        cudaSetDevice(dev[j]);
+        if ((ce = cudaEventRecord(c->ev1[j], c->st[dev[j]])) != cudaSuccess)
+            return cuda_fail(c, "cudaEventRecord", ce);
+    }
+    for (int j = 0; j < 2; j++) {
+        cudaSetDevice(dev[j]);
+        float ms = 0;
+        if ((ce = cudaEventSynchronize(c->ev1[j])) != cudaSuccess ||
+            (ce = cudaEventElapsedTime(&ms, c->ev0[j], c->ev1[j])) != cudaSuccess)
+            return cuda_fail(c, "waiting for the transfer", ce);
+        if (ms * 1e-3 > worst)
+            worst = ms * 1e-3;
+    }
+    *seconds = worst / iters;
+    return 0;
+}
+
+/* Progress of one of the two sweeps as a slice [lo, hi] of the caller's. */
+typedef struct nccl_progress {
+    const calib_opts *outer;
+    double lo, hi;
+} nccl_progress;
+
+static void nccl_progress_cb(void *ctx, double f, const char *step)
+{
+    nccl_progress *p = ctx;
+    calib_report(p->outer, p->lo + (p->hi - p->lo) * f, step);
+}
+
+/* Appends the details a timing callback left in c->why to err. */
+static void add_why(engine_error *err, const nccl_ctx *c)
+{
+    if (!err || !c->why[0])
+        return;
+    char head[ENGINE_ERROR_MAX];
+    snprintf(head, sizeof head, "%s", err->msg);
+    snprintf(err->msg, sizeof err->msg, "%.200s: %.160s", head, c->why);
+}
+
+/* The send/recv sweep from GPU 0 to GPU 1 on the communicators of the
+ * all-reduce.  Fills r->p2p and r->p2p_label, or r->p2p_error; 3 when
+ * cancelled, else 0 (a failure here keeps the all-reduce). */
+static int nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
+                          const calib_comm_sweep_spec *base, calib_result *r)
+{
+    r->n_p2p = 0;
+    r->p2p_label[0] = '\0';
+    if (!c->send_fn || !c->recv_fn) {
+        snprintf(r->p2p_error, sizeof r->p2p_error,
+                 "nccl send/recv: libnccl has no ncclSend/ncclRecv (NCCL 2.7 "
+                 "or later needed)");
+        return 0;
+    }
+    c->src = 0;
+    c->dst = 1;
+    c->why[0] = '\0';
+    int dev[2] = {c->src, c->dst}, ok = 1;
+    for (int j = 0; j < 2 && ok; j++) {
+        cudaSetDevice(dev[j]);
+        if (cudaEventCreate(&c->ev0[j]) != cudaSuccess)
+            ok = 0;
+        else if (cudaEventCreate(&c->ev1[j]) != cudaSuccess) {
+            cudaEventDestroy(c->ev0[j]);
+            ok = 0;
+        } else {
+            c->events = j + 1;
+        }
+    }
+    int rc = 0;
+    if (!ok) {
+        snprintf(r->p2p_error, sizeof r->p2p_error,
+                 "nccl send/recv: cudaEventCreate failed");
+    } else {
+        calib_comm_sweep_spec spec = *base;
+        spec.label = "nccl send/recv";
+        engine_error perr = {{0}};
+        rc = calib_comm_sweep(o, &spec, op_send_recv, c, &r->p2p, &r->n_p2p, &perr);
+        if (rc == 0) {
+            snprintf(r->p2p_label, sizeof r->p2p_label,
+                     "NCCL send/recv (GPU %d -> GPU %d)", c->src, c->dst);
+        } else if (rc != 3) {
+            add_why(&perr, c);
+            snprintf(r->p2p_error, sizeof r->p2p_error, "%s", perr.msg);
+            rc = 0;
+        }
+    }
+    for (int j = 0; j < c->events; j++) {
+        cudaSetDevice(dev[j]);
+        cudaEventDestroy(c->ev0[j]);
+        cudaEventDestroy(c->ev1[j]);
+    }
+    c->events = 0;
+    return rc;
+}
 
 int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
 {
@@ -504,93 +728,70 @@ int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
             snprintf(err->msg, sizeof err->msg, "libnccl.so.2 not found");
         return -1;
     }
-    nccl_init_all_fn init_all = (nccl_init_all_fn)dlsym(lib, "ncclCommInitAll");
-    nccl_all_reduce_fn all_reduce = (nccl_all_reduce_fn)dlsym(lib, "ncclAllReduce");
-    nccl_group_fn group_start = (nccl_group_fn)dlsym(lib, "ncclGroupStart");
-    nccl_group_fn group_end = (nccl_group_fn)dlsym(lib, "ncclGroupEnd");
-    nccl_destroy_fn destroy = (nccl_destroy_fn)dlsym(lib, "ncclCommDestroy");
-    if (!init_all || !all_reduce || !group_start || !group_end || !destroy) {
+    nccl_ctx c;
+    memset(&c, 0, sizeof c);
+    c.ndev = ndev;
+    c.init_all = (nccl_init_all_fn)dlsym(lib, "ncclCommInitAll");
+    c.all_reduce = (nccl_all_reduce_fn)dlsym(lib, "ncclAllReduce");
+    c.group_start = (nccl_group_fn)dlsym(lib, "ncclGroupStart");
+    c.group_end = (nccl_group_fn)dlsym(lib, "ncclGroupEnd");
+    c.destroy = (nccl_destroy_fn)dlsym(lib, "ncclCommDestroy");
+    c.send_fn = (nccl_send_fn)dlsym(lib, "ncclSend");
+    c.recv_fn = (nccl_recv_fn)dlsym(lib, "ncclRecv");
+    c.error_string = (nccl_error_string_fn)dlsym(lib, "ncclGetErrorString");
+    if (!c.init_all || !c.all_reduce || !c.group_start || !c.group_end || !c.destroy) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "libnccl lacks the needed symbols");
         dlclose(lib);
         return -1;
     }
     size_t max_bytes = o->quick ? (64u << 20) : ((size_t)1 << 30);
-    void *send[NCCL_MAX_DEV] = {0}, *recv[NCCL_MAX_DEV] = {0};
-    cudaStream_t st[NCCL_MAX_DEV] = {0};
-    nccl_comm_t comms[NCCL_MAX_DEV] = {0};
     int devs[NCCL_MAX_DEV], rc = 0, have_comms = 0;
     for (int i = 0; i < ndev && rc == 0; i++) {
         devs[i] = i;
-        if (cudaSetDevice(i) != cudaSuccess || cudaMalloc(&send[i], max_bytes) != cudaSuccess ||
-            cudaMalloc(&recv[i], max_bytes) != cudaSuccess ||
-            cudaMemset(send[i], 0, max_bytes) != cudaSuccess ||
-            cudaStreamCreate(&st[i]) != cudaSuccess)
+        if (cudaSetDevice(i) != cudaSuccess || cudaMalloc(&c.send[i], max_bytes) != cudaSuccess ||
+            cudaMalloc(&c.recv[i], max_bytes) != cudaSuccess ||
+            cudaMemset(c.send[i], 0, max_bytes) != cudaSuccess ||
+            cudaStreamCreate(&c.st[i]) != cudaSuccess)
             rc = -1;
     }
-    if (rc == 0 && init_all(comms, ndev, devs) != 0)
+    if (rc == 0 && c.init_all(c.comms, ndev, devs) != 0)
         rc = -1;
     else if (rc == 0)
         have_comms = 1;
     if (rc != 0 && err)
         snprintf(err->msg, sizeof err->msg,
                  "NCCL setup failed on %d GPUs (buffers or ncclCommInitAll)", ndev);
-    int nsizes = 0;
-    for (size_t n = 1024; n <= max_bytes; n *= 4)
-        nsizes++;
-    int k = 0;
-    for (size_t n = 1024; rc == 0 && n <= max_bytes; n *= 4, k++) {
-        if (calib_cancelled(o)) {
-            rc = 3;
-            break;
-        }
-        calib_report(o, (double)k / nsizes, "nccl: all-reduce sizes");
-        /* nccl-tests conventions: size = buffer bytes per GPU, time per
-         * operation averaged over a timed loop after warm-ups. */
-        int iters = n <= (1u << 20) ? 20 : 5;
-        double t0 = 0;
-        for (int it = -3; it < iters && rc == 0; it++) {
-            if (it == 0) {
-                for (int i = 0; i < ndev; i++) {
-                    cudaSetDevice(i);
-                    cudaStreamSynchronize(st[i]);
-                }
-                t0 = now_s();
-            }
-            if (group_start() != 0)
-                rc = -1;
-            for (int i = 0; i < ndev && rc == 0; i++)
-                if (all_reduce(send[i], recv[i], n / 4, 7, 0, comms[i], st[i]) != 0)
-                    rc = -1;
-            if (group_end() != 0)
-                rc = -1;
-        }
-        for (int i = 0; i < ndev; i++) {
-            cudaSetDevice(i);
-            if (cudaStreamSynchronize(st[i]) != cudaSuccess)
-                rc = -1;
-        }
-        if (rc != 0) {
-            if (err)
-                snprintf(err->msg, sizeof err->msg, "ncclAllReduce of %zu bytes failed", n);
-            break;
-        }
-        if (calib_result_add_comm(r, (double)n, (now_s() - t0) / iters) != 0) {
-            rc = -1;
-            if (err)
-                snprintf(err->msg, sizeof err->msg, "nccl: out of memory");
-        }
+
+    /* 1 KiB .. max in steps of 4x; one warm-up call (NCCL connects lazily:
+     * the first operation between two GPUs pays for the setup), median of 3
+     * timed calls, each itself an average over nccl_iters operations. */
+    calib_comm_sweep_spec spec = {"nccl all-reduce", 1024, max_bytes, 4, 1, 3};
+    calib_opts inner = *o;
+    nccl_progress np = {o, 0.0, 0.5};
+    inner.progress = nccl_progress_cb;
+    inner.progress_ctx = &np;
+    if (rc == 0) {
+        r->n_comm = 0;
+        rc = calib_comm_sweep(&inner, &spec, op_all_reduce, &c, &r->comm, &r->n_comm, err);
+        if (rc == -1)
+            add_why(err, &c);
+    }
+    if (rc == 0) {
+        np.lo = 0.5;
+        np.hi = 1.0;
+        rc = nccl_p2p_sweep(&c, &inner, &spec, r);
     }
     for (int i = 0; i < ndev; i++) {
-        if (have_comms && comms[i])
-            destroy(comms[i]);
+        if (have_comms && c.comms[i])
+            c.destroy(c.comms[i]);
         cudaSetDevice(i);
-        if (st[i])
-            cudaStreamDestroy(st[i]);
-        if (send[i])
-            cudaFree(send[i]);
-        if (recv[i])
-            cudaFree(recv[i]);
+        if (c.st[i])
+            cudaStreamDestroy(c.st[i]);
+        if (c.send[i])
+            cudaFree(c.send[i]);
+        if (c.recv[i])
+            cudaFree(c.recv[i]);
     }
     cudaSetDevice(o->device);
     dlclose(lib);

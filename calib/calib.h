@@ -13,7 +13,8 @@
  *                                 + overhead   (every GEMM point; the
  *      engine's form, engine_roofline_s; the classic max() form is fitted
  *      too, for comparison);
- *   3. alpha-beta for comm    T = alpha + bytes / bandwidth.
+ *   3. alpha-beta for comm    T = alpha + bytes / bandwidth (the
+ *      all-reduce or loopback series, and NCCL send/recv when measured).
  * The result can be saved as JSON under
  * $XDG_CONFIG_HOME/shardscope/calibration/<device>.json (atomically) and is
  * loaded back into an engine_calib for the GPU preset it was matched to.
@@ -270,6 +271,16 @@ typedef struct calib_result {
     calib_alpha_beta comm_fit;
     int has_comm_fit;
     char comm_error[ENGINE_ERROR_MAX];
+    /* Point-to-point (NCCL send/recv between two GPUs, nccl-tests
+     * sendrecv conventions: bytes = the message, algbw = busbw =
+     * bytes / time); p2p_label "" when not measured.  p2p_error says why
+     * it was not (or could not be fitted) when the all-reduce was. */
+    char p2p_label[64];            /* "NCCL send/recv (GPU 0 -> GPU 1)" */
+    calib_comm_point *p2p;         /* owned */
+    int n_p2p;
+    calib_alpha_beta p2p_fit;
+    int has_p2p_fit;
+    char p2p_error[ENGINE_ERROR_MAX];
 } calib_result;
 
 /* Measure and fit.  On success returns 0 and fills *out (free with
@@ -281,17 +292,17 @@ typedef struct calib_result {
 int calib_run(const calib_opts *o, calib_result *out, engine_error *err);
 void calib_result_free(calib_result *r);
 
-/* Fill the fits of r from r->points / r->comm (calib_run does this; exposed
- * for tests and for refitting a loaded file).  0 / -1 with err when the
- * roofline cannot be fitted. */
+/* Fill the fits of r from r->points / r->comm / r->p2p (calib_run does
+ * this; exposed for tests and for refitting a loaded file).  0 / -1 with
+ * err when the roofline cannot be fitted. */
 int calib_result_fit(calib_result *r, engine_error *err);
 
 /* The fitted roofline as the engine wants it (measured = 1). */
 void calib_result_to_engine(const calib_result *r, engine_calib *out);
 
 /* The result as JSON text (malloc'ed, free with free()): backend, device,
- * date, preset, points, power_law, roofline, comm.  NULL when out of
- * memory. */
+ * date, preset, points, power_law, roofline, comm, comm_p2p.  NULL when
+ * out of memory. */
 char *calib_result_to_json(const calib_result *r);
 
 /* --- backends (used by calib_run; exposed for tests) ------------------ */
@@ -322,9 +333,44 @@ int calib_sgemm(int m, int n, int k, const float *a, const float *b,
 int calib_comm_loopback(const calib_opts *o, size_t max_bytes,
                         calib_result *r, engine_error *err);
 
-/* Append a point / comm point (grows the owned arrays). 0, -1 on OOM. */
+/* Append a point / comm point / p2p point (grows the owned arrays). 0, -1
+ * on OOM. */
 int calib_result_add_point(calib_result *r, const calib_point *p);
 int calib_result_add_comm(calib_result *r, double bytes, double time_s);
+int calib_result_add_p2p(calib_result *r, double bytes, double time_s);
+/* The same on any comm series (*pts, *n): grown to 16, then doubling. */
+int calib_comm_append(calib_comm_point **pts, int *n, double bytes,
+                      double time_s);
+
+/* --- a communication sweep over message sizes ------------------------- */
+
+/* One timed measurement of a collective or a transfer of `bytes`: 0 with
+ * *seconds (> 0, finite) set, nonzero on failure.  The sweep calls it
+ * spec->warmup times (untimed) then spec->reps times per size. */
+typedef int (*calib_comm_op_fn)(void *ctx, size_t bytes, double *seconds);
+
+enum { CALIB_COMM_MAX_REPS = 64 };
+
+typedef struct calib_comm_sweep_spec {
+    const char *label;  /* progress step and error prefix ("nccl send/recv") */
+    size_t min_bytes;   /* first size (0: 1 KiB) */
+    size_t max_bytes;   /* largest size, inclusive (>= min_bytes) */
+    int factor;         /* each size is the previous times this (0: 4) */
+    int warmup;         /* untimed calls per size (>= 0) */
+    int reps;           /* timed calls per size, 1..CALIB_COMM_MAX_REPS */
+} calib_comm_sweep_spec;
+
+/* The size loop shared by the NCCL sweeps: for each size min, min*factor,
+ * ... <= max, `warmup` calls of op, then `reps` timed ones whose median is
+ * the size's time; progress to o (may be NULL) as sizes done / sizes,
+ * cancellation checked before each size.  Points are appended to the
+ * series (*pts, *n) - grown like calib_result's arrays, so r->comm / r->p2p
+ * can be passed - only when every size succeeded.  0 ok; -1 with err (a
+ * bad spec, op failing, a time not positive and finite, out of memory) or
+ * 3 when cancelled: then the series is untouched and nothing is kept. */
+int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
+                     calib_comm_op_fn op, void *ctx, calib_comm_point **pts,
+                     int *n, engine_error *err);
 
 /* --- device -> preset --------------------------------------------------- */
 

@@ -1,12 +1,16 @@
 /*
- * comm.c - the communication measurement without a second GPU: two local
- * processes (fork) joined by a Unix socketpair play ping-pong with messages
- * of 1 KiB up to a few MiB (more without --quick); half the median round
- * trip is the one-way time that the alpha-beta fit takes.  Like the seed's
- * Gloo loopback benchmark, it measures the operating system's copy path,
- * not an interconnect, and is labelled so.
+ * comm.c - communication measurements.  calib_comm_sweep is the size loop
+ * of the NCCL sweeps (backend_cuda.c): sizes, warm-ups, the median of the
+ * repeats and the series bookkeeping around a timing callback, so that it
+ * is tested here without a GPU.  Without a second GPU, two local processes
+ * (fork) joined by a Unix socketpair play ping-pong with messages of 1 KiB
+ * up to a few MiB (more without --quick); half the median round trip is the
+ * one-way time that the alpha-beta fit takes.  Like the seed's Gloo
+ * loopback benchmark, it measures the operating system's copy path, not an
+ * interconnect, and is labelled so.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +86,87 @@ static int cmp_double(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
+
+/* --- the NCCL sweeps' size loop ----------------------------------------- */
+
+int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
+                     calib_comm_op_fn op, void *ctx, calib_comm_point **pts,
+                     int *n, engine_error *err)
+{
+    const char *label = spec && spec->label && spec->label[0] ? spec->label
+                                                              : "comm sweep";
+    size_t lo = spec && spec->min_bytes ? spec->min_bytes : 1024;
+    int factor = spec && spec->factor ? spec->factor : 4;
+    if (!spec || !op || !pts || !n || *n < 0 || spec->max_bytes < lo ||
+        factor < 2 || spec->warmup < 0 || spec->reps < 1 ||
+        spec->reps > CALIB_COMM_MAX_REPS) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "%s: bad sweep (sizes %zu..%zu bytes, factor %d, %d "
+                     "warm-up%s, %d repeat%s; need 1..%d repeats)", label, lo,
+                     spec ? spec->max_bytes : 0, factor, spec ? spec->warmup : 0,
+                     spec && spec->warmup == 1 ? "" : "s", spec ? spec->reps : 0,
+                     spec && spec->reps == 1 ? "" : "s", CALIB_COMM_MAX_REPS);
+        return -1;
+    }
+    int nsizes = 1; /* lo, then every multiple that stays <= max_bytes */
+    for (size_t b = lo; b <= spec->max_bytes / (size_t)factor; b *= (size_t)factor)
+        nsizes++;
+    calib_comm_point *got = NULL;
+    int ngot = 0, rc = 0;
+    size_t b = lo;
+    for (int k = 0; k < nsizes && rc == 0; k++, b *= (size_t)factor) {
+        if (calib_cancelled(o)) {
+            rc = 3;
+            break;
+        }
+        calib_report(o, (double)k / nsizes, label);
+        double v[CALIB_COMM_MAX_REPS];
+        for (int i = -spec->warmup; i < spec->reps && rc == 0; i++) {
+            double t = 0;
+            int e = op(ctx, b, &t);
+            if (e != 0) {
+                if (err)
+                    snprintf(err->msg, sizeof err->msg,
+                             "%s: %s of %zu bytes failed (code %d)", label,
+                             i < 0 ? "warm-up" : "timed run", b, e);
+                rc = -1;
+            } else if (!isfinite(t) || t <= 0) {
+                if (err)
+                    snprintf(err->msg, sizeof err->msg,
+                             "%s: %zu bytes took %g s; a time must be "
+                             "positive and finite", label, b, t);
+                rc = -1;
+            } else if (i >= 0) {
+                v[i] = t;
+            }
+        }
+        if (rc != 0)
+            break;
+        qsort(v, (size_t)spec->reps, sizeof v[0], cmp_double);
+        int m = spec->reps;
+        double med = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+        if (calib_comm_append(&got, &ngot, (double)b, med) != 0) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg, "%s: out of memory", label);
+            rc = -1;
+        }
+    }
+    /* Only a complete sweep is kept: into the caller's series at once. */
+    int base = *n;
+    for (int i = 0; i < ngot && rc == 0; i++) {
+        if (calib_comm_append(pts, n, got[i].bytes, got[i].time_s) != 0) {
+            *n = base;
+            if (err)
+                snprintf(err->msg, sizeof err->msg, "%s: out of memory", label);
+            rc = -1;
+        }
+    }
+    free(got);
+    return rc;
+}
+
+/* --- loopback ------------------------------------------------------------- */
 
 static int round_trip(int fd, char *buf, size_t n, double *t)
 {

@@ -58,20 +58,31 @@ int calib_result_add_point(calib_result *r, const calib_point *p)
     return 0;
 }
 
-int calib_result_add_comm(calib_result *r, double bytes, double time_s)
+int calib_comm_append(calib_comm_point **pts, int *n, double bytes,
+                      double time_s)
 {
-    int n = r->n_comm;
-    if (n == 0 || (n >= 16 && (n & (n - 1)) == 0)) {
-        size_t cap = n == 0 ? 16 : (size_t)n * 2;
-        calib_comm_point *np = realloc(r->comm, cap * sizeof *np);
+    int k = *n;
+    if (k == 0 || (k >= 16 && (k & (k - 1)) == 0)) {
+        size_t cap = k == 0 ? 16 : (size_t)k * 2;
+        calib_comm_point *np = realloc(*pts, cap * sizeof *np);
         if (!np)
             return -1;
-        r->comm = np;
+        *pts = np;
     }
-    r->comm[r->n_comm].bytes = bytes;
-    r->comm[r->n_comm].time_s = time_s;
-    r->n_comm++;
+    (*pts)[k].bytes = bytes;
+    (*pts)[k].time_s = time_s;
+    *n = k + 1;
     return 0;
+}
+
+int calib_result_add_comm(calib_result *r, double bytes, double time_s)
+{
+    return calib_comm_append(&r->comm, &r->n_comm, bytes, time_s);
+}
+
+int calib_result_add_p2p(calib_result *r, double bytes, double time_s)
+{
+    return calib_comm_append(&r->p2p, &r->n_p2p, bytes, time_s);
 }
 
 void calib_result_free(calib_result *r)
@@ -80,6 +91,7 @@ void calib_result_free(calib_result *r)
         return;
     free(r->points);
     free(r->comm);
+    free(r->p2p);
     memset(r, 0, sizeof *r);
 }
 
@@ -232,6 +244,16 @@ int calib_result_fit(calib_result *r, engine_error *err)
             r->has_comm_fit = 1;
         else
             snprintf(r->comm_error, sizeof r->comm_error, "%s", cerr.msg);
+    }
+    r->has_p2p_fit = 0;
+    if (r->n_p2p > 0) {
+        /* A note left by an earlier fit of these points is stale now. */
+        r->p2p_error[0] = '\0';
+        engine_error p2perr = {{0}};
+        if (calib_fit_alpha_beta(r->p2p, r->n_p2p, &r->p2p_fit, &p2perr) == 0)
+            r->has_p2p_fit = 1;
+        else
+            snprintf(r->p2p_error, sizeof r->p2p_error, "%s", p2perr.msg);
     }
     return 0;
 }
@@ -468,6 +490,8 @@ int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
             char why[ENGINE_ERROR_MAX];
             snprintf(why, sizeof why, "%s", cerr.msg);
             out->n_comm = 0;
+            out->n_p2p = 0;
+            out->p2p_label[0] = '\0';
             crc = calib_comm_loopback(&inner, o->quick ? (4u << 20) : (256u << 20),
                                       out, &cerr);
             if (crc == 0 && why[0])
@@ -533,6 +557,39 @@ static void add_str(cJSON *o, const char *k, const char *v, int *ok)
 {
     if (!cJSON_AddStringToObject(o, k, v ? v : ""))
         *ok = 0;
+}
+
+/* An alpha-beta fit and its points as root[key] = {label, alpha_s,
+ * bandwidth_bytes_per_s, r2, mape, points: [{bytes, time_s}]}; the object,
+ * or NULL (and *ok = 0) when out of memory. */
+static cJSON *add_comm_block(cJSON *root, const char *key, const char *label,
+                             const calib_alpha_beta *f,
+                             const calib_comm_point *pts, int n, int *ok)
+{
+    cJSON *c = cJSON_AddObjectToObject(root, key);
+    if (!c) {
+        *ok = 0;
+        return NULL;
+    }
+    add_str(c, "label", label, ok);
+    add_num(c, "alpha_s", f->alpha_s, ok);
+    add_num(c, "bandwidth_bytes_per_s", f->bandwidth, ok);
+    add_num(c, "r2", f->r2, ok);
+    add_num(c, "mape", f->mape, ok);
+    cJSON *cp = cJSON_AddArrayToObject(c, "points");
+    for (int i = 0; cp && i < n; i++) {
+        cJSON *e = cJSON_CreateObject();
+        if (!e || !cJSON_AddItemToArray(cp, e)) {
+            cJSON_Delete(e);
+            *ok = 0;
+            break;
+        }
+        add_num(e, "bytes", pts[i].bytes, ok);
+        add_num(e, "time_s", pts[i].time_s, ok);
+    }
+    if (!cp)
+        *ok = 0;
+    return c;
 }
 
 char *calib_result_to_json(const calib_result *r)
@@ -671,33 +728,21 @@ char *calib_result_to_json(const calib_result *r)
         }
     }
 
-    if (r->comm_label[0] && r->has_comm_fit) {
-        cJSON *c = cJSON_AddObjectToObject(root, "comm");
-        if (c) {
-            add_str(c, "label", r->comm_label, &ok);
-            add_num(c, "alpha_s", r->comm_fit.alpha_s, &ok);
-            add_num(c, "bandwidth_bytes_per_s", r->comm_fit.bandwidth, &ok);
-            add_num(c, "r2", r->comm_fit.r2, &ok);
-            add_num(c, "mape", r->comm_fit.mape, &ok);
-            cJSON *cp = cJSON_AddArrayToObject(c, "points");
-            for (int i = 0; cp && i < r->n_comm; i++) {
-                cJSON *e = cJSON_CreateObject();
-                if (!e || !cJSON_AddItemToArray(cp, e)) {
-                    cJSON_Delete(e);
-                    ok = 0;
-                    break;
-                }
-                add_num(e, "bytes", r->comm[i].bytes, &ok);
-                add_num(e, "time_s", r->comm[i].time_s, &ok);
-            }
-            if (!cp)
-                ok = 0;
-        } else {
-            ok = 0;
-        }
-    }
+    if (r->comm_label[0] && r->has_comm_fit)
+        add_comm_block(root, "comm", r->comm_label, &r->comm_fit, r->comm,
+                       r->n_comm, &ok);
     if (r->comm_error[0])
         add_str(root, "comm_note", r->comm_error, &ok);
+    if (r->p2p_label[0] && r->has_p2p_fit) {
+        cJSON *c = add_comm_block(root, "comm_p2p", r->p2p_label, &r->p2p_fit,
+                                  r->p2p, r->n_p2p, &ok);
+        if (c)
+            add_str(c, "convention",
+                    "nccl-tests sendrecv: bytes = the message, algbw = busbw "
+                    "= bytes / time", &ok);
+    }
+    if (r->p2p_error[0])
+        add_str(root, "comm_p2p_note", r->p2p_error, &ok);
 
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);

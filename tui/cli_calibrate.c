@@ -29,7 +29,8 @@ static void calib_help(FILE *f)
             "Measure this machine and refit the compute model:\n"
             "  cuda   cuBLAS fp16 GEMMs of one transformer layer (hidden 768..8192, batch\n"
             "         1..8, sequence 512 and 2048), decode GEMMs (1..256 tokens), a\n"
-            "         device-to-device copy; NCCL AllReduce with 2 or more GPUs\n"
+            "         device-to-device copy; NCCL AllReduce and send/recv (GPU 0 -> 1)\n"
+            "         with 2 or more GPUs\n"
             "  cpu    the same on a scaled-down grid with a blocked SGEMM (1 thread),\n"
             "         memcpy bandwidth; labelled CPU and never applied to a GPU type\n"
             "  auto   cuda when a GPU is usable, else cpu (said on stderr)\n"
@@ -172,6 +173,16 @@ static void print_text(const calib_result *r, const char *saved)
                r->comm_label, t1, r->comm_fit.bandwidth / 1e9, r->comm_fit.r2, r->comm_fit.n);
     } else if (r->comm_error[0]) {
         printf("comm:      not measured: %s\n", r->comm_error);
+    }
+    if (r->has_p2p_fit) {
+        fmt_time(t1, sizeof t1, r->p2p_fit.alpha_s);
+        printf("p2p:       %s: alpha %s, bandwidth %.3g GB/s (algbw = busbw), R^2 %.4f "
+               "(%d sizes)\n",
+               r->p2p_label, t1, r->p2p_fit.bandwidth / 1e9, r->p2p_fit.r2, r->p2p_fit.n);
+    } else if (r->p2p_error[0] && r->p2p_label[0]) {
+        printf("p2p:       %s: not fitted: %s\n", r->p2p_label, r->p2p_error);
+    } else if (r->p2p_error[0]) {
+        printf("p2p:       not measured: %s\n", r->p2p_error);
     }
     if (saved)
         printf("saved: %s%s\n", saved,

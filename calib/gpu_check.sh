@@ -2,7 +2,8 @@
 # gpu_check.sh - the one prepared GPU check for issue 4: build with CUDA, run
 # the cuBLAS sweep once (full grid, then --quick), and print what the
 # closing note needs: the device, the achieved TFLOP/s of the largest GEMM
-# as a fraction of the datasheet peak, and both fits' errors.
+# as a fraction of the datasheet peak, and both fits' errors; with two or
+# more GPUs (and libnccl), the NCCL AllReduce and send/recv fits too.
 #   sh calib/gpu_check.sh [OUTDIR]      (OUTDIR default: $OUT or /tmp)
 # Run from the repository root on the GPU machine.  Never fails silently:
 # each step's status is printed.
@@ -22,7 +23,7 @@ rc=$?
 end=$(date +%s.%N)
 echo "calibrate --backend cuda: exit $rc, $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
 cat "$out/calibrate.err"
-grep -E '^(calibration|device|date|roofs|best GEMM|power law|roofline|comm):' "$out/calibrate.txt"
+grep -E '^(calibration|device|date|roofs|best GEMM|power law|roofline|comm|p2p):' "$out/calibrate.txt"
 echo "largest GEMM (hidden 8192, batch 8, seq 2048):"
 grep -E '^prefill +8192 +8 +2048 ' "$out/calibrate.txt" | sed 's/^/  /'
 awk '/^roofs:/ { peak = $2 } /^prefill +8192 +8 +2048 / { tf = $7 }
@@ -33,7 +34,13 @@ $b/shardscope calibrate --backend cuda --quick --json --no-save >"$out/quick.jso
 rc=$?
 end=$(date +%s.%N)
 echo "calibrate --backend cuda --quick: exit $rc, $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
-grep -E '"(mape|r2|beta|eta_compute|eta_memory|overhead_s)":' "$out/quick.json" | head -12
+# Every fit's figures, named by their JSON block (power_law, roofline,
+# roofline_max, comm, comm_p2p, ...), whatever blocks come before them.
+awk '/^\t"[a-z_0-9]+":/ { blk = $1; gsub(/[\t":]/, "", blk) }
+     /^\t"(notes|comm_note|comm_p2p_note)":/ { print "  " $0 }
+     /^\t\t"(label|a|beta|mape|r2|eta_compute|eta_memory|overhead_s|alpha_s|bandwidth_bytes_per_s)":/ {
+         k = $1; gsub(/[\t":]/, "", k); v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
+         printf "  %s.%s = %s\n", blk, k, v }' "$out/quick.json"
 echo "== unit test and e2e"
 make USE_CUDA=yes BUILD=$b BIN=$b/shardscope $b/tests/test_calib >>"$out/build.log" 2>&1 && $b/tests/test_calib 2>&1 | tail -3
 sh tests/e2e_calib.sh $b/shardscope

@@ -15,10 +15,11 @@ void calib_report(const calib_opts *o, double fraction, const char *step);
 /* The current UTC time as ISO 8601 ("2026-11-29T09:00:00Z"). */
 void calib_now_iso(char *buf, size_t len);
 
-/* NCCL AllReduce sweep over the visible GPUs (cuda builds with >= 2 GPUs
- * and libnccl loadable): 0 with r->comm and r->comm_label filled, -1 with
- * err when NCCL cannot be used (the caller falls back to the loopback), 3
- * when cancelled. */
+/* NCCL sweeps over the visible GPUs (cuda builds with >= 2 GPUs and libnccl
+ * loadable): AllReduce into r->comm / r->comm_label, then send/recv from GPU
+ * 0 to GPU 1 into the p2p series (kept even when send/recv fails).  0 when
+ * the all-reduce sweep ran, -1 with err when NCCL cannot be used (the
+ * caller falls back to the loopback), 3 when cancelled. */
 int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err);
 
 #endif /* SHARDSCOPE_CALIB_INTERNAL_H */

@@ -4,8 +4,6 @@
  * data types, and the seed's decode floor.  Everything here follows the
  * "Parameters per layer" and "KV cache per token" formulas of DESIGN.md.
  */
-#include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 

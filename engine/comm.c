@@ -60,10 +60,6 @@ double engine_comm_time(engine_collective op, const engine_link *intra, const en
     }
 }
 
-double engine_roofline_s(double compute_s, double memory_s)
-{
-    return compute_s + memory_s;
-}
 
 double engine_busbw_factor(engine_collective op, int n)
 {

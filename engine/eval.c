@@ -1,6 +1,6 @@
 /*
  * eval.c - one plan under one scenario: validity, memory per GPU, prefill
- * and decode times from a roofline with achievable efficiencies, the
+ * and decode times (compute time + memory time at achievable rates), the
  * communication of each form of parallelism, efficiency against one ideal
  * GPU, regime and cost.  Formulas: DESIGN.md, "The model".
  *
@@ -24,7 +24,7 @@ typedef struct perf_consts {
 
 /* Time of one pipeline-stage step, split into its parts. */
 typedef struct stage_time {
-    double compute; /* roofline + per-layer overhead */
+    double compute; /* compute + memory time + per-layer overhead */
     double comm;    /* TP all-reduces, EP all-to-alls, p2p to the next stage */
 } stage_time;
 
@@ -44,6 +44,11 @@ typedef struct plan_ctx {
     int pp_cross;           /* some stage boundary crosses nodes */
     int ep_per_node;        /* node size seen by the EP group */
 } plan_ctx;
+
+double engine_roofline_s(double compute_s, double memory_s)
+{
+    return compute_s + memory_s;
+}
 
 void engine_scenario_defaults(engine_scenario *s)
 {

@@ -265,6 +265,13 @@ static void test_hierarchical_allreduce(void **state)
     double want = 2 * (7.0 / 8 * M / 600e9) + (M / 8) / 50e9;
     assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &nv, &ib, 16, 8, M), want, 1e-12);
     assert_near(want, 9.0876e-5, 1e-4);
+    /* all-to-all across 2 nodes: 7/16 of the buffer stays in the node, 8/16
+     * crosses the inter-node link; allgather: M/8 per rail across, then M
+     * in the node */
+    assert_near(engine_comm_time(ENGINE_OP_ALLTOALL, &nv, &ib, 16, 8, M),
+                7.0 / 16 * M / 600e9 + 8.0 / 16 * M / 50e9, 1e-12);
+    assert_near(engine_comm_time(ENGINE_OP_ALLGATHER, &nv, &ib, 16, 8, M),
+                0.5 * (M / 8) / 50e9 + 7.0 / 8 * M / 600e9, 1e-12);
     /* inside one node the flat ring is used */
     assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &nv, &ib, 8, 8, M), 4.8932e-5, 1e-4);
     /* p2p across nodes uses the inter-node link */
@@ -389,6 +396,73 @@ static void test_tp_comm_hand(void **state)
     assert_near(d.e2e_s, one.e2e_s, 1e-12);
     assert_near(d.tokens_per_s, 2 * one.tokens_per_s, 1e-12);
     assert_near(d.efficiency, 1.0, 1e-12);
+}
+
+/* The prefill workspace of one micro-batch: residual + norm output (2 d),
+ * QKV ((h + 2 g) dh) and the gated MLP's two intermediates (2 f), at 2 B,
+ * plus FP32 logits of the last token: Llama-3-8B, 1024 tokens. */
+static void test_activation_workspace_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    double per_token = 2 * 4096 + (32 + 2 * 8) * 128 + 2 * 14336; /* 43008 */
+    assert_true(r.mem.activation_bytes == 1024 * per_token * 2 + 128256.0 * 4);
+    assert_true(r.mem.activation_bytes == 88593408.0);
+    assert_true(r.mem.overhead_bytes == 2e9);
+    assert_true(r.mem.capacity_bytes == 80e9 * 0.9);
+    assert_true(r.mem.per_gpu_bytes == r.mem.weights_bytes + r.mem.kv_bytes +
+                                           r.mem.activation_bytes + r.mem.overhead_bytes);
+}
+
+/* A pipeline boundary is one p2p of the stage's activations: alpha + T d
+ * b_a / BW.  Prefill with the default m = pp = 2 micro-batches of 512
+ * tokens sends two; a decode step of one token sends one. */
+static void test_pp_p2p_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(1e-6, 100);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 2);
+    engine_result r = eval_plan(&s, 1, 2, 1, 1);
+    assert_near(r.prefill_comm_s, 2 * (1e-6 + 512 * 4096 * 2 / 100e9), 1e-12);
+    assert_near(r.decode_comm_s, 1e-6 + 4096 * 2 / 100e9, 1e-12);
+    /* batch 1 keeps one micro-batch in flight: the other stage idles */
+    assert_near(r.decode_bubble_s, r.decode_compute_s + r.decode_comm_s, 1e-12);
+}
+
+/* MoE decode reads only the experts the batch routes to: E (1 - (1 -
+ * k/E)^T) of them.  Mixtral-8x7B at batch 1 touches 2 of 8 experts. */
+static void test_moe_decode_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    double attn = 32 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 8192); /* + norms */
+    double dense = attn + 32 * 4096.0 * 8 + 4096;                      /* + routers, final norm */
+    double one = 3 * 4096.0 * 14336;
+    double head = 32000.0 * 4096;
+    double flops = 2 * (dense + 32 * 2 * one) + 2 * head + 2.0 * 1152 * 32 * 32 * 256;
+    double bytes = (dense + 0.25 * 32 * 8 * one + head) * 2 + 1153.0 * 131072;
+    double itl = flops / 794.5e12 + bytes / 2.90e12 + 32 * 10e-6;
+    assert_near(r.itl_s, itl, 1e-9);
+    assert_near(r.itl_s, 9.197e-3, 0.001);
+    /* batch 2: 8 (1 - 0.75^2) = 3.5 experts */
+    s.batch = 2;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    flops = 2 * 2 * (dense + 32 * 2 * one) + 2 * 2 * head + 2 * 2.0 * 1152 * 32 * 32 * 256;
+    bytes = (dense + 3.5 / 8 * 32 * 8 * one + head) * 2 + (2 * 1152.0 + 2) * 131072;
+    assert_near(r.itl_s, flops / 794.5e12 + bytes / 2.90e12 + 32 * 10e-6, 1e-9);
 }
 
 /* PP: prefill with m micro-batches takes (m + pp - 1) stage steps; the
@@ -658,6 +732,9 @@ int main(void)
         cmocka_unit_test(test_decode_step_hand),
         cmocka_unit_test(test_fp8_prefill_hand),
         cmocka_unit_test(test_tp_comm_hand),
+        cmocka_unit_test(test_activation_workspace_hand),
+        cmocka_unit_test(test_pp_p2p_hand),
+        cmocka_unit_test(test_moe_decode_hand),
         cmocka_unit_test(test_pipeline_times),
         cmocka_unit_test(test_invalid_plans),
         cmocka_unit_test(test_moe_ep),

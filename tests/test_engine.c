@@ -396,6 +396,10 @@ static void test_tp_comm_hand(void **state)
     assert_near(d.e2e_s, one.e2e_s, 1e-12);
     assert_near(d.tokens_per_s, 2 * one.tokens_per_s, 1e-12);
     assert_near(d.efficiency, 1.0, 1e-12);
+    /* TP=2: speedup = tokens/s against one ideal GPU = e2e(1) / e2e(TP2),
+     * efficiency = speedup / 2 */
+    assert_near(r.speedup, one.e2e_s / r.e2e_s, 1e-12);
+    assert_near(r.efficiency, one.e2e_s / r.e2e_s / 2, 1e-12);
 }
 
 /* The prefill workspace of one micro-batch: residual + norm output (2 d),
@@ -490,6 +494,10 @@ static void test_pipeline_times(void **state)
     s.schedule = ENGINE_SCHED_INTERLEAVED;
     r = eval_plan(&s, 1, 4, 1, 1);
     assert_near(r.bubble_fraction, 1.5 / 5.5, 1e-12);
+    /* its bubble: (pp-1)/v stage steps plus (v-1) pp extra hops, each a p2p of
+     * one micro-batch (2 sequences x 1024 tokens x 4096 x 2 B at 300 GB/s) */
+    double istep = (r.prefill_compute_s + r.prefill_comm_s) / 4;
+    assert_near(r.prefill_bubble_s, 1.5 * istep + 1 * 4 * (2 * 1024 * 4096 * 2 / 300e9), 1e-9);
 }
 
 static void test_invalid_plans(void **state)
@@ -544,6 +552,14 @@ static void test_moe_ep(void **state)
     assert_near(ep8.mem.weights_bytes, (others + experts / 8) * 2, 1e-6);
     /* decode all-to-all: 2 x 32 layers x (7/8 x 1 token x 2 x 4096 x 2 B / 300 GB/s) */
     assert_near(ep8.decode_comm_s, 64 * (7.0 / 8 * 2 * 4096 * 2 / 300e9), 1e-9);
+    /* EP over 8 replicas pools their tokens through shared experts, so its
+     * ideal GPU gets the pooled batch: efficiency = e2e_1(8 B) / (8 e2e) */
+    engine_scenario pooled = s;
+    pooled.gpus = 1;
+    pooled.batch = 8;
+    engine_result ideal = eval_plan(&pooled, 1, 1, 1, 1);
+    assert_near(ep8.efficiency, ideal.e2e_s / (8 * ep8.e2e_s), 1e-12);
+    assert_true(ep8.efficiency > 0 && ep8.efficiency <= 1);
     engine_result bad = eval_plan(&s, 1, 1, 8, 3);
     assert_false(bad.valid);
     /* MoE decode at batch 1 reads only the 2 experts it routes to */

@@ -1,11 +1,21 @@
 /*
- * comm.c - alpha-beta collective costs and the pipeline bubble.
+ * comm.c - collective costs and the pipeline bubble.
  *
  * Ring collectives on n GPUs follow nccl-tests' conventions: for AllReduce
  * of an M-byte buffer, a fixed base cost (kernel launch and
  * synchronisation, what dominates small messages), 2(n-1) steps of alpha
  * and 2(n-1)/n * M bytes on the wire per GPU; AllGather, ReduceScatter and
- * AllToAll move (n-1)/n * M.
+ * AllToAll move (n-1)/n * M.  Point-to-point pays the base cost and one
+ * alpha like the others, then M / bandwidth.
+ *
+ * A link may carry measured curves (time against size, per collective, on
+ * a known number of GPUs: nccl-tests, vidur, aiconfigurator).  Then the
+ * time at a size is the measured one, log-log interpolated, and for another
+ * group size n the latency part (base + steps * alpha) is recomputed for n
+ * and the rest scaled by the bytes on the wire: the curve keeps its knee
+ * (latency-bound small messages, the protocol switches, the plateau)
+ * instead of one bandwidth for every size.
+ *
  * When the group spans nodes the hierarchical form is used: an intra-node
  * phase, an inter-node phase where each GPU drives its own NIC with 1/k of
  * the data, and a second intra-node phase.
@@ -13,13 +23,81 @@
 #include <math.h>
 
 #include "engine.h"
+#include "internal.h"
 
-static double ring(const engine_link *l, int n, double steps_per_gpu, double bytes)
+/* Ring steps of alpha and the share of the buffer each GPU puts on the
+ * wire, per collective. */
+static double ring_steps(engine_collective op, int n)
 {
+    if (op == ENGINE_OP_P2P)
+        return 1.0;
     if (n <= 1)
         return 0.0;
-    double frac = (double)(n - 1) / n;
-    return steps_per_gpu * (n - 1) * l->alpha_s + steps_per_gpu * frac * bytes / l->bytes_per_s;
+    return (op == ENGINE_OP_ALLREDUCE ? 2.0 : 1.0) * (n - 1);
+}
+
+static double wire_share(engine_collective op, int n)
+{
+    if (op == ENGINE_OP_P2P)
+        return 1.0;
+    if (n <= 1)
+        return 0.0;
+    return (op == ENGINE_OP_ALLREDUCE ? 2.0 : 1.0) * (n - 1) / n;
+}
+
+/* Log-log interpolation of a measured curve at `bytes`; below the first
+ * point the first time (latency-bound), above the last one the last time
+ * grown linearly with size (the plateau). */
+static double curve_time(const engine_curve *c, double bytes)
+{
+    if (bytes <= c->bytes[0])
+        return c->time_s[0];
+    int last = c->n - 1;
+    if (bytes >= c->bytes[last])
+        return c->time_s[last] * bytes / c->bytes[last];
+    int i = 1;
+    while (i < last && c->bytes[i] < bytes)
+        i++;
+    double x0 = log(c->bytes[i - 1]), x1 = log(c->bytes[i]);
+    double y0 = log(c->time_s[i - 1]), y1 = log(c->time_s[i]);
+    double f = x1 > x0 ? (log(bytes) - x0) / (x1 - x0) : 0.0;
+    return exp(y0 + f * (y1 - y0));
+}
+
+/* On a fully connected mesh a group of n GPUs drives n-1 of each GPU's
+ * links: the bandwidth part grows by mesh / (n-1) against the full group. */
+static double mesh_scale(const engine_link *l, int n, int ref)
+{
+    if (l->mesh_links <= 0 || n < 2)
+        return 1.0;
+    double used = n - 1 < l->mesh_links ? n - 1 : l->mesh_links;
+    double used_ref = ref - 1 < l->mesh_links ? ref - 1 : l->mesh_links;
+    if (used_ref < 1)
+        used_ref = l->mesh_links;
+    return used_ref / used;
+}
+
+/* One flat collective of `bytes` over n GPUs of one link. */
+static double flat(engine_collective op, const engine_link *l, int n, double bytes)
+{
+    if (op != ENGINE_OP_P2P && n <= 1)
+        return 0.0;
+    double lat = l->base_s + ring_steps(op, n) * l->alpha_s;
+    const engine_curve *c = &l->curve[op];
+    if (c->n > 0 && c->gpus >= 2) {
+        int m = op == ENGINE_OP_P2P ? 2 : c->gpus;
+        double lat_m = l->base_s + ring_steps(op, m) * l->alpha_s;
+        double t = curve_time(c, bytes);
+        double wire = t - lat_m;
+        if (wire < 0)
+            wire = 0;
+        double share_m = wire_share(op, m);
+        double scale = share_m > 0 ? wire_share(op, n) / share_m : 1.0;
+        return lat + wire * scale * mesh_scale(l, n, m);
+    }
+    /* bytes_per_s is what the whole fabric gives one GPU */
+    return lat + wire_share(op, n) * bytes / l->bytes_per_s *
+                     mesh_scale(l, op == ENGINE_OP_P2P ? 2 : n, l->mesh_links + 1);
 }
 
 double engine_comm_time(engine_collective op, const engine_link *intra, const engine_link *inter,
@@ -29,37 +107,56 @@ double engine_comm_time(engine_collective op, const engine_link *intra, const en
         return 0.0;
     if (op == ENGINE_OP_P2P) {
         const engine_link *l = (inter && per_node > 0 && n > per_node) ? inter : intra;
-        return l->alpha_s + bytes / l->bytes_per_s;
+        return flat(op, l, 2, bytes);
     }
     if (n <= 1)
         return 0.0;
     int hier = inter && per_node > 0 && n > per_node;
-    if (!hier) {
-        double steps = op == ENGINE_OP_ALLREDUCE ? 2.0 : 1.0;
-        return intra->base_s + ring(intra, n, steps, bytes);
-    }
+    if (!hier)
+        return flat(op, intra, n, bytes);
     int k = per_node;
     int nodes = (n + k - 1) / k;
-    double base = intra->base_s + inter->base_s;
     switch (op) {
     case ENGINE_OP_ALLREDUCE:
         /* reduce-scatter in the node, all-reduce of 1/k across, all-gather in the node */
-        return base + 2.0 * ring(intra, k, 1.0, bytes) + ring(inter, nodes, 2.0, bytes / k);
+        return flat(ENGINE_OP_REDUCESCATTER, intra, k, bytes) +
+               flat(ENGINE_OP_ALLREDUCE, inter, nodes, bytes / k) +
+               flat(ENGINE_OP_ALLGATHER, intra, k, bytes);
     case ENGINE_OP_ALLGATHER:
     case ENGINE_OP_REDUCESCATTER:
         /* across nodes on each rail with 1/k of the data, then inside the node */
-        return base + ring(inter, nodes, 1.0, bytes / k) + ring(intra, k, 1.0, bytes);
+        return flat(op, inter, nodes, bytes / k) + flat(op, intra, k, bytes);
     case ENGINE_OP_ALLTOALL: {
-        /* (k-1)/n of the buffer stays in the node, (n-k)/n leaves it */
-        double t = (k - 1) * intra->alpha_s + (double)(k - 1) / n * bytes / intra->bytes_per_s;
-        t += (n - k) * inter->alpha_s + (double)(n - k) / n * bytes / inter->bytes_per_s;
-        return base + t;
+        /* (k-1)/n of the buffer stays in the node, (n-k)/n leaves it; the
+         * two parts run at once on different links: the slower one counts */
+        double in = intra->base_s + (k - 1) * intra->alpha_s +
+                    (double)(k - 1) / n * bytes / intra->bytes_per_s;
+        double out = inter->base_s + (n - k) * inter->alpha_s +
+                     (double)(n - k) / n * bytes / inter->bytes_per_s;
+        return in > out ? in : out;
     }
     default:
         return 0.0;
     }
 }
 
+double engine_allreduce_s(const engine_scenario *s, const engine_framework *fw, int n,
+                          int per_node, double bytes)
+{
+    if (n <= 1)
+        return 0.0;
+    const engine_link *l = s->intra;
+    int in_domain = !(s->inter && per_node > 0 && n > per_node);
+    /* A framework's own all-reduce (one-shot/two-shot over peer memory)
+     * replaces NCCL for small messages inside one NVLink/xGMI domain. */
+    if (fw && fw->custom_ar_max_bytes > 0 && bytes <= fw->custom_ar_max_bytes && in_domain &&
+        (l->kind == ENGINE_LINK_NVLINK || l->kind == ENGINE_LINK_XGMI)) {
+        double custom = fw->custom_ar_s + 2.0 * (n - 1) / n * bytes / l->bytes_per_s;
+        double nccl = engine_comm_time(ENGINE_OP_ALLREDUCE, s->intra, s->inter, n, per_node, bytes);
+        return custom < nccl ? custom : nccl;
+    }
+    return engine_comm_time(ENGINE_OP_ALLREDUCE, s->intra, s->inter, n, per_node, bytes);
+}
 
 double engine_busbw_factor(engine_collective op, int n)
 {

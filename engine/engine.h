@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #define ENGINE_NAME_MAX 64
-#define ENGINE_SOURCE_MAX 512
+#define ENGINE_SOURCE_MAX 1024
 #define ENGINE_REASON_MAX 128
 #define ENGINE_ERROR_MAX 384
 
@@ -33,8 +33,43 @@ typedef enum engine_dtype {
     ENGINE_FP8,
     ENGINE_INT8,
     ENGINE_INT4,
+    ENGINE_FP4,        /* NVFP4: 4-bit values in blocks of 16 with an FP8 scale */
     ENGINE_DTYPE_COUNT
 } engine_dtype;
+
+/* How a serving framework budgets GPU memory (engine_framework). */
+typedef enum engine_mem_rule {
+    ENGINE_MEM_TOTAL = 0, /* fraction of the total (vLLM gpu_memory_utilization) */
+    ENGINE_MEM_FREE,      /* KV gets a fraction of what is free after the weights
+                           * (TensorRT-LLM kv_cache_free_gpu_mem_fraction) */
+    ENGINE_MEM_RULE_COUNT
+} engine_mem_rule;
+
+/* CUDA graphs for decode steps. */
+typedef enum engine_graphs {
+    ENGINE_GRAPHS_DEFAULT = 0, /* as the framework profile says */
+    ENGINE_GRAPHS_ON,
+    ENGINE_GRAPHS_OFF,
+    ENGINE_GRAPHS_COUNT
+} engine_graphs;
+
+/* Kinds of interconnect, for what a framework can do on them (a custom
+ * all-reduce needs peer-to-peer loads and stores: NVLink or xGMI). */
+typedef enum engine_link_kind {
+    ENGINE_LINK_OTHER = 0,
+    ENGINE_LINK_NVLINK,
+    ENGINE_LINK_XGMI,
+    ENGINE_LINK_PCIE,
+    ENGINE_LINK_NET,
+    ENGINE_LINK_KIND_COUNT
+} engine_link_kind;
+
+/* Warnings attached to an evaluated plan (engine_result.warnings). */
+enum {
+    ENGINE_WARN_TP_CROSS_NODE = 1 << 0, /* a TP group spans NVLink domains */
+    ENGINE_WARN_EP_CROSS_NODE = 1 << 1  /* an EP group spans NVLink domains */
+};
+#define ENGINE_WARN_COUNT 2
 
 typedef enum engine_schedule {
     ENGINE_SCHED_GPIPE = 0,
@@ -91,10 +126,17 @@ typedef struct engine_model {
     int v_head_dim;
     double params_published;        /* 0 if unknown */
     double active_params_published; /* MoE only; 0 if unknown */
+    /* The checkpoint's own weight format (a Hugging Face quantization_config):
+     * has_weight_dtype 0 means unquantized (the scenario's dtype is used). */
+    int has_weight_dtype;
+    engine_dtype weight_dtype;
+    int quant_group;   /* weights per scale (int4: 128 for GPTQ/AWQ); 0: the dtype's default */
 } engine_model;
 
 /* One GPU type.  Peaks are dense (no sparsity); 0 means "no native support":
- * the engine then computes at the FP16 rate (weight-only quantization). */
+ * the engine then computes at the FP16 rate (weight-only quantization).
+ * The per-kernel constants (README, "The model") come from measured kernel
+ * data; each has a default in the preset loader. */
 typedef struct engine_gpu {
     char name[ENGINE_NAME_MAX];
     char display[ENGINE_NAME_MAX];
@@ -104,14 +146,55 @@ typedef struct engine_gpu {
     double peak_flops[ENGINE_DTYPE_COUNT]; /* dense FLOP/s per dtype */
     double eta_compute;                    /* achievable fraction of peak FLOP/s */
     double eta_compute_fp8;                /* the same for FP8 math; 0 = eta_compute */
-    double eta_memory;                     /* achievable fraction of HBM bandwidth */
-    double layer_overhead_s;               /* fixed cost per layer per step */
+    double eta_compute_fp4;                /* the same for FP4 math; 0 = eta_compute_fp8 */
+    double eta_memory;                     /* achievable fraction of HBM bandwidth
+                                            * (weights streamed by a GEMM) */
+    double eta_kv;                         /* the same for the KV cache read by decode
+                                            * attention; 0 = eta_memory */
+    double eta_small;                      /* the same for element-wise kernels (norms,
+                                            * rotary, activation, residual); 0 = 0.6 */
+    double eta_attn;                       /* prefill attention: fraction of the FP16 peak
+                                            * at long sequences (FlashAttention class) */
+    double eta_attn_io;                    /* its per-token part (Q, K, V read, O
+                                            * written) as a fraction of HBM bandwidth */
+    int sm_count;                          /* streaming multiprocessors (compute units) */
+    double gemm_t0_s;                      /* fixed cost of one 16-bit GEMM */
+    double gemm_t0_fp8_s;                  /* the same for low-precision weights: FP8
+                                            * (block scales) or weight-only int4/int8
+                                            * (dequantization); 0 = gemm_t0_s */
+    double gemm_t0_fp4_s;                  /* the same for FP4 math; 0 = gemm_t0_fp8_s */
+    double attn_t0_s;                      /* fixed cost of one prefill attention call */
+    double decode_attn_t0_s;               /* the same for decode attention */
+    double decode_attn_seq_s;              /* decode attention per sequence x query head
+                                            * (one thread block each), per SM */
+    double kernel_floor_s;                 /* shortest kernel: launch to completion */
+    double layer_overhead_s;               /* extra fixed cost per layer per step (0) */
     double price_per_hour;                 /* USD per GPU-hour; 0 = unknown */
     char price_date[32];                   /* "2026-03" etc. */
+    /* Usual topology: presets name the links; the front ends resolve them. */
+    char link[ENGINE_NAME_MAX];            /* link inside the NVLink domain / node */
+    char scale_out[ENGINE_NAME_MAX];       /* link between domains / nodes */
+    int nvlink_domain;                     /* GPUs on one NVLink (xGMI) fabric; 0: none */
+    int node_gpus;                         /* GPUs per node (a PCIe server); 0: 8 */
 } engine_gpu;
 
-/* One interconnect, alpha-beta: a collective costs base + steps * alpha +
- * bytes on the wire / bandwidth; a point-to-point message alpha + bytes /
+#define ENGINE_CURVE_MAX 24
+
+
+/* A measured time-vs-size curve of one collective on `gpus` GPUs (nccl-tests
+ * conventions: bytes is the buffer per GPU).  n == 0: none measured. */
+typedef struct engine_curve {
+    int n;
+    int gpus;
+    double bytes[ENGINE_CURVE_MAX]; /* ascending */
+    double time_s[ENGINE_CURVE_MAX];
+} engine_curve;
+
+/* One interconnect.  Without a measured curve a collective costs base +
+ * steps * alpha + bytes on the wire / bandwidth (alpha-beta); with one, the
+ * measured time at that size (log-log interpolation), rescaled to the group
+ * size: the latency part by the ring steps, the bandwidth part by the bytes
+ * on the wire.  A point-to-point message costs base + alpha + bytes /
  * bandwidth. */
 typedef struct engine_link {
     char name[ENGINE_NAME_MAX];
@@ -120,7 +203,42 @@ typedef struct engine_link {
     double alpha_s;          /* latency per message (per ring step), s */
     double base_s;           /* fixed cost per collective (launch, sync), s */
     double bytes_per_s;      /* achievable bandwidth per direction, B/s */
+    double eager_s;          /* extra fixed cost of a collective launched eagerly
+                              * (outside a CUDA graph): host enqueue and launch */
+    engine_link_kind kind;
+    int mesh_links;          /* a fully connected mesh of this many links per GPU
+                              * (xGMI: 7): a group of n GPUs drives n-1 of them;
+                              * 0: a switched fabric (every GPU at full rate) */
+    engine_curve curve[ENGINE_OP_COUNT];
 } engine_link;
+
+/* A serving framework's costs and memory rule (presets/frameworks.json). */
+typedef struct engine_framework {
+    char name[ENGINE_NAME_MAX];
+    char display[ENGINE_NAME_MAX];
+    char source[ENGINE_SOURCE_MAX];
+    int cuda_graphs;          /* 1: decode steps replay a captured graph */
+    int overlap;              /* 1: the host prepares step n+1 while the GPU runs
+                               * step n (a step costs the longer of the two);
+                               * 0: host work adds to every step */
+    int attn_fused;           /* 1: rotary and the KV-cache write run inside the
+                               * attention kernel (TensorRT-LLM); 0: their own */
+    double launch_s;          /* host cost of one kernel launch when eager */
+    double graph_kernel_s;    /* cost per kernel inside a graph */
+    double step_s;            /* per engine step: scheduling, sampling, host sync */
+    double seq_step_s;        /* per running sequence per step (scheduler loops) */
+    double request_s;         /* per request, inside TTFT: admission, tokenizer */
+    int max_num_tokens;       /* tokens one step takes: prefill beyond it runs in
+                               * chunks and the activation workspace is sized for
+                               * it (vLLM max_num_batched_tokens, TensorRT-LLM
+                               * max_num_tokens); 0: the whole batch at once */
+    double custom_ar_max_bytes; /* all-reduces up to this size use the framework's
+                                 * own kernel inside an NVLink domain; 0: never */
+    double custom_ar_s;       /* that kernel's fixed cost */
+    engine_mem_rule mem_rule;
+    double mem_fraction;      /* of the total (TOTAL) or of the free memory (FREE) */
+    double runtime_bytes;     /* CUDA context, NCCL and library workspaces */
+} engine_framework;
 
 /* The compute-model constants in use.  measured == 0: datasheet defaults
  * (the GPU preset's eta_* and overhead are used and this struct's numbers
@@ -132,8 +250,50 @@ typedef struct engine_calib {
     char backend[16];              /* "cuda" or "cpu" */
     double eta_compute;
     double eta_memory;
-    double layer_overhead_s;
+    double layer_overhead_s;       /* fitted over the 4 GEMMs of a layer: the engine
+                                    * takes a quarter of it as the GEMM fixed cost */
 } engine_calib;
+
+/* Error bands from the validation cases (engine_bands_build).  A band key
+ * is (phase, MoE, dtype class, regime); a key with too few cases falls back
+ * to broader ones, down to all cases. */
+typedef enum engine_phase {
+    ENGINE_PHASE_PREFILL = 0, /* TTFT */
+    ENGINE_PHASE_DECODE,      /* ITL, decode tokens/s */
+    ENGINE_PHASE_REQUEST,     /* end-to-end latency and throughput */
+    ENGINE_PHASE_COUNT
+} engine_phase;
+
+typedef enum engine_dclass {
+    ENGINE_DCLASS_16 = 0, /* fp16, bf16 */
+    ENGINE_DCLASS_FP8,    /* fp8, int8 */
+    ENGINE_DCLASS_4,      /* int4, fp4 */
+    ENGINE_DCLASS_COUNT
+} engine_dclass;
+
+#define ENGINE_BAND_MIN_CASES 8
+#define ENGINE_BAND_KEYS (ENGINE_PHASE_COUNT * 2 * ENGINE_DCLASS_COUNT * 2)
+
+/* One validation ratio: measured / predicted as times (for a rate,
+ * predicted / measured), with the case's key. */
+typedef struct engine_band_case {
+    engine_phase phase;
+    int moe;
+    engine_dclass dclass;
+    int compute_bound; /* the step's GEMM compute time exceeds its memory time */
+    double q;
+} engine_band_case;
+
+typedef struct engine_band_stat {
+    int n;           /* cases behind p10/p90 (after fallback) */
+    int level;       /* 0 exact key ... 4 all cases */
+    double p10, p90; /* of q */
+} engine_band_stat;
+
+typedef struct engine_band_table {
+    int n_cases;
+    engine_band_stat key[ENGINE_BAND_KEYS];
+} engine_band_table;
 
 typedef struct engine_scenario {
     const engine_model *model;
@@ -141,18 +301,28 @@ typedef struct engine_scenario {
     const engine_link *intra;    /* link inside a node */
     const engine_link *inter;    /* link between nodes; NULL = same as intra */
     const engine_calib *calib;   /* NULL or !measured: GPU preset defaults */
+    const engine_framework *framework; /* NULL: the built-in generic profile */
+    const engine_band_table *bands; /* NULL: results carry no error bands */
     int gpus;                    /* N */
-    int gpus_per_node;           /* K; 0 = all GPUs in one node */
+    int gpus_per_node;           /* K: GPUs on the intra link (an NVLink domain
+                                  * or a PCIe node); 0 = all GPUs on it */
     double vram_bytes;           /* per GPU; 0 = the GPU's capacity */
-    double usable_fraction;      /* of vram usable by the runtime (0.9) */
-    double runtime_overhead_bytes; /* CUDA context, allocator, framework */
+    double usable_fraction;      /* memory fraction; 0 = the framework's */
+    double runtime_overhead_bytes; /* CUDA context, workspaces; < 0 = the framework's */
+    int max_model_len;           /* context limit in tokens; 0 = the model's */
+    int quant_group;             /* weights per int4/fp4 scale; 0 = the model's or
+                                  * the dtype's default */
+    engine_graphs cuda_graphs;   /* decode under CUDA graphs: the framework's,
+                                  * or forced on / off */
     int batch;                   /* B concurrent sequences per replica */
     int prompt;                  /* S prompt tokens */
     int gen;                     /* G generated tokens (>= 1) */
     engine_dtype weight_dtype;
     engine_dtype kv_dtype;
     engine_dtype act_dtype;      /* activations / communication */
-    int microbatches;            /* m for prefill; 0 = pp */
+    int microbatches;            /* m for prefill; 0 = min(pp, batch): one or more
+                                  * whole sequences each; above the batch, chunks
+                                  * of sequences (token-split) */
     engine_schedule schedule;
     int interleave;              /* v chunks for the interleaved schedule */
     engine_objective objective;
@@ -174,9 +344,34 @@ typedef struct engine_memory {
     double activation_bytes;  /* per GPU prefill workspace */
     double overhead_bytes;    /* runtime overhead */
     double per_gpu_bytes;     /* sum of the above */
-    double capacity_bytes;    /* vram * usable_fraction */
+    double capacity_bytes;    /* what the framework's rule lets the above use:
+                               * TOTAL: vram * fraction; FREE: the non-KV terms
+                               * plus fraction * (vram - non-KV terms) */
+    double kv_capacity_bytes; /* KV cache the rule leaves room for */
     int fits;
 } engine_memory;
+
+/* Where the time of one step (prefill or decode) goes, per GPU on the
+ * critical path, seconds; the parts add up to the step. */
+typedef struct engine_breakdown {
+    double gemm_s;   /* GEMMs: projections, MLP, experts, router, LM head */
+    double attn_s;   /* attention kernels */
+    double small_s;  /* norms, rotary, activation, residual, routing, KV write */
+    double launch_s; /* host launch cost not hidden behind the GPU (eager) */
+    double step_s;   /* framework per-step and per-request cost */
+    double tp_s;     /* TP all-reduces */
+    double ep_s;     /* EP all-to-all dispatch + combine */
+    double pp_s;     /* pipeline point-to-point */
+    double bubble_s; /* pipeline idle time */
+    int kernels;     /* kernels launched per step on one GPU */
+} engine_breakdown;
+
+/* An error band [lo, hi] around a value, lo <= value <= hi. */
+typedef struct engine_band {
+    double lo, hi;
+    int n;     /* validation cases behind it; 0 = no band */
+    int level; /* fallback level (0 = the exact category) */
+} engine_band;
 
 typedef struct engine_result {
     engine_plan plan;
@@ -187,7 +382,8 @@ typedef struct engine_result {
     /* Times, seconds. */
     double ttft_s;             /* prefill of the batch */
     double itl_s;              /* one decode step at mid-generation */
-    double e2e_s;              /* ttft + gen * itl */
+    double e2e_s;              /* ttft + (gen - 1) * itl: the first token comes
+                                * from the prefill */
     double tokens_per_s;       /* generated tokens/s, all replicas */
     double prefill_compute_s;  /* parts of ttft */
     double prefill_comm_s;
@@ -197,6 +393,11 @@ typedef struct engine_result {
     double decode_bubble_s;
     double compute_s;          /* whole request, per GPU critical path */
     double comm_s;
+    engine_breakdown prefill, decode; /* where TTFT and ITL go */
+    int compute_bound_prefill; /* GEMM compute time above memory time */
+    int compute_bound_decode;
+    unsigned warnings;         /* ENGINE_WARN_* */
+    engine_band ttft_band, itl_band, e2e_band, tps_band;
     /* Derived. */
     double speedup;            /* vs one ideal GPU (no comm, no capacity limit) */
     double efficiency;         /* speedup / N, in (0, 1] */
@@ -211,7 +412,8 @@ typedef struct engine_result {
 
 /* Fill a scenario with the documented defaults (batch 1, prompt 1024,
  * gen 256, fp16 weights/KV/activations, GPipe, jitter 0.12, 1000 samples,
- * usable fraction 0.9, 2 GB runtime overhead, seed 42).  Pointers are NULL. */
+ * the framework's memory fraction and runtime overhead, seed 42).
+ * Pointers are NULL. */
 void engine_scenario_defaults(engine_scenario *s);
 
 /* 0 when the scenario is usable; else -1 with err naming the field. */
@@ -238,6 +440,66 @@ double engine_weight_bytes(const engine_model *m, engine_dtype w);
 /* Seed 004's decode floor: weight bytes / peak HBM bandwidth, seconds. */
 double engine_decode_floor_s(const engine_model *m, engine_dtype w,
                              const engine_gpu *g, int tp);
+/* Bytes per weight element, quantization scales included: int4 carries an
+ * fp16 scale and a 4-bit zero point per group of `group` weights (0: 128,
+ * as GPTQ and AWQ checkpoints), fp4 (NVFP4) an FP8 scale per 16.  Other
+ * dtypes: engine_dtype_bytes (per-channel or per-tensor scales are noise). */
+double engine_weight_elem_bytes(engine_dtype d, int group);
+/* The weight dtype and group a scenario runs: the checkpoint's own format
+ * when the model has one and the scenario keeps fp16, else the scenario's. */
+engine_dtype engine_scenario_weight_dtype(const engine_scenario *s);
+int engine_scenario_quant_group(const engine_scenario *s);
+/* The context limit in tokens: max_model_len, else the model's context
+ * (which a Hugging Face config already scales by its rope_scaling factor). */
+int engine_context_limit(const engine_scenario *s);
+/* Fill the built-in generic framework profile (CUDA graphs, a small fixed
+ * cost per step, NCCL all-reduces, 0.9 of the total memory, 2 GB runtime). */
+void engine_framework_generic(engine_framework *f);
+const char *engine_mem_rule_name(engine_mem_rule r);    /* "total", "free" */
+const char *engine_link_kind_name(engine_link_kind k); /* "nvlink" ... */
+int engine_link_kind_parse(const char *s, engine_link_kind *out);
+/* One sentence per ENGINE_WARN_* bit, for text and JSON. */
+const char *engine_warning_text(unsigned bit);
+
+/* --- kernels (one GPU; the step model of engine_evaluate) ------------ */
+
+/* Achievable shape efficiency of a GEMM (or `groups` equal GEMMs in one
+ * grouped kernel) with m x n outputs on `sm` multiprocessors: the best of a
+ * few tile shapes (and split-K when the tiles do not fill the GPU) after
+ * tile and wave quantization.  In (0, 1]. */
+double engine_gemm_shape_eta(int sm, double m, double n, double k, double groups);
+/* One GEMM C[m x n] = A[m x k] B[k x n] with weights of w_bytes per element
+ * and activations of a_bytes: max(FLOPs / (peak * eta_c * eta_shape),
+ * bytes / (BW * eta_m)) + t0, with the calibration's constants when measured. */
+double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
+                     double m, double n, double k, double w_bytes, double a_bytes);
+/* Prefill attention over `seqs` sequences of `t` new tokens after `past`
+ * cached ones: t0 + causal FLOPs / (FP16 peak * eta_attn * wave
+ * utilisation) + per-token traffic / (BW * eta_attn_io). */
+double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double past,
+                             double heads, double kv_heads, double qk_dim, double v_dim,
+                             double a_bytes);
+/* Decode attention reading `kv_bytes` of cache in total for `seq_heads`
+ * (sequence, query head) pairs: t0 + bytes / (BW * eta_kv) + seq_heads *
+ * decode_attn_seq_s / SMs. */
+double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads);
+/* An element-wise kernel moving `bytes`: max(floor, bytes / (BW * eta_small)). */
+double engine_small_kernel_s(const engine_gpu *g, double bytes);
+
+/* --- error bands ------------------------------------------------------ */
+
+engine_dclass engine_dtype_class(engine_dtype d);
+const char *engine_phase_name(engine_phase p); /* "prefill", "decode", "request" */
+/* Build the table from n validation ratios: per key the 10th and 90th
+ * percentiles of q, falling back (regime, then dtype class, then MoE, then
+ * phase) while fewer than ENGINE_BAND_MIN_CASES cases remain.  0 ok, -1 when
+ * n < 1. */
+int engine_bands_build(const engine_band_case *cases, int n, engine_band_table *out);
+/* The band of a value v (a time, or a rate when is_rate) for a key:
+ * [v * min(p10, 1), v * max(p90, 1)] for times, the inverse for rates;
+ * lo <= v <= hi and lo < hi.  n == 0 when the table is NULL or empty. */
+engine_band engine_band_of(const engine_band_table *t, engine_phase phase, int moe,
+                           engine_dclass dc, int compute_bound, double v, int is_rate);
 
 /* --- communication (alpha-beta, nccl-tests conventions) ------------- */
 
@@ -293,5 +555,10 @@ int engine_result_compare(const engine_result *a, const engine_result *b,
 /* Smallest N (a power of two up to max_gpus) for which some plan fits;
  * 0 if none does. */
 int engine_min_gpus(const engine_scenario *s, int max_gpus);
+
+/* The most sequences per replica that fit for a plan (the batch is searched,
+ * the rest of the scenario kept), at most cap; 0 when not even one fits or
+ * the plan is invalid. */
+int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap);
 
 #endif /* SHARDSCOPE_ENGINE_H */

@@ -1,12 +1,17 @@
 /*
- * eval.c - one plan under one scenario: validity, memory per GPU, prefill
- * and decode times (compute time + memory time at achievable rates), the
- * communication of each form of parallelism, efficiency against one ideal
- * GPU, regime and cost.  Formulas: DESIGN.md, "The model".
+ * eval.c - one plan under one scenario: validity, memory per GPU under the
+ * framework's budgeting rule, and the prefill and decode steps as the sum
+ * of the kernels each GPU runs (kernels.c) plus the communication of each
+ * form of parallelism, the framework's fixed costs and the pipeline
+ * schedule; then efficiency against one ideal GPU, regime, cost and the
+ * error bands.  Formulas: DESIGN.md and README, "The model".
  *
  * Placement: inside a replica, GPUs are numbered tp-fastest then by
  * pipeline stage, so a TP group fills a node before spilling over and
- * stage boundaries cross nodes once tp*pp exceeds the node size.
+ * stage boundaries cross nodes once tp*pp exceeds the node size.  Layers
+ * are split over stages as evenly as possible (the first L mod pp stages
+ * take one more); the embedding lives on the first stage, the final norm,
+ * LM head and sampling on the last.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,47 +20,103 @@
 #include "engine.h"
 #include "internal.h"
 
-/* Achievable-efficiency constants in use (calibration or GPU defaults). */
-typedef struct perf_consts {
-    double flops;    /* achievable FLOP/s for the weight dtype */
-    double bw;       /* achievable bytes/s */
-    double overhead; /* seconds per layer per step */
-} perf_consts;
+/* Costs of one step on one GPU, by kind; seconds. */
+typedef struct step_acc {
+    double gemm, attn, small, launch, tp, ep, pp;
+    double gemm_c, gemm_m; /* GEMM compute and memory time (regime) */
+    double kernels;
+    double host; /* host cost of one kernel launch (eager) or graph node */
+    double coll_extra; /* extra cost of each collective launched eagerly */
+} step_acc;
 
-/* Time of one pipeline-stage step, split into its parts. */
-typedef struct stage_time {
-    double compute; /* compute + memory time + per-layer overhead */
-    double comm;    /* TP all-reduces, EP all-to-alls, p2p to the next stage */
-} stage_time;
+/* A collective of GPU time t (0: none), with its eager launch cost. */
+static double coll(const step_acc *a, double t)
+{
+    return t > 0 ? t + a->coll_extra : 0.0;
+}
+
+static double acc_total(const step_acc *a)
+{
+    return a->gemm + a->attn + a->small + a->launch + a->tp + a->ep + a->pp;
+}
+
+static double acc_comm(const step_acc *a)
+{
+    return a->tp + a->ep + a->pp;
+}
+
+static void acc_add(step_acc *dst, const step_acc *src, double f)
+{
+    dst->gemm += f * src->gemm;
+    dst->attn += f * src->attn;
+    dst->small += f * src->small;
+    dst->launch += f * src->launch;
+    dst->tp += f * src->tp;
+    dst->ep += f * src->ep;
+    dst->pp += f * src->pp;
+    dst->gemm_c += f * src->gemm_c;
+    dst->gemm_m += f * src->gemm_m;
+    dst->kernels += f * src->kernels;
+}
+
+static void acc_scale(step_acc *a, double f)
+{
+    step_acc z;
+    memset(&z, 0, sizeof z);
+    z.host = a->host;
+    z.coll_extra = a->coll_extra;
+    acc_add(&z, a, f);
+    *a = z;
+}
+
+/* A kernel of GPU time t in `bucket`: when the host needs longer to launch
+ * it than the GPU to run it, the GPU waits for the difference. */
+static void kernel(step_acc *a, double t, double *bucket)
+{
+    *bucket += t;
+    if (a->host > t)
+        a->launch += a->host - t;
+    a->kernels += 1;
+}
+
+static void gemm(step_acc *a, const kconst *k, double m, double n, double kk, double groups,
+                 double wb, double ab)
+{
+    if (!(m > 0) || !(n > 0) || !(kk > 0))
+        return;
+    gemm_cost c = kc_gemm(k, m, n, kk, groups, wb, ab);
+    a->gemm_c += c.compute;
+    a->gemm_m += c.memory;
+    kernel(a, c.time, &a->gemm);
+}
 
 /* Everything a plan's timing needs, derived once. */
 typedef struct plan_ctx {
     const engine_scenario *s;
     const engine_model *m;
+    const engine_framework *fw;
+    engine_framework fw_store;
     engine_plan p;
     model_shape sh;
-    perf_consts pc;
-    int per_node;        /* 0: unlimited */
-    double stage_layers; /* layers in the largest stage */
-    double stage_frac;   /* stage_layers / L */
-    double w_b, kv_b, a_b;
-    double head_params_gpu; /* output head held by the last stage's GPU */
-    int tp_hier;            /* TP group spans nodes */
-    int pp_cross;           /* some stage boundary crosses nodes */
-    int ep_per_node;        /* node size seen by the EP group */
+    kconst kc;
+    engine_dtype wdt;
+    double w_b;    /* bytes per weight of the transformer blocks (scales included) */
+    double edge_b; /* embedding, LM head and router: unquantized */
+    double kv_b, a_b;
+    int per_node;  /* 0: unlimited */
+    int tp_hier;   /* TP group spans nodes */
+    int pp_cross;  /* some stage boundary crosses nodes */
+    int ep_per_node;
+    int ep_cross;
+    int dense_layers; /* leading layers with a dense MLP (all of them: dense model) */
 } plan_ctx;
-
-double engine_roofline_s(double compute_s, double memory_s)
-{
-    return compute_s + memory_s;
-}
 
 void engine_scenario_defaults(engine_scenario *s)
 {
     memset(s, 0, sizeof *s);
     s->gpus = 1;
-    s->usable_fraction = 0.9;         /* vLLM's default gpu_memory_utilization */
-    s->runtime_overhead_bytes = 2e9;  /* seed 004, step 1: "+ 2 GB overhead" */
+    s->usable_fraction = 0;          /* the framework's (generic: 0.9) */
+    s->runtime_overhead_bytes = -1;  /* the framework's (generic: 2 GB, seed 004) */
     s->batch = 1;
     s->prompt = 1024;
     s->gen = 256;
@@ -84,6 +145,17 @@ static int finite_pos(double x)
     return isfinite(x) && x > 0;
 }
 
+static int fw_check(const engine_framework *f)
+{
+    return f->launch_s >= 0 && f->graph_kernel_s >= 0 && f->step_s >= 0 && f->request_s >= 0 &&
+           f->seq_step_s >= 0 && isfinite(f->seq_step_s) &&
+           f->custom_ar_max_bytes >= 0 && f->custom_ar_s >= 0 &&
+           (unsigned)f->mem_rule < ENGINE_MEM_RULE_COUNT && f->mem_fraction > 0 &&
+           f->mem_fraction <= 1 && f->runtime_bytes >= 0 && isfinite(f->launch_s + f->step_s +
+           f->request_s + f->custom_ar_max_bytes + f->custom_ar_s + f->runtime_bytes +
+           f->graph_kernel_s);
+}
+
 int engine_scenario_check(const engine_scenario *s, engine_error *err)
 {
     if (!s)
@@ -103,23 +175,38 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         !finite_pos(g->peak_flops[ENGINE_FP16]))
         return fail(err, "gpu", "memory, bandwidth and FP16 peak must be positive");
     if (!(g->eta_compute > 0 && g->eta_compute <= 1) || !(g->eta_memory > 0 && g->eta_memory <= 1) ||
-        !(g->eta_compute_fp8 >= 0 && g->eta_compute_fp8 <= 1))
+        !(g->eta_compute_fp8 >= 0 && g->eta_compute_fp8 <= 1) ||
+        !(g->eta_compute_fp4 >= 0 && g->eta_compute_fp4 <= 1) ||
+        !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
+        !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");
+    if (!(g->gemm_t0_s >= 0) || !(g->gemm_t0_fp8_s >= 0) || !(g->attn_t0_s >= 0) ||
+        !(g->decode_attn_t0_s >= 0) || !(g->decode_attn_seq_s >= 0) || !(g->kernel_floor_s >= 0) || !(g->layer_overhead_s >= 0) ||
+        !isfinite(g->gemm_t0_s + g->gemm_t0_fp8_s + g->attn_t0_s + g->decode_attn_t0_s +
+                  g->kernel_floor_s + g->layer_overhead_s) || g->sm_count < 0)
+        return fail(err, "gpu", "kernel fixed costs must be finite and non-negative");
     if (!finite_pos(s->intra->bytes_per_s) || !(s->intra->alpha_s >= 0) ||
         !(s->intra->base_s >= 0) ||
         (s->inter && (!finite_pos(s->inter->bytes_per_s) || !(s->inter->alpha_s >= 0) ||
                       !(s->inter->base_s >= 0))))
         return fail(err, "link", "bandwidth must be positive and latencies non-negative");
+    if (s->framework && !fw_check(s->framework))
+        return fail(err, "framework",
+                    "costs must be finite and non-negative, memory fraction in (0, 1]");
     if (s->gpus < 1 || s->gpus > (1 << 20))
         return fail(err, "gpus", "must be 1..1048576");
     if (s->gpus_per_node < 0)
         return fail(err, "gpus_per_node", "must be >= 0");
     if (!(s->vram_bytes >= 0) || !isfinite(s->vram_bytes))
         return fail(err, "vram", "must be a finite non-negative size");
-    if (!(s->usable_fraction > 0 && s->usable_fraction <= 1))
-        return fail(err, "usable_fraction", "must be in (0, 1]");
-    if (!(s->runtime_overhead_bytes >= 0) || !isfinite(s->runtime_overhead_bytes))
-        return fail(err, "runtime_overhead", "must be a finite non-negative size");
+    if (!(s->usable_fraction >= 0 && s->usable_fraction <= 1))
+        return fail(err, "usable_fraction", "must be in (0, 1] (0: the framework's)");
+    if (!isfinite(s->runtime_overhead_bytes))
+        return fail(err, "runtime_overhead", "must be a finite size (negative: the framework's)");
+    if ((unsigned)s->cuda_graphs >= ENGINE_GRAPHS_COUNT)
+        return fail(err, "cuda_graphs", "must be default, on or off");
+    if (s->max_model_len < 0 || s->quant_group < 0 || s->quant_group > (1 << 20))
+        return fail(err, "max_model_len", "limits must be non-negative");
     if (s->batch < 1 || s->batch > (1 << 24))
         return fail(err, "batch", "must be 1..16777216");
     if (s->prompt < 1 || s->prompt > 100000000)
@@ -130,7 +217,7 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         (unsigned)s->kv_dtype >= ENGINE_DTYPE_COUNT || (unsigned)s->act_dtype >= ENGINE_DTYPE_COUNT)
         return fail(err, "dtype", "unknown data type");
     if (s->microbatches < 0 || s->microbatches > (1 << 20))
-        return fail(err, "microbatches", "must be 0..1048576 (0 = one per stage)");
+        return fail(err, "microbatches", "must be 0..1048576 (0 = whole sequences, up to pp)");
     if ((unsigned)s->schedule >= ENGINE_SCHED_COUNT)
         return fail(err, "schedule", "unknown pipeline schedule");
     if (s->interleave < 1 || s->interleave > 64)
@@ -147,27 +234,28 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
     return 0;
 }
 
-static perf_consts perf_for(const engine_scenario *s)
+int engine_context_limit(const engine_scenario *s)
 {
-    const engine_gpu *g = s->gpu;
-    double eta_c = g->eta_compute, eta_m = g->eta_memory, ovh = g->layer_overhead_s;
-    if (s->calib && s->calib->measured) {
-        eta_c = s->calib->eta_compute;
-        eta_m = s->calib->eta_memory;
-        ovh = s->calib->layer_overhead_s;
-    }
-    /* FP8 GEMMs reach a lower fraction of their (doubled) peak: MAMF 70.9 %
-     * on H100 against 80.3 % for BF16.  A calibration measures FP16 only,
-     * so the preset's FP8 fraction stays. */
-    if (s->weight_dtype == ENGINE_FP8 && g->eta_compute_fp8 > 0 &&
-        g->peak_flops[ENGINE_FP8] > 0)
-        eta_c = g->eta_compute_fp8;
-    /* No native support for the dtype: weight-only quantization, FP16 math. */
-    double peak = g->peak_flops[s->weight_dtype];
-    if (!(peak > 0))
-        peak = g->peak_flops[ENGINE_FP16];
-    perf_consts pc = {peak * eta_c, g->hbm_bytes_per_s * eta_m, ovh > 0 ? ovh : 0.0};
-    return pc;
+    if (s->max_model_len > 0)
+        return s->max_model_len;
+    return s->model ? s->model->context : 0;
+}
+
+engine_dtype engine_scenario_weight_dtype(const engine_scenario *s)
+{
+    if (s->model && s->model->has_weight_dtype && s->weight_dtype == ENGINE_FP16)
+        return s->model->weight_dtype;
+    return s->weight_dtype;
+}
+
+int engine_scenario_quant_group(const engine_scenario *s)
+{
+    if (s->quant_group > 0)
+        return s->quant_group;
+    if (s->model && s->model->has_weight_dtype && s->model->quant_group > 0 &&
+        engine_scenario_weight_dtype(s) == s->model->weight_dtype)
+        return s->model->quant_group;
+    return 0;
 }
 
 /* Which plans are possible at all; reason filled when not. */
@@ -178,9 +266,15 @@ static int plan_valid(const engine_scenario *s, engine_plan p, char *reason, siz
         snprintf(reason, len, "degrees must be >= 1");
         return 0;
     }
-    if ((long long)p.tp * p.pp * p.dp != s->gpus) {
-        snprintf(reason, len, "tp*pp*dp = %lld, not the %d GPUs", (long long)p.tp * p.pp * p.dp,
-                 s->gpus);
+    long long prod = (long long)p.tp * p.pp * p.dp;
+    if (prod != s->gpus) {
+        snprintf(reason, len, "tp*pp*dp = %lld, not the %d GPUs", prod, s->gpus);
+        return 0;
+    }
+    int limit = engine_context_limit(s);
+    if (limit > 0 && (long long)s->prompt + s->gen > limit) {
+        snprintf(reason, len, "prompt + gen = %lld tokens exceeds the context of %d",
+                 (long long)s->prompt + s->gen, limit);
         return 0;
     }
     if (m->heads % p.tp) {
@@ -205,9 +299,9 @@ static int plan_valid(const engine_scenario *s, engine_plan p, char *reason, siz
             snprintf(reason, len, "ep=%d does not divide %d experts", p.ep, m->experts);
             return 0;
         }
-        if (p.ep % p.tp || (p.tp * p.dp) % p.ep) {
-            snprintf(reason, len, "ep=%d must be a multiple of tp=%d dividing tp*dp=%d", p.ep, p.tp,
-                     p.tp * p.dp);
+        if (p.ep % p.tp || ((long long)p.tp * p.dp) % p.ep) {
+            snprintf(reason, len, "ep=%d must be a multiple of tp=%d dividing tp*dp=%lld", p.ep,
+                     p.tp, (long long)p.tp * p.dp);
             return 0;
         }
     }
@@ -221,17 +315,27 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     c->s = s;
     c->m = s->model;
     c->p = p;
+    if (s->framework) {
+        c->fw = s->framework;
+    } else {
+        engine_framework_generic(&c->fw_store);
+        c->fw = &c->fw_store;
+    }
     model_shape_compute(s->model, &c->sh);
-    c->pc = perf_for(s);
+    c->wdt = engine_scenario_weight_dtype(s);
+    kconst_init(&c->kc, s->gpu, s->calib, c->wdt);
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
-    c->stage_layers = ceil((double)c->m->layers / p.pp);
-    c->stage_frac = c->stage_layers / c->m->layers;
-    c->w_b = engine_dtype_bytes(s->weight_dtype);
+    c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));
+    /* Quantized checkpoints keep the embedding, LM head and router in 16
+     * bits (GPTQ/AWQ leave them out; Meta's and NVIDIA's FP8 checkpoints
+     * quantize only the linear layers of the blocks). */
+    double b16 = engine_dtype_bytes(ENGINE_FP16);
+    c->edge_b = c->w_b < b16 ? b16 : c->w_b;
     c->kv_b = engine_dtype_bytes(s->kv_dtype);
     c->a_b = engine_dtype_bytes(s->act_dtype);
-    /* With pp > 1 the last stage holds the head even when it is tied. */
-    double head = c->sh.head > 0 || p.pp > 1 ? (double)c->m->vocab * c->m->hidden : 0.0;
-    c->head_params_gpu = head / p.tp;
+    c->dense_layers = c->m->layers;
+    if (c->m->experts > 0)
+        c->dense_layers = c->m->dense_layers < c->m->layers ? c->m->dense_layers : c->m->layers;
     const engine_link *inter = s->inter;
     int k = c->per_node;
     c->tp_hier = inter && k > 0 && p.tp > k;
@@ -243,17 +347,59 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     }
     /* The EP group takes ep/tp replicas' worth of one stage. */
     long long span = (long long)(p.ep / p.tp) * p.tp * p.pp;
-    c->ep_per_node = (inter && k > 0 && span > k) ? (k / p.pp > 0 ? k / p.pp : 1) : 0;
+    c->ep_cross = p.ep > 1 && k > 0 && span > k;
+    c->ep_per_node = (inter && c->ep_cross) ? (k / p.pp > 0 ? k / p.pp : 1) : 0;
 }
 
-/* Weight parameters held by one GPU of the largest stage (not counting the
- * embedding/head, which are added by the caller where they live). */
-static double stage_body_params(const plan_ctx *c)
+/* --- stages ------------------------------------------------------------- */
+
+/* Layers of stage i, and how many of them have a dense MLP. */
+static void stage_layers(const plan_ctx *c, int i, int *n, int *dense)
+{
+    int L = c->m->layers, pp = c->p.pp;
+    int base = L / pp, extra = L % pp;
+    int start = i * base + (i < extra ? i : extra);
+    *n = base + (i < extra ? 1 : 0);
+    int d0 = c->dense_layers - start;
+    if (d0 < 0)
+        d0 = 0;
+    if (d0 > *n)
+        d0 = *n;
+    *dense = d0;
+}
+
+/* --- memory ------------------------------------------------------------- */
+
+/* Weight bytes held by one GPU of stage i. */
+static double stage_weight_bytes(const plan_ctx *c, int i)
 {
     const model_shape *sh = &c->sh;
-    double tp_sharded = sh->attn_all + sh->dense_mlp + sh->shared;
-    double experts = sh->experts / (c->p.ep > 1 ? c->p.ep : c->p.tp);
-    return c->stage_frac * (tp_sharded / c->p.tp + experts + sh->router) + sh->final_norm;
+    const engine_plan p = c->p;
+    int n, dense;
+    stage_layers(c, i, &n, &dense);
+    int moe = n - dense;
+    double attn = (sh->attn - sh->attn_rep) / p.tp + sh->attn_rep + sh->norms;
+    double mlp_one = (c->m->gated_mlp ? 3.0 : 2.0) * c->m->hidden * (double)c->m->ffn;
+    double per_dense = attn + mlp_one / p.tp;
+    double per_moe = 0;
+    if (sh->moe_layers > 0) {
+        double experts = sh->experts / sh->moe_layers / (p.ep > 1 ? p.ep : p.tp);
+        double shared = sh->shared / sh->moe_layers / p.tp;
+        per_moe = attn + experts + shared;
+    }
+    double body = (dense * per_dense + moe * per_moe) * c->w_b;
+    double router = moe > 0 ? moe * sh->router / sh->moe_layers * c->edge_b : 0;
+    double edges = 0;
+    if (i == 0)
+        edges += sh->embed_in / p.tp * c->edge_b;
+    if (i == p.pp - 1) {
+        edges += sh->final_norm * c->edge_b;
+        /* Tied: one stage holds the shared matrix; with pp > 1 the last
+         * stage keeps its own copy. */
+        if (sh->head > 0 || p.pp > 1)
+            edges += (double)c->m->vocab * c->m->hidden / p.tp * c->edge_b;
+    }
+    return body + router + edges;
 }
 
 static void memory_compute(const plan_ctx *c, engine_memory *mem)
@@ -261,19 +407,28 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     const engine_scenario *s = c->s;
     const engine_model *m = c->m;
     const engine_plan p = c->p;
-    double embed = c->sh.embed_in / p.tp;
-    double edges = p.pp > 1 ? fmax(embed, c->head_params_gpu) : embed + c->head_params_gpu;
-    mem->weights_bytes = (stage_body_params(c) + edges) * c->w_b;
+    double wmax = 0;
+    for (int i = 0; i < p.pp; i++) {
+        double w = stage_weight_bytes(c, i);
+        if (w > wmax)
+            wmax = w;
+    }
+    mem->weights_bytes = wmax;
 
+    int n0, d0;
+    stage_layers(c, 0, &n0, &d0); /* the first stages hold the most layers */
     double ctx = (double)s->prompt + s->gen;
-    mem->kv_bytes = (double)s->batch * ctx * c->stage_layers *
-                    model_kv_bytes_per_token_layer(m, s->kv_dtype, p.tp);
+    mem->kv_bytes = (double)s->batch * ctx * n0 * model_kv_bytes_per_token_layer(m, s->kv_dtype, p.tp);
 
     /* Prefill workspace of one micro-batch: residual + norm output, the
      * sharded QKV and MLP intermediates, and FP32 logits of the last tokens.
      * FlashAttention is assumed: no S x S score matrix is materialised. */
-    int mb = p.pp > 1 ? (s->microbatches > 0 ? s->microbatches : p.pp) : 1;
+    double mb = 1;
+    if (p.pp > 1)
+        mb = s->microbatches > 0 ? s->microbatches : (s->batch < p.pp ? s->batch : p.pp);
     double tokens = (double)s->batch * s->prompt / mb;
+    if (c->fw->max_num_tokens > 0 && tokens > c->fw->max_num_tokens)
+        tokens = c->fw->max_num_tokens; /* chunked prefill: one chunk at a time */
     if (tokens < 1)
         tokens = 1;
     double qkv = m->mla ? (double)m->heads * (c->sh.attn_qk_dim * 2 + c->sh.attn_v_dim)
@@ -286,75 +441,235 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     if (seqs < 1)
         seqs = 1;
     mem->activation_bytes = tokens * per_token * c->a_b + seqs * (double)m->vocab / p.tp * 4.0;
-    mem->overhead_bytes = s->runtime_overhead_bytes;
+    mem->overhead_bytes =
+        s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes : c->fw->runtime_bytes;
     mem->per_gpu_bytes =
         mem->weights_bytes + mem->kv_bytes + mem->activation_bytes + mem->overhead_bytes;
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
-    mem->capacity_bytes = vram * s->usable_fraction;
-    mem->fits = mem->per_gpu_bytes <= mem->capacity_bytes;
+    double frac = s->usable_fraction > 0 ? s->usable_fraction : c->fw->mem_fraction;
+    double fixed = mem->weights_bytes + mem->activation_bytes + mem->overhead_bytes;
+    if (c->fw->mem_rule == ENGINE_MEM_FREE) {
+        double free_b = vram - fixed;
+        mem->kv_capacity_bytes = free_b > 0 ? frac * free_b : 0;
+        mem->capacity_bytes = fixed + mem->kv_capacity_bytes;
+        mem->fits = free_b > 0 && mem->kv_bytes <= mem->kv_capacity_bytes;
+    } else {
+        mem->capacity_bytes = vram * frac;
+        mem->kv_capacity_bytes = mem->capacity_bytes > fixed ? mem->capacity_bytes - fixed : 0;
+        mem->fits = mem->per_gpu_bytes <= mem->capacity_bytes;
+    }
 }
 
-/* Expected number of distinct experts hit when t tokens each pick k of E
- * uniformly: E * (1 - (1 - k/E)^t). */
-static double experts_touched(double E, double k, double t)
+/* --- kernels of one layer ------------------------------------------------- */
+
+typedef enum layer_kind { LAYER_DENSE, LAYER_MOE } layer_kind;
+
+/* One step's shape: `seqs` sequences of `t` new tokens after `past`
+ * cached ones; decode when t == 1 and past > 0 with the KV cache read. */
+typedef struct step_shape {
+    double seqs, t, past;
+    int decode;
+} step_shape;
+
+static void mlp(step_acc *a, const plan_ctx *c, double T, double width, double shard)
 {
-    if (E <= 0)
-        return 0;
-    double miss = 1.0 - k / E;
-    if (miss <= 0)
-        return E;
-    return E * (1.0 - exp(t * log(miss)));
+    const engine_model *m = c->m;
+    double d = m->hidden, ab = c->a_b;
+    double f = width / shard;
+    gemm(a, &c->kc, T, (m->gated_mlp ? 2.0 : 1.0) * f, d, 1, c->w_b, ab);
+    kernel(a, kc_small(&c->kc, (m->gated_mlp ? 3.0 : 2.0) * T * f * ab), &a->small);
+    gemm(a, &c->kc, T, d, f, 1, c->w_b, ab);
 }
 
-/* One stage step for a micro-batch of `seqs` sequences of `t` new tokens
- * each, attending to `ctx` tokens on average, of which `kv_read` are read
- * from the KV cache. */
-static stage_time stage_step(const plan_ctx *c, double seqs, double t, double ctx, double kv_read)
+static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp, step_acc *a)
 {
     const engine_scenario *s = c->s;
     const engine_model *m = c->m;
-    const model_shape *sh = &c->sh;
     const engine_plan p = c->p;
-    stage_time st = {0, 0};
-    double T = seqs * t;
-    double L = c->stage_layers;
+    const kconst *k = &c->kc;
+    double T = sp->seqs * sp->t;
+    double d = m->hidden, ab = c->a_b, wb = c->w_b;
+    double heads = (double)m->heads / p.tp;
 
-    /* FLOPs per GPU: 2 x active parameters per token + attention. */
-    double dense = c->stage_frac * (sh->attn_all + sh->dense_mlp + sh->shared) / p.tp +
-                   c->stage_frac * sh->router + sh->final_norm;
-    double experts_active = c->stage_frac * sh->moe_layers * (double)m->top_k * sh->expert_one / p.tp;
-    double flops = 2.0 * T * (dense + experts_active);
-    flops += 2.0 * seqs * c->head_params_gpu; /* logits of the last token only */
-    flops += 2.0 * T * ctx * L * ((double)m->heads / p.tp) * (sh->attn_qk_dim + sh->attn_v_dim);
-
-    /* Bytes per GPU: the stage's weights once per step (only the experts the
-     * tokens hit), the KV cache read, the new KV written. */
-    double experts_gpu = 0;
-    if (sh->moe_layers > 0) {
-        double group_tokens = T * (p.ep > 1 ? (double)p.ep / p.tp : 1.0);
-        double frac = experts_touched(m->experts, m->top_k, group_tokens) / m->experts;
-        experts_gpu = c->stage_frac * sh->experts / (p.ep > 1 ? p.ep : p.tp) * frac;
+    /* Attention block: (residual add +) norm, projections, attention,
+     * output projection, TP all-reduce. */
+    kernel(a, kc_small(k, 4.0 * T * d * ab), &a->small);
+    if (m->mla) {
+        double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
+        double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
+        if (m->q_lora_rank > 0) {
+            gemm(a, k, T, m->q_lora_rank, d, 1, wb, ab); /* replicated down-projection */
+            kernel(a, kc_small(k, 2.0 * T * m->q_lora_rank * ab), &a->small);
+            gemm(a, k, T, heads * qk, m->q_lora_rank, 1, wb, ab);
+        } else {
+            gemm(a, k, T, heads * qk, d, 1, wb, ab);
+        }
+        gemm(a, k, T, lat, d, 1, wb, ab);
+        kernel(a, kc_small(k, 2.0 * T * m->kv_lora_rank * ab), &a->small);
+        gemm(a, k, T, heads * ((double)m->qk_nope_dim + m->v_head_dim), m->kv_lora_rank, 1, wb, ab);
+        if (sp->decode) {
+            /* Absorbed MLA: every head reads the shared latent cache. */
+            double ctx = sp->past + 1;
+            double kvb = sp->seqs * ctx * lat * c->kv_b;
+            double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank);
+            kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
+        } else {
+            kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, heads, qk,
+                                      m->v_head_dim, ab),
+                   &a->attn);
+        }
+        gemm(a, k, T, d, heads * m->v_head_dim, 1, wb, ab);
+    } else {
+        double kvh = m->kv_heads >= p.tp ? (double)m->kv_heads / p.tp : 1.0;
+        double dh = m->head_dim;
+        gemm(a, k, T, (heads + 2.0 * kvh) * dh, d, 1, wb, ab);
+        if (!c->fw->attn_fused) {
+            /* rotary on q and k, then the new K and V into the paged cache */
+            kernel(a, kc_small(k, 2.0 * T * (heads + kvh) * dh * ab), &a->small);
+            kernel(a, kc_small(k, T * 2.0 * kvh * dh * (ab + c->kv_b)), &a->small);
+        }
+        if (sp->decode) {
+            double ctx = sp->past + 1;
+            double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, s->kv_dtype, p.tp);
+            double fl = 4.0 * sp->seqs * heads * ctx * dh;
+            kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
+        } else {
+            kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, kvh, dh, dh, ab),
+                   &a->attn);
+        }
+        gemm(a, k, T, d, heads * dh, 1, wb, ab);
     }
-    double weights = (dense + experts_gpu + c->head_params_gpu) * c->w_b;
-    double kv_layer = model_kv_bytes_per_token_layer(m, s->kv_dtype, p.tp);
-    double bytes = weights + (seqs * kv_read + T) * kv_layer * L;
+    double act = T * d * ab;
+    if (p.tp > 1)
+        a->tp += coll(a, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0, act));
 
-    st.compute = engine_roofline_s(flops / c->pc.flops, bytes / c->pc.bw) + L * c->pc.overhead;
+    /* MLP block. */
+    kernel(a, kc_small(k, 4.0 * T * d * ab), &a->small);
+    if (kind == LAYER_DENSE) {
+        mlp(a, c, T, m->ffn, p.tp);
+    } else {
+        double E = m->experts, K = m->top_k;
+        double fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
+        gemm(a, k, T, E, d, 1, c->edge_b, ab); /* router, replicated */
+        kernel(a, kc_small(k, T * E * 4.0 * 2.0), &a->small); /* softmax + top-k */
+        if (m->shared_experts > 0)
+            mlp(a, c, T, m->shared_experts * fe, p.tp);
+        /* Routed experts: ep == 1 shards every expert over the TP group;
+         * ep > 1 gives each GPU E/ep whole experts and pools the tokens of
+         * the ep/tp replicas of its EP group. */
+        double shard = p.ep > 1 ? 1.0 : p.tp;
+        double pool = T * (p.ep > p.tp ? (double)p.ep / p.tp : 1.0);
+        double local = p.ep > 1 ? E / p.ep : E;
+        double assign = pool * K / (p.ep > 1 ? p.ep : 1); /* token-expert pairs here */
+        /* Expected experts hit when the pooled tokens each pick K of E
+         * uniformly: local * (1 - (1 - K/E)^pool). */
+        double hit = K < E ? local * (1.0 - exp(pool * log1p(-K / E))) : local;
+        if (hit < 1e-9)
+            hit = 1e-9;
+        double me = assign / hit; /* tokens per touched expert */
+        double f = fe / shard;
+        kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* permute */
+        gemm(a, k, me, (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
+        kernel(a, kc_small(k, (m->gated_mlp ? 3.0 : 2.0) * assign * f * ab), &a->small);
+        gemm(a, k, me, d, f, hit, wb, ab);
+        kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* unpermute, combine */
+        if (p.ep > 1) /* dispatch + combine */
+            a->ep += 2.0 * coll(a, engine_comm_time(ENGINE_OP_ALLTOALL, s->intra, s->inter, p.ep,
+                                                    c->ep_per_node, act * K / p.tp));
+    }
+    if (p.tp > 1)
+        a->tp += coll(a, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0, act));
+    a->small += k->layer_extra;
+}
 
-    const engine_link *intra = s->intra, *inter = s->inter;
-    double act = T * m->hidden * c->a_b;
-    if (p.tp > 1) /* two all-reduces per layer (attention out, MLP out) */
-        st.comm += 2.0 * L *
-                   engine_comm_time(ENGINE_OP_ALLREDUCE, intra, inter, p.tp,
-                                    c->tp_hier ? c->per_node : 0, act);
-    if (p.ep > 1 && sh->moe_layers > 0) /* dispatch + combine per MoE layer */
-        st.comm += 2.0 * c->stage_frac * sh->moe_layers *
-                   engine_comm_time(ENGINE_OP_ALLTOALL, intra, inter, p.ep, c->ep_per_node,
-                                    act * m->top_k / p.tp);
-    if (p.pp > 1) /* each TP rank sends its 1/tp slice to the next stage */
-        st.comm += engine_comm_time(ENGINE_OP_P2P, intra, inter, 2, c->pp_cross ? 1 : 0,
-                                    act / p.tp);
-    return st;
+/* The cost of stage i of the pipeline for one micro-batch; `dense` and
+ * `moe` are the layer costs for that shape. */
+static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, const step_acc *dense,
+                       const step_acc *moe, step_acc *out)
+{
+    const engine_scenario *s = c->s;
+    const engine_model *m = c->m;
+    const engine_plan p = c->p;
+    const kconst *k = &c->kc;
+    double T = sp->seqs * sp->t, d = m->hidden, ab = c->a_b;
+    int n, nd;
+    stage_layers(c, i, &n, &nd);
+    double host = out->host, extra = out->coll_extra;
+    memset(out, 0, sizeof *out);
+    out->host = host;
+    out->coll_extra = extra;
+    acc_add(out, dense, nd);
+    acc_add(out, moe, n - nd);
+    if (i == 0) { /* embedding lookup (vocabulary-parallel: masked, then all-reduced) */
+        kernel(out, kc_small(k, 2.0 * T * d * ab), &out->small);
+        if (p.tp > 1)
+            out->tp += coll(out, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0,
+                                                    T * d * ab));
+    }
+    if (i == p.pp - 1) {
+        /* Final norm, logits of the last token of each sequence (a tied
+         * head still runs its GEMM), their gather over TP, sampling. */
+        kernel(out, kc_small(k, 2.0 * T * d * ab), &out->small);
+        gemm(out, k, sp->seqs, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
+        double logits = sp->seqs * (double)m->vocab * 4.0;
+        if (p.tp > 1)
+            out->tp += coll(out, engine_comm_time(ENGINE_OP_ALLGATHER, s->intra, s->inter, p.tp,
+                                                  c->tp_hier ? c->per_node : 0, logits));
+        kernel(out, kc_small(k, 3.0 * logits), &out->small);
+    } else {
+        /* each TP rank sends its 1/tp slice of the activations on */
+        out->pp += coll(out, engine_comm_time(ENGINE_OP_P2P, s->intra, s->inter, 2,
+                                              c->pp_cross ? 1 : 0, T * d * ab / p.tp));
+    }
+}
+
+/* Stage costs for one step shape: fills the pipeline's sum and its
+ * slowest stage. */
+typedef struct pipe_cost {
+    step_acc sum;   /* all stages */
+    step_acc worst; /* the slowest stage */
+    double sum_t, worst_t;
+} pipe_cost;
+
+static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pipe_cost *pc)
+{
+    const engine_framework *fw = c->fw;
+    double host = eager ? fw->launch_s : fw->graph_kernel_s;
+    double extra = eager ? c->s->intra->eager_s : 0.0;
+    step_acc dense, moe, st;
+    memset(&dense, 0, sizeof dense);
+    memset(&moe, 0, sizeof moe);
+    dense.host = moe.host = host;
+    dense.coll_extra = moe.coll_extra = extra;
+    layer_cost(c, LAYER_DENSE, sp, &dense);
+    if (c->sh.moe_layers > 0)
+        layer_cost(c, LAYER_MOE, sp, &moe);
+    memset(pc, 0, sizeof *pc);
+    for (int i = 0; i < c->p.pp; i++) {
+        memset(&st, 0, sizeof st);
+        st.host = host;
+        st.coll_extra = extra;
+        stage_cost(c, i, sp, &dense, &moe, &st);
+        double t = acc_total(&st);
+        acc_add(&pc->sum, &st, 1.0);
+        pc->sum_t += t;
+        if (t > pc->worst_t) {
+            pc->worst_t = t;
+            pc->worst = st;
+        }
+    }
+}
+
+static void fill_breakdown(engine_breakdown *b, const step_acc *a, double f)
+{
+    b->gemm_s = f * a->gemm;
+    b->attn_s = f * a->attn;
+    b->small_s = f * a->small;
+    b->launch_s = f * a->launch;
+    b->tp_s = f * a->tp;
+    b->ep_s = f * a->ep;
+    b->pp_s = f * a->pp;
+    b->kernels = (int)(a->kernels + 0.5);
 }
 
 /* Times of a plan, filled into r (memory and validity untouched). */
@@ -362,45 +677,113 @@ static void times_compute(const plan_ctx *c, engine_result *r)
 {
     const engine_scenario *s = c->s;
     const engine_plan p = c->p;
+    const engine_framework *fw = c->fw;
     const double B = s->batch, S = s->prompt, G = s->gen;
 
-    /* Prefill: m micro-batches through pp stages, (m + pp - 1) stage steps
-     * (the bubble term divided by v when interleaved). */
+    /* Prefill: m micro-batches, whole sequences by default (at most pp of
+     * them); an explicit m above the batch splits sequences into chunks,
+     * each attending to the chunks before it. */
     double m = 1;
-    if (p.pp > 1) {
-        m = s->microbatches > 0 ? s->microbatches : p.pp;
-        if (m > B * S)
-            m = B * S;
+    if (p.pp > 1)
+        m = s->microbatches > 0 ? s->microbatches : (B < p.pp ? B : p.pp);
+    else if (s->microbatches > 1)
+        m = 1; /* no pipeline: one step, whatever was asked */
+    if (m > B * S)
+        m = B * S;
+    step_shape pf = {B / m, S, 0, 0};
+    if (m > B) {
+        pf.seqs = 1;
+        pf.t = S * B / m;
+        pf.past = (S - pf.t) / 2.0;
+    }
+    /* A framework step takes at most max_num_tokens: a longer micro-batch
+     * runs as n chunks, whole sequences first, else pieces of sequences
+     * that attend to the pieces before them. */
+    double chunks = 1;
+    int mnt = fw->max_num_tokens;
+    if (mnt > 0 && pf.seqs * pf.t > mnt) {
+        chunks = ceil(pf.seqs * pf.t / mnt);
+        if (chunks <= pf.seqs) {
+            pf.seqs /= chunks;
+        } else {
+            double total = pf.seqs * pf.t, len = pf.t + 2 * pf.past;
+            pf.seqs = 1;
+            pf.t = total / chunks;
+            pf.past = (len - pf.t) / 2.0;
+        }
     }
     int v = s->schedule == ENGINE_SCHED_INTERLEAVED ? s->interleave : 1;
-    stage_time pf = stage_step(c, B / m, S, (S + 1) / 2, 0);
-    double pf_t = pf.compute + pf.comm;
-    r->prefill_compute_s = m * pf.compute;
-    r->prefill_comm_s = m * pf.comm;
-    r->prefill_bubble_s = (p.pp - 1) * pf_t / v;
+    pipe_cost pre;
+    pipe_compute(c, &pf, 1, &pre); /* prefill runs eager */
+    if (chunks > 1) {
+        acc_scale(&pre.sum, chunks);
+        acc_scale(&pre.worst, chunks);
+        pre.sum_t *= chunks;
+        pre.worst_t *= chunks;
+    }
+    double pf_fixed = fw->step_s + fw->seq_step_s * B + fw->request_s;
+    double bubble = (pre.sum_t - pre.worst_t) / v;
     if (v > 1 && p.pp > 1) /* v-1 extra stage hops per micro-batch chain */
-        r->prefill_bubble_s += (v - 1) * p.pp *
-                               engine_comm_time(ENGINE_OP_P2P, s->intra, s->inter, 2,
-                                                c->pp_cross ? 1 : 0,
-                                                B / m * S * c->m->hidden * c->a_b / p.tp);
+        bubble += (v - 1) * p.pp *
+                  engine_comm_time(ENGINE_OP_P2P, s->intra, s->inter, 2, c->pp_cross ? 1 : 0,
+                                   pf.seqs * pf.t * c->m->hidden * c->a_b / p.tp);
+    r->prefill_compute_s = m * (pre.worst_t - acc_comm(&pre.worst)) + pf_fixed;
+    r->prefill_comm_s = m * acc_comm(&pre.worst);
+    r->prefill_bubble_s = bubble;
     r->ttft_s = r->prefill_compute_s + r->prefill_comm_s + r->prefill_bubble_s;
     r->bubble_fraction = engine_bubble_fraction(p.pp, (int)fmin(m, 1e9), s->schedule, v);
+    fill_breakdown(&r->prefill, &pre.worst, m);
+    r->prefill.step_s = pf_fixed;
+    r->prefill.bubble_s = bubble;
+    r->compute_bound_prefill = pre.worst.gemm_c > pre.worst.gemm_m;
 
-    /* Decode at mid-generation: min(B, pp) micro-batches in flight; every
-     * token still crosses every stage, so a step is pp stage steps. */
+    /* Decode at mid-generation: min(B, pp) micro-batches in flight; a
+     * token crosses every stage in turn (the sum of the stage times), and
+     * the slowest stage serves every micro-batch once per step. */
     double md = B < p.pp ? B : p.pp;
-    double ctx = S + G / 2;
-    stage_time dc = stage_step(c, B / md, 1, ctx, ctx);
-    double dc_t = dc.compute + dc.comm;
-    r->decode_compute_s = md * dc.compute;
-    r->decode_comm_s = md * dc.comm;
-    r->decode_bubble_s = (p.pp - md) * dc_t;
+    step_shape dc = {B / md, 1, S + G / 2.0, 1};
+    pipe_cost dec;
+    int graphs = s->cuda_graphs == ENGINE_GRAPHS_ON    ? 1
+                 : s->cuda_graphs == ENGINE_GRAPHS_OFF ? 0
+                                                       : fw->cuda_graphs;
+    pipe_compute(c, &dc, !graphs, &dec);
+    double cycle = md * dec.worst_t;
+    double itl_work = dec.sum_t > cycle ? dec.sum_t : cycle;
+    /* Host work per step: hidden behind the GPU by an overlapping scheduler
+     * (the step costs the longer of the two), else added. */
+    double host = fw->step_s + fw->seq_step_s * B;
+    double dc_fixed = host;
+    if (fw->overlap)
+        dc_fixed = host > itl_work ? host - itl_work : 0.0;
+    r->decode_compute_s = dec.sum_t - acc_comm(&dec.sum) + dc_fixed;
+    r->decode_comm_s = acc_comm(&dec.sum);
+    r->decode_bubble_s = itl_work - dec.sum_t;
     r->itl_s = r->decode_compute_s + r->decode_comm_s + r->decode_bubble_s;
+    fill_breakdown(&r->decode, &dec.sum, 1.0);
+    r->decode.step_s = dc_fixed;
+    r->decode.bubble_s = r->decode_bubble_s;
+    r->compute_bound_decode = dec.sum.gemm_c > dec.sum.gemm_m;
 
-    r->e2e_s = r->ttft_s + G * r->itl_s;
+    r->e2e_s = r->ttft_s + (G - 1) * r->itl_s;
     r->tokens_per_s = p.dp * B * G / r->e2e_s;
-    r->compute_s = r->prefill_compute_s + G * r->decode_compute_s;
-    r->comm_s = r->prefill_comm_s + G * r->decode_comm_s;
+    r->compute_s = r->prefill_compute_s + (G - 1) * r->decode_compute_s;
+    r->comm_s = r->prefill_comm_s + (G - 1) * r->decode_comm_s;
+}
+
+static void bands_fill(const engine_scenario *s, const plan_ctx *c, engine_result *r)
+{
+    const engine_band_table *t = s->bands;
+    int moe = c->m->experts > 0;
+    engine_dclass dc = engine_dtype_class(c->wdt);
+    r->ttft_band = engine_band_of(t, ENGINE_PHASE_PREFILL, moe, dc, r->compute_bound_prefill,
+                                  r->ttft_s, 0);
+    r->itl_band = engine_band_of(t, ENGINE_PHASE_DECODE, moe, dc, r->compute_bound_decode,
+                                 r->itl_s, 0);
+    int cb = r->prefill_compute_s > (s->gen - 1) * r->decode_compute_s
+                 ? r->compute_bound_prefill
+                 : r->compute_bound_decode;
+    r->e2e_band = engine_band_of(t, ENGINE_PHASE_REQUEST, moe, dc, cb, r->e2e_s, 0);
+    r->tps_band = engine_band_of(t, ENGINE_PHASE_REQUEST, moe, dc, cb, r->tokens_per_s, 1);
 }
 
 int engine_evaluate(const engine_scenario *s, engine_plan plan, engine_result *out,
@@ -424,6 +807,10 @@ int engine_evaluate(const engine_scenario *s, engine_plan plan, engine_result *o
                  "needs %.1f GB per GPU, capacity %.1f GB", out->mem.per_gpu_bytes / 1e9,
                  out->mem.capacity_bytes / 1e9);
     times_compute(&c, out);
+    if (c.tp_hier)
+        out->warnings |= ENGINE_WARN_TP_CROSS_NODE;
+    if (c.ep_cross)
+        out->warnings |= ENGINE_WARN_EP_CROSS_NODE;
 
     /* One ideal GPU: same work, no communication, no bubble, no capacity.
      * An EP group spanning x = ep/tp replicas batches their tokens through
@@ -449,6 +836,8 @@ int engine_evaluate(const engine_scenario *s, engine_plan plan, engine_result *o
         out->cost_per_mtok_usd =
             s->gpus * s->gpu->price_per_hour / (out->tokens_per_s * 3600.0) * 1e6;
     out->p50_s = out->p99_s = out->e2e_s; /* until engine_tails runs */
+    if (s->bands)
+        bands_fill(s, &c, out);
     return 0;
 }
 
@@ -461,4 +850,29 @@ int engine_plan_memory(const engine_scenario *s, engine_plan plan, engine_memory
     ctx_init(&c, s, plan);
     memory_compute(&c, mem);
     return 1;
+}
+
+int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap)
+{
+    if (engine_scenario_check(s, NULL) != 0 || cap < 1)
+        return 0;
+    engine_scenario t = *s;
+    engine_memory mem;
+    char reason[ENGINE_REASON_MAX];
+    t.batch = 1;
+    if (!engine_plan_memory(&t, plan, &mem, reason, sizeof reason) || !mem.fits)
+        return 0;
+    int lo = 1, hi = cap; /* lo fits; find the largest that does */
+    t.batch = hi;
+    if (engine_plan_memory(&t, plan, &mem, reason, sizeof reason) && mem.fits)
+        return hi;
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        t.batch = mid;
+        if (engine_plan_memory(&t, plan, &mem, reason, sizeof reason) && mem.fits)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }

@@ -20,6 +20,8 @@ typedef struct model_shape {
     double embed_in;    /* token (+ learned position) embeddings */
     double head;        /* untied output head (0 if tied) */
     double final_norm;
+    double attn_rep;    /* attention parameters of one layer replicated on every TP
+                         * rank (MLA's down-projections) */
     double attn_qk_dim; /* per-head query/key width used by attention FLOPs */
     double attn_v_dim;  /* per-head value width */
     int moe_layers;
@@ -33,6 +35,41 @@ double model_kv_bytes_per_token_layer(const engine_model *m, engine_dtype kv, in
  * plan is invalid. */
 int engine_plan_memory(const engine_scenario *s, engine_plan plan, engine_memory *mem,
                        char *reason, size_t len);
+
+/* Per-kernel constants resolved for one GPU, calibration and weight dtype
+ * (kernels.c). */
+typedef struct kconst {
+    engine_dtype math;  /* the GEMM math dtype */
+    double flops;       /* GEMM FLOP/s: peak of the math dtype x eta_c */
+    double flops16;     /* the 16-bit peak (attention) */
+    double bw;          /* GEMM weight streaming: HBM x eta_m */
+    double bw_kv;       /* decode attention: HBM x eta_kv */
+    double bw_small;    /* element-wise kernels: HBM x eta_small */
+    double bw_attn_io;  /* prefill attention per-token traffic */
+    double eta_attn;
+    double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
+    int sm;
+} kconst;
+
+typedef struct gemm_cost {
+    double time;    /* max(compute, memory) + t0 */
+    double compute; /* FLOPs at the shape's rate */
+    double memory;  /* bytes at the streaming rate */
+} gemm_cost;
+
+void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w);
+/* `groups` GEMMs of the same shape in one (grouped) kernel. */
+gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
+                  double w_bytes, double a_bytes);
+double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,
+                       double kv_heads, double qk, double v, double a_bytes);
+double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads);
+double kc_small(const kconst *k, double bytes);
+
+/* All-reduce for a TP group: the framework's custom kernel where it applies
+ * (small messages inside an NVLink/xGMI domain), else NCCL (comm.c). */
+double engine_allreduce_s(const engine_scenario *s, const engine_framework *fw, int n,
+                          int per_node, double bytes);
 
 /* Deterministic generator (splitmix64) and the standard normal quantile. */
 typedef struct engine_rng {

@@ -11,8 +11,11 @@
 #include "internal.h"
 
 static const char *const DTYPE_NAMES[ENGINE_DTYPE_COUNT] = {"fp16", "bf16", "fp8", "int8",
-                                                            "int4"};
-static const double DTYPE_BYTES[ENGINE_DTYPE_COUNT] = {2.0, 2.0, 1.0, 1.0, 0.5};
+                                                            "int4", "fp4"};
+static const double DTYPE_BYTES[ENGINE_DTYPE_COUNT] = {2.0, 2.0, 1.0, 1.0, 0.5, 0.5};
+static const char *const LINK_KIND_NAMES[ENGINE_LINK_KIND_COUNT] = {"other", "nvlink", "xgmi",
+                                                                    "pcie", "net"};
+static const char *const PHASE_NAMES[ENGINE_PHASE_COUNT] = {"prefill", "decode", "request"};
 static const char *const SCHED_NAMES[ENGINE_SCHED_COUNT] = {"gpipe", "1f1b", "interleaved"};
 static const char *const OBJ_NAMES[ENGINE_OBJ_COUNT] = {"latency", "throughput", "cost"};
 static const char *const OP_NAMES[ENGINE_OP_COUNT] = {"allreduce", "allgather", "reducescatter",
@@ -89,6 +92,66 @@ int engine_collective_parse(const char *s, engine_collective *out)
     return 0;
 }
 
+const char *engine_link_kind_name(engine_link_kind k)
+{
+    return (unsigned)k < ENGINE_LINK_KIND_COUNT ? LINK_KIND_NAMES[k] : "?";
+}
+
+int engine_link_kind_parse(const char *s, engine_link_kind *out)
+{
+    int i = parse_name(s, LINK_KIND_NAMES, ENGINE_LINK_KIND_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_link_kind)i;
+    return 0;
+}
+
+const char *engine_phase_name(engine_phase p)
+{
+    return (unsigned)p < ENGINE_PHASE_COUNT ? PHASE_NAMES[p] : "?";
+}
+
+const char *engine_warning_text(unsigned bit)
+{
+    switch (bit) {
+    case ENGINE_WARN_TP_CROSS_NODE:
+        return "a TP group spans NVLink domains: its all-reduces cross the scale-out link";
+    case ENGINE_WARN_EP_CROSS_NODE:
+        return "an EP group spans NVLink domains: its all-to-alls cross the scale-out link";
+    default:
+        return "";
+    }
+}
+
+engine_dclass engine_dtype_class(engine_dtype d)
+{
+    switch (d) {
+    case ENGINE_FP8:
+    case ENGINE_INT8:
+        return ENGINE_DCLASS_FP8;
+    case ENGINE_INT4:
+    case ENGINE_FP4:
+        return ENGINE_DCLASS_4;
+    default:
+        return ENGINE_DCLASS_16;
+    }
+}
+
+double engine_weight_elem_bytes(engine_dtype d, int group)
+{
+    if (d == ENGINE_INT4) {
+        /* an fp16 scale and a 4-bit zero point per group (GPTQ, AWQ) */
+        double gsz = group > 0 ? group : 128;
+        return 0.5 + (2.0 + 0.5) / gsz;
+    }
+    if (d == ENGINE_FP4) {
+        /* NVFP4: an E4M3 scale per 16 values (the per-tensor FP32 scale is noise) */
+        double gsz = group > 0 ? group : 16;
+        return 0.5 + 1.0 / gsz;
+    }
+    return engine_dtype_bytes(d);
+}
+
 /* Width of one expert's MLP. */
 static double expert_ffn(const engine_model *m)
 {
@@ -112,6 +175,10 @@ void model_shape_compute(const engine_model *m, model_shape *sh)
         double kv = d * ((double)m->kv_lora_rank + m->qk_rope_dim) + m->kv_lora_rank +
                     (double)m->kv_lora_rank * h * ((double)m->qk_nope_dim + m->v_head_dim);
         sh->attn = q + kv + h * m->v_head_dim * d;
+        /* The down-projections (d -> q_lora, d -> kv_lora + rope) and their
+         * norms are replicated on every TP rank. */
+        sh->attn_rep = d * ((double)m->kv_lora_rank + m->qk_rope_dim) + m->kv_lora_rank +
+                       (m->q_lora_rank > 0 ? d * m->q_lora_rank + m->q_lora_rank : 0.0);
         sh->attn_qk_dim = qk;
         sh->attn_v_dim = m->v_head_dim;
     } else {

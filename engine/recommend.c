@@ -206,7 +206,7 @@ static double cand_score(const recommend_request *q, const recommend_cand *c)
         /* fall through */
     default:
         if (q->gpus_max > 0 && c->unit <= q->gpus_max)
-            return (double)(q->gpus_max / c->unit) * c->tokens_per_s;
+            return (double)(q->gpus_max / c->unit) * c->tokens_per_s; /* unit tok/s x units */
         return c->tokens_per_s / c->unit;
     }
 }
@@ -323,7 +323,12 @@ static int search(const recommend_request *q, recommend_result *out, engine_erro
             out->plans_evaluated += n;
             for (int i = 0; i < n; i++) {
                 const engine_result *r = &out->scratch[i];
-                if (!r->valid || !r->fits || r->plan.dp != 1)
+                /* One replica (dp = 1), or an EP group that couples all the
+                 * replicas of this size (ep = tp * dp): every plan the
+                 * engine ranks has its unit here. */
+                if (!r->valid || !r->fits ||
+                    !(r->plan.dp == 1 || (r->plan.ep > r->plan.tp &&
+                                          r->plan.ep == r->plan.tp * r->plan.dp)))
                     continue;
                 if (out->n_cands >= RECOMMEND_MAX_CANDS)
                     break;
@@ -354,15 +359,17 @@ static void make_option(const recommend_request *q, const recommend_cand *c, rec
     engine_scenario s = q->base;
     s.gpus = c->unit;
     s.weight_dtype = c->dtype;
-    engine_plan p = c->plan;
-    p.dp = 1;
+    engine_plan p = c->plan; /* the unit: dp 1, or the replicas its EP group couples */
     engine_evaluate(&s, p, &o->unit, NULL);
-    int dp = q->gpus_max > 0 ? q->gpus_max / c->unit : 1;
+    int reps = q->gpus_max > 0 ? q->gpus_max / c->unit : 1;
+    if (reps < 1)
+        reps = 1;
     o->dtype = c->dtype;
     o->plan = p;
-    o->plan.dp = dp > 0 ? dp : 1;
+    o->plan.dp = p.dp * reps;
+    o->replicas = reps;
     o->unit_gpus = c->unit;
-    o->gpus = o->unit_gpus * o->plan.dp;
+    o->gpus = o->unit_gpus * reps;
     o->nodes = nodes_of(c->unit, q->base.gpus_per_node);
     o->allowed = c->allowed;
     o->within_limit = c->within;

@@ -130,12 +130,14 @@ typedef enum recommend_nearest {
     REC_NEAR_BOTH     /* more GPUs and a quantized dtype */
 } recommend_nearest;
 
-/* One candidate plan: a replica unit (dp = 1) evaluated by the engine, and
- * the replicas that fill gpus_max. */
+/* One candidate plan: a replica unit evaluated by the engine (dp = 1, or
+ * the ep/tp replicas an expert-parallel group couples), and the replicas
+ * that fill gpus_max. */
 typedef struct recommend_option {
     engine_dtype dtype;
-    engine_plan plan;     /* dp = replicas */
-    int unit_gpus;        /* tp * pp */
+    engine_plan plan;     /* dp = replicas x the unit's own dp */
+    int replicas;         /* units that fill gpus_max (1 without a limit) */
+    int unit_gpus;        /* tp * pp (x ep/tp when an EP group spans replicas) */
     int gpus;             /* unit_gpus * dp */
     int nodes;            /* nodes one replica spans (1 when gpus_per_node is 0) */
     int allowed;          /* dtype is the base one or allowed */
@@ -148,7 +150,7 @@ typedef struct recommend_option {
 /* Compact record of one searched plan (internal to the search). */
 typedef struct recommend_cand {
     engine_dtype dtype;
-    engine_plan plan; /* dp = 1 */
+    engine_plan plan; /* dp = 1, or ep/tp when the EP group spans replicas */
     int unit;
     unsigned char allowed, within, topo, itl_ok, ttft_ok;
     double e2e_s, itl_s, ttft_s, tokens_per_s, cost;

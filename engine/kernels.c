@@ -1,0 +1,256 @@
+/*
+ * kernels.c - the cost of one kernel on one GPU: GEMMs with tile and wave
+ * quantization, prefill and decode attention, the small element-wise
+ * kernels of a layer, and the constants behind them (GPU preset, measured
+ * calibration, framework profile).  eval.c adds these up, kernel by kernel,
+ * into the steps of a plan.
+ *
+ * The forms and their constants were checked shape by shape against
+ * NVIDIA's measured kernel latencies (aiconfigurator-core 0.12.0 perf data;
+ * `make validate-kernels`) and vidur's per-operator profiling; the README
+ * ("The model") lists every constant with its source.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "internal.h"
+
+/* Defaults for GPUs whose preset leaves a per-kernel constant out. */
+#define DEF_GEMM_T0_S 5e-6        /* A100/H200 bf16 fits, aiconfigurator gemm.csv */
+#define DEF_ATTN_T0_S 15e-6       /* context_attention.csv fits */
+#define DEF_DECODE_ATTN_T0_S 10e-6 /* generation_attention.csv fits */
+#define DEF_DECODE_SEQ_S 0.5e-6
+#define DEF_FLOOR_S 4e-6          /* vidur: norms, rotary, add at a few tokens */
+#define DEF_ETA_SMALL 0.6         /* vidur: add, norm, activation at 4096 tokens */
+#define DEF_ETA_ATTN 0.5
+#define DEF_ETA_ATTN_IO 0.3
+#define DEF_SM 108
+
+/* Tile shapes a GEMM library picks among, with their throughput relative
+ * to the largest tile when every tile is full (smaller tiles re-read more
+ * of A and B per FLOP).  Checked against aiconfigurator's measured GEMMs
+ * (validate-kernels): median error 7-10 % on A100/H100/H200/B200. */
+static const struct {
+    double tm, tn, e;
+} TILES[] = {
+    {128, 256, 1.0}, {256, 128, 1.0}, {128, 128, 0.9},
+    {64, 128, 0.75}, {128, 64, 0.75}, {64, 64, 0.55},
+    /* skinny GEMMs (decode): an MMA tile of 16 rows, as GEMV-class kernels use */
+    {16, 128, 0.5},
+};
+#define SPLIT_K_MIN 256.0   /* k per split */
+#define SPLIT_K_EFF 0.7     /* the reduction of the partial sums (fit on the four gemm.csv tables) */
+
+double engine_gemm_shape_eta(int sm, double m, double n, double k, double groups)
+{
+    if (sm < 1 || !(m > 0) || !(n > 0) || !(k > 0))
+        return 1.0;
+    if (!(groups >= 1))
+        groups = 1;
+    double best = 0;
+    for (size_t i = 0; i < sizeof TILES / sizeof TILES[0]; i++) {
+        double tiles = groups * ceil(m / TILES[i].tm) * ceil(n / TILES[i].tn);
+        double split = 1;
+        if (tiles < sm) {
+            split = floor(sm / tiles);
+            double kmax = floor(k / SPLIT_K_MIN);
+            if (split > kmax)
+                split = kmax;
+            if (split < 1)
+                split = 1;
+        }
+        double waves = ceil(tiles * split / sm);
+        double util = groups * m * n * split / (waves * sm * TILES[i].tm * TILES[i].tn);
+        double e = TILES[i].e * util * (split > 1 ? SPLIT_K_EFF : 1.0);
+        if (e > best)
+            best = e;
+    }
+    if (best > 1)
+        best = 1;
+    return best > 0 ? best : 1e-3;
+}
+
+static double or_default(double v, double def)
+{
+    return v > 0 ? v : def;
+}
+
+/* The math a GEMM with weights of dtype w runs on g: native when the GPU
+ * has a peak for it, else 16-bit (weight-only quantization dequantizes). */
+static engine_dtype math_dtype(const engine_gpu *g, engine_dtype w)
+{
+    if (w == ENGINE_FP16 || w == ENGINE_BF16)
+        return w;
+    if ((unsigned)w < ENGINE_DTYPE_COUNT && g->peak_flops[w] > 0)
+        return w;
+    return ENGINE_FP16;
+}
+
+void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w)
+{
+    memset(k, 0, sizeof *k);
+    engine_dtype math = math_dtype(g, w);
+    double eta_c = g->eta_compute, eta_m = g->eta_memory;
+    double t0 = or_default(g->gemm_t0_s, DEF_GEMM_T0_S);
+    if (c && c->measured) {
+        /* A calibration measures 16-bit GEMMs: it replaces the 16-bit
+         * fraction, the bandwidth fraction and the GEMM fixed cost (its
+         * per-layer overhead was fitted over a layer's four GEMMs). */
+        if (c->eta_compute > 0)
+            eta_c = c->eta_compute > 1 ? 1 : c->eta_compute;
+        if (c->eta_memory > 0)
+            eta_m = c->eta_memory > 1 ? 1 : c->eta_memory;
+        if (c->layer_overhead_s > 0)
+            t0 = c->layer_overhead_s / 4.0;
+    }
+    double peak = g->peak_flops[math];
+    if (!(peak > 0))
+        peak = g->peak_flops[ENGINE_FP16];
+    if (math == ENGINE_FP8 || math == ENGINE_INT8) {
+        if (g->eta_compute_fp8 > 0)
+            eta_c = g->eta_compute_fp8;
+    } else if (math == ENGINE_FP4 || math == ENGINE_INT4) {
+        if (g->eta_compute_fp4 > 0)
+            eta_c = g->eta_compute_fp4;
+        else if (g->eta_compute_fp8 > 0)
+            eta_c = g->eta_compute_fp8;
+    }
+    /* Any low-precision weights pay the low-precision fixed cost: scaling
+     * and activation quantization (FP8, FP4) or dequantization (weight-only
+     * int4 / int8 on 16-bit math). */
+    if (w != ENGINE_FP16 && w != ENGINE_BF16)
+        t0 = or_default(g->gemm_t0_fp8_s, t0);
+    if (math == ENGINE_FP4)
+        t0 = or_default(g->gemm_t0_fp4_s, t0);
+    k->math = math;
+    k->flops = peak * eta_c;
+    k->flops16 = g->peak_flops[ENGINE_FP16];
+    k->bw = g->hbm_bytes_per_s * eta_m;
+    k->bw_kv = g->hbm_bytes_per_s * or_default(g->eta_kv, eta_m);
+    k->bw_small = g->hbm_bytes_per_s * or_default(g->eta_small, DEF_ETA_SMALL);
+    k->bw_attn_io = g->hbm_bytes_per_s * or_default(g->eta_attn_io, DEF_ETA_ATTN_IO);
+    k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
+    k->gemm_t0 = t0;
+    k->attn_t0 = or_default(g->attn_t0_s, DEF_ATTN_T0_S);
+    k->decode_attn_t0 = or_default(g->decode_attn_t0_s, DEF_DECODE_ATTN_T0_S);
+    k->decode_seq = or_default(g->decode_attn_seq_s, DEF_DECODE_SEQ_S);
+    k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
+    k->layer_extra = g->layer_overhead_s > 0 ? g->layer_overhead_s : 0;
+    k->sm = g->sm_count > 0 ? g->sm_count : DEF_SM;
+}
+
+gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups, double w_bytes,
+                  double a_bytes)
+{
+    gemm_cost gc = {0, 0, 0};
+    if (!(m > 0) || !(n > 0) || !(kk > 0))
+        return gc;
+    if (!(groups >= 1))
+        groups = 1;
+    double eta = engine_gemm_shape_eta(k->sm, m, n, kk, groups);
+    gc.compute = 2.0 * m * n * kk * groups / (k->flops * eta);
+    gc.memory = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
+    gc.time = (gc.compute > gc.memory ? gc.compute : gc.memory) + k->gemm_t0;
+    return gc;
+}
+
+double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,
+                       double kv_heads, double qk, double v, double a_bytes)
+{
+    if (!(seqs > 0) || !(t > 0) || !(heads > 0))
+        return 0.0;
+    /* Causal: query i of the chunk sees past + i + 1 keys. */
+    double keys = t * past + t * (t + 1) / 2.0;
+    double flops = 2.0 * seqs * heads * (qk + v) * keys;
+    /* One thread block per 128 queries of a head: short prompts leave
+     * multiprocessors idle. */
+    double ctas = seqs * heads * ceil(t / 128.0);
+    double waves = ceil(ctas / k->sm);
+    double util = ctas / (waves * k->sm);
+    double io = seqs * (t * (heads * (qk + v) + kv_heads * (qk + v)) + past * kv_heads * (qk + v)) *
+                a_bytes;
+    return k->attn_t0 + flops / (k->flops16 * k->eta_attn * util) + io / k->bw_attn_io;
+}
+
+double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads)
+{
+    if (!(kv_bytes > 0) && !(flops > 0))
+        return 0.0;
+    double tm = kv_bytes / k->bw_kv;
+    double tc = flops / (k->flops16 * k->eta_attn);
+    double blocks = seq_heads > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
+    return k->decode_attn_t0 + (tm > tc ? tm : tc) + blocks;
+}
+
+double kc_small(const kconst *k, double bytes)
+{
+    double t = bytes / k->bw_small;
+    return t > k->floor ? t : k->floor;
+}
+
+/* --- public wrappers ------------------------------------------------------ */
+
+double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math, double m,
+                     double n, double k, double w_bytes, double a_bytes)
+{
+    kconst kc;
+    kconst_init(&kc, g, c, math);
+    return kc_gemm(&kc, m, n, k, 1, w_bytes, a_bytes).time;
+}
+
+double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double past,
+                             double heads, double kv_heads, double qk_dim, double v_dim,
+                             double a_bytes)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP16);
+    return kc_attn_prefill(&kc, seqs, t, past, heads, kv_heads, qk_dim, v_dim, a_bytes);
+}
+
+double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP16);
+    return kc_attn_decode(&kc, kv_bytes, 0, seq_heads);
+}
+
+double engine_small_kernel_s(const engine_gpu *g, double bytes)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP16);
+    return kc_small(&kc, bytes);
+}
+
+/* --- framework profiles --------------------------------------------------- */
+
+void engine_framework_generic(engine_framework *f)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "generic");
+    snprintf(f->display, sizeof f->display, "Generic engine");
+    snprintf(f->source, sizeof f->source,
+                  "built in: CUDA graphs for decode, NCCL all-reduces, 0.9 of the total "
+                  "memory and 2 GB runtime overhead (seed 004)");
+    f->cuda_graphs = 1;
+    f->overlap = 1;
+    f->attn_fused = 1;
+    f->launch_s = 5e-6;
+    f->graph_kernel_s = 0;
+    f->step_s = 15e-6;
+    f->request_s = 0;
+    f->mem_rule = ENGINE_MEM_TOTAL;
+    f->mem_fraction = 0.9;
+    f->runtime_bytes = 2e9;
+}
+
+const char *engine_mem_rule_name(engine_mem_rule r)
+{
+    return r == ENGINE_MEM_FREE ? "free" : r == ENGINE_MEM_TOTAL ? "total" : "?";
+}
+
+double engine_roofline_s(double compute_s, double memory_s)
+{
+    return compute_s + memory_s;
+}

@@ -9,6 +9,7 @@
 #include "preset.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,146 @@ static int hf_deepseek(const hf_ctx *h, engine_model *m)
     return 0;
 }
 
+/* A number in an object, or -1 when absent or not a number. */
+static double obj_num(const cJSON *o, const char *key)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(it) ? it->valuedouble : -1;
+}
+
+static const char *obj_str(const cJSON *o, const char *key)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(it) ? it->valuestring : NULL;
+}
+
+/* rope_scaling stretches the context: with original_max_position_embeddings
+ * (YaRN, llama3, longrope) the context is the larger of
+ * max_position_embeddings and original x factor (Llama-3.1 already states
+ * 131072; Qwen2.5's YaRN recipe keeps 32768 and scales by 4); without it
+ * (linear, dynamic), max_position_embeddings x factor. */
+static int hf_rope_scaling(const hf_ctx *h, engine_model *m)
+{
+    const cJSON *rs = cJSON_GetObjectItemCaseSensitive(h->root, "rope_scaling");
+    if (!rs || cJSON_IsNull(rs))
+        return 0;
+    if (!cJSON_IsObject(rs)) {
+        preset_util_error(h->err, "%s: rope_scaling: expected an object or null, got %s",
+                          h->path, preset_util_type_name(rs));
+        return -1;
+    }
+    double f = obj_num(rs, "factor");
+    if (f < 0)
+        return 0; /* e.g. {"type": "default"} or mrope sections: no stretch */
+    if (!(f >= 1 && f <= 1024)) {
+        preset_util_error(h->err, "%s: rope_scaling.factor: expected a number 1..1024, got %g",
+                          h->path, f);
+        return -1;
+    }
+    double orig = obj_num(rs, "original_max_position_embeddings");
+    double ctx = orig > 0 ? fmax((double)m->context, orig * f) : (double)m->context * f;
+    if (ctx > 1e9)
+        ctx = 1e9;
+    m->context = (int)ctx;
+    return 0;
+}
+
+/* quantization_config names the checkpoint's weight format. */
+static int hf_quantization(const hf_ctx *h, engine_model *m)
+{
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(h->root, "quantization_config");
+    if (!q || cJSON_IsNull(q))
+        return 0;
+    if (!cJSON_IsObject(q)) {
+        preset_util_error(h->err, "%s: quantization_config: expected an object, got %s",
+                          h->path, preset_util_type_name(q));
+        return -1;
+    }
+    const char *method = obj_str(q, "quant_method");
+    if (!method) {
+        preset_util_error(h->err, "%s: quantization_config.quant_method: missing required field",
+                          h->path);
+        return -1;
+    }
+    double bits = obj_num(q, "bits");
+    if (bits < 0)
+        bits = obj_num(q, "w_bit"); /* older AutoAWQ */
+    double group = obj_num(q, "group_size");
+    if (group < 0)
+        group = obj_num(q, "q_group_size");
+    engine_dtype d;
+    int g = 0;
+    if (!strcmp(method, "gptq") || !strcmp(method, "awq") || !strcmp(method, "marlin") ||
+        !strcmp(method, "exl2") || !strcmp(method, "aqlm")) {
+        if (bits == 8) {
+            d = ENGINE_INT8;
+        } else if (bits == 4 || bits < 0) {
+            d = ENGINE_INT4;
+            /* -1: one scale per output channel (negligible) */
+            g = group > 0 ? (int)group : group == -1 ? 1048576 : 128;
+        } else {
+            preset_util_error(h->err, "%s: quantization_config.bits: %s with %g bits is not "
+                                      "supported (4 or 8)", h->path, method, bits);
+            return -1;
+        }
+    } else if (!strcmp(method, "fp8") || !strcmp(method, "fbgemm_fp8")) {
+        d = ENGINE_FP8;
+    } else if (!strcmp(method, "bitsandbytes")) {
+        const cJSON *l4 = cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit");
+        const cJSON *l8 = cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit");
+        if (cJSON_IsTrue(l4)) {
+            d = ENGINE_INT4;
+            g = 64; /* bitsandbytes blocksize 64 */
+        } else if (cJSON_IsTrue(l8)) {
+            d = ENGINE_INT8;
+        } else {
+            preset_util_error(h->err, "%s: quantization_config: bitsandbytes without "
+                                      "load_in_4bit or load_in_8bit", h->path);
+            return -1;
+        }
+    } else if (!strcmp(method, "mxfp4")) {
+        d = ENGINE_FP4;
+        g = 32; /* OCP MX: an E8M0 scale per 32 */
+    } else if (!strcmp(method, "modelopt") || !strcmp(method, "nvfp4")) {
+        const char *algo = obj_str(q, "quant_algo");
+        if (algo && !strcmp(algo, "FP8")) {
+            d = ENGINE_FP8;
+        } else {
+            d = ENGINE_FP4;
+            g = group > 0 ? (int)group : 16;
+        }
+    } else if (!strcmp(method, "compressed-tensors")) {
+        /* config_groups.<g>.weights.{num_bits, type} */
+        const cJSON *cg = cJSON_GetObjectItemCaseSensitive(q, "config_groups");
+        const cJSON *w = NULL;
+        for (const cJSON *it = cg ? cg->child : NULL; it && !w; it = it->next)
+            w = cJSON_GetObjectItemCaseSensitive(it, "weights");
+        double nb = w ? obj_num(w, "num_bits") : -1;
+        const char *ty = w ? obj_str(w, "type") : NULL;
+        double gs = w ? obj_num(w, "group_size") : -1;
+        if (nb == 8)
+            d = ty && !strcmp(ty, "float") ? ENGINE_FP8 : ENGINE_INT8;
+        else if (nb == 4) {
+            d = ty && !strcmp(ty, "float") ? ENGINE_FP4 : ENGINE_INT4;
+            g = gs > 0 ? (int)gs : (d == ENGINE_FP4 ? 16 : 128);
+        } else {
+            preset_util_error(h->err, "%s: quantization_config.config_groups: weights of %g "
+                                      "bits are not supported (4 or 8)", h->path, nb);
+            return -1;
+        }
+    } else {
+        preset_util_error(h->err,
+                          "%s: quantization_config.quant_method: unsupported '%.40s' (supported: "
+                          "gptq, awq, fp8, bitsandbytes, mxfp4, modelopt, compressed-tensors)",
+                          h->path, method);
+        return -1;
+    }
+    m->has_weight_dtype = 1;
+    m->weight_dtype = d;
+    m->quant_group = g;
+    return 0;
+}
+
 /* The model's name: the last part of "_name_or_path" when it is a hub id,
  * else the directory holding config.json (for the Hugging Face cache,
  * models--org--name/snapshots/<hash>/config.json, the "name" part). */
@@ -387,7 +528,7 @@ int preset_model_from_hf_config(const char *path, engine_model *out,
                           file, type, HF_SUPPORTED);
         goto done;
     }
-    if (r != 0)
+    if (r != 0 || hf_rope_scaling(&h, &m) != 0 || hf_quantization(&h, &m) != 0)
         goto done;
 
     char name[ENGINE_NAME_MAX];

@@ -26,7 +26,6 @@
 /* Defaults for optional GPU fields (assumptions, see README). */
 #define DEFAULT_ETA_COMPUTE 0.75
 #define DEFAULT_ETA_MEMORY 0.8
-#define DEFAULT_LAYER_OVERHEAD_S 10e-6
 
 /* --- field tables ---------------------------------------------------- */
 
@@ -37,7 +36,9 @@ typedef enum field_kind {
     FK_STR,    /* string copied into char[cap] */
     FK_MLP,    /* "swiglu"|"geglu" -> 1, "gelu"|"relu" -> 0 (int) */
     FK_NOTE,   /* free text, checked to be a string, not stored */
-    FK_OBJ     /* nested object with its own table */
+    FK_OBJ,    /* nested object with its own table */
+    FK_ENUM,   /* one of `choices` (nsub of them) -> int index */
+    FK_CURVES  /* a link's measured curves (engine_curve[ENGINE_OP_COUNT]) */
 } field_kind;
 
 typedef enum field_range {
@@ -56,19 +57,26 @@ typedef struct field_spec {
     size_t off;    /* offset of the target in the struct */
     size_t cap;    /* FK_STR: capacity of the char array */
     const struct field_spec *sub; /* FK_OBJ */
-    int nsub;
+    int nsub;                     /* FK_OBJ: entries of sub; FK_ENUM: of choices */
+    const char *const *choices;   /* FK_ENUM */
 } field_spec;
 
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define MI(k, req, rng, hi, member) \
-    { k, FK_INT, req, rng, hi, 1, offsetof(engine_model, member), 0, NULL, 0 }
+    { k, FK_INT, req, rng, hi, 1, offsetof(engine_model, member), 0, NULL, 0, NULL }
 #define MN(k, req, rng, hi, member) \
-    { k, FK_NUM, req, rng, hi, 1, offsetof(engine_model, member), 0, NULL, 0 }
+    { k, FK_NUM, req, rng, hi, 1, offsetof(engine_model, member), 0, NULL, 0, NULL }
 #define MB(k, member) \
-    { k, FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_model, member), 0, NULL, 0 }
+    { k, FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_model, member), 0, NULL, 0, NULL }
 #define STR(T, k, req, member) \
-    { k, FK_STR, req, FR_NONNEG, 0, 1, offsetof(T, member), sizeof(((T *)0)->member), NULL, 0 }
-#define NOTE { "notes", FK_NOTE, 0, FR_NONNEG, 0, 1, 0, 0, NULL, 0 }
+    { k, FK_STR, req, FR_NONNEG, 0, 1, offsetof(T, member), sizeof(((T *)0)->member), NULL, 0, NULL }
+#define NOTE { "notes", FK_NOTE, 0, FR_NONNEG, 0, 1, 0, 0, NULL, 0, NULL }
+#define ENUM(T, k, req, member, names, n) \
+    { k, FK_ENUM, req, FR_NONNEG, 0, 1, offsetof(T, member), 0, NULL, n, names }
+
+static const char *const DTYPE_CHOICES[] = {"fp16", "bf16", "fp8", "int8", "int4", "fp4"};
+static const char *const LINK_KIND_CHOICES[] = {"other", "nvlink", "xgmi", "pcie", "net"};
+static const char *const MEM_RULE_CHOICES[] = {"total", "free"};
 
 static const field_spec moe_fields[] = {
     MI("experts", 1, FR_POS, 100000, experts),
@@ -98,46 +106,66 @@ static const field_spec model_fields[] = {
     MI("ffn", 1, FR_POS, 10000000, ffn),
     MI("vocab", 1, FR_POS, 10000000, vocab),
     MI("context", 1, FR_POS, 1000000000, context),
-    { "mlp", FK_MLP, 1, FR_NONNEG, 0, 1, offsetof(engine_model, gated_mlp), 0, NULL, 0 },
+    { "mlp", FK_MLP, 1, FR_NONNEG, 0, 1, offsetof(engine_model, gated_mlp), 0, NULL, 0, NULL },
     MB("tied_embeddings", tied_embeddings),
     MB("learned_pos", learned_pos),
     MB("qkv_bias", qkv_bias),
-    { "moe", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, moe_fields, N_OF(moe_fields) },
-    { "mla", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, mla_fields, N_OF(mla_fields) },
+    { "moe", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, moe_fields, N_OF(moe_fields), NULL },
+    { "mla", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, mla_fields, N_OF(mla_fields), NULL },
     MN("params_published", 0, FR_NONNEG, 1e15, params_published),
     MN("active_params_published", 0, FR_NONNEG, 1e15, active_params_published),
+    ENUM(engine_model, "weights", 0, weight_dtype, DTYPE_CHOICES, N_OF(DTYPE_CHOICES)),
+    MI("quant_group", 0, FR_POS, 1048576, quant_group),
 };
 
 #define GT(k, req, rng, dt) \
     { k, FK_NUM, req, rng, 1e6, 1e12, \
-      offsetof(engine_gpu, peak_flops) + (dt) * sizeof(double), 0, NULL, 0 }
+      offsetof(engine_gpu, peak_flops) + (dt) * sizeof(double), 0, NULL, 0, NULL }
 static const field_spec tflops_fields[] = {
     GT("fp16", 1, FR_POS, ENGINE_FP16),
     GT("bf16", 0, FR_NONNEG, ENGINE_BF16),
     GT("fp8", 0, FR_NONNEG, ENGINE_FP8),
     GT("int8", 0, FR_NONNEG, ENGINE_INT8),
     GT("int4", 0, FR_NONNEG, ENGINE_INT4),
+    GT("fp4", 0, FR_NONNEG, ENGINE_FP4),
 };
 
 #define GN(k, req, rng, hi, scale, member) \
-    { k, FK_NUM, req, rng, hi, scale, offsetof(engine_gpu, member), 0, NULL, 0 }
+    { k, FK_NUM, req, rng, hi, scale, offsetof(engine_gpu, member), 0, NULL, 0, NULL }
 static const field_spec gpu_fields[] = {
     STR(engine_gpu, "display", 0, display),
     STR(engine_gpu, "source", 1, source),
     NOTE,
     GN("memory_gb", 1, FR_POS, 100000, 1e9, memory_bytes),
     GN("hbm_gbs", 1, FR_POS, 1000000, 1e9, hbm_bytes_per_s),
-    { "tflops", FK_OBJ, 1, FR_NONNEG, 0, 1, 0, 0, tflops_fields, N_OF(tflops_fields) },
+    { "tflops", FK_OBJ, 1, FR_NONNEG, 0, 1, 0, 0, tflops_fields, N_OF(tflops_fields), NULL },
     GN("eta_compute", 0, FR_FRAC, 1, 1, eta_compute),
     GN("eta_compute_fp8", 0, FR_FRAC, 1, 1, eta_compute_fp8),
+    GN("eta_compute_fp4", 0, FR_FRAC, 1, 1, eta_compute_fp4),
     GN("eta_memory", 0, FR_FRAC, 1, 1, eta_memory),
+    GN("eta_kv", 0, FR_FRAC, 1, 1, eta_kv),
+    GN("eta_small", 0, FR_FRAC, 1, 1, eta_small),
+    GN("eta_attn", 0, FR_FRAC, 1, 1, eta_attn),
+    GN("eta_attn_io", 0, FR_FRAC, 1, 1, eta_attn_io),
+    { "sm_count", FK_INT, 0, FR_POS, 100000, 1, offsetof(engine_gpu, sm_count), 0, NULL, 0, NULL },
+    GN("gemm_t0_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_s),
+    GN("gemm_t0_fp8_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp8_s),
+    GN("gemm_t0_fp4_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp4_s),
+    GN("attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, attn_t0_s),
+    GN("decode_attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_t0_s),
+    GN("decode_attn_seq_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_seq_s),
+    GN("kernel_floor_us", 0, FR_NONNEG, 1000000, 1e-6, kernel_floor_s),
     GN("layer_overhead_us", 0, FR_NONNEG, 1000000, 1e-6, layer_overhead_s),
     GN("price_usd_per_hour", 0, FR_NONNEG, 10000, 1, price_per_hour),
     STR(engine_gpu, "price_date", 0, price_date),
+    STR(engine_gpu, "link", 0, link),
+    STR(engine_gpu, "scale_out", 0, scale_out),
+    { "nvlink_domain", FK_INT, 0, FR_NONNEG, 1000000, 1, offsetof(engine_gpu, nvlink_domain), 0, NULL, 0, NULL },
+    { "node_gpus", FK_INT, 0, FR_POS, 1000000, 1, offsetof(engine_gpu, node_gpus), 0, NULL, 0, NULL },
 };
 
 #define LN(k, req, rng, hi, scale, member) \
-    { k, FK_NUM, req, rng, hi, scale, offsetof(engine_link, member), 0, NULL, 0 }
+    { k, FK_NUM, req, rng, hi, scale, offsetof(engine_link, member), 0, NULL, 0, NULL }
 static const field_spec link_fields[] = {
     STR(engine_link, "display", 0, display),
     STR(engine_link, "source", 1, source),
@@ -145,6 +173,32 @@ static const field_spec link_fields[] = {
     LN("alpha_us", 1, FR_NONNEG, 10000000, 1e-6, alpha_s),
     LN("base_us", 0, FR_NONNEG, 10000000, 1e-6, base_s),
     LN("gbs", 1, FR_POS, 100000, 1e9, bytes_per_s),
+    LN("eager_us", 0, FR_NONNEG, 10000000, 1e-6, eager_s),
+    ENUM(engine_link, "kind", 0, kind, LINK_KIND_CHOICES, N_OF(LINK_KIND_CHOICES)),
+    { "mesh_links", FK_INT, 0, FR_NONNEG, 1000, 1, offsetof(engine_link, mesh_links), 0, NULL, 0, NULL },
+    { "curves", FK_CURVES, 0, FR_NONNEG, 0, 1, offsetof(engine_link, curve), 0, NULL, 0, NULL },
+};
+
+#define FN(k, req, rng, hi, scale, member) \
+    { k, FK_NUM, req, rng, hi, scale, offsetof(engine_framework, member), 0, NULL, 0, NULL }
+static const field_spec framework_fields[] = {
+    STR(engine_framework, "display", 0, display),
+    STR(engine_framework, "source", 1, source),
+    NOTE,
+    { "cuda_graphs", FK_BOOL, 1, FR_NONNEG, 0, 1, offsetof(engine_framework, cuda_graphs), 0, NULL, 0, NULL },
+    { "overlap", FK_BOOL, 1, FR_NONNEG, 0, 1, offsetof(engine_framework, overlap), 0, NULL, 0, NULL },
+    { "attn_fused", FK_BOOL, 1, FR_NONNEG, 0, 1, offsetof(engine_framework, attn_fused), 0, NULL, 0, NULL },
+    FN("launch_us", 1, FR_NONNEG, 1000000, 1e-6, launch_s),
+    FN("graph_kernel_us", 0, FR_NONNEG, 1000000, 1e-6, graph_kernel_s),
+    FN("step_us", 1, FR_NONNEG, 1e9, 1e-6, step_s),
+    FN("seq_step_us", 0, FR_NONNEG, 1e9, 1e-6, seq_step_s),
+    FN("request_us", 0, FR_NONNEG, 1e9, 1e-6, request_s),
+    { "max_num_tokens", FK_INT, 0, FR_NONNEG, 100000000, 1, offsetof(engine_framework, max_num_tokens), 0, NULL, 0, NULL },
+    FN("custom_allreduce_max_bytes", 0, FR_NONNEG, 1e12, 1, custom_ar_max_bytes),
+    FN("custom_allreduce_us", 0, FR_NONNEG, 1000000, 1e-6, custom_ar_s),
+    ENUM(engine_framework, "memory_rule", 1, mem_rule, MEM_RULE_CHOICES, N_OF(MEM_RULE_CHOICES)),
+    FN("memory_fraction", 1, FR_FRAC, 1, 1, mem_fraction),
+    FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),
 };
 
 /* --- error context ---------------------------------------------------- */
@@ -273,6 +327,79 @@ static int apply_fields(const cJSON *obj, const field_spec *spec, int n,
     return 0;
 }
 
+/* "curves": {"allreduce": {"gpus": 8, "us": [[bytes, us], ...]}, ...}:
+ * measured times of one collective at ascending sizes on `gpus` GPUs. */
+static int parse_curves(const cJSON *it, const char *path, engine_curve *out, char *why,
+                        size_t wl)
+{
+    if (!cJSON_IsObject(it)) {
+        snprintf(why, wl, "%s: expected an object of collectives, got %s", path,
+                 preset_util_type_name(it));
+        return -1;
+    }
+    for (const cJSON *c = it->child; c; c = c->next) {
+        engine_collective op;
+        const char *key = c->string ? c->string : "";
+        if (engine_collective_parse(key, &op) != 0) {
+            snprintf(why, wl,
+                     "%s.%.40s: unknown collective (expected allreduce, allgather, "
+                     "reducescatter, alltoall or p2p)",
+                     path, key);
+            return -1;
+        }
+        const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(c, "gpus");
+        const cJSON *pts = cJSON_GetObjectItemCaseSensitive(c, "us");
+        if (!cJSON_IsObject(c) || !cJSON_IsNumber(gpus) || !cJSON_IsArray(pts)) {
+            snprintf(why, wl, "%s.%s: expected {\"gpus\": N, \"us\": [[bytes, us], ...]}",
+                     path, key);
+            return -1;
+        }
+        for (const cJSON *k = c->child; k; k = k->next)
+            if (!k->string || (strcmp(k->string, "gpus") && strcmp(k->string, "us") &&
+                               strcmp(k->string, "source"))) {
+                snprintf(why, wl, "%s.%s.%.40s: unknown key (expected gpus, us, source)", path,
+                         key, k->string ? k->string : "");
+                return -1;
+            }
+        double g = gpus->valuedouble;
+        if (!(g >= 2 && g <= 100000) || g != floor(g)) {
+            snprintf(why, wl, "%s.%s.gpus: expected an integer 2..100000", path, key);
+            return -1;
+        }
+        engine_curve cv;
+        memset(&cv, 0, sizeof cv);
+        cv.gpus = (int)g;
+        int i = 0;
+        for (const cJSON *p = pts->child; p; p = p->next, i++) {
+            if (i >= ENGINE_CURVE_MAX) {
+                snprintf(why, wl, "%s.%s.us: more than %d points", path, key, ENGINE_CURVE_MAX);
+                return -1;
+            }
+            const cJSON *b = cJSON_GetArrayItem(p, 0), *t = cJSON_GetArrayItem(p, 1);
+            if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) != 2 || !cJSON_IsNumber(b) ||
+                !cJSON_IsNumber(t) || !(b->valuedouble > 0) || !(t->valuedouble > 0) ||
+                !isfinite(b->valuedouble) || !isfinite(t->valuedouble)) {
+                snprintf(why, wl, "%s.%s.us[%d]: expected [bytes > 0, microseconds > 0]", path,
+                         key, i);
+                return -1;
+            }
+            if (i > 0 && !(b->valuedouble > cv.bytes[i - 1])) {
+                snprintf(why, wl, "%s.%s.us[%d]: sizes must ascend", path, key, i);
+                return -1;
+            }
+            cv.bytes[i] = b->valuedouble;
+            cv.time_s[i] = t->valuedouble * 1e-6;
+        }
+        if (i < 2) {
+            snprintf(why, wl, "%s.%s.us: expected at least 2 points", path, key);
+            return -1;
+        }
+        cv.n = i;
+        out[op] = cv;
+    }
+    return 0;
+}
+
 static int apply_value(const cJSON *it, const field_spec *f, const char *path,
                        char *target, char *why, size_t wl)
 {
@@ -381,6 +508,27 @@ static int apply_value(const cJSON *it, const field_spec *f, const char *path,
             return -1;
         }
         return 0;
+    case FK_ENUM: {
+        if (!cJSON_IsString(it)) {
+            snprintf(why, wl, "%s: expected a string, got %s", path,
+                     preset_util_type_name(it));
+            return -1;
+        }
+        for (int i = 0; i < f->nsub; i++)
+            if (!strcmp(it->valuestring, f->choices[i])) {
+                memcpy(target + f->off, &i, sizeof i);
+                return 0;
+            }
+        char list[160] = "";
+        for (int i = 0; i < f->nsub; i++) {
+            size_t u = strlen(list);
+            snprintf(list + u, sizeof list - u, "%s%s", i ? "|" : "", f->choices[i]);
+        }
+        snprintf(why, wl, "%s: expected %s, got \"%.40s\"", path, list, it->valuestring);
+        return -1;
+    }
+    case FK_CURVES:
+        return parse_curves(it, path, (engine_curve *)(void *)(target + f->off), why, wl);
     case FK_OBJ: {
         if (!cJSON_IsObject(it)) {
             snprintf(why, wl, "%s: expected an object, got %s", path,
@@ -483,6 +631,8 @@ static int parse_model(const cJSON *obj, const char *name, engine_model *m,
         snprintf(m->display, sizeof m->display, "%s", name);
     if (cJSON_GetObjectItemCaseSensitive(obj, "mla"))
         m->mla = 1;
+    if (cJSON_GetObjectItemCaseSensitive(obj, "weights"))
+        m->has_weight_dtype = 1;
     if (!cJSON_GetObjectItemCaseSensitive(obj, "kv_heads"))
         m->kv_heads = m->heads;
     if (!cJSON_GetObjectItemCaseSensitive(obj, "head_dim")) {
@@ -503,7 +653,6 @@ static int parse_gpu(const cJSON *obj, const char *name, engine_gpu *g,
     snprintf(g->name, sizeof g->name, "%s", name);
     g->eta_compute = DEFAULT_ETA_COMPUTE;
     g->eta_memory = DEFAULT_ETA_MEMORY;
-    g->layer_overhead_s = DEFAULT_LAYER_OVERHEAD_S;
     if (apply_fields(obj, gpu_fields, N_OF(gpu_fields), "", (char *)g, why, wl))
         return -1;
     if (!g->display[0])
@@ -524,6 +673,18 @@ static int parse_link(const cJSON *obj, const char *name, engine_link *l,
         return -1;
     if (!l->display[0])
         snprintf(l->display, sizeof l->display, "%s", name);
+    return 0;
+}
+
+static int parse_framework(const cJSON *obj, const char *name, engine_framework *f,
+                           char *why, size_t wl)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    if (apply_fields(obj, framework_fields, N_OF(framework_fields), "", (char *)f, why, wl))
+        return -1;
+    if (!f->display[0])
+        snprintf(f->display, sizeof f->display, "%s", name);
     return 0;
 }
 
@@ -559,9 +720,15 @@ static int db_put_link(preset_db *db, const engine_link *l)
     DB_PUT(db->links, db->n_links, l);
 }
 
+static int db_put_framework(preset_db *db, const engine_framework *f)
+{
+    DB_PUT(db->frameworks, db->n_frameworks, f);
+}
+
 /* --- a whole file ------------------------------------------------------- */
 
-static const char *const section_names[] = { "models", "gpus", "links" };
+static const char *const section_names[] = { "models", "gpus", "links", "frameworks" };
+#define N_SECTIONS 4
 
 static int valid_name(const char *s)
 {
@@ -619,11 +786,16 @@ static void load_section(load_ctx *c, const cJSON *sec, int kind)
             rc = parse_gpu(it, name, &g, why, sizeof why);
             if (!rc)
                 put = db_put_gpu(c->db, &g);
-        } else {
+        } else if (kind == 2) {
             engine_link l;
             rc = parse_link(it, name, &l, why, sizeof why);
             if (!rc)
                 put = db_put_link(c->db, &l);
+        } else {
+            engine_framework f;
+            rc = parse_framework(it, name, &f, why, sizeof why);
+            if (!rc)
+                put = db_put_framework(c->db, &f);
         }
         if (rc) {
             snprintf(msg, sizeof msg, "%s: %s: %s", c->file, name, why);
@@ -649,31 +821,31 @@ static int add_json(preset_db *db, const char *file, const char *text,
     }
     if (!cJSON_IsObject(root)) {
         snprintf(msg, sizeof msg,
-                 "%s: expected an object with \"models\", \"gpus\" or \"links\", got %s",
+                 "%s: expected an object with \"models\", \"gpus\", \"links\" or \"frameworks\", got %s",
                  c.file, preset_util_type_name(root));
         ctx_error(&c, msg);
         cJSON_Delete(root);
         return -1;
     }
     if (!root->child) {
-        snprintf(msg, sizeof msg, "%s: no \"models\", \"gpus\" or \"links\" section",
+        snprintf(msg, sizeof msg, "%s: no \"models\", \"gpus\", \"links\" or \"frameworks\" section",
                  c.file);
         ctx_error(&c, msg);
     }
     for (const cJSON *sec = root->child; sec; sec = sec->next) {
         const char *key = sec->string ? sec->string : "";
         int kind = -1;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < N_SECTIONS; k++)
             if (!strcmp(key, section_names[k]))
                 kind = k;
         if (kind < 0) {
-            const char *s = suggest(key, section_names, 3);
+            const char *s = suggest(key, section_names, N_SECTIONS);
             if (s)
                 snprintf(msg, sizeof msg, "%s: %s: unknown section (did you mean %s?)",
                          c.file, key, s);
             else
                 snprintf(msg, sizeof msg,
-                         "%s: %s: unknown section (expected models, gpus or links)",
+                         "%s: %s: unknown section (expected models, gpus, links or frameworks)",
                          c.file, key);
             ctx_error(&c, msg);
             continue;
@@ -842,6 +1014,7 @@ void preset_db_free(preset_db *db)
     free(db->models);
     free(db->gpus);
     free(db->links);
+    free(db->frameworks);
     free(db);
 }
 
@@ -873,4 +1046,27 @@ const engine_gpu *preset_find_gpu(const preset_db *db, const char *name)
 const engine_link *preset_find_link(const preset_db *db, const char *name)
 {
     FIND(db->links, db->n_links);
+}
+
+const engine_framework *preset_find_framework(const preset_db *db, const char *name)
+{
+    FIND(db->frameworks, db->n_frameworks);
+}
+
+void preset_gpu_topology(const preset_db *db, const engine_gpu *g, const engine_link **intra,
+                         const engine_link **inter, int *per_node)
+{
+    const engine_link *li = NULL, *lo = NULL;
+    int k = 0;
+    if (g) {
+        li = g->link[0] ? preset_find_link(db, g->link) : NULL;
+        lo = g->scale_out[0] ? preset_find_link(db, g->scale_out) : NULL;
+        k = g->nvlink_domain > 0 ? g->nvlink_domain : (g->node_gpus > 0 ? g->node_gpus : 8);
+    }
+    if (intra)
+        *intra = li;
+    if (inter)
+        *inter = lo;
+    if (per_node)
+        *per_node = k;
 }

@@ -1,5 +1,6 @@
 /*
- * preset.h - the shipped data (models, GPUs, interconnects) and the loader
+ * preset.h - the shipped data (models, GPUs, interconnects, serving
+ * framework profiles) and the loader
  * that turns JSON into engine structs.
  *
  * The shipped JSON files (presets/NAME.json) are compiled into the binary; JSON files
@@ -22,6 +23,8 @@ typedef struct preset_db {
     int n_gpus;
     engine_link *links;
     int n_links;
+    engine_framework *frameworks;
+    int n_frameworks;
     /* One line per rejected file or entry, in load order. */
     char errors[PRESET_MAX_ERRORS][ENGINE_ERROR_MAX];
     int n_errors;
@@ -38,9 +41,18 @@ void preset_db_free(preset_db *db);
 const engine_model *preset_find_model(const preset_db *db, const char *name);
 const engine_gpu *preset_find_gpu(const preset_db *db, const char *name);
 const engine_link *preset_find_link(const preset_db *db, const char *name);
+const engine_framework *preset_find_framework(const preset_db *db, const char *name);
+
+/* The usual topology of a GPU preset, the one the CLI, the explorer and
+ * the validation all default to: its intra link (NVLink for SXM parts,
+ * PCIe for PCIe cards, xGMI for MI300X), its scale-out link, and the GPUs
+ * on the intra link (the NVLink domain, else the node: 8 unless the
+ * preset says).  A link the db lacks comes back NULL. */
+void preset_gpu_topology(const preset_db *db, const engine_gpu *g, const engine_link **intra,
+                         const engine_link **inter, int *per_node);
 
 /* Parse one JSON text (a presets file: {"models":{...},"gpus":{...},
- * "links":{...}}) into db, merging by name.  `file` names it in errors.
+ * "links":{...},"frameworks":{...}}) into db, merging by name.  `file` names it in errors.
  * Returns 0 when every entry loaded, -1 when something was rejected (the
  * lines are in db->errors; the valid entries are still added). */
 int preset_db_add_json(preset_db *db, const char *file, const char *text,

@@ -5,6 +5,9 @@
 #   make test     unit, screen and end-to-end tests (cmocka + tmux)
 #   make asan     the tests under AddressSanitizer + UBSan
 #   make bench    timing figures (never asserted by tests)
+#   make validate the model against the published measurements, per category
+#   make validate-kernels  the per-kernel model against the measured kernel
+#                 tables in ../shared/reference/data (when present)
 #   make install  PREFIX=/usr/local DESTDIR= : binary + man page
 #   make clean
 #
@@ -77,7 +80,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # Test objects are built through a pattern chain; keep them (no rebuilds).
 .SECONDARY:
 
-.PHONY: all run test asan bench install uninstall clean deps test-deps
+.PHONY: all run test asan bench validate validate-kernels install uninstall clean deps test-deps
 all: $(BIN)
 
 deps: $(DEPS_STAMP)
@@ -126,6 +129,18 @@ asan:
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" BIN=build-asan/shardscope test
 
+validate: $(BIN)
+	./$(BIN) validate
+
+KERNEL_DATA ?= ../shared/reference/data
+validate-kernels: $(BUILD)/tools/validate_kernels
+	@if [ -d "$(KERNEL_DATA)" ]; then $(BUILD)/tools/validate_kernels $(KERNEL_DATA); \
+	else echo "validate-kernels: no kernel data at $(KERNEL_DATA) (set KERNEL_DATA=DIR)"; fi
+
+$(BUILD)/tools/validate_kernels: tests/tools/validate_kernels.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LIBS)
+
 bench: $(BIN)
 	./$(BIN) bench
 	@for b in tests/bench_*.sh; do [ -f "$$b" ] && sh "$$b" ./$(BIN) || true; done
@@ -141,4 +156,4 @@ uninstall:
 clean:
 	rm -rf build build-asan $(BIN)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT:.o=.d)

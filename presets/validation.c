@@ -1,0 +1,276 @@
+/*
+ * validation.c - turns each published measurement of validation_cases.c
+ * into a scenario from the presets, evaluates it with the engine, and
+ * derives what the report and the error bands need: the predicted figure,
+ * its ratio to the measured one, the case's categories and its band key.
+ */
+#include "validation.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const CAT_NAMES[VAL_CAT_COUNT] = {
+    "batch-1 decode", "high-batch throughput", "prefill/TTFT", "TP=8",
+    "PP and TPxPP",   "MoE with TP",           "MoE with EP",  "FP8/int4/FP4",
+    "H100/H200/B200/MI300X", "multi-node",     "small (<3B)",  "long context (>=32k)",
+};
+
+static const char *const METRIC_NAMES[VAL_METRIC_COUNT] = {
+    "TTFT", "ITL", "E2E", "tok/s", "tok/s/GPU", "tok/s/user",
+};
+
+const char *val_category_name(val_category c)
+{
+    return (unsigned)c < VAL_CAT_COUNT ? CAT_NAMES[c] : "all";
+}
+
+const char *val_metric_name(val_metric m)
+{
+    return (unsigned)m < VAL_METRIC_COUNT ? METRIC_NAMES[m] : "?";
+}
+
+static int is_rate(val_metric m)
+{
+    return m == VAL_TPS || m == VAL_TPS_GPU || m == VAL_TPS_USER;
+}
+
+int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, engine_plan *plan,
+                 engine_error *err)
+{
+    engine_scenario_defaults(s);
+    s->model = preset_find_model(db, c->model);
+    s->gpu = preset_find_gpu(db, c->gpu);
+    const char *missing = !s->model ? c->model : !s->gpu ? c->gpu : NULL;
+    if (missing) {
+        snprintf(err->msg, sizeof err->msg, "validation case %s: unknown preset '%s'", c->id,
+                 missing);
+        return -1;
+    }
+    const engine_link *intra = NULL, *inter = NULL;
+    int per_node = 0;
+    preset_gpu_topology(db, s->gpu, &intra, &inter, &per_node);
+    if (c->link)
+        intra = preset_find_link(db, c->link);
+    if (c->inter)
+        inter = preset_find_link(db, c->inter);
+    if (!intra || (c->inter && !inter)) {
+        snprintf(err->msg, sizeof err->msg, "validation case %s: unknown link '%s'", c->id,
+                 !intra ? (c->link ? c->link : s->gpu->link) : c->inter);
+        return -1;
+    }
+    s->intra = intra;
+    s->inter = inter;
+    s->gpus_per_node = per_node;
+    if (c->framework) {
+        s->framework = preset_find_framework(db, c->framework);
+        if (!s->framework) {
+            snprintf(err->msg, sizeof err->msg, "validation case %s: unknown framework '%s'",
+                     c->id, c->framework);
+            return -1;
+        }
+    }
+    s->gpus = c->gpus;
+    s->batch = c->batch > 0 ? c->batch : 1;
+    s->prompt = c->prompt;
+    s->gen = c->gen;
+    s->weight_dtype = c->weights;
+    s->kv_dtype = c->kv;
+    s->usable_fraction = c->mem_fraction;
+    s->max_model_len = c->max_model_len;
+    s->cuda_graphs = c->eager ? ENGINE_GRAPHS_OFF : ENGINE_GRAPHS_DEFAULT;
+    s->microbatches = c->microbatches;
+    s->mc_samples = 0;
+    int unit = c->tp * c->pp;
+    plan->tp = c->tp;
+    plan->pp = c->pp;
+    plan->dp = unit > 0 ? c->gpus / unit : 0;
+    plan->ep = c->ep > 1 ? c->ep : 1;
+    if (unit < 1 || c->gpus % unit) {
+        snprintf(err->msg, sizeof err->msg, "validation case %s: gpus %d is not a multiple of tp*pp",
+                 c->id, c->gpus);
+        return -1;
+    }
+    return 0;
+}
+
+/* The offline runs' batch: the most sequences the KV cache holds, capped
+ * by the run's max batch size. */
+#define VAL_BATCH_CAP 65536
+
+void val_run_case(const preset_db *db, const val_case *c, val_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->c = c;
+    engine_scenario s;
+    engine_plan p;
+    engine_error err = {{0}};
+    if (val_scenario(db, c, &s, &p, &err) != 0) {
+        snprintf(out->error, sizeof out->error, "%s", err.msg);
+        return;
+    }
+    if (c->batch <= 0) {
+        int cap = c->max_batch > 0 ? c->max_batch : VAL_BATCH_CAP;
+        int b = engine_max_batch(&s, p, cap);
+        s.batch = b > 0 ? b : 1;
+    }
+    out->batch = s.batch;
+    engine_result r;
+    if (engine_evaluate(&s, p, &r, &err) != 0 || !r.valid) {
+        snprintf(out->error, sizeof out->error, "validation case %.40s: %.300s", c->id,
+                 err.msg[0] ? err.msg : r.reason);
+        return;
+    }
+    out->ok = 1;
+    out->fits = r.fits;
+    switch (c->metric) {
+    case VAL_TTFT:
+        out->predicted = r.ttft_s;
+        break;
+    case VAL_ITL:
+        out->predicted = r.itl_s;
+        break;
+    case VAL_E2E:
+        out->predicted = r.e2e_s;
+        break;
+    case VAL_TPS:
+        out->predicted = r.tokens_per_s;
+        break;
+    case VAL_TPS_GPU:
+        out->predicted = r.tokens_per_s / s.gpus;
+        break;
+    default:
+        out->predicted = 1.0 / r.itl_s;
+        break;
+    }
+    out->ratio = out->predicted / c->measured;
+    out->q = is_rate(c->metric) ? out->ratio : 1.0 / out->ratio;
+
+    const engine_model *m = s.model;
+    engine_dtype w = engine_scenario_weight_dtype(&s);
+    unsigned cat = 0;
+    int decode_metric = c->metric == VAL_ITL || c->metric == VAL_TPS_USER;
+    if (s.batch == 1 && (decode_metric || c->metric == VAL_E2E))
+        cat |= 1u << VAL_CAT_BATCH1;
+    if ((c->batch <= 0 || s.batch >= 16) && !decode_metric && c->metric != VAL_TTFT)
+        cat |= 1u << VAL_CAT_HIGH_BATCH;
+    if (c->metric == VAL_TTFT)
+        cat |= 1u << VAL_CAT_PREFILL;
+    if (p.tp == 8)
+        cat |= 1u << VAL_CAT_TP8;
+    if (p.pp > 1)
+        cat |= 1u << VAL_CAT_PP;
+    if (m->experts > 0)
+        cat |= 1u << (p.ep > 1 ? VAL_CAT_MOE_EP : VAL_CAT_MOE_TP);
+    if (w != ENGINE_FP16 && w != ENGINE_BF16)
+        cat |= 1u << VAL_CAT_QUANT;
+    static const char *const HOPPER[] = {"h100-sxm", "h100-pcie", "h200", "b200", "gb200",
+                                         "gh200", "h20", "mi300x", "mi325x"};
+    for (size_t i = 0; i < sizeof HOPPER / sizeof HOPPER[0]; i++)
+        if (!strcmp(s.gpu->name, HOPPER[i]))
+            cat |= 1u << VAL_CAT_HOPPER_PLUS;
+    if (s.gpus_per_node > 0 && (long long)p.tp * p.pp > s.gpus_per_node)
+        cat |= 1u << VAL_CAT_MULTINODE;
+    if (p.ep > 1 && s.gpus_per_node > 0 && p.ep * p.pp > s.gpus_per_node)
+        cat |= 1u << VAL_CAT_MULTINODE;
+    if (engine_model_params(m) < 3e9)
+        cat |= 1u << VAL_CAT_SMALL;
+    if ((long long)c->prompt + c->gen >= 32768)
+        cat |= 1u << VAL_CAT_LONG;
+    out->categories = c->out_of_scope ? 0 : cat;
+
+    engine_band_case *bc = &out->band_case;
+    bc->q = out->q;
+    bc->moe = m->experts > 0;
+    bc->dclass = engine_dtype_class(w);
+    if (c->metric == VAL_TTFT) {
+        bc->phase = ENGINE_PHASE_PREFILL;
+        bc->compute_bound = r.compute_bound_prefill;
+    } else if (decode_metric) {
+        bc->phase = ENGINE_PHASE_DECODE;
+        bc->compute_bound = r.compute_bound_decode;
+    } else {
+        bc->phase = ENGINE_PHASE_REQUEST;
+        bc->compute_bound = r.prefill_compute_s > (s.gen - 1) * r.decode_compute_s
+                                ? r.compute_bound_prefill
+                                : r.compute_bound_decode;
+    }
+}
+
+#define VAL_MAX_CASES 1024
+
+int val_run_all(const preset_db *db, val_result *out, engine_band_table *bands)
+{
+    engine_band_case bc[VAL_MAX_CASES];
+    int n = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        val_run_case(db, &val_cases[i], &out[i]);
+        if (out[i].ok && !val_cases[i].out_of_scope && n < VAL_MAX_CASES)
+            bc[n++] = out[i].band_case;
+    }
+    if (bands && engine_bands_build(bc, n, bands) != 0)
+        memset(bands, 0, sizeof *bands);
+    return val_case_count;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void val_stats_of(const val_result *r, int n, int cat, val_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    double ape[VAL_MAX_CASES];
+    double logsum = 0, worst = 0;
+    int k = 0;
+    for (int i = 0; i < n && k < VAL_MAX_CASES; i++) {
+        if (!r[i].ok || r[i].c->out_of_scope)
+            continue;
+        if (cat < VAL_CAT_COUNT && !(r[i].categories & (1u << cat)))
+            continue;
+        ape[k++] = fabs(r[i].ratio - 1.0);
+        double speed = is_rate(r[i].c->metric) ? r[i].ratio : 1.0 / r[i].ratio;
+        logsum += log(speed);
+        if (fabs(log(r[i].ratio)) > fabs(log(worst > 0 ? worst : 1)))
+            worst = r[i].ratio;
+        if (!r[i].fits)
+            out->refused++;
+    }
+    out->n = k;
+    if (k == 0)
+        return;
+    out->median_ape = median_of(ape, k);
+    /* ape is sorted now */
+    double pos = 0.9 * (k - 1);
+    int j = (int)floor(pos);
+    out->p90_ape = j + 1 < k ? ape[j] + (pos - j) * (ape[j + 1] - ape[j]) : ape[k - 1];
+    out->worst_ratio = worst > 0 ? worst : 1.0;
+    out->speed_bias = exp(logsum / k);
+}
+
+int val_bands_shipped(engine_band_table *out)
+{
+    preset_db *db = NULL;
+    engine_error err = {{0}};
+    memset(out, 0, sizeof *out);
+    if (preset_db_load("", &db, &err) != 0)
+        return -1;
+    val_result *r = calloc((size_t)(val_case_count > 0 ? val_case_count : 1), sizeof *r);
+    if (!r) {
+        preset_db_free(db);
+        return -1;
+    }
+    val_run_all(db, r, out);
+    free(r);
+    preset_db_free(db);
+    return out->n_cases > 0 ? 0 : -1;
+}

@@ -1,0 +1,129 @@
+/*
+ * validation.h - the project's table of published measurements and what
+ * the engine predicts for each.
+ *
+ * Every case rebuilds one published benchmark (model, GPUs, plan,
+ * framework, batch or load, lengths, precision) from the shipped presets
+ * and names one measured figure.  The table is compiled into the binary:
+ * `shardscope validate` prints it per category, tests/test_validation.c
+ * asserts each case within its band, and the error bands of every
+ * prediction (engine_bands_build) are computed from it at start-up, so
+ * they always describe the model that is running.
+ *
+ * Units: SI (seconds, tokens/s).  Ratios are predicted / measured for times
+ * and rates alike (> 1: a slower time or a higher rate than measured).
+ */
+#ifndef SHARDSCOPE_VALIDATION_H
+#define SHARDSCOPE_VALIDATION_H
+
+#include "../engine/engine.h"
+#include "preset.h"
+
+typedef enum val_metric {
+    VAL_TTFT = 0,   /* time to first token of the batch, s */
+    VAL_ITL,        /* time per output token (TPOT / ITL), s */
+    VAL_E2E,        /* end-to-end latency of the batch, s */
+    VAL_TPS,        /* output tokens/s, all GPUs of the deployment */
+    VAL_TPS_GPU,    /* output tokens/s per GPU */
+    VAL_TPS_USER,   /* output tokens/s of one sequence (1 / ITL) */
+    VAL_METRIC_COUNT
+} val_metric;
+
+/* One published measurement.  Pointers are static strings. */
+typedef struct val_case {
+    const char *id;        /* unique, short: "trt08-l2-7b-a100-b32" */
+    const char *source;    /* where: repo@commit:path and table, or URL and section */
+    const char *setup;     /* framework version, tool and the flags that matter */
+    const char *model;     /* preset names */
+    const char *gpu;
+    const char *link;      /* intra link; NULL: the GPU's usual one */
+    const char *inter;     /* scale-out link; NULL: the GPU's usual one */
+    const char *framework; /* profile; NULL: generic */
+    int gpus, tp, pp, ep;  /* dp = gpus / (tp * pp); ep 0 or 1: none */
+    int batch;             /* sequences per replica; 0: the most that fit
+                            * (an offline max-throughput run), up to max_batch */
+    int max_batch;         /* the run's max batch size for batch 0; 0: none */
+    int prompt, gen;       /* tokens */
+    engine_dtype weights, kv;
+    double mem_fraction;   /* the run's memory fraction; 0: the framework's */
+    int max_model_len;     /* 0: the model's context */
+    val_metric metric;
+    double measured;       /* SI */
+    double band;           /* asserted: |predicted / measured - 1| <= band */
+    const char *note;      /* why an outlier is off, or NULL */
+    int eager;             /* 1: the run launched decode eagerly (no CUDA graphs) */
+    int microbatches;      /* prefill micro-batches (chunked pipeline); 0: default */
+    int out_of_scope;      /* 1: run on software the engine does not model (Hugging
+                            * Face transformers' eager generate loop): reported
+                            * apart, left out of the statistics and the bands */
+} val_case;
+
+/* The shipped table (validation_cases.c). */
+extern const val_case val_cases[];
+extern const int val_case_count;
+
+/* Categories of the validation report; a case may be in several. */
+typedef enum val_category {
+    VAL_CAT_BATCH1 = 0,  /* batch-1 decode (ITL, decode rate, e2e at batch 1) */
+    VAL_CAT_HIGH_BATCH,  /* throughput at batch >= 16 or the most that fit */
+    VAL_CAT_PREFILL,     /* TTFT */
+    VAL_CAT_TP8,         /* tp == 8 */
+    VAL_CAT_PP,          /* pp > 1 */
+    VAL_CAT_MOE_TP,      /* MoE without expert parallelism */
+    VAL_CAT_MOE_EP,      /* MoE with ep > 1 */
+    VAL_CAT_QUANT,       /* fp8, int8, int4 or fp4 weights */
+    VAL_CAT_HOPPER_PLUS, /* H100, H200, B200, GB200, MI300X class */
+    VAL_CAT_MULTINODE,   /* more GPUs than one NVLink domain / node */
+    VAL_CAT_SMALL,       /* models below 3 B parameters */
+    VAL_CAT_LONG,        /* prompt + gen >= 32768 tokens */
+    VAL_CAT_COUNT
+} val_category;
+
+const char *val_category_name(val_category c);
+const char *val_metric_name(val_metric m);
+
+/* What the engine says for one case. */
+typedef struct val_result {
+    const val_case *c;
+    int ok;              /* the scenario was built and evaluated */
+    char error[ENGINE_ERROR_MAX]; /* why not, when !ok */
+    int fits;            /* the engine's memory verdict */
+    int batch;           /* the batch evaluated (resolved for batch 0) */
+    double predicted;    /* SI, same metric as measured */
+    double ratio;        /* predicted / measured */
+    double q;            /* measured / predicted as times (band input) */
+    unsigned categories; /* bit (1u << val_category); 0 when out of scope */
+    engine_band_case band_case;
+} val_result;
+
+/* Build a case's scenario from db into *s (pointers into db and *fw_store);
+ * 0 ok, -1 with err naming the case and the missing preset. */
+int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s,
+                 engine_plan *plan, engine_error *err);
+
+/* Evaluate one case. */
+void val_run_case(const preset_db *db, const val_case *c, val_result *out);
+
+/* Evaluate every case into out[0..val_case_count-1] and, when bands is
+ * not NULL, build the error-band table from them.  Returns the number of
+ * cases evaluated (failed ones have ok == 0). */
+int val_run_all(const preset_db *db, val_result *out, engine_band_table *bands);
+
+/* Build the band table from the shipped presets alone (user presets never
+ * move it).  0 ok, -1 when the shipped presets could not be loaded. */
+int val_bands_shipped(engine_band_table *out);
+
+/* Statistics of the ratios of a set of results. */
+typedef struct val_stats {
+    int n;
+    double median_ape;  /* median |ratio - 1| */
+    double p90_ape;
+    double worst_ratio; /* the ratio farthest from 1 (in log terms) */
+    double speed_bias;  /* geometric mean of predicted / measured speed */
+    int refused;        /* cases the engine says do not fit */
+} val_stats;
+
+/* Stats over results in category cat (VAL_CAT_COUNT: all). */
+void val_stats_of(const val_result *r, int n, int cat, val_stats *out);
+
+#endif /* SHARDSCOPE_VALIDATION_H */

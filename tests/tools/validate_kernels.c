@@ -1,0 +1,388 @@
+/*
+ * validate_kernels.c - `make validate-kernels`: the engine's per-kernel
+ * model (engine_gemm_s, engine_attn_prefill_s, engine_attn_decode_s,
+ * engine_small_kernel_s, engine_comm_time) against the measured kernel
+ * tables beside the project, shape by shape:
+ *   - aiconfigurator-core 0.12.0 perf data (NVIDIA, TensorRT-LLM kernels):
+ *     GEMMs by (m, n, k, dtype), prefill and decode attention, NCCL
+ *     collectives, on A100 / H100 / H200 / B200;
+ *   - vidur profiling (commit 7d47513, PyTorch fp16 kernels): the projection
+ *     and MLP GEMMs, norms, rotary, activation and residual add of whole
+ *     models by token count and TP degree, on A100 and H100.
+ * Prints, per table and GPU: rows compared, median and 90th-percentile
+ * absolute error, and the bias (geometric mean of predicted / measured).
+ * A development tool: it reads ../shared when present and is not part of
+ * `make test` (unit tests embed the few points they assert).
+ *
+ * usage: validate_kernels DATA_DIR   (DATA_DIR holds aiconfigurator-perf/
+ *                                     and vidur-profiling/)
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../engine/engine.h"
+#include "../../presets/preset.h"
+
+#define MAX_COLS 96
+#define LINE_MAX_LEN 8192
+#define MAX_ROWS 400000
+
+typedef struct csv {
+    FILE *f;
+    char line[LINE_MAX_LEN];
+    char *col[MAX_COLS];
+    int ncol;
+    char header[LINE_MAX_LEN];
+    char *name[MAX_COLS];
+    int nname;
+} csv;
+
+static int split(char *s, char **out, int max)
+{
+    int n = 0;
+    char *p = s;
+    while (n < max) {
+        out[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    if (n > 0) {
+        char *e = out[n - 1] + strlen(out[n - 1]);
+        while (e > out[n - 1] && (e[-1] == '\n' || e[-1] == '\r'))
+            *--e = '\0';
+    }
+    return n;
+}
+
+static int csv_open(csv *c, const char *path)
+{
+    memset(c, 0, sizeof *c);
+    c->f = fopen(path, "r");
+    if (!c->f)
+        return -1;
+    if (!fgets(c->header, sizeof c->header, c->f)) {
+        fclose(c->f);
+        return -1;
+    }
+    c->nname = split(c->header, c->name, MAX_COLS);
+    return 0;
+}
+
+static int csv_next(csv *c)
+{
+    if (!fgets(c->line, sizeof c->line, c->f))
+        return 0;
+    c->ncol = split(c->line, c->col, MAX_COLS);
+    return 1;
+}
+
+static int csv_idx(const csv *c, const char *name)
+{
+    for (int i = 0; i < c->nname; i++)
+        if (!strcmp(c->name[i], name))
+            return i;
+    return -1;
+}
+
+static double num(const csv *c, int i)
+{
+    return i >= 0 && i < c->ncol ? atof(c->col[i]) : NAN;
+}
+
+static const char *str(const csv *c, int i)
+{
+    return i >= 0 && i < c->ncol ? c->col[i] : "";
+}
+
+/* --- statistics ---------------------------------------------------------- */
+
+typedef struct acc {
+    double *ape;
+    int n, cap;
+    double logsum;
+} acc;
+
+static void acc_add(acc *a, double pred, double meas)
+{
+    if (!(pred > 0) || !(meas > 0) || !isfinite(pred) || !isfinite(meas))
+        return;
+    if (a->n == a->cap) {
+        int nc = a->cap ? a->cap * 2 : 1024;
+        double *p = realloc(a->ape, sizeof *p * (size_t)nc);
+        if (!p)
+            return;
+        a->ape = p;
+        a->cap = nc;
+    }
+    a->ape[a->n++] = fabs(pred / meas - 1);
+    a->logsum += log(pred / meas);
+}
+
+static int cmp_d(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static void acc_print(const char *table, const char *gpu, const char *what, acc *a)
+{
+    if (a->n == 0) {
+        printf("  %-22s %-10s %-22s %7d\n", table, gpu, what, 0);
+        return;
+    }
+    qsort(a->ape, (size_t)a->n, sizeof a->ape[0], cmp_d);
+    double med = a->ape[a->n / 2];
+    double p90 = a->ape[(int)(0.9 * (a->n - 1))];
+    printf("  %-22s %-10s %-22s %7d %9.1f%% %9.1f%% %8.3f\n", table, gpu, what, a->n, 100 * med,
+           100 * p90, exp(a->logsum / a->n));
+    free(a->ape);
+    memset(a, 0, sizeof *a);
+}
+
+/* --- aiconfigurator ------------------------------------------------------ */
+
+static const struct {
+    const char *dir, *gpu, *link;
+} AIC[] = {
+    {"a100_sxm", "a100-80gb", "nvlink3"},
+    {"h100_sxm", "h100-sxm", "nvlink4"},
+    {"h200_sxm", "h200", "nvlink4"},
+    {"b200_sxm", "b200", "nvlink5"},
+};
+
+static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/gemm.csv", root, dir);
+    csv c;
+    if (csv_open(&c, path) != 0)
+        return;
+    int im = csv_idx(&c, "m"), in = csv_idx(&c, "n"), ik = csv_idx(&c, "k");
+    int id = csv_idx(&c, "gemm_dtype"), il = csv_idx(&c, "latency");
+    static const struct {
+        const char *name;
+        engine_dtype d;
+        double wb;
+    } DT[] = {{"bfloat16", ENGINE_BF16, 2},   {"fp8", ENGINE_FP8, 1},
+              {"fp8_block", ENGINE_FP8, 1},  {"nvfp4", ENGINE_FP4, 0.5625},
+              {"int4_wo", ENGINE_INT4, 0.51953125}};
+    acc a[5];
+    memset(a, 0, sizeof a);
+    while (csv_next(&c)) {
+        const char *d = str(&c, id);
+        for (int i = 0; i < 5; i++)
+            if (!strcmp(d, DT[i].name)) {
+                double m = num(&c, im), n = num(&c, in), k = num(&c, ik);
+                double t = num(&c, il) * 1e-3;
+                acc_add(&a[i], engine_gemm_s(g, NULL, DT[i].d, m, n, k, DT[i].wb, 2.0), t);
+            }
+    }
+    fclose(c.f);
+    for (int i = 0; i < 5; i++)
+        if (a[i].n)
+            acc_print("aiconfigurator gemm", dir, DT[i].name, &a[i]);
+}
+
+static void aic_attention(const char *root, const char *dir, const engine_gpu *g)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/context_attention.csv", root, dir);
+    csv c;
+    acc pre = {0}, dec = {0};
+    if (csv_open(&c, path) == 0) {
+        int ib = csv_idx(&c, "batch_size"), is = csv_idx(&c, "isl"), ih = csv_idx(&c, "num_heads");
+        int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
+        int iw = csv_idx(&c, "window_size"), ia = csv_idx(&c, "attn_dtype");
+        int ikd = csv_idx(&c, "kv_cache_dtype"), il = csv_idx(&c, "latency");
+        int isrc = csv_idx(&c, "kernel_source");
+        while (csv_next(&c)) {
+            if (num(&c, iw) != 0 || strcmp(str(&c, ia), "bfloat16") ||
+                strcmp(str(&c, ikd), "bfloat16") || strcmp(str(&c, isrc), "torch_flow"))
+                continue;
+            double d = num(&c, id);
+            acc_add(&pre,
+                    engine_attn_prefill_s(g, num(&c, ib), num(&c, is), 0, num(&c, ih),
+                                          num(&c, ikv), d, d, 2.0),
+                    num(&c, il) * 1e-3);
+        }
+        fclose(c.f);
+    }
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/generation_attention.csv", root, dir);
+    if (csv_open(&c, path) == 0) {
+        int ib = csv_idx(&c, "batch_size"), ist = csv_idx(&c, "step"), ih = csv_idx(&c, "num_heads");
+        int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
+        int iw = csv_idx(&c, "window_size"), ia = csv_idx(&c, "attn_dtype");
+        int ikd = csv_idx(&c, "kv_cache_dtype"), il = csv_idx(&c, "latency");
+        int isl = csv_idx(&c, "isl");
+        while (csv_next(&c)) {
+            /* GQA ratios of today's models (h/kv <= 16); A100's GQA rows
+             * run faster than its HBM allows and are left out (MHA only). */
+            double h = num(&c, ih), kv = num(&c, ikv);
+            if (num(&c, iw) != 0 || strcmp(str(&c, ia), "bfloat16") ||
+                strcmp(str(&c, ikd), "bfloat16") || h / kv > 16 ||
+                (!strcmp(dir, "a100_sxm") && h != kv))
+                continue;
+            double ctx = num(&c, isl) + num(&c, ist);
+            double bytes = num(&c, ib) * ctx * 2 * kv * num(&c, id) * 2;
+            acc_add(&dec, engine_attn_decode_s(g, bytes, num(&c, ib) * h), num(&c, il) * 1e-3);
+        }
+        fclose(c.f);
+    }
+    acc_print("aiconfigurator attn", dir, "prefill (bf16)", &pre);
+    acc_print("aiconfigurator attn", dir, "decode (bf16 KV)", &dec);
+}
+
+static void aic_nccl(const char *root, const char *dir, const engine_link *l)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/nccl.csv", root, dir);
+    csv c;
+    if (!l || csv_open(&c, path) != 0)
+        return;
+    int io = csv_idx(&c, "op_name"), idt = csv_idx(&c, "nccl_dtype"), ig = csv_idx(&c, "num_gpus");
+    int is = csv_idx(&c, "message_size"), il = csv_idx(&c, "latency");
+    static const struct {
+        const char *name;
+        engine_collective op;
+    } OPS[] = {{"all_reduce", ENGINE_OP_ALLREDUCE},
+               {"all_gather", ENGINE_OP_ALLGATHER},
+               {"alltoall", ENGINE_OP_ALLTOALL}};
+    acc a[3][2];
+    memset(a, 0, sizeof a);
+    while (csv_next(&c)) {
+        if (strcmp(str(&c, idt), "half"))
+            continue;
+        int n = (int)num(&c, ig);
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(str(&c, io), OPS[i].name) && n >= 2 && n <= 8)
+                acc_add(&a[i][n == 8 ? 0 : 1],
+                        engine_comm_time(OPS[i].op, l, NULL, n, 0, 2.0 * num(&c, is)),
+                        num(&c, il) * 1e-3);
+    }
+    fclose(c.f);
+    for (int i = 0; i < 3; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s 8 GPUs (fitted)", OPS[i].name);
+        acc_print("aiconfigurator nccl", dir, what, &a[i][0]);
+        snprintf(what, sizeof what, "%s 2-4 GPUs", OPS[i].name);
+        acc_print("aiconfigurator nccl", dir, what, &a[i][1]);
+    }
+}
+
+/* --- vidur ----------------------------------------------------------------- */
+
+enum { V_QKV, V_O, V_UP, V_DOWN, V_NORM, V_ROPE, V_ACT, V_ADD, V_N };
+static const char *const V_NAMES[V_N] = {"attn_pre_proj (QKV)", "attn_post_proj (O)",
+                                         "mlp_up_proj", "mlp_down_proj", "input_layernorm",
+                                         "attn_rope", "mlp_act", "add"};
+
+static void vidur_file(const char *path, const engine_gpu *g, acc *a)
+{
+    csv c;
+    if (csv_open(&c, path) != 0)
+        return;
+    static const char *const COL[V_N] = {
+        "time_stats.attn_pre_proj.median", "time_stats.attn_post_proj.median",
+        "time_stats.mlp_up_proj.median",   "time_stats.mlp_down_proj.median",
+        "time_stats.input_layernorm.median", "time_stats.attn_rope.median",
+        "time_stats.mlp_act.median",       "time_stats.add.median"};
+    int ic[V_N];
+    for (int i = 0; i < V_N; i++)
+        ic[i] = csv_idx(&c, COL[i]);
+    int ih = csv_idx(&c, "n_head"), ikv = csv_idx(&c, "n_kv_head"), id = csv_idx(&c, "n_embd");
+    int iff = csv_idx(&c, "n_expanded_embd"), ig = csv_idx(&c, "use_gated_mlp");
+    int it = csv_idx(&c, "num_tokens"), itp = csv_idx(&c, "num_tensor_parallel_workers");
+    while (csv_next(&c)) {
+        double h = num(&c, ih), kv = num(&c, ikv), d = num(&c, id), f = num(&c, iff);
+        double T = num(&c, it), tp = num(&c, itp);
+        int gated = !strcmp(str(&c, ig), "True");
+        double dh = d / h, kvg = kv >= tp ? kv / tp : 1;
+        double pred[V_N] = {
+            engine_gemm_s(g, NULL, ENGINE_FP16, T, (h / tp + 2 * kvg) * dh, d, 2, 2),
+            engine_gemm_s(g, NULL, ENGINE_FP16, T, d, h / tp * dh, 2, 2),
+            engine_gemm_s(g, NULL, ENGINE_FP16, T, (gated ? 2 : 1) * f / tp, d, 2, 2),
+            engine_gemm_s(g, NULL, ENGINE_FP16, T, d, f / tp, 2, 2),
+            engine_small_kernel_s(g, 2 * T * d * 2),
+            engine_small_kernel_s(g, 2 * T * (h / tp + kvg) * dh * 2),
+            engine_small_kernel_s(g, (gated ? 3 : 2) * T * f / tp * 2),
+            engine_small_kernel_s(g, 3 * T * d * 2),
+        };
+        for (int i = 0; i < V_N; i++)
+            acc_add(&a[i], pred[i], num(&c, ic[i]) * 1e-3);
+    }
+    fclose(c.f);
+}
+
+static void vidur(const char *root, const char *gdir, const engine_gpu *g)
+{
+    acc a[V_N];
+    memset(a, 0, sizeof a);
+    char base[1024];
+    snprintf(base, sizeof base, "%s/vidur-profiling/compute/%s", root, gdir);
+    DIR *d1 = opendir(base);
+    if (!d1)
+        return;
+    struct dirent *e1;
+    while ((e1 = readdir(d1))) {
+        if (e1->d_name[0] == '.')
+            continue;
+        char org[1280];
+        snprintf(org, sizeof org, "%s/%s", base, e1->d_name);
+        DIR *d2 = opendir(org);
+        if (!d2)
+            continue;
+        struct dirent *e2;
+        while ((e2 = readdir(d2))) {
+            if (e2->d_name[0] == '.')
+                continue;
+            char path[1600];
+            snprintf(path, sizeof path, "%s/%s/mlp.csv", org, e2->d_name);
+            vidur_file(path, g, a);
+        }
+        closedir(d2);
+    }
+    closedir(d1);
+    for (int i = 0; i < V_N; i++)
+        acc_print("vidur (pytorch fp16)", gdir, V_NAMES[i], &a[i]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: validate_kernels DATA_DIR\n");
+        return 2;
+    }
+    preset_db *db = NULL;
+    engine_error err = {{0}};
+    if (preset_db_load("", &db, &err) != 0) {
+        fprintf(stderr, "validate_kernels: %s\n", err.msg);
+        return 1;
+    }
+    printf("per-kernel model against measured kernel tables (%s)\n", argv[1]);
+    printf("  %-22s %-10s %-22s %7s %10s %10s %8s\n", "table", "gpu", "kernel", "rows",
+           "median APE", "p90 APE", "bias");
+    for (size_t i = 0; i < sizeof AIC / sizeof AIC[0]; i++) {
+        const engine_gpu *g = preset_find_gpu(db, AIC[i].gpu);
+        if (!g)
+            continue;
+        aic_gemm(argv[1], AIC[i].dir, g);
+        aic_attention(argv[1], AIC[i].dir, g);
+        aic_nccl(argv[1], AIC[i].dir, preset_find_link(db, AIC[i].link));
+    }
+    const engine_gpu *a100 = preset_find_gpu(db, "a100-80gb"), *h100 = preset_find_gpu(db, "h100-sxm");
+    if (a100)
+        vidur(argv[1], "a100", a100);
+    if (h100)
+        vidur(argv[1], "h100", h100);
+    printf("APE = |predicted / measured - 1|; bias = geometric mean of predicted / measured\n"
+           "(> 1: the model is slower than the kernel).  The 8-GPU NCCL rows are the curves\n"
+           "the link presets carry (in sample); the 2-4 GPU rows test their rescaling.\n");
+    preset_db_free(db);
+    return 0;
+}

@@ -18,6 +18,7 @@ int cli_cmd_bench(int argc, char **argv, const preset_db *db);
 int cli_cmd_calibrate(int argc, char **argv, const preset_db *db);
 int cli_cmd_recommend(int argc, char **argv, const preset_db *db);
 int cli_cmd_report(int argc, char **argv, const preset_db *db);
+int cli_cmd_validate(int argc, char **argv, const preset_db *db);
 /* The explorer (ncurses).  `shardscope` with no arguments on a terminal,
  * or `shardscope tui [--model M --gpu G --gpus N --link L --vram-gb X]`. */
 int cli_cmd_tui(int argc, char **argv, const preset_db *db);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../calib/calib.h"
+#include "../presets/validation.h"
 
 /* --- value parsers --------------------------------------------------- */
 
@@ -619,20 +620,33 @@ void cli_scenario_help(FILE *f)
             "  --gpus N             number of GPUs, 1..1048576\n"
             "  --tp T --pp P --dp D --ep E\n"
             "                       an explicit plan (missing ones: 1; dp = N/(tp*pp))\n"
-            "  --link L             interconnect inside a node (default: the GPU's usual\n"
-            "                       one: nvlink4 for h100-sxm/h200, nvlink3 for a100,\n"
-            "                       nvlink5 for b200, pcie5 for h100-pcie/mi300x, else pcie4)\n"
-            "  --inter-link L       interconnect between nodes (default: --link)\n"
-            "  --gpus-per-node K    GPUs per node (default: all in one node)\n"
+            "  --link L             interconnect inside an NVLink domain or node (default:\n"
+            "                       the GPU's usual one: nvlink3/4/5 for A100/H100/B200\n"
+            "                       SXM, xgmi for MI300X, PCIe for PCIe cards)\n"
+            "  --inter-link L       scale-out link between domains (default: the GPU's,\n"
+            "                       ib-ndr for H100/H200/B200, ib-hdr for A100)\n"
+            "  --gpus-per-node K    GPUs on the intra link (default: the GPU's NVLink\n"
+            "                       domain, 8 for HGX, 72 for GB200 NVL72; PCIe cards 8)\n"
             "  --vram-gb X          memory per GPU in GB (1e9 bytes; default: the GPU's)\n"
+            "  --framework F        vllm|sglang|trt-llm|generic (default generic): launch,\n"
+            "                       step and request costs, custom all-reduce, memory rule\n"
+            "  --mem-fraction X     memory fraction of the framework's rule, 0..1 (vLLM\n"
+            "                       gpu_memory_utilization: of the total; TensorRT-LLM:\n"
+            "                       of what is free after the weights; default: its own)\n"
+            "  --max-model-len N    context limit in tokens (default: the model's\n"
+            "                       max_position_embeddings x rope_scaling factor)\n"
             "workload:\n"
             "  --batch B            concurrent sequences per replica, 1..16777216 (default 1)\n"
             "  --prompt S           prompt tokens, 1..100000000 (default 1024)\n"
             "  --gen G              generated tokens, 1..100000000 (default 256)\n"
-            "  --dtype D            weights: fp16|bf16|fp8|int8|int4 (default fp16)\n"
+            "  --dtype D            weights: fp16|bf16|fp8|int8|int4|fp4 (default: the\n"
+            "                       checkpoint's quantization_config, else fp16)\n"
+            "  --quant-group N      weights per int4/fp4 scale (default: the checkpoint's,\n"
+            "                       else 128 for int4, 16 for fp4)\n"
             "  --kv-dtype D         KV cache dtype (default fp16)\n"
             "  --act-dtype D        activations / communication dtype (default fp16)\n"
-            "  --microbatches M     prefill micro-batches (default: pp)\n"
+            "  --microbatches M     prefill micro-batches (default: min(pp, batch), whole\n"
+            "                       sequences; more than the batch splits sequences)\n"
             "  --schedule S         gpipe|1f1b|interleaved (default gpipe)\n"
             "  --interleave V       chunks per stage for the interleaved schedule, 1..64 (2)\n"
             "  --objective O        latency|throughput|cost (ranking; default latency)\n"
@@ -679,7 +693,8 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
     uint64_t seed = s->seed;
     const char *dtype = NULL, *kv_dtype = NULL, *act_dtype = NULL, *schedule = NULL;
     const char *objective = NULL, *calib_path = NULL;
-    int no_calib = 0;
+    int no_calib = 0, max_len = 0, qgroup = 0, seen_mem = 0;
+    double mem_fraction = 0;
     const double maxc = CLI_MAX_COUNT, maxtok = 1e8;
 
     const cli_opt shared[] = {
@@ -709,6 +724,10 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         {"--straggler-slowdown", CLI_OPT_DOUBLE, &sslow, 1, 100, NULL},
         {"--samples", CLI_OPT_INT, &samples, 0, 1000000, NULL},
         {"--seed", CLI_OPT_U64, &seed, 0, 0, NULL},
+        {"--framework", CLI_OPT_STRING, &out->framework_arg, 0, 0, NULL},
+        {"--max-model-len", CLI_OPT_INT, &max_len, 1, 1000000000, NULL},
+        {"--mem-fraction", CLI_OPT_DOUBLE, &mem_fraction, 0.01, 1, &seen_mem},
+        {"--quant-group", CLI_OPT_INT, &qgroup, 1, 1048576, NULL},
         {"--calib", CLI_OPT_STRING, &calib_path, 0, 0, NULL},
         {"--no-calib", CLI_OPT_FLAG, &no_calib, 0, 0, NULL},
         {"--json", CLI_OPT_FLAG, &out->json, 0, 0, NULL},
@@ -741,17 +760,38 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         fprintf(stderr, "shardscope %s: --gpu: required (see 'shardscope list gpus')\n", cmd);
         return CLI_USAGE;
     }
+    const engine_link *usual_intra = NULL, *usual_inter = NULL;
+    int usual_per_node = 0;
+    preset_gpu_topology(db, s->gpu, &usual_intra, &usual_inter, &usual_per_node);
     if (out->link_arg) {
         s->intra = cli_find_link(cmd, "--link", db, out->link_arg);
         if (!s->intra)
             return CLI_USAGE;
     } else {
-        s->intra = cli_default_link_for(db, s->gpu);
+        s->intra = usual_intra ? usual_intra : cli_default_link_for(db, s->gpu);
     }
     if (out->inter_arg) {
         s->inter = cli_find_link(cmd, "--inter-link", db, out->inter_arg);
         if (!s->inter)
             return CLI_USAGE;
+    } else {
+        s->inter = usual_inter;
+    }
+    if (out->framework_arg) {
+        s->framework = preset_find_framework(db, out->framework_arg);
+        if (!s->framework) {
+            char names[256] = "";
+            for (int i = 0; i < db->n_frameworks; i++) {
+                size_t u = strlen(names);
+                snprintf(names + u, sizeof names - u, "%s%s", i ? "|" : "",
+                         db->frameworks[i].name);
+            }
+            fprintf(stderr, "shardscope %s: --framework: unknown framework '%s' (expected %s)\n",
+                    cmd, out->framework_arg, names[0] ? names : "vllm|sglang|trt-llm|generic");
+            return CLI_USAGE;
+        }
+    } else {
+        s->framework = preset_find_framework(db, "generic");
     }
 
     /* Calibration: an explicit file, else the one saved for this GPU by
@@ -778,13 +818,21 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
     }
 
     /* Enumerations. */
-    if (dtype && (rc = parse_enum(cmd, "--dtype", dtype, "fp16|bf16|fp8|int8|int4",
+    static const char DTYPES[] = "fp16|bf16|fp8|int8|int4|fp4";
+    if (dtype && (rc = parse_enum(cmd, "--dtype", dtype, DTYPES,
                                   engine_dtype_parse(dtype, &s->weight_dtype))))
         return rc;
-    if (kv_dtype && (rc = parse_enum(cmd, "--kv-dtype", kv_dtype, "fp16|bf16|fp8|int8|int4",
+    if (!dtype && s->model && s->model->has_weight_dtype) {
+        /* the checkpoint's own format (its quantization_config) */
+        s->weight_dtype = s->model->weight_dtype;
+        s->quant_group = s->model->quant_group;
+    }
+    if (qgroup > 0)
+        s->quant_group = qgroup;
+    if (kv_dtype && (rc = parse_enum(cmd, "--kv-dtype", kv_dtype, DTYPES,
                                      engine_dtype_parse(kv_dtype, &s->kv_dtype))))
         return rc;
-    if (act_dtype && (rc = parse_enum(cmd, "--act-dtype", act_dtype, "fp16|bf16|fp8|int8|int4",
+    if (act_dtype && (rc = parse_enum(cmd, "--act-dtype", act_dtype, DTYPES,
                                       engine_dtype_parse(act_dtype, &s->act_dtype))))
         return rc;
     if (schedule && (rc = parse_enum(cmd, "--schedule", schedule, "gpipe|1f1b|interleaved",
@@ -845,7 +893,10 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
     }
 
     s->gpus = gpus;
-    s->gpus_per_node = seen_per_node ? per_node : 0;
+    s->gpus_per_node = seen_per_node ? per_node : usual_per_node;
+    s->max_model_len = max_len;
+    if (seen_mem)
+        s->usable_fraction = mem_fraction;
     if (seen_vram)
         s->vram_bytes = vram_gb * 1e9;
     s->batch = batch;
@@ -859,6 +910,17 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
     s->mc_samples = samples;
     s->seed = seed;
 
+    if (s->model) {
+        int limit = engine_context_limit(s);
+        if (limit > 0 && (long long)s->prompt + s->gen > limit) {
+            fprintf(stderr,
+                    "shardscope %s: --prompt/--gen: prompt + gen = %lld tokens exceeds the "
+                    "context of %d tokens (%s; --max-model-len N overrides)\n",
+                    cmd, (long long)s->prompt + s->gen, limit,
+                    max_len > 0 ? "--max-model-len" : s->model->name);
+            return CLI_USAGE;
+        }
+    }
     if (s->model && s->gpu && s->intra) {
         engine_error err = {{0}};
         if (engine_scenario_check(s, &err) != 0) {
@@ -866,6 +928,10 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
                     err.msg[0] ? err.msg : "the scenario is not usable");
             return CLI_USAGE;
         }
+        /* Error bands from the validation cases, on the shipped presets
+         * (a user preset cannot move them). */
+        if (val_bands_shipped(&out->bands) == 0)
+            s->bands = &out->bands;
     } else if (!s->intra && (need & CLI_NEED_GPU)) {
         fprintf(stderr, "shardscope %s: --link: no interconnect presets are loaded\n", cmd);
         return CLI_USAGE;

@@ -64,13 +64,14 @@ typedef struct cli_scenario {
     engine_scenario scenario;
     engine_model hf_model;  /* storage when --model is a config.json path */
     engine_calib calib;     /* storage for a measured calibration */
+    engine_band_table bands; /* error bands from the shipped validation cases */
     int model_from_file;    /* 1 when --model was a config.json path */
     engine_plan plan;       /* the explicit plan, when has_plan */
     int has_plan;           /* 1 when any of --tp --pp --dp --ep was given */
     int json;               /* --json */
     int csv;                /* --csv (only for commands that accept it) */
     /* What was asked for, as typed (borrowed from argv; NULL if absent). */
-    const char *model_arg, *gpu_arg, *link_arg, *inter_arg;
+    const char *model_arg, *gpu_arg, *link_arg, *inter_arg, *framework_arg;
 } cli_scenario;
 
 /* Which shared flags are mandatory. */
@@ -90,10 +91,15 @@ enum {
  *   [--schedule gpipe|1f1b|interleaved] [--interleave V] [--vram-gb X]
  *   [--objective latency|throughput|cost] [--jitter SIGMA] [--seed N]
  *   [--samples K] [--straggler-prob P] [--straggler-slowdown X]
- *   [--calib FILE | --no-calib] [--json]
+ *   [--calib FILE | --no-calib] [--framework F] [--max-model-len N]
+ *   [--mem-fraction X] [--json]
  * plus the command's `extra` options (may be NULL / 0).  Both "--flag V"
  * and "--flag=V" are accepted.  Defaults come from
- * engine_scenario_defaults(); --link defaults to cli_default_link(); an
+ * engine_scenario_defaults(); --link, --inter-link and --gpus-per-node
+ * default to the GPU's usual topology (preset_gpu_topology: its NVLink
+ * domain and scale-out link, or PCIe inside an 8-GPU node), --framework to
+ * "generic"; prompt + gen above the context (--max-model-len, else the
+ * model's) is an error; an
  * explicit plan gets tp/pp/ep 1 and dp = gpus / (tp * pp) for the flags
  * not given, and --gpus defaults to tp*pp*dp when all are given.
  * The calibration is --calib FILE, else the one `shardscope calibrate`

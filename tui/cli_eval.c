@@ -64,7 +64,29 @@ static void print_header(const engine_scenario *s, FILE *f)
         fprintf(f, " (v=%d)", s->interleave);
     if (s->microbatches > 0)
         fprintf(f, ", %d micro-batches", s->microbatches);
-    fprintf(f, "\ncalibration: %s\n", cli_calibration_label(s->calib, cal, sizeof cal));
+    fprintf(f, "\nframework: %s; calibration: %s\n",
+            s->framework ? s->framework->name : "generic",
+            cli_calibration_label(s->calib, cal, sizeof cal));
+}
+
+/* "12.34 ms (11.9-13.2 ms)": a time with its validation band. */
+static char *time_band(double v, const engine_band *b, char *buf, size_t len)
+{
+    char a[32], lo[32], hi[32];
+    cli_fmt_seconds(v, a, sizeof a);
+    if (b->n > 0)
+        snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", a, cli_fmt_seconds(b->lo, lo, sizeof lo),
+                 cli_fmt_seconds(b->hi, hi, sizeof hi));
+    else
+        snprintf(buf, len, "%s", a);
+    return buf;
+}
+
+static void print_warnings(const engine_result *r, FILE *f)
+{
+    for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+        if (r->warnings & bit)
+            fprintf(f, "  warning: %s\n", engine_warning_text(bit));
 }
 
 static void plan_label(const engine_plan *p, char *buf, size_t len)
@@ -84,6 +106,29 @@ static void row(const char *label, const char *value, const char *note)
     printf("\n");
 }
 
+/* A row whose value carries a band: the value column grows to fit it. */
+static void band_row(const char *label, const char *value, const char *note)
+{
+    printf("  ");
+    cli_put_col(stdout, label, 20);
+    cli_put_col(stdout, value, -12);
+    if (note && *note)
+        printf("   %s", note);
+    printf("\n");
+}
+
+static void breakdown_row(const char *label, const engine_breakdown *b)
+{
+    char g[32], at[32], sm[32], l[32], st[32], tp[32], ep[32], pp[32];
+    printf("  %-18s GEMM %s, attention %s, small kernels %s, launch %s, framework %s\n", label,
+           cli_fmt_seconds(b->gemm_s, g, sizeof g), cli_fmt_seconds(b->attn_s, at, sizeof at),
+           cli_fmt_seconds(b->small_s, sm, sizeof sm), cli_fmt_seconds(b->launch_s, l, sizeof l),
+           cli_fmt_seconds(b->step_s, st, sizeof st));
+    printf("  %-18s TP all-reduce %s, EP all-to-all %s, PP send %s; %d kernels\n", "",
+           cli_fmt_seconds(b->tp_s, tp, sizeof tp), cli_fmt_seconds(b->ep_s, ep, sizeof ep),
+           cli_fmt_seconds(b->pp_s, pp, sizeof pp), b->kernels);
+}
+
 static void print_one(const engine_scenario *s, const engine_result *r)
 {
     char a[64], b[64], c[64], d[64], note[256], plan[96];
@@ -97,6 +142,7 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     printf(": %s\n", r->fits ? "fits" : "does NOT fit");
     if (!r->fits && r->reason[0])
         printf("  %s\n", r->reason);
+    print_warnings(r, stdout);
 
     printf("\nmemory per GPU\n");
     row("weights", cli_fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
@@ -106,26 +152,34 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     row("runtime overhead", cli_fmt_bytes(r->mem.overhead_bytes, a, sizeof a),
         "CUDA context, allocator");
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
-    snprintf(note, sizeof note, "of %s usable (%s x %.2f)",
-             cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
-             cli_fmt_bytes(vram, c, sizeof c), s->usable_fraction);
+    const engine_framework *fw = s->framework;
+    double frac = s->usable_fraction > 0 ? s->usable_fraction : fw ? fw->mem_fraction : 0.9;
+    if (fw && fw->mem_rule == ENGINE_MEM_FREE)
+        snprintf(note, sizeof note, "of %s usable (KV: %.2f of what %s leaves free)",
+                 cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b), frac,
+                 cli_fmt_bytes(vram, c, sizeof c));
+    else
+        snprintf(note, sizeof note, "of %s usable (%s x %.2f)",
+                 cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
+                 cli_fmt_bytes(vram, c, sizeof c), frac);
     row("total", cli_fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a), note);
     if (!r->fits)
         return;
 
-    printf("\nlatency\n");
+    char band[96];
+    printf("\nlatency (band: 10th-90th percentile of measured/predicted in validation)\n");
     snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
              cli_fmt_seconds(r->prefill_compute_s, b, sizeof b),
              cli_fmt_seconds(r->prefill_comm_s, c, sizeof c),
              cli_fmt_seconds(r->prefill_bubble_s, d, sizeof d));
-    row("TTFT (prefill)", cli_fmt_seconds(r->ttft_s, a, sizeof a), note);
+    band_row("TTFT (prefill)", time_band(r->ttft_s, &r->ttft_band, band, sizeof band), note);
     snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
              cli_fmt_seconds(r->decode_compute_s, b, sizeof b),
              cli_fmt_seconds(r->decode_comm_s, c, sizeof c),
              cli_fmt_seconds(r->decode_bubble_s, d, sizeof d));
-    row("ITL (decode step)", cli_fmt_seconds(r->itl_s, a, sizeof a), note);
-    snprintf(note, sizeof note, "TTFT + %d x ITL", s->gen);
-    row("end-to-end", cli_fmt_seconds(r->e2e_s, a, sizeof a), note);
+    band_row("ITL (decode step)", time_band(r->itl_s, &r->itl_band, band, sizeof band), note);
+    snprintf(note, sizeof note, "TTFT + %d x ITL", s->gen > 0 ? s->gen - 1 : 0);
+    band_row("end-to-end", time_band(r->e2e_s, &r->e2e_band, band, sizeof band), note);
     if (r->p50_s > 0 && r->p99_s > 0) {
         snprintf(note, sizeof note, "P99 %s; Monte Carlo, sigma %.3g, %d samples, seed %llu",
                  cli_fmt_seconds(r->p99_s, b, sizeof b), s->jitter_sigma, s->mc_samples,
@@ -133,9 +187,17 @@ static void print_one(const engine_scenario *s, const engine_result *r)
         row("P50", cli_fmt_seconds(r->p50_s, a, sizeof a), note);
     }
 
+    printf("\nwhere a step goes (per GPU, critical path)\n");
+    breakdown_row("prefill", &r->prefill);
+    breakdown_row("decode step", &r->decode);
+
     printf("\nthroughput and efficiency\n");
-    snprintf(a, sizeof a, "%.1f tok/s", r->tokens_per_s);
-    row("generated tokens", a, r->plan.dp > 1 ? "all replicas" : "");
+    if (r->tps_band.n > 0)
+        snprintf(a, sizeof a, "%.1f tok/s (%.1f\xe2\x80\x93%.1f)", r->tokens_per_s,
+                 r->tps_band.lo, r->tps_band.hi);
+    else
+        snprintf(a, sizeof a, "%.1f tok/s", r->tokens_per_s);
+    band_row("generated tokens", a, r->plan.dp > 1 ? "all replicas" : "");
     snprintf(a, sizeof a, "%.2f x", r->speedup);
     snprintf(note, sizeof note, "efficiency %s (speedup / %d GPU%s)",
              cli_fmt_percent(r->efficiency, b, sizeof b), s->gpus, s->gpus == 1 ? "" : "s");
@@ -262,7 +324,22 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
                 printf("invalid: %s\n", r->reason[0] ? r->reason : "(no reason given)");
         }
     }
-    printf("\nTTFT prefill, ITL one decode step, E2E = TTFT + gen x ITL; TOK/S generated\n"
+    int warned = 0;
+    for (int i = 0; i < n; i++)
+        if (rs[i].valid && rs[i].fits && rs[i].warnings && !warned) {
+            warned = 1;
+            printf("\n");
+            for (int j = 0; j < n; j++) {
+                const engine_result *r = &rs[j];
+                if (!(r->valid && r->fits) || !r->warnings)
+                    continue;
+                for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+                    if (r->warnings & bit)
+                        printf("warning: tp=%d pp=%d dp=%d ep=%d: %s\n", r->plan.tp, r->plan.pp,
+                               r->plan.dp, r->plan.ep, engine_warning_text(bit));
+            }
+        }
+    printf("\nTTFT prefill, ITL one decode step, E2E = TTFT + (gen - 1) x ITL; TOK/S generated\n"
            "tokens/s (all replicas); EFF speedup/N; C/COMM compute/communication ratio\n"
            "(C compute-bound, M comm-bound); MEM/GPU in GB (1e9 bytes); $/MTOK USD per\n"
            "1M tokens; P50/P99 end-to-end latency, Monte Carlo, for the top %d.\n",

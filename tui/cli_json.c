@@ -61,7 +61,12 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
         add_opt(mem, "overhead_bytes", r->mem.overhead_bytes, mem_ok);
         add_opt(mem, "per_gpu_bytes", r->mem.per_gpu_bytes, mem_ok);
         add_opt(mem, "capacity_bytes", r->mem.capacity_bytes, mem_ok);
+        add_opt(mem, "kv_capacity_bytes", r->mem.kv_capacity_bytes, mem_ok);
     }
+    cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
+    for (unsigned bit = 1; warn && bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+        if (r->valid && (r->warnings & bit))
+            cJSON_AddItemToArray(warn, cJSON_CreateString(engine_warning_text(bit)));
 
     int ok = r->valid && r->fits;
     add_opt(o, "ttft_s", r->ttft_s, ok);
@@ -82,17 +87,57 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
     add_opt(o, "p50_s", r->p50_s, tails);
     add_opt(o, "p99_s", r->p99_s, tails);
 
-    cJSON *pre = cJSON_AddObjectToObject(o, "prefill");
-    if (pre) {
-        add_opt(pre, "compute_s", r->prefill_compute_s, ok);
-        add_opt(pre, "comm_s", r->prefill_comm_s, ok);
-        add_opt(pre, "bubble_s", r->prefill_bubble_s, ok);
+    /* Error bands: [lo, hi] from the validation cases of the same category. */
+    const struct {
+        const char *key;
+        double v;
+        const engine_band *b;
+    } bands[] = {
+        {"ttft_s", r->ttft_s, &r->ttft_band},
+        {"itl_s", r->itl_s, &r->itl_band},
+        {"e2e_s", r->e2e_s, &r->e2e_band},
+        {"tokens_per_s", r->tokens_per_s, &r->tps_band},
+    };
+    if (ok && r->ttft_band.n > 0) {
+        cJSON *bo = cJSON_AddObjectToObject(o, "bands");
+        for (size_t i = 0; bo && i < sizeof bands / sizeof bands[0]; i++) {
+            cJSON *pair = cJSON_AddArrayToObject(bo, bands[i].key);
+            if (!pair)
+                continue;
+            cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->lo));
+            cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->hi));
+        }
+        if (bo)
+            cJSON_AddNumberToObject(bo, "cases", r->ttft_band.n);
+    } else {
+        cJSON_AddNullToObject(o, "bands");
     }
-    cJSON *dec = cJSON_AddObjectToObject(o, "decode");
-    if (dec) {
-        add_opt(dec, "compute_s", r->decode_compute_s, ok);
-        add_opt(dec, "comm_s", r->decode_comm_s, ok);
-        add_opt(dec, "bubble_s", r->decode_bubble_s, ok);
+
+    const struct {
+        const char *key;
+        double compute, comm, bubble;
+        const engine_breakdown *b;
+    } phases[] = {
+        {"prefill", r->prefill_compute_s, r->prefill_comm_s, r->prefill_bubble_s, &r->prefill},
+        {"decode", r->decode_compute_s, r->decode_comm_s, r->decode_bubble_s, &r->decode},
+    };
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+        cJSON *ph = cJSON_AddObjectToObject(o, phases[i].key);
+        if (!ph)
+            continue;
+        const engine_breakdown *b = phases[i].b;
+        add_opt(ph, "compute_s", phases[i].compute, ok);
+        add_opt(ph, "comm_s", phases[i].comm, ok);
+        add_opt(ph, "bubble_s", phases[i].bubble, ok);
+        add_opt(ph, "gemm_s", b->gemm_s, ok);
+        add_opt(ph, "attention_s", b->attn_s, ok);
+        add_opt(ph, "small_kernels_s", b->small_s, ok);
+        add_opt(ph, "launch_s", b->launch_s, ok);
+        add_opt(ph, "framework_s", b->step_s, ok);
+        add_opt(ph, "tp_allreduce_s", b->tp_s, ok);
+        add_opt(ph, "ep_alltoall_s", b->ep_s, ok);
+        add_opt(ph, "pp_p2p_s", b->pp_s, ok);
+        add_opt(ph, "kernels", b->kernels, ok);
     }
     cJSON *req = cJSON_AddObjectToObject(o, "request");
     if (req) {
@@ -121,12 +166,20 @@ cJSON *cli_scenario_json(const engine_scenario *s)
                                                  : (s->intra ? s->intra->name : NULL));
     double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : NAN);
     cli_json_add_number(o, "vram_bytes", vram);
-    cli_json_add_number(o, "usable_fraction", s->usable_fraction);
-    cli_json_add_number(o, "runtime_overhead_bytes", s->runtime_overhead_bytes);
+    const engine_framework *fw = s->framework;
+    add_string_or_null(o, "framework", fw ? fw->name : "generic");
+    cli_json_add_number(o, "usable_fraction",
+                        s->usable_fraction > 0 ? s->usable_fraction : fw ? fw->mem_fraction : 0.9);
+    add_string_or_null(o, "memory_rule", engine_mem_rule_name(fw ? fw->mem_rule : ENGINE_MEM_TOTAL));
+    cli_json_add_number(o, "runtime_overhead_bytes",
+                        s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes
+                                                       : fw ? fw->runtime_bytes : 2e9);
+    cJSON_AddNumberToObject(o, "max_model_len", engine_context_limit(s));
     cJSON_AddNumberToObject(o, "batch", s->batch);
     cJSON_AddNumberToObject(o, "prompt", s->prompt);
     cJSON_AddNumberToObject(o, "gen", s->gen);
-    add_string_or_null(o, "dtype", engine_dtype_name(s->weight_dtype));
+    add_string_or_null(o, "dtype", engine_dtype_name(engine_scenario_weight_dtype(s)));
+    cJSON_AddNumberToObject(o, "quant_group", engine_scenario_quant_group(s));
     add_string_or_null(o, "kv_dtype", engine_dtype_name(s->kv_dtype));
     add_string_or_null(o, "act_dtype", engine_dtype_name(s->act_dtype));
     if (s->microbatches > 0)

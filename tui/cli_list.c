@@ -15,15 +15,20 @@
 static void list_help(FILE *f)
 {
     fprintf(f,
-            "usage: shardscope list models|gpus|links [--json]\n"
+            "usage: shardscope list models|gpus|links|frameworks [--json]\n"
             "\n"
             "Print the loaded presets (shipped, plus ~/.config/shardscope/*.json).\n"
             "  models  layers, hidden size, heads/KV heads, parameters (B = 1e9), context\n"
             "  gpus    memory (GB = 1e9 bytes), HBM bandwidth (GB/s), dense TFLOPS per\n"
             "          dtype, default achievable fractions, price ($ per GPU-hour, dated)\n"
+            "          and the usual topology (intra link x NVLink domain + scale-out)\n"
             "  links   latency per message (alpha, \xc2\xb5s), fixed cost per collective\n"
-            "          (base, \xc2\xb5s) and bandwidth per direction (GB/s)\n"
-            "  --json  one object {\"models\"|\"gpus\"|\"links\": [...]} with sources\n"
+            "          (base, \xc2\xb5s), bandwidth per direction (GB/s), kind, and which\n"
+            "          collectives have measured time-vs-size curves\n"
+            "  frameworks  serving-framework profiles (--framework): CUDA graphs,\n"
+            "          launch and per-step cost (\xc2\xb5s), custom all-reduce, memory rule\n"
+            "  --json  one object {\"models\"|\"gpus\"|\"links\"|\"frameworks\": [...]}\n"
+            "          with sources\n"
             "Rejected entries are reported on stderr; the exit status is then 2.\n");
 }
 
@@ -114,7 +119,20 @@ static int list_gpus(const preset_db *db, int json)
             }
             cli_json_add_number(o, "eta_compute", g->eta_compute);
             cli_json_add_number(o, "eta_memory", g->eta_memory);
+            cli_json_add_number(o, "eta_compute_fp8", g->eta_compute_fp8);
+            cli_json_add_number(o, "eta_kv", g->eta_kv);
+            cli_json_add_number(o, "eta_attn", g->eta_attn);
+            cli_json_add_number(o, "sm_count", g->sm_count);
+            cli_json_add_number(o, "gemm_t0_s", g->gemm_t0_s);
+            cli_json_add_number(o, "gemm_t0_fp8_s", g->gemm_t0_fp8_s);
+            cli_json_add_number(o, "attn_t0_s", g->attn_t0_s);
+            cli_json_add_number(o, "decode_attn_t0_s", g->decode_attn_t0_s);
+            cli_json_add_number(o, "kernel_floor_s", g->kernel_floor_s);
             cli_json_add_number(o, "layer_overhead_s", g->layer_overhead_s);
+            cJSON_AddStringToObject(o, "link", g->link);
+            cJSON_AddStringToObject(o, "scale_out", g->scale_out);
+            cJSON_AddNumberToObject(o, "nvlink_domain", g->nvlink_domain);
+            cJSON_AddNumberToObject(o, "node_gpus", g->node_gpus > 0 ? g->node_gpus : 8);
             if (g->price_per_hour > 0)
                 cli_json_add_number(o, "price_per_hour_usd", g->price_per_hour);
             else
@@ -128,8 +146,8 @@ static int list_gpus(const preset_db *db, int json)
         }
         return cli_json_print("list", stdout, root);
     }
-    printf("%-12s %-16s %8s %10s %9s %9s %9s %6s %6s %s\n", "NAME", "GPU", "MEMORY", "HBM",
-           "FP16", "FP8", "INT8", "ETA_C", "ETA_M", "PRICE");
+    printf("%-12s %-16s %8s %10s %9s %9s %9s %6s %6s %-20s %s\n", "NAME", "GPU", "MEMORY",
+           "HBM", "FP16", "FP8", "INT8", "ETA_C", "ETA_M", "TOPOLOGY", "PRICE");
     for (int i = 0; i < db->n_gpus; i++) {
         const engine_gpu *g = &db->gpus[i];
         char mem[32], hbm[32], f16[32], f8[32], i8[32], price[64];
@@ -149,12 +167,18 @@ static int list_gpus(const preset_db *db, int json)
                      g->price_date[0] ? g->price_date : "undated");
         else
             snprintf(price, sizeof price, "-");
-        printf("%-12s %-16s %8s %10s %9s %9s %9s %6.2f %6.2f %s\n", g->name, g->display, mem,
-               hbm, f16, f8, i8, g->eta_compute, g->eta_memory, price);
+        char topo[96];
+        int k = g->nvlink_domain > 0 ? g->nvlink_domain : (g->node_gpus > 0 ? g->node_gpus : 8);
+        snprintf(topo, sizeof topo, "%.24s x%d + %.24s", g->link[0] ? g->link : "?", k,
+                 g->scale_out[0] ? g->scale_out : "?");
+        printf("%-12s %-16s %8s %10s %9s %9s %9s %6.2f %6.2f %-20s %s\n", g->name, g->display,
+               mem, hbm, f16, f8, i8, g->eta_compute, g->eta_memory, topo, price);
     }
     printf("MEMORY in GB (1e9 bytes); HBM peak in GB/s; FP16/FP8/INT8 dense peak in TFLOPS\n"
            "(- : no native support, computed at the FP16 rate); ETA_C/ETA_M: default\n"
-           "achievable fractions of peak compute / HBM bandwidth; PRICE in USD per GPU-hour.\n");
+           "achievable fractions of peak compute / HBM bandwidth (GEMMs); TOPOLOGY: the\n"
+           "intra link x the GPUs it joins (NVLink domain, or a PCIe node) + the scale-out\n"
+           "link; PRICE in USD per GPU-hour.\n");
     return 0;
 }
 
@@ -173,13 +197,32 @@ static int list_links(const preset_db *db, int json)
             cli_json_add_number(o, "alpha_s", l->alpha_s);
             cli_json_add_number(o, "base_s", l->base_s);
             cli_json_add_number(o, "bytes_per_s", l->bytes_per_s);
+            cJSON_AddStringToObject(o, "kind", engine_link_kind_name(l->kind));
+            cJSON_AddNumberToObject(o, "mesh_links", l->mesh_links);
+            cJSON *cv = cJSON_AddObjectToObject(o, "curves");
+            for (int op = 0; cv && op < ENGINE_OP_COUNT; op++) {
+                const engine_curve *c = &l->curve[op];
+                if (c->n < 1)
+                    continue;
+                cJSON *co = cJSON_AddObjectToObject(cv, engine_collective_name((engine_collective)op));
+                if (!co)
+                    continue;
+                cJSON_AddNumberToObject(co, "gpus", c->gpus);
+                cJSON *pts = cJSON_AddArrayToObject(co, "points");
+                for (int j = 0; pts && j < c->n; j++) {
+                    cJSON *pt = cJSON_CreateObject();
+                    cli_json_add_number(pt, "bytes", c->bytes[j]);
+                    cli_json_add_number(pt, "time_s", c->time_s[j]);
+                    cJSON_AddItemToArray(pts, pt);
+                }
+            }
             cJSON_AddStringToObject(o, "source", l->source);
             cJSON_AddItemToArray(arr, o);
         }
         return cli_json_print("list", stdout, root);
     }
-    printf("%-16s %-28s %12s %12s %14s\n", "NAME", "INTERCONNECT", "ALPHA", "BASE",
-           "BANDWIDTH");
+    printf("%-16s %-28s %12s %12s %14s %-7s %s\n", "NAME", "INTERCONNECT", "ALPHA", "BASE",
+           "BANDWIDTH", "KIND", "MEASURED");
     for (int i = 0; i < db->n_links; i++) {
         const engine_link *l = &db->links[i];
         char alpha[32], base[32], bw[32];
@@ -192,10 +235,79 @@ static int list_links(const preset_db *db, int json)
         cli_put_col(stdout, alpha, -12);
         printf(" ");
         cli_put_col(stdout, base, -12);
-        printf(" %14s\n", bw);
+        char measured[96] = "";
+        for (int op = 0; op < ENGINE_OP_COUNT; op++)
+            if (l->curve[op].n > 0) {
+                size_t u = strlen(measured);
+                snprintf(measured + u, sizeof measured - u, "%s%s", u ? "," : "",
+                         engine_collective_name((engine_collective)op));
+            }
+        printf(" %14s %-7s %s\n", bw, engine_link_kind_name(l->kind),
+               measured[0] ? measured : "-");
     }
     printf("ALPHA: latency per message (per ring step); BASE: fixed cost per collective\n"
-           "(launch, synchronisation); BANDWIDTH: achievable, per direction, GB/s = 1e9 bytes/s.\n");
+           "(launch, synchronisation); BANDWIDTH: achievable, per direction, GB/s = 1e9 bytes/s;\n"
+           "MEASURED: collectives with a measured time-vs-size curve (else alpha-beta).\n");
+    return 0;
+}
+
+/* --- frameworks ------------------------------------------------------- */
+
+static int list_frameworks(const preset_db *db, int json)
+{
+    if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON *arr = cJSON_AddArrayToObject(root, "frameworks");
+        for (int i = 0; i < db->n_frameworks; i++) {
+            const engine_framework *f = &db->frameworks[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", f->name);
+            cJSON_AddStringToObject(o, "display", f->display);
+            cJSON_AddBoolToObject(o, "cuda_graphs", f->cuda_graphs != 0);
+            cli_json_add_number(o, "launch_s", f->launch_s);
+            cli_json_add_number(o, "graph_kernel_s", f->graph_kernel_s);
+            cli_json_add_number(o, "step_s", f->step_s);
+            cli_json_add_number(o, "request_s", f->request_s);
+            cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);
+            cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);
+            cJSON_AddStringToObject(o, "memory_rule", engine_mem_rule_name(f->mem_rule));
+            cli_json_add_number(o, "memory_fraction", f->mem_fraction);
+            cli_json_add_number(o, "runtime_bytes", f->runtime_bytes);
+            cJSON_AddStringToObject(o, "source", f->source);
+            cJSON_AddItemToArray(arr, o);
+        }
+        return cli_json_print("list", stdout, root);
+    }
+    printf("%-10s %-16s %6s %9s %10s %-16s %s\n", "NAME", "FRAMEWORK", "GRAPHS", "LAUNCH",
+           "STEP", "CUSTOM AR", "MEMORY");
+    for (int i = 0; i < db->n_frameworks; i++) {
+        const engine_framework *f = &db->frameworks[i];
+        char launch[32], step[32], ar[48], arb[32], lat[32], mem[64], rt[32];
+        cli_fmt_seconds(f->launch_s, launch, sizeof launch);
+        cli_fmt_seconds(f->step_s, step, sizeof step);
+        if (f->custom_ar_max_bytes > 0)
+            snprintf(ar, sizeof ar, "<= %s, %s", cli_fmt_bytes_iec(f->custom_ar_max_bytes, arb, sizeof arb),
+                     cli_fmt_seconds(f->custom_ar_s, lat, sizeof lat));
+        else
+            snprintf(ar, sizeof ar, "-");
+        snprintf(mem, sizeof mem, "%.3g of %s, %s runtime", f->mem_fraction,
+                 f->mem_rule == ENGINE_MEM_FREE ? "free" : "total",
+                 cli_fmt_bytes(f->runtime_bytes, rt, sizeof rt));
+        printf("%-10s ", f->name);
+        cli_put_col(stdout, f->display, 16);
+        printf(" %6s ", f->cuda_graphs ? "yes" : "no");
+        cli_put_col(stdout, launch, -9);
+        printf(" ");
+        cli_put_col(stdout, step, -10);
+        printf(" ");
+        cli_put_col(stdout, ar, 16);
+        printf(" %s\n", mem);
+    }
+    printf("GRAPHS: decode steps replay a CUDA graph; LAUNCH: host cost per eager kernel\n"
+           "launch; STEP: fixed cost per engine step (scheduling, sampling, host sync);\n"
+           "CUSTOM AR: the framework's own all-reduce for messages up to that size inside\n"
+           "an NVLink domain, and its fixed cost; MEMORY: the budget rule (of the total\n"
+           "memory, or of what is free after the weights) and the runtime overhead (GB).\n");
     return 0;
 }
 
@@ -213,7 +325,7 @@ int cli_cmd_list(int argc, char **argv, const preset_db *db)
     if (rc != CLI_OK)
         return rc;
     if (n_pos != 1) {
-        fprintf(stderr, "shardscope list: %s (models, gpus or links)\n",
+        fprintf(stderr, "shardscope list: %s (models, gpus, links or frameworks)\n",
                 n_pos == 0 ? "what to list?" : "one kind at a time");
         return CLI_USAGE;
     }
@@ -223,8 +335,11 @@ int cli_cmd_list(int argc, char **argv, const preset_db *db)
         rc = list_gpus(db, json);
     else if (!strcmp(what[0], "links"))
         rc = list_links(db, json);
+    else if (!strcmp(what[0], "frameworks"))
+        rc = list_frameworks(db, json);
     else {
-        fprintf(stderr, "shardscope list: unknown kind '%s' (models, gpus or links)\n", what[0]);
+        fprintf(stderr, "shardscope list: unknown kind '%s' (models, gpus, links or frameworks)\n",
+                what[0]);
         return CLI_USAGE;
     }
     if (cli_print_db_errors(db) > 0)

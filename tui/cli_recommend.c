@@ -409,7 +409,7 @@ static void print_alt(const recommend_request *q, const recommend_result *r, int
     printf("\n");
     if (q->gpus_max > 0)
         printf("     on the %d GPUs: DP=%d, %.1f tok/s in all\n", q->gpus_max, o->plan.dp,
-               o->unit.tokens_per_s * o->plan.dp);
+               o->unit.tokens_per_s * o->replicas);
     if (o->dtype != c->dtype)
         printf("     %s weights: %s\n", engine_dtype_name(o->dtype),
                engine_dtype_bytes(o->dtype) < engine_dtype_bytes(c->dtype)
@@ -442,7 +442,7 @@ static void print_why(const recommend_request *q, const recommend_result *r)
     default:
         if (q->gpus_max > 0)
             printf("most tokens/s on the %d GPUs allowed (%.1f) of the plans that fit", q->gpus_max,
-                   c->unit.tokens_per_s * c->plan.dp);
+                   c->unit.tokens_per_s * c->replicas);
         else
             printf("most tokens/s per GPU (%.1f) of the plans that fit",
                    c->unit.tokens_per_s / c->unit_gpus);
@@ -471,8 +471,8 @@ static void print_answer(const recommend_request *q, const recommend_result *r)
         const engine_result *cr = &r->chosen_result;
         printf("answer: %s - %d GPU%s", plan_str(&c->plan, c->dtype, p, sizeof p), c->gpus,
                c->gpus == 1 ? "" : "s");
-        if (c->plan.dp > 1)
-            printf(" (%d replicas of %d)", c->plan.dp, c->unit_gpus);
+        if (c->replicas > 1)
+            printf(" (%d replicas of %d)", c->replicas, c->unit_gpus);
         if (c->nodes > 1)
             printf(", each replica on %d nodes", c->nodes);
         printf("\n");

@@ -21,15 +21,18 @@ static void tui_help(FILE *f)
     fprintf(f,
             "usage: shardscope [tui] [--model M] [--gpu G] [--gpus N] [--link L]\n"
             "                  [--inter-link L] [--gpus-per-node K] [--vram-gb X]\n"
+            "                  [--framework F]\n"
             "                  [--ascii] [--mono] [--no-mouse]\n"
             "\n"
             "Opens the interactive explorer (needs a terminal of at least 80x24).\n"
             "  --model M          model preset (see 'shardscope list models')\n"
             "  --gpu G            GPU preset (see 'shardscope list gpus')\n"
             "  --gpus N           GPU count, 1..1024 (default 8)\n"
-            "  --link L           interconnect inside a node (see 'shardscope list links')\n"
-            "  --inter-link L     interconnect between nodes\n"
-            "  --gpus-per-node K  GPUs per node, 1..64 (default 8)\n"
+            "  --link L           interconnect inside a node (default: the GPU's usual one;\n"
+            "                     see 'shardscope list links')\n"
+            "  --inter-link L     interconnect between nodes (default: the GPU's scale-out)\n"
+            "  --gpus-per-node K  GPUs per node / NVLink domain, 1..72 (default: the GPU's)\n"
+            "  --framework F      vllm|sglang|trt-llm|generic (default generic; f cycles)\n"
             "  --vram-gb X        VRAM per GPU in GB (default: the GPU's capacity)\n"
             "  --ascii            ASCII line drawing even in a UTF-8 locale\n"
             "  --mono             no colours (NO_COLOR=1 does the same)\n"
@@ -113,6 +116,14 @@ int cli_cmd_tui(int argc, char **argv, const preset_db *db)
                 bad = 1;
             else
                 eo.link = l->name;
+        } else if ((v = flag_value(argc, argv, &i, "--framework", &bad))) {
+            const engine_framework *f = preset_find_framework(db, v);
+            if (!f) {
+                fprintf(stderr, "shardscope tui: --framework: unknown framework '%s' "
+                                "(see 'shardscope list frameworks')\n", v);
+                bad = 1;
+            } else
+                eo.framework = f->name;
         } else if ((v = flag_value(argc, argv, &i, "--inter-link", &bad))) {
             const engine_link *l = cli_find_link("tui", "--inter-link", db, v);
             if (!l)
@@ -120,8 +131,8 @@ int cli_cmd_tui(int argc, char **argv, const preset_db *db)
             else
                 eo.inter_link = l->name;
         } else if ((v = flag_value(argc, argv, &i, "--gpus-per-node", &bad))) {
-            if (cli_parse_int(v, 1, 64, &lv) != 0) {
-                fprintf(stderr, "shardscope tui: --gpus-per-node: expected an integer 1..64, "
+            if (cli_parse_int(v, 1, 72, &lv) != 0) {
+                fprintf(stderr, "shardscope tui: --gpus-per-node: expected an integer 1..72, "
                                 "got '%s'\n", v);
                 bad = 1;
             } else

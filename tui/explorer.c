@@ -9,6 +9,7 @@
  * ask about.
  */
 #include "explorer_int.h"
+#include "../presets/validation.h"
 
 #include "chart.h"
 
@@ -60,6 +61,38 @@ void exp_inputs_get(const explorer *x, exp_inputs *in)
     for (int i = 0; i < CTL_COUNT; i++)
         in->v[i] = x->ctl[i].value;
     in->calib_serial = x->calib_serial;
+    in->framework = x->framework;
+}
+
+const engine_framework *exp_framework(const explorer *x)
+{
+    if (x->framework >= 0 && x->framework < x->db->n_frameworks)
+        return &x->db->frameworks[x->framework];
+    return NULL;
+}
+
+static int link_index(const preset_db *db, const engine_link *l)
+{
+    for (int i = 0; l && i < db->n_links && i < EXP_MAX_LINKS; i++)
+        if (&db->links[i] == l)
+            return i;
+    return -1;
+}
+
+/* The GPU's usual topology on the link and GPUs-per-node sliders (the
+ * same defaults as the command line: preset_gpu_topology). */
+static void topology_for_gpu(explorer *x)
+{
+    const engine_link *li = NULL, *lo = NULL;
+    int k = 0;
+    preset_gpu_topology(x->db, exp_gpu(x), &li, &lo, &k);
+    int ii = link_index(x->db, li), oi = link_index(x->db, lo);
+    if (ii >= 0)
+        slider_set(&x->ctl[CTL_INTRA], ii);
+    if (oi >= 0)
+        slider_set(&x->ctl[CTL_INTER], oi);
+    if (k > 0)
+        slider_set(&x->ctl[CTL_PER_NODE], k);
 }
 
 static int find_index(const char *want, const char *const *prefs, int n_prefs,
@@ -121,6 +154,7 @@ static void ctl_changed(explorer *x, int ctl)
         set_context_ranges(x);
     } else if (ctl == CTL_GPU) {
         slider_set(&x->ctl[CTL_VRAM], gb_of(exp_gpu(x)->memory_bytes));
+        topology_for_gpu(x);
         calib_for_gpu(x);
     }
 }
@@ -132,6 +166,7 @@ static void apply_inputs(explorer *x, const exp_inputs *in)
             continue;
         slider_set(&x->ctl[i], in->v[i]);
     }
+    x->framework = in->framework;
     set_context_ranges(x);
     slider_set(&x->ctl[CTL_PROMPT], in->v[CTL_PROMPT]);
     slider_set(&x->ctl[CTL_GEN], in->v[CTL_GEN]);
@@ -147,6 +182,8 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     }
     static const char *const MODEL_PREFS[] = {"llama-3-70b", "llama-2-70b"};
     static const char *const GPU_PREFS[] = {"h100-sxm", "a100-80gb"};
+    /* Without --link / --inter-link the GPU's usual topology is applied
+     * below; these are only the fallback for a GPU that names none. */
     static const char *const INTRA_PREFS[] = {"nvlink4", "nvlink3", "pcie4"};
     static const char *const INTER_PREFS[] = {"ib-ndr", "ib-hdr", "eth-400g"};
     int mi = find_index(o ? o->model : NULL, MODEL_PREFS, 2, model_name_at, db, db->n_models);
@@ -189,9 +226,9 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     x->ctl[CTL_INTER] = slider_make("Inter link", "", SLIDER_LIST, ii, 0, n_links - 1, 1, 4);
     x->ctl[CTL_GPUS] = slider_make("GPU count", "GPUs", SLIDER_POW2,
                                    o && o->gpus > 0 ? o->gpus : 8, 1, EXP_MAX_GPUS, 1, 1);
-    x->ctl[CTL_PER_NODE] = slider_make("GPUs/node", "GPUs", SLIDER_POW2,
+    x->ctl[CTL_PER_NODE] = slider_make("GPUs/node", "GPUs", SLIDER_LINEAR,
                                        o && o->gpus_per_node > 0 ? o->gpus_per_node : 8, 1,
-                                       64, 1, 1);
+                                       EXP_MAX_PER_NODE, 1, 8);
     x->ctl[CTL_VRAM] = slider_make("VRAM/GPU", "GB", SLIDER_LINEAR,
                                    o && o->vram_gb > 0 ? (int)(o->vram_gb + 0.5)
                                                        : gb_of(db->gpus[gi].memory_bytes),
@@ -210,6 +247,29 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     slider_set(&x->ctl[CTL_PROMPT], d.prompt);
     slider_set(&x->ctl[CTL_GEN], d.gen);
 
+    /* The GPU's usual links and NVLink domain, unless given. */
+    {
+        const engine_link *ul = NULL, *uo = NULL;
+        int k = 0;
+        preset_gpu_topology(db, &db->gpus[gi], &ul, &uo, &k);
+        int a = link_index(db, ul), b = link_index(db, uo);
+        if (!(o && o->link) && a >= 0)
+            slider_set(&x->ctl[CTL_INTRA], a);
+        if (!(o && o->inter_link) && b >= 0)
+            slider_set(&x->ctl[CTL_INTER], b);
+        if (!(o && o->gpus_per_node > 0) && k > 0)
+            slider_set(&x->ctl[CTL_PER_NODE], k);
+    }
+    x->framework = -1;
+    for (int i = 0; i < db->n_frameworks; i++)
+        if (!strcasecmp(db->frameworks[i].name, o && o->framework ? o->framework : "generic"))
+            x->framework = i;
+    if (o && o->framework && x->framework < 0) {
+        explorer_free(x);
+        snprintf(msg, len, "unknown framework '%s'", o->framework);
+        return -1;
+    }
+    x->have_bands = val_bands_shipped(&x->bands) == 0;
     x->calib_ops = explorer_calib_ops_get();
     calib_for_gpu(x);
     exp_inputs_get(x, &x->initial);
@@ -262,6 +322,8 @@ static void build_scenario(const explorer *x, engine_scenario *s)
     s->intra = exp_link(x, CTL_INTRA);
     s->inter = exp_link(x, CTL_INTER);
     s->calib = x->calib.measured ? &x->calib : NULL;
+    s->framework = exp_framework(x);
+    s->bands = x->have_bands ? &x->bands : NULL;
     s->gpus = x->ctl[CTL_GPUS].value;
     s->gpus_per_node = x->ctl[CTL_PER_NODE].value;
     /* The slider moves in whole GB; at the GPU's own (rounded) capacity the
@@ -1106,6 +1168,12 @@ int explorer_key(explorer *x, int ch)
         return 0;
     case 'r':
         reset_all(x);
+        return 0;
+    case 'f':
+        if (x->db->n_frameworks > 0) {
+            x->framework = (x->framework + 1) % x->db->n_frameworks;
+            exp_set_msg(x, "framework: %s", x->db->frameworks[x->framework].display);
+        }
         return 0;
     case 'm':
         x->heat_mode_done = !x->heat_mode_done;

@@ -25,8 +25,9 @@ typedef struct explorer explorer;
 /* Preselection (NULL / 0: defaults). */
 typedef struct explorer_opts {
     const char *model, *gpu, *link, *inter_link;
+    const char *framework; /* NULL: generic */
     int gpus;            /* 1..1024 */
-    int gpus_per_node;   /* 0: default 8 */
+    int gpus_per_node;   /* 0: the GPU's NVLink domain (or node) */
     double vram_gb;      /* 0: the GPU's capacity */
     const char *export_dir; /* NULL: $SHARDSCOPE_EXPORT_DIR or "." */
 } explorer_opts;

@@ -25,6 +25,7 @@
 #define EXP_FRONT_COUNTS 11 /* 1 .. 1024 */
 #define EXP_MEM_SIZES 6
 #define EXP_MAX_GPUS 1024
+#define EXP_MAX_PER_NODE 72 /* GB200 NVL72 */
 #define EXP_MSG_MAX 256
 #define EXP_FILTER_MAX 48
 #define EXP_GRID_MAX (300 * 100) /* frontier raster cells (plot area) */
@@ -55,6 +56,7 @@ enum { CMP_TP = 0, CMP_PP, CMP_HYBRID, CMP_KINDS };
 typedef struct exp_inputs {
     int v[CTL_COUNT];
     int calib_serial;
+    int framework; /* index into db->frameworks; -1: built-in generic */
 } exp_inputs;
 
 /* One small evaluated cell (efficiency, heatmap, comparison). */
@@ -146,6 +148,12 @@ struct explorer {
 
     char msg[EXP_MSG_MAX];
 
+    /* Serving framework profile (`f` cycles) and the error bands of every
+     * number, from the validation cases on the shipped presets. */
+    int framework;
+    engine_band_table bands;
+    int have_bands;
+
     /* Results and what they were computed from. */
     exp_results r;
     exp_inputs in_rank, in_eff, in_heat, in_front;
@@ -169,6 +177,8 @@ void exp_inputs_get(const explorer *x, exp_inputs *in);
 const engine_model *exp_model(const explorer *x);
 const engine_gpu *exp_gpu(const explorer *x);
 const engine_link *exp_link(const explorer *x, int ctl);
+/* The framework in use (NULL: the engine's built-in generic profile). */
+const engine_framework *exp_framework(const explorer *x);
 const engine_result *exp_selected_plan(const explorer *x);
 void exp_set_msg(explorer *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

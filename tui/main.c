@@ -20,12 +20,13 @@ typedef struct command {
 
 static const command COMMANDS[] = {
     {"tui", cli_cmd_tui, "open the interactive explorer (default on a terminal)"},
-    {"list", cli_cmd_list, "list models, gpus or links"},
+    {"list", cli_cmd_list, "list models, gpus, links or frameworks"},
     {"eval", cli_cmd_eval, "evaluate one plan or rank all plans"},
     {"comm", cli_cmd_comm, "time one collective over a link"},
     {"recommend", cli_cmd_recommend, "answer: how should I split this model?"},
     {"report", cli_cmd_report, "the scaling-study tables (text, csv, json)"},
     {"calibrate", cli_cmd_calibrate, "measure this machine and refit the compute model"},
+    {"validate", cli_cmd_validate, "the model against published measurements, per category"},
     {"bench", cli_cmd_bench, "time the engine (plan and frame recomputation)"},
 };
 

@@ -127,9 +127,11 @@ void pane_header_draw(explorer *x, WINDOW *w)
     const engine_result *best = x->r.n_plans > 0 ? &x->r.plans[0] : NULL;
     pane_fill(w, 0, 0, ww, ROLE_HEADER);
     snprintf(gpus, sizeof gpus, "%d", x->ctl[CTL_GPUS].value);
-    int n = snprintf(buf, sizeof buf, " shardscope %s %s on %s %s %s %s %s / %s", x->g->dot,
+    const engine_framework *fw = exp_framework(x);
+    int n = snprintf(buf, sizeof buf, " shardscope %s %s on %s %s %s %s %s / %s %s %s", x->g->dot,
                      exp_model(x)->display, gpus, x->g->times, exp_gpu(x)->display, x->g->dot,
-                     exp_link(x, CTL_INTRA)->name, exp_link(x, CTL_INTER)->name);
+                     exp_link(x, CTL_INTRA)->name, exp_link(x, CTL_INTER)->name, x->g->dot,
+                     fw ? fw->name : "generic");
     if (best && best->valid && best->fits && n > 0 && (size_t)n < sizeof buf) {
         char plan[48], itl[24], ttft[24];
         snprintf(buf + n, sizeof buf - (size_t)n, " %s best %s TTFT %s ITL %s",
@@ -298,6 +300,7 @@ static const char *const HELP[][2] = {
     {"Enter", "open a selector's list; choose; plan details"},
     {"/", "filter the models by name and choose one"},
     {"m", "heatmap: GPU counts or models x links"},
+    {"f", "framework: generic, vLLM, SGLang, TensorRT-LLM"},
     {"e", "export the tables to CSV and JSON"},
     {"c", "re-run calibration on this machine"},
     {"v", "calibration view: measured points, both fits"},

@@ -44,6 +44,19 @@ static char *fmt_rate(double v, const char *unit, char *buf, size_t len)
     return buf;
 }
 
+/* "27.3 ms (25.1-31.2 ms)": a time with its validation band. */
+static char *with_band(explorer *x, double v, const engine_band *b, char *buf, size_t len)
+{
+    char a[24], lo[24], hi[24];
+    fmt_time(x, v, a, sizeof a);
+    if (b->n > 0)
+        snprintf(buf, len, "%s (%s%s%s)", a, fmt_time(x, b->lo, lo, sizeof lo),
+                 x->g->utf8 ? "\xe2\x80\x93" : "-", fmt_time(x, b->hi, hi, sizeof hi));
+    else
+        snprintf(buf, len, "%s", a);
+    return buf;
+}
+
 static void build(explorer *x, lines *l)
 {
     const engine_result *p = exp_selected_plan(x);
@@ -70,20 +83,33 @@ static void build(explorer *x, lines *l)
     add(l, ROLE_NORMAL, " usable       %10s", fmt_gb(m->capacity_bytes, a, sizeof a));
     if (!p->valid)
         return;
-    add(l, ROLE_TITLE, "Time");
-    add(l, ROLE_VALUE, " TTFT         %10s", fmt_time(x, p->ttft_s, a, sizeof a));
+    char wb[96];
+    add(l, ROLE_TITLE, "Time (band: validation p10-p90)");
+    add(l, ROLE_VALUE, " TTFT  %s", with_band(x, p->ttft_s, &p->ttft_band, wb, sizeof wb));
     add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_time(x, p->prefill_compute_s, a, sizeof a),
         fmt_time(x, p->prefill_comm_s, b, sizeof b));
     add(l, ROLE_NORMAL, "  bubble %s", fmt_time(x, p->prefill_bubble_s, a, sizeof a));
-    add(l, ROLE_VALUE, " ITL          %10s", fmt_time(x, p->itl_s, a, sizeof a));
+    add(l, ROLE_VALUE, " ITL   %s", with_band(x, p->itl_s, &p->itl_band, wb, sizeof wb));
     add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_time(x, p->decode_compute_s, a, sizeof a),
         fmt_time(x, p->decode_comm_s, b, sizeof b));
     add(l, ROLE_NORMAL, "  bubble %s", fmt_time(x, p->decode_bubble_s, a, sizeof a));
-    add(l, ROLE_NORMAL, " end to end   %10s", fmt_time(x, p->e2e_s, a, sizeof a));
+    add(l, ROLE_NORMAL, "  GEMM %s, attn %s, small %s", fmt_time(x, p->decode.gemm_s, a, sizeof a),
+        fmt_time(x, p->decode.attn_s, b, sizeof b), fmt_time(x, p->decode.small_s, c, sizeof c));
+    add(l, ROLE_NORMAL, "  TP %s, EP %s, PP %s, framework %s",
+        fmt_time(x, p->decode.tp_s, a, sizeof a), fmt_time(x, p->decode.ep_s, b, sizeof b),
+        fmt_time(x, p->decode.pp_s, c, sizeof c), fmt_time(x, p->decode.step_s, d, sizeof d));
+    add(l, ROLE_NORMAL, " end to end %s", with_band(x, p->e2e_s, &p->e2e_band, wb, sizeof wb));
+    for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+        if (p->warnings & bit)
+            add(l, ROLE_BAD, " ! %s", engine_warning_text(bit));
     if (x->plan_sel < x->r.n_plans && x->r.tails_done[x->plan_sel])
         add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_time(x, p->p50_s, a, sizeof a),
             fmt_time(x, p->p99_s, b, sizeof b));
-    add(l, ROLE_NORMAL, " throughput %s", fmt_rate(p->tokens_per_s, "tok/s", a, sizeof a));
+    if (p->tps_band.n > 0)
+        add(l, ROLE_NORMAL, " throughput %s (%s-%s)", fmt_rate(p->tokens_per_s, "tok/s", a, sizeof a),
+            fmt_rate(p->tps_band.lo, "", b, sizeof b), fmt_rate(p->tps_band.hi, "", c, sizeof c));
+    else
+        add(l, ROLE_NORMAL, " throughput %s", fmt_rate(p->tokens_per_s, "tok/s", a, sizeof a));
     add(l, ROLE_NORMAL, " speedup %.2f%s  eff %s", p->speedup, x->g->times,
         fmt_pct(p->efficiency, a, sizeof a));
     add(l, ROLE_NORMAL, " bubble (prefill) %s", fmt_pct(p->bubble_fraction, a, sizeof a));
@@ -126,6 +152,8 @@ static void build(explorer *x, lines *l)
     add(l, ROLE_NORMAL, " inter %s %s, lat %s", le->display,
         fmt_rate(le->bytes_per_s, "B/s", c, sizeof c), fmt_time(x, le->alpha_s, d, sizeof d));
     add(l, ROLE_NORMAL, " %d GPUs/node", x->ctl[CTL_PER_NODE].value);
+    const engine_framework *fw = exp_framework(x);
+    add(l, ROLE_NORMAL, " framework %s (f)", fw ? fw->display : "generic");
     add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", x->ctl[CTL_BATCH].value,
         x->ctl[CTL_PROMPT].value, x->ctl[CTL_GEN].value);
 }

@@ -351,8 +351,11 @@ typedef struct engine_memory {
     int fits;
 } engine_memory;
 
-/* Where the time of one step (prefill or decode) goes, per GPU on the
- * critical path, seconds; the parts add up to the step. */
+/* Where the time of one step (prefill or decode) goes on the slowest
+ * pipeline stage's GPU, seconds: its own work for all micro-batches, plus
+ * bubble_s, the rest of the step, when it waits for the other stages (their
+ * work, point-to-point sends included, is in the bubble).  The parts add up
+ * to the step. */
 typedef struct engine_breakdown {
     double gemm_s;   /* GEMMs: projections, MLP, experts, router, LM head */
     double attn_s;   /* attention kernels */
@@ -385,7 +388,9 @@ typedef struct engine_result {
     double e2e_s;              /* ttft + (gen - 1) * itl: the first token comes
                                 * from the prefill */
     double tokens_per_s;       /* generated tokens/s, all replicas */
-    double prefill_compute_s;  /* parts of ttft */
+    double prefill_compute_s;  /* parts of ttft, as engine_breakdown: the
+                                * slowest stage's compute and communication,
+                                * and the bubble it waits through */
     double prefill_comm_s;
     double prefill_bubble_s;
     double decode_compute_s;   /* parts of itl */
@@ -473,6 +478,11 @@ double engine_gemm_shape_eta(int sm, double m, double n, double k, double groups
  * bytes / (BW * eta_m)) + t0, with the calibration's constants when measured. */
 double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
                      double m, double n, double k, double w_bytes, double a_bytes);
+/* `groups` GEMMs of one shape in one grouped kernel (the experts an MoE
+ * layer touches): one fixed cost for all of them. */
+double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
+                             double m, double n, double k, double groups, double w_bytes,
+                             double a_bytes);
 /* Prefill attention over `seqs` sequences of `t` new tokens after `past`
  * cached ones: t0 + causal FLOPs / (FP16 peak * eta_attn * wave
  * utilisation) + per-token traffic / (BW * eta_attn_io). */

@@ -99,6 +99,7 @@ typedef struct plan_ctx {
     engine_plan p;
     model_shape sh;
     kconst kc;
+    kconst kc16;   /* 16-bit GEMMs: the LM head and router of a quantized model */
     engine_dtype wdt;
     double w_b;    /* bytes per weight of the transformer blocks (scales included) */
     double edge_b; /* embedding, LM head and router: unquantized */
@@ -324,6 +325,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     model_shape_compute(s->model, &c->sh);
     c->wdt = engine_scenario_weight_dtype(s);
     kconst_init(&c->kc, s->gpu, s->calib, c->wdt);
+    kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));
     /* Quantized checkpoints keep the embedding, LM head and router in 16
@@ -378,7 +380,7 @@ static double stage_weight_bytes(const plan_ctx *c, int i)
     int n, dense;
     stage_layers(c, i, &n, &dense);
     int moe = n - dense;
-    double attn = (sh->attn - sh->attn_rep) / p.tp + sh->attn_rep + sh->norms;
+    double attn = (sh->attn - sh->attn_rep) / p.tp + sh->attn_rep;
     double mlp_one = (c->m->gated_mlp ? 3.0 : 2.0) * c->m->hidden * (double)c->m->ffn;
     double per_dense = attn + mlp_one / p.tp;
     double per_moe = 0;
@@ -387,7 +389,8 @@ static double stage_weight_bytes(const plan_ctx *c, int i)
         double shared = sh->shared / sh->moe_layers / p.tp;
         per_moe = attn + experts + shared;
     }
-    double body = (dense * per_dense + moe * per_moe) * c->w_b;
+    /* norms are replicated and stay 16-bit in quantized checkpoints */
+    double body = (dense * per_dense + moe * per_moe) * c->w_b + n * sh->norms * c->edge_b;
     double router = moe > 0 ? moe * sh->router / sh->moe_layers * c->edge_b : 0;
     double edges = 0;
     if (i == 0)
@@ -550,7 +553,7 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
     } else {
         double E = m->experts, K = m->top_k;
         double fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
-        gemm(a, k, T, E, d, 1, c->edge_b, ab); /* router, replicated */
+        gemm(a, &c->kc16, T, E, d, 1, c->edge_b, ab); /* router, replicated, 16-bit */
         kernel(a, kc_small(k, T * E * 4.0 * 2.0), &a->small); /* softmax + top-k */
         if (m->shared_experts > 0)
             mlp(a, c, T, m->shared_experts * fe, p.tp);
@@ -610,7 +613,7 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, const ste
         /* Final norm, logits of the last token of each sequence (a tied
          * head still runs its GEMM), their gather over TP, sampling. */
         kernel(out, kc_small(k, 2.0 * T * d * ab), &out->small);
-        gemm(out, k, sp->seqs, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
+        gemm(out, &c->kc16, sp->seqs, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
         double logits = sp->seqs * (double)m->vocab * 4.0;
         if (p.tp > 1)
             out->tp += coll(out, engine_comm_time(ENGINE_OP_ALLGATHER, s->intra, s->inter, p.tp,
@@ -755,11 +758,14 @@ static void times_compute(const plan_ctx *c, engine_result *r)
     double dc_fixed = host;
     if (fw->overlap)
         dc_fixed = host > itl_work ? host - itl_work : 0.0;
-    r->decode_compute_s = dec.sum_t - acc_comm(&dec.sum) + dc_fixed;
-    r->decode_comm_s = acc_comm(&dec.sum);
-    r->decode_bubble_s = itl_work - dec.sum_t;
+    /* As for prefill, compute and communication are the slowest stage's
+     * (md micro-batches of it), the bubble the rest of the step, when that
+     * stage waits for the others. */
+    r->decode_compute_s = md * (dec.worst_t - acc_comm(&dec.worst)) + dc_fixed;
+    r->decode_comm_s = md * acc_comm(&dec.worst);
+    r->decode_bubble_s = itl_work - md * dec.worst_t;
     r->itl_s = r->decode_compute_s + r->decode_comm_s + r->decode_bubble_s;
-    fill_breakdown(&r->decode, &dec.sum, 1.0);
+    fill_breakdown(&r->decode, &dec.worst, md);
     r->decode.step_s = dc_fixed;
     r->decode.bubble_s = r->decode_bubble_s;
     r->compute_bound_decode = dec.sum.gemm_c > dec.sum.gemm_m;

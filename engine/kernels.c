@@ -192,12 +192,19 @@ double kc_small(const kconst *k, double bytes)
 
 /* --- public wrappers ------------------------------------------------------ */
 
-double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math, double m,
-                     double n, double k, double w_bytes, double a_bytes)
+double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
+                             double m, double n, double k, double groups, double w_bytes,
+                             double a_bytes)
 {
     kconst kc;
     kconst_init(&kc, g, c, math);
-    return kc_gemm(&kc, m, n, k, 1, w_bytes, a_bytes).time;
+    return kc_gemm(&kc, m, n, k, groups, w_bytes, a_bytes).time;
+}
+
+double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math, double m,
+                     double n, double k, double w_bytes, double a_bytes)
+{
+    return engine_grouped_gemm_s(g, c, math, m, n, k, 1, w_bytes, a_bytes);
 }
 
 double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double past,

@@ -123,7 +123,9 @@ void engine_tails(const engine_scenario *s, engine_result *r)
     }
     mu /= QUAD;
     double var = m2 / QUAD - mu * mu;
-    double sd_mean = var > 0 ? sqrt(var / pp / s->gen) : 0;
+    /* The first token comes from the prefill: gen - 1 decode steps. */
+    const double steps = s->gen - 1.0;
+    double sd_mean = var > 0 && steps > 0 ? sqrt(var / pp / steps) : 0;
     /* A straggler persists for the whole request (a throttled or shared GPU). */
     const double p_any = p > 0 ? 1.0 - pow(1.0 - p, (double)tp * pp) : 0;
 
@@ -139,7 +141,7 @@ void engine_tails(const engine_scenario *s, engine_result *r)
         }
         double ttft = pf_work * pf + r->prefill_comm_s;
         double itl = dc_work * dc + r->decode_comm_s;
-        v[i] = ttft + s->gen * itl;
+        v[i] = ttft + steps * itl;
     }
     qsort(v, (size_t)n, sizeof v[0], cmp_double);
     r->p50_s = percentile(v, n, 0.50);

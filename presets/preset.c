@@ -522,7 +522,8 @@ static int apply_value(const cJSON *it, const field_spec *f, const char *path,
         char list[160] = "";
         for (int i = 0; i < f->nsub; i++) {
             size_t u = strlen(list);
-            snprintf(list + u, sizeof list - u, "%s%s", i ? "|" : "", f->choices[i]);
+            const char *sep = i == 0 ? "" : i == f->nsub - 1 ? " or " : ", ";
+            snprintf(list + u, sizeof list - u, "%s\"%s\"", sep, f->choices[i]);
         }
         snprintf(why, wl, "%s: expected %s, got \"%.40s\"", path, list, it->valuestring);
         return -1;
@@ -710,9 +711,25 @@ static int db_put_model(preset_db *db, const engine_model *m)
     DB_PUT(db->models, db->n_models, m);
 }
 
-static int db_put_gpu(preset_db *db, const engine_gpu *g)
+static int db_put_gpu(preset_db *db, const engine_gpu *g, const char *file)
 {
-    DB_PUT(db->gpus, db->n_gpus, g);
+    int i = 0;
+    while (i < db->n_gpus && strcasecmp(db->gpus[i].name, g->name))
+        i++;
+    if (i == db->n_gpus) {
+        void *pg = realloc(db->gpus, sizeof *db->gpus * (size_t)(i + 1));
+        if (pg)
+            db->gpus = pg;
+        void *pf = realloc(db->gpu_files, sizeof *db->gpu_files * (size_t)(i + 1));
+        if (pf)
+            db->gpu_files = pf;
+        if (!pg || !pf)
+            return -1;
+        db->n_gpus++;
+    }
+    db->gpus[i] = *g;
+    snprintf(db->gpu_files[i], sizeof db->gpu_files[i], "%s", file);
+    return 0;
 }
 
 static int db_put_link(preset_db *db, const engine_link *l)
@@ -785,7 +802,7 @@ static void load_section(load_ctx *c, const cJSON *sec, int kind)
             engine_gpu g;
             rc = parse_gpu(it, name, &g, why, sizeof why);
             if (!rc)
-                put = db_put_gpu(c->db, &g);
+                put = db_put_gpu(c->db, &g, c->file);
         } else if (kind == 2) {
             engine_link l;
             rc = parse_link(it, name, &l, why, sizeof why);
@@ -976,6 +993,28 @@ static void load_user_dir(preset_db *db, const char *dir, int *oom)
     free(names);
 }
 
+/* A GPU's link and scale_out name links that may live in another file: check
+ * them once all are loaded.  An unknown name is reported and dropped; the GPU
+ * stays, with the default links. */
+static void check_gpu_links(preset_db *db)
+{
+    char msg[ENGINE_ERROR_MAX];
+    for (int i = 0; i < db->n_gpus; i++) {
+        engine_gpu *g = &db->gpus[i];
+        char *names[2] = { g->link, g->scale_out };
+        const char *keys[2] = { "link", "scale_out" };
+        for (int k = 0; k < 2; k++) {
+            if (!names[k][0] || preset_find_link(db, names[k]))
+                continue;
+            snprintf(msg, sizeof msg,
+                     "%.200s: %s: %s: unknown link \"%.40s\" (see shardscope list links)",
+                     db->gpu_files[i], g->name, keys[k], names[k]);
+            db_add_error(db, msg);
+            names[k][0] = '\0';
+        }
+    }
+}
+
 int preset_db_load(const char *user_dir, preset_db **out, engine_error *err)
 {
     if (!out) {
@@ -998,6 +1037,8 @@ int preset_db_load(const char *user_dir, preset_db **out, engine_error *err)
     const char *dir = user_dir ? user_dir : preset_user_dir(dirbuf, sizeof dirbuf);
     if (!oom && dir && dir[0])
         load_user_dir(db, dir, &oom);
+    if (!oom)
+        check_gpu_links(db);
     if (oom) {
         preset_db_free(db);
         preset_util_error(err, "presets: out of memory");
@@ -1013,6 +1054,7 @@ void preset_db_free(preset_db *db)
         return;
     free(db->models);
     free(db->gpus);
+    free(db->gpu_files);
     free(db->links);
     free(db->frameworks);
     free(db);

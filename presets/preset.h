@@ -15,6 +15,7 @@
 #include "../engine/engine.h"
 
 #define PRESET_MAX_ERRORS 64
+#define PRESET_PATH_MAX 256
 
 typedef struct preset_db {
     engine_model *models;
@@ -25,6 +26,9 @@ typedef struct preset_db {
     int n_links;
     engine_framework *frameworks;
     int n_frameworks;
+    /* The file each GPU came from (parallel to gpus), for messages about
+     * its link names, which are checked once every file is loaded. */
+    char (*gpu_files)[PRESET_PATH_MAX];
     /* One line per rejected file or entry, in load order. */
     char errors[PRESET_MAX_ERRORS][ENGINE_ERROR_MAX];
     int n_errors;

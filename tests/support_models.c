@@ -103,8 +103,10 @@ engine_model tm_deepseek_v3(void)
     return m;
 }
 
-/* H100 SXM: 80 GB, 3350 GB/s, 989 / 1979 TFLOPS dense; achievable 80.3 %
- * (MAMF 794.5) and 86.6 % (2.90 TB/s measured); 10 us per layer. */
+/* H100 SXM: 80 GB, 3350 GB/s, 989 / 1979 TFLOPS dense, 132 SMs, and the
+ * per-kernel constants of presets/gpus.json (fits to aiconfigurator's H100
+ * kernels: GEMM 85 % of peak bf16, 70 % fp8, 80 % of HBM, 3 us / 5.5 us
+ * fixed; attention, decode attention and small-kernel constants). */
 engine_gpu tg_h100(void)
 {
     engine_gpu g;
@@ -114,9 +116,19 @@ engine_gpu tg_h100(void)
     g.hbm_bytes_per_s = 3350e9;
     g.peak_flops[ENGINE_FP16] = g.peak_flops[ENGINE_BF16] = 989e12;
     g.peak_flops[ENGINE_FP8] = g.peak_flops[ENGINE_INT8] = 1979e12;
-    g.eta_compute = 794.5 / 989.0;
-    g.eta_memory = 2.90 / 3.35;
-    g.layer_overhead_s = 10e-6;
+    g.eta_compute = 0.85;
+    g.eta_compute_fp8 = 0.70;
+    g.eta_memory = 0.80;
+    g.sm_count = 132;
+    g.gemm_t0_s = 3e-6;
+    g.gemm_t0_fp8_s = 5.5e-6;
+    g.eta_kv = 0.8;
+    g.eta_attn = 0.6;
+    g.eta_attn_io = 0.35;
+    g.attn_t0_s = 18e-6;
+    g.decode_attn_t0_s = 10e-6;
+    g.decode_attn_seq_s = 0.25e-6;
+    g.kernel_floor_s = 4e-6;
     g.price_per_hour = 3.99;
     return g;
 }

@@ -139,8 +139,10 @@ static void test_seed002_fp16_gib(void **state)
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 8);
     engine_result r = eval_plan(&s, 8, 1, 1, 1);
-    /* (the final norm's 16384 weights are replicated, not sharded) */
-    assert_near(r.mem.weights_bytes, (405853388800.0 - 16384) * 2 / 8 + 16384 * 2, 1e-12);
+    /* (the norms' weights, 2 per layer and the final one, 253 x 16384, are
+     * replicated on every TP rank, not sharded) */
+    const double norms = 253 * 16384.0;
+    assert_near(r.mem.weights_bytes, (405853388800.0 - norms) * 2 / 8 + norms * 2, 1e-12);
 }
 
 /* --- seed 004: weights, decode floor, fits ------------------------------ */
@@ -169,20 +171,28 @@ static void test_seed004_examples(void **state)
     assert_near(r.mem.weights_bytes, 101.46e9, 0.001);
     assert_false(r.fits); /* 101 GB > 80 GB x 0.9 usable */
     assert_true(r.valid);
-    assert_string_equal(r.reason, "needs 103.6 GB per GPU, capacity 72.0 GB");
+    /* 101.47 GB of weights (norms replicated) + 2 GB runtime + workspace */
+    assert_string_equal(r.reason, "needs 103.7 GB per GPU, capacity 72.0 GB");
+    /* FP8: 50.73 GB if every weight were FP8; the checkpoints keep the
+     * embedding and the LM head (and norms) in 16 bits (Meta's
+     * Llama-3.1-405B-Instruct-FP8 quantizes the blocks' linear layers only):
+     * + 2 x 128256 x 16384 x 1 B / 8 = 0.53 GB */
     s.weight_dtype = ENGINE_FP8;
     r = eval_plan(&s, 8, 1, 1, 1);
-    assert_near(r.mem.weights_bytes, 50.73e9, 0.001);
+    const double e405 = 128256.0 * 16384, n405 = 253 * 16384.0;
+    assert_near(r.mem.weights_bytes,
+                (405853388800.0 - 2 * e405 - n405) / 8 + n405 * 2 + 2 * e405 * 2 / 8, 1e-12);
+    assert_near(r.mem.weights_bytes, 51.26e9, 0.001);
     assert_true(r.fits);
     /* ... or TP=8 x PP=2 at FP16 across two nodes: 50.7 GB + embeddings */
     s.weight_dtype = ENGINE_FP16;
     s.gpus = 16;
     r = eval_plan(&s, 8, 2, 1, 1);
     assert_true(r.fits);
-    assert_near(r.mem.weights_bytes,
-                (63.0 / 126 * (405853388800.0 - 2 * 128256.0 * 16384 - 16384) / 8 +
-                 128256.0 * 16384 / 8 + 16384) * 2,
-                1e-9);
+    /* the last stage: 63 layers' linear weights / 8, their 126 norms and the
+     * final one replicated, the LM head / 8 */
+    const double emb = e405, lin = 405853388800.0 - 2 * emb - n405;
+    assert_near(r.mem.weights_bytes, (63.0 / 126 * lin / 8 + 127 * 16384.0 + emb / 8) * 2, 1e-9);
 }
 
 /* Seed 000's minimum GPU count (TP up to 8, fp16): LLaMA-7B needs 4 x 8 GB,
@@ -194,6 +204,8 @@ static int min_gpus(engine_model m, double gb, int max)
     engine_link l = tl_link(1e-6, 300);
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 1);
+    /* the seed counts memory only: GPT-2's 1024-token context is no limit */
+    s.max_model_len = s.prompt + s.gen;
     return engine_min_gpus(&s, max);
 }
 
@@ -266,10 +278,11 @@ static void test_hierarchical_allreduce(void **state)
     assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &nv, &ib, 16, 8, M), want, 1e-12);
     assert_near(want, 9.0876e-5, 1e-4);
     /* all-to-all across 2 nodes: 7/16 of the buffer stays in the node, 8/16
-     * crosses the inter-node link; allgather: M/8 per rail across, then M
-     * in the node */
+     * crosses the inter-node link, both at once on their own links (NCCL
+     * posts every peer's send together), so the slower part sets the time;
+     * allgather: M/8 per rail across, then M in the node */
     assert_near(engine_comm_time(ENGINE_OP_ALLTOALL, &nv, &ib, 16, 8, M),
-                7.0 / 16 * M / 600e9 + 8.0 / 16 * M / 50e9, 1e-12);
+                fmax(7.0 / 16 * M / 600e9, 8.0 / 16 * M / 50e9), 1e-12);
     assert_near(engine_comm_time(ENGINE_OP_ALLGATHER, &nv, &ib, 16, 8, M),
                 0.5 * (M / 8) / 50e9 + 7.0 / 8 * M / 600e9, 1e-12);
     /* inside one node the flat ring is used */
@@ -308,13 +321,90 @@ static void test_bubble_table(void **state)
 
 /* --- timing ------------------------------------------------------------ */
 
-/* One H100, Llama-3-8B, batch 1, prompt 1024, gen 256: the decode step at
- * mid-generation (ctx = 1024 + 128) reads every weight except the input
- * embedding table (only one row is looked up) and 1152 tokens of KV, and
- * writes one: FLOPs / (989 TFLOPS x 0.803) + bytes / (3350 GB/s x 0.866) +
- * 32 layers x 10 us (compute and memory time add: engine_roofline_s).
- * (Seed 004's 4.8 ms floor counts the embedding table too; see
- * test_seed004_examples.) */
+/* The kernels of a step, added up here from the public per-kernel costs
+ * (tests/test_kernels.c checks those against measured kernels and by
+ * hand): a dense GQA model with a gated MLP under the generic framework,
+ * whose attention kernel fuses rotary and the KV write.  `host` is the
+ * host's cost per kernel launch (eager prefill: 5 us; a CUDA graph: 0): a
+ * kernel shorter than its launch leaves the GPU waiting, so each costs
+ * max(GPU time, host). */
+typedef struct hand_step {
+    const engine_model *m;
+    const engine_gpu *g;
+    engine_dtype w;      /* weights */
+    int tp;
+    double seqs, t, past; /* t new tokens per sequence after past cached */
+    int decode;
+    double host;
+} hand_step;
+
+static double kern(double t, double host)
+{
+    return t > host ? t : host;
+}
+
+static double h_gemm(const hand_step *h, double m, double n, double k, double wb)
+{
+    return kern(engine_gemm_s(h->g, NULL, h->w, m, n, k, wb, 2), h->host);
+}
+
+static double h_small(const hand_step *h, double bytes)
+{
+    return kern(engine_small_kernel_s(h->g, bytes), h->host);
+}
+
+/* One layer's kernels, communication excluded. */
+static double hand_layer(const hand_step *h)
+{
+    const engine_model *m = h->m;
+    double T = h->seqs * h->t, d = m->hidden, dh = m->head_dim;
+    double heads = (double)m->heads / h->tp;
+    double kvh = m->kv_heads >= h->tp ? (double)m->kv_heads / h->tp : 1;
+    double f = (double)m->ffn / h->tp, wb = engine_dtype_bytes(h->w);
+    double t = h_small(h, 4 * T * d * 2);             /* residual add + norm */
+    t += h_gemm(h, T, (heads + 2 * kvh) * dh, d, wb);  /* QKV */
+    if (h->decode) {
+        double ctx = h->past + 1; /* K and V of kvh heads, 2 B each */
+        t += kern(engine_attn_decode_s(h->g, h->seqs * ctx * 2 * kvh * dh * 2, h->seqs * heads),
+                  h->host);
+    } else {
+        t += kern(engine_attn_prefill_s(h->g, h->seqs, h->t, h->past, heads, kvh, dh, dh, 2),
+                  h->host);
+    }
+    t += h_gemm(h, T, d, heads * dh, wb);              /* output projection */
+    t += h_small(h, 4 * T * d * 2);                    /* residual add + norm */
+    t += h_gemm(h, T, 2 * f, d, wb);                   /* gate + up */
+    t += h_small(h, 3 * T * f * 2);                    /* SiLU x up */
+    t += h_gemm(h, T, d, f, wb);                       /* down */
+    return t;
+}
+
+/* The embedding lookup on the first stage; final norm, LM head (16-bit),
+ * sampling over fp32 logits on the last. */
+static double hand_first(const hand_step *h)
+{
+    return h_small(h, 2 * h->seqs * h->t * h->m->hidden * 2);
+}
+
+static double hand_last(const hand_step *h)
+{
+    const engine_model *m = h->m;
+    double V = m->vocab;
+    return h_small(h, 2 * h->seqs * h->t * m->hidden * 2) +
+           kern(engine_gemm_s(h->g, NULL, ENGINE_FP16, h->seqs, V / h->tp, m->hidden, 2, 2),
+                h->host) +
+           h_small(h, 3 * h->seqs * V * 4);
+}
+
+static double hand_all(const hand_step *h, int layers)
+{
+    return layers * hand_layer(h) + hand_first(h) + hand_last(h);
+}
+
+/* One H100, Llama-3-8B, batch 1, prompt 1024, gen 256.  The decode step at
+ * mid-generation (1024 + 128 tokens cached) replays a CUDA graph: the sum
+ * of its kernels; the generic framework's 15 us host step overlaps it.  The
+ * prefill runs eager (5 us per launch) and pays the 15 us step. */
 static void test_decode_step_hand(void **state)
 {
     (void)state;
@@ -324,56 +414,80 @@ static void test_decode_step_hand(void **state)
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 1);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    double bytes = (8030261248.0 - 525336576.0) * 2 + (1152.0 + 1) * 131072;
-    /* 2 x (all weights but the input embedding) + attention over 1152 tokens:
-     * 2 x 1152 x 32 layers x 32 heads x (128 + 128) */
-    double dflops = 2 * (8030261248.0 - 525336576.0) + 2.0 * 1152 * 32 * 32 * 256;
-    double itl = dflops / (989e12 * 794.5 / 989) + bytes / (3350e9 * 2.90 / 3.35) + 32 * 10e-6;
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    double itl = hand_all(&dc, 32);
     assert_near(r.itl_s, itl, 1e-9);
-    assert_near(r.itl_s, 5.567e-3, 0.001);
-    /* Prefill is compute-bound: 2 x params x 1024 tokens (the head only for
-     * the last token) + attention 4 h dh ctx with ctx = (S+1)/2 per token. */
-    double body = 8030261248.0 - 2 * 525336576.0; /* without embeddings/head */
-    double flops = 2 * 1024 * body + 2 * 525336576.0 + 2.0 * 1024 * 512.5 * 32 * 32 * 256;
-    /* it also streams the weights once and writes 1024 tokens of KV */
-    double pbytes = (8030261248.0 - 525336576.0) * 2 + 1024.0 * 131072;
-    double ttft = flops / (989e12 * 794.5 / 989) + pbytes / (3350e9 * 2.90 / 3.35) + 32 * 10e-6;
+    /* the weights over 80 % of 3350 GB/s, 16.06 GB / 2680 GB/s = 5.99 ms,
+     * plus 260 kernels' fixed costs (3-10 us each) */
+    assert_near(r.itl_s, 6.764e-3, 0.001);
+    assert_true(r.itl_s > 16.06e9 / (3350e9 * 0.8));
+    hand_step pf = {&m, &g, ENGINE_FP16, 1, 1, 1024, 0, 0, 5e-6};
+    double ttft = hand_all(&pf, 32) + 15e-6;
     assert_near(r.ttft_s, ttft, 1e-9);
-    assert_near(r.e2e_s, r.ttft_s + 256 * r.itl_s, 1e-12);
+    /* 2 x 7.5e9 FLOP per token x 1024 at 85 % of 989 TFLOPS: 18.3 ms + the rest */
+    assert_near(r.ttft_s, 22.5e-3, 0.02);
+    /* the first token comes from the prefill */
+    assert_near(r.e2e_s, r.ttft_s + 255 * r.itl_s, 1e-12);
     assert_near(r.tokens_per_s, 256 / r.e2e_s, 1e-12);
     /* $3.99 per GPU-hour: cost per 1M tokens = 3.99 / (tok/s x 3600) x 1e6 */
     assert_near(r.cost_per_mtok_usd, 3.99 / (r.tokens_per_s * 3600) * 1e6, 1e-12);
     /* one GPU has no communication: efficiency 1, no regime */
     assert_near(r.efficiency, 1.0, 1e-12);
     assert_int_equal(r.regime, '-');
+    /* the breakdown adds up to the step */
+    const engine_breakdown *b = &r.decode;
+    assert_near(b->gemm_s + b->attn_s + b->small_s + b->launch_s + b->step_s + b->tp_s +
+                    b->ep_s + b->pp_s + b->bubble_s,
+                r.itl_s, 1e-12);
+    /* 32 layers x 8 kernels + embedding + norm, head, sampling */
+    assert_int_equal(b->kernels, 32 * 8 + 4);
+    b = &r.prefill;
+    assert_near(b->gemm_s + b->attn_s + b->small_s + b->launch_s + b->step_s + b->tp_s +
+                    b->ep_s + b->pp_s + b->bubble_s,
+                r.ttft_s, 1e-12);
+    assert_true(r.compute_bound_prefill && !r.compute_bound_decode);
+
+    /* Without CUDA graphs every decode kernel is launched eagerly: a
+     * kernel shorter than its 5 us launch costs the launch. */
+    s.cuda_graphs = ENGINE_GRAPHS_OFF;
+    engine_result e = eval_plan(&s, 1, 1, 1, 1);
+    dc.host = 5e-6;
+    assert_near(e.itl_s, hand_all(&dc, 32), 1e-9);
+    assert_true(e.itl_s > r.itl_s);
 }
 
 /* FP8 weights: half the bytes, FP8 peak (1979 TFLOPS) at its own achievable
- * fraction (MAMF 1402.6 / 1979 = 0.709 on H100, against 0.803 for BF16). */
+ * fraction and fixed cost; the embedding and LM head stay 16-bit. */
 static void test_fp8_prefill_hand(void **state)
 {
     (void)state;
     engine_model m = tm_llama3_8b();
     engine_gpu g = tg_h100();
-    g.eta_compute_fp8 = 1402.6 / 1979;
     engine_link l = tl_link(0, 300);
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 1);
     s.weight_dtype = ENGINE_FP8;
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    double body = 8030261248.0 - 2 * 525336576.0;
-    double flops = 2 * 1024 * body + 2 * 525336576.0 + 2.0 * 1024 * 512.5 * 32 * 32 * 256;
-    double bytes = (8030261248.0 - 525336576.0) * 1 + 1024.0 * 131072;
-    double ttft = flops / 1402.6e12 + bytes / 2.90e12 + 32 * 10e-6;
-    assert_near(r.ttft_s, ttft, 1e-9);
-    /* without an FP8 fraction the BF16 one applies to the FP8 peak */
-    g.eta_compute_fp8 = 0;
-    r = eval_plan(&s, 1, 1, 1, 1);
-    assert_near(r.ttft_s, flops / (1979e12 * 794.5 / 989) + bytes / 2.90e12 + 32 * 10e-6, 1e-9);
+    hand_step pf = {&m, &g, ENGINE_FP8, 1, 1, 1024, 0, 0, 5e-6};
+    assert_near(r.ttft_s, hand_all(&pf, 32) + 15e-6, 1e-9);
+    hand_step dc = {&m, &g, ENGINE_FP8, 1, 1, 1, 1152, 1, 0};
+    assert_near(r.itl_s, hand_all(&dc, 32), 1e-9);
+    /* one 4096 x 14336 x 2 FP8 GEMM of 1024 tokens: 2 m n k / (1979e12 x
+     * 0.70 x wave efficiency) + 5.5 us */
+    double eta = engine_gemm_shape_eta(132, 1024, 2 * 14336, 4096, 1);
+    assert_near(engine_gemm_s(&g, NULL, ENGINE_FP8, 1024, 2 * 14336, 4096, 1, 2),
+                2.0 * 1024 * 2 * 14336 * 4096 / (1979e12 * 0.70 * eta) + 5.5e-6, 1e-12);
+    /* weights: the blocks' linear layers at 1 B; embedding, head and the
+     * norms at 2 B */
+    double emb = 128256.0 * 4096;
+    double norms = (2 * 32 + 1) * 4096.0;
+    double blocks = 8030261248.0 - 2 * emb - norms;
+    assert_near(r.mem.weights_bytes, blocks * 1 + norms * 2 + 2 * emb * 2, 1e-12);
 }
 
-/* TP=2 on a 0-latency 300 GB/s link: each decode step adds 2 x 32
- * all-reduces of 4096 x 2 B: 64 x (1/2 x 2 x 8192 B / 300 GB/s). */
+/* TP=2 on a 0-latency 300 GB/s link: each decode step adds 2 x 32 layer
+ * all-reduces and the embedding's of 4096 x 2 B (2 (n-1)/n M / BW), and
+ * the all-gather of the fp32 logits ((n-1)/n M / BW). */
 static void test_tp_comm_hand(void **state)
 {
     (void)state;
@@ -383,8 +497,11 @@ static void test_tp_comm_hand(void **state)
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 2);
     engine_result r = eval_plan(&s, 2, 1, 1, 1);
-    assert_near(r.decode_comm_s, 64 * (8192.0 / 300e9), 1e-9);
-    assert_near(r.prefill_comm_s, 64 * (1024 * 8192.0 / 300e9), 1e-9);
+    double logits = 128256.0 * 4;
+    assert_near(r.decode_comm_s, 65 * (8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
+    assert_near(r.prefill_comm_s, 65 * (1024 * 8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
+    hand_step dc = {&m, &g, ENGINE_FP16, 2, 1, 1, 1152, 1, 0};
+    assert_near(r.itl_s, hand_all(&dc, 32) + r.decode_comm_s, 1e-9);
     assert_true(r.efficiency > 0.5 && r.efficiency < 1.0);
     assert_near(r.compute_comm_ratio, r.compute_s / r.comm_s, 1e-12);
     assert_int_equal(r.regime, r.compute_comm_ratio >= 1 ? 'C' : 'M');
@@ -423,9 +540,10 @@ static void test_activation_workspace_hand(void **state)
                                            r.mem.activation_bytes + r.mem.overhead_bytes);
 }
 
-/* A pipeline boundary is one p2p of the stage's activations: alpha + T d
- * b_a / BW.  Prefill with the default m = pp = 2 micro-batches of 512
- * tokens sends two; a decode step of one token sends one. */
+/* A pipeline boundary is one p2p of the stage's activations (alpha + T d
+ * 2 B / BW).  At batch 1 one micro-batch crosses both stages in turn, so
+ * TTFT and ITL are the one-stage times plus that send: PP does not make a
+ * single sequence faster. */
 static void test_pp_p2p_hand(void **state)
 {
     (void)state;
@@ -435,14 +553,42 @@ static void test_pp_p2p_hand(void **state)
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 2);
     engine_result r = eval_plan(&s, 1, 2, 1, 1);
-    assert_near(r.prefill_comm_s, 2 * (1e-6 + 512 * 4096 * 2 / 100e9), 1e-12);
-    assert_near(r.decode_comm_s, 1e-6 + 4096 * 2 / 100e9, 1e-12);
-    /* batch 1 keeps one micro-batch in flight: the other stage idles */
-    assert_near(r.decode_bubble_s, r.decode_compute_s + r.decode_comm_s, 1e-12);
+    s.gpus = 1;
+    engine_result one = eval_plan(&s, 1, 1, 1, 1);
+    double p2p_pf = 1e-6 + 1024 * 4096 * 2 / 100e9, p2p_dc = 1e-6 + 4096 * 2 / 100e9;
+    assert_near(r.ttft_s, one.ttft_s + p2p_pf, 1e-9);
+    assert_near(r.itl_s, one.itl_s + p2p_dc, 1e-9);
+    /* The last stage (16 layers, the LM head) is the slower one; the first
+     * (16 layers, the embedding, the send) is its bubble. */
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    assert_near(r.decode_bubble_s, 16 * hand_layer(&dc) + hand_first(&dc) + p2p_dc, 1e-9);
+    assert_near(r.decode_compute_s, 16 * hand_layer(&dc) + hand_last(&dc), 1e-9);
+    assert_near(r.decode_comm_s, 0, 0);
+    assert_near(r.bubble_fraction, 0.5, 1e-12);
 }
 
-/* MoE decode reads only the experts the batch routes to: E (1 - (1 -
- * k/E)^T) of them.  Mixtral-8x7B at batch 1 touches 2 of 8 experts. */
+/* Mixtral-8x7B at batch 1 routes its token to 2 of 8 experts: the grouped
+ * expert GEMMs run 2 groups of one token; at batch 2 the pair touches
+ * 8 (1 - (6/8)^2) = 3.5 experts in expectation, 4/3.5 tokens each. */
+static double hand_moe_layer(const hand_step *h, double hit, double assign)
+{
+    const engine_model *m = h->m;
+    double T = h->seqs, d = m->hidden, dh = m->head_dim, f = m->ffn;
+    double t = h_small(h, 4 * T * d * 2);
+    t += h_gemm(h, T, (32 + 2 * 8) * dh, d, 2);
+    t += engine_attn_decode_s(h->g, T * (h->past + 1) * 2 * 8 * dh * 2, T * 32);
+    t += h_gemm(h, T, d, 32 * dh, 2);
+    t += h_small(h, 4 * T * d * 2);
+    t += h_gemm(h, T, 8, d, 2);                /* router */
+    t += h_small(h, T * 8 * 4 * 2);            /* softmax + top-k */
+    t += h_small(h, (T + assign) * d * 2);     /* permute */
+    t += engine_grouped_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, 2 * f, d, hit, 2, 2);
+    t += h_small(h, 3 * assign * f * 2);
+    t += engine_grouped_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, d, f, hit, 2, 2);
+    t += h_small(h, (T + assign) * d * 2);     /* unpermute, combine */
+    return t;
+}
+
 static void test_moe_decode_hand(void **state)
 {
     (void)state;
@@ -452,25 +598,22 @@ static void test_moe_decode_hand(void **state)
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 1);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    double attn = 32 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 8192); /* + norms */
-    double dense = attn + 32 * 4096.0 * 8 + 4096;                      /* + routers, final norm */
-    double one = 3 * 4096.0 * 14336;
-    double head = 32000.0 * 4096;
-    double flops = 2 * (dense + 32 * 2 * one) + 2 * head + 2.0 * 1152 * 32 * 32 * 256;
-    double bytes = (dense + 0.25 * 32 * 8 * one + head) * 2 + 1153.0 * 131072;
-    double itl = flops / 794.5e12 + bytes / 2.90e12 + 32 * 10e-6;
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    double itl = 32 * hand_moe_layer(&dc, 2, 2) + hand_first(&dc) + hand_last(&dc);
     assert_near(r.itl_s, itl, 1e-9);
-    assert_near(r.itl_s, 9.197e-3, 0.001);
-    /* batch 2: 8 (1 - 0.75^2) = 3.5 experts */
+    /* about the active weights (12.9 B x 2 B) over 80 % of the bandwidth */
+    assert_near(r.itl_s, 12.9e9 * 2 / (3350e9 * 0.8), 0.20);
     s.batch = 2;
     r = eval_plan(&s, 1, 1, 1, 1);
-    flops = 2 * 2 * (dense + 32 * 2 * one) + 2 * 2 * head + 2 * 2.0 * 1152 * 32 * 32 * 256;
-    bytes = (dense + 3.5 / 8 * 32 * 8 * one + head) * 2 + (2 * 1152.0 + 2) * 131072;
-    assert_near(r.itl_s, flops / 794.5e12 + bytes / 2.90e12 + 32 * 10e-6, 1e-9);
+    dc.seqs = 2;
+    itl = 32 * hand_moe_layer(&dc, 3.5, 4) + hand_first(&dc) + hand_last(&dc);
+    assert_near(r.itl_s, itl, 1e-9);
 }
 
-/* PP: prefill with m micro-batches takes (m + pp - 1) stage steps; the
- * reported bubble matches the formula; decode does not get faster. */
+/* PP=4 with 4 micro-batches of 2 sequences: GPipe's prefill takes 4 steps
+ * of the slowest stage (the last: 8 layers and the LM head) plus one pass
+ * of the three others (fill), whose time is the bubble; decode keeps 4
+ * micro-batches in flight, so the last stage serves all 4 each step. */
 static void test_pipeline_times(void **state)
 {
     (void)state;
@@ -483,21 +626,56 @@ static void test_pipeline_times(void **state)
     s.microbatches = 4;
     engine_result r = eval_plan(&s, 1, 4, 1, 1);
     assert_near(r.bubble_fraction, 3.0 / 7.0, 1e-12);
-    double step = (r.prefill_compute_s + r.prefill_comm_s) / 4;
-    assert_near(r.ttft_s, 7 * step, 1e-9);
-    assert_near(r.prefill_bubble_s / r.ttft_s, 3.0 / 7.0, 1e-9);
+    hand_step pf = {&m, &g, ENGINE_FP16, 1, 2, 1024, 0, 0, 5e-6};
+    double L = hand_layer(&pf), p2p = 2 * 1024 * 4096 * 2 / 300e9;
+    double last = 8 * L + hand_last(&pf), others = 24 * L + hand_first(&pf) + 3 * p2p;
+    assert_near(r.ttft_s, 4 * last + others + 15e-6, 1e-9);
+    assert_near(r.prefill_bubble_s, others, 1e-9);
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 2, 1, 1152, 1, 0};
+    assert_near(r.itl_s, 4 * (8 * hand_layer(&dc) + hand_last(&dc)), 1e-9);
+    assert_near(r.decode_bubble_s, 0, 1e-15);
+    /* decode per sequence is no faster than one GPU's */
     s.gpus = 1;
     engine_result one = eval_plan(&s, 1, 1, 1, 1);
     assert_true(r.itl_s >= one.itl_s * 0.999);
-    /* interleaved v = 2: bubble term halves */
+    /* interleaved, v = 2: the fill halves, and each micro-batch makes v - 1
+     * extra rounds of pp hops */
     s.gpus = 4;
     s.schedule = ENGINE_SCHED_INTERLEAVED;
     r = eval_plan(&s, 1, 4, 1, 1);
     assert_near(r.bubble_fraction, 1.5 / 5.5, 1e-12);
-    /* its bubble: (pp-1)/v stage steps plus (v-1) pp extra hops, each a p2p of
-     * one micro-batch (2 sequences x 1024 tokens x 4096 x 2 B at 300 GB/s) */
-    double istep = (r.prefill_compute_s + r.prefill_comm_s) / 4;
-    assert_near(r.prefill_bubble_s, 1.5 * istep + 1 * 4 * (2 * 1024 * 4096 * 2 / 300e9), 1e-9);
+    assert_near(r.ttft_s, 4 * last + others / 2 + 1 * 4 * p2p + 15e-6, 1e-9);
+    /* an explicit micro-batch count above the batch splits sequences into
+     * chunks that attend to the ones before them */
+    s.schedule = ENGINE_SCHED_GPIPE;
+    s.batch = 1;
+    s.microbatches = 4;
+    r = eval_plan(&s, 1, 4, 1, 1);
+    hand_step ch = {&m, &g, ENGINE_FP16, 1, 1, 256, 384, 0, 5e-6};
+    double cl = hand_layer(&ch), cp = 256 * 4096 * 2 / 300e9;
+    assert_near(r.ttft_s, 4 * (8 * cl + hand_last(&ch)) + 24 * cl + hand_first(&ch) + 3 * cp + 15e-6,
+                1e-9);
+}
+
+/* The default micro-batch count is min(pp, batch): whole sequences. */
+static void test_default_microbatches(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    s.batch = 2;
+    engine_result r = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(r.bubble_fraction, 3.0 / 5.0, 1e-12); /* m = 2 */
+    s.microbatches = 2;
+    engine_result e = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(e.ttft_s, r.ttft_s, 1e-12);
+    s.batch = 16;
+    s.microbatches = 0;
+    r = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(r.bubble_fraction, 3.0 / 7.0, 1e-12); /* m = 4 */
 }
 
 static void test_invalid_plans(void **state)
@@ -565,8 +743,216 @@ static void test_moe_ep(void **state)
     /* MoE decode at batch 1 reads only the 2 experts it routes to */
     s.gpus = 1;
     engine_result one = eval_plan(&s, 1, 1, 1, 1);
-    double active = engine_model_active_params(&m);
-    assert_true(one.itl_s < active * 2.2 / (3350e9 * 2.90 / 3.35) + 32 * 10e-6);
+    double active = engine_model_active_params(&m), total = engine_model_params(&m);
+    assert_true(one.itl_s > active * 2 / (3350e9 * 0.8));
+    assert_true(one.itl_s < 0.5 * total * 2 / (3350e9 * 0.8));
+}
+
+/* --- frameworks ---------------------------------------------------------- */
+
+static engine_framework fw_test(void)
+{
+    engine_framework f;
+    engine_framework_generic(&f);
+    return f;
+}
+
+/* vLLM budgets gpu_memory_utilization of the TOTAL memory for everything;
+ * TensorRT-LLM gives the KV cache a fraction of what is FREE after the
+ * weights, workspace and runtime. */
+static void test_memory_rules(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_framework f = fw_test();
+    f.mem_rule = ENGINE_MEM_TOTAL;
+    f.mem_fraction = 0.9;
+    f.runtime_bytes = 1.5e9;
+    s.framework = &f;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    double fixed = r.mem.weights_bytes + r.mem.activation_bytes + 1.5e9;
+    assert_near(r.mem.overhead_bytes, 1.5e9, 0);
+    assert_near(r.mem.capacity_bytes, 0.9 * 80e9, 1e-12);
+    assert_near(r.mem.kv_capacity_bytes, 0.9 * 80e9 - fixed, 1e-12);
+    f.mem_rule = ENGINE_MEM_FREE;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.kv_capacity_bytes, 0.9 * (80e9 - fixed), 1e-12);
+    assert_near(r.mem.capacity_bytes, fixed + 0.9 * (80e9 - fixed), 1e-12);
+    /* the scenario's own fraction and overhead win over the framework's */
+    s.usable_fraction = 0.5;
+    s.runtime_overhead_bytes = 0;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    fixed -= 1.5e9;
+    assert_near(r.mem.kv_capacity_bytes, 0.5 * (80e9 - fixed), 1e-12);
+    /* the largest batch whose KV fits: 1280 tokens x 128 KiB each */
+    int bmax = engine_max_batch(&s, (engine_plan){1, 1, 1, 1}, 100000);
+    assert_true(bmax > 1);
+    s.batch = bmax;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).fits);
+    s.batch = bmax + 1;
+    assert_false(eval_plan(&s, 1, 1, 1, 1).fits);
+}
+
+/* A framework whose host loop does not overlap the GPU adds its per-step
+ * and per-sequence costs to every decode step; an overlapping one pays only
+ * what the GPU cannot hide. */
+static void test_host_step(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.batch = 4;
+    engine_framework f = fw_test();
+    f.step_s = 540e-6;
+    f.seq_step_s = 12.7e-6;
+    f.overlap = 0;
+    s.framework = &f;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
+    double gpu = hand_all(&dc, 32);
+    assert_near(r.itl_s, gpu + 540e-6 + 4 * 12.7e-6, 1e-9);
+    assert_near(r.decode.step_s, 540e-6 + 4 * 12.7e-6, 1e-12);
+    f.overlap = 1;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, gpu, 1e-9); /* 591 us of host work hides under ~6.8 ms */
+    f.step_s = 10e-3;                 /* a host loop slower than the GPU sets the pace */
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, 10e-3 + 4 * 12.7e-6, 1e-9);
+}
+
+/* A framework's custom all-reduce replaces NCCL for small messages inside
+ * one NVLink domain: its fixed cost + 2 (n-1)/n M / BW. */
+static void test_custom_allreduce(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0.77e-6, 367);
+    l.base_s = 4.9e-6;
+    l.kind = ENGINE_LINK_NVLINK;
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    engine_framework f = fw_test();
+    s.framework = &f;
+    engine_result nccl = eval_plan(&s, 4, 1, 1, 1);
+    double ar_nccl = 4.9e-6 + 6 * 0.77e-6 + 1.5 * 8192 / 367e9;
+    double gather = engine_comm_time(ENGINE_OP_ALLGATHER, &l, NULL, 4, 0, 128256.0 * 4);
+    assert_near(nccl.decode_comm_s, 65 * ar_nccl + gather, 1e-9);
+    f.custom_ar_max_bytes = 8 << 20;
+    f.custom_ar_s = 6e-6;
+    engine_result cust = eval_plan(&s, 4, 1, 1, 1);
+    double ar_c = 6e-6 + 1.5 * 8192 / 367e9;
+    assert_near(cust.decode_comm_s, 65 * ar_c + gather, 1e-9);
+    /* not over PCIe: NCCL again */
+    l.kind = ENGINE_LINK_PCIE;
+    engine_result pcie = eval_plan(&s, 4, 1, 1, 1);
+    assert_near(pcie.decode_comm_s, nccl.decode_comm_s, 1e-12);
+}
+
+/* The context limit: prompt + gen beyond the model's context (or the
+ * scenario's max_model_len) makes every plan invalid, with the reason. */
+static void test_context_limit(void **state)
+{
+    (void)state;
+    engine_model m = tm_gpt2(); /* 1024 tokens */
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    assert_false(r.valid);
+    assert_string_equal(r.reason, "prompt + gen = 1280 tokens exceeds the context of 1024");
+    s.prompt = 768;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).valid);
+    s.max_model_len = 1000;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_string_equal(r.reason, "prompt + gen = 1024 tokens exceeds the context of 1000");
+    s.max_model_len = 4096; /* a user override above the config */
+    s.prompt = 2048;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).valid);
+    assert_int_equal(engine_context_limit(&s), 4096);
+}
+
+/* A tied LM head is the embedding matrix, held once, but its GEMM still
+ * runs every step. */
+static void test_tied_head(void **state)
+{
+    (void)state;
+    engine_model tied = tm_gpt2(), untied = tm_gpt2();
+    untied.tied_embeddings = 0;
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &tied, &g, &l, 1);
+    s.prompt = 512;
+    engine_result a = eval_plan(&s, 1, 1, 1, 1);
+    s.model = &untied;
+    engine_result b = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(a.itl_s, b.itl_s, 1e-12);
+    assert_near(b.mem.weights_bytes - a.mem.weights_bytes, 50257.0 * 768 * 2, 1e-9);
+    assert_int_equal(a.decode.kernels, b.decode.kernels);
+}
+
+/* 4-bit weights with group scales: GPTQ g128 stores 0.5 + 2.5/128 B per
+ * weight in the blocks; a group of 32 costs more. */
+static void test_int4_weights(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.weight_dtype = ENGINE_INT4;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    const double emb = 128256.0 * 4096, norms = 65 * 4096.0;
+    const double lin = 8030261248.0 - 2 * emb - norms;
+    assert_near(r.mem.weights_bytes, lin * (0.5 + 2.5 / 128) + (norms + 2 * emb) * 2, 1e-12);
+    s.quant_group = 32;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.weights_bytes, lin * (0.5 + 2.5 / 32) + (norms + 2 * emb) * 2, 1e-12);
+    /* a checkpoint's own format applies when the scenario keeps fp16 */
+    engine_model q = m;
+    q.has_weight_dtype = 1;
+    q.weight_dtype = ENGINE_FP8;
+    s.model = &q;
+    s.weight_dtype = ENGINE_FP16;
+    s.quant_group = 0;
+    assert_int_equal(engine_scenario_weight_dtype(&s), ENGINE_FP8);
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.weights_bytes, lin + (norms + 2 * emb) * 2, 1e-12);
+}
+
+/* TP beyond the NVLink domain is flagged. */
+static void test_cross_node_warnings(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_70b();
+    engine_gpu g = tg_h100();
+    engine_link nv = tl_link(0.77e-6, 367), ib = tl_link(5e-6, 50);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &nv, 16);
+    s.inter = &ib;
+    s.gpus_per_node = 8;
+    engine_result r = eval_plan(&s, 16, 1, 1, 1);
+    assert_true(r.warnings & ENGINE_WARN_TP_CROSS_NODE);
+    assert_non_null(engine_warning_text(ENGINE_WARN_TP_CROSS_NODE));
+    r = eval_plan(&s, 8, 2, 1, 1);
+    assert_int_equal(r.warnings, 0);
+    engine_model x = tm_mixtral_8x7b();
+    s.model = &x;
+    r = eval_plan(&s, 1, 1, 16, 8);
+    assert_int_equal(r.warnings, 0); /* 8 GPUs: one node */
+    s.gpus_per_node = 4;
+    r = eval_plan(&s, 1, 1, 16, 8);
+    assert_true(r.warnings & ENGINE_WARN_EP_CROSS_NODE);
 }
 
 /* --- ranking and tails ------------------------------------------------- */
@@ -632,7 +1018,7 @@ static void test_tails_deterministic(void **state)
     s.mc_samples = 4096; /* the most engine_tails takes: ~65 straggler draws */
     engine_tails(&s, &b);
     double work = b.prefill_compute_s + b.prefill_bubble_s +
-                  s.gen * (b.decode_compute_s + b.decode_bubble_s);
+                  (s.gen - 1) * (b.decode_compute_s + b.decode_bubble_s);
     assert_near(b.p50_s, b.e2e_s, 1e-12);
     double sev = (b.p99_s - b.e2e_s) / work;
     assert_true(sev > 0.12 && sev < 0.38); /* seeds 1..12 give 0.15-0.35 */
@@ -752,8 +1138,16 @@ int main(void)
         cmocka_unit_test(test_pp_p2p_hand),
         cmocka_unit_test(test_moe_decode_hand),
         cmocka_unit_test(test_pipeline_times),
+        cmocka_unit_test(test_default_microbatches),
         cmocka_unit_test(test_invalid_plans),
         cmocka_unit_test(test_moe_ep),
+        cmocka_unit_test(test_memory_rules),
+        cmocka_unit_test(test_host_step),
+        cmocka_unit_test(test_custom_allreduce),
+        cmocka_unit_test(test_context_limit),
+        cmocka_unit_test(test_tied_head),
+        cmocka_unit_test(test_int4_weights),
+        cmocka_unit_test(test_cross_node_warnings),
         cmocka_unit_test(test_rank_order),
         cmocka_unit_test(test_tails_deterministic),
         cmocka_unit_test(test_more_bandwidth_never_slower),

@@ -770,7 +770,11 @@ int calib_fit_roofline_ex(const calib_point *pts, int n, double peak_flops,
     out->overhead_s = bo;
     out->n = n;
     /* Errors of the model as the engine will use it, on every point with
-     * its real bytes (excluded ones included). */
+     * its real bytes (excluded ones included).  The max form is a
+     * comparison only: where its memory roof rests on a bound (no fitted
+     * point on it), a cache-resident point's real bytes at that bound
+     * would measure the bound, not the fit, so those points count as
+     * they were fitted (compute + overhead). */
     double mean = 0, ape = 0, ss_res = 0, ss_tot = 0;
     int fit_compute = 0;
     for (int i = 0; i < n; i++)
@@ -778,11 +782,13 @@ int calib_fit_roofline_ex(const calib_point *pts, int n, double peak_flops,
     mean /= n;
     for (int i = 0; i < n; i++) {
         const calib_point *q = &pts[i];
-        double a = q->flops / peak_flops * bu, b = q->bytes / bandwidth * bv;
+        int cached = excl && excl[i];
+        double a = q->flops / peak_flops * bu;
+        double b = (form == CALIB_ROOFLINE_MAX && cached) ? 0 : q->bytes / bandwidth * bv;
         double pred = rf_model(form, a, b) + bo, lt = log(q->time_s);
         if (a >= b)
             out->n_compute_bound++;
-        if (a >= b || (excl && excl[i]))
+        if (a >= b || cached)
             fit_compute++;
         ape += fabs(pred - q->time_s) / q->time_s;
         ss_res += (log(pred) - lt) * (log(pred) - lt);

@@ -457,6 +457,9 @@ int engine_scenario_quant_group(const engine_scenario *s);
 /* The context limit in tokens: max_model_len, else the model's context
  * (which a Hugging Face config already scales by its rope_scaling factor). */
 int engine_context_limit(const engine_scenario *s);
+/* The memory fraction a scenario runs with: its own, else its framework's
+ * (the generic one's 0.9 without a framework). */
+double engine_scenario_usable_fraction(const engine_scenario *s);
 /* Fill the built-in generic framework profile (CUDA graphs, a small fixed
  * cost per step, NCCL all-reduces, 0.9 of the total memory, 2 GB runtime). */
 void engine_framework_generic(engine_framework *f);

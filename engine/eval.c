@@ -242,6 +242,17 @@ int engine_context_limit(const engine_scenario *s)
     return s->model ? s->model->context : 0;
 }
 
+double engine_scenario_usable_fraction(const engine_scenario *s)
+{
+    if (s->usable_fraction > 0)
+        return s->usable_fraction;
+    if (s->framework)
+        return s->framework->mem_fraction;
+    engine_framework f;
+    engine_framework_generic(&f);
+    return f.mem_fraction;
+}
+
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s)
 {
     if (s->model && s->model->has_weight_dtype && s->weight_dtype == ENGINE_FP16)
@@ -449,7 +460,7 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     mem->per_gpu_bytes =
         mem->weights_bytes + mem->kv_bytes + mem->activation_bytes + mem->overhead_bytes;
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
-    double frac = s->usable_fraction > 0 ? s->usable_fraction : c->fw->mem_fraction;
+    double frac = engine_scenario_usable_fraction(s);
     double fixed = mem->weights_bytes + mem->activation_bytes + mem->overhead_bytes;
     if (c->fw->mem_rule == ENGINE_MEM_FREE) {
         double free_b = vram - fixed;

@@ -421,7 +421,7 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
     put(st, "overhead_bytes", mem->overhead_bytes, REC_UNIT_BYTES);
     put(st, "per_gpu_bytes", mem->per_gpu_bytes, REC_UNIT_BYTES);
     put(st, "vram_bytes", b->vram_bytes > 0 ? b->vram_bytes : g->memory_bytes, REC_UNIT_BYTES);
-    put(st, "usable_fraction", b->usable_fraction, REC_UNIT_FRACTION);
+    put(st, "usable_fraction", engine_scenario_usable_fraction(b), REC_UNIT_FRACTION);
     put(st, "capacity_bytes", mem->capacity_bytes, REC_UNIT_BYTES);
     put(st, "kv_room_bytes",
         mem->capacity_bytes - mem->weights_bytes - mem->activation_bytes - mem->overhead_bytes,

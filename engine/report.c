@@ -15,6 +15,9 @@ void report_inputs_defaults(report_inputs *in, const engine_gpu *gpu)
     memset(in, 0, sizeof *in);
     engine_scenario_defaults(&in->base);
     in->base.gpu = gpu;
+    /* 512 prompt tokens, one of the seed's sequence lengths: with 256
+     * generated ones the study fits GPT-2's 1024-token context */
+    in->base.prompt = 512;
     static const int counts[] = {1, 2, 4, 8, 16};
     in->n_counts = (int)(sizeof counts / sizeof counts[0]);
     for (int i = 0; i < in->n_counts; i++)

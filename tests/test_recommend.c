@@ -122,15 +122,15 @@ static void test_seed004_a_one_gpu(void **state)
     assert_true(r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES);
     assert_plan(r, 1, 1, 1, ENGINE_FP16);
     /* "TP=2 would halve the ITL ... add ~15% overhead ... strictly worse":
-     * the runner-up is TP=2 with fewer tokens/s per GPU.  The seed's "~15%"
-     * counts only the bytes of the all-reduces; each of the 64 per token
-     * also pays a fixed ~20 us (nccl-tests' 26 us small-message all-reduce
-     * on 8 H100s = 19 us base + steps), 1.28 ms on top of the halved 2.94 ms,
-     * so TP=2 gives 0.76x the ITL, not 0.5x: 4.22 / 5.57 ms. */
+     * the runner-up is TP=2 with fewer tokens/s per GPU.  Only the GEMMs
+     * halve (5.99 -> 3.19 ms); the 260 kernels' fixed costs, the norms and
+     * the embedding do not, and 65 all-reduces of 8 KB add 6.9 us each
+     * (NCCL's measured 8-GPU curve rescaled to 2 GPUs): 4.38 / 6.76 ms =
+     * 0.65x the ITL, not 0.5x. */
     int i = find_alt(r, 2, 1, ENGINE_FP16);
     assert_true(i >= 0);
     double itl_ratio = r->alt[i].unit.itl_s / r->chosen.unit.itl_s;
-    assert_true(itl_ratio > 0.72 && itl_ratio < 0.80);
+    assert_true(itl_ratio > 0.62 && itl_ratio < 0.68);
     assert_true(r->alt[i].unit.tokens_per_s / 2 < r->chosen.unit.tokens_per_s);
     free(r);
 }
@@ -158,10 +158,10 @@ static void test_seed004_b_tp4(void **state)
     assert_true(r->step[REC_STEP_TP].flags & REC_TP_ROUNDED);
     assert_int_equal(r->step[REC_STEP_TOPOLOGY].verdict, REC_PASS);
     assert_plan(r, 4, 1, 1, ENGINE_FP16);
-    /* "ITL ~ 141/4/3350 = 10.5 ms + comms ~ 14 ms": the engine says 16.4 ms,
-     * 12.9 ms of memory time (achievable 2.90 TB/s, KV reads, 10 us per
-     * layer) + 3.5 ms for 160 all-reduces of ~22 us (base 19 us + 6 ring
-     * steps) -- the same 3.5 ms of communication as the seed's estimate. */
+    /* "ITL ~ 141/4/3350 = 10.5 ms + comms ~ 14 ms": the engine says 17.4 ms:
+     * 13.9 ms of GEMMs (35.3 GB per GPU over 80 % of 3.35 TB/s = 13.2 ms,
+     * plus their fixed costs), 1.8 ms of attention and small kernels, and
+     * 1.7 ms for 161 all-reduces of ~10 us (NCCL's measured curve). */
     assert_true(r->chosen.unit.itl_s > 15.5e-3 && r->chosen.unit.itl_s < 17.5e-3);
     assert_true(r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES);
     free(r);
@@ -217,9 +217,10 @@ static void test_seed004_c_fp8(void **state)
     assert_int_equal(r->step[REC_STEP_QUANT].verdict, REC_PASS);
     assert_plan(r, 8, 1, 1, ENGINE_FP8);
     assert_int_equal(r->chosen.nodes, 1);
-    /* "TP=8 with FP8: 50.6 GB/GPU. Fits." (ours: 405.85e9 / 8 = 50.7 GB
-     * incl. the sharded embeddings and head) */
-    assert_true(REL(r->chosen.unit.mem.weights_bytes, 50.6e9) < 0.005);
+    /* "TP=8 with FP8: 50.6 GB/GPU. Fits." (ours: 51.26 GB: 405.85e9 / 8 =
+     * 50.73 GB if every weight were FP8, + 0.53 GB because the FP8
+     * checkpoint keeps its embedding and LM head in 16 bits) */
+    assert_true(REL(r->chosen.unit.mem.weights_bytes, 51.26e9) < 0.005);
     assert_true(r->chosen.unit.fits);
     assert_true(r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES);
     int i = find_alt(r, 8, 2, ENGINE_FP16);

@@ -431,7 +431,10 @@ static void test_preselection_and_vram_default(void **state)
     /* a100-40gb holds the driver's total, 40960 MiB = 42.95 GB; the VRAM
      * slider moves in whole GB and starts at 43 */
     assert_true(screen_contains("43 GB"));
-    assert_true(screen_contains("pcie4 / "));
+    /* the link selector shows the preselected link (an 80-column title
+     * line drops the link names first) */
+    assert_true(screen_contains("PCIe 4.0 x16"));
+    assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "pcie4");
     assert_int_equal(g_x->ctl[CTL_VRAM].value, 43);
     screen_close();
     eo.vram_gb = 24;

@@ -153,7 +153,7 @@ static void print_one(const engine_scenario *s, const engine_result *r)
         "CUDA context, allocator");
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
     const engine_framework *fw = s->framework;
-    double frac = s->usable_fraction > 0 ? s->usable_fraction : fw ? fw->mem_fraction : 0.9;
+    double frac = engine_scenario_usable_fraction(s);
     if (fw && fw->mem_rule == ENGINE_MEM_FREE)
         snprintf(note, sizeof note, "of %s usable (KV: %.2f of what %s leaves free)",
                  cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b), frac,

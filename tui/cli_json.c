@@ -168,8 +168,7 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cli_json_add_number(o, "vram_bytes", vram);
     const engine_framework *fw = s->framework;
     add_string_or_null(o, "framework", fw ? fw->name : "generic");
-    cli_json_add_number(o, "usable_fraction",
-                        s->usable_fraction > 0 ? s->usable_fraction : fw ? fw->mem_fraction : 0.9);
+    cli_json_add_number(o, "usable_fraction", engine_scenario_usable_fraction(s));
     add_string_or_null(o, "memory_rule", engine_mem_rule_name(fw ? fw->mem_rule : ENGINE_MEM_TOTAL));
     cli_json_add_number(o, "runtime_overhead_bytes",
                         s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes

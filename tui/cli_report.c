@@ -27,6 +27,7 @@ static const char *const DEFAULT_MODELS[] = {"gpt2-124m", "llama-7b", "llama-13b
                                              "falcon-180b"};
 static const char *const DEFAULT_LINKS[] = {"pcie3", "pcie4", "nvlink3", "nvlink4"};
 #define DEFAULT_GPU "a100-80gb"
+#define DEFAULT_PROMPT "512"
 #define DEFAULT_FOCUS "llama-7b"
 
 /* --- a generic table: text, CSV and JSON from one description ------------ */
@@ -340,9 +341,15 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
     /* 5. minimum GPU count by GPU memory */
     x = &rt[4];
     x->name = "min_gpus";
+    engine_framework gen_fw;
+    engine_framework_generic(&gen_fw);
+    const engine_framework *fw = in->base.framework ? in->base.framework : &gen_fw;
+    double usable = engine_scenario_usable_fraction(&in->base);
     snprintf(x->title, sizeof x->title,
-             "Minimum GPU count by GPU memory (any plan, %s weights, %.0f%% usable)",
-             engine_dtype_name(in->base.weight_dtype), 100 * in->base.usable_fraction);
+             "Minimum GPU count by GPU memory (any plan, %s weights, %.0f%% of the %s memory "
+             "usable)",
+             engine_dtype_name(in->base.weight_dtype), 100 * usable,
+             fw->mem_rule == ENGINE_MEM_FREE ? "free" : "total");
     rt_col(x, "model", NULL);
     for (int vi = 0; vi < REPORT_N_VRAM; vi++) {
         snprintf(col, sizeof col, "gpus_%.0fgb", in->vram_bytes[vi] / 1e9);
@@ -455,6 +462,10 @@ static void report_help(FILE *f)
             "  --out DIR      also write one CSV per table: DIR/<table>.csv\n"
             "  --plots DIR    write the SVG figures: tp_scaling_efficiency, regime_heatmap,\n"
             "                 tp_vs_pp, pipeline_bubble, cost_efficiency, vram_frontier\n"
+            "\n"
+            "The workload defaults to prompt " DEFAULT_PROMPT " (one of the seed's sequence lengths;\n"
+            "with gen 256 it fits GPT-2's 1024-token context); every model row must fit\n"
+            "prompt + gen.\n"
             "\n");
     cli_scenario_help(f);
     fprintf(f, "\nUnits are in the column names (_ms, _gb = 1e9 bytes, _pct, usd_per_mtok).\n");
@@ -534,7 +545,7 @@ int cli_cmd_report(int argc, char **argv, const preset_db *db)
         {"--focus", CLI_OPT_STRING, &focus_arg, 0, 0, NULL},
     };
     int rc = CLI_FAIL;
-    char **args = calloc((size_t)argc + 5, sizeof *args);
+    char **args = calloc((size_t)argc + 7, sizeof *args);
     const char **mnames = calloc(REPORT_MAX_MODELS * 4, sizeof *mnames);
     cli_scenario *cs = calloc(1, sizeof *cs);
     report_inputs *in = calloc(1, sizeof *in);
@@ -549,10 +560,13 @@ int cli_cmd_report(int argc, char **argv, const preset_db *db)
     int n_raw = 0;
     int nargs = take_models(argc, argv, args, mnames, &n_raw, REPORT_MAX_MODELS * 4);
     /* The shared parser needs one model and a GPU to build the scenario. */
-    int has_gpu = 0;
-    for (int i = 0; i < nargs; i++)
+    int has_gpu = 0, has_prompt = 0;
+    for (int i = 0; i < nargs; i++) {
         if (!strcmp(args[i], "--gpu") || !strncmp(args[i], "--gpu=", 6))
             has_gpu = 1;
+        if (!strcmp(args[i], "--prompt") || !strncmp(args[i], "--prompt=", 9))
+            has_prompt = 1;
+    }
     /* Expand comma lists into one buffer of names. */
     size_t total = 1;
     for (int i = 0; i < n_raw; i++)
@@ -585,6 +599,10 @@ int cli_cmd_report(int argc, char **argv, const preset_db *db)
         args[nargs++] = "--gpu";
         args[nargs++] = DEFAULT_GPU;
     }
+    if (!has_prompt) { /* the seed's short sequence; fits GPT-2's 1024 tokens with gen */
+        args[nargs++] = "--prompt";
+        args[nargs++] = DEFAULT_PROMPT;
+    }
     rc = cli_scenario_parse(cs, nargs, args, db, CLI_NEED_MODEL | CLI_NEED_GPU, extra,
                             (int)(sizeof extra / sizeof extra[0]));
     if (rc == CLI_HELP) {
@@ -609,6 +627,16 @@ int cli_cmd_report(int argc, char **argv, const preset_db *db)
         const engine_model *m = cli_find_model(CMD, "--model", db, models[i], &hf[i], &from_file);
         if (!m)
             goto done;
+        engine_scenario one = cs->scenario;
+        one.model = m;
+        int limit = engine_context_limit(&one);
+        if (limit > 0 && (long long)one.prompt + one.gen > limit) {
+            fprintf(stderr,
+                    "shardscope " CMD ": --prompt/--gen: prompt + gen = %lld tokens exceeds "
+                    "the context of %d tokens of %s (--max-model-len N overrides)\n",
+                    (long long)one.prompt + one.gen, limit, m->name);
+            goto done;
+        }
         in->models[in->n_models++] = m;
     }
     in->focus = 0;

@@ -123,23 +123,35 @@ void pane_hbar(explorer *x, WINDOW *w, int y, int xx, int width, int filled,
 void pane_header_draw(explorer *x, WINDOW *w)
 {
     int ww = getmaxx(w);
-    char buf[400], gpus[32];
+    char buf[640], head[200], links[140], fwn[80], tail[160];
     const engine_result *best = x->r.n_plans > 0 ? &x->r.plans[0] : NULL;
+    int ok = best && best->valid && best->fits;
+    char plan[48] = "", itl[24] = "", ttft[24] = "";
+    if (ok) {
+        fmt_plan(x, best->plan, plan, sizeof plan);
+        fmt_time(x, best->ttft_s, ttft, sizeof ttft);
+        fmt_time(x, best->itl_s, itl, sizeof itl);
+    }
     pane_fill(w, 0, 0, ww, ROLE_HEADER);
-    snprintf(gpus, sizeof gpus, "%d", x->ctl[CTL_GPUS].value);
     const engine_framework *fw = exp_framework(x);
-    int n = snprintf(buf, sizeof buf, " shardscope %s %s on %s %s %s %s %s / %s %s %s", x->g->dot,
-                     exp_model(x)->display, gpus, x->g->times, exp_gpu(x)->display, x->g->dot,
-                     exp_link(x, CTL_INTRA)->name, exp_link(x, CTL_INTER)->name, x->g->dot,
-                     fw ? fw->name : "generic");
-    if (best && best->valid && best->fits && n > 0 && (size_t)n < sizeof buf) {
-        char plan[48], itl[24], ttft[24];
-        snprintf(buf + n, sizeof buf - (size_t)n, " %s best %s TTFT %s ITL %s",
-                 x->g->dot, fmt_plan(x, best->plan, plan, sizeof plan),
-                 fmt_time(x, best->ttft_s, ttft, sizeof ttft),
-                 fmt_time(x, best->itl_s, itl, sizeof itl));
-    } else if (n > 0 && (size_t)n < sizeof buf) {
-        snprintf(buf + n, sizeof buf - (size_t)n, "  %s no plan fits", x->g->dot);
+    snprintf(head, sizeof head, " shardscope %s %s on %d %s %s", x->g->dot, exp_model(x)->display,
+             x->ctl[CTL_GPUS].value, x->g->times, exp_gpu(x)->display);
+    snprintf(links, sizeof links, " %s %s / %s", x->g->dot, exp_link(x, CTL_INTRA)->name,
+             exp_link(x, CTL_INTER)->name);
+    snprintf(fwn, sizeof fwn, " %s %s", x->g->dot, fw ? fw->name : "generic");
+    /* The most detailed line that fits: drop the links, then TTFT, then
+     * the framework. */
+    for (int level = 0; level < 4; level++) {
+        if (!ok)
+            snprintf(tail, sizeof tail, "  %s no plan fits", x->g->dot);
+        else if (level < 2)
+            snprintf(tail, sizeof tail, " %s best %s TTFT %s ITL %s", x->g->dot, plan, ttft, itl);
+        else
+            snprintf(tail, sizeof tail, " %s best %s ITL %s", x->g->dot, plan, itl);
+        snprintf(buf, sizeof buf, "%s%s%s%s", head, level == 0 ? links : "", level < 3 ? fwn : "",
+                 tail);
+        if (fmt_width(buf) <= ww)
+            break;
     }
     pane_put(w, 0, 0, ww, ROLE_HEADER, buf);
     theme_set(w, ROLE_NORMAL);

@@ -93,11 +93,13 @@ static void build(explorer *x, lines *l)
     add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_time(x, p->decode_compute_s, a, sizeof a),
         fmt_time(x, p->decode_comm_s, b, sizeof b));
     add(l, ROLE_NORMAL, "  bubble %s", fmt_time(x, p->decode_bubble_s, a, sizeof a));
-    add(l, ROLE_NORMAL, "  GEMM %s, attn %s, small %s", fmt_time(x, p->decode.gemm_s, a, sizeof a),
-        fmt_time(x, p->decode.attn_s, b, sizeof b), fmt_time(x, p->decode.small_s, c, sizeof c));
-    add(l, ROLE_NORMAL, "  TP %s, EP %s, PP %s, framework %s",
-        fmt_time(x, p->decode.tp_s, a, sizeof a), fmt_time(x, p->decode.ep_s, b, sizeof b),
-        fmt_time(x, p->decode.pp_s, c, sizeof c), fmt_time(x, p->decode.step_s, d, sizeof d));
+    /* where a decode step goes, three short lines (the pane is 34 wide) */
+    add(l, ROLE_NORMAL, "  GEMM %s  attn %s", fmt_time(x, p->decode.gemm_s, a, sizeof a),
+        fmt_time(x, p->decode.attn_s, b, sizeof b));
+    add(l, ROLE_NORMAL, "  small %s  host %s", fmt_time(x, p->decode.small_s, a, sizeof a),
+        fmt_time(x, p->decode.step_s + p->decode.launch_s, b, sizeof b));
+    add(l, ROLE_NORMAL, "  TP %s  EP %s  PP %s", fmt_time(x, p->decode.tp_s, a, sizeof a),
+        fmt_time(x, p->decode.ep_s, b, sizeof b), fmt_time(x, p->decode.pp_s, c, sizeof c));
     add(l, ROLE_NORMAL, " end to end %s", with_band(x, p->e2e_s, &p->e2e_band, wb, sizeof wb));
     for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (p->warnings & bit)

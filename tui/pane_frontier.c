@@ -86,7 +86,7 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
      * at the top of the plot and marked. */
     double top = 0;
     if (r->front_capacity > 0) {
-        double own = exp_gpu(x)->memory_bytes * r->sc.usable_fraction;
+        double own = exp_gpu(x)->memory_bytes * engine_scenario_usable_fraction(&r->sc);
         top = 2 * (own > r->front_capacity ? own : r->front_capacity);
     }
     chart_spec spec = {nb, 3, vals, top, r->front_capacity, bar_w, 1};

@@ -443,8 +443,8 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
     for (int vi = 0; vi < REPORT_N_VRAM && cp->n_hlines < PLOT_MAX_HLINES; vi++) {
         plot_hline *hl = &cp->hlines[cp->n_hlines++];
         snprintf(hl->name, sizeof hl->name, "%.0f GB GPU (usable %.0f%%)", in->vram_bytes[vi] / 1e9,
-                 100 * in->base.usable_fraction);
-        hl->y = in->vram_bytes[vi] * in->base.usable_fraction / 1e9;
+                 100 * engine_scenario_usable_fraction(&in->base));
+        hl->y = in->vram_bytes[vi] * engine_scenario_usable_fraction(&in->base) / 1e9;
     }
     if (write_one(dir, "vram_frontier.svg", cp, NULL, failed, len))
         goto done;

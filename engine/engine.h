@@ -460,6 +460,9 @@ int engine_context_limit(const engine_scenario *s);
 /* The memory fraction a scenario runs with: its own, else its framework's
  * (the generic one's 0.9 without a framework). */
 double engine_scenario_usable_fraction(const engine_scenario *s);
+/* 1 when decode steps replay a CUDA graph: the scenario's choice, else its
+ * framework's (the generic one's without a framework). */
+int engine_scenario_cuda_graphs(const engine_scenario *s);
 /* Fill the built-in generic framework profile (CUDA graphs, a small fixed
  * cost per step, NCCL all-reduces, 0.9 of the total memory, 2 GB runtime). */
 void engine_framework_generic(engine_framework *f);

@@ -253,6 +253,19 @@ double engine_scenario_usable_fraction(const engine_scenario *s)
     return f.mem_fraction;
 }
 
+int engine_scenario_cuda_graphs(const engine_scenario *s)
+{
+    if (s->cuda_graphs == ENGINE_GRAPHS_ON)
+        return 1;
+    if (s->cuda_graphs == ENGINE_GRAPHS_OFF)
+        return 0;
+    if (s->framework)
+        return s->framework->cuda_graphs != 0;
+    engine_framework f;
+    engine_framework_generic(&f);
+    return f.cuda_graphs != 0;
+}
+
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s)
 {
     if (s->model && s->model->has_weight_dtype && s->weight_dtype == ENGINE_FP16)
@@ -757,9 +770,7 @@ static void times_compute(const plan_ctx *c, engine_result *r)
     double md = B < p.pp ? B : p.pp;
     step_shape dc = {B / md, 1, S + G / 2.0, 1};
     pipe_cost dec;
-    int graphs = s->cuda_graphs == ENGINE_GRAPHS_ON    ? 1
-                 : s->cuda_graphs == ENGINE_GRAPHS_OFF ? 0
-                                                       : fw->cuda_graphs;
+    int graphs = engine_scenario_cuda_graphs(s);
     pipe_compute(c, &dc, !graphs, &dec);
     double cycle = md * dec.worst_t;
     double itl_work = dec.sum_t > cycle ? dec.sum_t : cycle;

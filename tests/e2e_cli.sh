@@ -171,7 +171,7 @@ expect_out '^  KV cache +[0-9.]+ [kMG]B'
 expect_out '^  total +[0-9.]+ GB +of 76\.97 GB usable \(85\.52 GB x 0\.90\)'
 expect_out '^  TTFT \(prefill\) +[0-9.]+ (ms|s)'
 expect_out '^  P50 '
-expect_out '^framework: generic; calibration: datasheet defaults'
+expect_out '^framework: generic \(decode CUDA graphs on\); calibration: datasheet defaults'
 
 # Seed 004 / issue: Llama-3.1-405B at TP=8, FP16 does not fit 80 GB (101 GB
 # of weights per GPU); FP8 fits (the seed's 50.6 GB; 51.26 GB with the
@@ -187,6 +187,51 @@ expect_rc 0
 expect_near weights_bytes 51.26e9 0.005
 expect_out '"fits":[[:space:]]*true'
 expect_out '"regime":[[:space:]]*"[CM]"'
+
+# --- issue 8: frameworks, context limit, warnings, bands ------------------
+run eval --help
+expect_rc 0
+expect_out '^  --framework F +vllm\|sglang\|trt-llm\|generic'
+expect_out '^  --cuda-graphs on\|off'
+# TensorRT-LLM gives the KV cache 0.9 of what is free after the weights
+# (85.52 GB - 16.06 weights - 1.0 runtime - 0.09 workspace = 68.37 GB):
+# 61.53 GB; vLLM's 0.9 applies to the total (76.97 GB for everything).
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --json
+expect_rc 0
+expect_out '"memory_rule":[[:space:]]*"free"'
+expect_near kv_capacity_bytes 61.53e9 0.001
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --json
+expect_rc 0
+expect_out '"memory_rule":[[:space:]]*"total"'
+expect_near capacity_bytes 76.968e9 0.0001
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework tgi
+expect_rc 2
+expect_err_exact "shardscope eval: --framework: unknown framework 'tgi' (expected generic|vllm|sglang|trt-llm)"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --cuda-graphs off --json
+expect_rc 0
+expect_out '"cuda_graphs":[[:space:]]*false'
+# GPT-2's context is 1024 tokens: 1024 + 256 is refused with the limit named
+run eval --model gpt2-124m --gpu h100-sxm --gpus 1 --tp 1
+expect_rc 2
+expect_err_exact "shardscope eval: --prompt/--gen: prompt + gen = 1280 tokens exceeds the context of 1024 tokens (gpt2-124m; --max-model-len N overrides)"
+run eval --model gpt2-124m --gpu h100-sxm --gpus 1 --tp 1 --max-model-len 2048 --json
+expect_rc 0
+expect_out '"max_model_len":[[:space:]]*2048'
+# TP=16 on 8-GPU NVLink domains: ranked, with a warning
+run eval --model llama-3-70b --gpu h100-sxm --gpus 16 --tp 16 --json
+expect_rc 0
+expect_out '"warnings":[[:space:]]*\["a TP group spans NVLink domains'
+expect_out '"itl_s":[[:space:]]*\[[0-9.e-]+, [0-9.e-]+\]'
+run eval --model llama-3-70b --gpu h100-sxm --gpus 16 --tp 16
+expect_rc 0
+expect_out '^  warning: a TP group spans NVLink domains'
+# the band is printed next to the number
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1
+expect_out '^  ITL \(decode step\) +[0-9.]+ ms \([0-9.]+ ms[^)]+[0-9.]+ ms\)'
+run validate
+expect_rc 0
+expect_out '^overall +[0-9]+ '
+expect_out '^speed bias: '
 
 # A Hugging Face config.json gives the same model as the preset.
 run eval --model "$fx/llama-3-8b/config.json" --gpu h100-sxm --gpus 1 --tp 1 --json

@@ -444,9 +444,69 @@ static void test_hand_built_example_a(void **state)
     free(r);
 }
 
+/* recommend searches every plan the engine ranks, EP with replicas
+ * included: at the same batch and objective its choice is never beaten by
+ * more than 3 % by a fitting plan `eval` ranks (issue 8). */
+static void check_against_rank(const char *model, const char *gpu, const char *link, int gpus,
+                               int batch, engine_objective obj)
+{
+    recommend_request q;
+    memset(&q, 0, sizeof q);
+    engine_scenario_defaults(&q.base);
+    q.base.model = preset_find_model(ts_db, model);
+    q.base.gpu = preset_find_gpu(ts_db, gpu);
+    q.base.intra = preset_find_link(ts_db, link);
+    q.base.inter = preset_find_link(ts_db, "ib-ndr");
+    assert_non_null(q.base.model);
+    assert_non_null(q.base.gpu);
+    q.base.gpus_per_node = 8;
+    q.base.batch = batch;
+    q.base.objective = obj;
+    q.gpus_max = gpus;
+    recommend_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    engine_error err = {{0}};
+    assert_int_equal(recommend_run(&q, r, &err), 0);
+    assert_int_equal(r->status, REC_FEASIBLE);
+
+    engine_scenario s = q.base;
+    s.gpus = gpus;
+    static engine_result rk[512];
+    int n = engine_rank(&s, rk, 512, 0, &err);
+    assert_true(n > 0);
+    assert_true(rk[0].valid && rk[0].fits);
+    const engine_result *c = &r->chosen_result;
+    print_message("%-14s %2d GPUs b%-3d %-10s: recommend tp%d pp%d dp%d ep%d %.4g tok/s %.4g s,"
+                  " eval best tp%d pp%d dp%d ep%d %.4g tok/s %.4g s\n",
+                  model, gpus, batch, obj == ENGINE_OBJ_THROUGHPUT ? "throughput" : "latency",
+                  c->plan.tp, c->plan.pp, c->plan.dp, c->plan.ep, c->tokens_per_s, c->e2e_s,
+                  rk[0].plan.tp, rk[0].plan.pp, rk[0].plan.dp, rk[0].plan.ep, rk[0].tokens_per_s,
+                  rk[0].e2e_s);
+    if (obj == ENGINE_OBJ_THROUGHPUT)
+        assert_true(c->tokens_per_s >= 0.97 * rk[0].tokens_per_s);
+    else
+        assert_true(c->e2e_s <= 1.03 * rk[0].e2e_s);
+    free(r);
+}
+
+static void test_recommend_never_beaten_by_eval(void **state)
+{
+    (void)state;
+    const engine_objective objs[] = {ENGINE_OBJ_THROUGHPUT, ENGINE_OBJ_LATENCY};
+    for (int o = 0; o < 2; o++) {
+        check_against_rank("mixtral-8x7b", "h100-sxm", "nvlink4", 8, 64, objs[o]);
+        check_against_rank("mixtral-8x7b", "h100-sxm", "nvlink4", 8, 1, objs[o]);
+        check_against_rank("llama-3-70b", "h100-sxm", "nvlink4", 8, 32, objs[o]);
+        check_against_rank("llama-3-8b", "h100-sxm", "nvlink4", 8, 16, objs[o]);
+        check_against_rank("deepseek-v3", "h200", "nvlink4", 16, 32, objs[o]);
+        check_against_rank("qwen3-30b-a3b", "h100-sxm", "nvlink4", 4, 128, objs[o]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recommend_never_beaten_by_eval),
         cmocka_unit_test(test_seed004_a_one_gpu),
         cmocka_unit_test(test_seed004_b_tp4),
         cmocka_unit_test(test_seed004_b_real_capacity),

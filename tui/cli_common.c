@@ -630,6 +630,9 @@ void cli_scenario_help(FILE *f)
             "  --vram-gb X          memory per GPU in GB (1e9 bytes; default: the GPU's)\n"
             "  --framework F        vllm|sglang|trt-llm|generic (default generic): launch,\n"
             "                       step and request costs, custom all-reduce, memory rule\n"
+            "  --cuda-graphs on|off decode steps replay a CUDA graph or launch every kernel\n"
+            "                       eagerly (default: the framework's; vLLM --enforce-eager\n"
+            "                       is off)\n"
             "  --mem-fraction X     memory fraction of the framework's rule, 0..1 (vLLM\n"
             "                       gpu_memory_utilization: of the total; TensorRT-LLM:\n"
             "                       of what is free after the weights; default: its own)\n"
@@ -692,7 +695,7 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
     double sslow = s->straggler_slowdown;
     uint64_t seed = s->seed;
     const char *dtype = NULL, *kv_dtype = NULL, *act_dtype = NULL, *schedule = NULL;
-    const char *objective = NULL, *calib_path = NULL;
+    const char *objective = NULL, *calib_path = NULL, *graphs = NULL;
     int no_calib = 0, max_len = 0, qgroup = 0, seen_mem = 0;
     double mem_fraction = 0;
     const double maxc = CLI_MAX_COUNT, maxtok = 1e8;
@@ -725,6 +728,7 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         {"--samples", CLI_OPT_INT, &samples, 0, 1000000, NULL},
         {"--seed", CLI_OPT_U64, &seed, 0, 0, NULL},
         {"--framework", CLI_OPT_STRING, &out->framework_arg, 0, 0, NULL},
+        {"--cuda-graphs", CLI_OPT_STRING, &graphs, 0, 0, NULL},
         {"--max-model-len", CLI_OPT_INT, &max_len, 1, 1000000000, NULL},
         {"--mem-fraction", CLI_OPT_DOUBLE, &mem_fraction, 0.01, 1, &seen_mem},
         {"--quant-group", CLI_OPT_INT, &qgroup, 1, 1048576, NULL},
@@ -792,6 +796,19 @@ int cli_scenario_parse(cli_scenario *out, int argc, char **argv,
         }
     } else {
         s->framework = preset_find_framework(db, "generic");
+    }
+    if (graphs) {
+        if (!strcmp(graphs, "on"))
+            s->cuda_graphs = ENGINE_GRAPHS_ON;
+        else if (!strcmp(graphs, "off"))
+            s->cuda_graphs = ENGINE_GRAPHS_OFF;
+        else if (!strcmp(graphs, "default"))
+            s->cuda_graphs = ENGINE_GRAPHS_DEFAULT;
+        else {
+            fprintf(stderr, "shardscope %s: --cuda-graphs: expected on|off|default, got '%s'\n",
+                    cmd, graphs);
+            return CLI_USAGE;
+        }
     }
 
     /* Calibration: an explicit file, else the one saved for this GPU by

@@ -57,15 +57,16 @@ static void print_header(const engine_scenario *s, FILE *f)
         fprintf(f, ", %d GPUs per node", s->gpus_per_node);
     fprintf(f, "\n");
     fprintf(f, "batch %d, prompt %d, gen %d tokens; weights %s, KV %s, activations %s; %s",
-            s->batch, s->prompt, s->gen, engine_dtype_name(s->weight_dtype),
+            s->batch, s->prompt, s->gen, engine_dtype_name(engine_scenario_weight_dtype(s)),
             engine_dtype_name(s->kv_dtype), engine_dtype_name(s->act_dtype),
             engine_schedule_name(s->schedule));
     if (s->schedule == ENGINE_SCHED_INTERLEAVED)
         fprintf(f, " (v=%d)", s->interleave);
     if (s->microbatches > 0)
         fprintf(f, ", %d micro-batches", s->microbatches);
-    fprintf(f, "\nframework: %s; calibration: %s\n",
+    fprintf(f, "\nframework: %s (decode CUDA graphs %s); calibration: %s\n",
             s->framework ? s->framework->name : "generic",
+            engine_scenario_cuda_graphs(s) ? "on" : "off",
             cli_calibration_label(s->calib, cal, sizeof cal));
 }
 

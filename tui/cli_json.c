@@ -169,6 +169,7 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     const engine_framework *fw = s->framework;
     add_string_or_null(o, "framework", fw ? fw->name : "generic");
     cli_json_add_number(o, "usable_fraction", engine_scenario_usable_fraction(s));
+    cJSON_AddBoolToObject(o, "cuda_graphs", engine_scenario_cuda_graphs(s));
     add_string_or_null(o, "memory_rule", engine_mem_rule_name(fw ? fw->mem_rule : ENGINE_MEM_TOTAL));
     cli_json_add_number(o, "runtime_overhead_bytes",
                         s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes

@@ -10,9 +10,10 @@
  *
  * A link may carry measured curves (time against size, per collective, on
  * a known number of GPUs: nccl-tests, vidur, aiconfigurator).  Then the
- * time at a size is the measured one, log-log interpolated, and for another
- * group size n the latency part (base + steps * alpha) is recomputed for n
- * and the rest scaled by the bytes on the wire: the curve keeps its knee
+ * time at a size is the measured one (linear between measured sizes), and
+ * for another group size n the latency part (base + steps * alpha) is
+ * recomputed for n and the rest scaled by the bytes on the wire: the curve
+ * keeps its knee
  * (latency-bound small messages, the protocol switches, the plateau)
  * instead of one bandwidth for every size.
  *
@@ -58,10 +59,14 @@ static double curve_time(const engine_curve *c, double bytes)
     int i = 1;
     while (i < last && c->bytes[i] < bytes)
         i++;
-    double x0 = log(c->bytes[i - 1]), x1 = log(c->bytes[i]);
-    double y0 = log(c->time_s[i - 1]), y1 = log(c->time_s[i]);
-    double f = x1 > x0 ? (log(bytes) - x0) / (x1 - x0) : 0.0;
-    return exp(y0 + f * (y1 - y0));
+    /* Linear between neighbouring measured sizes: inside one interval a
+     * collective is close to affine in its size (latency + bytes/bandwidth),
+     * and it needs no logarithm per call. */
+    double b0 = c->bytes[i - 1], b1 = c->bytes[i];
+    double t0 = c->time_s[i - 1], t1 = c->time_s[i];
+    if (!(b1 > b0))
+        return t0;
+    return t0 + (t1 - t0) * (bytes - b0) / (b1 - b0);
 }
 
 /* On a fully connected mesh a group of n GPUs drives n-1 of each GPU's

@@ -192,7 +192,7 @@ typedef struct engine_curve {
 
 /* One interconnect.  Without a measured curve a collective costs base +
  * steps * alpha + bytes on the wire / bandwidth (alpha-beta); with one, the
- * measured time at that size (log-log interpolation), rescaled to the group
+ * measured time at that size (linear between measured sizes), rescaled to the group
  * size: the latency part by the ring steps, the bandwidth part by the bytes
  * on the wire.  A point-to-point message costs base + alpha + bytes /
  * bandwidth. */
@@ -466,6 +466,7 @@ int engine_scenario_cuda_graphs(const engine_scenario *s);
 /* Fill the built-in generic framework profile (CUDA graphs, a small fixed
  * cost per step, NCCL all-reduces, 0.9 of the total memory, 2 GB runtime). */
 void engine_framework_generic(engine_framework *f);
+const engine_framework *engine_framework_generic_ref(void); /* the same, shared */
 const char *engine_mem_rule_name(engine_mem_rule r);    /* "total", "free" */
 const char *engine_link_kind_name(engine_link_kind k); /* "nvlink" ... */
 int engine_link_kind_parse(const char *s, engine_link_kind *out);
@@ -552,6 +553,12 @@ int engine_evaluate(const engine_scenario *s, engine_plan plan,
 /* Fill tails (p50_s, p99_s) for an evaluated, valid result: Monte Carlo
  * with the scenario's jitter and seed.  Deterministic. */
 void engine_tails(const engine_scenario *s, engine_result *r);
+
+/* Memory of a plan without timing it (the cheap part of engine_evaluate:
+ * the VRAM frontier); returns 0 (reason filled) when the plan is invalid,
+ * 1 with mem filled otherwise.  The scenario is assumed checked. */
+int engine_plan_memory(const engine_scenario *s, engine_plan plan, engine_memory *mem,
+                       char *reason, size_t len);
 
 /* Number of candidate plans for the scenario's GPU count (upper bound for
  * the array given to engine_rank). */

@@ -95,7 +95,6 @@ typedef struct plan_ctx {
     const engine_scenario *s;
     const engine_model *m;
     const engine_framework *fw;
-    engine_framework fw_store;
     engine_plan p;
     model_shape sh;
     kconst kc;
@@ -246,11 +245,7 @@ double engine_scenario_usable_fraction(const engine_scenario *s)
 {
     if (s->usable_fraction > 0)
         return s->usable_fraction;
-    if (s->framework)
-        return s->framework->mem_fraction;
-    engine_framework f;
-    engine_framework_generic(&f);
-    return f.mem_fraction;
+    return (s->framework ? s->framework : engine_framework_generic_ref())->mem_fraction;
 }
 
 int engine_scenario_cuda_graphs(const engine_scenario *s)
@@ -259,11 +254,7 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
         return 1;
     if (s->cuda_graphs == ENGINE_GRAPHS_OFF)
         return 0;
-    if (s->framework)
-        return s->framework->cuda_graphs != 0;
-    engine_framework f;
-    engine_framework_generic(&f);
-    return f.cuda_graphs != 0;
+    return (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs != 0;
 }
 
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s)
@@ -340,12 +331,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     c->s = s;
     c->m = s->model;
     c->p = p;
-    if (s->framework) {
-        c->fw = s->framework;
-    } else {
-        engine_framework_generic(&c->fw_store);
-        c->fw = &c->fw_store;
-    }
+    c->fw = s->framework ? s->framework : engine_framework_generic_ref();
     model_shape_compute(s->model, &c->sh);
     c->wdt = engine_scenario_weight_dtype(s);
     kconst_init(&c->kc, s->gpu, s->calib, c->wdt);
@@ -814,8 +800,29 @@ static void bands_fill(const engine_scenario *s, const plan_ctx *c, engine_resul
     r->tps_band = engine_band_of(t, ENGINE_PHASE_REQUEST, moe, dc, cb, r->tokens_per_s, 1);
 }
 
+/* Tokens/s of one ideal GPU for a scenario with the batch pooled `pool`
+ * times (no communication, no bubble, no capacity). */
+static double ideal_tokens_per_s(const engine_scenario *s, int pool)
+{
+    engine_scenario pooled = *s;
+    pooled.batch = s->batch * pool;
+    plan_ctx ideal;
+    engine_plan one = {1, 1, 1, 1};
+    ctx_init(&ideal, &pooled, one);
+    engine_result r1;
+    memset(&r1, 0, sizeof r1);
+    times_compute(&ideal, &r1);
+    return r1.tokens_per_s;
+}
+
 int engine_evaluate(const engine_scenario *s, engine_plan plan, engine_result *out,
                     engine_error *err)
+{
+    return eval_plan_memo(s, plan, out, err, NULL);
+}
+
+int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,
+                   engine_error *err, ideal_memo *memo)
 {
     if (engine_scenario_check(s, err) != 0)
         return -1;
@@ -844,16 +851,26 @@ int engine_evaluate(const engine_scenario *s, engine_plan plan, engine_result *o
      * An EP group spanning x = ep/tp replicas batches their tokens through
      * shared experts, so the ideal GPU is given the pooled batch x*B too;
      * otherwise pooling would look like a superlinear speedup. */
-    engine_scenario pooled = *s;
-    if (plan.ep > plan.tp)
-        pooled.batch = s->batch * (plan.ep / plan.tp);
-    plan_ctx ideal;
-    engine_plan one = {1, 1, 1, 1};
-    ctx_init(&ideal, &pooled, one);
-    engine_result r1;
-    memset(&r1, 0, sizeof r1);
-    times_compute(&ideal, &r1);
-    out->speedup = out->tokens_per_s / r1.tokens_per_s;
+    int pool = plan.ep > plan.tp ? plan.ep / plan.tp : 1;
+    double ideal_tps = 0;
+    if (pool == 1 && plan.tp == 1 && plan.pp == 1 && plan.dp == 1) {
+        ideal_tps = out->tokens_per_s; /* the plan is the ideal GPU */
+    } else {
+        int hit = -1;
+        for (int i = 0; memo && i < memo->n; i++)
+            if (memo->pool[i] == pool)
+                hit = i;
+        if (hit >= 0) {
+            ideal_tps = memo->tokens_per_s[hit];
+        } else {
+            ideal_tps = ideal_tokens_per_s(s, pool);
+            if (memo && memo->n < (int)(sizeof memo->pool / sizeof memo->pool[0])) {
+                memo->pool[memo->n] = pool;
+                memo->tokens_per_s[memo->n++] = ideal_tps;
+            }
+        }
+    }
+    out->speedup = out->tokens_per_s / ideal_tps;
     out->efficiency = out->speedup / s->gpus;
 
     if (out->comm_s > 0) {

@@ -31,10 +31,6 @@ void model_shape_compute(const engine_model *m, model_shape *sh);
 /* KV bytes of one token in one layer held by one GPU of a tp group. */
 double model_kv_bytes_per_token_layer(const engine_model *m, engine_dtype kv, int tp);
 
-/* Memory of a plan without timing it; returns 0 (reason filled) when the
- * plan is invalid. */
-int engine_plan_memory(const engine_scenario *s, engine_plan plan, engine_memory *mem,
-                       char *reason, size_t len);
 
 /* Per-kernel constants resolved for one GPU, calibration and weight dtype
  * (kernels.c). */
@@ -78,5 +74,16 @@ typedef struct engine_rng {
 
 double rng_uniform(engine_rng *r); /* in (0, 1) */
 double normal_quantile(double p);  /* p in (0, 1) */
+
+/* The one-ideal-GPU throughput an efficiency divides by depends on the
+ * scenario and the EP pooling factor only: engine_rank keeps it per factor
+ * across the plans of one scenario. */
+typedef struct ideal_memo {
+    int n;
+    int pool[8];
+    double tokens_per_s[8];
+} ideal_memo;
+int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,
+                   engine_error *err, ideal_memo *memo);
 
 #endif /* SHARDSCOPE_ENGINE_INTERNAL_H */

@@ -11,6 +11,7 @@
  * ("The model") lists every constant with its source.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,12 +44,70 @@ static const struct {
 #define SPLIT_K_MIN 256.0   /* k per split */
 #define SPLIT_K_EFF 0.7     /* the reduction of the partial sums (fit on the four gemm.csv tables) */
 
+/* The shape efficiency is a pure function of its five arguments and the
+ * engine asks for the same few shapes over and over (every plan of a rank,
+ * every cell of a grid): a small direct-mapped memo per thread saves most
+ * of the tile loop.  Exact-match keys, so a hit returns what the loop would. */
+#define ETA_MEMO 256
+typedef struct eta_memo {
+    double m, n, k, groups, eta;
+    int sm;
+} eta_memo;
+static _Thread_local eta_memo memo[ETA_MEMO];
+
+static uint64_t mix64(uint64_t h)
+{
+    /* the finaliser of MurmurHash3 */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t bits(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+static uint64_t rotl(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static unsigned memo_slot(int sm, double m, double n, double k, double groups)
+{
+    uint64_t h = bits(m) ^ rotl(bits(n), 17) ^ rotl(bits(k), 31) ^ rotl(bits(groups), 47) ^
+                 (uint64_t)sm;
+    return (unsigned)(mix64(h) % ETA_MEMO);
+}
+
+static double shape_eta(int sm, double m, double n, double k, double groups);
+
 double engine_gemm_shape_eta(int sm, double m, double n, double k, double groups)
 {
     if (sm < 1 || !(m > 0) || !(n > 0) || !(k > 0))
         return 1.0;
     if (!(groups >= 1))
         groups = 1;
+    eta_memo *e = &memo[memo_slot(sm, m, n, k, groups)];
+    if (e->sm == sm && e->m == m && e->n == n && e->k == k && e->groups == groups)
+        return e->eta;
+    double eta = shape_eta(sm, m, n, k, groups);
+    e->sm = sm;
+    e->m = m;
+    e->n = n;
+    e->k = k;
+    e->groups = groups;
+    e->eta = eta;
+    return eta;
+}
+
+static double shape_eta(int sm, double m, double n, double k, double groups)
+{
     double best = 0;
     for (size_t i = 0; i < sizeof TILES / sizeof TILES[0]; i++) {
         double tiles = groups * ceil(m / TILES[i].tm) * ceil(n / TILES[i].tn);
@@ -232,24 +291,31 @@ double engine_small_kernel_s(const engine_gpu *g, double bytes)
 
 /* --- framework profiles --------------------------------------------------- */
 
+static const engine_framework GENERIC = {
+    .name = "generic",
+    .display = "Generic engine",
+    .source = "built in: CUDA graphs for decode, NCCL all-reduces, 0.9 of the total memory and "
+              "2 GB runtime overhead (seed 004)",
+    .cuda_graphs = 1,
+    .overlap = 1,
+    .attn_fused = 1,
+    .launch_s = 5e-6,
+    .graph_kernel_s = 0,
+    .step_s = 15e-6,
+    .request_s = 0,
+    .mem_rule = ENGINE_MEM_TOTAL,
+    .mem_fraction = 0.9,
+    .runtime_bytes = 2e9,
+};
+
 void engine_framework_generic(engine_framework *f)
 {
-    memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "generic");
-    snprintf(f->display, sizeof f->display, "Generic engine");
-    snprintf(f->source, sizeof f->source,
-                  "built in: CUDA graphs for decode, NCCL all-reduces, 0.9 of the total "
-                  "memory and 2 GB runtime overhead (seed 004)");
-    f->cuda_graphs = 1;
-    f->overlap = 1;
-    f->attn_fused = 1;
-    f->launch_s = 5e-6;
-    f->graph_kernel_s = 0;
-    f->step_s = 15e-6;
-    f->request_s = 0;
-    f->mem_rule = ENGINE_MEM_TOTAL;
-    f->mem_fraction = 0.9;
-    f->runtime_bytes = 2e9;
+    *f = GENERIC;
+}
+
+const engine_framework *engine_framework_generic_ref(void)
+{
+    return &GENERIC;
 }
 
 const char *engine_mem_rule_name(engine_mem_rule r)

@@ -54,6 +54,7 @@ typedef struct rank_acc {
     const engine_scenario *s;
     engine_result *out;
     int cap, n;
+    ideal_memo ideal;
 } rank_acc;
 
 static void eval_one(engine_plan p, void *arg)
@@ -61,7 +62,7 @@ static void eval_one(engine_plan p, void *arg)
     rank_acc *a = arg;
     if (a->n >= a->cap)
         return;
-    engine_evaluate(a->s, p, &a->out[a->n], NULL);
+    eval_plan_memo(a->s, p, &a->out[a->n], NULL, &a->ideal);
     a->n++;
 }
 
@@ -118,7 +119,7 @@ int engine_rank(const engine_scenario *s, engine_result *out, int cap, int tails
 {
     if (engine_scenario_check(s, err) != 0)
         return -1;
-    rank_acc a = {s, out, cap, 0};
+    rank_acc a = {s, out, cap, 0, {0, {0}, {0}}};
     for_each_plan(s, eval_one, &a);
     /* qsort has no context argument for the objective; a stable insertion
      * sort over at most a few hundred plans keeps the engine global-free. */

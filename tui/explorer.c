@@ -462,7 +462,9 @@ static void compute_front(explorer *x)
 {
     exp_results *r = &x->r;
     engine_scenario s = r->sc;
-    engine_result cur, best;
+    engine_memory cur, best;
+    char reason[ENGINE_REASON_MAX];
+    engine_plan best_plan = {1, 1, 1, 1};
     r->front_capacity = 0;
     for (int c = 0; c < EXP_FRONT_COUNTS; c++) {
         int n = 1 << c;
@@ -473,17 +475,18 @@ static void compute_front(explorer *x)
          * memory per GPU. */
         for (int tp = 1; tp <= n; tp *= 2) {
             engine_plan p = {tp, n / tp, 1, 1};
-            if (engine_evaluate(&s, p, &cur, NULL) != 0 || !cur.valid)
+            if (!engine_plan_memory(&s, p, &cur, reason, sizeof reason))
                 continue;
-            if (!r->front_ok[c] || cur.mem.per_gpu_bytes < best.mem.per_gpu_bytes) {
+            if (!r->front_ok[c] || cur.per_gpu_bytes < best.per_gpu_bytes) {
                 best = cur;
+                best_plan = p;
                 r->front_ok[c] = 1;
             }
         }
         if (r->front_ok[c]) {
-            r->front_mem[c] = best.mem;
-            r->front_plan[c] = best.plan;
-            r->front_capacity = best.mem.capacity_bytes;
+            r->front_mem[c] = best;
+            r->front_plan[c] = best_plan;
+            r->front_capacity = best.capacity_bytes;
         }
     }
     for (int i = 0; i < EXP_MEM_SIZES; i++) {

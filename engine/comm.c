@@ -13,9 +13,8 @@
  * time at a size is the measured one (linear between measured sizes), and
  * for another group size n the latency part (base + steps * alpha) is
  * recomputed for n and the rest scaled by the bytes on the wire: the curve
- * keeps its knee
- * (latency-bound small messages, the protocol switches, the plateau)
- * instead of one bandwidth for every size.
+ * keeps its knee (latency-bound small messages, the protocol switches, the
+ * plateau) instead of one bandwidth for every size.
  *
  * When the group spans nodes the hierarchical form is used: an intra-node
  * phase, an inter-node phase where each GPU drives its own NIC with 1/k of

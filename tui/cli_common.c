@@ -192,12 +192,18 @@ char *cli_fmt_usd(double v, char *buf, size_t len)
     return buf;
 }
 
-void cli_put_col(FILE *f, const char *s, int width)
+int cli_display_width(const char *s)
 {
     int cols = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         if ((*p & 0xC0) != 0x80)
             cols++;
+    return cols;
+}
+
+void cli_put_col(FILE *f, const char *s, int width)
+{
+    int cols = cli_display_width(s);
     int w = width < 0 ? -width : width;
     int pad = w > cols ? w - cols : 0;
     if (width < 0)

@@ -194,6 +194,8 @@ char *cli_fmt_usd(double v, char *buf, size_t len);
 /* Print s left-aligned (right when width < 0) in |width| terminal
  * columns, counting UTF-8 characters rather than bytes. */
 void cli_put_col(FILE *f, const char *s, int width);
+/* Terminal columns of a UTF-8 string (one per code point). */
+int cli_display_width(const char *s);
 
 /* CSV of evaluated plans (RFC 4180, one header line): the fields of
  * cli_result_json() flattened (tp,pp,dp,ep,valid,fits,reason,

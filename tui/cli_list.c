@@ -34,6 +34,13 @@ static void list_help(FILE *f)
 
 /* --- models ----------------------------------------------------------- */
 
+/* The wider of w and the display width of s (a column's width). */
+static int width_max(int w, const char *s)
+{
+    int n = (int)cli_display_width(s);
+    return n > w ? n : w;
+}
+
 static int list_models(const preset_db *db, int json)
 {
     if (json) {
@@ -71,8 +78,16 @@ static int list_models(const preset_db *db, int json)
         }
         return cli_json_print("list", stdout, root);
     }
-    printf("%-16s %-18s %6s %6s %9s %10s %10s %8s %8s %11s\n", "NAME", "MODEL", "LAYERS",
-           "HIDDEN", "HEADS/KV", "PARAMS", "ACTIVE", "PUBL.", "CONTEXT", "KV/TOKEN");
+    int wn = 4, wd = 5;
+    for (int i = 0; i < db->n_models; i++) {
+        wn = width_max(wn, db->models[i].name);
+        wd = width_max(wd, db->models[i].display);
+    }
+    cli_put_col(stdout, "NAME", wn);
+    printf(" ");
+    cli_put_col(stdout, "MODEL", wd);
+    printf(" %6s %6s %9s %10s %10s %9s %9s %11s\n", "LAYERS", "HIDDEN", "HEADS/KV", "PARAMS",
+           "ACTIVE", "PUBL.", "CONTEXT", "KV/TOKEN");
     for (int i = 0; i < db->n_models; i++) {
         const engine_model *m = &db->models[i];
         char heads[32], params[32], active[32], publ[32], kv[32];
@@ -87,8 +102,11 @@ static int list_models(const preset_db *db, int json)
         else
             snprintf(publ, sizeof publ, "-");
         cli_fmt_bytes(engine_kv_bytes_per_token(m, ENGINE_FP16), kv, sizeof kv);
-        printf("%-16s %-18s %6d %6d %9s %10s %10s %8s %8d %11s\n", m->name, m->display,
-               m->layers, m->hidden, heads, params, active, publ, m->context, kv);
+        cli_put_col(stdout, m->name, wn);
+        printf(" ");
+        cli_put_col(stdout, m->display, wd);
+        printf(" %6d %6d %9s %10s %10s %9s %9d %11s\n", m->layers, m->hidden, heads, params,
+               active, publ, m->context, kv);
     }
     printf("PARAMS counted from the architecture, PUBL. as published; M = 1e6, B = 1e9 parameters.\n"
            "KV/TOKEN: KV-cache bytes per token, whole model, fp16 (kB = 1e3 bytes).\n");
@@ -146,8 +164,16 @@ static int list_gpus(const preset_db *db, int json)
         }
         return cli_json_print("list", stdout, root);
     }
-    printf("%-12s %-16s %8s %10s %9s %9s %9s %6s %6s %-20s %s\n", "NAME", "GPU", "MEMORY",
-           "HBM", "FP16", "FP8", "INT8", "ETA_C", "ETA_M", "TOPOLOGY", "PRICE");
+    int wn = 4, wd = 3;
+    for (int i = 0; i < db->n_gpus; i++) {
+        wn = width_max(wn, db->gpus[i].name);
+        wd = width_max(wd, db->gpus[i].display);
+    }
+    cli_put_col(stdout, "NAME", wn);
+    printf(" ");
+    cli_put_col(stdout, "GPU", wd);
+    printf(" %9s %10s %9s %9s %9s %6s %6s %-21s %s\n", "MEMORY", "HBM", "FP16", "FP8", "INT8",
+           "ETA_C", "ETA_M", "TOPOLOGY", "PRICE");
     for (int i = 0; i < db->n_gpus; i++) {
         const engine_gpu *g = &db->gpus[i];
         char mem[32], hbm[32], f16[32], f8[32], i8[32], price[64];
@@ -171,8 +197,11 @@ static int list_gpus(const preset_db *db, int json)
         int k = g->nvlink_domain > 0 ? g->nvlink_domain : (g->node_gpus > 0 ? g->node_gpus : 8);
         snprintf(topo, sizeof topo, "%.24s x%d + %.24s", g->link[0] ? g->link : "?", k,
                  g->scale_out[0] ? g->scale_out : "?");
-        printf("%-12s %-16s %8s %10s %9s %9s %9s %6.2f %6.2f %-20s %s\n", g->name, g->display,
-               mem, hbm, f16, f8, i8, g->eta_compute, g->eta_memory, topo, price);
+        cli_put_col(stdout, g->name, wn);
+        printf(" ");
+        cli_put_col(stdout, g->display, wd);
+        printf(" %9s %10s %9s %9s %9s %6.2f %6.2f %-21s %s\n", mem, hbm, f16, f8, i8,
+               g->eta_compute, g->eta_memory, topo, price);
     }
     printf("MEMORY in GB (1e9 bytes); HBM peak in GB/s; FP16/FP8/INT8 dense peak in TFLOPS\n"
            "(- : no native support, computed at the FP16 rate); ETA_C/ETA_M: default\n"
@@ -278,7 +307,7 @@ static int list_frameworks(const preset_db *db, int json)
         }
         return cli_json_print("list", stdout, root);
     }
-    printf("%-10s %-16s %6s %9s %10s %-16s %s\n", "NAME", "FRAMEWORK", "GRAPHS", "LAUNCH",
+    printf("%-10s %-16s %6s %9s %10s %-22s %s\n", "NAME", "FRAMEWORK", "GRAPHS", "LAUNCH",
            "STEP", "CUSTOM AR", "MEMORY");
     for (int i = 0; i < db->n_frameworks; i++) {
         const engine_framework *f = &db->frameworks[i];
@@ -300,7 +329,7 @@ static int list_frameworks(const preset_db *db, int json)
         printf(" ");
         cli_put_col(stdout, step, -10);
         printf(" ");
-        cli_put_col(stdout, ar, 16);
+        cli_put_col(stdout, ar, 22);
         printf(" %s\n", mem);
     }
     printf("GRAPHS: decode steps replay a CUDA graph; LAUNCH: host cost per eager kernel\n"

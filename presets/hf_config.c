@@ -20,7 +20,8 @@
 #include "preset_util.h"
 
 #define HF_SUPPORTED \
-    "llama, mistral, mixtral, qwen2, qwen2_moe, falcon, gpt2, gpt_neox, deepseek_v2, deepseek_v3"
+    "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, falcon, gpt2, gpt_neox, " \
+    "deepseek_v2, deepseek_v3"
 
 typedef struct hf_ctx {
     const cJSON *root;
@@ -104,7 +105,9 @@ static int hf_head_dim(const hf_ctx *h, engine_model *m)
     return 0;
 }
 
-/* llama, mistral, mixtral, qwen2, qwen2_moe: the same core keys. */
+/* llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe: the same
+ * core keys (Qwen3's per-head q/k norms, 2 x head_dim weights a layer, are
+ * left out like the other norms' biases). */
 static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
 {
     if (REQ("num_hidden_layers", 100000, &m->layers) ||
@@ -128,7 +131,7 @@ static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
             REQ("num_experts_per_tok", 100000, &m->top_k))
             return -1;
     }
-    if (!strcmp(type, "qwen2_moe")) {
+    if (!strcmp(type, "qwen2_moe") || !strcmp(type, "qwen3_moe")) {
         int step = 1, shared = 0;
         if (REQ("num_experts", 100000, &m->experts) ||
             REQ("num_experts_per_tok", 100000, &m->top_k) ||
@@ -512,7 +515,8 @@ int preset_model_from_hf_config(const char *path, engine_model *out,
     const char *type = mt->valuestring;
     int r;
     if (!strcmp(type, "llama") || !strcmp(type, "mistral") || !strcmp(type, "mixtral") ||
-        !strcmp(type, "qwen2") || !strcmp(type, "qwen2_moe"))
+        !strcmp(type, "qwen2") || !strcmp(type, "qwen2_moe") || !strcmp(type, "qwen3") ||
+        !strcmp(type, "qwen3_moe"))
         r = hf_llama_like(&h, type, &m);
     else if (!strcmp(type, "gpt2"))
         r = hf_gpt2(&h, &m);

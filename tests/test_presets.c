@@ -1181,6 +1181,41 @@ static void test_hf_rope_scaling(void **state)
     hf_with(", \"rope_scaling\": 3", 0, "rope_scaling: expected an object or null");
 }
 
+/* Qwen3-30B-A3B's config.json (Qwen/Qwen3-30B-A3B on the Hugging Face hub):
+ * the same architecture as the shipped preset, so the same counts. */
+static void test_hf_qwen3_moe(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    strcpy(dir, "/tmp/shardscope-hfq3-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    write_file(path,
+               "{\"architectures\": [\"Qwen3MoeForCausalLM\"], \"model_type\": \"qwen3_moe\","
+               " \"hidden_size\": 2048, \"num_hidden_layers\": 48, \"num_attention_heads\": 32,"
+               " \"num_key_value_heads\": 4, \"head_dim\": 128, \"intermediate_size\": 6144,"
+               " \"moe_intermediate_size\": 768, \"num_experts\": 128, \"num_experts_per_tok\": 8,"
+               " \"decoder_sparse_step\": 1, \"mlp_only_layers\": [], \"vocab_size\": 151936,"
+               " \"max_position_embeddings\": 40960, \"tie_word_embeddings\": false,"
+               " \"attention_bias\": false, \"rope_scaling\": null}");
+    engine_model m = hf_load(path);
+    assert_int_equal(m.experts, 128);
+    assert_int_equal(m.top_k, 8);
+    assert_int_equal(m.moe_ffn, 768);
+    assert_int_equal(m.head_dim, 128);
+    assert_int_equal(m.qkv_bias, 0);
+    assert_int_equal(m.dense_layers, 0);
+    assert_int_equal(m.context, 40960);
+    preset_db *db = shipped_db();
+    const engine_model *p = preset_find_model(db, "qwen3-30b-a3b");
+    assert_non_null(p);
+    assert_near_rel(engine_model_params(&m), engine_model_params(p), 1e-9);
+    assert_near_rel(engine_model_active_params(&m), 3.3e9, 0.025); /* "3.3B activated" */
+    preset_db_free(db);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Names from a Hugging Face cache path and from _name_or_path. */
 static void test_hf_names(void **state)
 {
@@ -1234,8 +1269,8 @@ static void test_hf_errors(void **state)
     assert_int_equal(preset_model_from_hf_config(HF "unknown/config.json", &m, &err), -1);
     assert_string_equal(err.msg,
                         HF "unknown/config.json: model_type: unsupported family 'bert' "
-                           "(supported: llama, mistral, mixtral, qwen2, qwen2_moe, falcon, gpt2, "
-                           "gpt_neox, deepseek_v2, deepseek_v3)");
+                           "(supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, "
+                           "falcon, gpt2, gpt_neox, deepseek_v2, deepseek_v3)");
 
     assert_int_equal(preset_model_from_hf_config(HF "missing/config.json", &m, &err), -1);
     assert_string_equal(err.msg, HF "missing/config.json: cannot read: No such file or directory");
@@ -1310,6 +1345,7 @@ int main(void)
         cmocka_unit_test(test_hf_names),
         cmocka_unit_test(test_hf_quantization_config),
         cmocka_unit_test(test_hf_rope_scaling),
+        cmocka_unit_test(test_hf_qwen3_moe),
         cmocka_unit_test(test_hf_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

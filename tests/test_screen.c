@@ -441,6 +441,22 @@ static void test_preselection_and_vram_default(void **state)
     screen_open("xterm", 1, 24, 80, &eo);
     assert_int_equal(g_x->ctl[CTL_VRAM].value, 24);
     screen_close();
+    /* The explorer and the CLI start from the same GPU topology: an RTX 4090
+     * talks over PCIe 4.0 in an 8-GPU node, not over NVLink; an H100 on
+     * NVLink 4 in 8-GPU domains over InfiniBand NDR. */
+    eo.vram_gb = 0;
+    eo.link = NULL;
+    eo.gpu = "rtx-4090";
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "pcie4");
+    assert_int_equal(g_x->ctl[CTL_PER_NODE].value, 8);
+    screen_close();
+    eo.gpu = "h100-sxm";
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "nvlink4");
+    assert_string_equal(exp_link(g_x, CTL_INTER)->name, "ib-ndr");
+    assert_int_equal(g_x->ctl[CTL_PER_NODE].value, 8);
+    screen_close();
     explorer *x = NULL;
     char msg[128];
     eo.model = "no-such-model";

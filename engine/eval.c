@@ -180,10 +180,13 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
         !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");
-    if (!(g->gemm_t0_s >= 0) || !(g->gemm_t0_fp8_s >= 0) || !(g->attn_t0_s >= 0) ||
-        !(g->decode_attn_t0_s >= 0) || !(g->decode_attn_seq_s >= 0) || !(g->kernel_floor_s >= 0) || !(g->layer_overhead_s >= 0) ||
-        !isfinite(g->gemm_t0_s + g->gemm_t0_fp8_s + g->attn_t0_s + g->decode_attn_t0_s +
-                  g->kernel_floor_s + g->layer_overhead_s) || g->sm_count < 0)
+    const double t0s[] = {g->gemm_t0_s,        g->gemm_t0_fp8_s,    g->gemm_t0_fp4_s,
+                          g->attn_t0_s,        g->decode_attn_t0_s, g->decode_attn_seq_s,
+                          g->kernel_floor_s,   g->layer_overhead_s};
+    int t0_ok = g->sm_count >= 0;
+    for (size_t i = 0; i < sizeof t0s / sizeof t0s[0]; i++)
+        t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
+    if (!t0_ok)
         return fail(err, "gpu", "kernel fixed costs must be finite and non-negative");
     if (!finite_pos(s->intra->bytes_per_s) || !(s->intra->alpha_s >= 0) ||
         !(s->intra->base_s >= 0) ||
@@ -205,8 +208,10 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         return fail(err, "runtime_overhead", "must be a finite size (negative: the framework's)");
     if ((unsigned)s->cuda_graphs >= ENGINE_GRAPHS_COUNT)
         return fail(err, "cuda_graphs", "must be default, on or off");
-    if (s->max_model_len < 0 || s->quant_group < 0 || s->quant_group > (1 << 20))
-        return fail(err, "max_model_len", "limits must be non-negative");
+    if (s->max_model_len < 0)
+        return fail(err, "max_model_len", "must be >= 0 (0: the model's context)");
+    if (s->quant_group < 0 || s->quant_group > (1 << 20))
+        return fail(err, "quant_group", "must be 0..1048576 (0: the checkpoint's or the dtype's)");
     if (s->batch < 1 || s->batch > (1 << 24))
         return fail(err, "batch", "must be 1..16777216");
     if (s->prompt < 1 || s->prompt > 100000000)
@@ -380,6 +385,19 @@ static void stage_layers(const plan_ctx *c, int i, int *n, int *dense)
     *dense = d0;
 }
 
+/* Prefill micro-batches: whole sequences by default (at most pp of them,
+ * one without a pipeline); an explicit count above the batch splits
+ * sequences into chunks, at most one token each. */
+static double prefill_microbatches(const plan_ctx *c)
+{
+    const engine_scenario *s = c->s;
+    if (c->p.pp <= 1)
+        return 1;
+    double m = s->microbatches > 0 ? s->microbatches : (s->batch < c->p.pp ? s->batch : c->p.pp);
+    double cap = (double)s->batch * s->prompt;
+    return m > cap ? cap : m;
+}
+
 /* --- memory ------------------------------------------------------------- */
 
 /* Weight bytes held by one GPU of stage i. */
@@ -436,9 +454,7 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     /* Prefill workspace of one micro-batch: residual + norm output, the
      * sharded QKV and MLP intermediates, and FP32 logits of the last tokens.
      * FlashAttention is assumed: no S x S score matrix is materialised. */
-    double mb = 1;
-    if (p.pp > 1)
-        mb = s->microbatches > 0 ? s->microbatches : (s->batch < p.pp ? s->batch : p.pp);
+    double mb = prefill_microbatches(c);
     double tokens = (double)s->batch * s->prompt / mb;
     if (c->fw->max_num_tokens > 0 && tokens > c->fw->max_num_tokens)
         tokens = c->fw->max_num_tokens; /* chunked prefill: one chunk at a time */
@@ -696,13 +712,7 @@ static void times_compute(const plan_ctx *c, engine_result *r)
     /* Prefill: m micro-batches, whole sequences by default (at most pp of
      * them); an explicit m above the batch splits sequences into chunks,
      * each attending to the chunks before it. */
-    double m = 1;
-    if (p.pp > 1)
-        m = s->microbatches > 0 ? s->microbatches : (B < p.pp ? B : p.pp);
-    else if (s->microbatches > 1)
-        m = 1; /* no pipeline: one step, whatever was asked */
-    if (m > B * S)
-        m = B * S;
+    double m = prefill_microbatches(c);
     step_shape pf = {B / m, S, 0, 0};
     if (m > B) {
         pf.seqs = 1;

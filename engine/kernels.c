@@ -97,12 +97,7 @@ double engine_gemm_shape_eta(int sm, double m, double n, double k, double groups
     if (e->sm == sm && e->m == m && e->n == n && e->k == k && e->groups == groups)
         return e->eta;
     double eta = shape_eta(sm, m, n, k, groups);
-    e->sm = sm;
-    e->m = m;
-    e->n = n;
-    e->k = k;
-    e->groups = groups;
-    e->eta = eta;
+    *e = (eta_memo){m, n, k, groups, eta, sm};
     return eta;
 }
 

@@ -709,6 +709,27 @@ static void test_invalid_plans(void **state)
     s.gen = 0;
     assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
     assert_string_equal(err.msg, "scenario: gen: must be 1..100000000 tokens");
+    /* A kernel constant that is negative or not a number is refused, by name
+     * of its group, not turned into a NaN time. */
+    s.gen = 256;
+    engine_gpu bad = g;
+    bad.gemm_t0_fp4_s = -1e-6;
+    s.model = &m;
+    s.gpus = 1;
+    s.gpu = &bad;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: gpu: kernel fixed costs must be finite and non-negative");
+    bad.gemm_t0_fp4_s = 0;
+    bad.attn_t0_s = NAN;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    s.gpu = &g;
+    s.quant_group = -1;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: quant_group: must be 0..1048576 (0: the checkpoint's or the dtype's)");
+    s.quant_group = 0;
+    s.max_model_len = -1;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: max_model_len: must be >= 0 (0: the model's context)");
 }
 
 /* MoE: expert parallel adds two all-to-alls per MoE layer and spreads the
@@ -850,6 +871,17 @@ static void test_custom_allreduce(void **state)
     engine_result cust = eval_plan(&s, 4, 1, 1, 1);
     double ar_c = 6e-6 + 1.5 * 8192 / 367e9;
     assert_near(cust.decode_comm_s, 65 * ar_c + gather, 1e-9);
+    /* Prefill is launched eagerly: every collective also pays the link's
+     * eager cost (host launch and synchronisation) on top of its time. */
+    l.kind = ENGINE_LINK_NVLINK;
+    f.custom_ar_max_bytes = 0;
+    l.eager_s = 10e-6;
+    engine_result eg = eval_plan(&s, 4, 1, 1, 1);
+    double ar_pf = 4.9e-6 + 6 * 0.77e-6 + 1.5 * 1024 * 8192 / 367e9;
+    assert_near(eg.prefill_comm_s, 65 * (ar_pf + 10e-6) + gather + 10e-6, 1e-9);
+    assert_near(eg.decode_comm_s, nccl.decode_comm_s, 1e-12); /* graphs: no eager cost */
+    l.eager_s = 0;
+    f.custom_ar_max_bytes = 8 << 20;
     /* not over PCIe: NCCL again */
     l.kind = ENGINE_LINK_PCIE;
     engine_result pcie = eval_plan(&s, 4, 1, 1, 1);

@@ -243,6 +243,28 @@ static void test_small_kernels(void **state)
     near(engine_small_kernel_s(a, 4 * 4096.0 * 4096 * 2) * 1e6, 160.0, 0.35);
 }
 
+/* A GPU whose preset leaves the per-kernel constants out gets the engine's
+ * defaults (README, "The model"): GEMM t0 5 us, small-kernel floor 4 us at
+ * 60 % of HBM, decode attention t0 10 us + 0.5 us per (sequence, head) over
+ * 108 SMs at eta_memory. */
+static void test_defaults_hand(void **state)
+{
+    (void)state;
+    engine_gpu g;
+    memset(&g, 0, sizeof g);
+    g.memory_bytes = 24e9;
+    g.hbm_bytes_per_s = 1000e9;
+    g.peak_flops[ENGINE_FP16] = 100e12;
+    g.eta_compute = 0.75;
+    g.eta_memory = 0.8;
+    /* m = 1, 4096 x 4096 fp16: 32 MiB of weights over 800 GB/s + 5 us */
+    double w = 4096.0 * 4096 * 2, act = (4096.0 + 4096) * 2;
+    near(engine_gemm_s(&g, NULL, ENGINE_FP16, 1, 4096, 4096, 2, 2), (w + act) / 800e9 + 5e-6, 1e-9);
+    near(engine_small_kernel_s(&g, 1000), 4e-6, 1e-12);
+    near(engine_small_kernel_s(&g, 60e6), 60e6 / 600e9, 1e-12);
+    near(engine_attn_decode_s(&g, 80e6, 216), 10e-6 + 80e6 / 800e9 + 216 * 0.5e-6 / 108, 1e-12);
+}
+
 /* --- collectives ----------------------------------------------------------- */
 
 static void test_collective_curves(void **state)
@@ -388,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_attention_measured),
         cmocka_unit_test(test_attention_hand),
         cmocka_unit_test(test_small_kernels),
+        cmocka_unit_test(test_defaults_hand),
         cmocka_unit_test(test_collective_curves),
         cmocka_unit_test(test_collective_hand),
         cmocka_unit_test(test_frameworks_shipped),

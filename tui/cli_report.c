@@ -341,9 +341,8 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
     /* 5. minimum GPU count by GPU memory */
     x = &rt[4];
     x->name = "min_gpus";
-    engine_framework gen_fw;
-    engine_framework_generic(&gen_fw);
-    const engine_framework *fw = in->base.framework ? in->base.framework : &gen_fw;
+    const engine_framework *fw =
+        in->base.framework ? in->base.framework : engine_framework_generic_ref();
     double usable = engine_scenario_usable_fraction(&in->base);
     snprintf(x->title, sizeof x->title,
              "Minimum GPU count by GPU memory (any plan, %s weights, %.0f%% of the %s memory "

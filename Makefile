@@ -51,36 +51,57 @@ CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 ifdef HAVE_CUDA
   CUDA_CFLAGS := -DSHARDSCOPE_HAVE_CUDA -I$(CUDA_HOME)/include
   CUDA_LIBS   := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart
-  CALIB_SRC   := $(filter-out %_nocuda.c,$(wildcard calib/*.c))
+  CALIB_SRC   := $(filter-out %nocuda.c,$(shell find calib -name '*.c'))
 else
-  CALIB_SRC   := $(filter-out %_cuda.c,$(wildcard calib/*.c))
+  CALIB_SRC   := $(filter-out %_cuda.c %/cuda.c,$(shell find calib -name '*.c'))
 endif
 
 # --- sources ---------------------------------------------------------------
-ENGINE_SRC := $(wildcard engine/*.c)
-PRESET_SRC := $(wildcard presets/*.c)
-TUI_SRC    := $(filter-out tui/main.c,$(wildcard tui/*.c))
+# Each folder is compiled with only the include paths it may use (the
+# layering table of DESIGN.md); `make check-layers` checks the includes.
+ENGINE_SRC := $(shell find engine -name '*.c')
+PRESET_SRC := $(shell find presets -name '*.c')
+TUI_SRC    := $(shell find tui -name '*.c' ! -path tui/main.c)
 PRESET_JSON := $(sort $(wildcard presets/*.json))
 GEN_SRC    := $(BUILD)/gen/presets_embedded.c
 
-LIB_SRC  := $(ENGINE_SRC) $(PRESET_SRC) $(CALIB_SRC) $(TUI_SRC)
+LIB_SRC  := $(sort $(ENGINE_SRC) $(PRESET_SRC) $(CALIB_SRC) $(TUI_SRC))
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/presets_embedded.o
 MAIN_OBJ := $(BUILD)/tui/main.o
 LIB      := $(BUILD)/libshardscope.a
 BIN      := shardscope
-TEST_SRC := $(wildcard tests/test_*.c)
+# One cmocka program per module (tests/unit) and the screen goldens
+# (tests/screen); shared fixtures and seams live in tests/support.
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c tests/screen/test_*.c))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
-# Helpers shared by several tests (fixtures, seams) live in tests/support_*.c.
-TEST_SUPPORT := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support_*.c))
+TEST_SUPPORT := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/*.c))
 
-ALL_CFLAGS = $(CFLAGS) $(PKG_CFLAGS) $(CUDA_CFLAGS) -MMD -MP
+# Include paths per folder.
+INC_engine   :=
+INC_presets  := -Iengine
+INC_calib    := -Iengine
+INC_out      := -Iengine
+INC_term     :=
+INC_explorer := -Iengine -Ipresets -Icalib -Itui/out -Itui/term -Itui/explorer
+INC_cli      := -Iengine -Ipresets -Icalib -Itui/out -Itui/term -Itui/explorer -Itui/cli
+INC_tests    := $(INC_cli) -Itests/support
+inc_for = $(strip $(if $(filter engine/%,$1),$(INC_engine),\
+            $(if $(filter presets/% $(BUILD)/gen/%,$1),-Ipresets $(INC_presets),\
+            $(if $(filter calib/%,$1),-Icalib $(INC_calib),\
+            $(if $(filter tui/out/%,$1),$(INC_out),\
+            $(if $(filter tui/term/%,$1),$(INC_term),\
+            $(if $(filter tui/explorer/%,$1),$(INC_explorer),\
+            $(if $(filter tui/cli/% tui/main.c,$1),$(INC_cli),\
+            $(INC_tests)))))))))
+
+ALL_CFLAGS = $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 LIBS = $(PKG_LIBS) $(CUDA_LIBS) -lpthread -lm
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 # Test objects are built through a pattern chain; keep them (no rebuilds).
 .SECONDARY:
 
-.PHONY: all run test asan bench validate validate-kernels install uninstall clean deps test-deps
+.PHONY: all run test check-layers asan bench validate validate-kernels install uninstall clean deps test-deps
 all: $(BIN)
 
 deps: $(DEPS_STAMP)
@@ -95,14 +116,14 @@ $(BUILD)/.test-deps-ok: mk/deps.sh
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(call inc_for,$<) $(if $(filter calib/%,$<),$(CUDA_CFLAGS)) -c $< -o $@
 
 $(GEN_SRC): $(PRESET_JSON) mk/embed.sh
 	@mkdir -p $(dir $@)
 	sh mk/embed.sh $(PRESET_JSON) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/presets_embedded.o: $(GEN_SRC)
-	$(CC) $(ALL_CFLAGS) -Ipresets -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(INC_presets) -Ipresets -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
@@ -113,7 +134,7 @@ $(BIN): $(MAIN_OBJ) $(LIB)
 
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/.test-deps-ok $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(INC_tests) $(CUDA_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(CMOCKA_LIBS) $(LIBS)
@@ -122,7 +143,11 @@ run: $(BIN)
 	./$(BIN)
 
 test: $(BIN) $(TEST_BIN) | $(BUILD)/.test-deps-ok
+	@sh mk/check_layers.sh
 	@SHARDSCOPE_BIN=./$(BIN) sh mk/runtests.sh $(TEST_BIN)
+
+check-layers:
+	@sh mk/check_layers.sh
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g" \
@@ -139,11 +164,11 @@ validate-kernels: $(BUILD)/tools/validate_kernels
 
 $(BUILD)/tools/validate_kernels: tests/tools/validate_kernels.c $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(INC_tests) -o $@ $< $(LIB) $(LIBS)
 
 bench: $(BIN)
 	./$(BIN) bench
-	@for b in tests/bench_*.sh; do [ -f "$$b" ] && sh "$$b" ./$(BIN) || true; done
+	@for b in tests/bench/bench_*.sh; do [ -f "$$b" ] && sh "$$b" ./$(BIN) || true; done
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

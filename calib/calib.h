@@ -32,7 +32,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "../engine/engine.h"
+#include "engine.h"
 
 /* --- measurements --------------------------------------------------- */
 

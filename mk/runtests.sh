@@ -1,6 +1,6 @@
 #!/bin/sh
 # runtests.sh - run every test program given as arguments, then every
-# tests/e2e_*.sh script (given $SHARDSCOPE_BIN), and close with one line
+# tests/e2e/e2e_*.sh script (given $SHARDSCOPE_BIN), and close with one line
 # "tests: N passed, N failed".  Exit status 1 if anything failed.
 set -u
 passed=0
@@ -10,7 +10,7 @@ for t in "$@"; do
     echo "== $t"
     if "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures="$failures $t"; fi
 done
-for s in tests/e2e_*.sh; do
+for s in tests/e2e/e2e_*.sh; do
     [ -f "$s" ] || continue
     echo "== $s"
     if sh "$s" "${SHARDSCOPE_BIN:-./shardscope}"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures="$failures $s"; fi

@@ -12,7 +12,7 @@
 #ifndef SHARDSCOPE_PRESET_H
 #define SHARDSCOPE_PRESET_H
 
-#include "../engine/engine.h"
+#include "engine.h"
 
 #define PRESET_MAX_ERRORS 64
 #define PRESET_PATH_MAX 256

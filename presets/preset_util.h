@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../engine/engine.h"
+#include "engine.h"
 
 /* Largest JSON file the loaders read. */
 #define PRESET_FILE_MAX (16u * 1024u * 1024u)

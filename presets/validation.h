@@ -16,7 +16,7 @@
 #ifndef SHARDSCOPE_VALIDATION_H
 #define SHARDSCOPE_VALIDATION_H
 
-#include "../engine/engine.h"
+#include "engine.h"
 #include "preset.h"
 
 typedef enum val_metric {

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/engine.h"
-#include "../../presets/preset.h"
+#include "engine.h"
+#include "preset.h"
 
 #define MAX_COLS 96
 #define LINE_MAX_LEN 8192

@@ -1,0 +1,413 @@
+#!/bin/sh
+# e2e_cli.sh - the command line end to end: list, eval, comm, bench, help,
+# version, exit statuses and exact error lines.  POSIX sh + grep/sed/awk
+# only (no jq, no python).  Usage: sh tests/e2e_cli.sh PATH_TO_BINARY
+# Prints one line per failed check and exits 1 if any failed.  Timings are
+# never asserted.
+set -u
+
+bin=${1:-./shardscope}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/../fixtures/cli
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/shardscope-e2e.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# Isolate from the user's presets and saved calibrations: the fixture
+# user directory adds one link, "test-600".
+XDG_CONFIG_HOME=$fx/user
+HOME=$tmp
+export XDG_CONFIG_HOME HOME
+LC_ALL=C
+export LC_ALL
+
+. "$here/lib_e2e.sh"
+
+# expect_err_exact LINE: stderr is exactly this one line; stdout is empty.
+expect_err_exact() {
+    printf '%s\n' "$1" >"$tmp/want"
+    cmp -s "$tmp/want" "$tmp/err" ||
+        fail "$what: stderr is '$(cat "$tmp/err")', want '$1'"
+    [ ! -s "$tmp/out" ] || fail "$what: stdout not empty on an error"
+}
+
+# json_num KEY: the first "KEY": NUMBER in stdout (cJSON's formatted print
+# puts one member per line).
+json_num() {
+    sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\\([-0-9.eE+]*\\),\\{0,1\\}[[:space:]]*\$/\\1/p" \
+        "$tmp/out" | head -n 1
+}
+
+# expect_near KEY WANT RELTOL
+expect_near() {
+    got=$(json_num "$1")
+    if [ -z "$got" ]; then
+        fail "$what: no number for \"$1\" in the JSON"
+        return
+    fi
+    awk -v a="$got" -v b="$2" -v t="$3" \
+        'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= t * m) }' ||
+        fail "$what: $1 = $got, want $2 within $3 (relative)"
+}
+
+# The JSON never carries NaN or infinity.
+expect_clean_json() {
+    if grep -Eiq -- ':[[:space:]]*-?(nan|inf)' "$tmp/out"; then
+        fail "$what: NaN or infinity in the JSON"
+    fi
+    grep -q '^{' "$tmp/out" || fail "$what: output does not start with a JSON object"
+    grep -q '^}' "$tmp/out" || fail "$what: output does not end a JSON object"
+}
+
+# --- version, help, no command ------------------------------------------
+run --version
+expect_rc 0
+expect_out '^shardscope [0-9]+\.[0-9]+'
+
+run
+expect_rc 0
+expect_out '^usage: shardscope'
+expect_out '^  eval'
+
+run --help
+expect_rc 0
+expect_out '^usage: shardscope'
+
+for c in list eval comm bench; do
+    run "$c" --help
+    expect_rc 0
+    expect_out "^usage: shardscope $c"
+done
+
+run help comm
+expect_rc 0
+expect_out '^usage: shardscope comm'
+
+run frobnicate
+expect_rc 2
+expect_err "unknown command 'frobnicate'"
+
+# --- list --------------------------------------------------------------
+run list models
+expect_rc 0
+expect_out '^llama-3-8b +Llama-3-8B +32 +4096 +32/8 +8\.03 B'
+expect_out '^deepseek-v3 '
+
+run list gpus
+expect_rc 0
+# memory_gb 85.52 (the driver's 81559 MiB), printed to the whole GB
+expect_out '^h100-sxm +.* 85\.52 GB +3350 GB/s +989\.0'
+
+run list links
+expect_rc 0
+expect_out '^nvlink4 '
+expect_out '^test-600 '
+
+run list models --json
+expect_rc 0
+expect_clean_json
+expect_out '"name":[[:space:]]*"llama-3-70b"'
+expect_out '"source":'
+
+run list gpus --json
+expect_rc 0
+expect_clean_json
+expect_out '"price_date":'
+
+run list links --json
+expect_rc 0
+expect_clean_json
+expect_out '"name":[[:space:]]*"test-600"'
+
+run list
+expect_rc 2
+expect_err_exact 'shardscope list: what to list? (models, gpus, links or frameworks)'
+
+run list widgets
+expect_rc 2
+expect_err_exact "shardscope list: unknown kind 'widgets' (models, gpus, links or frameworks)"
+
+# A broken user preset file: what loaded is printed, the error goes to
+# stderr naming the file, and the exit status is 2.
+checks=$((checks + 1))
+XDG_CONFIG_HOME=$fx/broken "$bin" list models >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+what="XDG_CONFIG_HOME=broken shardscope list models"
+expect_rc 2
+expect_out '^llama-3-8b '
+expect_err 'broken\.json'
+
+# --- eval: one plan ----------------------------------------------------
+# Seed 004: Llama-3-8B FP16 weights 16.1 GB (16.06e9 bytes counted).
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --json
+expect_rc 0
+expect_clean_json
+expect_near weights_bytes 16.06e9 0.005
+# usable = 0.9 x 85.52 GB, the driver-reported total (81559 MiB)
+expect_near capacity_bytes 76.968e9 0.0001
+expect_out '"fits":[[:space:]]*true'
+expect_out '"tp":[[:space:]]*1,'
+expect_out '"calibration":[[:space:]]*"datasheet defaults"'
+expect_out '"regime":[[:space:]]*null'
+expect_out '"compute_comm_ratio":[[:space:]]*null'
+for k in ttft_s itl_s e2e_s tokens_per_s efficiency bubble_fraction cost_per_mtok_usd \
+         p50_s p99_s kv_bytes activation_bytes overhead_bytes per_gpu_bytes; do
+    [ -n "$(json_num "$k")" ] || fail "$what: no number for \"$k\""
+done
+p50=$(json_num p50_s)
+p99=$(json_num p99_s)
+awk -v a="$p50" -v b="$p99" 'BEGIN { exit !(b >= a && a > 0) }' || fail "$what: P99 $p99 < P50 $p50"
+
+# The same inputs give the same numbers (seeded Monte Carlo).
+cp "$tmp/out" "$tmp/first"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --json
+cmp -s "$tmp/first" "$tmp/out" || fail "$what: two runs differ"
+
+# Text breakdown: every memory term with its unit.
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1
+expect_rc 0
+expect_out '^  weights +16\.06 GB'
+expect_out '^  KV cache +[0-9.]+ [kMG]B'
+expect_out '^  total +[0-9.]+ GB +of 76\.97 GB usable \(85\.52 GB x 0\.90\)'
+expect_out '^  TTFT \(prefill\) +[0-9.]+ (ms|s)'
+expect_out '^  P50 '
+expect_out '^framework: generic \(decode CUDA graphs on\); calibration: datasheet defaults'
+
+# Seed 004 / issue: Llama-3.1-405B at TP=8, FP16 does not fit 80 GB (101 GB
+# of weights per GPU); FP8 fits (the seed's 50.6 GB; 51.26 GB with the
+# embedding and LM head kept in 16 bits, as the FP8 checkpoint has them).
+run eval --model llama-3.1-405b --gpu h100-sxm --gpus 8 --tp 8 --json
+expect_rc 0
+expect_clean_json
+expect_near weights_bytes 101.5e9 0.01
+expect_out '"fits":[[:space:]]*false'
+expect_out '"ttft_s":[[:space:]]*null'
+run eval --model llama-3.1-405b --gpu h100-sxm --gpus 8 --tp 8 --dtype fp8 --json
+expect_rc 0
+expect_near weights_bytes 51.26e9 0.005
+expect_out '"fits":[[:space:]]*true'
+expect_out '"regime":[[:space:]]*"[CM]"'
+
+# --- issue 8: frameworks, context limit, warnings, bands ------------------
+run eval --help
+expect_rc 0
+expect_out '^  --framework F +vllm\|sglang\|trt-llm\|generic'
+expect_out '^  --cuda-graphs on\|off'
+# TensorRT-LLM gives the KV cache 0.9 of what is free after the weights
+# (85.52 GB - 16.06 weights - 1.0 runtime - 0.09 workspace = 68.37 GB):
+# 61.53 GB; vLLM's 0.9 applies to the total (76.97 GB for everything).
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --json
+expect_rc 0
+expect_out '"memory_rule":[[:space:]]*"free"'
+expect_near kv_capacity_bytes 61.53e9 0.001
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --json
+expect_rc 0
+expect_out '"memory_rule":[[:space:]]*"total"'
+expect_near capacity_bytes 76.968e9 0.0001
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework tgi
+expect_rc 2
+expect_err_exact "shardscope eval: --framework: unknown framework 'tgi' (expected generic|vllm|sglang|trt-llm)"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --cuda-graphs off --json
+expect_rc 0
+expect_out '"cuda_graphs":[[:space:]]*false'
+# GPT-2's context is 1024 tokens: 1024 + 256 is refused with the limit named
+run eval --model gpt2-124m --gpu h100-sxm --gpus 1 --tp 1
+expect_rc 2
+expect_err_exact "shardscope eval: --prompt/--gen: prompt + gen = 1280 tokens exceeds the context of 1024 tokens (gpt2-124m; --max-model-len N overrides)"
+run eval --model gpt2-124m --gpu h100-sxm --gpus 1 --tp 1 --max-model-len 2048 --json
+expect_rc 0
+expect_out '"max_model_len":[[:space:]]*2048'
+# TP=16 on 8-GPU NVLink domains: ranked, with a warning
+run eval --model llama-3-70b --gpu h100-sxm --gpus 16 --tp 16 --json
+expect_rc 0
+expect_out '"warnings":[[:space:]]*\["a TP group spans NVLink domains'
+expect_out '"itl_s":[[:space:]]*\[[0-9.e-]+, [0-9.e-]+\]'
+run eval --model llama-3-70b --gpu h100-sxm --gpus 16 --tp 16
+expect_rc 0
+expect_out '^  warning: a TP group spans NVLink domains'
+# the band is printed next to the number
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1
+expect_out '^  ITL \(decode step\) +[0-9.]+ ms \([0-9.]+ ms[^)]+[0-9.]+ ms\)'
+run validate
+expect_rc 0
+expect_out '^overall +[0-9]+ '
+expect_out '^speed bias: '
+
+# A Hugging Face config.json gives the same model as the preset.
+run eval --model "$fx/llama-3-8b/config.json" --gpu h100-sxm --gpus 1 --tp 1 --json
+expect_rc 0
+expect_near weights_bytes 16.06e9 0.005
+
+# An explicit plan the model cannot use: reported, exit 2.
+run eval --model llama-3-8b --gpu h100-sxm --gpus 3 --tp 3 --json
+expect_rc 2
+expect_out '"valid":[[:space:]]*false'
+expect_err '^shardscope eval: plan tp=3 pp=1 dp=1 ep=1 is invalid: '
+
+# --- eval: ranking -----------------------------------------------------
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4 --json
+expect_rc 0
+expect_clean_json
+expect_out '"plans":[[:space:]]*\['
+expect_out '"objective":[[:space:]]*"latency"'
+n=$(grep -c '"tp":' "$tmp/out")
+[ "$n" -ge 4 ] || fail "$what: only $n plans"
+
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4
+expect_rc 0
+expect_out '^ +# +TP +PP +DP +EP +TTFT'
+expect_out '^ +1 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ '
+expect_out '^not fitting or invalid'
+
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4 --csv
+expect_rc 0
+expect_out '^tp,pp,dp,ep,valid,fits,reason,weights_bytes,'
+expect_out '^8,1,1,1,1,1,"",[0-9]'
+expect_out '^1,1,8,1,1,0,"needs '
+n=$(awk -F, 'NR > 1 && NF < 25 { bad++ } END { print bad + 0 }' "$tmp/out")
+[ "$n" -eq 0 ] || fail "$what: $n rows with fewer than 25 fields"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --csv --json
+expect_rc 2
+expect_err_exact "shardscope eval: --csv: cannot be combined with --json"
+
+run eval --model llama-3.1-405b --gpu rtx-4090 --gpus 1
+expect_rc 0
+expect_out '^no plan fits on 1 GPUs'
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --objective cost --jitter 0.2 --seed 7 --samples 200 --json
+expect_rc 0
+expect_out '"objective":[[:space:]]*"cost"'
+expect_near jitter_sigma 0.2 0.0001
+expect_near seed 7 0
+expect_near samples 200 0
+
+# --- eval: bad input, exact one-line messages ----------------------------
+run eval --model llama-3-8b --gpu h100-sxm --gpus abc
+expect_rc 2
+expect_err_exact "shardscope eval: --gpus: expected an integer 1..1048576, got 'abc'"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 0
+expect_rc 2
+expect_err_exact "shardscope eval: --gpus: expected an integer 1..1048576, got '0'"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --frobnicate 3
+expect_rc 2
+expect_err_exact "shardscope eval: --frobnicate: unknown option (see 'shardscope eval --help')"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus
+expect_rc 2
+expect_err_exact "shardscope eval: --gpus: missing value"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --dtype fp32
+expect_rc 2
+expect_err_exact "shardscope eval: --dtype: expected fp16|bf16|fp8|int8|int4|fp4, got 'fp32'"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --schedule zigzag
+expect_rc 2
+expect_err_exact "shardscope eval: --schedule: expected gpipe|1f1b|interleaved, got 'zigzag'"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --vram-gb nan
+expect_rc 2
+expect_err_exact "shardscope eval: --vram-gb: expected a number 0.001..1e+06, got 'nan'"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --tp 2 --pp 2 --dp 4
+expect_rc 2
+expect_err_exact "shardscope eval: --gpus: tp*pp*dp = 2*2*4 = 16, but --gpus is 8"
+
+run eval --gpu h100-sxm --gpus 1
+expect_rc 2
+expect_err_exact "shardscope eval: --model: required (a preset name or a config.json path)"
+
+run eval --model llama3-8b --gpu h100-sxm --gpus 1
+expect_rc 2
+expect_err "^shardscope eval: --model: unknown model 'llama3-8b'; close: llama-3-8b"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: more than one line on stderr"
+
+run eval --model llama-3-8b --gpu h100 --gpus 1
+expect_rc 2
+expect_err "^shardscope eval: --gpu: unknown gpu 'h100'; close: .*h100-sxm"
+
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --link nvlnk4
+expect_rc 2
+expect_err "^shardscope eval: --link: unknown link 'nvlnk4'; close: nvlink4"
+
+run eval --model "$tmp/no-such/config.json" --gpu h100-sxm --gpus 1
+expect_rc 2
+expect_err '^shardscope eval: --model: .*no-such/config\.json'
+
+# --- comm ----------------------------------------------------------------
+# Seed 002: ring AllReduce of 16 MiB over 8 GPUs at 600 GB/s, zero latency:
+# 2 * 7/8 * 16 MiB / 600 GB/s = 0.0489 ms.
+run comm --link test-600 --gpus 8 --bytes 16MiB --json
+expect_rc 0
+expect_clean_json
+expect_near bytes 16777216 0
+expect_near time_s 4.8934e-5 0.001
+expect_near algbw_bytes_per_s 342.857e9 0.001
+expect_near busbw_bytes_per_s 600e9 0.001
+expect_near busbw_factor 1.75 0
+
+run comm --link test-600 --gpus 8 --bytes 16MiB
+expect_rc 0
+expect_out '^  time +48\.93 .+s$'
+expect_out '^  busbw +600\.00 GB/s'
+
+# nccl-tests conventions on a shipped link: algbw = bytes / time,
+# busbw = algbw * 2(n-1)/n for allreduce, (n-1)/n for allgather.
+for op in allreduce allgather reducescatter alltoall; do
+    run comm --link nvlink4 --gpus 8 --bytes 1GB --op "$op" --json
+    expect_rc 0
+    t=$(json_num time_s)
+    a=$(json_num algbw_bytes_per_s)
+    b=$(json_num busbw_bytes_per_s)
+    f=1.75
+    [ "$op" = allreduce ] || f=0.875
+    awk -v t="$t" -v a="$a" -v b="$b" -v f="$f" 'BEGIN {
+        e1 = a * t / 1e9 - 1; e2 = b / (a * f) - 1
+        if (e1 < 0) e1 = -e1; if (e2 < 0) e2 = -e2
+        exit !(t > 0 && e1 < 1e-9 && e2 < 1e-9) }' ||
+        fail "$what: time $t algbw $a busbw $b break nccl-tests conventions"
+done
+
+run comm --link nvlink4 --gpus 16 --gpus-per-node 8 --inter-link ib-ndr --bytes 1GiB --json
+expect_rc 0
+expect_out '"hierarchical":[[:space:]]*true'
+
+run comm --link nvlink4 --gpus 8 --bytes 16XB
+expect_rc 2
+expect_err_exact "shardscope comm: --bytes: expected a size such as 1024, 4KiB, 16MiB or 1GB, got '16XB'"
+
+run comm --link nvlink4 --gpus 8 --bytes 1MiB --op broadcast
+expect_rc 2
+expect_err_exact "shardscope comm: --op: expected allreduce|allgather|reducescatter|alltoall|p2p, got 'broadcast'"
+
+run comm --gpus 8 --bytes 1MiB
+expect_rc 2
+expect_err_exact "shardscope comm: --link: required (see 'shardscope list links')"
+
+run comm --link nvlink4 --gpus 8
+expect_rc 2
+expect_err_exact "shardscope comm: --bytes: required (a size such as 16MiB)"
+
+# --- bench (figures only, never asserted) --------------------------------
+run bench --repeats 1 --json
+expect_rc 0
+expect_clean_json
+[ -n "$(json_num plan_eval_s)" ] || fail "$what: no plan_eval_s"
+[ -n "$(json_num frame_recompute_s)" ] || fail "$what: no frame_recompute_s"
+
+run bench --repeats 1
+expect_rc 0
+expect_out '^  frame recomputation '
+
+# --- the man page renders without warnings -------------------------------
+if command -v groff >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    groff -man -Tutf8 -ww -z "$here/../../tui/shardscope.1" >"$tmp/out" 2>"$tmp/err" ||
+        fail "groff tui/shardscope.1: exit status $?"
+    [ ! -s "$tmp/err" ] || fail "groff tui/shardscope.1: $(head -n 3 "$tmp/err")"
+fi
+
+echo "e2e_cli: $checks runs, $failed failed checks"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,1007 @@
+/*
+ * test_screen.c - the explorer rendered in-process: newterm() on a
+ * temporary file (no terminal needed), keys fed to explorer_key(), the
+ * screen read back from curscr (characters with mvwin_wch, attributes and
+ * colour pairs with getcchar) and compared with the goldens in
+ * tests/screen/goldens/ for xterm-256color (UTF-8) and vt100 (ASCII, LANG=C) at
+ * 80x24 and 120x40, plus the help overlay and the too-small screen.
+ *
+ * The goldens contain engine numbers.  Digits are compared as placeholders
+ * (any digit matches any digit), so a small change to the engine's numbers
+ * does not break them, while the layout, the labels, bar lengths, colours and
+ * attributes are compared exactly.  After a change that moves more than
+ * digits (a different ranking, a new preset, wider numbers), regenerate them
+ * with `UPDATE_GOLDENS=1 make test` (or run this binary with
+ * UPDATE_GOLDENS=1) and review the diff.
+ *
+ * Also: resizing to every odd size down to 1x1 and back, keys changing
+ * what is shown, export files, NO_COLOR and 8-colour terminals.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calib.h"
+#include "preset.h"
+#include "explorer.h"
+#include "explorer_int.h"
+#include "term.h"
+
+#define DUMP_MAX (1 << 18)
+
+static preset_db *g_db;
+static FILE *g_out, *g_in;
+static explorer *g_x;
+static term_caps g_caps;
+static char g_dump[DUMP_MAX];
+
+static const char *goldens_dir(void)
+{
+    static char dir[512];
+    struct stat st;
+    if (stat("tests/screen/goldens", &st) == 0)
+        return "tests/screen/goldens";
+    /* Run from elsewhere: next to this source file. */
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        snprintf(slash, sizeof dir - (size_t)(slash - dir), "/goldens");
+    else
+        snprintf(dir, sizeof dir, "goldens");
+    return dir;
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    engine_error err = {{0}};
+    /* No user presets, no saved calibration, no colour override: the
+     * screens depend on the shipped data only. */
+    setenv("XDG_CONFIG_HOME", "/nonexistent/shardscope-test", 1);
+    unsetenv("NO_COLOR");
+    unsetenv("SHARDSCOPE_EXPORT_DIR");
+    if (preset_db_load("", &g_db, &err) != 0) {
+        fprintf(stderr, "preset_db_load: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    preset_db_free(g_db);
+    return 0;
+}
+
+/* Open a screen of the given type and size and an explorer on it. */
+static void screen_open(const char *term, int utf8, int rows, int cols,
+                        const explorer_opts *eo)
+{
+    setlocale(LC_ALL, utf8 ? "C.UTF-8" : "C");
+    g_out = tmpfile();
+    g_in = fopen("/dev/null", "r");
+    assert_non_null(g_out);
+    assert_non_null(g_in);
+    term_opts o;
+    term_opts_defaults(&o);
+    o.in = g_in;
+    o.out = g_out;
+    o.term = term;
+    o.utf8 = utf8;
+    o.mouse = 0;
+    o.rows = rows;
+    o.cols = cols;
+    char msg[256];
+    if (term_open(&o, &g_caps, msg, sizeof msg) != 0)
+        fail_msg("term_open(%s): %s", term, msg);
+    explorer_opts d;
+    explorer_opts_defaults(&d);
+    if (explorer_new(g_db, eo ? eo : &d, &g_caps, &g_x, msg, sizeof msg) != 0)
+        fail_msg("explorer_new: %s", msg);
+    explorer_frame(g_x);
+}
+
+static void screen_close(void)
+{
+    explorer_free(g_x);
+    g_x = NULL;
+    term_close();
+    fclose(g_out);
+    fclose(g_in);
+}
+
+static void screen_resize(int rows, int cols)
+{
+    resizeterm(rows, cols);
+    explorer_key(g_x, KEY_RESIZE);
+    explorer_frame(g_x);
+}
+
+static void keys(const int *k, int n)
+{
+    for (int i = 0; i < n; i++) {
+        explorer_key(g_x, k[i]);
+        explorer_frame(g_x);
+    }
+}
+
+static void type(const char *s)
+{
+    for (; *s; s++) {
+        explorer_key(g_x, (unsigned char)*s);
+        explorer_frame(g_x);
+    }
+}
+
+static size_t put_utf8(char *o, wchar_t c)
+{
+    unsigned u = (unsigned)c;
+    if (u < 0x80) {
+        o[0] = (char)u;
+        return 1;
+    }
+    if (u < 0x800) {
+        o[0] = (char)(0xC0 | (u >> 6));
+        o[1] = (char)(0x80 | (u & 0x3F));
+        return 2;
+    }
+    o[0] = (char)(0xE0 | (u >> 12));
+    o[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+    o[2] = (char)(0x80 | (u & 0x3F));
+    return 3;
+}
+
+/* curscr as text, then one line of attribute classes per row ('.' is
+ * plain), then the legend of the classes. */
+static const char *dump_screen(void)
+{
+    enum { MAXC = 62 };
+    static const char CODES[MAXC + 1] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    attr_t cls_attr[MAXC];
+    short cls_pair[MAXC];
+    int ncls = 0;
+    int rows, cols;
+    getmaxyx(curscr, rows, cols);
+    static char attrs[200][320];
+    size_t n = 0;
+    for (int y = 0; y < rows && y < 200; y++) {
+        for (int x = 0; x < cols && x < 319; x++) {
+            cchar_t cc;
+            wchar_t wch[CCHARW_MAX + 1] = {0};
+            attr_t a = 0;
+            short pair = 0;
+            if (mvwin_wch(curscr, y, x, &cc) == ERR ||
+                getcchar(&cc, wch, &a, &pair, NULL) == ERR)
+                wch[0] = L'?';
+            wchar_t c = wch[0] ? wch[0] : L' ';
+            if (a & A_ALTCHARSET) {
+                /* The VT100 line-drawing set as ASCII. */
+                c = (c == 'q') ? '-' : (c == 'x') ? '|' : (c >= 'j' && c <= 'n') ? '+' : c;
+            }
+            n += put_utf8(g_dump + n, c);
+            attr_t key = a & (A_BOLD | A_DIM | A_REVERSE | A_UNDERLINE | A_STANDOUT | A_BLINK);
+            char code = '.';
+            if (key || pair) {
+                int k = 0;
+                while (k < ncls && !(cls_attr[k] == key && cls_pair[k] == pair))
+                    k++;
+                if (k == ncls && ncls < MAXC) {
+                    cls_attr[ncls] = key;
+                    cls_pair[ncls] = pair;
+                    ncls++;
+                }
+                code = k < MAXC ? CODES[k] : '?';
+            }
+            attrs[y][x] = code;
+        }
+        attrs[y][cols < 319 ? cols : 319] = '\0';
+        g_dump[n++] = '\n';
+    }
+    n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "== attributes\n");
+    for (int y = 0; y < rows && y < 200; y++)
+        n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "%s\n", attrs[y]);
+    n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "== legend\n");
+    for (int k = 0; k < ncls; k++)
+        n += (size_t)snprintf(g_dump + n, DUMP_MAX - n, "%c: pair %d%s%s%s%s%s\n", CODES[k],
+                              cls_pair[k], cls_attr[k] & A_BOLD ? " bold" : "",
+                              cls_attr[k] & A_DIM ? " dim" : "",
+                              cls_attr[k] & A_REVERSE ? " reverse" : "",
+                              cls_attr[k] & A_UNDERLINE ? " underline" : "",
+                              cls_attr[k] & A_STANDOUT ? " standout" : "");
+    g_dump[n] = '\0';
+    return g_dump;
+}
+
+/* Equal, except that any digit matches any digit. */
+static int same_but_digits(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (*a != *b && !(isdigit((unsigned char)*a) && isdigit((unsigned char)*b)))
+            return 0;
+    return *a == *b;
+}
+
+static void check_golden(const char *name)
+{
+    const char *got = dump_screen();
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s.txt", goldens_dir(), name);
+    const char *upd = getenv("UPDATE_GOLDENS");
+    if (upd && *upd && strcmp(upd, "0")) {
+        FILE *f = fopen(path, "w");
+        if (!f)
+            fail_msg("cannot write %s", path);
+        fputs(got, f);
+        fclose(f);
+        return;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("missing golden %s: run with UPDATE_GOLDENS=1 to create it", path);
+    static char want[DUMP_MAX];
+    size_t len = fread(want, 1, sizeof want - 1, f);
+    want[len] = '\0';
+    fclose(f);
+    if (same_but_digits(want, got))
+        return;
+    char actual[700];
+    snprintf(actual, sizeof actual, "%s/shardscope-%s.actual.txt",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name);
+    FILE *a = fopen(actual, "w");
+    if (a) {
+        fputs(got, a);
+        fclose(a);
+    }
+    /* Name the first differing line. */
+    int line = 1;
+    const char *p = want, *q = got;
+    while (*p && (*p == *q || (isdigit((unsigned char)*p) && isdigit((unsigned char)*q)))) {
+        if (*p == '\n')
+            line++;
+        p++;
+        q++;
+    }
+    fail_msg("screen differs from %s at line %d (actual screen in %s). If the engine or the "
+             "presets changed on purpose, regenerate with UPDATE_GOLDENS=1 and review the diff.",
+             path, line, actual);
+}
+
+static int screen_contains(const char *s)
+{
+    dump_screen();
+    char *end = strstr(g_dump, "== attributes");
+    if (end)
+        *end = '\0';
+    return strstr(g_dump, s) != NULL;
+}
+
+/* --- goldens ------------------------------------------------------------ */
+
+static void test_golden_120x40_xterm256(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_int_equal(g_caps.mode, THEME_256);
+    check_golden("explorer-120x40-xterm-256color");
+    screen_close();
+}
+
+static void test_golden_120x40_vt100(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 40, 120, NULL);
+    assert_int_equal(g_caps.mode, THEME_MONO);
+    check_golden("explorer-120x40-vt100");
+    screen_close();
+}
+
+static void test_golden_80x24_xterm256(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 24, 80, NULL);
+    check_golden("explorer-80x24-xterm-256color");
+    screen_close();
+}
+
+static void test_golden_80x24_vt100(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    check_golden("explorer-80x24-vt100");
+    /* The heatmap tab: monochrome glyph ramp and C/M letters. */
+    type("5");
+    check_golden("explorer-80x24-vt100-heatmap");
+    screen_close();
+}
+
+static void test_golden_help_and_too_small(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    type("?");
+    check_golden("explorer-80x24-vt100-help");
+    type(" ");
+    screen_resize(20, 60);
+    check_golden("explorer-60x20-vt100-too-small");
+    screen_close();
+}
+
+/* --- behaviour ----------------------------------------------------------- */
+
+static void test_resize_down_to_1x1_and_back(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    static const int SIZES[][2] = {{23, 80},  {24, 79},  {1, 1},    {2, 1},   {1, 200},
+                                   {100, 3},  {24, 80},  {40, 120}, {100, 300}, {39, 119},
+                                   {0 + 5, 5}, {31, 97}, {24, 80}};
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
+        int r = SIZES[i][0], c = SIZES[i][1];
+        screen_resize(r, c);
+        int small = r < 24 || c < 80;
+        if (small && c >= 32 && r >= 1)
+            assert_true(screen_contains("terminal too small (needs 80x24)"));
+        if (!small) {
+            assert_true(screen_contains("Controls"));
+            assert_false(screen_contains("terminal too small"));
+        }
+        /* Keys at any size must be harmless. */
+        type("\t+j?");
+        type(" ");
+    }
+    screen_close();
+}
+
+static void test_keys_change_what_is_shown(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_true(screen_contains("Strategies: 8 GPUs"));
+    type("+"); /* GPU count is selected at start: next power of two */
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    int left[] = {KEY_LEFT, KEY_LEFT};
+    keys(left, 2);
+    assert_true(screen_contains("Strategies: 14 GPUs"));
+    type("-");
+    assert_true(screen_contains("Strategies: 8 GPUs"));
+    /* Interconnect: up to "Intra link", one step right. */
+    int up[] = {KEY_UP, KEY_UP};
+    keys(up, 2);
+    char before[64];
+    snprintf(before, sizeof before, "%s", exp_link(g_x, CTL_INTRA)->name);
+    int right[] = {KEY_RIGHT};
+    keys(right, 1);
+    assert_string_not_equal(before, exp_link(g_x, CTL_INTRA)->name);
+    char hdr[96];
+    snprintf(hdr, sizeof hdr, "%s / ", exp_link(g_x, CTL_INTRA)->name);
+    assert_true(screen_contains(hdr));
+    /* Filter the models and choose one. */
+    type("/3-8b\r");
+    assert_true(screen_contains("Llama-3-8B"));
+    assert_string_equal(exp_model(g_x)->name, "llama-3-8b");
+    /* Strategies pane: select the second plan; details follow. */
+    type("2j");
+    assert_true(screen_contains("Details: plan #2"));
+    /* Heatmap mode. */
+    type("m");
+    assert_true(screen_contains("models x links"));
+    /* Help lists every key. */
+    type("?");
+    assert_true(screen_contains("Shift-Tab"));
+    assert_true(screen_contains("PgUp/PgDn"));
+    assert_true(screen_contains("export the tables"));
+    type("x");
+    assert_false(screen_contains("Shift-Tab"));
+    /* Reset. */
+    type("r");
+    assert_true(screen_contains("Llama-3-70B"));
+    assert_true(screen_contains("Strategies: 8 GPUs"));
+    assert_int_equal(explorer_key(g_x, 'q'), 1);
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    screen_close();
+}
+
+static void test_preselection_and_vram_default(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-8b";
+    eo.gpu = "a100-40gb";
+    eo.gpus = 2;
+    eo.link = "pcie4";
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_int_equal(g_caps.mode, THEME_8);
+    assert_true(screen_contains("Llama-3-8B"));
+    /* a100-40gb holds the driver's total, 40960 MiB = 42.95 GB; the VRAM
+     * slider moves in whole GB and starts at 43 */
+    assert_true(screen_contains("43 GB"));
+    /* the link selector shows the preselected link (an 80-column title
+     * line drops the link names first) */
+    assert_true(screen_contains("PCIe 4.0 x16"));
+    assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "pcie4");
+    assert_int_equal(g_x->ctl[CTL_VRAM].value, 43);
+    screen_close();
+    eo.vram_gb = 24;
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_int_equal(g_x->ctl[CTL_VRAM].value, 24);
+    screen_close();
+    /* The explorer and the CLI start from the same GPU topology: an RTX 4090
+     * talks over PCIe 4.0 in an 8-GPU node, not over NVLink; an H100 on
+     * NVLink 4 in 8-GPU domains over InfiniBand NDR. */
+    eo.vram_gb = 0;
+    eo.link = NULL;
+    eo.gpu = "rtx-4090";
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "pcie4");
+    assert_int_equal(g_x->ctl[CTL_PER_NODE].value, 8);
+    screen_close();
+    eo.gpu = "h100-sxm";
+    screen_open("xterm", 1, 24, 80, &eo);
+    assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "nvlink4");
+    assert_string_equal(exp_link(g_x, CTL_INTER)->name, "ib-ndr");
+    assert_int_equal(g_x->ctl[CTL_PER_NODE].value, 8);
+    screen_close();
+    explorer *x = NULL;
+    char msg[128];
+    eo.model = "no-such-model";
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &x, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "no-such-model"));
+}
+
+static void click(int y, int x, mmask_t b)
+{
+    MEVENT ev;
+    memset(&ev, 0, sizeof ev);
+    ev.y = y;
+    ev.x = x;
+    ev.bstate = b;
+    ungetmouse(&ev);
+    explorer_key(g_x, KEY_MOUSE);
+    explorer_frame(g_x);
+}
+
+static void test_mouse_focus_pick_and_wheel(void **state)
+{
+    (void)state;
+    setlocale(LC_ALL, "C.UTF-8");
+    g_out = tmpfile();
+    g_in = fopen("/dev/null", "r");
+    term_opts o;
+    term_opts_defaults(&o);
+    o.in = g_in;
+    o.out = g_out;
+    o.term = "xterm-256color";
+    o.rows = 40;
+    o.cols = 120;
+    o.mouse = 1;
+    char msg[256];
+    assert_int_equal(term_open(&o, &g_caps, msg, sizeof msg), 0);
+    assert_true(g_caps.mouse);
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, msg, sizeof msg), 0);
+    explorer_frame(g_x);
+    layout_rect sp = g_x->lay.pane[PANE_STRATEGIES];
+    /* Click the third plan row (border, header row, then plans). */
+    click(sp.y + 2 + 2, sp.x + 10, BUTTON1_CLICKED);
+    assert_int_equal(g_x->focus, PANE_STRATEGIES);
+    assert_int_equal(g_x->plan_sel, 2);
+    assert_true(screen_contains("Details: plan #3"));
+    /* Click a control, then the wheel adjusts it. */
+    layout_rect cp = g_x->lay.pane[PANE_CONTROLS];
+    click(cp.y + 1 + CTL_BATCH, cp.x + 5, BUTTON1_CLICKED);
+    assert_int_equal(g_x->focus, PANE_CONTROLS);
+    assert_int_equal(g_x->ctl_sel, CTL_BATCH);
+    click(cp.y + 3, cp.x + 5, BUTTON4_PRESSED);
+    assert_int_equal(g_x->ctl[CTL_BATCH].value, 2);
+    click(cp.y + 3, cp.x + 5, BUTTON5_PRESSED);
+    assert_int_equal(g_x->ctl[CTL_BATCH].value, 1);
+    /* The wheel over the heatmap moves the GPU count by powers of two. */
+    layout_rect hp = g_x->lay.pane[PANE_HEAT];
+    click(hp.y + 3, hp.x + 3, BUTTON4_PRESSED);
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    /* Clicks outside any pane do nothing. */
+    click(0, 0, BUTTON1_CLICKED);
+    assert_int_equal(g_x->focus, PANE_CONTROLS);
+    screen_close();
+}
+
+/* Random keys, resizes and clicks (a fixed seed): nothing may crash, and
+ * the explorer's indices stay inside their ranges. */
+static void test_random_keys_and_resizes(void **state)
+{
+    (void)state;
+    static const int KEYS[] = {'\t', KEY_BTAB, KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT, 'h',
+                               'j', 'k', 'l', '+', '-', KEY_PPAGE, KEY_NPAGE, KEY_HOME,
+                               KEY_END, '\r', '/', '?', 'm', 'r', '1', '2', '3', '4', '5',
+                               '6', 27, KEY_BACKSPACE, 'a', '8', ' ', 12, 'x'};
+    static const int SIZES[][2] = {{24, 80}, {40, 120}, {23, 79}, {1, 1}, {60, 200},
+                                   {30, 100}, {24, 300}, {100, 80}};
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    unsigned seed = 12345;
+    for (int i = 0; i < 1500; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = (seed >> 8) % 1000;
+        if (r < 15) {
+            int k = (int)((seed >> 3) % (sizeof SIZES / sizeof SIZES[0]));
+            screen_resize(SIZES[k][0], SIZES[k][1]);
+        } else {
+            int key = KEYS[(seed >> 4) % (sizeof KEYS / sizeof KEYS[0])];
+            if (explorer_key(g_x, key))
+                continue; /* q / Esc: the loop would stop; keep going */
+            explorer_frame(g_x);
+        }
+        for (int c = 0; c < CTL_COUNT; c++) {
+            assert_true(g_x->ctl[c].value >= g_x->ctl[c].min);
+            assert_true(g_x->ctl[c].value <= g_x->ctl[c].max);
+        }
+        assert_true(g_x->focus >= 0 && g_x->focus < PANE_COUNT);
+        assert_true(g_x->plan_sel >= 0);
+        assert_true(g_x->r.n_plans == 0 || g_x->plan_sel < g_x->r.n_plans);
+    }
+    screen_close();
+}
+
+static void test_no_color_is_honoured(void **state)
+{
+    (void)state;
+    setenv("NO_COLOR", "1", 1);
+    screen_open("xterm-256color", 1, 24, 80, NULL);
+    assert_int_equal(g_caps.mode, THEME_MONO);
+    screen_close();
+    unsetenv("NO_COLOR");
+}
+
+static void test_export_writes_csv_and_json(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/shardscope-export-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.export_dir = dir;
+    screen_open("vt100", 0, 40, 120, &eo);
+    type("e");
+    const char *msg = explorer_message(g_x);
+    assert_non_null(strstr(msg, "exported"));
+    assert_non_null(strstr(msg, dir));
+    assert_true(screen_contains("exported"));
+    type("e"); /* a second export in the same second gets a new name */
+    screen_close();
+
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int csv = 0, json = 0;
+    while ((e = readdir(d))) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        size_t n = strlen(e->d_name);
+        if (n > 4 && !strcmp(e->d_name + n - 4, ".csv")) {
+            csv++;
+            FILE *f = fopen(p, "r");
+            char line[256];
+            assert_non_null(fgets(line, sizeof line, f));
+            assert_int_equal(strncmp(line, "table,model,gpu,gpus", 20), 0);
+            fclose(f);
+        } else if (n > 5 && !strcmp(e->d_name + n - 5, ".json")) {
+            json++;
+            FILE *f = fopen(p, "r");
+            static char buf[1 << 20];
+            size_t len = fread(buf, 1, sizeof buf - 1, f);
+            buf[len] = '\0';
+            fclose(f);
+            cJSON *root = cJSON_Parse(buf);
+            assert_non_null(root);
+            cJSON *plans = cJSON_GetObjectItemCaseSensitive(root, "strategies");
+            assert_true(cJSON_IsArray(plans));
+            assert_true(cJSON_GetArraySize(plans) > 0);
+            assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "vram_frontier"));
+            assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "regime"));
+            cJSON_Delete(root);
+        }
+        if (e->d_name[0] != '.')
+            unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
+    assert_int_equal(csv, 2);
+    assert_int_equal(json, 2);
+}
+
+static void test_export_failure_is_reported(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.export_dir = "/nonexistent/shardscope";
+    screen_open("vt100", 0, 24, 80, &eo);
+    type("e");
+    assert_non_null(strstr(explorer_message(g_x), "export failed"));
+    screen_close();
+}
+
+/* --- calibration: a fake hook (no GPU), the progress bar, Esc, the view -- */
+
+/* A synthetic calibration with fixed numbers: prefill h 1024..4096, decode
+ * at h 4096 and 8192; times from a known roofline, a little off it. */
+static calib_result g_cres;
+
+static void synthetic_result(void)
+{
+    calib_result *r = &g_cres;
+    memset(r, 0, sizeof *r);
+    snprintf(r->dev.name, sizeof r->dev.name, "NVIDIA H100 80GB HBM3");
+    snprintf(r->dev.backend, sizeof r->dev.backend, "cuda");
+    snprintf(r->dev.dtype, sizeof r->dev.dtype, "fp16");
+    snprintf(r->date, sizeof r->date, "2026-11-29T09:00:00Z");
+    snprintf(r->preset, sizeof r->preset, "h100-sxm");
+    calib_roofline *f = &r->roofline;
+    f->form = CALIB_ROOFLINE_ENGINE;
+    f->peak_flops = 989e12;
+    f->bandwidth = 3.35e12;
+    f->eta_compute = 0.7;
+    f->eta_memory = 0.8;
+    f->overhead_s = 8e-6;
+    f->mape = 0.031;
+    f->r2 = 0.9982;
+    static const int HID[] = {1024, 2048, 4096}, BAT[] = {1, 2, 4, 8}, SEQ[] = {512, 2048};
+    for (int h = 0; h < 3; h++)
+        for (int b = 0; b < 4; b++)
+            for (int s = 0; s < 2; s++) {
+                calib_point p = {CALIB_POINT_PREFILL, HID[h], BAT[b], SEQ[s], 0, 0, 0};
+                calib_layer_cost(p.hidden, p.batch * p.seq, 2.0, &p.flops, &p.bytes);
+                p.time_s = calib_roofline_predict(f, p.flops, p.bytes) * (1.0 + 0.03 * (s - 0.5));
+                calib_result_add_point(r, &p);
+            }
+    static const int DH[] = {4096, 8192}, DT[] = {1, 16, 256};
+    for (int h = 0; h < 2; h++)
+        for (int t = 0; t < 3; t++) {
+            calib_point p = {CALIB_POINT_DECODE, DH[h], DT[t], 1, 0, 0, 0};
+            calib_layer_cost(p.hidden, p.batch, 2.0, &p.flops, &p.bytes);
+            p.time_s = calib_roofline_predict(f, p.flops, p.bytes) * 1.02;
+            calib_result_add_point(r, &p);
+        }
+    f->n = r->n_points;
+    /* The power law fitted to these fixed points (closed-form least
+     * squares: the same figures every run). */
+    assert_int_equal(calib_fit_power_law(r->points, r->n_points, &r->power_law, NULL), 0);
+    r->has_power_law = 1;
+    r->has_comm_fit = 1;
+    snprintf(r->comm_label, sizeof r->comm_label, "NCCL AllReduce (2 GPUs)");
+    r->comm_fit = (calib_alpha_beta){12e-6, 150e9, 0.9990, 0.04, 8};
+}
+
+/* The fake job: what start/poll/release saw and what poll answers. */
+static struct fake_job {
+    int started, released, polls;
+    int outcome; /* 0 keep running, 1 finish with the result, -1 fail */
+    int saved;   /* load_for_gpu / view find the synthetic result saved */
+} g_fake;
+
+static int fake_load(const char *gpu, engine_calib *out)
+{
+    if (!g_fake.saved || strcmp(gpu, "h100-sxm") != 0)
+        return 0;
+    calib_result_to_engine(&g_cres, out);
+    return 1;
+}
+
+static void *fake_start(const preset_db *db, int gpu_index, char *msg, size_t len)
+{
+    (void)db;
+    (void)gpu_index;
+    (void)msg;
+    (void)len;
+    g_fake.started++;
+    return &g_fake;
+}
+
+static int fake_poll(void *job, double *progress, char *step, size_t step_len,
+                     engine_calib *out)
+{
+    assert_ptr_equal(job, &g_fake);
+    g_fake.polls++;
+    if (g_fake.outcome == 0) {
+        *progress = 0.42;
+        snprintf(step, step_len, "prefill h=4096 b=2");
+        return 0;
+    }
+    *progress = 1;
+    if (g_fake.outcome < 0) {
+        snprintf(step, step_len, "no usable GPU: cudaGetDeviceCount failed: CUDA driver "
+                                 "version is insufficient; previous calibration kept");
+        return -1;
+    }
+    calib_result_to_engine(&g_cres, out);
+    snprintf(step, step_len, "NVIDIA H100 80GB HBM3: eta_c 0.70 eta_m 0.80, MAPE 3.1%%");
+    return 1;
+}
+
+static void fake_release(void *job)
+{
+    assert_ptr_equal(job, &g_fake);
+    g_fake.released++;
+}
+
+static int fake_view(const char *gpu, explorer_calib_view *out)
+{
+    if (!g_fake.saved || strcmp(gpu, "h100-sxm") != 0)
+        return 0;
+    explorer_calib_view_from_result(&g_cres, "/home/user/.config/shardscope/calibration/"
+                                             "nvidia-h100-80gb-hbm3.json", out);
+    return 1;
+}
+
+static int fake_job_view(void *job, explorer_calib_view *out)
+{
+    assert_ptr_equal(job, &g_fake);
+    explorer_calib_view_from_result(&g_cres, "measured in this session (and saved)", out);
+    return 1;
+}
+
+static const explorer_calib_ops FAKE_OPS = {
+    .load_for_gpu = fake_load,
+    .start = fake_start,
+    .poll = fake_poll,
+    .release = fake_release,
+    .view = fake_view,
+    .job_view = fake_job_view,
+};
+
+static void fake_open(const char *term, int utf8, int rows, int cols, int saved)
+{
+    memset(&g_fake, 0, sizeof g_fake);
+    g_fake.saved = saved;
+    synthetic_result();
+    screen_open(term, utf8, rows, cols, NULL);
+    explorer_set_calib_ops(g_x, &FAKE_OPS);
+    explorer_frame(g_x);
+}
+
+static void fake_close(void)
+{
+    screen_close();
+    calib_result_free(&g_cres);
+}
+
+static void poll_and_draw(void)
+{
+    explorer_poll(g_x);
+    explorer_frame(g_x);
+}
+
+static void test_calib_progress_and_escape_cancels(void **state)
+{
+    (void)state;
+    fake_open("vt100", 0, 24, 80, 0);
+    assert_true(screen_contains("calib: datasheet defaults"));
+    type("c");
+    assert_int_equal(g_fake.started, 1);
+    assert_non_null(g_x->calib_job);
+    assert_int_equal(explorer_poll(g_x), 1); /* 0% -> 42%: a frame is due */
+    explorer_frame(g_x);
+    assert_int_equal(explorer_poll(g_x), 0); /* nothing new: no redraw */
+    /* The bar: ASCII under LANG=C, 42% of 13 cells. */
+    assert_true(screen_contains("calibrating [#####........] 42% prefill h=4096 b=2"));
+    check_golden("explorer-80x24-vt100-calibrating");
+    /* Sliders and keys keep working while it runs. */
+    type("+");
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    type("j");
+    assert_int_equal(g_x->ctl_sel, CTL_PER_NODE);
+    type("?");
+    assert_true(screen_contains("Esc first cancels calibration"));
+    type(" ");
+    poll_and_draw();
+    assert_non_null(g_x->calib_job);
+    assert_true(screen_contains("calibrating ["));
+    assert_int_equal(g_fake.released, 0);
+    /* Esc cancels (the release op cancels and waits) instead of quitting. */
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    explorer_frame(g_x);
+    assert_int_equal(g_fake.released, 1);
+    assert_null(g_x->calib_job);
+    assert_non_null(strstr(explorer_message(g_x), "calibration cancelled"));
+    assert_true(screen_contains("calibration cancelled"));
+    assert_false(screen_contains("calibrating ["));
+    assert_false(g_x->calib.measured); /* the previous calibration stays */
+    assert_true(screen_contains("calib: datasheet defaults"));
+    assert_int_equal(explorer_poll(g_x), 0);
+    /* With nothing running, Esc quits again. */
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    assert_int_equal(g_fake.released, 1);
+    fake_close();
+}
+
+static void test_calib_q_cancels_then_quits(void **state)
+{
+    (void)state;
+    fake_open("xterm-256color", 1, 40, 120, 1);
+    assert_true(screen_contains("calib: measured on NVIDIA H100 80GB HBM3"));
+    type("c");
+    poll_and_draw();
+    assert_true(screen_contains("calibrating ["));
+    assert_int_equal(explorer_key(g_x, 'q'), 1);
+    assert_int_equal(g_fake.released, 1);
+    assert_null(g_x->calib_job);
+    assert_true(g_x->calib.measured); /* kept */
+    fake_close();
+    /* Esc in the too-small screen cancels as well. */
+    fake_open("vt100", 0, 24, 80, 0);
+    type("c");
+    screen_resize(20, 60);
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    assert_int_equal(g_fake.released, 1);
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    fake_close();
+}
+
+static void test_calib_finish_failure_and_gpu_change(void **state)
+{
+    (void)state;
+    fake_open("vt100", 0, 40, 120, 0);
+    /* A failure: the message, the defaults kept, the reason in the view. */
+    g_fake.outcome = -1;
+    type("c");
+    poll_and_draw();
+    assert_null(g_x->calib_job);
+    assert_int_equal(g_fake.released, 1);
+    assert_true(screen_contains("calibration failed: no usable GPU"));
+    assert_false(g_x->calib.measured);
+    type("v");
+    assert_true(screen_contains("datasheet defaults"));
+    assert_true(screen_contains("Last attempt: failed: no usable GPU"));
+    type(" ");
+    assert_false(screen_contains("Last attempt"));
+    /* The GPU changes while measuring: the result is not applied to it. */
+    g_fake.outcome = 0;
+    type("c");
+    poll_and_draw();
+    int up[] = {KEY_UP, KEY_UP, KEY_UP, KEY_RIGHT};
+    keys(up, 4);
+    assert_int_equal(g_x->ctl_sel, CTL_GPU);
+    assert_string_not_equal(exp_gpu(g_x)->name, "h100-sxm");
+    assert_non_null(g_x->calib_job); /* still running */
+    g_fake.outcome = 1;
+    poll_and_draw();
+    assert_false(g_x->calib.measured);
+    assert_true(screen_contains("select that GPU to use it"));
+    /* Back on the H100 and measured again: applied, and the view shows
+     * this session's run. */
+    int left[] = {KEY_LEFT};
+    keys(left, 1);
+    assert_string_equal(exp_gpu(g_x)->name, "h100-sxm");
+    type("c");
+    poll_and_draw();
+    assert_true(g_x->calib.measured);
+    assert_int_equal(g_fake.released, 3);
+    assert_true(screen_contains("calibration done: NVIDIA H100 80GB HBM3"));
+    assert_true(screen_contains("calib: measured on NVIDIA H100 80GB HBM3 2026-11-29"));
+    type("v");
+    assert_true(screen_contains("source: measured in this session (and saved)"));
+    assert_true(screen_contains("beta 0."));
+    fake_close();
+}
+
+static void test_calib_view_goldens(void **state)
+{
+    (void)state;
+    /* A calibration saved before start: the view of that file. */
+    fake_open("vt100", 0, 24, 80, 1);
+    assert_true(g_x->calib.measured);
+    type("v");
+    assert_true(screen_contains("NVIDIA H100 80GB HBM3 * cuda fp16 * 2026-11-29T09:00:00Z"));
+    char pl[96];
+    snprintf(pl, sizeof pl, "beta %.4f  a %.3g s", g_cres.power_law.beta, g_cres.power_law.a);
+    assert_true(screen_contains(pl));
+    assert_true(screen_contains("eta_c 0.700  eta_m 0.800  overhead 8.00 us  MAPE 3.1%"));
+    assert_true(screen_contains("source: /home/user/.config/shardscope/calibration/"));
+    check_golden("calib-view-80x24-vt100");
+    /* c from the view measures with the view open; Esc then closes the
+     * view only (a second Esc cancels). */
+    type("c");
+    poll_and_draw();
+    assert_non_null(g_x->calib_job);
+    assert_true(screen_contains("Calibration in use"));
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    explorer_frame(g_x);
+    assert_false(screen_contains("Calibration in use"));
+    assert_non_null(g_x->calib_job);
+    assert_int_equal(explorer_key(g_x, 27), 0);
+    assert_null(g_x->calib_job);
+    fake_close();
+
+    fake_open("xterm-256color", 1, 40, 120, 1);
+    type("v");
+    assert_true(screen_contains("NCCL AllReduce (2 GPUs)"));
+    check_golden("calib-view-120x40-xterm-256color");
+    /* Resizing with the view open reflows it; too small hides it. */
+    screen_resize(24, 80);
+    assert_true(screen_contains("Calibration in use"));
+    screen_resize(20, 60);
+    assert_true(screen_contains("terminal too small"));
+    screen_resize(40, 120);
+    assert_true(screen_contains("Calibration in use"));
+    fake_close();
+}
+
+static void test_calib_view_defaults_and_no_hook(void **state)
+{
+    (void)state;
+    fake_open("xterm-256color", 1, 24, 80, 0);
+    type("v");
+    assert_true(screen_contains("Calibration in use: datasheet defaults"));
+    assert_true(screen_contains("shardscope calibrate"));
+    assert_true(screen_contains("press c"));
+    type("x");
+    assert_false(screen_contains("datasheet defaults preset"));
+    fake_close();
+    /* No hook in this build: c says so; the view still says defaults. */
+    screen_open("vt100", 0, 24, 80, NULL);
+    explorer_set_calib_ops(g_x, NULL);
+    type("c");
+    assert_true(screen_contains("calibration not available in this build"));
+    type("v");
+    assert_true(screen_contains("datasheet defaults"));
+    type(" ");
+    assert_int_equal(explorer_key(g_x, 27), 1);
+    screen_close();
+}
+
+static void test_signal_flag(void **state)
+{
+    (void)state;
+    term_clear_quit();
+    assert_false(term_quit_requested());
+    term_install_signals();
+    raise(SIGTERM);
+    assert_true(term_quit_requested());
+    term_clear_quit();
+    raise(SIGHUP);
+    assert_true(term_quit_requested());
+    term_clear_quit();
+    term_restore_signals();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_120x40_xterm256),
+        cmocka_unit_test(test_golden_120x40_vt100),
+        cmocka_unit_test(test_golden_80x24_xterm256),
+        cmocka_unit_test(test_golden_80x24_vt100),
+        cmocka_unit_test(test_golden_help_and_too_small),
+        cmocka_unit_test(test_resize_down_to_1x1_and_back),
+        cmocka_unit_test(test_keys_change_what_is_shown),
+        cmocka_unit_test(test_preselection_and_vram_default),
+        cmocka_unit_test(test_mouse_focus_pick_and_wheel),
+        cmocka_unit_test(test_random_keys_and_resizes),
+        cmocka_unit_test(test_no_color_is_honoured),
+        cmocka_unit_test(test_export_writes_csv_and_json),
+        cmocka_unit_test(test_export_failure_is_reported),
+        cmocka_unit_test(test_calib_progress_and_escape_cancels),
+        cmocka_unit_test(test_calib_q_cancels_then_quits),
+        cmocka_unit_test(test_calib_finish_failure_and_gpu_change),
+        cmocka_unit_test(test_calib_view_goldens),
+        cmocka_unit_test(test_calib_view_defaults_and_no_hook),
+        cmocka_unit_test(test_signal_flag),
+    };
+    return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
+}

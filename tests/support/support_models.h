@@ -1,0 +1,28 @@
+/*
+ * support_models.h - published model configurations, an H100 and simple
+ * links as engine structs, for tests that must not depend on presets.
+ */
+#ifndef SHARDSCOPE_TEST_SUPPORT_MODELS_H
+#define SHARDSCOPE_TEST_SUPPORT_MODELS_H
+
+#include "engine.h"
+
+engine_model tm_llama3_8b(void);
+engine_model tm_llama3_70b(void);
+engine_model tm_llama2_70b(void);
+engine_model tm_llama31_405b(void);
+engine_model tm_llama_7b(void);
+engine_model tm_llama_13b(void);
+engine_model tm_gpt2(void);
+engine_model tm_gpt3(void);
+engine_model tm_falcon_180b(void);
+engine_model tm_mixtral_8x7b(void);
+engine_model tm_deepseek_v3(void);
+engine_gpu tg_h100(void);
+engine_gpu tg_with_memory(double gb);
+engine_link tl_link(double alpha_s, double gbs);
+/* Defaults plus the given model, GPU, intra-node link and GPU count. */
+void ts_scenario(engine_scenario *s, const engine_model *m, const engine_gpu *g,
+                 const engine_link *l, int gpus);
+
+#endif

@@ -1,0 +1,1189 @@
+/*
+ * test_engine.c - the engine against hand-worked numbers: the seeds'
+ * worked examples (with the seed's slips corrected and explained), the
+ * published parameter counts, KV bytes per token, the alpha-beta formulas,
+ * the bubble table, and invariants over plans and slider extremes.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "support_models.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define MIB (1024.0 * 1024.0)
+
+static void assert_near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("got %.9g, want %.9g (rel tol %g)\n", got, want, rel);
+        fail();
+    }
+}
+
+static engine_result eval_plan(const engine_scenario *s, int tp, int pp, int dp, int ep)
+{
+    engine_result r;
+    engine_plan p = {tp, pp, dp, ep};
+    engine_error err;
+    assert_int_equal(engine_evaluate(s, p, &r, &err), 0);
+    return r;
+}
+
+/* --- parameter counts ------------------------------------------------ */
+
+/* Exact counts from the configs: attention 2*d*h*dh + 2*d*g*dh, SwiGLU
+ * 3*d*f, two norms per layer, untied embeddings, final norm. */
+static void test_params_exact(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    /* 32 * (41943040 + 8192 + 176160768) + 2 * 128256 * 4096 + 4096 */
+    assert_true(engine_model_params(&m) == 8030261248.0);
+    m = tm_llama3_70b();
+    assert_true(engine_model_params(&m) == 70553706496.0);
+    m = tm_llama31_405b();
+    assert_true(engine_model_params(&m) == 405853388800.0);
+    m = tm_llama_7b();
+    assert_true(engine_model_params(&m) == 6738415616.0);
+}
+
+/* Published counts (model cards) within 1.5 %. */
+static void test_params_published(void **state)
+{
+    (void)state;
+    struct {
+        engine_model m;
+        double total, active;
+    } cases[] = {
+        {tm_gpt2(), 124e6, 0},           {tm_llama_7b(), 6.7e9, 0},
+        {tm_llama_13b(), 13.0e9, 0},     {tm_llama2_70b(), 69.0e9, 0},
+        {tm_llama3_8b(), 8.03e9, 0},     {tm_llama3_70b(), 70.6e9, 0},
+        {tm_llama31_405b(), 405e9, 0},   {tm_falcon_180b(), 180e9, 0},
+        {tm_gpt3(), 175e9, 0},           {tm_mixtral_8x7b(), 46.7e9, 12.9e9},
+        {tm_deepseek_v3(), 671e9, 37e9},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_near(engine_model_params(&cases[i].m), cases[i].total, 0.015);
+        if (cases[i].active > 0)
+            assert_near(engine_model_active_params(&cases[i].m), cases[i].active, 0.015);
+    }
+}
+
+static void test_kv_bytes_per_token(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_70b(); /* GQA: 2 * 80 * 8 * 128 * 2 B */
+    assert_true(engine_kv_bytes_per_token(&m, ENGINE_FP16) == 327680.0);
+    assert_true(engine_kv_bytes_per_token(&m, ENGINE_FP8) == 163840.0);
+    m = tm_llama3_8b();
+    assert_true(engine_kv_bytes_per_token(&m, ENGINE_FP16) == 131072.0);
+    m = tm_llama_7b(); /* MHA: 2 * 32 * 32 * 128 * 2 B = 512 KiB */
+    assert_true(engine_kv_bytes_per_token(&m, ENGINE_FP16) == 524288.0);
+    m = tm_gpt3();
+    assert_true(engine_kv_bytes_per_token(&m, ENGINE_FP16) == 4718592.0);
+    m = tm_deepseek_v3(); /* MLA latent: 61 * (512 + 64) * 2 B = 68.6 KiB */
+    assert_true(engine_kv_bytes_per_token(&m, ENGINE_FP16) == 70272.0);
+}
+
+/* KV shards over tp up to g = 8 ways, then replicates. */
+static void test_kv_sharding(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_70b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    s.prompt = 1000;
+    s.gen = 24;
+    /* tp=4: 2 heads * 128 * 2 (K,V) * 2 B = 1024 B per token-layer; 80
+     * layers, 1024 tokens. */
+    engine_result r = eval_plan(&s, 4, 1, 1, 1);
+    assert_true(r.mem.kv_bytes == 1024.0 * 80 * 1024);
+    s.gpus = 16;
+    r = eval_plan(&s, 16, 1, 1, 1); /* replicated: still one head per GPU */
+    assert_true(r.mem.kv_bytes == 512.0 * 80 * 1024);
+    s.gpus = 8;
+    r = eval_plan(&s, 8, 1, 1, 1);
+    assert_true(r.mem.kv_bytes == 512.0 * 80 * 1024);
+    /* pp splits layers: 80 / 2 = 40 per stage */
+    r = eval_plan(&s, 4, 2, 1, 1);
+    assert_true(r.mem.kv_bytes == 1024.0 * 40 * 1024);
+}
+
+/* --- seed 002: memory per GPU in GiB ----------------------------------- */
+
+/* Seed 002 divides nominal counts (7e9, 70e9, 405e9) x 2 B by 1024^3:
+ * 13.0 / 130.4 / 754.4 GiB at TP=1, divided by TP.  It labels these "GB";
+ * they are GiB (DESIGN.md: the seed mixes GiB and GB). */
+static void test_seed002_fp16_gib(void **state)
+{
+    (void)state;
+    const double nominal[] = {7e9, 70e9, 405e9};
+    const double gib[] = {13.0, 130.4, 754.4};
+    for (int i = 0; i < 3; i++)
+        for (int tp = 1; tp <= 16; tp *= 2)
+            assert_near(nominal[i] * engine_dtype_bytes(ENGINE_FP16) / GIB / tp, gib[i] / tp,
+                        0.005);
+    /* The engine with the real Llama-3.1-405B config, TP=8, 1 stage: total/8. */
+    engine_model m = tm_llama31_405b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    engine_result r = eval_plan(&s, 8, 1, 1, 1);
+    /* (the norms' weights, 2 per layer and the final one, 253 x 16384, are
+     * replicated on every TP rank, not sharded) */
+    const double norms = 253 * 16384.0;
+    assert_near(r.mem.weights_bytes, (405853388800.0 - norms) * 2 / 8 + norms * 2, 1e-12);
+}
+
+/* --- seed 004: weights, decode floor, fits ------------------------------ */
+
+static void test_seed004_examples(void **state)
+{
+    (void)state;
+    engine_gpu g = tg_h100();
+    /* A: Llama-3-8B FP16 = 16.1 GB; floor 16.06 GB / 3350 GB/s = 4.8 ms */
+    engine_model m8 = tm_llama3_8b();
+    assert_near(engine_weight_bytes(&m8, ENGINE_FP16), 16.06e9, 0.001);
+    assert_near(engine_decode_floor_s(&m8, ENGINE_FP16, &g, 1), 4.794e-3, 0.001);
+    /* B: Llama-3-70B FP16 = 141 GB; floor at TP=4 = 141/4/3350 = 10.5 ms */
+    engine_model m70 = tm_llama3_70b();
+    assert_near(engine_weight_bytes(&m70, ENGINE_FP16), 141.1e9, 0.001);
+    assert_near(engine_decode_floor_s(&m70, ENGINE_FP16, &g, 4), 10.53e-3, 0.001);
+    /* C: Llama-3.1-405B.  The seed's 810 GB / 101 GB / 50.6 GB use the
+     * nominal 405e9 parameters; the config has 405.85e9, so the right
+     * numbers are 811.7 GB, 101.46 GB per GPU at TP=8, 50.73 GB at FP8. */
+    engine_model m405 = tm_llama31_405b();
+    assert_near(engine_weight_bytes(&m405, ENGINE_FP16), 811.7e9, 0.0005);
+    engine_link nv = tl_link(1e-6, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m405, &g, &nv, 8);
+    engine_result r = eval_plan(&s, 8, 1, 1, 1);
+    assert_near(r.mem.weights_bytes, 101.46e9, 0.001);
+    assert_false(r.fits); /* 101 GB > 80 GB x 0.9 usable */
+    assert_true(r.valid);
+    /* 101.47 GB of weights (norms replicated) + 2 GB runtime + workspace */
+    assert_string_equal(r.reason, "needs 103.7 GB per GPU, capacity 72.0 GB");
+    /* FP8: 50.73 GB if every weight were FP8; the checkpoints keep the
+     * embedding and the LM head (and norms) in 16 bits (Meta's
+     * Llama-3.1-405B-Instruct-FP8 quantizes the blocks' linear layers only):
+     * + 2 x 128256 x 16384 x 1 B / 8 = 0.53 GB */
+    s.weight_dtype = ENGINE_FP8;
+    r = eval_plan(&s, 8, 1, 1, 1);
+    const double e405 = 128256.0 * 16384, n405 = 253 * 16384.0;
+    assert_near(r.mem.weights_bytes,
+                (405853388800.0 - 2 * e405 - n405) / 8 + n405 * 2 + 2 * e405 * 2 / 8, 1e-12);
+    assert_near(r.mem.weights_bytes, 51.26e9, 0.001);
+    assert_true(r.fits);
+    /* ... or TP=8 x PP=2 at FP16 across two nodes: 50.7 GB + embeddings */
+    s.weight_dtype = ENGINE_FP16;
+    s.gpus = 16;
+    r = eval_plan(&s, 8, 2, 1, 1);
+    assert_true(r.fits);
+    /* the last stage: 63 layers' linear weights / 8, their 126 norms and the
+     * final one replicated, the LM head / 8 */
+    const double emb = e405, lin = 405853388800.0 - 2 * emb - n405;
+    assert_near(r.mem.weights_bytes, (63.0 / 126 * lin / 8 + 127 * 16384.0 + emb / 8) * 2, 1e-9);
+}
+
+/* Seed 000's minimum GPU count (TP up to 8, fp16): LLaMA-7B needs 4 x 8 GB,
+ * LLaMA-13B 8 x 8 GB / 2 x 24 GB, LLaMA-70B 8 x 24 GB, 8 x 40 GB, 2 x 80 GB
+ * and OOM on 8 GB cards; Falcon-180B 16 x 40 GB and 8 x 80 GB. */
+static int min_gpus(engine_model m, double gb, int max)
+{
+    engine_gpu g = tg_with_memory(gb);
+    engine_link l = tl_link(1e-6, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    /* the seed counts memory only: GPT-2's 1024-token context is no limit */
+    s.max_model_len = s.prompt + s.gen;
+    return engine_min_gpus(&s, max);
+}
+
+static void test_seed000_min_gpus(void **state)
+{
+    (void)state;
+    assert_int_equal(min_gpus(tm_gpt2(), 8, 1024), 1);
+    assert_int_equal(min_gpus(tm_llama_7b(), 8, 1024), 4);
+    assert_int_equal(min_gpus(tm_llama_7b(), 24, 1024), 1);
+    assert_int_equal(min_gpus(tm_llama_13b(), 8, 1024), 8);
+    assert_int_equal(min_gpus(tm_llama_13b(), 24, 1024), 2);
+    assert_int_equal(min_gpus(tm_llama_13b(), 40, 1024), 1);
+    assert_int_equal(min_gpus(tm_llama2_70b(), 24, 1024), 8);
+    assert_int_equal(min_gpus(tm_llama2_70b(), 40, 1024), 8);
+    assert_int_equal(min_gpus(tm_llama2_70b(), 80, 1024), 2);
+    /* The seed stops at 8 GPUs ("OOM"); with pipeline stages 32 x 8 GB fit. */
+    assert_int_equal(min_gpus(tm_llama2_70b(), 8, 8), 0);
+    assert_int_equal(min_gpus(tm_llama2_70b(), 8, 1024), 32);
+    assert_int_equal(min_gpus(tm_falcon_180b(), 40, 1024), 16);
+    assert_int_equal(min_gpus(tm_falcon_180b(), 80, 1024), 8);
+}
+
+/* --- communication ------------------------------------------------------ */
+
+static void test_ring_allreduce(void **state)
+{
+    (void)state;
+    /* Seed 002: 16 MiB over 8 GPUs at 600 GB/s, zero latency:
+     * 2 * 7/8 * 16 MiB / 600 GB/s = 0.0489 ms.  (The seed prints 0.047 ms:
+     * it divides 0.016 "GB" -- really GiB -- by 600 GB/s.) */
+    engine_link l = tl_link(0, 600);
+    double t = engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 8, 0, 16 * MIB);
+    assert_near(t, 4.8932e-5, 1e-4);
+    /* with 5 us per step: + 2 (n-1) alpha = 70 us */
+    l.alpha_s = 5e-6;
+    assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 8, 0, 16 * MIB),
+                4.8932e-5 + 70e-6, 1e-4);
+    /* a fixed cost per collective (launch, synchronisation): 19 us */
+    l.base_s = 19e-6;
+    assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 8, 0, 16 * MIB),
+                19e-6 + 4.8932e-5 + 70e-6, 1e-4);
+    /* nccl-tests' 26 us for an 8-GPU small-message all-reduce on H100 is the
+     * nvlink4 preset's 19 us base + 14 steps x 0.5 us */
+    engine_link nv4 = tl_link(0.5e-6, 367);
+    nv4.base_s = 19e-6;
+    assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &nv4, NULL, 8, 0, 8), 26e-6, 0.001);
+    l.base_s = 0;
+    /* one GPU: nothing to reduce */
+    assert_true(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 1, 0, 16 * MIB) == 0.0);
+    /* compute and memory time add */
+    assert_true(engine_roofline_s(2e-3, 3e-3) == 5e-3);
+    /* allgather / reduce-scatter / all-to-all move (n-1)/n of the buffer */
+    l.alpha_s = 0;
+    assert_near(engine_comm_time(ENGINE_OP_ALLGATHER, &l, NULL, 4, 0, 1e9), 0.75 / 600, 1e-12);
+    assert_near(engine_comm_time(ENGINE_OP_ALLTOALL, &l, NULL, 4, 0, 1e9), 0.75 / 600, 1e-12);
+    /* p2p: alpha + M / BW */
+    l.alpha_s = 2e-6;
+    assert_near(engine_comm_time(ENGINE_OP_P2P, &l, NULL, 2, 0, 6e9), 2e-6 + 0.01, 1e-12);
+}
+
+static void test_hierarchical_allreduce(void **state)
+{
+    (void)state;
+    /* 16 GPUs, 8 per node: reduce-scatter in node (7/8 M / 600 GB/s), ring
+     * all-reduce of M/8 across 2 nodes (2 * 1/2 * M/8 / 50 GB/s), all-gather
+     * in node (7/8 M / 600 GB/s). */
+    engine_link nv = tl_link(0, 600), ib = tl_link(0, 50);
+    double M = 16 * MIB;
+    double want = 2 * (7.0 / 8 * M / 600e9) + (M / 8) / 50e9;
+    assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &nv, &ib, 16, 8, M), want, 1e-12);
+    assert_near(want, 9.0876e-5, 1e-4);
+    /* all-to-all across 2 nodes: 7/16 of the buffer stays in the node, 8/16
+     * crosses the inter-node link, both at once on their own links (NCCL
+     * posts every peer's send together), so the slower part sets the time;
+     * allgather: M/8 per rail across, then M in the node */
+    assert_near(engine_comm_time(ENGINE_OP_ALLTOALL, &nv, &ib, 16, 8, M),
+                fmax(7.0 / 16 * M / 600e9, 8.0 / 16 * M / 50e9), 1e-12);
+    assert_near(engine_comm_time(ENGINE_OP_ALLGATHER, &nv, &ib, 16, 8, M),
+                0.5 * (M / 8) / 50e9 + 7.0 / 8 * M / 600e9, 1e-12);
+    /* inside one node the flat ring is used */
+    assert_near(engine_comm_time(ENGINE_OP_ALLREDUCE, &nv, &ib, 8, 8, M), 4.8932e-5, 1e-4);
+    /* p2p across nodes uses the inter-node link */
+    ib.alpha_s = 1e-6;
+    assert_near(engine_comm_time(ENGINE_OP_P2P, &nv, &ib, 2, 1, 50e6), 1e-6 + 1e-3, 1e-12);
+}
+
+static void test_busbw_factor(void **state)
+{
+    (void)state;
+    assert_near(engine_busbw_factor(ENGINE_OP_ALLREDUCE, 8), 1.75, 1e-12);
+    assert_near(engine_busbw_factor(ENGINE_OP_ALLGATHER, 8), 0.875, 1e-12);
+    assert_near(engine_busbw_factor(ENGINE_OP_REDUCESCATTER, 4), 0.75, 1e-12);
+    assert_near(engine_busbw_factor(ENGINE_OP_ALLTOALL, 2), 0.5, 1e-12);
+    assert_near(engine_busbw_factor(ENGINE_OP_P2P, 2), 1.0, 1e-12);
+}
+
+/* --- pipeline ---------------------------------------------------------- */
+
+static void test_bubble_table(void **state)
+{
+    (void)state;
+    /* Seed 002's table: (pp-1)/(m+pp-1). */
+    assert_near(engine_bubble_fraction(8, 4, ENGINE_SCHED_GPIPE, 1), 0.636, 0.001);
+    assert_near(engine_bubble_fraction(2, 1, ENGINE_SCHED_GPIPE, 1), 0.500, 1e-9);
+    assert_near(engine_bubble_fraction(4, 4, ENGINE_SCHED_1F1B, 1), 0.429, 0.001);
+    assert_near(engine_bubble_fraction(8, 16, ENGINE_SCHED_GPIPE, 1), 0.3043, 0.001);
+    assert_near(engine_bubble_fraction(16, 64, ENGINE_SCHED_GPIPE, 1), 0.190, 0.001);
+    assert_near(engine_bubble_fraction(32, 16, ENGINE_SCHED_GPIPE, 1), 0.660, 0.001);
+    /* interleaving 2 chunks halves the bubble term: 3.5 / 7.5 */
+    assert_near(engine_bubble_fraction(8, 4, ENGINE_SCHED_INTERLEAVED, 2), 0.4667, 0.001);
+    assert_true(engine_bubble_fraction(1, 4, ENGINE_SCHED_GPIPE, 1) == 0.0);
+}
+
+/* --- timing ------------------------------------------------------------ */
+
+/* The kernels of a step, added up here from the public per-kernel costs
+ * (tests/unit/test_kernels.c checks those against measured kernels and by
+ * hand): a dense GQA model with a gated MLP under the generic framework,
+ * whose attention kernel fuses rotary and the KV write.  `host` is the
+ * host's cost per kernel launch (eager prefill: 5 us; a CUDA graph: 0): a
+ * kernel shorter than its launch leaves the GPU waiting, so each costs
+ * max(GPU time, host). */
+typedef struct hand_step {
+    const engine_model *m;
+    const engine_gpu *g;
+    engine_dtype w;      /* weights */
+    int tp;
+    double seqs, t, past; /* t new tokens per sequence after past cached */
+    int decode;
+    double host;
+} hand_step;
+
+static double kern(double t, double host)
+{
+    return t > host ? t : host;
+}
+
+static double h_gemm(const hand_step *h, double m, double n, double k, double wb)
+{
+    return kern(engine_gemm_s(h->g, NULL, h->w, m, n, k, wb, 2), h->host);
+}
+
+static double h_small(const hand_step *h, double bytes)
+{
+    return kern(engine_small_kernel_s(h->g, bytes), h->host);
+}
+
+/* One layer's kernels, communication excluded. */
+static double hand_layer(const hand_step *h)
+{
+    const engine_model *m = h->m;
+    double T = h->seqs * h->t, d = m->hidden, dh = m->head_dim;
+    double heads = (double)m->heads / h->tp;
+    double kvh = m->kv_heads >= h->tp ? (double)m->kv_heads / h->tp : 1;
+    double f = (double)m->ffn / h->tp, wb = engine_dtype_bytes(h->w);
+    double t = h_small(h, 4 * T * d * 2);             /* residual add + norm */
+    t += h_gemm(h, T, (heads + 2 * kvh) * dh, d, wb);  /* QKV */
+    if (h->decode) {
+        double ctx = h->past + 1; /* K and V of kvh heads, 2 B each */
+        t += kern(engine_attn_decode_s(h->g, h->seqs * ctx * 2 * kvh * dh * 2, h->seqs * heads),
+                  h->host);
+    } else {
+        t += kern(engine_attn_prefill_s(h->g, h->seqs, h->t, h->past, heads, kvh, dh, dh, 2),
+                  h->host);
+    }
+    t += h_gemm(h, T, d, heads * dh, wb);              /* output projection */
+    t += h_small(h, 4 * T * d * 2);                    /* residual add + norm */
+    t += h_gemm(h, T, 2 * f, d, wb);                   /* gate + up */
+    t += h_small(h, 3 * T * f * 2);                    /* SiLU x up */
+    t += h_gemm(h, T, d, f, wb);                       /* down */
+    return t;
+}
+
+/* The embedding lookup on the first stage; final norm, LM head (16-bit),
+ * sampling over fp32 logits on the last. */
+static double hand_first(const hand_step *h)
+{
+    return h_small(h, 2 * h->seqs * h->t * h->m->hidden * 2);
+}
+
+static double hand_last(const hand_step *h)
+{
+    const engine_model *m = h->m;
+    double V = m->vocab;
+    return h_small(h, 2 * h->seqs * h->t * m->hidden * 2) +
+           kern(engine_gemm_s(h->g, NULL, ENGINE_FP16, h->seqs, V / h->tp, m->hidden, 2, 2),
+                h->host) +
+           h_small(h, 3 * h->seqs * V * 4);
+}
+
+static double hand_all(const hand_step *h, int layers)
+{
+    return layers * hand_layer(h) + hand_first(h) + hand_last(h);
+}
+
+/* One H100, Llama-3-8B, batch 1, prompt 1024, gen 256.  The decode step at
+ * mid-generation (1024 + 128 tokens cached) replays a CUDA graph: the sum
+ * of its kernels; the generic framework's 15 us host step overlaps it.  The
+ * prefill runs eager (5 us per launch) and pays the 15 us step. */
+static void test_decode_step_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    double itl = hand_all(&dc, 32);
+    assert_near(r.itl_s, itl, 1e-9);
+    /* the weights over 80 % of 3350 GB/s, 16.06 GB / 2680 GB/s = 5.99 ms,
+     * plus 260 kernels' fixed costs (3-10 us each) */
+    assert_near(r.itl_s, 6.764e-3, 0.001);
+    assert_true(r.itl_s > 16.06e9 / (3350e9 * 0.8));
+    hand_step pf = {&m, &g, ENGINE_FP16, 1, 1, 1024, 0, 0, 5e-6};
+    double ttft = hand_all(&pf, 32) + 15e-6;
+    assert_near(r.ttft_s, ttft, 1e-9);
+    /* 2 x 7.5e9 FLOP per token x 1024 at 85 % of 989 TFLOPS: 18.3 ms + the rest */
+    assert_near(r.ttft_s, 22.5e-3, 0.02);
+    /* the first token comes from the prefill */
+    assert_near(r.e2e_s, r.ttft_s + 255 * r.itl_s, 1e-12);
+    assert_near(r.tokens_per_s, 256 / r.e2e_s, 1e-12);
+    /* $3.99 per GPU-hour: cost per 1M tokens = 3.99 / (tok/s x 3600) x 1e6 */
+    assert_near(r.cost_per_mtok_usd, 3.99 / (r.tokens_per_s * 3600) * 1e6, 1e-12);
+    /* one GPU has no communication: efficiency 1, no regime */
+    assert_near(r.efficiency, 1.0, 1e-12);
+    assert_int_equal(r.regime, '-');
+    /* the breakdown adds up to the step */
+    const engine_breakdown *b = &r.decode;
+    assert_near(b->gemm_s + b->attn_s + b->small_s + b->launch_s + b->step_s + b->tp_s +
+                    b->ep_s + b->pp_s + b->bubble_s,
+                r.itl_s, 1e-12);
+    /* 32 layers x 8 kernels + embedding + norm, head, sampling */
+    assert_int_equal(b->kernels, 32 * 8 + 4);
+    b = &r.prefill;
+    assert_near(b->gemm_s + b->attn_s + b->small_s + b->launch_s + b->step_s + b->tp_s +
+                    b->ep_s + b->pp_s + b->bubble_s,
+                r.ttft_s, 1e-12);
+    assert_true(r.compute_bound_prefill && !r.compute_bound_decode);
+
+    /* Without CUDA graphs every decode kernel is launched eagerly: a
+     * kernel shorter than its 5 us launch costs the launch. */
+    s.cuda_graphs = ENGINE_GRAPHS_OFF;
+    engine_result e = eval_plan(&s, 1, 1, 1, 1);
+    dc.host = 5e-6;
+    assert_near(e.itl_s, hand_all(&dc, 32), 1e-9);
+    assert_true(e.itl_s > r.itl_s);
+}
+
+/* FP8 weights: half the bytes, FP8 peak (1979 TFLOPS) at its own achievable
+ * fraction and fixed cost; the embedding and LM head stay 16-bit. */
+static void test_fp8_prefill_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.weight_dtype = ENGINE_FP8;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step pf = {&m, &g, ENGINE_FP8, 1, 1, 1024, 0, 0, 5e-6};
+    assert_near(r.ttft_s, hand_all(&pf, 32) + 15e-6, 1e-9);
+    hand_step dc = {&m, &g, ENGINE_FP8, 1, 1, 1, 1152, 1, 0};
+    assert_near(r.itl_s, hand_all(&dc, 32), 1e-9);
+    /* one 4096 x 14336 x 2 FP8 GEMM of 1024 tokens: 2 m n k / (1979e12 x
+     * 0.70 x wave efficiency) + 5.5 us */
+    double eta = engine_gemm_shape_eta(132, 1024, 2 * 14336, 4096, 1);
+    assert_near(engine_gemm_s(&g, NULL, ENGINE_FP8, 1024, 2 * 14336, 4096, 1, 2),
+                2.0 * 1024 * 2 * 14336 * 4096 / (1979e12 * 0.70 * eta) + 5.5e-6, 1e-12);
+    /* weights: the blocks' linear layers at 1 B; embedding, head and the
+     * norms at 2 B */
+    double emb = 128256.0 * 4096;
+    double norms = (2 * 32 + 1) * 4096.0;
+    double blocks = 8030261248.0 - 2 * emb - norms;
+    assert_near(r.mem.weights_bytes, blocks * 1 + norms * 2 + 2 * emb * 2, 1e-12);
+}
+
+/* TP=2 on a 0-latency 300 GB/s link: each decode step adds 2 x 32 layer
+ * all-reduces and the embedding's of 4096 x 2 B (2 (n-1)/n M / BW), and
+ * the all-gather of the fp32 logits ((n-1)/n M / BW). */
+static void test_tp_comm_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 2);
+    engine_result r = eval_plan(&s, 2, 1, 1, 1);
+    double logits = 128256.0 * 4;
+    assert_near(r.decode_comm_s, 65 * (8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
+    assert_near(r.prefill_comm_s, 65 * (1024 * 8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
+    hand_step dc = {&m, &g, ENGINE_FP16, 2, 1, 1, 1152, 1, 0};
+    assert_near(r.itl_s, hand_all(&dc, 32) + r.decode_comm_s, 1e-9);
+    assert_true(r.efficiency > 0.5 && r.efficiency < 1.0);
+    assert_near(r.compute_comm_ratio, r.compute_s / r.comm_s, 1e-12);
+    assert_int_equal(r.regime, r.compute_comm_ratio >= 1 ? 'C' : 'M');
+    /* dp replicas: throughput x dp, latency unchanged, efficiency 1 */
+    engine_result d = eval_plan(&s, 1, 1, 2, 1);
+    engine_result one;
+    s.gpus = 1;
+    one = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(d.e2e_s, one.e2e_s, 1e-12);
+    assert_near(d.tokens_per_s, 2 * one.tokens_per_s, 1e-12);
+    assert_near(d.efficiency, 1.0, 1e-12);
+    /* TP=2: speedup = tokens/s against one ideal GPU = e2e(1) / e2e(TP2),
+     * efficiency = speedup / 2 */
+    assert_near(r.speedup, one.e2e_s / r.e2e_s, 1e-12);
+    assert_near(r.efficiency, one.e2e_s / r.e2e_s / 2, 1e-12);
+}
+
+/* The prefill workspace of one micro-batch: residual + norm output (2 d),
+ * QKV ((h + 2 g) dh) and the gated MLP's two intermediates (2 f), at 2 B,
+ * plus FP32 logits of the last token: Llama-3-8B, 1024 tokens. */
+static void test_activation_workspace_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    double per_token = 2 * 4096 + (32 + 2 * 8) * 128 + 2 * 14336; /* 43008 */
+    assert_true(r.mem.activation_bytes == 1024 * per_token * 2 + 128256.0 * 4);
+    assert_true(r.mem.activation_bytes == 88593408.0);
+    assert_true(r.mem.overhead_bytes == 2e9);
+    assert_true(r.mem.capacity_bytes == 80e9 * 0.9);
+    assert_true(r.mem.per_gpu_bytes == r.mem.weights_bytes + r.mem.kv_bytes +
+                                           r.mem.activation_bytes + r.mem.overhead_bytes);
+}
+
+/* A pipeline boundary is one p2p of the stage's activations (alpha + T d
+ * 2 B / BW).  At batch 1 one micro-batch crosses both stages in turn, so
+ * TTFT and ITL are the one-stage times plus that send: PP does not make a
+ * single sequence faster. */
+static void test_pp_p2p_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(1e-6, 100);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 2);
+    engine_result r = eval_plan(&s, 1, 2, 1, 1);
+    s.gpus = 1;
+    engine_result one = eval_plan(&s, 1, 1, 1, 1);
+    double p2p_pf = 1e-6 + 1024 * 4096 * 2 / 100e9, p2p_dc = 1e-6 + 4096 * 2 / 100e9;
+    assert_near(r.ttft_s, one.ttft_s + p2p_pf, 1e-9);
+    assert_near(r.itl_s, one.itl_s + p2p_dc, 1e-9);
+    /* The last stage (16 layers, the LM head) is the slower one; the first
+     * (16 layers, the embedding, the send) is its bubble. */
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    assert_near(r.decode_bubble_s, 16 * hand_layer(&dc) + hand_first(&dc) + p2p_dc, 1e-9);
+    assert_near(r.decode_compute_s, 16 * hand_layer(&dc) + hand_last(&dc), 1e-9);
+    assert_near(r.decode_comm_s, 0, 0);
+    assert_near(r.bubble_fraction, 0.5, 1e-12);
+}
+
+/* Mixtral-8x7B at batch 1 routes its token to 2 of 8 experts: the grouped
+ * expert GEMMs run 2 groups of one token; at batch 2 the pair touches
+ * 8 (1 - (6/8)^2) = 3.5 experts in expectation, 4/3.5 tokens each. */
+static double hand_moe_layer(const hand_step *h, double hit, double assign)
+{
+    const engine_model *m = h->m;
+    double T = h->seqs, d = m->hidden, dh = m->head_dim, f = m->ffn;
+    double t = h_small(h, 4 * T * d * 2);
+    t += h_gemm(h, T, (32 + 2 * 8) * dh, d, 2);
+    t += engine_attn_decode_s(h->g, T * (h->past + 1) * 2 * 8 * dh * 2, T * 32);
+    t += h_gemm(h, T, d, 32 * dh, 2);
+    t += h_small(h, 4 * T * d * 2);
+    t += h_gemm(h, T, 8, d, 2);                /* router */
+    t += h_small(h, T * 8 * 4 * 2);            /* softmax + top-k */
+    t += h_small(h, (T + assign) * d * 2);     /* permute */
+    t += engine_grouped_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, 2 * f, d, hit, 2, 2);
+    t += h_small(h, 3 * assign * f * 2);
+    t += engine_grouped_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, d, f, hit, 2, 2);
+    t += h_small(h, (T + assign) * d * 2);     /* unpermute, combine */
+    return t;
+}
+
+static void test_moe_decode_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    double itl = 32 * hand_moe_layer(&dc, 2, 2) + hand_first(&dc) + hand_last(&dc);
+    assert_near(r.itl_s, itl, 1e-9);
+    /* about the active weights (12.9 B x 2 B) over 80 % of the bandwidth */
+    assert_near(r.itl_s, 12.9e9 * 2 / (3350e9 * 0.8), 0.20);
+    s.batch = 2;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    dc.seqs = 2;
+    itl = 32 * hand_moe_layer(&dc, 3.5, 4) + hand_first(&dc) + hand_last(&dc);
+    assert_near(r.itl_s, itl, 1e-9);
+}
+
+/* PP=4 with 4 micro-batches of 2 sequences: GPipe's prefill takes 4 steps
+ * of the slowest stage (the last: 8 layers and the LM head) plus one pass
+ * of the three others (fill), whose time is the bubble; decode keeps 4
+ * micro-batches in flight, so the last stage serves all 4 each step. */
+static void test_pipeline_times(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    s.batch = 8;
+    s.microbatches = 4;
+    engine_result r = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(r.bubble_fraction, 3.0 / 7.0, 1e-12);
+    hand_step pf = {&m, &g, ENGINE_FP16, 1, 2, 1024, 0, 0, 5e-6};
+    double L = hand_layer(&pf), p2p = 2 * 1024 * 4096 * 2 / 300e9;
+    double last = 8 * L + hand_last(&pf), others = 24 * L + hand_first(&pf) + 3 * p2p;
+    assert_near(r.ttft_s, 4 * last + others + 15e-6, 1e-9);
+    assert_near(r.prefill_bubble_s, others, 1e-9);
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 2, 1, 1152, 1, 0};
+    assert_near(r.itl_s, 4 * (8 * hand_layer(&dc) + hand_last(&dc)), 1e-9);
+    assert_near(r.decode_bubble_s, 0, 1e-15);
+    /* decode per sequence is no faster than one GPU's */
+    s.gpus = 1;
+    engine_result one = eval_plan(&s, 1, 1, 1, 1);
+    assert_true(r.itl_s >= one.itl_s * 0.999);
+    /* interleaved, v = 2: the fill halves, and each micro-batch makes v - 1
+     * extra rounds of pp hops */
+    s.gpus = 4;
+    s.schedule = ENGINE_SCHED_INTERLEAVED;
+    r = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(r.bubble_fraction, 1.5 / 5.5, 1e-12);
+    assert_near(r.ttft_s, 4 * last + others / 2 + 1 * 4 * p2p + 15e-6, 1e-9);
+    /* an explicit micro-batch count above the batch splits sequences into
+     * chunks that attend to the ones before them */
+    s.schedule = ENGINE_SCHED_GPIPE;
+    s.batch = 1;
+    s.microbatches = 4;
+    r = eval_plan(&s, 1, 4, 1, 1);
+    hand_step ch = {&m, &g, ENGINE_FP16, 1, 1, 256, 384, 0, 5e-6};
+    double cl = hand_layer(&ch), cp = 256 * 4096 * 2 / 300e9;
+    assert_near(r.ttft_s, 4 * (8 * cl + hand_last(&ch)) + 24 * cl + hand_first(&ch) + 3 * cp + 15e-6,
+                1e-9);
+}
+
+/* The default micro-batch count is min(pp, batch): whole sequences. */
+static void test_default_microbatches(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    s.batch = 2;
+    engine_result r = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(r.bubble_fraction, 3.0 / 5.0, 1e-12); /* m = 2 */
+    s.microbatches = 2;
+    engine_result e = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(e.ttft_s, r.ttft_s, 1e-12);
+    s.batch = 16;
+    s.microbatches = 0;
+    r = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(r.bubble_fraction, 3.0 / 7.0, 1e-12); /* m = 4 */
+}
+
+static void test_invalid_plans(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 3);
+    engine_result r = eval_plan(&s, 3, 1, 1, 1);
+    assert_false(r.valid);
+    assert_string_equal(r.reason, "tp=3 does not divide 32 attention heads");
+    s.gpus = 64;
+    r = eval_plan(&s, 1, 64, 1, 1);
+    assert_string_equal(r.reason, "pp=64 exceeds 32 layers");
+    s.gpus = 2;
+    r = eval_plan(&s, 1, 1, 2, 2);
+    assert_string_equal(r.reason, "ep=2 needs a mixture-of-experts model");
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_string_equal(r.reason, "tp*pp*dp = 1, not the 2 GPUs");
+    /* Falcon-180B: 232 heads, 8 KV heads -- tp=16 divides neither 8 nor... */
+    engine_model f = tm_falcon_180b();
+    s.model = &f;
+    s.gpus = 16;
+    r = eval_plan(&s, 16, 1, 1, 1);
+    assert_string_equal(r.reason, "tp=16 does not divide 232 attention heads");
+    /* A bad scenario is an error, not a result */
+    engine_error err;
+    engine_plan p = {1, 1, 1, 1};
+    s.gen = 0;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: gen: must be 1..100000000 tokens");
+    /* A kernel constant that is negative or not a number is refused, by name
+     * of its group, not turned into a NaN time. */
+    s.gen = 256;
+    engine_gpu bad = g;
+    bad.gemm_t0_fp4_s = -1e-6;
+    s.model = &m;
+    s.gpus = 1;
+    s.gpu = &bad;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: gpu: kernel fixed costs must be finite and non-negative");
+    bad.gemm_t0_fp4_s = 0;
+    bad.attn_t0_s = NAN;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    s.gpu = &g;
+    s.quant_group = -1;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: quant_group: must be 0..1048576 (0: the checkpoint's or the dtype's)");
+    s.quant_group = 0;
+    s.max_model_len = -1;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: max_model_len: must be >= 0 (0: the model's context)");
+}
+
+/* MoE: expert parallel adds two all-to-alls per MoE layer and spreads the
+ * experts' memory over ep GPUs. */
+static void test_moe_ep(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    engine_result tp8 = eval_plan(&s, 8, 1, 1, 1);
+    engine_result ep8 = eval_plan(&s, 1, 1, 8, 8);
+    assert_true(tp8.valid && ep8.valid);
+    /* experts: 32 layers x 8 x 3 x 4096 x 14336 params; ep=8 holds one each */
+    double experts = 32.0 * 8 * 3 * 4096 * 14336;
+    double others = engine_model_params(&m) - experts;
+    assert_near(ep8.mem.weights_bytes, (others + experts / 8) * 2, 1e-6);
+    /* decode all-to-all: 2 x 32 layers x (7/8 x 1 token x 2 x 4096 x 2 B / 300 GB/s) */
+    assert_near(ep8.decode_comm_s, 64 * (7.0 / 8 * 2 * 4096 * 2 / 300e9), 1e-9);
+    /* EP over 8 replicas pools their tokens through shared experts, so its
+     * ideal GPU gets the pooled batch: efficiency = e2e_1(8 B) / (8 e2e) */
+    engine_scenario pooled = s;
+    pooled.gpus = 1;
+    pooled.batch = 8;
+    engine_result ideal = eval_plan(&pooled, 1, 1, 1, 1);
+    assert_near(ep8.efficiency, ideal.e2e_s / (8 * ep8.e2e_s), 1e-12);
+    assert_true(ep8.efficiency > 0 && ep8.efficiency <= 1);
+    engine_result bad = eval_plan(&s, 1, 1, 8, 3);
+    assert_false(bad.valid);
+    /* MoE decode at batch 1 reads only the 2 experts it routes to */
+    s.gpus = 1;
+    engine_result one = eval_plan(&s, 1, 1, 1, 1);
+    double active = engine_model_active_params(&m), total = engine_model_params(&m);
+    assert_true(one.itl_s > active * 2 / (3350e9 * 0.8));
+    assert_true(one.itl_s < 0.5 * total * 2 / (3350e9 * 0.8));
+}
+
+/* --- frameworks ---------------------------------------------------------- */
+
+static engine_framework fw_test(void)
+{
+    engine_framework f;
+    engine_framework_generic(&f);
+    return f;
+}
+
+/* vLLM budgets gpu_memory_utilization of the TOTAL memory for everything;
+ * TensorRT-LLM gives the KV cache a fraction of what is FREE after the
+ * weights, workspace and runtime. */
+static void test_memory_rules(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_framework f = fw_test();
+    f.mem_rule = ENGINE_MEM_TOTAL;
+    f.mem_fraction = 0.9;
+    f.runtime_bytes = 1.5e9;
+    s.framework = &f;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    double fixed = r.mem.weights_bytes + r.mem.activation_bytes + 1.5e9;
+    assert_near(r.mem.overhead_bytes, 1.5e9, 0);
+    assert_near(r.mem.capacity_bytes, 0.9 * 80e9, 1e-12);
+    assert_near(r.mem.kv_capacity_bytes, 0.9 * 80e9 - fixed, 1e-12);
+    f.mem_rule = ENGINE_MEM_FREE;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.kv_capacity_bytes, 0.9 * (80e9 - fixed), 1e-12);
+    assert_near(r.mem.capacity_bytes, fixed + 0.9 * (80e9 - fixed), 1e-12);
+    /* the scenario's own fraction and overhead win over the framework's */
+    s.usable_fraction = 0.5;
+    s.runtime_overhead_bytes = 0;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    fixed -= 1.5e9;
+    assert_near(r.mem.kv_capacity_bytes, 0.5 * (80e9 - fixed), 1e-12);
+    /* the largest batch whose KV fits: 1280 tokens x 128 KiB each */
+    int bmax = engine_max_batch(&s, (engine_plan){1, 1, 1, 1}, 100000);
+    assert_true(bmax > 1);
+    s.batch = bmax;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).fits);
+    s.batch = bmax + 1;
+    assert_false(eval_plan(&s, 1, 1, 1, 1).fits);
+}
+
+/* A framework whose host loop does not overlap the GPU adds its per-step
+ * and per-sequence costs to every decode step; an overlapping one pays only
+ * what the GPU cannot hide. */
+static void test_host_step(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.batch = 4;
+    engine_framework f = fw_test();
+    f.step_s = 540e-6;
+    f.seq_step_s = 12.7e-6;
+    f.overlap = 0;
+    s.framework = &f;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step dc = {&m, &g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
+    double gpu = hand_all(&dc, 32);
+    assert_near(r.itl_s, gpu + 540e-6 + 4 * 12.7e-6, 1e-9);
+    assert_near(r.decode.step_s, 540e-6 + 4 * 12.7e-6, 1e-12);
+    f.overlap = 1;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, gpu, 1e-9); /* 591 us of host work hides under ~6.8 ms */
+    f.step_s = 10e-3;                 /* a host loop slower than the GPU sets the pace */
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, 10e-3 + 4 * 12.7e-6, 1e-9);
+}
+
+/* A framework's custom all-reduce replaces NCCL for small messages inside
+ * one NVLink domain: its fixed cost + 2 (n-1)/n M / BW. */
+static void test_custom_allreduce(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0.77e-6, 367);
+    l.base_s = 4.9e-6;
+    l.kind = ENGINE_LINK_NVLINK;
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    engine_framework f = fw_test();
+    s.framework = &f;
+    engine_result nccl = eval_plan(&s, 4, 1, 1, 1);
+    double ar_nccl = 4.9e-6 + 6 * 0.77e-6 + 1.5 * 8192 / 367e9;
+    double gather = engine_comm_time(ENGINE_OP_ALLGATHER, &l, NULL, 4, 0, 128256.0 * 4);
+    assert_near(nccl.decode_comm_s, 65 * ar_nccl + gather, 1e-9);
+    f.custom_ar_max_bytes = 8 << 20;
+    f.custom_ar_s = 6e-6;
+    engine_result cust = eval_plan(&s, 4, 1, 1, 1);
+    double ar_c = 6e-6 + 1.5 * 8192 / 367e9;
+    assert_near(cust.decode_comm_s, 65 * ar_c + gather, 1e-9);
+    /* Prefill is launched eagerly: every collective also pays the link's
+     * eager cost (host launch and synchronisation) on top of its time. */
+    l.kind = ENGINE_LINK_NVLINK;
+    f.custom_ar_max_bytes = 0;
+    l.eager_s = 10e-6;
+    engine_result eg = eval_plan(&s, 4, 1, 1, 1);
+    double ar_pf = 4.9e-6 + 6 * 0.77e-6 + 1.5 * 1024 * 8192 / 367e9;
+    assert_near(eg.prefill_comm_s, 65 * (ar_pf + 10e-6) + gather + 10e-6, 1e-9);
+    assert_near(eg.decode_comm_s, nccl.decode_comm_s, 1e-12); /* graphs: no eager cost */
+    l.eager_s = 0;
+    f.custom_ar_max_bytes = 8 << 20;
+    /* not over PCIe: NCCL again */
+    l.kind = ENGINE_LINK_PCIE;
+    engine_result pcie = eval_plan(&s, 4, 1, 1, 1);
+    assert_near(pcie.decode_comm_s, nccl.decode_comm_s, 1e-12);
+}
+
+/* The context limit: prompt + gen beyond the model's context (or the
+ * scenario's max_model_len) makes every plan invalid, with the reason. */
+static void test_context_limit(void **state)
+{
+    (void)state;
+    engine_model m = tm_gpt2(); /* 1024 tokens */
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    assert_false(r.valid);
+    assert_string_equal(r.reason, "prompt + gen = 1280 tokens exceeds the context of 1024");
+    s.prompt = 768;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).valid);
+    s.max_model_len = 1000;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_string_equal(r.reason, "prompt + gen = 1024 tokens exceeds the context of 1000");
+    s.max_model_len = 4096; /* a user override above the config */
+    s.prompt = 2048;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).valid);
+    assert_int_equal(engine_context_limit(&s), 4096);
+}
+
+/* A tied LM head is the embedding matrix, held once, but its GEMM still
+ * runs every step. */
+static void test_tied_head(void **state)
+{
+    (void)state;
+    engine_model tied = tm_gpt2(), untied = tm_gpt2();
+    untied.tied_embeddings = 0;
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &tied, &g, &l, 1);
+    s.prompt = 512;
+    engine_result a = eval_plan(&s, 1, 1, 1, 1);
+    s.model = &untied;
+    engine_result b = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(a.itl_s, b.itl_s, 1e-12);
+    assert_near(b.mem.weights_bytes - a.mem.weights_bytes, 50257.0 * 768 * 2, 1e-9);
+    assert_int_equal(a.decode.kernels, b.decode.kernels);
+}
+
+/* 4-bit weights with group scales: GPTQ g128 stores 0.5 + 2.5/128 B per
+ * weight in the blocks; a group of 32 costs more. */
+static void test_int4_weights(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.weight_dtype = ENGINE_INT4;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    const double emb = 128256.0 * 4096, norms = 65 * 4096.0;
+    const double lin = 8030261248.0 - 2 * emb - norms;
+    assert_near(r.mem.weights_bytes, lin * (0.5 + 2.5 / 128) + (norms + 2 * emb) * 2, 1e-12);
+    s.quant_group = 32;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.weights_bytes, lin * (0.5 + 2.5 / 32) + (norms + 2 * emb) * 2, 1e-12);
+    /* a checkpoint's own format applies when the scenario keeps fp16 */
+    engine_model q = m;
+    q.has_weight_dtype = 1;
+    q.weight_dtype = ENGINE_FP8;
+    s.model = &q;
+    s.weight_dtype = ENGINE_FP16;
+    s.quant_group = 0;
+    assert_int_equal(engine_scenario_weight_dtype(&s), ENGINE_FP8);
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.weights_bytes, lin + (norms + 2 * emb) * 2, 1e-12);
+}
+
+/* TP beyond the NVLink domain is flagged. */
+static void test_cross_node_warnings(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_70b();
+    engine_gpu g = tg_h100();
+    engine_link nv = tl_link(0.77e-6, 367), ib = tl_link(5e-6, 50);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &nv, 16);
+    s.inter = &ib;
+    s.gpus_per_node = 8;
+    engine_result r = eval_plan(&s, 16, 1, 1, 1);
+    assert_true(r.warnings & ENGINE_WARN_TP_CROSS_NODE);
+    assert_non_null(engine_warning_text(ENGINE_WARN_TP_CROSS_NODE));
+    r = eval_plan(&s, 8, 2, 1, 1);
+    assert_int_equal(r.warnings, 0);
+    engine_model x = tm_mixtral_8x7b();
+    s.model = &x;
+    r = eval_plan(&s, 1, 1, 16, 8);
+    assert_int_equal(r.warnings, 0); /* 8 GPUs: one node */
+    s.gpus_per_node = 4;
+    r = eval_plan(&s, 1, 1, 16, 8);
+    assert_true(r.warnings & ENGINE_WARN_EP_CROSS_NODE);
+}
+
+/* --- ranking and tails ------------------------------------------------- */
+
+static void test_rank_order(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_70b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    engine_result r[128];
+    int n = engine_rank(&s, r, 128, 3, NULL);
+    assert_int_equal(n, engine_plan_count(&s));
+    assert_int_equal(n, 10); /* (tp, pp, dp) with tp*pp*dp = 8 */
+    int seen_unfit = 0;
+    for (int i = 0; i < n; i++) {
+        if (!r[i].valid || !r[i].fits)
+            seen_unfit = 1;
+        else
+            assert_false(seen_unfit); /* usable plans come first */
+        if (i > 0 && r[i].valid && r[i].fits && r[i - 1].fits)
+            assert_true(r[i - 1].e2e_s <= r[i].e2e_s);
+    }
+    /* 141 GB of weights: TP=1 and TP=2 (72.7 GB/GPU) do not fit 80 GB x 0.9 */
+    assert_true(r[0].fits);
+    assert_true(r[0].plan.tp * r[0].plan.pp >= 4);
+    /* throughput objective: replicas of the smallest fitting unit */
+    s.objective = ENGINE_OBJ_THROUGHPUT;
+    n = engine_rank(&s, r, 128, 0, NULL);
+    for (int i = 1; i < n; i++)
+        if (r[i].valid && r[i].fits)
+            assert_true(r[i - 1].tokens_per_s >= r[i].tokens_per_s);
+}
+
+static void test_tails_deterministic(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(5e-6, 12);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    engine_result a = eval_plan(&s, 8, 1, 1, 1), b = a;
+    engine_tails(&s, &a);
+    engine_tails(&s, &b);
+    assert_true(a.p50_s == b.p50_s && a.p99_s == b.p99_s);
+    assert_true(a.p99_s >= a.p50_s);
+    assert_true(a.p50_s >= a.e2e_s * 0.99);
+    /* no jitter, no stragglers: the tails collapse onto the mean */
+    s.jitter_sigma = 0;
+    s.straggler_prob = 0;
+    engine_tails(&s, &b);
+    assert_true(b.p50_s == b.e2e_s && b.p99_s == b.e2e_s);
+    /* Stragglers alone (no jitter): 8 GPUs meet one in p_any = 1 - 0.998^8 =
+     * 1.59 % of requests, so P50 is the mean and P99 the straggler severity
+     * at its 1 - 0.01 / 0.0159 = 37 % quantile: 1 + Exp(mean 0.5) gives
+     * 0.5 ln(1 / 0.629) = 0.23 of the compute-proportional time (a constant
+     * 1.5x severity would give 0.5: a cliff at the 1 % crossing). */
+    s.straggler_prob = 0.002;
+    s.straggler_slowdown = 1.5;
+    s.mc_samples = 4096; /* the most engine_tails takes: ~65 straggler draws */
+    engine_tails(&s, &b);
+    double work = b.prefill_compute_s + b.prefill_bubble_s +
+                  (s.gen - 1) * (b.decode_compute_s + b.decode_bubble_s);
+    assert_near(b.p50_s, b.e2e_s, 1e-12);
+    double sev = (b.p99_s - b.e2e_s) / work;
+    assert_true(sev > 0.12 && sev < 0.38); /* seeds 1..12 give 0.15-0.35 */
+    /* another seed, other samples */
+    s.jitter_sigma = 0.12;
+    s.straggler_prob = 0.002;
+    s.seed = 7;
+    b = eval_plan(&s, 8, 1, 1, 1);
+    engine_tails(&s, &b);
+    assert_true(b.p50_s != a.p50_s);
+}
+
+/* --- invariants -------------------------------------------------------- */
+
+static int all_finite(const engine_result *r)
+{
+    const double v[] = {r->ttft_s, r->itl_s, r->e2e_s, r->tokens_per_s, r->efficiency,
+                        r->compute_comm_ratio, r->cost_per_mtok_usd, r->p50_s, r->p99_s,
+                        r->mem.per_gpu_bytes, r->bubble_fraction, r->speedup};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!isfinite(v[i]) || v[i] < 0)
+            return 0;
+    return 1;
+}
+
+/* More bandwidth never slows a plan; efficiency stays in (0, 1]. */
+static void test_more_bandwidth_never_slower(void **state)
+{
+    (void)state;
+    engine_model models[] = {tm_llama3_8b(), tm_llama3_70b(), tm_mixtral_8x7b(),
+                             tm_deepseek_v3(), tm_gpt2()};
+    engine_gpu g = tg_h100();
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) {
+        for (int n = 1; n <= 64; n *= 4) {
+            engine_link slow = tl_link(5e-6, 12), fast = tl_link(5e-6, 24);
+            engine_link ib = tl_link(5e-6, 25), ib2 = tl_link(5e-6, 50);
+            engine_scenario a, b;
+            ts_scenario(&a, &models[k], &g, &slow, n);
+            ts_scenario(&b, &models[k], &g, &fast, n);
+            a.inter = &ib;
+            b.inter = &ib2;
+            a.gpus_per_node = b.gpus_per_node = 8;
+            a.batch = b.batch = 16;
+            engine_result ra[512], rb[512];
+            int na = engine_rank(&a, ra, 512, 0, NULL);
+            int nb = engine_rank(&b, rb, 512, 0, NULL);
+            assert_int_equal(na, nb);
+            for (int i = 0; i < na; i++) {
+                if (!ra[i].valid)
+                    continue;
+                engine_result x = eval_plan(&a, ra[i].plan.tp, ra[i].plan.pp, ra[i].plan.dp,
+                                            ra[i].plan.ep);
+                engine_result y = eval_plan(&b, ra[i].plan.tp, ra[i].plan.pp, ra[i].plan.dp,
+                                            ra[i].plan.ep);
+                assert_true(y.e2e_s <= x.e2e_s * (1 + 1e-12));
+                assert_true(x.efficiency > 0 && x.efficiency <= 1 + 1e-12);
+                assert_true(y.efficiency > 0 && y.efficiency <= 1 + 1e-12);
+            }
+        }
+    }
+}
+
+/* The slider extremes never give NaN, infinity, a negative time or a crash. */
+static void test_slider_extremes(void **state)
+{
+    (void)state;
+    engine_model models[] = {tm_gpt2(), tm_llama31_405b(), tm_deepseek_v3(),
+                             tm_mixtral_8x7b(), tm_falcon_180b()};
+    const int gpus[] = {1, 3, 1024};
+    const int batch[] = {1, 4096};
+    const int seq[] = {1, 1000000};
+    const double vram[] = {1e9, 1024e9};
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0.269e-3, 1.77), ib = tl_link(1e-6, 50);
+    static engine_result r[4096];
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++)
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 2; b++)
+                for (int c = 0; c < 2; c++)
+                    for (int v = 0; v < 2; v++) {
+                        engine_scenario s;
+                        ts_scenario(&s, &models[k], &g, &l, gpus[a]);
+                        s.inter = &ib;
+                        s.gpus_per_node = 8;
+                        s.batch = batch[b];
+                        s.prompt = seq[c];
+                        s.gen = seq[1 - c];
+                        s.vram_bytes = vram[v];
+                        s.weight_dtype = (engine_dtype)((a + b + c) % ENGINE_DTYPE_COUNT);
+                        s.schedule = (engine_schedule)(v + c);
+                        int n = engine_rank(&s, r, 4096, 3, NULL);
+                        assert_true(n > 0);
+                        for (int i = 0; i < n; i++)
+                            if (r[i].valid)
+                                assert_true(all_finite(&r[i]));
+                    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_params_exact),
+        cmocka_unit_test(test_params_published),
+        cmocka_unit_test(test_kv_bytes_per_token),
+        cmocka_unit_test(test_kv_sharding),
+        cmocka_unit_test(test_seed002_fp16_gib),
+        cmocka_unit_test(test_seed004_examples),
+        cmocka_unit_test(test_seed000_min_gpus),
+        cmocka_unit_test(test_ring_allreduce),
+        cmocka_unit_test(test_hierarchical_allreduce),
+        cmocka_unit_test(test_busbw_factor),
+        cmocka_unit_test(test_bubble_table),
+        cmocka_unit_test(test_decode_step_hand),
+        cmocka_unit_test(test_fp8_prefill_hand),
+        cmocka_unit_test(test_tp_comm_hand),
+        cmocka_unit_test(test_activation_workspace_hand),
+        cmocka_unit_test(test_pp_p2p_hand),
+        cmocka_unit_test(test_moe_decode_hand),
+        cmocka_unit_test(test_pipeline_times),
+        cmocka_unit_test(test_default_microbatches),
+        cmocka_unit_test(test_invalid_plans),
+        cmocka_unit_test(test_moe_ep),
+        cmocka_unit_test(test_memory_rules),
+        cmocka_unit_test(test_host_step),
+        cmocka_unit_test(test_custom_allreduce),
+        cmocka_unit_test(test_context_limit),
+        cmocka_unit_test(test_tied_head),
+        cmocka_unit_test(test_int4_weights),
+        cmocka_unit_test(test_cross_node_warnings),
+        cmocka_unit_test(test_rank_order),
+        cmocka_unit_test(test_tails_deterministic),
+        cmocka_unit_test(test_more_bandwidth_never_slower),
+        cmocka_unit_test(test_slider_extremes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

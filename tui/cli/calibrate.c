@@ -1,0 +1,456 @@
+/*
+ * cli_calibrate.c - `shardscope calibrate [--backend auto|cuda|cpu]
+ * [--device N] [--quick] [--out FILE] [--json] [--no-comm] [--no-save]`:
+ * measure this machine (cuBLAS on a GPU, our SGEMM on the CPU), fit the
+ * seed's power law, the roofline and alpha-beta, print the figures (text
+ * or JSON) and save the calibration where the engine finds it next time.
+ * Also the explorer's calibration hook (the `c` key): a strong
+ * explorer_calib_ops_get() wrapping the calib_job_* worker thread.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "calib.h"
+#include "cli.h"
+#include "explorer_calib.h"
+
+#define CMD "shardscope calibrate"
+
+static void calib_help(FILE *f)
+{
+    fprintf(f,
+            "usage: shardscope calibrate [--backend auto|cuda|cpu] [--device N] [--quick]\n"
+            "                            [--out FILE] [--json] [--no-comm] [--no-save]\n"
+            "\n"
+            "Measure this machine and refit the compute model:\n"
+            "  cuda   cuBLAS fp16 GEMMs of one transformer layer (hidden 768..8192, batch\n"
+            "         1..8, sequence 512 and 2048), decode GEMMs (1..256 tokens), a\n"
+            "         device-to-device copy; NCCL AllReduce and send/recv (GPU 0 -> 1)\n"
+            "         with 2 or more GPUs\n"
+            "  cpu    the same on a scaled-down grid with a blocked SGEMM (1 thread),\n"
+            "         memcpy bandwidth; labelled CPU and never applied to a GPU type\n"
+            "  auto   cuda when a GPU is usable, else cpu (said on stderr)\n"
+            "Communication without two GPUs: ping-pong between 2 local processes.\n"
+            "Fits: power law T = a*(h^2*b*s)^beta (log-space least squares), roofline\n"
+            "T = max(F/(peak*eta_c), B/(bw*eta_m)) + overhead, alpha-beta for comm.\n"
+            "  --device N  CUDA device index (default 0)\n"
+            "  --quick     smaller grid, fewer repeats\n"
+            "  --out FILE  save there instead of\n"
+            "              $XDG_CONFIG_HOME/shardscope/calibration/<device>.json\n"
+            "  --no-save   do not save      --no-comm  skip the communication sweep\n"
+            "  --json      print the result as JSON (mape is a fraction: 0.05 = 5%%)\n"
+            "Exit status: 0 ok, 2 bad usage or no usable GPU for --backend cuda,\n"
+            "1 a failure while measuring.\n");
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* "--flag V" or "--flag=V": the value, or NULL (message printed). */
+static const char *opt_value(int argc, char **argv, int *i, const char *flag)
+{
+    size_t n = strlen(flag);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, CMD ": %s: missing value\n", flag);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int is_flag(const char *arg, const char *flag)
+{
+    size_t n = strlen(flag);
+    return !strncmp(arg, flag, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+typedef struct progress_state {
+    int tty;
+    int last;
+} progress_state;
+
+static void on_progress(void *ctx, double f, const char *step)
+{
+    progress_state *p = ctx;
+    int pct = (int)(f * 100.0 + 0.5);
+    if (!p->tty || pct == p->last)
+        return;
+    p->last = pct;
+    fprintf(stderr, "\rcalibrating %3d%%  %-28.28s", pct, step ? step : "");
+    fflush(stderr);
+}
+
+static const char *kind_label(calib_point_kind k)
+{
+    return k == CALIB_POINT_PREFILL ? "prefill" : k == CALIB_POINT_DECODE ? "decode" : "copy";
+}
+
+static void fmt_time(char *buf, size_t len, double s)
+{
+    if (s >= 1)
+        snprintf(buf, len, "%.3f s", s);
+    else if (s >= 1e-3)
+        snprintf(buf, len, "%.3f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.1f us", s * 1e6);
+}
+
+static void print_text(const calib_result *r, const char *saved)
+{
+    char t1[32], t2[32], t3[32];
+    printf("calibration: %s (%s backend, %s)\n", r->dev.name, r->dev.backend, r->dev.dtype);
+    if (!strcmp(r->dev.backend, "cuda"))
+        printf("device: GPU %d of %d, %d SMs, sm_%d%d, %.0f MHz, %.1f GB, driver %d, runtime %d\n",
+               r->dev.index, r->dev.count, r->dev.sm_count, r->dev.cc_major, r->dev.cc_minor,
+               r->dev.clock_khz / 1e3, r->dev.memory_bytes / 1e9, r->dev.driver_version,
+               r->dev.runtime_version);
+    else
+        printf("device: this CPU, 1 thread (figures describe this machine, not a GPU)\n");
+    printf("date: %s   preset: %s\n", r->date, r->preset[0] ? r->preset : "(none)");
+    if (r->notes[0])
+        printf("note: %s\n", r->notes);
+    printf("roofs: %.4g TFLOP/s, %.4g GB/s  (%s)\n", r->roofline.peak_flops / 1e12,
+           r->roofline.bandwidth / 1e9, r->peak_source);
+    printf("best GEMM: %.4g TFLOP/s (%.1f%% of the roof); copy: %.4g GB/s\n\n",
+           r->best_gemm_flops / 1e12,
+           r->roofline.peak_flops > 0 ? 100.0 * r->best_gemm_flops / r->roofline.peak_flops : 0,
+           r->copy_bandwidth / 1e9);
+    printf("%-8s %6s %5s %5s %12s %10s %12s %12s\n", "kind", "hidden", "batch", "seq",
+           "measured", "TFLOP/s", "power law", "roofline");
+    for (int i = 0; i < r->n_points; i++) {
+        const calib_point *p = &r->points[i];
+        double x = (double)p->hidden * p->hidden * p->batch * p->seq;
+        fmt_time(t1, sizeof t1, p->time_s);
+        if (r->has_power_law && p->kind != CALIB_POINT_COPY)
+            fmt_time(t2, sizeof t2, calib_power_law_predict(&r->power_law, x));
+        else
+            snprintf(t2, sizeof t2, "-");
+        fmt_time(t3, sizeof t3, calib_roofline_predict(&r->roofline, p->flops, p->bytes));
+        if (p->kind == CALIB_POINT_COPY)
+            printf("%-8s %6s %5s %5s %12s %7.1f GB/s %9s %12s\n", kind_label(p->kind), "-", "-",
+                   "-", t1, p->bytes / p->time_s / 1e9, t2, t3);
+        else
+            printf("%-8s %6d %5d %5d %12s %10.3f %12s %12s\n", kind_label(p->kind), p->hidden,
+                   p->batch, p->seq, t1, p->flops / p->time_s / 1e12, t2, t3);
+    }
+    printf("\n");
+    if (r->has_power_law)
+        printf("power law: T = %.4g s * (h^2*b*s)^%.4f   MAPE %.1f%%, R^2 %.4f (%d prefill "
+               "points; seed: beta 0.7232, 20.2%%)\n",
+               r->power_law.a, r->power_law.beta, 100 * r->power_law.mape, r->power_law.r2,
+               r->power_law.n);
+    else
+        printf("power law: not fitted: %s\n", r->power_law_error);
+    fmt_time(t1, sizeof t1, r->roofline.overhead_s);
+    printf("roofline:  eta_compute %.3f, eta_memory %.3f%s, overhead %s per layer   "
+           "MAPE %.1f%% (prefill %.1f%%), R^2 %.4f (%d points, %d compute-bound)\n",
+           r->roofline.eta_compute, r->roofline.eta_memory,
+           r->roofline.eta_memory_bound_only ? " (lower bound)" : "", t1,
+           100 * r->roofline.mape, 100 * r->roofline_mape_prefill, r->roofline.r2,
+           r->roofline.n, r->roofline.n_compute_bound);
+    printf("           form: compute + memory + overhead (the engine's), fitted to minimise "
+           "the MAPE");
+    if (r->has_roofline_max)
+        printf("; max(compute, memory) would give MAPE %.1f%%", 100 * r->roofline_max.mape);
+    printf("\n");
+    if (r->roofline_note[0])
+        printf("           note: %s\n", r->roofline_note);
+    if (r->has_comm_fit) {
+        fmt_time(t1, sizeof t1, r->comm_fit.alpha_s);
+        printf("comm:      %s: alpha %s, bandwidth %.3g GB/s, R^2 %.4f (%d sizes)\n",
+               r->comm_label, t1, r->comm_fit.bandwidth / 1e9, r->comm_fit.r2, r->comm_fit.n);
+    } else if (r->comm_error[0]) {
+        printf("comm:      not measured: %s\n", r->comm_error);
+    }
+    if (r->has_p2p_fit) {
+        fmt_time(t1, sizeof t1, r->p2p_fit.alpha_s);
+        printf("p2p:       %s: alpha %s, bandwidth %.3g GB/s (algbw = busbw), R^2 %.4f "
+               "(%d sizes)\n",
+               r->p2p_label, t1, r->p2p_fit.bandwidth / 1e9, r->p2p_fit.r2, r->p2p_fit.n);
+    } else if (r->p2p_error[0] && r->p2p_label[0]) {
+        printf("p2p:       %s: not fitted: %s\n", r->p2p_label, r->p2p_error);
+    } else if (r->p2p_error[0]) {
+        printf("p2p:       not measured: %s\n", r->p2p_error);
+    }
+    if (saved)
+        printf("saved: %s%s\n", saved,
+               strcmp(r->dev.backend, "cpu") ? "" : " (CPU: used only when named explicitly)");
+}
+
+int cli_cmd_calibrate(int argc, char **argv, const preset_db *db)
+{
+    calib_opts o;
+    calib_opts_defaults(&o);
+    const char *out_path = NULL;
+    int json = 0, no_save = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            calib_help(stdout);
+            return 0;
+        } else if (is_flag(a, "--backend")) {
+            if (!(v = opt_value(argc, argv, &i, "--backend")))
+                return 2;
+            if (!strcmp(v, "auto"))
+                o.backend = CALIB_BACKEND_AUTO;
+            else if (!strcmp(v, "cuda"))
+                o.backend = CALIB_BACKEND_CUDA;
+            else if (!strcmp(v, "cpu"))
+                o.backend = CALIB_BACKEND_CPU;
+            else {
+                fprintf(stderr, CMD ": --backend: expected auto, cuda or cpu, got '%s'\n", v);
+                return 2;
+            }
+        } else if (is_flag(a, "--device")) {
+            if (!(v = opt_value(argc, argv, &i, "--device")))
+                return 2;
+            if (parse_int(v, 0, 1023, &o.device) != 0) {
+                fprintf(stderr, CMD ": --device: expected an integer 0..1023, got '%s'\n", v);
+                return 2;
+            }
+        } else if (is_flag(a, "--out")) {
+            if (!(v = opt_value(argc, argv, &i, "--out")))
+                return 2;
+            if (!*v) {
+                fprintf(stderr, CMD ": --out: expected a file name\n");
+                return 2;
+            }
+            out_path = v;
+        } else if (!strcmp(a, "--quick")) {
+            o.quick = 1;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--no-comm")) {
+            o.skip_comm = 1;
+        } else if (!strcmp(a, "--no-save")) {
+            no_save = 1;
+        } else {
+            fprintf(stderr, CMD ": unknown option '%s' (see 'shardscope calibrate --help')\n", a);
+            return 2;
+        }
+    }
+    if (db) {
+        o.gpus = db->gpus;
+        o.n_gpus = db->n_gpus;
+    }
+    char note[ENGINE_ERROR_MAX + 64] = "";
+    if (o.backend == CALIB_BACKEND_AUTO) {
+        int count = 0;
+        engine_error perr = {{0}};
+        if (calib_cuda_probe(NULL, &count, &perr) != 0 || o.device >= count) {
+            if (perr.msg[0] == '\0')
+                snprintf(perr.msg, sizeof perr.msg, "no CUDA device %d (%d visible)", o.device,
+                         count);
+            fprintf(stderr, CMD ": auto: %s; using the CPU backend\n", perr.msg);
+            snprintf(note, sizeof note, "auto: %.300s; measured the CPU instead", perr.msg);
+            o.backend = CALIB_BACKEND_CPU;
+        }
+    }
+    progress_state ps = {isatty(STDERR_FILENO), -1};
+    o.progress = on_progress;
+    o.progress_ctx = &ps;
+
+    calib_result r;
+    engine_error err = {{0}};
+    int rc = calib_run(&o, &r, &err);
+    if (ps.tty && ps.last >= 0)
+        fprintf(stderr, "\r%50s\r", "");
+    if (rc == 2) {
+        fprintf(stderr, CMD ": --backend cuda: %s\n", err.msg);
+        calib_result_free(&r);
+        return 2;
+    }
+    if (rc != 0) {
+        fprintf(stderr, CMD ": %s\n", rc == 3 ? "cancelled" : err.msg);
+        calib_result_free(&r);
+        return 1;
+    }
+    if (note[0] && !r.notes[0]) {
+        /* keep what fits; the note is a sentence, a cut one still reads */
+        size_t n = strnlen(note, sizeof r.notes - 1);
+        memcpy(r.notes, note, n);
+        r.notes[n] = '\0';
+    }
+    else if (!note[0] && r.notes[0])
+        fprintf(stderr, CMD ": %s\n", r.notes); /* the GPU failed after the probe */
+
+    char saved[4200] = "";
+    int status = 0;
+    if (!no_save) {
+        int src;
+        if (out_path) {
+            snprintf(saved, sizeof saved, "%s", out_path);
+            src = calib_store_save(&r, out_path, CALIB_STORE_NORMAL, &err);
+        } else {
+            src = calib_store_save_default(&r, saved, sizeof saved, &err);
+        }
+        if (src != 0) {
+            fprintf(stderr, CMD ": not saved: %s\n", err.msg);
+            saved[0] = '\0';
+            status = 1;
+        }
+    }
+    if (json) {
+        char *text = calib_result_to_json(&r);
+        if (!text) {
+            fprintf(stderr, CMD ": out of memory\n");
+            calib_result_free(&r);
+            return 1;
+        }
+        printf("%s\n", text);
+        free(text);
+        if (saved[0])
+            fprintf(stderr, CMD ": saved %s\n", saved);
+    } else {
+        print_text(&r, saved[0] ? saved : NULL);
+    }
+    calib_result_free(&r);
+    return status;
+}
+
+/* --- the explorer's `c` key ------------------------------------------ */
+
+typedef struct explorer_job {
+    calib_job *job;
+    char want[ENGINE_NAME_MAX]; /* the GPU preset selected when `c` was pressed */
+    calib_result done;          /* the finished run, kept for job_view */
+    int have_done;
+} explorer_job;
+
+static int ex_load(const char *gpu_preset, engine_calib *out)
+{
+    return calib_store_load_for_gpu(gpu_preset, out);
+}
+
+static void *ex_start(const preset_db *db, int gpu_index, char *msg, size_t len)
+{
+    explorer_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(msg, len, "calibration: out of memory");
+        return NULL;
+    }
+    calib_opts o;
+    calib_opts_defaults(&o);
+    /* A GPU preset only ever takes a GPU measurement: no CPU fallback. */
+    o.backend = CALIB_BACKEND_CUDA;
+    o.quick = 1;
+    o.skip_comm = 1;
+    if (db) {
+        o.gpus = db->gpus;
+        o.n_gpus = db->n_gpus;
+        if (gpu_index >= 0 && gpu_index < db->n_gpus)
+            snprintf(j->want, sizeof j->want, "%s", db->gpus[gpu_index].name);
+    }
+    engine_error err = {{0}};
+    if (calib_job_start(&o, 1, &j->job, &err) != 0) {
+        snprintf(msg, len, "%s", err.msg);
+        free(j);
+        return NULL;
+    }
+    return j;
+}
+
+static int ex_poll(void *vj, double *progress, char *step, size_t step_len, engine_calib *out)
+{
+    explorer_job *j = vj;
+    int status = 0;
+    calib_result r;
+    engine_error err = {{0}};
+    char dummy[8];
+    if (!step || step_len == 0) {
+        step = dummy;
+        step_len = sizeof dummy;
+    }
+    if (!j)
+        return -1;
+    if (!calib_job_poll(j->job, &status, &r, &err)) {
+        if (progress)
+            *progress = calib_job_progress(j->job);
+        calib_job_step(j->job, step, step_len);
+        return 0;
+    }
+    /* On -1 the explorer shows "calibration failed: <step>": step is the
+     * reason alone. */
+    int rc = -1;
+    if (status == 0) {
+        if (j->want[0] && strcasecmp(r.preset, j->want) != 0) {
+            snprintf(step, step_len, "measured %s (%s), not %s: saved; select that GPU to use it",
+                     r.dev.name, r.preset[0] ? r.preset : "no matching preset", j->want);
+        } else {
+            calib_result_to_engine(&r, out);
+            snprintf(step, step_len, "%s: eta_c %.2f eta_m %.2f, MAPE %.1f%%", r.dev.name,
+                     r.roofline.eta_compute, r.roofline.eta_memory, 100 * r.roofline.mape);
+            rc = 1;
+        }
+    } else if (status == 3) {
+        snprintf(step, step_len, "cancelled; previous calibration kept");
+    } else {
+        snprintf(step, step_len, "%s; previous calibration kept", err.msg);
+    }
+    if (progress)
+        *progress = 1.0;
+    if (rc == 1 && !j->have_done) {
+        j->done = r; /* moved: freed by ex_release */
+        j->have_done = 1;
+    } else {
+        calib_result_free(&r);
+    }
+    return rc;
+}
+
+static int ex_job_view(void *vj, explorer_calib_view *out)
+{
+    explorer_job *j = vj;
+    if (!j || !j->have_done)
+        return 0;
+    explorer_calib_view_from_result(&j->done, "measured in this session (and saved)", out);
+    return 1;
+}
+
+static int ex_view(const char *gpu_preset, explorer_calib_view *out)
+{
+    calib_result r;
+    char path[4400];
+    if (calib_store_load_result_for_gpu_in(NULL, gpu_preset, &r, path, sizeof path, NULL) !=
+        1)
+        return 0;
+    explorer_calib_view_from_result(&r, path, out);
+    calib_result_free(&r);
+    return 1;
+}
+
+static void ex_release(void *vj)
+{
+    explorer_job *j = vj;
+    if (!j)
+        return;
+    calib_job_free(j->job);
+    calib_result_free(&j->done);
+    free(j);
+}
+
+static const explorer_calib_ops EX_OPS = {
+    .load_for_gpu = ex_load,
+    .start = ex_start,
+    .poll = ex_poll,
+    .release = ex_release,
+    .view = ex_view,
+    .job_view = ex_job_view,
+};
+
+const explorer_calib_ops *explorer_calib_ops_get(void)
+{
+    return &EX_OPS;
+}

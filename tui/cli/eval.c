@@ -1,0 +1,414 @@
+/*
+ * cli_eval.c - `shardscope eval`: one plan's full breakdown (memory terms,
+ * times, efficiency, regime, bubble, cost, Monte Carlo tails), or, without
+ * a plan, every plan for the GPU count ranked by the objective, with the
+ * plans that do not fit or are invalid listed with their reason.  Text or
+ * JSON; the numbers all come from the engine.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "cli_json.h"
+
+/* Plans whose Monte Carlo tails are computed in a ranking. */
+#define EVAL_TAILS_FOR 3
+
+static void eval_help(FILE *f)
+{
+    fprintf(f,
+            "usage: shardscope eval --model M --gpu G --gpus N [--tp T --pp P --dp D --ep E]\n"
+            "                       [options] [--json | --csv]\n"
+            "\n"
+            "With a plan (any of --tp --pp --dp --ep): that plan's breakdown: memory per\n"
+            "GPU term by term, TTFT, ITL, end-to-end latency, tokens/s, efficiency,\n"
+            "compute/communication ratio and regime (C compute-bound, M comm-bound),\n"
+            "pipeline bubble, cost per 1M tokens and Monte Carlo P50/P99.\n"
+            "Without a plan: every plan for N GPUs ranked by --objective; plans that do\n"
+            "not fit or are invalid are listed after, with their reason.\n"
+            "\n");
+    cli_scenario_help(f);
+    fprintf(f,
+            "  --csv                one header line, then one line per plan (SI units;\n"
+            "                       empty where JSON has null)\n"
+            "\n"
+            "Units: GB = 1e9 bytes; times in s, ms, \xc2\xb5s; cost in USD per 1M generated\n"
+            "tokens.  JSON numbers are SI (bytes, seconds, tokens/s, USD); null where a\n"
+            "number does not apply.  Exit status: 0 evaluated (even when it does not\n"
+            "fit), 2 bad usage or input (including an explicit plan that is invalid).\n"
+            "Examples:\n"
+            "  shardscope eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4\n"
+            "  shardscope eval --model ./config.json --gpu a100-80gb --gpus 4 --tp 4 --json\n");
+}
+
+static void print_header(const engine_scenario *s, FILE *f)
+{
+    char vram[32], cal[ENGINE_NAME_MAX + 64];
+    double v = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
+    fprintf(f, "%s on %d x %s (%s per GPU), link %s", s->model->display[0] ? s->model->display
+                                                                          : s->model->name,
+            s->gpus, s->gpu->display[0] ? s->gpu->display : s->gpu->name,
+            cli_fmt_bytes(v, vram, sizeof vram), s->intra->name);
+    if (s->inter && s->gpus_per_node > 0)
+        fprintf(f, ", %d GPUs per node over %s", s->gpus_per_node, s->inter->name);
+    else if (s->gpus_per_node > 0)
+        fprintf(f, ", %d GPUs per node", s->gpus_per_node);
+    fprintf(f, "\n");
+    fprintf(f, "batch %d, prompt %d, gen %d tokens; weights %s, KV %s, activations %s; %s",
+            s->batch, s->prompt, s->gen, engine_dtype_name(engine_scenario_weight_dtype(s)),
+            engine_dtype_name(s->kv_dtype), engine_dtype_name(s->act_dtype),
+            engine_schedule_name(s->schedule));
+    if (s->schedule == ENGINE_SCHED_INTERLEAVED)
+        fprintf(f, " (v=%d)", s->interleave);
+    if (s->microbatches > 0)
+        fprintf(f, ", %d micro-batches", s->microbatches);
+    fprintf(f, "\nframework: %s (decode CUDA graphs %s); calibration: %s\n",
+            s->framework ? s->framework->name : "generic",
+            engine_scenario_cuda_graphs(s) ? "on" : "off",
+            out_calibration_label(s->calib, cal, sizeof cal));
+}
+
+/* "12.34 ms (11.9-13.2 ms)": a time with its validation band. */
+static char *time_band(double v, const engine_band *b, char *buf, size_t len)
+{
+    char a[32], lo[32], hi[32];
+    cli_fmt_seconds(v, a, sizeof a);
+    if (b->n > 0)
+        snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", a, cli_fmt_seconds(b->lo, lo, sizeof lo),
+                 cli_fmt_seconds(b->hi, hi, sizeof hi));
+    else
+        snprintf(buf, len, "%s", a);
+    return buf;
+}
+
+static void print_warnings(const engine_result *r, FILE *f)
+{
+    for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+        if (r->warnings & bit)
+            fprintf(f, "  warning: %s\n", engine_warning_text(bit));
+}
+
+static void plan_label(const engine_plan *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "tp=%d pp=%d dp=%d ep=%d", p->tp, p->pp, p->dp, p->ep);
+}
+
+/* --- one plan ---------------------------------------------------------- */
+
+static void row(const char *label, const char *value, const char *note)
+{
+    printf("  ");
+    cli_put_col(stdout, label, 20);
+    cli_put_col(stdout, value, -12);
+    if (note && *note)
+        printf("   %s", note);
+    printf("\n");
+}
+
+/* A row whose value carries a band: the value column grows to fit it. */
+static void band_row(const char *label, const char *value, const char *note)
+{
+    printf("  ");
+    cli_put_col(stdout, label, 20);
+    cli_put_col(stdout, value, -12);
+    if (note && *note)
+        printf("   %s", note);
+    printf("\n");
+}
+
+static void breakdown_row(const char *label, const engine_breakdown *b)
+{
+    char g[32], at[32], sm[32], l[32], st[32], tp[32], ep[32], pp[32];
+    printf("  %-18s GEMM %s, attention %s, small kernels %s, launch %s, framework %s\n", label,
+           cli_fmt_seconds(b->gemm_s, g, sizeof g), cli_fmt_seconds(b->attn_s, at, sizeof at),
+           cli_fmt_seconds(b->small_s, sm, sizeof sm), cli_fmt_seconds(b->launch_s, l, sizeof l),
+           cli_fmt_seconds(b->step_s, st, sizeof st));
+    printf("  %-18s TP all-reduce %s, EP all-to-all %s, PP send %s; %d kernels\n", "",
+           cli_fmt_seconds(b->tp_s, tp, sizeof tp), cli_fmt_seconds(b->ep_s, ep, sizeof ep),
+           cli_fmt_seconds(b->pp_s, pp, sizeof pp), b->kernels);
+}
+
+static void print_one(const engine_scenario *s, const engine_result *r)
+{
+    char a[64], b[64], c[64], d[64], note[256], plan[96];
+    print_header(s, stdout);
+    plan_label(&r->plan, plan, sizeof plan);
+    printf("\nplan %s", plan);
+    if (!r->valid) {
+        printf(": invalid: %s\n", r->reason);
+        return;
+    }
+    printf(": %s\n", r->fits ? "fits" : "does NOT fit");
+    if (!r->fits && r->reason[0])
+        printf("  %s\n", r->reason);
+    print_warnings(r, stdout);
+
+    printf("\nmemory per GPU\n");
+    row("weights", cli_fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
+    row("KV cache", cli_fmt_bytes(r->mem.kv_bytes, a, sizeof a), "batch at prompt+gen tokens");
+    row("activations", cli_fmt_bytes(r->mem.activation_bytes, a, sizeof a),
+        "prefill workspace");
+    row("runtime overhead", cli_fmt_bytes(r->mem.overhead_bytes, a, sizeof a),
+        "CUDA context, allocator");
+    double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
+    const engine_framework *fw = s->framework;
+    double frac = engine_scenario_usable_fraction(s);
+    if (fw && fw->mem_rule == ENGINE_MEM_FREE)
+        snprintf(note, sizeof note, "of %s usable (KV: %.2f of what %s leaves free)",
+                 cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b), frac,
+                 cli_fmt_bytes(vram, c, sizeof c));
+    else
+        snprintf(note, sizeof note, "of %s usable (%s x %.2f)",
+                 cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
+                 cli_fmt_bytes(vram, c, sizeof c), frac);
+    row("total", cli_fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a), note);
+    if (!r->fits)
+        return;
+
+    char band[96];
+    printf("\nlatency (band: 10th-90th percentile of measured/predicted in validation)\n");
+    snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
+             cli_fmt_seconds(r->prefill_compute_s, b, sizeof b),
+             cli_fmt_seconds(r->prefill_comm_s, c, sizeof c),
+             cli_fmt_seconds(r->prefill_bubble_s, d, sizeof d));
+    band_row("TTFT (prefill)", time_band(r->ttft_s, &r->ttft_band, band, sizeof band), note);
+    snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
+             cli_fmt_seconds(r->decode_compute_s, b, sizeof b),
+             cli_fmt_seconds(r->decode_comm_s, c, sizeof c),
+             cli_fmt_seconds(r->decode_bubble_s, d, sizeof d));
+    band_row("ITL (decode step)", time_band(r->itl_s, &r->itl_band, band, sizeof band), note);
+    snprintf(note, sizeof note, "TTFT + %d x ITL", s->gen > 0 ? s->gen - 1 : 0);
+    band_row("end-to-end", time_band(r->e2e_s, &r->e2e_band, band, sizeof band), note);
+    if (r->p50_s > 0 && r->p99_s > 0) {
+        snprintf(note, sizeof note, "P99 %s; Monte Carlo, sigma %.3g, %d samples, seed %llu",
+                 cli_fmt_seconds(r->p99_s, b, sizeof b), s->jitter_sigma, s->mc_samples,
+                 (unsigned long long)s->seed);
+        row("P50", cli_fmt_seconds(r->p50_s, a, sizeof a), note);
+    }
+
+    printf("\nwhere a step goes (per GPU, critical path)\n");
+    breakdown_row("prefill", &r->prefill);
+    breakdown_row("decode step", &r->decode);
+
+    printf("\nthroughput and efficiency\n");
+    if (r->tps_band.n > 0)
+        snprintf(a, sizeof a, "%.1f tok/s (%.1f\xe2\x80\x93%.1f)", r->tokens_per_s,
+                 r->tps_band.lo, r->tps_band.hi);
+    else
+        snprintf(a, sizeof a, "%.1f tok/s", r->tokens_per_s);
+    band_row("generated tokens", a, r->plan.dp > 1 ? "all replicas" : "");
+    snprintf(a, sizeof a, "%.2f x", r->speedup);
+    snprintf(note, sizeof note, "efficiency %s (speedup / %d GPU%s)",
+             cli_fmt_percent(r->efficiency, b, sizeof b), s->gpus, s->gpus == 1 ? "" : "s");
+    row("speedup", a, note);
+    snprintf(note, sizeof note, "request: compute %s, communication %s",
+             cli_fmt_seconds(r->compute_s, b, sizeof b), cli_fmt_seconds(r->comm_s, c, sizeof c));
+    if (r->regime == 'C' || r->regime == 'M') {
+        snprintf(a, sizeof a, "%.2f %c", r->compute_comm_ratio, r->regime);
+        row("compute/comm", a, note);
+        row("", "", r->regime == 'C' ? "C: compute-bound (ratio >= 1)"
+                                     : "M: communication-bound (ratio < 1)");
+    } else {
+        row("compute/comm", "-", "no communication");
+    }
+    row("pipeline bubble", cli_fmt_percent(r->bubble_fraction, a, sizeof a),
+        "of the prefill forward pass");
+    if (r->cost_per_mtok_usd > 0) {
+        snprintf(note, sizeof note, "per 1M generated tokens at $%.2f/GPU-h (%s)",
+                 s->gpu->price_per_hour, s->gpu->price_date[0] ? s->gpu->price_date : "undated");
+        row("cost", cli_fmt_usd(r->cost_per_mtok_usd, a, sizeof a), note);
+    } else {
+        row("cost", "-", "no price for this GPU");
+    }
+}
+
+static int eval_one(const cli_scenario *cs)
+{
+    const engine_scenario *s = &cs->scenario;
+    engine_result r;
+    engine_error err = {{0}};
+    memset(&r, 0, sizeof r);
+    if (engine_evaluate(s, cs->plan, &r, &err) != 0) {
+        fprintf(stderr, "shardscope eval: %s\n", err.msg[0] ? err.msg : "cannot evaluate");
+        return CLI_USAGE;
+    }
+    if (r.valid && r.fits && s->mc_samples > 0)
+        engine_tails(s, &r);
+    else
+        r.p50_s = r.p99_s = 0; /* no Monte Carlo: no tails to show */
+    int rc = CLI_OK;
+    if (cs->csv) {
+        cli_result_csv_header(stdout);
+        cli_result_csv_row(stdout, &r, 1);
+    } else if (cs->json) {
+        cJSON *o = cli_result_json(s, &r);
+        if (o)
+            cJSON_AddItemToObject(o, "scenario", cli_scenario_json(s));
+        rc = cli_json_print("eval", stdout, o) ? CLI_FAIL : CLI_OK;
+    } else {
+        print_one(s, &r);
+    }
+    if (!r.valid) {
+        char plan[96];
+        plan_label(&r.plan, plan, sizeof plan);
+        fprintf(stderr, "shardscope eval: plan %s is invalid: %s\n", plan, r.reason);
+        return CLI_USAGE;
+    }
+    return rc;
+}
+
+/* --- ranking ----------------------------------------------------------- */
+
+static void print_ranked(const engine_scenario *s, const engine_result *rs, int n)
+{
+    char a[32], b[32], c[32], d[32], e[32], g[32], h[32], m[32];
+    print_header(s, stdout);
+    printf("objective: %s; %d plans for %d GPUs\n\n", engine_objective_name(s->objective), n,
+           s->gpus);
+    int shown = 0;
+    for (int i = 0; i < n; i++) {
+        const engine_result *r = &rs[i];
+        if (!(r->valid && r->fits))
+            continue;
+        if (!shown)
+            printf("  # %4s %4s %4s %4s %10s %10s %10s %11s %6s %7s %7s %10s %9s %10s %10s\n",
+                   "TP", "PP", "DP", "EP", "TTFT", "ITL", "E2E", "TOK/S", "EFF", "C/COMM",
+                   "BUBBLE", "MEM/GPU", "$/MTOK", "P50", "P99");
+        shown++;
+        char ratio[32];
+        if (r->regime == 'C' || r->regime == 'M')
+            snprintf(ratio, sizeof ratio,
+                     r->compute_comm_ratio >= 100  ? "%.0f %c"
+                     : r->compute_comm_ratio >= 10 ? "%.1f %c"
+                                                   : "%.2f %c",
+                     r->compute_comm_ratio, r->regime);
+        else
+            snprintf(ratio, sizeof ratio, "-");
+        snprintf(g, sizeof g, "%.1f", r->tokens_per_s);
+        printf("%3d %4d %4d %4d %4d ", shown, r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep);
+        cli_put_col(stdout, cli_fmt_seconds(r->ttft_s, a, sizeof a), -10);
+        printf(" ");
+        cli_put_col(stdout, cli_fmt_seconds(r->itl_s, b, sizeof b), -10);
+        printf(" ");
+        cli_put_col(stdout, cli_fmt_seconds(r->e2e_s, c, sizeof c), -10);
+        printf(" %11s %6s %7s %7s %10s %9s", g, cli_fmt_percent(r->efficiency, d, sizeof d),
+               ratio, cli_fmt_percent(r->bubble_fraction, e, sizeof e),
+               cli_fmt_bytes(r->mem.per_gpu_bytes, m, sizeof m),
+               cli_fmt_usd(r->cost_per_mtok_usd, h, sizeof h));
+        if (i < EVAL_TAILS_FOR && s->mc_samples > 0 && r->p99_s > 0) {
+            printf(" ");
+            cli_put_col(stdout, cli_fmt_seconds(r->p50_s, a, sizeof a), -10);
+            printf(" ");
+            cli_put_col(stdout, cli_fmt_seconds(r->p99_s, a, sizeof a), -10);
+        }
+        printf("\n");
+    }
+    if (!shown)
+        printf("no plan fits on %d GPUs.\n", s->gpus);
+    int rest = n - shown;
+    if (rest > 0) {
+        printf("\nnot fitting or invalid (%d):\n", rest);
+        for (int i = 0; i < n; i++) {
+            const engine_result *r = &rs[i];
+            if (r->valid && r->fits)
+                continue;
+            printf("    %4d %4d %4d %4d  ", r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep);
+            if (r->valid && r->reason[0])
+                printf("does not fit: %s\n", r->reason);
+            else if (r->valid)
+                printf("does not fit: %s per GPU, %s usable\n",
+                       cli_fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a),
+                       cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b));
+            else
+                printf("invalid: %s\n", r->reason[0] ? r->reason : "(no reason given)");
+        }
+    }
+    int warned = 0;
+    for (int i = 0; i < n; i++)
+        if (rs[i].valid && rs[i].fits && rs[i].warnings && !warned) {
+            warned = 1;
+            printf("\n");
+            for (int j = 0; j < n; j++) {
+                const engine_result *r = &rs[j];
+                if (!(r->valid && r->fits) || !r->warnings)
+                    continue;
+                for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+                    if (r->warnings & bit)
+                        printf("warning: tp=%d pp=%d dp=%d ep=%d: %s\n", r->plan.tp, r->plan.pp,
+                               r->plan.dp, r->plan.ep, engine_warning_text(bit));
+            }
+        }
+    printf("\nTTFT prefill, ITL one decode step, E2E = TTFT + (gen - 1) x ITL; TOK/S generated\n"
+           "tokens/s (all replicas); EFF speedup/N; C/COMM compute/communication ratio\n"
+           "(C compute-bound, M comm-bound); MEM/GPU in GB (1e9 bytes); $/MTOK USD per\n"
+           "1M tokens; P50/P99 end-to-end latency, Monte Carlo, for the top %d.\n",
+           EVAL_TAILS_FOR);
+}
+
+static int eval_rank(const cli_scenario *cs)
+{
+    const engine_scenario *s = &cs->scenario;
+    int cap = engine_plan_count(s);
+    if (cap < 1)
+        cap = 1;
+    engine_result *rs = calloc((size_t)cap, sizeof *rs);
+    if (!rs) {
+        fprintf(stderr, "shardscope eval: out of memory for %d plans\n", cap);
+        return CLI_FAIL;
+    }
+    engine_error err = {{0}};
+    int n = engine_rank(s, rs, cap, EVAL_TAILS_FOR, &err);
+    if (n < 0) {
+        fprintf(stderr, "shardscope eval: %s\n", err.msg[0] ? err.msg : "cannot rank plans");
+        free(rs);
+        return CLI_USAGE;
+    }
+    int rc = CLI_OK;
+    if (cs->csv) {
+        cli_result_csv_header(stdout);
+        for (int i = 0; i < n; i++)
+            cli_result_csv_row(stdout, &rs[i], i < EVAL_TAILS_FOR && s->mc_samples > 0);
+    } else if (cs->json) {
+        cJSON *root = cJSON_CreateObject();
+        if (root) {
+            cJSON_AddItemToObject(root, "scenario", cli_scenario_json(s));
+            cJSON *arr = cJSON_AddArrayToObject(root, "plans");
+            for (int i = 0; i < n && arr; i++) {
+                /* Only the first EVAL_TAILS_FOR have Monte Carlo tails. */
+                engine_result r = rs[i];
+                if (i >= EVAL_TAILS_FOR || s->mc_samples == 0)
+                    r.p50_s = r.p99_s = 0;
+                cJSON_AddItemToArray(arr, cli_result_json(s, &r));
+            }
+        }
+        rc = cli_json_print("eval", stdout, root) ? CLI_FAIL : CLI_OK;
+    } else {
+        print_ranked(s, rs, n);
+    }
+    free(rs);
+    return rc;
+}
+
+int cli_cmd_eval(int argc, char **argv, const preset_db *db)
+{
+    cli_scenario *cs = malloc(sizeof *cs);
+    if (!cs) {
+        fprintf(stderr, "shardscope eval: out of memory\n");
+        return CLI_FAIL;
+    }
+    int rc = cli_scenario_parse(cs, argc, argv, db, CLI_NEED_ALL | CLI_ALLOW_CSV, NULL, 0);
+    if (rc == CLI_OK && cs->csv && cs->json) {
+        fprintf(stderr, "shardscope eval: --csv: cannot be combined with --json\n");
+        rc = CLI_USAGE;
+    }
+    if (rc == CLI_HELP) {
+        eval_help(stdout);
+        rc = CLI_OK;
+    } else if (rc == CLI_OK) {
+        rc = cs->has_plan ? eval_one(cs) : eval_rank(cs);
+    }
+    free(cs);
+    return rc;
+}

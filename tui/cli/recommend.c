@@ -1,0 +1,823 @@
+/*
+ * cli_recommend.c - `shardscope recommend`: seed 004's decision procedure
+ * printed step by step with its numbers, the engine's plan search that
+ * confirms or corrects it, the chosen plan with why, and the next two
+ * alternatives with their trade-offs.  All arithmetic is in
+ * engine/recommend.c; this file parses flags and turns numbers into words
+ * (text) or JSON.  An impossible request is an answer (exit 0, verdict
+ * "infeasible", with the nearest feasible option); 2 means bad usage.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "recommend.h"
+#include "cli.h"
+#include "cli_common.h"
+#include "cli_json.h"
+
+#define CMD "recommend"
+/* GPUs per node assumed when --gpus-per-node is not given. */
+#define REC_DEFAULT_PER_NODE 8
+
+static void recommend_help(FILE *f)
+{
+    fprintf(f,
+            "usage: shardscope recommend --model M --gpu G [--gpus-max N] [--gpus-per-node K]\n"
+            "         [--link L] [--inter-link L] [--itl-ms X] [--ttft-ms Y]\n"
+            "         [--concurrency C] [--prompt S] [--gen G]\n"
+            "         [--objective latency|throughput|cost] [--allow-quant fp8,int8,int4]\n"
+            "         [--json]\n"
+            "\n"
+            "Walks the decision procedure of \"Why distribute (and when not to)\": fit on one\n"
+            "GPU with room for the KV cache of C concurrent sequences, decode floor against\n"
+            "the ITL target, GPUs needed to fit, GPUs needed for latency, rounding to a TP\n"
+            "degree the heads allow, the interconnect/topology check, replicas, and\n"
+            "quantization instead of more GPUs or nodes.  Then checks the answer against\n"
+            "the engine's full plan search (every replica size, every allowed dtype) and\n"
+            "prints the chosen plan, why, and the next two alternatives.\n"
+            "\n"
+            "  --gpus-max N        GPUs available; replicas fill them (default: one replica);\n"
+            "                      --gpus N means the same here\n"
+            "  --gpus-per-node K   GPUs per node (default %d); TP groups stay inside a node\n"
+            "  --itl-ms X          target inter-token latency, ms\n"
+            "  --ttft-ms Y         target time to first token, ms\n"
+            "  --concurrency C     concurrent sequences per replica (same as --batch)\n"
+            "  --objective O       ranks feasible plans: throughput (default: tokens/s of the\n"
+            "                      GPUs allowed, or per GPU), latency (end-to-end), cost\n"
+            "  --allow-quant LIST  weight dtypes you accept besides --dtype (fp8,int8,int4)\n"
+            "\n",
+            REC_DEFAULT_PER_NODE);
+    cli_scenario_help(f);
+    fprintf(f,
+            "\n"
+            "Exit status: 0 with an answer, including \"infeasible\" (then the nearest\n"
+            "feasible option is printed); 2 bad usage or input.\n"
+            "Examples:\n"
+            "  shardscope recommend --model llama-3-8b --gpu h100-sxm --itl-ms 40\n"
+            "  shardscope recommend --model llama-3-70b --gpu h100-sxm --itl-ms 30\n"
+            "  shardscope recommend --model llama-3.1-405b --gpu h100-sxm --allow-quant fp8\n");
+}
+
+static int argv_has(int argc, char **argv, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], flag, n) && (argv[i][n] == '\0' || argv[i][n] == '='))
+            return 1;
+    return 0;
+}
+
+static int parse_quant(const char *list, unsigned *mask)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", list);
+    *mask = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        engine_dtype d;
+        if (!strcmp(tok, "none"))
+            continue;
+        if (engine_dtype_parse(tok, &d) != 0 || (d != ENGINE_FP8 && d != ENGINE_INT8 &&
+                                                 d != ENGINE_INT4)) {
+            fprintf(stderr,
+                    "shardscope " CMD ": --allow-quant: expected a comma-separated list of "
+                    "fp8, int8, int4, got '%s'\n",
+                    tok);
+            return -1;
+        }
+        *mask |= 1u << d;
+    }
+    return 0;
+}
+
+/* --- formatting helpers ---------------------------------------------------- */
+
+static const char *model_name(const engine_model *m)
+{
+    return m->display[0] ? m->display : m->name;
+}
+
+static const char *gpu_name(const engine_gpu *g)
+{
+    return g->display[0] ? g->display : g->name;
+}
+
+static char *fb(double v, char *buf, size_t n)
+{
+    return cli_fmt_bytes(v, buf, n);
+}
+
+static char *fs(double v, char *buf, size_t n)
+{
+    return cli_fmt_seconds(v, buf, n);
+}
+
+static char *plan_str(const engine_plan *p, engine_dtype d, char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "TP=%d x PP=%d x DP=%d", p->tp, p->pp, p->dp);
+    if (p->ep > 1 && k > 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, " (EP=%d)", p->ep);
+    if (k > 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, ", %s", engine_dtype_name(d));
+    return buf;
+}
+
+static double num(const recommend_result *r, recommend_step_id id, const char *key)
+{
+    return recommend_get(&r->step[id], key, 0);
+}
+
+static const char *verdict_word(recommend_verdict v)
+{
+    switch (v) {
+    case REC_PASS: return "PASS";
+    case REC_FAIL: return "FAIL";
+    case REC_WARN: return "WARN";
+    default: return "INFO";
+    }
+}
+
+static void step_head(int i, const char *title, recommend_verdict v)
+{
+    printf("%2d. ", i);
+    cli_put_col(stdout, title, 30);
+    printf("%s\n", verdict_word(v));
+}
+
+/* --- text ------------------------------------------------------------------ */
+
+static void print_steps(const recommend_request *q, const recommend_result *r)
+{
+    const engine_scenario *b = &q->base;
+    const engine_model *m = b->model;
+    char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32], a7[32];
+    const recommend_step *st;
+
+    st = &r->step[REC_STEP_FIT];
+    step_head(1, "fits on one GPU?", st->verdict);
+    printf("    weights %s + KV %s (%d seq x %.0f tokens)\n"
+           "    + activations %s + runtime %s\n",
+           fb(num(r, REC_STEP_FIT, "weights_bytes"), a1, sizeof a1),
+           fb(num(r, REC_STEP_FIT, "kv_bytes"), a2, sizeof a2), b->batch,
+           num(r, REC_STEP_FIT, "context_tokens"),
+           fb(num(r, REC_STEP_FIT, "activation_bytes"), a3, sizeof a3),
+           fb(num(r, REC_STEP_FIT, "overhead_bytes"), a4, sizeof a4));
+    printf("    = %s %s %s usable (%s x %.2f)\n",
+           fb(num(r, REC_STEP_FIT, "per_gpu_bytes"), a1, sizeof a1),
+           st->verdict == REC_PASS ? "<=" : ">",
+           fb(num(r, REC_STEP_FIT, "capacity_bytes"), a2, sizeof a2),
+           fb(num(r, REC_STEP_FIT, "vram_bytes"), a3, sizeof a3),
+           num(r, REC_STEP_FIT, "usable_fraction"));
+    if (st->verdict == REC_PASS)
+        printf("    room for the KV cache: %s (more concurrent sequences)\n",
+               fb(num(r, REC_STEP_FIT, "kv_room_bytes"), a1, sizeof a1));
+
+    st = &r->step[REC_STEP_FLOOR];
+    step_head(2, "decode floor vs ITL target", st->verdict);
+    printf("    floor = W / peak HBM = %s / %s = %s",
+           fb(num(r, REC_STEP_FLOOR, "weights_bytes"), a1, sizeof a1),
+           cli_fmt_rate(num(r, REC_STEP_FLOOR, "hbm_bytes_per_s"), "B/s", a2, sizeof a2),
+           fs(num(r, REC_STEP_FLOOR, "floor_s"), a3, sizeof a3));
+    if (q->itl_target_s > 0)
+        printf(" %s target %s\n", st->verdict == REC_PASS ? "<=" : ">",
+               fs(q->itl_target_s, a4, sizeof a4));
+    else
+        printf(" (no --itl-ms target)\n");
+    printf("    engine ITL on one GPU: %s (achievable bandwidth, KV reads, overhead)\n",
+           fs(num(r, REC_STEP_FLOOR, "engine_itl_s"), a1, sizeof a1));
+    if (r->step[REC_STEP_FIT].verdict == REC_PASS && st->verdict != REC_FAIL)
+        printf("    -> one GPU is enough: scale throughput with replicas (steps 2-5 confirm)\n");
+
+    st = &r->step[REC_STEP_N_FIT];
+    step_head(3, "GPUs needed to fit (n_fit)", st->verdict);
+    if (st->verdict == REC_FAIL)
+        printf("    usable %s - runtime %s - activations %s leaves nothing for weights: no "
+               "number of GPUs fits\n",
+               fb(num(r, REC_STEP_N_FIT, "capacity_bytes"), a1, sizeof a1),
+               fb(num(r, REC_STEP_N_FIT, "overhead_bytes"), a2, sizeof a2),
+               fb(num(r, REC_STEP_N_FIT, "activation_bytes"), a3, sizeof a3));
+    else
+        printf("    n_fit = ceil((weights + KV) / (usable - runtime - activations))\n"
+               "          = ceil((%s + %s) / (%s - %s - %s))\n"
+               "          = ceil(%s / %s) = %.0f\n",
+               fb(num(r, REC_STEP_N_FIT, "weights_bytes"), a1, sizeof a1),
+               fb(num(r, REC_STEP_N_FIT, "kv_bytes"), a2, sizeof a2),
+               fb(num(r, REC_STEP_N_FIT, "capacity_bytes"), a3, sizeof a3),
+               fb(num(r, REC_STEP_N_FIT, "overhead_bytes"), a4, sizeof a4),
+               fb(num(r, REC_STEP_N_FIT, "activation_bytes"), a5, sizeof a5),
+               fb(num(r, REC_STEP_N_FIT, "weights_bytes") + num(r, REC_STEP_N_FIT, "kv_bytes"),
+                  a6, sizeof a6),
+               fb(num(r, REC_STEP_N_FIT, "budget_per_gpu_bytes"), a7, sizeof a7),
+               num(r, REC_STEP_N_FIT, "n_fit"));
+
+    st = &r->step[REC_STEP_N_LATENCY];
+    step_head(4, "GPUs needed for latency", st->verdict);
+    if (q->itl_target_s > 0) {
+        printf("    n_latency = ceil(floor / ITL target) = ceil(%s / %s) = %.0f\n",
+               fs(num(r, REC_STEP_N_LATENCY, "floor_s"), a1, sizeof a1),
+               fs(q->itl_target_s, a2, sizeof a2), num(r, REC_STEP_N_LATENCY, "n_latency"));
+        if (st->verdict == REC_FAIL)
+            printf("    TP is capped at %.0f here (node size, heads): floor there %s > target;\n"
+                   "    PP does not cut per-token latency\n",
+                   num(r, REC_STEP_N_LATENCY, "tp_max"),
+                   fs(num(r, REC_STEP_N_LATENCY, "floor_at_tp_max_s"), a1, sizeof a1));
+    } else {
+        printf("    no --itl-ms target: n_latency = 1\n");
+    }
+
+    st = &r->step[REC_STEP_TP];
+    step_head(5, "round to a TP degree", st->verdict);
+    printf("    n = max(n_fit, n_latency) = %.0f -> TP=%.0f", num(r, REC_STEP_TP, "n_needed"),
+           num(r, REC_STEP_TP, "tp"));
+    if (num(r, REC_STEP_TP, "pp") > 1)
+        printf(" x PP=%.0f", num(r, REC_STEP_TP, "pp"));
+    printf(" (%.0f GPU%s)\n", num(r, REC_STEP_TP, "unit_gpus"),
+           num(r, REC_STEP_TP, "unit_gpus") == 1 ? "" : "s");
+    if (st->flags & REC_TP_ROUNDED)
+        printf("    rounded up: TP must divide the %d attention heads and the %d KV heads\n",
+               m->heads, m->kv_heads);
+    if (st->flags & REC_TP_KV_REPLICATED)
+        printf("    TP above the %d KV heads: each KV head is replicated (memory wasted)\n",
+               m->kv_heads);
+    if (st->flags & REC_TP_NODE_LIMITED)
+        printf("    more than one node can hold with TP (%d GPU%s per node, TP <= %.0f):\n"
+               "    TP inside the node, PP across nodes\n",
+               b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s", num(r, REC_STEP_TP, "tp"));
+    if (st->flags & REC_TP_LATENCY_CAPPED)
+        printf("    capped at TP=%.0f, the largest inside a node: TP alone cannot reach the ITL\n"
+               "    target (step 4)\n",
+               num(r, REC_STEP_TP, "tp"));
+    if (st->flags & REC_TP_OVER_LIMIT)
+        printf("    needs %.0f GPUs, more than --gpus-max %d\n", num(r, REC_STEP_TP, "unit_gpus"),
+               q->gpus_max);
+    if (r->step[REC_STEP_N_FIT].verdict == REC_FAIL)
+        printf("    nothing fits at %s: see step 8 and the answer\n",
+               engine_dtype_name(b->weight_dtype));
+
+    st = &r->step[REC_STEP_TOPOLOGY];
+    step_head(6, "interconnect and topology", st->verdict);
+    if (st->flags & REC_TOPO_NO_TP)
+        printf("    TP=1: no all-reduce traffic\n");
+    else if (num(r, REC_STEP_TOPOLOGY, "tp") > 1)
+        printf("    TP=%.0f over %s (%s): all-reduce %s of decode, %s of prefill\n",
+               num(r, REC_STEP_TOPOLOGY, "tp"), b->intra->name,
+               cli_fmt_rate(num(r, REC_STEP_TOPOLOGY, "link_bytes_per_s"), "B/s", a1, sizeof a1),
+               cli_fmt_percent(num(r, REC_STEP_TOPOLOGY, "decode_comm_fraction"), a2, sizeof a2),
+               cli_fmt_percent(num(r, REC_STEP_TOPOLOGY, "prefill_comm_fraction"), a3, sizeof a3));
+    if (st->flags & REC_TOPO_SLOW_TP)
+        printf("    not NVLink-class or communication-heavy: a smaller TP degree plus replicas,\n"
+               "    or quantization, is often better (seed 004 step 5)\n");
+    if (st->flags & REC_TOPO_PP_CROSS)
+        printf("    PP stages span %.0f nodes over %s: only activations cross (p2p)\n",
+               num(r, REC_STEP_TOPOLOGY, "nodes"), b->inter ? b->inter->name : b->intra->name);
+    if (st->flags & REC_TOPO_SAME_INTER)
+        printf("    no --inter-link: nodes assumed joined by %s too\n", b->intra->name);
+    if (st->flags & REC_TOPO_NOT_FIT)
+        printf("    the engine's memory model says this unit does not fit (it counts the\n"
+               "    largest stage's embeddings/head too): see step 9\n");
+    if (!(st->flags & (REC_TOPO_NO_TP | REC_TOPO_SLOW_TP | REC_TOPO_NOT_FIT)) &&
+        num(r, REC_STEP_TOPOLOGY, "tp") > 1)
+        printf("    TP group inside one node on a fast link: good\n");
+
+    st = &r->step[REC_STEP_REPLICAS];
+    step_head(7, "replicas for throughput", st->verdict);
+    if (q->gpus_max > 0 && num(r, REC_STEP_REPLICAS, "dp") >= 1)
+        printf("    %.0f GPUs allowed / %.0f per replica = DP=%.0f: %.1f tok/s each, %.1f tok/s "
+               "in all\n",
+               (double)q->gpus_max, num(r, REC_STEP_REPLICAS, "unit_gpus"),
+               num(r, REC_STEP_REPLICAS, "dp"), num(r, REC_STEP_REPLICAS, "tokens_per_s_replica"),
+               num(r, REC_STEP_REPLICAS, "tokens_per_s_total"));
+    else if (q->gpus_max > 0)
+        printf("    a replica needs %.0f GPUs, more than the %d allowed\n",
+               num(r, REC_STEP_REPLICAS, "unit_gpus"), q->gpus_max);
+    else
+        printf("    add replicas of this %.0f-GPU unit for throughput (%.1f tok/s each, no\n"
+               "    communication between them); --gpus-max N sizes them\n",
+               num(r, REC_STEP_REPLICAS, "unit_gpus"),
+               num(r, REC_STEP_REPLICAS, "tokens_per_s_replica"));
+
+    st = &r->step[REC_STEP_QUANT];
+    step_head(8, "quantization instead?", st->verdict);
+    static const engine_dtype qd[] = {ENGINE_FP8, ENGINE_INT8, ENGINE_INT4};
+    for (int i = 0; i < 3; i++) {
+        char key[RECOMMEND_KEY_MAX];
+        const char *dn = engine_dtype_name(qd[i]);
+        snprintf(key, sizeof key, "%s_weights_bytes", dn);
+        if (!recommend_has(st, key))
+            continue;
+        double w = recommend_get(st, key, 0);
+        snprintf(key, sizeof key, "%s_unit_gpus", dn);
+        double u = recommend_get(st, key, 0);
+        snprintf(key, sizeof key, "%s_allowed", dn);
+        int allowed = recommend_get(st, key, 0) > 0;
+        if (u > 0)
+            printf("    %-4s weights %s -> %.0f GPU%s%s\n", dn, fb(w, a1, sizeof a1), u,
+                   u == 1 ? "" : "s", allowed ? " (allowed)" : "");
+        else
+            printf("    %-4s weights %s -> does not fit either%s\n", dn, fb(w, a1, sizeof a1),
+                   allowed ? " (allowed)" : "");
+    }
+    if (st->verdict == REC_PASS)
+        printf("    -> quantizing to %s saves GPUs or nodes: the procedure uses it\n",
+               engine_dtype_name(r->procedure_dtype));
+    else if (st->flags & REC_QUANT_WOULD_HELP)
+        printf("    -> quantization would save GPUs or nodes: accept it with --allow-quant\n");
+    if (num(r, REC_STEP_QUANT, "procedure_ok") > 0)
+        printf("    procedure's answer: TP=%d x PP=%d, %s, %d GPU%s per replica\n",
+               r->procedure_tp, r->procedure_pp, engine_dtype_name(r->procedure_dtype),
+               r->procedure_tp * r->procedure_pp,
+               r->procedure_tp * r->procedure_pp == 1 ? "" : "s");
+    else
+        printf("    the procedure finds no plan within the limits\n");
+
+    st = &r->step[REC_STEP_ENGINE];
+    step_head(9, "engine plan search", st->verdict);
+    printf("    %.0f plans evaluated (replicas of up to %d GPUs, %s and smaller dtypes);\n"
+           "    %.0f fit and meet every constraint\n",
+           num(r, REC_STEP_ENGINE, "plans_evaluated"),
+           q->gpus_max > RECOMMEND_MAX_UNIT ? q->gpus_max : RECOMMEND_MAX_UNIT,
+           engine_dtype_name(b->weight_dtype), num(r, REC_STEP_ENGINE, "plans_feasible"));
+    if (r->have_choice) {
+        if (st->flags & REC_ENG_AGREES)
+            printf("    agrees with the procedure: TP=%.0f x PP=%.0f, %s (ITL %s, TTFT %s)\n",
+                   num(r, REC_STEP_ENGINE, "tp"), num(r, REC_STEP_ENGINE, "pp"),
+                   engine_dtype_name(r->chosen.dtype),
+                   fs(num(r, REC_STEP_ENGINE, "itl_s"), a1, sizeof a1),
+                   fs(num(r, REC_STEP_ENGINE, "ttft_s"), a2, sizeof a2));
+        else {
+            printf("    differs from the procedure: the search picks TP=%.0f x PP=%.0f, %s\n",
+                   num(r, REC_STEP_ENGINE, "tp"), num(r, REC_STEP_ENGINE, "pp"),
+                   engine_dtype_name(r->chosen.dtype));
+            if (st->flags & REC_ENG_NOT_FIT)
+                printf("    because the procedure's plan does not fit in the engine's memory "
+                       "model\n    (per-stage weights incl. embeddings/head, sharded KV, "
+                       "workspace)\n");
+            if (st->flags & REC_ENG_TARGET_MISSED)
+                printf("    because the procedure's plan misses a target in the engine: ITL %s, "
+                       "TTFT %s\n    (the floor ignores achievable bandwidth, KV reads, "
+                       "per-layer overhead and communication)\n",
+                       fs(num(r, REC_STEP_ENGINE, "procedure_itl_s"), a1, sizeof a1),
+                       fs(num(r, REC_STEP_ENGINE, "procedure_ttft_s"), a2, sizeof a2));
+            if (st->flags & REC_ENG_BETTER)
+                printf("    because it scores better for --objective %s (procedure's plan: ITL %s,"
+                       " %.1f tok/s per replica)\n",
+                       engine_objective_name(b->objective),
+                       fs(num(r, REC_STEP_ENGINE, "procedure_itl_s"), a1, sizeof a1),
+                       num(r, REC_STEP_ENGINE, "procedure_tokens_per_s"));
+        }
+        if (st->flags & REC_ENG_TOPO_EXCLUDED)
+            printf("    set aside: TP=%d x PP=%d with TP across nodes (keep TP groups within a "
+                   "node)\n",
+                   r->unconstrained.plan.tp, r->unconstrained.plan.pp);
+    }
+}
+
+static void option_figures(const recommend_option *o, const char *indent)
+{
+    char a1[32], a2[32], a3[32], a4[32];
+    const engine_result *u = &o->unit;
+    printf("%sITL %s, TTFT %s, %.1f tok/s per replica\n", indent, fs(u->itl_s, a1, sizeof a1),
+           fs(u->ttft_s, a2, sizeof a2), u->tokens_per_s);
+    printf("%s%s per GPU of %s usable", indent, fb(u->mem.per_gpu_bytes, a3, sizeof a3),
+           fb(u->mem.capacity_bytes, a4, sizeof a4));
+    if (u->cost_per_mtok_usd > 0)
+        printf(", %s per 1M tokens", cli_fmt_usd(u->cost_per_mtok_usd, a1, sizeof a1));
+    printf("\n");
+}
+
+static double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0;
+}
+
+static void print_alt(const recommend_request *q, const recommend_result *r, int i)
+{
+    const recommend_option *o = &r->alt[i], *c = &r->chosen;
+    char p[96], a1[32];
+    printf("  %d. %s: %d GPU%s per replica", i + 1, plan_str(&o->plan, o->dtype, p, sizeof p),
+           o->unit_gpus, o->unit_gpus == 1 ? "" : "s");
+    if (o->nodes > 1)
+        printf(" on %d nodes", o->nodes);
+    if (!o->allowed)
+        printf(" (needs --allow-quant %s)", engine_dtype_name(o->dtype));
+    printf("\n");
+    option_figures(o, "     ");
+    double tpg_o = o->unit.tokens_per_s / o->unit_gpus, tpg_c = c->unit.tokens_per_s / c->unit_gpus;
+    printf("     vs chosen: ITL x%.2f, tokens/s per GPU x%.2f", ratio(o->unit.itl_s, c->unit.itl_s),
+           ratio(tpg_o, tpg_c));
+    if (o->unit.cost_per_mtok_usd > 0 && c->unit.cost_per_mtok_usd > 0)
+        printf(", cost per token x%.2f", ratio(o->unit.cost_per_mtok_usd, c->unit.cost_per_mtok_usd));
+    printf("\n");
+    if (q->gpus_max > 0)
+        printf("     on the %d GPUs: DP=%d, %.1f tok/s in all\n", q->gpus_max, o->plan.dp,
+               o->unit.tokens_per_s * o->replicas);
+    if (o->dtype != c->dtype)
+        printf("     %s weights: %s\n", engine_dtype_name(o->dtype),
+               engine_dtype_bytes(o->dtype) < engine_dtype_bytes(c->dtype)
+                   ? "fewer bytes per token, some accuracy risk"
+                   : "no quantization loss, more memory and bandwidth");
+    if (o->nodes > c->nodes)
+        printf("     spans %d nodes: multi-node operations (seed 004 §8)\n", o->nodes);
+    if (o->plan.pp > 1 && c->plan.pp == 1)
+        printf("     pipeline: per-token latency is not cut, prefill bubble %s\n",
+               cli_fmt_percent(o->unit.bubble_fraction, a1, sizeof a1));
+}
+
+static void print_why(const recommend_request *q, const recommend_result *r)
+{
+    const recommend_option *c = &r->chosen;
+    char a1[32];
+    printf("  why: ");
+    switch (q->base.objective) {
+    case ENGINE_OBJ_LATENCY:
+        printf("lowest end-to-end latency (%s) of the plans that fit", fs(c->unit.e2e_s, a1, sizeof a1));
+        break;
+    case ENGINE_OBJ_COST:
+        if (c->unit.cost_per_mtok_usd > 0) {
+            printf("lowest cost per 1M tokens (%s) of the plans that fit",
+                   cli_fmt_usd(c->unit.cost_per_mtok_usd, a1, sizeof a1));
+            break;
+        }
+        /* no price: cost ranks by throughput per GPU */
+        /* fall through */
+    default:
+        if (q->gpus_max > 0)
+            printf("most tokens/s on the %d GPUs allowed (%.1f) of the plans that fit", q->gpus_max,
+                   c->unit.tokens_per_s * c->replicas);
+        else
+            printf("most tokens/s per GPU (%.1f) of the plans that fit",
+                   c->unit.tokens_per_s / c->unit_gpus);
+        break;
+    }
+    if (q->itl_target_s > 0 || q->ttft_target_s > 0)
+        printf(" and meet the targets");
+    printf(";\n       ");
+    if (c->unit_gpus == 1)
+        printf("one GPU per replica: no communication at all");
+    else if (r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES)
+        printf("the smallest split the procedure allows (step 5)");
+    else
+        printf("the search prefers it to the procedure's TP=%d x PP=%d (step 9)", r->procedure_tp,
+               r->procedure_pp);
+    printf(";\n       replicas add throughput without communication\n");
+}
+
+static void print_answer(const recommend_request *q, const recommend_result *r)
+{
+    char p[96], a1[32], a2[32];
+    const engine_scenario *b = &q->base;
+    printf("\n");
+    if (r->have_choice) {
+        const recommend_option *c = &r->chosen;
+        const engine_result *cr = &r->chosen_result;
+        printf("answer: %s - %d GPU%s", plan_str(&c->plan, c->dtype, p, sizeof p), c->gpus,
+               c->gpus == 1 ? "" : "s");
+        if (c->replicas > 1)
+            printf(" (%d replicas of %d)", c->replicas, c->unit_gpus);
+        if (c->nodes > 1)
+            printf(", each replica on %d nodes", c->nodes);
+        printf("\n");
+        option_figures(c, "  ");
+        printf("  P50 %s, P99 %s end to end; %.1f tok/s in all\n", fs(cr->p50_s, a1, sizeof a1),
+               fs(cr->p99_s, a2, sizeof a2), cr->tokens_per_s);
+        if (q->gpus_max <= 0)
+            printf("  scale throughput with replicas of this %d-GPU unit\n", c->unit_gpus);
+        print_why(q, r);
+        if (r->n_alts) {
+            printf("alternatives:\n");
+            for (int i = 0; i < r->n_alts; i++)
+                print_alt(q, r, i);
+        }
+        return;
+    }
+    printf("answer: infeasible - ");
+    switch (r->status) {
+    case REC_INFEASIBLE_ITL:
+        printf("no plan that fits reaches ITL <= %s", fs(q->itl_target_s, a1, sizeof a1));
+        if (r->step[REC_STEP_N_LATENCY].verdict == REC_FAIL)
+            printf(": the decode floor at the largest TP (%.0f) is %s",
+                   num(r, REC_STEP_N_LATENCY, "tp_max"),
+                   fs(num(r, REC_STEP_N_LATENCY, "floor_at_tp_max_s"), a2, sizeof a2));
+        printf("\n");
+        break;
+    case REC_INFEASIBLE_TTFT:
+        printf("no plan that fits reaches TTFT <= %s\n", fs(q->ttft_target_s, a1, sizeof a1));
+        break;
+    default:
+        printf("%s does not fit on %s%d x %s at %s with KV for %d sequence%s\n",
+               model_name(b->model), q->gpus_max > 0 ? "" : "up to ",
+               q->gpus_max > 0 ? q->gpus_max : RECOMMEND_MAX_UNIT, gpu_name(b->gpu),
+               engine_dtype_name(b->weight_dtype), b->batch, b->batch == 1 ? "" : "s");
+        break;
+    }
+    if (r->nearest_kind == REC_NEAR_NONE) {
+        printf("nearest feasible option: none found on up to %d GPUs at any dtype; use GPUs with "
+               "more memory or fewer concurrent sequences\n",
+               q->gpus_max > RECOMMEND_MAX_UNIT ? q->gpus_max : RECOMMEND_MAX_UNIT);
+        return;
+    }
+    const recommend_option *n = &r->nearest;
+    printf("nearest feasible option: %s, %d GPU%s per replica", plan_str(&n->plan, n->dtype, p, sizeof p),
+           n->unit_gpus, n->unit_gpus == 1 ? "" : "s");
+    switch (r->nearest_kind) {
+    case REC_NEAR_TARGET:
+        printf(" - the best reachable: relax the target\n");
+        break;
+    case REC_NEAR_QUANT:
+        printf(" - add --allow-quant %s\n", engine_dtype_name(n->dtype));
+        break;
+    case REC_NEAR_GPUS:
+        printf(" - needs %d GPUs\n", n->unit_gpus);
+        break;
+    default:
+        printf(" - needs %d GPUs and --allow-quant %s\n", n->unit_gpus, engine_dtype_name(n->dtype));
+        break;
+    }
+    option_figures(n, "  ");
+}
+
+static const char *const NOTES[] = {
+    "GB = 1e9 bytes. Seed 002's memory table uses GiB (2^30 bytes): 70B at FP16 is 130.4 GiB = "
+    "140 GB, 405B is 754.4 GiB = 810 GB.",
+    "Usable memory is VRAM x usable fraction (0.90, like vLLM's gpu_memory_utilization) minus the "
+    "runtime overhead (2 GB) and the prefill workspace. Seed 004 counts the whole 80 GB (\"60 GB "
+    "for KV\" in example A) and budgets 80 - 4 - 10 = 66 GB per GPU in example B; here the KV "
+    "term is that of the requested concurrency (example B gives n_fit = 3 either way).",
+    "The decode floor uses peak HBM bandwidth, as seed 004 does; the engine's ITL adds achievable "
+    "bandwidth, KV reads, per-layer overhead and communication.",
+};
+#define N_NOTES ((int)(sizeof NOTES / sizeof NOTES[0]))
+
+/* "  - " then the text wrapped at 78 columns, continuation lines indented. */
+static void print_wrapped(const char *text)
+{
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        size_t n = strlen(p);
+        if (n > 74) {
+            n = 74;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = 74;
+        }
+        printf("%s%.*s\n", first ? "  - " : "    ", (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+        first = 0;
+    }
+}
+
+static void print_text(const recommend_request *q, const recommend_result *r)
+{
+    const engine_scenario *b = &q->base;
+    char a1[32], a2[32];
+    printf("%s on %s (%s each)\n", model_name(b->model), gpu_name(b->gpu),
+           fb(b->vram_bytes > 0 ? b->vram_bytes : b->gpu->memory_bytes, a1, sizeof a1));
+    printf("link %s", b->intra->name);
+    if (b->gpus_per_node > 0)
+        printf(", %d GPU%s per node", b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s");
+    if (b->inter)
+        printf(", nodes joined by %s", b->inter->name);
+    printf("\n");
+    printf("targets: ITL %s, TTFT %s; %d concurrent sequence%s per replica,\n"
+           "prompt %d + gen %d tokens; ",
+           q->itl_target_s > 0 ? fs(q->itl_target_s, a1, sizeof a1) : "none",
+           q->ttft_target_s > 0 ? fs(q->ttft_target_s, a2, sizeof a2) : "none", b->batch,
+           b->batch == 1 ? "" : "s", b->prompt, b->gen);
+    printf("weights %s", engine_dtype_name(b->weight_dtype));
+    for (int d = 0; d < ENGINE_DTYPE_COUNT; d++)
+        if (q->allow_quant & (1u << d))
+            printf(", %s allowed", engine_dtype_name((engine_dtype)d));
+    printf("; GPUs %s; objective %s\n\n", q->gpus_max > 0 ? "limited" : "not limited",
+           engine_objective_name(b->objective));
+    if (q->gpus_max > 0)
+        printf("GPUs allowed: %d\n\n", q->gpus_max);
+    printf("decision procedure (seed 004, \"Why distribute\"):\n");
+    print_steps(q, r);
+    print_answer(q, r);
+    printf("\nnotes:\n");
+    for (int i = 0; i < N_NOTES; i++)
+        print_wrapped(NOTES[i]);
+}
+
+/* --- JSON ------------------------------------------------------------------ */
+
+static void add_flag_names(cJSON *o, const recommend_step *st)
+{
+    static const struct {
+        recommend_step_id id;
+        unsigned bit;
+        const char *name;
+    } F[] = {
+        {REC_STEP_TP, REC_TP_ROUNDED, "rounded_to_heads"},
+        {REC_STEP_TP, REC_TP_KV_REPLICATED, "kv_heads_replicated"},
+        {REC_STEP_TP, REC_TP_NODE_LIMITED, "pp_across_nodes"},
+        {REC_STEP_TP, REC_TP_OVER_LIMIT, "over_gpus_max"},
+        {REC_STEP_TP, REC_TP_LATENCY_CAPPED, "tp_capped_below_latency_need"},
+        {REC_STEP_TOPOLOGY, REC_TOPO_NO_TP, "no_tp_traffic"},
+        {REC_STEP_TOPOLOGY, REC_TOPO_SLOW_TP, "tp_on_slow_link"},
+        {REC_STEP_TOPOLOGY, REC_TOPO_PP_CROSS, "pp_crosses_nodes"},
+        {REC_STEP_TOPOLOGY, REC_TOPO_NOT_FIT, "engine_says_no_fit"},
+        {REC_STEP_TOPOLOGY, REC_TOPO_SAME_INTER, "inter_link_assumed_same"},
+        {REC_STEP_QUANT, REC_QUANT_WOULD_HELP, "quant_would_help_if_allowed"},
+        {REC_STEP_ENGINE, REC_ENG_AGREES, "agrees"},
+        {REC_STEP_ENGINE, REC_ENG_TARGET_MISSED, "procedure_misses_target"},
+        {REC_STEP_ENGINE, REC_ENG_NOT_FIT, "procedure_does_not_fit"},
+        {REC_STEP_ENGINE, REC_ENG_BETTER, "search_found_better"},
+        {REC_STEP_ENGINE, REC_ENG_TOPO_EXCLUDED, "cross_node_tp_excluded"},
+    };
+    cJSON *arr = cJSON_AddArrayToObject(o, "flags");
+    for (size_t i = 0; arr && i < sizeof F / sizeof F[0]; i++)
+        if (F[i].id == st->id && (st->flags & F[i].bit))
+            cJSON_AddItemToArray(arr, cJSON_CreateString(F[i].name));
+}
+
+static cJSON *plan_json(const engine_plan *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "tp", p->tp);
+    cJSON_AddNumberToObject(o, "pp", p->pp);
+    cJSON_AddNumberToObject(o, "dp", p->dp);
+    cJSON_AddNumberToObject(o, "ep", p->ep);
+    return o;
+}
+
+static cJSON *option_json(const recommend_request *q, const recommend_option *o)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "plan", plan_json(&o->plan));
+    cJSON_AddStringToObject(j, "dtype", engine_dtype_name(o->dtype));
+    cJSON_AddNumberToObject(j, "gpus", o->gpus);
+    cJSON_AddNumberToObject(j, "unit_gpus", o->unit_gpus);
+    cJSON_AddNumberToObject(j, "nodes", o->nodes);
+    cJSON_AddBoolToObject(j, "allowed", o->allowed);
+    cJSON_AddBoolToObject(j, "within_gpus_max", o->within_limit);
+    cJSON_AddBoolToObject(j, "meets_itl", o->meets_itl);
+    cJSON_AddBoolToObject(j, "meets_ttft", o->meets_ttft);
+    engine_scenario s = q->base;
+    s.gpus = o->unit_gpus;
+    s.weight_dtype = o->dtype;
+    cJSON_AddItemToObject(j, "replica", cli_result_json(&s, &o->unit));
+    return j;
+}
+
+static int print_json(const recommend_request *q, const recommend_result *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return CLI_FAIL;
+    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&q->base));
+    cJSON *req = cJSON_AddObjectToObject(root, "request");
+    if (q->gpus_max > 0)
+        cJSON_AddNumberToObject(req, "gpus_max", q->gpus_max);
+    else
+        cJSON_AddNullToObject(req, "gpus_max");
+    if (q->itl_target_s > 0)
+        cJSON_AddNumberToObject(req, "itl_target_s", q->itl_target_s);
+    else
+        cJSON_AddNullToObject(req, "itl_target_s");
+    if (q->ttft_target_s > 0)
+        cJSON_AddNumberToObject(req, "ttft_target_s", q->ttft_target_s);
+    else
+        cJSON_AddNullToObject(req, "ttft_target_s");
+    cJSON_AddNumberToObject(req, "concurrency", q->base.batch);
+    cJSON *aq = cJSON_AddArrayToObject(req, "allow_quant");
+    for (int d = 0; d < ENGINE_DTYPE_COUNT; d++)
+        if (q->allow_quant & (1u << d))
+            cJSON_AddItemToArray(aq, cJSON_CreateString(engine_dtype_name((engine_dtype)d)));
+    cJSON_AddStringToObject(req, "objective", engine_objective_name(q->base.objective));
+
+    cJSON_AddStringToObject(root, "verdict", recommend_status_name(r->status));
+    static const char *const WHY[] = {NULL, "does_not_fit", "itl_target", "ttft_target"};
+    if (WHY[r->status])
+        cJSON_AddStringToObject(root, "infeasible_because", WHY[r->status]);
+    else
+        cJSON_AddNullToObject(root, "infeasible_because");
+    if (r->have_choice) {
+        cJSON_AddItemToObject(root, "plan", plan_json(&r->chosen.plan));
+        cJSON_AddStringToObject(root, "dtype", engine_dtype_name(r->chosen.dtype));
+        cJSON_AddNumberToObject(root, "gpus", r->chosen.gpus);
+        cJSON_AddNumberToObject(root, "unit_gpus", r->chosen.unit_gpus);
+        cJSON_AddNumberToObject(root, "nodes_per_replica", r->chosen.nodes);
+    } else {
+        cJSON_AddNullToObject(root, "plan");
+        cJSON_AddNullToObject(root, "dtype");
+        cJSON_AddNullToObject(root, "gpus");
+        cJSON_AddNullToObject(root, "unit_gpus");
+        cJSON_AddNullToObject(root, "nodes_per_replica");
+    }
+    cJSON *proc = cJSON_AddObjectToObject(root, "procedure");
+    engine_plan pp = {r->procedure_tp, r->procedure_pp, r->procedure_dp, 1};
+    cJSON_AddItemToObject(proc, "plan", plan_json(&pp));
+    cJSON_AddStringToObject(proc, "dtype", engine_dtype_name(r->procedure_dtype));
+    cJSON_AddBoolToObject(proc, "ok", num(r, REC_STEP_QUANT, "procedure_ok") > 0);
+    cJSON_AddBoolToObject(proc, "agrees_with_search", (r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES) != 0);
+
+    cJSON *steps = cJSON_AddArrayToObject(root, "steps");
+    for (int i = 0; i < REC_STEP_COUNT; i++) {
+        const recommend_step *st = &r->step[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", recommend_step_name(st->id));
+        cJSON_AddStringToObject(o, "verdict", recommend_verdict_name(st->verdict));
+        for (int k = 0; k < st->n; k++)
+            cli_json_add_number(o, st->num[k].key, st->num[k].value);
+        add_flag_names(o, st);
+        cJSON_AddItemToArray(steps, o);
+    }
+    cJSON *alts = cJSON_AddArrayToObject(root, "alternatives");
+    for (int i = 0; i < r->n_alts; i++)
+        cJSON_AddItemToArray(alts, option_json(q, &r->alt[i]));
+    if (r->nearest_kind != REC_NEAR_NONE) {
+        static const char *const NK[] = {"none", "relax_target", "allow_quant", "more_gpus",
+                                         "more_gpus_and_quant"};
+        cJSON *n = option_json(q, &r->nearest);
+        cJSON_AddStringToObject(n, "needs", NK[r->nearest_kind]);
+        cJSON_AddItemToObject(root, "nearest", n);
+    } else {
+        cJSON_AddNullToObject(root, "nearest");
+    }
+    if (r->have_choice)
+        cJSON_AddItemToObject(root, "result", cli_result_json(&r->chosen_scenario, &r->chosen_result));
+    else
+        cJSON_AddNullToObject(root, "result");
+    cJSON *notes = cJSON_AddArrayToObject(root, "notes");
+    for (int i = 0; i < N_NOTES; i++)
+        cJSON_AddItemToArray(notes, cJSON_CreateString(NOTES[i]));
+    return cli_json_print(CMD, stdout, root) ? CLI_FAIL : CLI_OK;
+}
+
+/* --- entry ----------------------------------------------------------------- */
+
+int cli_cmd_recommend(int argc, char **argv, const preset_db *db)
+{
+    int gpus_max = 0, concurrency = 0, seen_conc = 0;
+    double itl_ms = 0, ttft_ms = 0;
+    const char *quant = NULL;
+    const cli_opt extra[] = {
+        {"--gpus-max", CLI_OPT_INT, &gpus_max, 1, CLI_MAX_COUNT, NULL},
+        {"--itl-ms", CLI_OPT_DOUBLE, &itl_ms, 1e-6, 1e9, NULL},
+        {"--ttft-ms", CLI_OPT_DOUBLE, &ttft_ms, 1e-6, 1e9, NULL},
+        {"--concurrency", CLI_OPT_INT, &concurrency, 1, 1 << 24, &seen_conc},
+        {"--allow-quant", CLI_OPT_STRING, &quant, 0, 0, NULL},
+    };
+    cli_scenario *cs = calloc(1, sizeof *cs);
+    recommend_result *res = calloc(1, sizeof *res);
+    recommend_request *q = calloc(1, sizeof *q);
+    int rc = CLI_FAIL;
+    if (!cs || !res || !q) {
+        fprintf(stderr, "shardscope " CMD ": out of memory\n");
+        goto done;
+    }
+    rc = cli_scenario_parse(cs, argc, argv, db, CLI_NEED_MODEL | CLI_NEED_GPU, extra,
+                            (int)(sizeof extra / sizeof extra[0]));
+    if (rc == CLI_HELP) {
+        recommend_help(stdout);
+        rc = CLI_OK;
+        goto done;
+    }
+    if (rc != CLI_OK)
+        goto done;
+    if (cs->has_plan) {
+        fprintf(stderr, "shardscope " CMD ": --tp/--pp/--dp/--ep: recommend chooses the plan; "
+                        "use 'shardscope eval' to evaluate one\n");
+        rc = CLI_USAGE;
+        goto done;
+    }
+    q->base = cs->scenario;
+    /* --gpus N reads as the number of GPUs available. */
+    if (!gpus_max && argv_has(argc, argv, "--gpus"))
+        gpus_max = cs->scenario.gpus;
+    if (quant && parse_quant(quant, &q->allow_quant) != 0) {
+        rc = CLI_USAGE;
+        goto done;
+    }
+    if (seen_conc)
+        q->base.batch = concurrency;
+    if (!argv_has(argc, argv, "--objective"))
+        q->base.objective = ENGINE_OBJ_THROUGHPUT;
+    if (!argv_has(argc, argv, "--gpus-per-node"))
+        q->base.gpus_per_node = REC_DEFAULT_PER_NODE;
+    q->gpus_max = gpus_max;
+    q->itl_target_s = itl_ms / 1e3;
+    q->ttft_target_s = ttft_ms / 1e3;
+
+    engine_error err = {{0}};
+    if (recommend_run(q, res, &err) != 0) {
+        fprintf(stderr, "shardscope " CMD ": %s\n", err.msg);
+        rc = CLI_USAGE;
+        goto done;
+    }
+    if (cs->json) {
+        rc = print_json(q, res);
+    } else {
+        print_text(q, res);
+        rc = CLI_OK;
+    }
+done:
+    free(q);
+    free(res);
+    free(cs);
+    return rc;
+}

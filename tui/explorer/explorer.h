@@ -1,0 +1,68 @@
+/*
+ * explorer.h - the interactive explorer: UI state, the engine results it
+ * shows, key handling and the frame loop.
+ *
+ * One frame: a key changes the state; explorer_update() rebuilds the
+ * scenario and asks the engine again for exactly the result blocks whose
+ * inputs changed (results live inside the explorer, allocated once);
+ * explorer_draw() draws every pane (werase -> draw -> wnoutrefresh) and
+ * calls doupdate() once.
+ *
+ * The explorer never opens the terminal itself: term_open() first (or the
+ * test's newterm), then explorer_new(), explorer_run() or
+ * explorer_key()/explorer_frame(), explorer_free(), term_close().
+ */
+#ifndef SHARDSCOPE_EXPLORER_H
+#define SHARDSCOPE_EXPLORER_H
+
+#include <stddef.h>
+
+#include "preset.h"
+#include "term.h"
+
+typedef struct explorer explorer;
+
+/* Preselection (NULL / 0: defaults). */
+typedef struct explorer_opts {
+    const char *model, *gpu, *link, *inter_link;
+    const char *framework; /* NULL: generic */
+    int gpus;            /* 1..1024 */
+    int gpus_per_node;   /* 0: the GPU's NVLink domain (or node) */
+    double vram_gb;      /* 0: the GPU's capacity */
+    const char *export_dir; /* NULL: $SHARDSCOPE_EXPORT_DIR or "." */
+} explorer_opts;
+
+void explorer_opts_defaults(explorer_opts *o);
+
+/* Create the explorer over a loaded preset db (borrowed; must outlive it)
+ * for an open terminal with the given capabilities.  0 ok; -1 with msg
+ * (unknown preset name, empty db, out of memory). */
+int explorer_new(const preset_db *db, const explorer_opts *o,
+                 const term_caps *caps, explorer **out, char *msg, size_t len);
+void explorer_free(explorer *x);
+
+/* Handle one key (a curses key code, KEY_RESIZE or KEY_MOUSE included).
+ * Returns 1 when the explorer should quit. */
+int explorer_key(explorer *x, int ch);
+/* Bring results up to date and draw one frame (one doupdate). */
+void explorer_frame(explorer *x);
+/* The loop: frame, wait for a key (or a signal, or calibration progress),
+ * dispatch; until q / Esc (Esc first cancels a running calibration) / a
+ * signal.  Returns 0. */
+int explorer_run(explorer *x);
+
+/* Poll a running calibration (never blocks): 1 when its progress or
+ * state changed (a frame is due), 0 otherwise.  explorer_run calls it
+ * every 100 ms while a job runs. */
+int explorer_poll(explorer *x);
+
+/* Test seam: use this calibration hook instead of explorer_calib_ops_get()
+ * (NULL: none), and reload the calibration of the selected GPU through it.
+ * A running job of the previous hook is released first. */
+struct explorer_calib_ops;
+void explorer_set_calib_ops(explorer *x, const struct explorer_calib_ops *ops);
+
+/* The last message shown on the bar ("" if none). */
+const char *explorer_message(const explorer *x);
+
+#endif /* SHARDSCOPE_EXPLORER_H */

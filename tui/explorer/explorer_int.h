@@ -1,0 +1,240 @@
+/*
+ * explorer_int.h - the explorer's state, shared by explorer*.c, the panes
+ * (pane_*.c) and the screen tests.  Not a public interface.
+ */
+#ifndef SHARDSCOPE_EXPLORER_INT_H
+#define SHARDSCOPE_EXPLORER_INT_H
+
+#include <curses.h>
+
+#include "engine.h"
+#include "preset.h"
+#include "explorer.h"
+#include "explorer_calib.h"
+#include "layout.h"
+#include "slider.h"
+#include "term.h"
+#include "theme.h"
+
+#define EXP_MAX_PLANS 1024
+#define EXP_MAX_LINKS 32
+#define EXP_MAX_MODELS 64
+#define EXP_EFF_COUNTS 7    /* 2, 4, ..., 128 */
+#define EXP_CMP_COUNTS 6    /* TP vs PP vs hybrid: 2 .. 64 */
+#define EXP_HEAT_COUNTS 10  /* 2 .. 1024 */
+#define EXP_FRONT_COUNTS 11 /* 1 .. 1024 */
+#define EXP_MEM_SIZES 6
+#define EXP_MAX_GPUS 1024
+#define EXP_MAX_PER_NODE 72 /* GB200 NVL72 */
+#define EXP_MSG_MAX 256
+#define EXP_FILTER_MAX 48
+#define EXP_GRID_MAX (300 * 100) /* frontier raster cells (plot area) */
+
+typedef enum ctl_id {
+    CTL_MODEL = 0,
+    CTL_GPU,
+    CTL_INTRA,
+    CTL_INTER,
+    CTL_GPUS,
+    CTL_PER_NODE,
+    CTL_VRAM,
+    CTL_BATCH,
+    CTL_PROMPT,
+    CTL_GEN,
+    CTL_DTYPE,
+    CTL_MICRO,
+    CTL_SCHED,
+    CTL_OBJECTIVE,
+    CTL_COUNT
+} ctl_id;
+
+enum { HEAT_BY_GPUS = 0, HEAT_BY_MODELS = 1 };
+enum { CMP_TP = 0, CMP_PP, CMP_HYBRID, CMP_KINDS };
+
+/* Everything the engine results depend on; compared with memcmp to decide
+ * what to recompute. */
+typedef struct exp_inputs {
+    int v[CTL_COUNT];
+    int calib_serial;
+    int framework; /* index into db->frameworks; -1: built-in generic */
+} exp_inputs;
+
+/* One small evaluated cell (efficiency, heatmap, comparison). */
+typedef struct exp_cell {
+    int ok;             /* 1: a valid plan was evaluated */
+    int fits;
+    double efficiency;
+    double ratio;       /* compute_comm_ratio */
+    char regime;
+    double itl_s;
+    engine_plan plan;
+} exp_cell;
+
+typedef struct exp_results {
+    engine_scenario sc;            /* the scenario of the current inputs */
+    /* Ranked plans for the current GPU count. */
+    engine_result *plans;          /* EXP_MAX_PLANS, allocated once */
+    unsigned char *tails_done;     /* per plan */
+    int n_plans;
+    int rank_failed;
+    char rank_err[ENGINE_ERROR_MAX];
+    /* Efficiency: TP over N GPUs per link (link everywhere). */
+    int eff_counts[EXP_EFF_COUNTS];
+    exp_cell eff[EXP_MAX_LINKS][EXP_EFF_COUNTS];
+    /* TP vs PP vs best hybrid in the current cluster. */
+    int cmp_counts[EXP_CMP_COUNTS];
+    exp_cell cmp[CMP_KINDS][EXP_CMP_COUNTS];
+    /* Heatmap: rows x cols of compute/comm ratios. */
+    int heat_mode;
+    int heat_rows, heat_cols;
+    int heat_counts[EXP_HEAT_COUNTS];
+    exp_cell heat[EXP_MAX_MODELS][EXP_MAX_LINKS];
+    /* Frontier: memory per GPU of the least-memory plan at each count. */
+    int front_counts[EXP_FRONT_COUNTS];
+    engine_memory front_mem[EXP_FRONT_COUNTS];
+    engine_plan front_plan[EXP_FRONT_COUNTS];
+    int front_ok[EXP_FRONT_COUNTS];
+    double front_capacity;         /* bytes usable per GPU (VRAM slider) */
+    double mem_sizes_gb[EXP_MEM_SIZES];
+    int min_gpus[EXP_MEM_SIZES];
+} exp_results;
+
+typedef enum overlay_kind {
+    OVERLAY_NONE = 0,
+    OVERLAY_HELP,
+    OVERLAY_LIST,
+    OVERLAY_CALIB     /* the calibration view (`v`) */
+} overlay_kind;
+
+struct explorer {
+    const preset_db *db;
+    term_caps caps;
+    const theme_glyphs *g;
+    explorer_opts opts;
+    char export_dir[512];
+
+    slider ctl[CTL_COUNT];
+    exp_inputs initial;            /* for `r` */
+    int focus;                     /* pane_id */
+    int ctl_sel;                   /* selected control */
+    int plan_sel, plan_top;        /* selected / first visible plan */
+    int details_top;               /* scroll of the details pane */
+    int tab;                       /* compact tab (a pane_id) */
+    int tab_x[PANE_COUNT + 1];     /* where each tab starts on the tab bar */
+
+    /* Overlays. */
+    overlay_kind overlay;
+    int list_ctl;                  /* which selector the list picks for */
+    int list_sel, list_top;
+    char filter[EXP_FILTER_MAX];
+    int filter_len;
+    int list_idx[EXP_MAX_MODELS > 64 ? EXP_MAX_MODELS : 64];
+    int list_n;
+
+    /* Calibration. */
+    const explorer_calib_ops *calib_ops;
+    void *calib_job;
+    double calib_progress;
+    char calib_step[96];
+    engine_calib calib;
+    int calib_serial;
+    int calib_gpu;                 /* GPU selected when the job started */
+    char calib_note[EXP_MSG_MAX];  /* how the last run ended, "" none */
+    /* The calibration view: what it shows (fetched again when calib_serial
+     * changes), the last run finished in this session, and its raster. */
+    explorer_calib_view *cview, *cview_session;
+    int cview_valid, cview_serial, cview_have, have_session;
+    unsigned char *cview_grid;     /* EXP_GRID_MAX cells */
+
+    char msg[EXP_MSG_MAX];
+
+    /* Serving framework profile (`f` cycles) and the error bands of every
+     * number, from the validation cases on the shipped presets. */
+    int framework;
+    engine_band_table bands;
+    int have_bands;
+
+    /* Results and what they were computed from. */
+    exp_results r;
+    exp_inputs in_rank, in_eff, in_heat, in_front;
+    int have_rank, have_eff, have_heat, have_front;
+    int heat_mode_done;            /* requested heatmap mode */
+    int eff_view;                  /* efficiency: 0 TP by link, 1 TP vs PP */
+    int heat_top;                  /* first heatmap row shown */
+    struct chart_cell *grid;       /* frontier raster, EXP_GRID_MAX cells */
+
+    /* Screen. */
+    layout lay;
+    int lay_valid;
+    WINDOW *win[PANE_COUNT];
+    WINDOW *w_header, *w_tabs, *w_bar, *w_overlay;
+    int rows, cols;
+    int need_layout;
+};
+
+/* explorer.c */
+void exp_inputs_get(const explorer *x, exp_inputs *in);
+const engine_model *exp_model(const explorer *x);
+const engine_gpu *exp_gpu(const explorer *x);
+const engine_link *exp_link(const explorer *x, int ctl);
+/* The framework in use (NULL: the engine's built-in generic profile). */
+const engine_framework *exp_framework(const explorer *x);
+const engine_result *exp_selected_plan(const explorer *x);
+void exp_set_msg(explorer *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void exp_update(explorer *x);
+int exp_visible_plan_rows(const explorer *x);
+/* The view data of the calibration in use: NULL for datasheet defaults
+ * or when the calibration module has no points for it. */
+const explorer_calib_view *exp_calib_view(explorer *x);
+
+/* explorer_fmt.c: unit formatting (never model arithmetic). */
+char *fmt_time(const explorer *x, double s, char *buf, size_t len);
+char *fmt_gb(double bytes, char *buf, size_t len);
+char *fmt_pct(double f, char *buf, size_t len);
+char *fmt_usd(double v, char *buf, size_t len);
+char *fmt_plan(const explorer *x, engine_plan p, char *buf, size_t len);
+char *fmt_count(int n, char *buf, size_t len);
+char *fmt_ctl_value(const explorer *x, int ctl, char *buf, size_t len);
+char *fmt_calib_label(const explorer *x, char *buf, size_t len);
+/* Display width of a UTF-8 string (code points; our glyphs are narrow). */
+int fmt_width(const char *s);
+
+/* explorer_export.c */
+int exp_export(explorer *x, char *names, size_t len);
+
+/* Drawing helpers (pane_common.c). */
+void pane_frame(explorer *x, WINDOW *w, int pane, const char *title);
+void pane_put(WINDOW *w, int y, int x, int maxw, theme_role role, const char *s);
+void pane_fill(WINDOW *w, int y, int x, int n, theme_role role);
+void pane_putf(WINDOW *w, int y, int x, int maxw, theme_role role,
+               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void pane_hbar(explorer *x, WINDOW *w, int y, int xx, int width, int filled,
+               theme_role fill_role);
+
+/* The panes: each draws its whole window (already erased). */
+void pane_controls_draw(explorer *x, WINDOW *w);
+void pane_strategies_draw(explorer *x, WINDOW *w);
+void pane_details_draw(explorer *x, WINDOW *w);
+void pane_efficiency_draw(explorer *x, WINDOW *w);
+void pane_heat_draw(explorer *x, WINDOW *w);
+void pane_frontier_draw(explorer *x, WINDOW *w);
+void pane_header_draw(explorer *x, WINDOW *w);
+void pane_tabs_draw(explorer *x, WINDOW *w);
+void pane_bar_draw(explorer *x, WINDOW *w);
+void pane_help_draw(explorer *x);
+void pane_list_draw(explorer *x);
+void pane_calib_draw(explorer *x);
+/* A centred overlay window of at most h x w (reused while the size stays);
+ * NULL when the screen is too small. */
+WINDOW *pane_overlay_win(explorer *x, int h, int w);
+/* The same, erased, filled with the popup colour and framed (no focus
+ * highlight), ready to draw into; NULL when the screen is too small. */
+WINDOW *pane_overlay_open(explorer *x, int h, int w);
+const char *pane_title(int pane);
+
+/* Rows of the controls pane and the mapping row <-> control for clicks. */
+int pane_controls_at(const explorer *x, int y, int xx);
+int pane_strategies_first_row(void);
+
+#endif /* SHARDSCOPE_EXPLORER_INT_H */

@@ -1,0 +1,51 @@
+/*
+ * cli_json.h - the JSON shapes of the command line, shared by eval,
+ * recommend and report: one evaluated plan, and the scenario echo.
+ *
+ * Numbers are SI (bytes, seconds, tokens/s, USD).  A number that is not
+ * finite, or that does not apply (no price, no communication, tails not
+ * computed, a plan that is invalid or does not fit), is written as null:
+ * NaN and infinity never reach the output.
+ */
+#ifndef SHARDSCOPE_CLI_JSON_H
+#define SHARDSCOPE_CLI_JSON_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine.h"
+
+/* One evaluated plan:
+ *   plan {tp,pp,dp,ep}, gpus, valid, fits, reason (string or null),
+ *   memory {weights_bytes, kv_bytes, activation_bytes, overhead_bytes,
+ *           per_gpu_bytes, capacity_bytes},
+ *   ttft_s, itl_s, e2e_s, tokens_per_s, speedup, efficiency,
+ *   compute_comm_ratio (null when regime is '-'), regime ("C"|"M"|null),
+ *   bubble_fraction, cost_per_mtok_usd (null without a GPU price),
+ *   p50_s, p99_s (null when tails were not computed),
+ *   prefill {compute_s, comm_s, bubble_s}, decode {compute_s, comm_s,
+ *   bubble_s}, request {compute_s, comm_s}.
+ * Performance numbers are null when the plan is invalid or does not fit
+ * (memory stays: it says why).  s may be NULL (then gpus is tp*pp*dp).
+ * Returns a new object owned by the caller (cJSON_Delete), NULL when out of
+ * memory. */
+cJSON *cli_result_json(const engine_scenario *s, const engine_result *r);
+
+/* The scenario echo: model, model_display, gpu, gpus, gpus_per_node, link,
+ * inter_link, vram_bytes, usable_fraction, runtime_overhead_bytes, batch,
+ * prompt, gen, dtype, kv_dtype, act_dtype, microbatches, schedule,
+ * interleave, objective, jitter_sigma, straggler_prob, straggler_slowdown,
+ * samples, seed, calibration ("datasheet defaults" | "measured on DEVICE
+ * DATE").  New object owned by the caller. */
+cJSON *cli_scenario_json(const engine_scenario *s);
+
+/* Add a number, or null when v is not finite. */
+cJSON *cli_json_add_number(cJSON *obj, const char *name, double v);
+
+/* Print root (formatted, one trailing newline) on f and delete it.
+ * Returns 0, or 1 when root is NULL or printing failed (message on
+ * stderr naming cmd). */
+int cli_json_print(const char *cmd, FILE *f, cJSON *root);
+
+#endif /* SHARDSCOPE_CLI_JSON_H */

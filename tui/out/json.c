@@ -1,0 +1,219 @@
+/*
+ * cli_json.c - builds the JSON objects the command line prints (see
+ * cli_json.h): one evaluated plan and the scenario echo.  It only copies
+ * and labels engine results; it computes nothing.
+ */
+#include "cli_json.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "fmt.h"
+
+cJSON *cli_json_add_number(cJSON *obj, const char *name, double v)
+{
+    if (!isfinite(v))
+        return cJSON_AddNullToObject(obj, name);
+    return cJSON_AddNumberToObject(obj, name, v);
+}
+
+/* Number when `ok`, else null. */
+static void add_opt(cJSON *obj, const char *name, double v, int ok)
+{
+    if (ok)
+        cli_json_add_number(obj, name, v);
+    else
+        cJSON_AddNullToObject(obj, name);
+}
+
+static void add_string_or_null(cJSON *obj, const char *name, const char *v)
+{
+    if (v && *v)
+        cJSON_AddStringToObject(obj, name, v);
+    else
+        cJSON_AddNullToObject(obj, name);
+}
+
+cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON *plan = cJSON_AddObjectToObject(o, "plan");
+    if (plan) {
+        cJSON_AddNumberToObject(plan, "tp", r->plan.tp);
+        cJSON_AddNumberToObject(plan, "pp", r->plan.pp);
+        cJSON_AddNumberToObject(plan, "dp", r->plan.dp);
+        cJSON_AddNumberToObject(plan, "ep", r->plan.ep);
+    }
+    double gpus = s ? (double)s->gpus : (double)r->plan.tp * r->plan.pp * r->plan.dp;
+    cJSON_AddNumberToObject(o, "gpus", gpus);
+    cJSON_AddBoolToObject(o, "valid", r->valid != 0);
+    cJSON_AddBoolToObject(o, "fits", r->valid && r->fits);
+    add_string_or_null(o, "reason", r->reason);
+
+    int mem_ok = r->valid != 0;
+    cJSON *mem = cJSON_AddObjectToObject(o, "memory");
+    if (mem) {
+        add_opt(mem, "weights_bytes", r->mem.weights_bytes, mem_ok);
+        add_opt(mem, "kv_bytes", r->mem.kv_bytes, mem_ok);
+        add_opt(mem, "activation_bytes", r->mem.activation_bytes, mem_ok);
+        add_opt(mem, "overhead_bytes", r->mem.overhead_bytes, mem_ok);
+        add_opt(mem, "per_gpu_bytes", r->mem.per_gpu_bytes, mem_ok);
+        add_opt(mem, "capacity_bytes", r->mem.capacity_bytes, mem_ok);
+        add_opt(mem, "kv_capacity_bytes", r->mem.kv_capacity_bytes, mem_ok);
+    }
+    cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
+    for (unsigned bit = 1; warn && bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+        if (r->valid && (r->warnings & bit))
+            cJSON_AddItemToArray(warn, cJSON_CreateString(engine_warning_text(bit)));
+
+    int ok = r->valid && r->fits;
+    add_opt(o, "ttft_s", r->ttft_s, ok);
+    add_opt(o, "itl_s", r->itl_s, ok);
+    add_opt(o, "e2e_s", r->e2e_s, ok);
+    add_opt(o, "tokens_per_s", r->tokens_per_s, ok);
+    add_opt(o, "speedup", r->speedup, ok);
+    add_opt(o, "efficiency", r->efficiency, ok);
+    int has_regime = ok && (r->regime == 'C' || r->regime == 'M');
+    add_opt(o, "compute_comm_ratio", r->compute_comm_ratio, has_regime);
+    if (has_regime)
+        cJSON_AddStringToObject(o, "regime", r->regime == 'C' ? "C" : "M");
+    else
+        cJSON_AddNullToObject(o, "regime");
+    add_opt(o, "bubble_fraction", r->bubble_fraction, ok);
+    add_opt(o, "cost_per_mtok_usd", r->cost_per_mtok_usd, ok && r->cost_per_mtok_usd > 0);
+    int tails = ok && r->p50_s > 0 && r->p99_s > 0;
+    add_opt(o, "p50_s", r->p50_s, tails);
+    add_opt(o, "p99_s", r->p99_s, tails);
+
+    /* Error bands: [lo, hi] from the validation cases of the same category. */
+    const struct {
+        const char *key;
+        double v;
+        const engine_band *b;
+    } bands[] = {
+        {"ttft_s", r->ttft_s, &r->ttft_band},
+        {"itl_s", r->itl_s, &r->itl_band},
+        {"e2e_s", r->e2e_s, &r->e2e_band},
+        {"tokens_per_s", r->tokens_per_s, &r->tps_band},
+    };
+    if (ok && r->ttft_band.n > 0) {
+        cJSON *bo = cJSON_AddObjectToObject(o, "bands");
+        for (size_t i = 0; bo && i < sizeof bands / sizeof bands[0]; i++) {
+            cJSON *pair = cJSON_AddArrayToObject(bo, bands[i].key);
+            if (!pair)
+                continue;
+            cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->lo));
+            cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->hi));
+        }
+        if (bo)
+            cJSON_AddNumberToObject(bo, "cases", r->ttft_band.n);
+    } else {
+        cJSON_AddNullToObject(o, "bands");
+    }
+
+    const struct {
+        const char *key;
+        double compute, comm, bubble;
+        const engine_breakdown *b;
+    } phases[] = {
+        {"prefill", r->prefill_compute_s, r->prefill_comm_s, r->prefill_bubble_s, &r->prefill},
+        {"decode", r->decode_compute_s, r->decode_comm_s, r->decode_bubble_s, &r->decode},
+    };
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+        cJSON *ph = cJSON_AddObjectToObject(o, phases[i].key);
+        if (!ph)
+            continue;
+        const engine_breakdown *b = phases[i].b;
+        add_opt(ph, "compute_s", phases[i].compute, ok);
+        add_opt(ph, "comm_s", phases[i].comm, ok);
+        add_opt(ph, "bubble_s", phases[i].bubble, ok);
+        add_opt(ph, "gemm_s", b->gemm_s, ok);
+        add_opt(ph, "attention_s", b->attn_s, ok);
+        add_opt(ph, "small_kernels_s", b->small_s, ok);
+        add_opt(ph, "launch_s", b->launch_s, ok);
+        add_opt(ph, "framework_s", b->step_s, ok);
+        add_opt(ph, "tp_allreduce_s", b->tp_s, ok);
+        add_opt(ph, "ep_alltoall_s", b->ep_s, ok);
+        add_opt(ph, "pp_p2p_s", b->pp_s, ok);
+        add_opt(ph, "kernels", b->kernels, ok);
+    }
+    cJSON *req = cJSON_AddObjectToObject(o, "request");
+    if (req) {
+        add_opt(req, "compute_s", r->compute_s, ok);
+        add_opt(req, "comm_s", r->comm_s, ok);
+    }
+    return o;
+}
+
+cJSON *cli_scenario_json(const engine_scenario *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add_string_or_null(o, "model", s->model ? s->model->name : NULL);
+    add_string_or_null(o, "model_display", s->model ? s->model->display : NULL);
+    add_string_or_null(o, "model_source", s->model ? s->model->source : NULL);
+    add_string_or_null(o, "gpu", s->gpu ? s->gpu->name : NULL);
+    cJSON_AddNumberToObject(o, "gpus", s->gpus);
+    if (s->gpus_per_node > 0)
+        cJSON_AddNumberToObject(o, "gpus_per_node", s->gpus_per_node);
+    else
+        cJSON_AddNullToObject(o, "gpus_per_node");
+    add_string_or_null(o, "link", s->intra ? s->intra->name : NULL);
+    add_string_or_null(o, "inter_link", s->inter ? s->inter->name
+                                                 : (s->intra ? s->intra->name : NULL));
+    double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : NAN);
+    cli_json_add_number(o, "vram_bytes", vram);
+    const engine_framework *fw = s->framework;
+    add_string_or_null(o, "framework", fw ? fw->name : "generic");
+    cli_json_add_number(o, "usable_fraction", engine_scenario_usable_fraction(s));
+    cJSON_AddBoolToObject(o, "cuda_graphs", engine_scenario_cuda_graphs(s));
+    add_string_or_null(o, "memory_rule", engine_mem_rule_name(fw ? fw->mem_rule : ENGINE_MEM_TOTAL));
+    cli_json_add_number(o, "runtime_overhead_bytes",
+                        s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes
+                                                       : fw ? fw->runtime_bytes : 2e9);
+    cJSON_AddNumberToObject(o, "max_model_len", engine_context_limit(s));
+    cJSON_AddNumberToObject(o, "batch", s->batch);
+    cJSON_AddNumberToObject(o, "prompt", s->prompt);
+    cJSON_AddNumberToObject(o, "gen", s->gen);
+    add_string_or_null(o, "dtype", engine_dtype_name(engine_scenario_weight_dtype(s)));
+    cJSON_AddNumberToObject(o, "quant_group", engine_scenario_quant_group(s));
+    add_string_or_null(o, "kv_dtype", engine_dtype_name(s->kv_dtype));
+    add_string_or_null(o, "act_dtype", engine_dtype_name(s->act_dtype));
+    if (s->microbatches > 0)
+        cJSON_AddNumberToObject(o, "microbatches", s->microbatches);
+    else
+        cJSON_AddNullToObject(o, "microbatches");
+    add_string_or_null(o, "schedule", engine_schedule_name(s->schedule));
+    cJSON_AddNumberToObject(o, "interleave", s->interleave);
+    add_string_or_null(o, "objective", engine_objective_name(s->objective));
+    cli_json_add_number(o, "jitter_sigma", s->jitter_sigma);
+    cli_json_add_number(o, "straggler_prob", s->straggler_prob);
+    cli_json_add_number(o, "straggler_slowdown", s->straggler_slowdown);
+    cJSON_AddNumberToObject(o, "samples", s->mc_samples);
+    if (s->seed <= (1ULL << 53)) {
+        cJSON_AddNumberToObject(o, "seed", (double)s->seed);
+    } else {
+        char seed[32];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
+        cJSON_AddStringToObject(o, "seed", seed);
+    }
+    char cal[ENGINE_NAME_MAX + 64];
+    cJSON_AddStringToObject(o, "calibration", out_calibration_label(s->calib, cal, sizeof cal));
+    return o;
+}
+
+int cli_json_print(const char *cmd, FILE *f, cJSON *root)
+{
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text) {
+        fprintf(stderr, "shardscope %s: out of memory while writing JSON\n", cmd);
+        return 1;
+    }
+    fprintf(f, "%s\n", text);
+    cJSON_free(text);
+    return 0;
+}

@@ -34,6 +34,24 @@
 
 #include "engine.h"
 
+/* --- status and time ------------------------------------------------ */
+
+/* What a measurement step returns (calib_run, the backends, the comm
+ * sweeps, a job's final status).  Negative apart from OK, so that no value
+ * reads as a CLI exit status or CLI_HELP. */
+typedef enum calib_status {
+    CALIB_OK = 0,
+    CALIB_ERR = -1,       /* a failure while measuring or fitting: err says what */
+    CALIB_NO_GPU = -2,    /* the cuda backend cannot run here (no library, no
+                             driver, no device, cuBLAS failing to start): err is
+                             the one-line reason */
+    CALIB_CANCELLED = -3  /* the cancel flag was set */
+} calib_status;
+
+/* Seconds on CLOCK_MONOTONIC (the one monotonic clock of the program:
+ * calib, the explorer and the CLI time with it). */
+double calib_now_s(void);
+
 /* --- measurements --------------------------------------------------- */
 
 typedef enum calib_backend {
@@ -283,13 +301,13 @@ typedef struct calib_result {
     char p2p_error[ENGINE_ERROR_MAX];
 } calib_result;
 
-/* Measure and fit.  On success returns 0 and fills *out (free with
- * calib_result_free).  Returns -1 with err on failure, 2 when
- * o->backend == CUDA cannot run here (no CUDA in this build, no GPU, no
- * driver, cuBLAS failing: err is the one-line reason), 3 when cancelled.
- * With AUTO and no usable GPU, the cpu backend runs and out->notes says
- * why.  *out is always safe to free. */
-int calib_run(const calib_opts *o, calib_result *out, engine_error *err);
+/* Measure and fit.  On success returns CALIB_OK and fills *out (free with
+ * calib_result_free).  Returns CALIB_ERR with err on failure,
+ * CALIB_NO_GPU when o->backend == CUDA cannot run here (no CUDA library,
+ * no GPU, no driver, cuBLAS failing: err is the one-line reason),
+ * CALIB_CANCELLED when cancelled.  With AUTO and no usable GPU, the cpu
+ * backend runs and out->notes says why.  *out is always safe to free. */
+calib_status calib_run(const calib_opts *o, calib_result *out, engine_error *err);
 void calib_result_free(calib_result *r);
 
 /* Fill the fits of r from r->points / r->comm / r->p2p (calib_run does
@@ -311,14 +329,16 @@ char *calib_result_to_json(const calib_result *r);
  * CUDA in this build, no driver, no GPU). */
 int calib_cuda_probe(const calib_cuda_api *api, int *count,
                      engine_error *err);
-/* Run the GPU sweep; 0 ok, 2 when the GPU cannot be used at all (no
- * device, no driver, cuBLAS failing to start: err is the reason), -1 on a
- * runtime failure (out of device memory, a failing GEMM), 3 when
- * cancelled.  Points are appended to r and r->dev is filled. */
-int calib_cuda_measure(const calib_opts *o, calib_result *r,
-                       engine_error *err);
-int calib_cpu_measure(const calib_opts *o, calib_result *r,
-                      engine_error *err);
+/* Run the GPU sweep; CALIB_OK, CALIB_NO_GPU when the GPU cannot be used at
+ * all (no library, no device, no driver, cuBLAS failing to start: err is
+ * the reason), CALIB_ERR on a runtime failure (out of device memory, a
+ * failing GEMM), CALIB_CANCELLED.  Points are appended to r and r->dev is
+ * filled. */
+calib_status calib_cuda_measure(const calib_opts *o, calib_result *r,
+                                engine_error *err);
+/* The CPU sweep: CALIB_OK, CALIB_ERR (out of memory), CALIB_CANCELLED. */
+calib_status calib_cpu_measure(const calib_opts *o, calib_result *r,
+                               engine_error *err);
 
 /* C = A * B, row-major, A m x k, B k x n, C m x n (overwritten).  Cache
  * blocked and register tiled; no allocation beyond a packing buffer it
@@ -329,9 +349,10 @@ int calib_sgemm(int m, int n, int k, const float *a, const float *b,
 /* Loopback between two local processes over a socketpair (fork): a
  * ping-pong per size, time = half the round trip; sizes 1 KiB .. max_bytes
  * in steps of 4x.  Appends to r->comm and sets r->comm_label to
- * "loopback (2 local processes)".  0 / -1 with err / 3 cancelled. */
-int calib_comm_loopback(const calib_opts *o, size_t max_bytes,
-                        calib_result *r, engine_error *err);
+ * "loopback (2 local processes)".  CALIB_OK, CALIB_ERR with err,
+ * CALIB_CANCELLED. */
+calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes,
+                                 calib_result *r, engine_error *err);
 
 /* Append a point / comm point / p2p point (grows the owned arrays). 0, -1
  * on OOM. */
@@ -365,12 +386,15 @@ typedef struct calib_comm_sweep_spec {
  * the size's time; progress to o (may be NULL) as sizes done / sizes,
  * cancellation checked before each size.  Points are appended to the
  * series (*pts, *n) - grown like calib_result's arrays, so r->comm / r->p2p
- * can be passed - only when every size succeeded.  0 ok; -1 with err (a
- * bad spec, op failing, a time not positive and finite, out of memory) or
- * 3 when cancelled: then the series is untouched and nothing is kept. */
-int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
-                     calib_comm_op_fn op, void *ctx, calib_comm_point **pts,
-                     int *n, engine_error *err);
+ * can be passed - only when every size succeeded.  CALIB_OK; CALIB_ERR
+ * with err (a bad spec, op failing, a time not positive and finite, out of
+ * memory) or CALIB_CANCELLED: then the series is untouched and nothing is
+ * kept. */
+calib_status calib_comm_sweep(const calib_opts *o,
+                              const calib_comm_sweep_spec *spec,
+                              calib_comm_op_fn op, void *ctx,
+                              calib_comm_point **pts, int *n,
+                              engine_error *err);
 
 /* --- device -> preset --------------------------------------------------- */
 
@@ -453,11 +477,12 @@ double calib_job_progress(calib_job *job);
 void calib_job_step(calib_job *job, char *buf, size_t len);
 /* Ask the worker to stop; it returns at the next measurement boundary. */
 void calib_job_cancel(calib_job *job);
-/* 0: still running.  1: finished: *status is calib_run's return (0 ok, -1
- * failed, 2 no GPU, 3 cancelled) and, when 0, *result receives the result
+/* 0: still running.  1: finished: *status is calib_run's return (or
+ * CALIB_ERR when saving failed, CALIB_CANCELLED when cancelled after the
+ * run) and, when CALIB_OK, *result receives the result
  * (moved: the caller frees it with calib_result_free; later polls give an
  * empty result); err gets the failure sentence.  Non-blocking. */
-int calib_job_poll(calib_job *job, int *status, calib_result *result,
+int calib_job_poll(calib_job *job, calib_status *status, calib_result *result,
                    engine_error *err);
 /* Cancel if running, join, free.  NULL is safe. */
 void calib_job_free(calib_job *job);

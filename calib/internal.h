@@ -18,9 +18,10 @@ void calib_now_iso(char *buf, size_t len);
 /* NCCL sweeps over the visible GPUs (cuda builds with >= 2 GPUs and libnccl
  * loadable): AllReduce into r->comm / r->comm_label, then send/recv from GPU
  * 0 to GPU 1 into the p2p series (a send/recv failure keeps the all-reduce
- * result and leaves a note).  0 when
- * the all-reduce sweep ran, -1 with err when NCCL cannot be used (the
- * caller falls back to the loopback), 3 when cancelled. */
-int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err);
+ * result and leaves a note).  CALIB_OK when the all-reduce sweep ran,
+ * CALIB_ERR with err when NCCL cannot be used (the caller falls back to
+ * the loopback), CALIB_CANCELLED. */
+calib_status calib_cuda_comm(const calib_opts *o, calib_result *r,
+                             engine_error *err);
 
 #endif /* SHARDSCOPE_CALIB_INTERNAL_H */

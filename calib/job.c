@@ -21,7 +21,7 @@ struct calib_job {
     double progress;
     char step[64];
     int finished;
-    int status;
+    calib_status status;
     int taken;
     calib_result result;
     engine_error err;
@@ -41,22 +41,22 @@ static void *job_main(void *arg)
     calib_job *j = arg;
     calib_result r;
     engine_error err = {{0}};
-    int rc = calib_run(&j->opts, &r, &err);
-    if (rc == 0 && atomic_load(&j->cancel))
-        rc = 3;
-    if (rc == 0 && j->save) {
+    calib_status rc = calib_run(&j->opts, &r, &err);
+    if (rc == CALIB_OK && atomic_load(&j->cancel))
+        rc = CALIB_CANCELLED;
+    if (rc == CALIB_OK && j->save) {
         char path[4200];
         if (calib_store_save_default(&r, path, sizeof path, &err) != 0)
-            rc = -1;
+            rc = CALIB_ERR;
     }
-    if (rc != 0)
+    if (rc != CALIB_OK)
         calib_result_free(&r);
     pthread_mutex_lock(&j->lock);
     j->result = r;
     j->err = err;
     j->status = rc;
     j->finished = 1;
-    if (rc == 0)
+    if (rc == CALIB_OK)
         j->progress = 1.0;
     pthread_mutex_unlock(&j->lock);
     return NULL;
@@ -125,7 +125,7 @@ void calib_job_cancel(calib_job *job)
         atomic_store(&job->cancel, 1);
 }
 
-int calib_job_poll(calib_job *job, int *status, calib_result *result,
+int calib_job_poll(calib_job *job, calib_status *status, calib_result *result,
                    engine_error *err)
 {
     if (result)

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -33,14 +32,6 @@ void calib_report(const calib_opts *o, double fraction, const char *step)
     if (o && o->progress)
         o->progress(o->progress_ctx, fraction < 0 ? 0 : fraction > 1 ? 1 : fraction,
                     step);
-}
-
-void calib_now_iso(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&t, &tm) == NULL || strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(buf, len, "unknown");
 }
 
 int calib_result_add_point(calib_result *r, const calib_point *p)
@@ -414,7 +405,7 @@ static void scaled_cb(void *ctx, double f, const char *step)
     calib_report(s->outer, s->lo + (s->hi - s->lo) * f, step);
 }
 
-int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
+calib_status calib_run(const calib_opts *o, calib_result *out, engine_error *err)
 {
     memset(out, 0, sizeof *out);
     calib_opts def;
@@ -438,7 +429,7 @@ int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
         } else if (o->backend == CALIB_BACKEND_CUDA) {
             if (err)
                 snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
-            return 2;
+            return CALIB_NO_GPU;
         } else {
             snprintf(out->notes, sizeof out->notes,
                      "auto: no usable GPU (%.180s); measured the CPU instead",
@@ -449,10 +440,10 @@ int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
     scaled_progress sp = {o, 0.0, o->skip_comm ? 1.0 : 0.85};
     inner.progress = scaled_cb;
     inner.progress_ctx = &sp;
-    int rc;
+    calib_status rc;
     if (use_cuda) {
         rc = calib_cuda_measure(&inner, out, err);
-        if (rc == 2 && o->backend == CALIB_BACKEND_AUTO) {
+        if (rc == CALIB_NO_GPU && o->backend == CALIB_BACKEND_AUTO) {
             snprintf(out->notes, sizeof out->notes,
                      "auto: the GPU could not be used (%.180s); measured the "
                      "CPU instead", err ? err->msg : "");
@@ -465,7 +456,7 @@ int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
     } else {
         rc = calib_cpu_measure(&inner, out, err);
     }
-    if (rc != 0)
+    if (rc != CALIB_OK)
         return rc;
     if (!use_cuda) {
         double ws = 0;
@@ -481,10 +472,10 @@ int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
         sp.lo = 0.85;
         sp.hi = 1.0;
         engine_error cerr = {{0}};
-        int crc = -1;
+        calib_status crc = CALIB_ERR;
         if (use_cuda && out->dev.count >= 2)
             crc = calib_cuda_comm(&inner, out, &cerr);
-        if (crc != 0 && crc != 3) {
+        if (crc != CALIB_OK && crc != CALIB_CANCELLED) {
             /* No NCCL sweep (one GPU, or NCCL unavailable): two local
              * processes, like the seed's Gloo loopback benchmark. */
             char why[ENGINE_ERROR_MAX];
@@ -494,24 +485,24 @@ int calib_run(const calib_opts *o, calib_result *out, engine_error *err)
             out->p2p_label[0] = '\0';
             crc = calib_comm_loopback(&inner, o->quick ? (4u << 20) : (256u << 20),
                                       out, &cerr);
-            if (crc == 0 && why[0])
+            if (crc == CALIB_OK && why[0])
                 snprintf(out->comm_error, sizeof out->comm_error,
                          "NCCL not used: %.300s", why);
         }
-        if (crc == 3)
-            return 3;
-        if (crc != 0) {
+        if (crc == CALIB_CANCELLED)
+            return CALIB_CANCELLED;
+        if (crc != CALIB_OK) {
             snprintf(out->comm_error, sizeof out->comm_error, "%s", cerr.msg);
             out->comm_label[0] = '\0';
             out->n_comm = 0;
         }
     }
     if (calib_cancelled(o))
-        return 3;
+        return CALIB_CANCELLED;
     if (calib_result_fit(out, err) != 0)
-        return -1;
+        return CALIB_ERR;
     calib_report(o, 1.0, "done");
-    return 0;
+    return CALIB_OK;
 }
 
 /* --- output ------------------------------------------------------------ */

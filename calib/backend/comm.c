@@ -19,20 +19,12 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "calib.h"
 #include "internal.h"
 
 #define COMM_LABEL_LOOPBACK "loopback (2 local processes)"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Full-length send/recv; only async-signal-safe calls (the child runs
  * these after fork in a possibly multi-threaded process). */
@@ -89,9 +81,9 @@ static int cmp_double(const void *a, const void *b)
 
 /* --- the NCCL sweeps' size loop ----------------------------------------- */
 
-int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
-                     calib_comm_op_fn op, void *ctx, calib_comm_point **pts,
-                     int *n, engine_error *err)
+calib_status calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
+                              calib_comm_op_fn op, void *ctx, calib_comm_point **pts,
+                              int *n, engine_error *err)
 {
     const char *label = spec && spec->label && spec->label[0] ? spec->label
                                                               : "comm sweep";
@@ -107,17 +99,18 @@ int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
                      spec ? spec->max_bytes : 0, factor, spec ? spec->warmup : 0,
                      spec && spec->warmup == 1 ? "" : "s", spec ? spec->reps : 0,
                      spec && spec->reps == 1 ? "" : "s", CALIB_COMM_MAX_REPS);
-        return -1;
+        return CALIB_ERR;
     }
     int nsizes = 1; /* lo, then every multiple that stays <= max_bytes */
     for (size_t b = lo; b <= spec->max_bytes / (size_t)factor; b *= (size_t)factor)
         nsizes++;
     calib_comm_point *got = NULL;
-    int ngot = 0, rc = 0;
+    int ngot = 0;
+    calib_status rc = CALIB_OK;
     size_t b = lo;
     for (int k = 0; k < nsizes && rc == 0; k++, b *= (size_t)factor) {
         if (calib_cancelled(o)) {
-            rc = 3;
+            rc = CALIB_CANCELLED;
             break;
         }
         calib_report(o, (double)k / nsizes, label);
@@ -130,13 +123,13 @@ int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
                     snprintf(err->msg, sizeof err->msg,
                              "%s: %s of %zu bytes failed (code %d)", label,
                              i < 0 ? "warm-up" : "timed run", b, e);
-                rc = -1;
+                rc = CALIB_ERR;
             } else if (!isfinite(t) || t <= 0) {
                 if (err)
                     snprintf(err->msg, sizeof err->msg,
                              "%s: %zu bytes took %g s; a time must be "
                              "positive and finite", label, b, t);
-                rc = -1;
+                rc = CALIB_ERR;
             } else if (i >= 0) {
                 v[i] = t;
             }
@@ -149,7 +142,7 @@ int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
         if (calib_comm_append(&got, &ngot, (double)b, med) != 0) {
             if (err)
                 snprintf(err->msg, sizeof err->msg, "%s: out of memory", label);
-            rc = -1;
+            rc = CALIB_ERR;
         }
     }
     /* Only a complete sweep is kept: into the caller's series at once. */
@@ -159,7 +152,7 @@ int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
             *n = base;
             if (err)
                 snprintf(err->msg, sizeof err->msg, "%s: out of memory", label);
-            rc = -1;
+            rc = CALIB_ERR;
         }
     }
     free(got);
@@ -171,16 +164,16 @@ int calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
 static int round_trip(int fd, char *buf, size_t n, double *t)
 {
     uint64_t len = n;
-    double s = now_s();
+    double s = calib_now_s();
     if (send_all(fd, (const char *)&len, sizeof len) != 0 ||
         send_all(fd, buf, n) != 0 || recv_all(fd, buf, n) != 0)
         return -1;
-    *t = now_s() - s;
+    *t = calib_now_s() - s;
     return 0;
 }
 
-int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
-                        engine_error *err)
+calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
+                                 engine_error *err)
 {
     if (max_bytes < 1024)
         max_bytes = 1024;
@@ -189,7 +182,7 @@ int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "loopback: out of memory allocating %zu bytes", max_bytes);
-        return -1;
+        return CALIB_ERR;
     }
     memset(buf, 0x5a, max_bytes);
     int sv[2];
@@ -198,7 +191,7 @@ int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
             snprintf(err->msg, sizeof err->msg, "loopback: socketpair: %s",
                      strerror(errno));
         free(buf);
-        return -1;
+        return CALIB_ERR;
     }
     pid_t pid = fork();
     if (pid < 0) {
@@ -208,7 +201,7 @@ int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
         close(sv[0]);
         close(sv[1]);
         free(buf);
-        return -1;
+        return CALIB_ERR;
     }
     if (pid == 0) {
         close(sv[0]);
@@ -222,7 +215,7 @@ int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
     int k = 0;
     for (size_t n = 1024; n <= max_bytes && rc == 0; n *= 4, k++) {
         if (calib_cancelled(o)) {
-            rc = 3;
+            rc = CALIB_CANCELLED;
             break;
         }
         calib_report(o, (double)k / nsizes, "loopback: message sizes");
@@ -248,7 +241,7 @@ int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
         if (calib_result_add_comm(r, (double)n, med / 2.0) != 0) {
             if (err)
                 snprintf(err->msg, sizeof err->msg, "loopback: out of memory");
-            rc = -2;
+            rc = -100; /* out of memory: err already says so */
         }
     }
     if (rc == -1 && err)
@@ -264,5 +257,5 @@ int calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
     free(buf);
     if (rc == 0)
         snprintf(r->comm_label, sizeof r->comm_label, "%s", COMM_LABEL_LOOPBACK);
-    return rc == -2 ? -1 : rc;
+    return rc == CALIB_CANCELLED ? CALIB_CANCELLED : rc ? CALIB_ERR : CALIB_OK;
 }

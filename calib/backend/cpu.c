@@ -275,11 +275,11 @@ int calib_sgemm(int m, int n, int k, const float *a, const float *b, float *c)
 
 /* The measuring thread's CPU time: on a shared machine another process's
  * time slice does not count against the GEMM (wall time would). */
-static double now_s(void)
+static double thread_cpu_s(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return calib_now_s();
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -352,12 +352,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int oom(engine_error *err, const char *what)
+static calib_status oom(engine_error *err, const char *what)
 {
     if (err)
         snprintf(err->msg, sizeof err->msg,
                  "cpu backend: out of memory allocating %s", what);
-    return -1;
+    return CALIB_ERR;
 }
 
 /* The model name from /proc/cpuinfo, else "CPU". */
@@ -394,7 +394,7 @@ typedef struct cpu_spec {
     double v[CPU_MAX_PASSES];
 } cpu_spec;
 
-int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
+calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
 {
     static const int hid_q[] = {128, 256, 384, 512};
     static const int hid_f[] = {256, 512, 768, 1024};
@@ -472,18 +472,18 @@ int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
         for (int i = 0; i < n && rc == 0; i++, done++) {
             cpu_spec *c = &spec[i];
             if (calib_cancelled(o)) {
-                rc = 3;
+                rc = CALIB_CANCELLED;
                 break;
             }
             calib_report(o, (double)done / total,
                          c->p.kind == CALIB_POINT_PREFILL ? "cpu: layer GEMMs"
                                                           : "cpu: decode GEMMs");
             int inner = pass == 0 ? 1 : c->inner;
-            double t0 = now_s();
+            double t0 = thread_cpu_s();
             for (int k = 0; k < inner && rc == 0; k++)
                 if (layer_run(&layers[c->layer], c->tokens) != 0)
                     rc = -1;
-            double t = (now_s() - t0) / inner;
+            double t = (thread_cpu_s() - t0) / inner;
             if (pass == 0) {
                 c->inner = t > 0 && t < group_s ? (int)(group_s / t) + 1 : 1;
                 if (c->inner > 64)
@@ -495,8 +495,8 @@ int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
     }
     for (int ih = 0; ih < nh; ih++)
         layer_free(&layers[ih]);
-    if (rc == 3)
-        return 3;
+    if (rc == CALIB_CANCELLED)
+        return CALIB_CANCELLED;
     if (rc != 0)
         return oom(err, "a GEMM packing buffer");
     for (int i = 0; i < n; i++) {
@@ -515,7 +515,7 @@ int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
     size_t cs[1] = {o->quick ? (64u << 20) : (256u << 20)};
     for (int i = 0; i < 1; i++) {
         if (calib_cancelled(o))
-            return 3;
+            return CALIB_CANCELLED;
         calib_report(o, (double)done / total, "cpu: memory copy");
         char *src = malloc(cs[i]), *dst = malloc(cs[i]);
         if (!src || !dst) {
@@ -527,9 +527,9 @@ int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
         memset(dst, 0, cs[i]);
         double v[5];
         for (int rep = 0; rep < 6; rep++) {
-            double s = now_s();
+            double s = thread_cpu_s();
             memcpy(dst, src, cs[i]);
-            double e = now_s() - s;
+            double e = thread_cpu_s() - s;
             src[rep] = dst[cs[i] - 1 - (size_t)rep]; /* keep the copy live */
             if (rep > 0)
                 v[rep - 1] = e;
@@ -544,5 +544,5 @@ int calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
         done++;
     }
     calib_report(o, 1.0, "cpu: done");
-    return 0;
+    return CALIB_OK;
 }

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -164,13 +163,6 @@ int calib_cuda_probe(const calib_cuda_api *api, int *count, engine_error *err)
 
 /* --- the sweep ---------------------------------------------------------- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -286,7 +278,7 @@ static int fill_device(void *dst, size_t bytes)
     return rc;
 }
 
-int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
+calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
 {
     static const int hid_f[] = {768, 1024, 2048, 4096, 5120, 8192};
     static const int hid_q[] = {768, 2048, 4096};
@@ -310,20 +302,20 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
 
     int count = 0;
     if (calib_cuda_probe(o->cuda, &count, err) != 0)
-        return 2;
+        return CALIB_NO_GPU;
     if (o->device < 0 || o->device >= count) {
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "no CUDA device %d (%d device%s visible)", o->device, count,
                      count == 1 ? "" : "s");
-        return 2;
+        return CALIB_NO_GPU;
     }
     int e = g.api.set_device(o->device);
     if (e != 0) {
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "cannot use GPU %d: cudaSetDevice: %s", o->device, cuda_msg(e));
-        return 2;
+        return CALIB_NO_GPU;
     }
     calib_device *d = &r->dev;
     memset(d, 0, sizeof *d);
@@ -332,7 +324,7 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "cannot read GPU %d's properties: %s", o->device, cuda_msg(e));
-        return 2;
+        return CALIB_NO_GPU;
     }
     snprintf(d->backend, sizeof d->backend, "cuda");
     snprintf(d->dtype, sizeof d->dtype, "fp16");
@@ -361,7 +353,7 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
                          "failed (%s); try --quick", bufs[i].n / 1048576.0,
                          bufs[i].what, cuda_msg(e));
             gpu_release(&g);
-            return -1;
+            return CALIB_ERR;
         }
     }
     void *handle = NULL;
@@ -372,21 +364,21 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
                      "cuBLAS cannot start on GPU %d: cublasCreate returned %s",
                      o->device, blas_name(e));
         gpu_release(&g);
-        return 2;
+        return CALIB_NO_GPU;
     }
     g.blas = handle;
     if (cudaEventCreate(&g.e0) != cudaSuccess) {
         gpu_release(&g);
         if (err)
             snprintf(err->msg, sizeof err->msg, "cuda backend: cudaEventCreate failed");
-        return -1;
+        return CALIB_ERR;
     }
     if (cudaEventCreate(&g.e1) != cudaSuccess) {
         cudaEventDestroy(g.e0);
         gpu_release(&g);
         if (err)
             snprintf(err->msg, sizeof err->msg, "cuda backend: cudaEventCreate failed");
-        return -1;
+        return CALIB_ERR;
     }
     g.events = 1;
     if (fill_device(g.w, g.wbytes) != 0 || fill_device(g.x, g.xbytes) != 0 ||
@@ -395,7 +387,7 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "cuda backend: cannot initialise the GPU buffers");
-        return -1;
+        return CALIB_ERR;
     }
 
     int total = nh * nb * ns + nd * ndh + 1, done = 0, rc = 0;
@@ -403,16 +395,16 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
         for (int ib = 0; ib < nb && rc == 0; ib++) {
             for (int is = 0; is < ns && rc == 0; is++) {
                 if (calib_cancelled(o)) {
-                    rc = 3;
+                    rc = CALIB_CANCELLED;
                     break;
                 }
                 calib_report(o, (double)done / total, "cuda: layer GEMMs");
                 calib_point p = {CALIB_POINT_PREFILL, hid[ih], bat[ib], seq[is], 0, 0, 0};
                 calib_layer_cost(p.hidden, bat[ib] * seq[is], 2.0, &p.flops, &p.bytes);
                 if (time_layer(&g, hid[ih], bat[ib] * seq[is], reps, &p.time_s, err) != 0)
-                    rc = -1;
+                    rc = CALIB_ERR;
                 else if (calib_result_add_point(r, &p) != 0)
-                    rc = -2;
+                    rc = -100;
                 done++;
             }
         }
@@ -420,16 +412,16 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
     for (int ih = 0; ih < ndh && rc == 0; ih++) {
         for (int it = 0; it < nd && rc == 0; it++) {
             if (calib_cancelled(o)) {
-                rc = 3;
+                rc = CALIB_CANCELLED;
                 break;
             }
             calib_report(o, (double)done / total, "cuda: decode GEMMs");
             calib_point p = {CALIB_POINT_DECODE, dec_hid[ih], dec[it], 1, 0, 0, 0};
             calib_layer_cost(p.hidden, dec[it], 2.0, &p.flops, &p.bytes);
             if (time_layer(&g, dec_hid[ih], dec[it], reps, &p.time_s, err) != 0)
-                rc = -1;
+                rc = CALIB_ERR;
             else if (calib_result_add_point(r, &p) != 0)
-                rc = -2;
+                rc = -100;
             done++;
         }
     }
@@ -447,7 +439,7 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
                 if (err)
                     snprintf(err->msg, sizeof err->msg,
                              "cuda backend: device-to-device copy failed");
-                rc = -1;
+                rc = CALIB_ERR;
                 break;
             }
             float ms = 0;
@@ -459,16 +451,16 @@ int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
             qsort(v, (size_t)reps, sizeof v[0], cmp_double);
             calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)n, v[reps / 2]};
             if (calib_result_add_point(r, &p) != 0)
-                rc = -2;
+                rc = -100;
         }
     } else if (rc == 0) {
-        rc = 3;
+        rc = CALIB_CANCELLED;
     }
     gpu_release(&g);
-    if (rc == -2) {
+    if (rc == -100) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "cuda backend: out of host memory");
-        rc = -1;
+        rc = CALIB_ERR;
     }
     if (rc == 0)
         calib_report(o, 1.0, "cuda: done");
@@ -561,7 +553,7 @@ static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
     int iters = nccl_iters(bytes);
     if (nccl_sync_all(c) != 0)
         return -1;
-    double t0 = now_s();
+    double t0 = calib_now_s();
     for (int it = 0; it < iters; it++) {
         int g = c->group_start();
         if (g != 0)
@@ -578,7 +570,7 @@ static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
     }
     if (nccl_sync_all(c) != 0)
         return -1;
-    *seconds = (now_s() - t0) / iters;
+    *seconds = (calib_now_s() - t0) / iters;
     return 0;
 }
 
@@ -697,7 +689,7 @@ static int nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
         if (rc == 0) {
             snprintf(r->p2p_label, sizeof r->p2p_label,
                      "NCCL send/recv (GPU %d -> GPU %d)", c->src, c->dst);
-        } else if (rc != 3) {
+        } else if (rc != CALIB_CANCELLED) {
             add_why(&perr, c);
             snprintf(r->p2p_error, sizeof r->p2p_error, "%s", perr.msg);
             rc = 0;
@@ -712,7 +704,7 @@ static int nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
     return rc;
 }
 
-int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
+calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
 {
     int ndev = r->dev.count < NCCL_MAX_DEV ? r->dev.count : NCCL_MAX_DEV;
     if (ndev < 2) {
@@ -797,7 +789,7 @@ int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
     dlclose(lib);
     if (rc == 0)
         snprintf(r->comm_label, sizeof r->comm_label, "NCCL AllReduce (%d GPUs)", ndev);
-    else if (rc != 3)
+    else if (rc != CALIB_CANCELLED)
         r->n_comm = 0;
     return rc;
 }

@@ -17,23 +17,23 @@ int calib_cuda_probe(const calib_cuda_api *api, int *count, engine_error *err)
     *count = 0;
     if (err)
         snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
-    return -1;
+    return CALIB_ERR;
 }
 
-int calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
+calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
 {
     (void)o;
     (void)r;
     if (err)
         snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
-    return 2;
+    return CALIB_NO_GPU;
 }
 
-int calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
+calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
 {
     (void)o;
     (void)r;
     if (err)
         snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
-    return -1;
+    return CALIB_ERR;
 }

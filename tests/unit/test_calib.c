@@ -984,17 +984,17 @@ static void test_cuda_no_gpu(void **state)
     o.quick = 1;
     calib_result r;
     engine_error err = {{0}};
-    assert_int_equal(calib_run(&o, &r, &err), 2);
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
     assert_int_equal(r.n_points, 0);
 #ifdef SHARDSCOPE_HAVE_CUDA
     assert_string_equal(err.msg, "no usable GPU: cudaGetDeviceCount failed: no CUDA-capable "
                                  "device is detected (cudaErrorNoDevice)");
     api.get_device_count = fake_count_zero;
-    assert_int_equal(calib_run(&o, &r, &err), 2);
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
     assert_string_equal(err.msg, "no usable GPU: the CUDA driver reports no device");
     api.get_device_count = fake_count_one;
     o.device = 3;
-    assert_int_equal(calib_run(&o, &r, &err), 2);
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
     assert_string_equal(err.msg, "no CUDA device 3 (1 device visible)");
 #else
     assert_non_null(strstr(err.msg, "this build has no CUDA support"));
@@ -1017,7 +1017,7 @@ static void test_cuda_blas_create_fails(void **state)
     engine_error err = {{0}};
     fake_allocs = fake_frees = 0;
     fail_alloc_at = 0;
-    assert_int_equal(calib_run(&o, &r, &err), 2);
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
     assert_string_equal(err.msg, "cuBLAS cannot start on GPU 0: cublasCreate returned "
                                  "CUBLAS_STATUS_NOT_INITIALIZED");
     assert_int_equal(fake_allocs, 5);
@@ -1027,7 +1027,7 @@ static void test_cuda_blas_create_fails(void **state)
     /* Out of device memory on the third buffer: a runtime failure (-1). */
     fake_allocs = fake_frees = 0;
     fail_alloc_at = 3;
-    assert_int_equal(calib_run(&o, &r, &err), -1);
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_ERR);
     assert_non_null(strstr(err.msg, "out of GPU memory: cudaMalloc of "));
     assert_non_null(strstr(err.msg, "for the QKV output failed (out of memory); try --quick"));
     assert_int_equal(fake_allocs, 2);
@@ -1208,7 +1208,7 @@ static void test_comm_sweep_errors(void **state)
     calib_opts_defaults(&o);
     o.cancel = &stop;
     f.calls = 0;
-    assert_int_equal(calib_comm_sweep(&o, &spec, fake_op_fn, &f, &pts, &n, &err), 3);
+    assert_int_equal(calib_comm_sweep(&o, &spec, fake_op_fn, &f, &pts, &n, &err), CALIB_CANCELLED);
     assert_int_equal(f.calls, 0);
     assert_null(pts);
     assert_int_equal(n, 0);
@@ -1377,14 +1377,14 @@ static void test_job_cancel_keeps_file(void **state)
     calib_job *job = NULL;
     engine_error err = {{0}};
     assert_int_equal(calib_job_start(&o, 0, &job, &err), 0);
-    int status = -9;
+    calib_status status = CALIB_ERR;
     while (!calib_job_poll(job, &status, &probe, &err)) {
         double f = calib_job_progress(job);
         assert_true(f >= 0 && f <= 1);
         struct timespec ts = {0, 20000000};
         nanosleep(&ts, NULL);
     }
-    assert_int_equal(status, 0);
+    assert_int_equal(status, CALIB_OK);
     snprintf(old.dev.name, sizeof old.dev.name, "%s", probe.dev.name);
     assert_true(probe.n_points > 0);
     calib_result_free(&probe);
@@ -1404,7 +1404,7 @@ static void test_job_cancel_keeps_file(void **state)
         struct timespec ts = {0, 5000000};
         nanosleep(&ts, NULL);
     }
-    assert_int_equal(status, 3);
+    assert_int_equal(status, CALIB_CANCELLED);
     assert_int_equal(probe.n_points, 0);
     calib_job_free(job);
     engine_calib c;
@@ -1429,7 +1429,7 @@ static void test_job_cancel_keeps_file(void **state)
         struct timespec ts = {0, 5000000};
         nanosleep(&ts, NULL);
     }
-    assert_int_equal(status, 2);
+    assert_int_equal(status, CALIB_NO_GPU);
     assert_non_null(strstr(err.msg, "no usable GPU") ? err.msg : strstr(err.msg, "no CUDA"));
     calib_job_free(job);
     unsetenv("XDG_CONFIG_HOME");

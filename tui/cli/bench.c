@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "calib.h"
 #include "cli.h"
 #include "cli_common.h"
 #include "cli_json.h"
@@ -34,13 +34,6 @@ static void bench_help(FILE *f)
             "Target for (b): under 2 ms, so a 60 Hz frame keeps most of its 16 ms.\n"
             "  --json  {plan_eval_s, frame_recompute_s, parts {...}, counts {...}, ...}\n",
             BENCH_TOP);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -92,7 +85,7 @@ static double time_rank(bench_ctx *c, engine_result *top)
 {
     engine_scenario s = c->base;
     engine_error err;
-    double t0 = now_s();
+    double t0 = calib_now_s();
     c->rank_plans = 0;
     for (int n = 1; n <= BENCH_MAX_N; n++) {
         s.gpus = n;
@@ -105,7 +98,7 @@ static double time_rank(bench_ctx *c, engine_result *top)
                     top[i] = c->rank[i < k ? i : k - 1];
         }
     }
-    return now_s() - t0;
+    return calib_now_s() - t0;
 }
 
 static double time_grid(bench_ctx *c)
@@ -117,7 +110,7 @@ static double time_grid(bench_ctx *c)
     static const engine_plan plans[] = {{8, 1, 1, 1}, {4, 1, 2, 1}, {2, 1, 4, 1}, {1, 1, 8, 1}};
     s.gpus = 8;
     c->grid_cells = 0;
-    double t0 = now_s();
+    double t0 = calib_now_s();
     for (int m = 0; m < c->db->n_models; m++) {
         s.model = &c->db->models[m];
         for (int l = 0; l < c->db->n_links; l++) {
@@ -130,7 +123,7 @@ static double time_grid(bench_ctx *c)
             c->grid_cells++;
         }
     }
-    return now_s() - t0;
+    return calib_now_s() - t0;
 }
 
 static double time_frontier(bench_ctx *c)
@@ -139,7 +132,7 @@ static double time_frontier(bench_ctx *c)
     engine_memory mem;
     char reason[ENGINE_REASON_MAX];
     c->frontier_cells = 0;
-    double t0 = now_s();
+    double t0 = calib_now_s();
     /* memory only, as the explorer's frontier pane asks for it */
     for (int m = 0; m < c->db->n_models; m++) {
         s.model = &c->db->models[m];
@@ -152,14 +145,14 @@ static double time_frontier(bench_ctx *c)
             c->frontier_cells++;
         }
     }
-    return now_s() - t0;
+    return calib_now_s() - t0;
 }
 
 static double time_tails(bench_ctx *c, const engine_result *top)
 {
     engine_scenario s = c->base;
     s.gpus = 8;
-    double t0 = now_s();
+    double t0 = calib_now_s();
     for (int i = 0; i < BENCH_TOP; i++) {
         engine_result r = top[i];
         if (r.valid && r.fits) {
@@ -167,7 +160,7 @@ static double time_tails(bench_ctx *c, const engine_result *top)
             c->sink.sum += r.p99_s;
         }
     }
-    return now_s() - t0;
+    return calib_now_s() - t0;
 }
 
 int cli_cmd_bench(int argc, char **argv, const preset_db *db)
@@ -234,12 +227,12 @@ int cli_cmd_bench(int argc, char **argv, const preset_db *db)
     engine_plan plan8 = {8, 1, 1, 1};
     engine_result r;
     for (int i = 0; i < repeats; i++) {
-        double t0 = now_s();
+        double t0 = calib_now_s();
         for (int k = 0; k < batch; k++) {
             engine_evaluate(&c->base, plan8, &r, &err);
             c->sink.sum += r.e2e_s;
         }
-        eval_t[i] = (now_s() - t0) / batch;
+        eval_t[i] = (calib_now_s() - t0) / batch;
     }
 
     /* (b) one frame; the first, untimed pass warms caches and sizes things. */

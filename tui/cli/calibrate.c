@@ -4,8 +4,6 @@
  * measure this machine (cuBLAS on a GPU, our SGEMM on the CPU), fit the
  * seed's power law, the roofline and alpha-beta, print the figures (text
  * or JSON) and save the calibration where the engine finds it next time.
- * Also the explorer's calibration hook (the `c` key): a strong
- * explorer_calib_ops_get() wrapping the calib_job_* worker thread.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +14,6 @@
 
 #include "calib.h"
 #include "cli.h"
-#include "explorer_calib.h"
 
 #define CMD "shardscope calibrate"
 
@@ -264,16 +261,16 @@ int cli_cmd_calibrate(int argc, char **argv, const preset_db *db)
 
     calib_result r;
     engine_error err = {{0}};
-    int rc = calib_run(&o, &r, &err);
+    calib_status rc = calib_run(&o, &r, &err);
     if (ps.tty && ps.last >= 0)
         fprintf(stderr, "\r%50s\r", "");
-    if (rc == 2) {
+    if (rc == CALIB_NO_GPU) {
         fprintf(stderr, CMD ": --backend cuda: %s\n", err.msg);
         calib_result_free(&r);
         return 2;
     }
-    if (rc != 0) {
-        fprintf(stderr, CMD ": %s\n", rc == 3 ? "cancelled" : err.msg);
+    if (rc != CALIB_OK) {
+        fprintf(stderr, CMD ": %s\n", rc == CALIB_CANCELLED ? "cancelled" : err.msg);
         calib_result_free(&r);
         return 1;
     }
@@ -318,139 +315,4 @@ int cli_cmd_calibrate(int argc, char **argv, const preset_db *db)
     }
     calib_result_free(&r);
     return status;
-}
-
-/* --- the explorer's `c` key ------------------------------------------ */
-
-typedef struct explorer_job {
-    calib_job *job;
-    char want[ENGINE_NAME_MAX]; /* the GPU preset selected when `c` was pressed */
-    calib_result done;          /* the finished run, kept for job_view */
-    int have_done;
-} explorer_job;
-
-static int ex_load(const char *gpu_preset, engine_calib *out)
-{
-    return calib_store_load_for_gpu(gpu_preset, out);
-}
-
-static void *ex_start(const preset_db *db, int gpu_index, char *msg, size_t len)
-{
-    explorer_job *j = calloc(1, sizeof *j);
-    if (!j) {
-        snprintf(msg, len, "calibration: out of memory");
-        return NULL;
-    }
-    calib_opts o;
-    calib_opts_defaults(&o);
-    /* A GPU preset only ever takes a GPU measurement: no CPU fallback. */
-    o.backend = CALIB_BACKEND_CUDA;
-    o.quick = 1;
-    o.skip_comm = 1;
-    if (db) {
-        o.gpus = db->gpus;
-        o.n_gpus = db->n_gpus;
-        if (gpu_index >= 0 && gpu_index < db->n_gpus)
-            snprintf(j->want, sizeof j->want, "%s", db->gpus[gpu_index].name);
-    }
-    engine_error err = {{0}};
-    if (calib_job_start(&o, 1, &j->job, &err) != 0) {
-        snprintf(msg, len, "%s", err.msg);
-        free(j);
-        return NULL;
-    }
-    return j;
-}
-
-static int ex_poll(void *vj, double *progress, char *step, size_t step_len, engine_calib *out)
-{
-    explorer_job *j = vj;
-    int status = 0;
-    calib_result r;
-    engine_error err = {{0}};
-    char dummy[8];
-    if (!step || step_len == 0) {
-        step = dummy;
-        step_len = sizeof dummy;
-    }
-    if (!j)
-        return -1;
-    if (!calib_job_poll(j->job, &status, &r, &err)) {
-        if (progress)
-            *progress = calib_job_progress(j->job);
-        calib_job_step(j->job, step, step_len);
-        return 0;
-    }
-    /* On -1 the explorer shows "calibration failed: <step>": step is the
-     * reason alone. */
-    int rc = -1;
-    if (status == 0) {
-        if (j->want[0] && strcasecmp(r.preset, j->want) != 0) {
-            snprintf(step, step_len, "measured %s (%s), not %s: saved; select that GPU to use it",
-                     r.dev.name, r.preset[0] ? r.preset : "no matching preset", j->want);
-        } else {
-            calib_result_to_engine(&r, out);
-            snprintf(step, step_len, "%s: eta_c %.2f eta_m %.2f, MAPE %.1f%%", r.dev.name,
-                     r.roofline.eta_compute, r.roofline.eta_memory, 100 * r.roofline.mape);
-            rc = 1;
-        }
-    } else if (status == 3) {
-        snprintf(step, step_len, "cancelled; previous calibration kept");
-    } else {
-        snprintf(step, step_len, "%s; previous calibration kept", err.msg);
-    }
-    if (progress)
-        *progress = 1.0;
-    if (rc == 1 && !j->have_done) {
-        j->done = r; /* moved: freed by ex_release */
-        j->have_done = 1;
-    } else {
-        calib_result_free(&r);
-    }
-    return rc;
-}
-
-static int ex_job_view(void *vj, explorer_calib_view *out)
-{
-    explorer_job *j = vj;
-    if (!j || !j->have_done)
-        return 0;
-    explorer_calib_view_from_result(&j->done, "measured in this session (and saved)", out);
-    return 1;
-}
-
-static int ex_view(const char *gpu_preset, explorer_calib_view *out)
-{
-    calib_result r;
-    char path[4400];
-    if (calib_store_load_result_for_gpu_in(NULL, gpu_preset, &r, path, sizeof path, NULL) !=
-        1)
-        return 0;
-    explorer_calib_view_from_result(&r, path, out);
-    calib_result_free(&r);
-    return 1;
-}
-
-static void ex_release(void *vj)
-{
-    explorer_job *j = vj;
-    if (!j)
-        return;
-    calib_job_free(j->job);
-    calib_result_free(&j->done);
-    free(j);
-}
-
-static const explorer_calib_ops EX_OPS = {
-    .load_for_gpu = ex_load,
-    .start = ex_start,
-    .poll = ex_poll,
-    .release = ex_release,
-    .view = ex_view,
-    .job_view = ex_job_view,
-};
-
-const explorer_calib_ops *explorer_calib_ops_get(void)
-{
-    return &EX_OPS;
 }

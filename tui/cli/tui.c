@@ -14,6 +14,7 @@
 #include "cli_common.h"
 #include "explorer.h"
 #include "explorer_bench.h"
+#include "explorer_calib.h"
 #include "term.h"
 
 static void tui_help(FILE *f)
@@ -197,6 +198,7 @@ int cli_cmd_tui(int argc, char **argv, const preset_db *db)
         fprintf(stderr, "shardscope tui: %s\n", msg);
         return CLI_FAIL;
     }
+    explorer_set_calib_ops(x, explorer_calib_hook());
     explorer_run(x);
     explorer_free(x);
     term_close();

@@ -7,20 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "calib.h"
 #include "explorer.h"
+#include "explorer_calib.h"
 #include "explorer_int.h"
 #include "term.h"
 
 #define MAX_STEPS 512
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static long out_bytes(FILE *f)
 {
@@ -114,9 +108,10 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
         fclose(in);
         return 1;
     }
-    double t0 = now_s();
+    explorer_set_calib_ops(x, explorer_calib_hook()); /* as tui.c does */
+    double t0 = calib_now_s();
     explorer_frame(x);
-    double first_s = now_s() - t0;
+    double first_s = calib_now_s() - t0;
     long first_b = out_bytes(out);
 
     step steps[MAX_STEPS];
@@ -125,10 +120,10 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
     double bytes_total = 0, bmax = 0;
     for (int i = 0; i < n; i++) {
         long b0 = out_bytes(out);
-        double a = now_s();
+        double a = calib_now_s();
         explorer_key(x, steps[i].key);
         explorer_frame(x);
-        double dt = now_s() - a;
+        double dt = calib_now_s() - a;
         long db_ = out_bytes(out) - b0;
         lat[i] = dt;
         if (getenv("SHARDSCOPE_BENCH_VERBOSE"))

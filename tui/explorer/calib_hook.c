@@ -1,23 +1,21 @@
 /*
- * explorer_calib.c - the weak default of the calibration hook (no
- * calibration in this build; the calibration module overrides
- * explorer_calib_ops_get() with a strong definition), and the conversion
- * of a calibration result into what the calibration view draws.  Every
- * number is copied from the result or predicted by calib/; nothing is
- * computed here.
+ * calib_hook.c - the adapter between calib/ and the explorer: the
+ * explorer_calib_ops table over the calib_job_* worker thread and the
+ * store (the `c` key, the saved calibration of the selected GPU), which
+ * the command opening the explorer registers with explorer_set_calib_ops,
+ * and the conversion of a calibration result into what the calibration
+ * view draws.  Every number is copied from the result or predicted by
+ * calib/; nothing is computed here.
  */
 #include "explorer_calib.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "calib.h"
-
-__attribute__((weak)) const explorer_calib_ops *explorer_calib_ops_get(void)
-{
-    return NULL;
-}
 
 #define CURVE_SAMPLES 64 /* power law */
 #define CURVE_PER_HIDDEN 48
@@ -82,4 +80,139 @@ void explorer_calib_view_from_result(const calib_result *r, const char *source,
     for (int i = 0; i < m; i++)
         out->roofline[out->n_roofline++] = (explorer_calib_view_point){c[i].curve, c[i].x,
                                                                        c[i].time_s};
+}
+
+/* --- the hook: calib_job_* behind explorer_calib_ops ------------------ */
+
+typedef struct explorer_job {
+    calib_job *job;
+    char want[ENGINE_NAME_MAX]; /* the GPU preset selected when `c` was pressed */
+    calib_result done;          /* the finished run, kept for job_view */
+    int have_done;
+} explorer_job;
+
+static int ex_load(const char *gpu_preset, engine_calib *out)
+{
+    return calib_store_load_for_gpu(gpu_preset, out);
+}
+
+static void *ex_start(const preset_db *db, int gpu_index, char *msg, size_t len)
+{
+    explorer_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(msg, len, "calibration: out of memory");
+        return NULL;
+    }
+    calib_opts o;
+    calib_opts_defaults(&o);
+    /* A GPU preset only ever takes a GPU measurement: no CPU fallback. */
+    o.backend = CALIB_BACKEND_CUDA;
+    o.quick = 1;
+    o.skip_comm = 1;
+    if (db) {
+        o.gpus = db->gpus;
+        o.n_gpus = db->n_gpus;
+        if (gpu_index >= 0 && gpu_index < db->n_gpus)
+            snprintf(j->want, sizeof j->want, "%s", db->gpus[gpu_index].name);
+    }
+    engine_error err = {{0}};
+    if (calib_job_start(&o, 1, &j->job, &err) != 0) {
+        snprintf(msg, len, "%s", err.msg);
+        free(j);
+        return NULL;
+    }
+    return j;
+}
+
+static int ex_poll(void *vj, double *progress, char *step, size_t step_len, engine_calib *out)
+{
+    explorer_job *j = vj;
+    calib_status status = CALIB_OK;
+    calib_result r;
+    engine_error err = {{0}};
+    char dummy[8];
+    if (!step || step_len == 0) {
+        step = dummy;
+        step_len = sizeof dummy;
+    }
+    if (!j)
+        return -1;
+    if (!calib_job_poll(j->job, &status, &r, &err)) {
+        if (progress)
+            *progress = calib_job_progress(j->job);
+        calib_job_step(j->job, step, step_len);
+        return 0;
+    }
+    /* On -1 the explorer shows "calibration failed: <step>": step is the
+     * reason alone. */
+    int rc = -1;
+    if (status == CALIB_OK) {
+        if (j->want[0] && strcasecmp(r.preset, j->want) != 0) {
+            snprintf(step, step_len, "measured %s (%s), not %s: saved; select that GPU to use it",
+                     r.dev.name, r.preset[0] ? r.preset : "no matching preset", j->want);
+        } else {
+            calib_result_to_engine(&r, out);
+            snprintf(step, step_len, "%s: eta_c %.2f eta_m %.2f, MAPE %.1f%%", r.dev.name,
+                     r.roofline.eta_compute, r.roofline.eta_memory, 100 * r.roofline.mape);
+            rc = 1;
+        }
+    } else if (status == CALIB_CANCELLED) {
+        snprintf(step, step_len, "cancelled; previous calibration kept");
+    } else {
+        snprintf(step, step_len, "%s; previous calibration kept", err.msg);
+    }
+    if (progress)
+        *progress = 1.0;
+    if (rc == 1 && !j->have_done) {
+        j->done = r; /* moved: freed by ex_release */
+        j->have_done = 1;
+    } else {
+        calib_result_free(&r);
+    }
+    return rc;
+}
+
+static int ex_job_view(void *vj, explorer_calib_view *out)
+{
+    explorer_job *j = vj;
+    if (!j || !j->have_done)
+        return 0;
+    explorer_calib_view_from_result(&j->done, "measured in this session (and saved)", out);
+    return 1;
+}
+
+static int ex_view(const char *gpu_preset, explorer_calib_view *out)
+{
+    calib_result r;
+    char path[4400];
+    if (calib_store_load_result_for_gpu_in(NULL, gpu_preset, &r, path, sizeof path, NULL) !=
+        1)
+        return 0;
+    explorer_calib_view_from_result(&r, path, out);
+    calib_result_free(&r);
+    return 1;
+}
+
+static void ex_release(void *vj)
+{
+    explorer_job *j = vj;
+    if (!j)
+        return;
+    calib_job_free(j->job);
+    calib_result_free(&j->done);
+    free(j);
+}
+
+static const explorer_calib_ops EX_OPS = {
+    .load_for_gpu = ex_load,
+    .start = ex_start,
+    .poll = ex_poll,
+    .release = ex_release,
+    .view = ex_view,
+    .job_view = ex_job_view,
+};
+
+const explorer_calib_ops *explorer_calib_hook(void)
+{
+    return &EX_OPS;
 }

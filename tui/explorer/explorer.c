@@ -270,7 +270,7 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
         return -1;
     }
     x->have_bands = val_bands_shipped(&x->bands) == 0;
-    x->calib_ops = explorer_calib_ops_get();
+    x->calib_ops = NULL; /* until explorer_set_calib_ops */
     calib_for_gpu(x);
     exp_inputs_get(x, &x->initial);
     x->focus = PANE_CONTROLS;

@@ -56,9 +56,10 @@ int explorer_run(explorer *x);
  * every 100 ms while a job runs. */
 int explorer_poll(explorer *x);
 
-/* Test seam: use this calibration hook instead of explorer_calib_ops_get()
- * (NULL: none), and reload the calibration of the selected GPU through it.
- * A running job of the previous hook is released first. */
+/* Register the calibration hook (explorer_calib.h; borrowed, must outlive
+ * x; NULL: none, `c` says calibration is not available) and reload the
+ * calibration of the selected GPU through it.  A running job of the
+ * previous hook is released first.  An explorer starts with none. */
 struct explorer_calib_ops;
 void explorer_set_calib_ops(explorer *x, const struct explorer_calib_ops *ops);
 

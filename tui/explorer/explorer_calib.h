@@ -2,13 +2,11 @@
  * explorer_calib.h - the hook the calibration module plugs into the
  * explorer (the `c` key and the "calibration in use" label).
  *
- * The explorer calls explorer_calib_ops_get() once.  This file's weak
- * default (tui/explorer_calib.c) returns NULL: `c` then says "calibration
- * not available in this build" and the bar shows "datasheet defaults".
- * The calibration module provides a strong definition returning its table
- * (for instance wrapping calib_job_start / calib_job_poll /
- * calib_store_load_for_gpu from calib/calib.h); since the binary links
- * objects directly, the strong definition wins.
+ * An explorer starts with no hook: `c` then says "calibration not
+ * available in this build" and the bar shows "datasheet defaults".  The
+ * command that opens it registers one explicitly,
+ *     explorer_set_calib_ops(x, explorer_calib_hook());
+ * (tui/cli/tui.c); tests register fakes the same way.
  *
  * Every function runs on the UI thread and must not block: the
  * measurement itself belongs in the module's worker thread.
@@ -88,8 +86,10 @@ typedef struct explorer_calib_ops {
     int (*job_view)(void *job, explorer_calib_view *out);
 } explorer_calib_ops;
 
-/* The calibration hook of this build, or NULL when there is none. */
-const explorer_calib_ops *explorer_calib_ops_get(void);
+/* The real hook (calib_hook.c): calib_job_start / _poll in a worker
+ * thread (a quick cuda run for the selected GPU preset, saved on success),
+ * calib_store_load_for_gpu and the saved file's view.  Static storage. */
+const explorer_calib_ops *explorer_calib_hook(void);
 
 /* Fill a view from a calibration result (the calibration module's view and
  * job_view use it; so do tests): the figures, the GEMM points and both

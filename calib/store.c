@@ -169,16 +169,10 @@ int calib_match_gpu_preset(const char *device, double memory_bytes,
 
 const char *calib_store_dir(char *buf, size_t len)
 {
-    const char *xdg = getenv("XDG_CONFIG_HOME");
-    int n;
-    if (xdg && xdg[0] == '/') {
-        n = snprintf(buf, len, "%s/shardscope/calibration", xdg);
-    } else {
-        const char *home = getenv("HOME");
-        if (!home || !home[0])
-            return NULL;
-        n = snprintf(buf, len, "%s/.config/shardscope/calibration", home);
-    }
+    char dir[4096];
+    if (engine_config_dir(getenv("XDG_CONFIG_HOME"), getenv("HOME"), dir, sizeof dir) != 0)
+        return NULL;
+    int n = snprintf(buf, len, "%s/calibration", dir);
     if (n < 0 || (size_t)n >= len)
         return NULL;
     return buf;

@@ -33,12 +33,6 @@ static int matches(const engine_band_case *c, engine_phase ph, int moe, engine_d
     return 1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Linear-interpolated percentile of a sorted array. */
 static double pct(const double *v, int n, double q)
 {
@@ -77,7 +71,7 @@ int engine_bands_build(const engine_band_case *cases, int n, engine_band_table *
                                         lv))
                                 v[k++] = cases[i].q;
                         if (k >= ENGINE_BAND_MIN_CASES || (lv == 4 && k > 0)) {
-                            qsort(v, (size_t)k, sizeof v[0], cmp_double);
+                            qsort(v, (size_t)k, sizeof v[0], engine_cmp_double);
                             st->n = k;
                             st->level = lv;
                             st->p10 = pct(v, k, 0.10);

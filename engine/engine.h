@@ -415,6 +415,22 @@ typedef struct engine_result {
 
 /* --- defaults and validation --------------------------------------- */
 
+/* Limits of a usable scenario: engine_scenario_check() enforces them and
+ * the command line's option table takes its ranges from them, so a flag
+ * and the check never disagree. */
+#define ENGINE_MAX_GPUS 1048576          /* gpus, tp, pp, dp, ep, per node */
+#define ENGINE_MAX_BATCH 16777216        /* sequences per replica */
+#define ENGINE_MAX_TOKENS 100000000      /* prompt, gen */
+#define ENGINE_MAX_CONTEXT 1000000000    /* max_model_len */
+#define ENGINE_MAX_MICROBATCHES 1048576
+#define ENGINE_MAX_INTERLEAVE 64         /* chunks per pipeline stage */
+#define ENGINE_MAX_QUANT_GROUP 1048576   /* weights per int4/fp4 scale */
+#define ENGINE_MAX_SAMPLES 1000000       /* Monte Carlo samples */
+#define ENGINE_MAX_JITTER 3.0            /* log-normal sigma */
+#define ENGINE_MAX_SLOWDOWN 100.0        /* a straggler's multiplier */
+#define ENGINE_MIN_VRAM_GB 0.001         /* --vram-gb, GB = 1e9 bytes */
+#define ENGINE_MAX_VRAM_GB 1e6
+
 /* Fill a scenario with the documented defaults (batch 1, prompt 1024,
  * gen 256, fp16 weights/KV/activations, GPipe, jitter 0.12, 1000 samples,
  * the framework's memory fraction and runtime overhead, seed 42).
@@ -433,6 +449,22 @@ const char *engine_objective_name(engine_objective o);
 int engine_objective_parse(const char *s, engine_objective *out);
 const char *engine_collective_name(engine_collective c);
 int engine_collective_parse(const char *s, engine_collective *out);
+const char *engine_graphs_name(engine_graphs g); /* "default", "on", "off" */
+
+/* --- small shared utilities (engine/util.c; pure) -------------------- */
+
+/* Levenshtein distance of two strings, case-insensitive (ASCII); 1000
+ * when either is longer than 127 bytes. */
+int engine_edit_distance(const char *a, const char *b);
+/* qsort comparator of doubles, ascending (NaN compares equal to all). */
+int engine_cmp_double(const void *a, const void *b);
+/* The shardscope configuration directory: "<xdg>/shardscope" when xdg is
+ * an absolute path (the XDG spec ignores relative ones), else
+ * "<home>/.config/shardscope" when home is non-empty.  Callers pass
+ * getenv("XDG_CONFIG_HOME") and getenv("HOME") (either may be NULL).
+ * Returns 0 with buf filled, or -1 with buf "" (neither usable, or the
+ * path does not fit in len). */
+int engine_config_dir(const char *xdg, const char *home, char *buf, size_t len);
 
 /* --- model arithmetic ---------------------------------------------- */
 

@@ -14,6 +14,7 @@
  * LM head and sampling on the last.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -140,6 +141,17 @@ static int fail(engine_error *err, const char *field, const char *why)
     return -1;
 }
 
+/* fail() with a formatted reason (the limits are ENGINE_MAX_*). */
+static int failf(engine_error *err, const char *field, const char *fmt, ...)
+{
+    char why[ENGINE_ERROR_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return fail(err, field, why);
+}
+
 static int finite_pos(double x)
 {
     return isfinite(x) && x > 0;
@@ -196,10 +208,10 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
     if (s->framework && !fw_check(s->framework))
         return fail(err, "framework",
                     "costs must be finite and non-negative, memory fraction in (0, 1]");
-    if (s->gpus < 1 || s->gpus > (1 << 20))
-        return fail(err, "gpus", "must be 1..1048576");
-    if (s->gpus_per_node < 0)
-        return fail(err, "gpus_per_node", "must be >= 0");
+    if (s->gpus < 1 || s->gpus > ENGINE_MAX_GPUS)
+        return failf(err, "gpus", "must be 1..%d", ENGINE_MAX_GPUS);
+    if (s->gpus_per_node < 0 || s->gpus_per_node > ENGINE_MAX_GPUS)
+        return failf(err, "gpus_per_node", "must be 0..%d", ENGINE_MAX_GPUS);
     if (!(s->vram_bytes >= 0) || !isfinite(s->vram_bytes))
         return fail(err, "vram", "must be a finite non-negative size");
     if (!(s->usable_fraction >= 0 && s->usable_fraction <= 1))
@@ -208,34 +220,38 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         return fail(err, "runtime_overhead", "must be a finite size (negative: the framework's)");
     if ((unsigned)s->cuda_graphs >= ENGINE_GRAPHS_COUNT)
         return fail(err, "cuda_graphs", "must be default, on or off");
-    if (s->max_model_len < 0)
-        return fail(err, "max_model_len", "must be >= 0 (0: the model's context)");
-    if (s->quant_group < 0 || s->quant_group > (1 << 20))
-        return fail(err, "quant_group", "must be 0..1048576 (0: the checkpoint's or the dtype's)");
-    if (s->batch < 1 || s->batch > (1 << 24))
-        return fail(err, "batch", "must be 1..16777216");
-    if (s->prompt < 1 || s->prompt > 100000000)
-        return fail(err, "prompt", "must be 1..100000000 tokens");
-    if (s->gen < 1 || s->gen > 100000000)
-        return fail(err, "gen", "must be 1..100000000 tokens");
+    if (s->max_model_len < 0 || s->max_model_len > ENGINE_MAX_CONTEXT)
+        return failf(err, "max_model_len", "must be 0..%d (0: the model's context)",
+                     ENGINE_MAX_CONTEXT);
+    if (s->quant_group < 0 || s->quant_group > ENGINE_MAX_QUANT_GROUP)
+        return failf(err, "quant_group", "must be 0..%d (0: the checkpoint's or the dtype's)",
+                     ENGINE_MAX_QUANT_GROUP);
+    if (s->batch < 1 || s->batch > ENGINE_MAX_BATCH)
+        return failf(err, "batch", "must be 1..%d", ENGINE_MAX_BATCH);
+    if (s->prompt < 1 || s->prompt > ENGINE_MAX_TOKENS)
+        return failf(err, "prompt", "must be 1..%d tokens", ENGINE_MAX_TOKENS);
+    if (s->gen < 1 || s->gen > ENGINE_MAX_TOKENS)
+        return failf(err, "gen", "must be 1..%d tokens", ENGINE_MAX_TOKENS);
     if ((unsigned)s->weight_dtype >= ENGINE_DTYPE_COUNT ||
         (unsigned)s->kv_dtype >= ENGINE_DTYPE_COUNT || (unsigned)s->act_dtype >= ENGINE_DTYPE_COUNT)
         return fail(err, "dtype", "unknown data type");
-    if (s->microbatches < 0 || s->microbatches > (1 << 20))
-        return fail(err, "microbatches", "must be 0..1048576 (0 = whole sequences, up to pp)");
+    if (s->microbatches < 0 || s->microbatches > ENGINE_MAX_MICROBATCHES)
+        return failf(err, "microbatches", "must be 0..%d (0 = whole sequences, up to pp)",
+                     ENGINE_MAX_MICROBATCHES);
     if ((unsigned)s->schedule >= ENGINE_SCHED_COUNT)
         return fail(err, "schedule", "unknown pipeline schedule");
-    if (s->interleave < 1 || s->interleave > 64)
-        return fail(err, "interleave", "must be 1..64");
+    if (s->interleave < 1 || s->interleave > ENGINE_MAX_INTERLEAVE)
+        return failf(err, "interleave", "must be 1..%d", ENGINE_MAX_INTERLEAVE);
     if ((unsigned)s->objective >= ENGINE_OBJ_COUNT)
         return fail(err, "objective", "unknown objective");
-    if (!(s->jitter_sigma >= 0 && s->jitter_sigma <= 3))
-        return fail(err, "jitter", "sigma must be in [0, 3]");
+    if (!(s->jitter_sigma >= 0 && s->jitter_sigma <= ENGINE_MAX_JITTER))
+        return failf(err, "jitter", "sigma must be in [0, %g]", ENGINE_MAX_JITTER);
     if (!(s->straggler_prob >= 0 && s->straggler_prob <= 1) ||
-        !(s->straggler_slowdown >= 1 && s->straggler_slowdown <= 100))
-        return fail(err, "straggler", "probability in [0, 1], slowdown in [1, 100]");
-    if (s->mc_samples < 0 || s->mc_samples > 1000000)
-        return fail(err, "samples", "must be 0..1000000");
+        !(s->straggler_slowdown >= 1 && s->straggler_slowdown <= ENGINE_MAX_SLOWDOWN))
+        return failf(err, "straggler", "probability in [0, 1], slowdown in [1, %g]",
+                     ENGINE_MAX_SLOWDOWN);
+    if (s->mc_samples < 0 || s->mc_samples > ENGINE_MAX_SAMPLES)
+        return failf(err, "samples", "must be 0..%d", ENGINE_MAX_SAMPLES);
     return 0;
 }
 

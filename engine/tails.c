@@ -68,12 +68,6 @@ static double group_max(engine_rng *r, int n, double sigma)
     return exp(sigma * normal_quantile(pow(rng_uniform(r), 1.0 / n)));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Nearest-rank percentile of a sorted array. */
 static double percentile(const double *v, int n, double q)
 {
@@ -143,7 +137,7 @@ void engine_tails(const engine_scenario *s, engine_result *r)
         double itl = dc_work * dc + r->decode_comm_s;
         v[i] = ttft + steps * itl;
     }
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    qsort(v, (size_t)n, sizeof v[0], engine_cmp_double);
     r->p50_s = percentile(v, n, 0.50);
     r->p99_s = percentile(v, n, 0.99);
 }

@@ -231,33 +231,12 @@ static void ctx_error(load_ctx *c, const char *msg)
 
 /* --- unknown-key suggestions ----------------------------------------- */
 
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    int prev[64], cur[64];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            int del = prev[j] + 1, ins = cur[j - 1] + 1;
-            int m = sub < del ? sub : del;
-            cur[j] = m < ins ? m : ins;
-        }
-        memcpy(prev, cur, sizeof(int) * (lb + 1));
-    }
-    return prev[lb];
-}
-
 static const char *suggest(const char *key, const char *const *names, int n)
 {
     const char *best = NULL;
     int bd = 3;
     for (int i = 0; i < n; i++) {
-        int d = edit_distance(key, names[i]);
+        int d = engine_edit_distance(key, names[i]);
         if (d < bd) {
             bd = d;
             best = names[i];
@@ -902,19 +881,8 @@ int preset_db_add_json(preset_db *db, const char *file, const char *text,
 
 const char *preset_user_dir(char *buf, size_t len)
 {
-    if (!buf || len == 0)
-        return buf;
-    buf[0] = '\0';
-    const char *xdg = getenv("XDG_CONFIG_HOME");
-    const char *home = getenv("HOME");
-    int n = -1;
-    /* The XDG spec says relative paths in XDG_CONFIG_HOME are invalid. */
-    if (xdg && xdg[0] == '/')
-        n = snprintf(buf, len, "%s/shardscope", xdg);
-    else if (home && home[0])
-        n = snprintf(buf, len, "%s/.config/shardscope", home);
-    if (n < 0 || (size_t)n >= len)
-        buf[0] = '\0';
+    if (buf && len > 0)
+        engine_config_dir(getenv("XDG_CONFIG_HOME"), getenv("HOME"), buf, len);
     return buf;
 }
 

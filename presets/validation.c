@@ -214,15 +214,9 @@ int val_run_all(const preset_db *db, val_result *out, engine_band_table *bands)
     return val_case_count;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median_of(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    qsort(v, (size_t)n, sizeof v[0], engine_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 

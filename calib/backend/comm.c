@@ -73,12 +73,6 @@ static void child_loop(int fd, char *buf)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* --- the NCCL sweeps' size loop ----------------------------------------- */
 
 calib_status calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *spec,
@@ -136,7 +130,7 @@ calib_status calib_comm_sweep(const calib_opts *o, const calib_comm_sweep_spec *
         }
         if (rc != 0)
             break;
-        qsort(v, (size_t)spec->reps, sizeof v[0], cmp_double);
+        qsort(v, (size_t)spec->reps, sizeof v[0], engine_cmp_double);
         int m = spec->reps;
         double med = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
         if (calib_comm_append(&got, &ngot, (double)b, med) != 0) {
@@ -236,7 +230,7 @@ calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_re
         }
         if (rc != 0)
             break;
-        qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+        qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
         double med = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
         if (calib_result_add_comm(r, (double)n, med / 2.0) != 0) {
             if (err)

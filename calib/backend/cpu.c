@@ -346,12 +346,6 @@ static int layer_run(cpu_layer *l, int t)
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static calib_status oom(engine_error *err, const char *what)
 {
     if (err)
@@ -501,7 +495,7 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
         return oom(err, "a GEMM packing buffer");
     for (int i = 0; i < n; i++) {
         cpu_spec *c = &spec[i];
-        qsort(c->v, (size_t)passes, sizeof c->v[0], cmp_double);
+        qsort(c->v, (size_t)passes, sizeof c->v[0], engine_cmp_double);
         c->p.time_s = passes % 2 ? c->v[passes / 2]
                                  : 0.5 * (c->v[passes / 2 - 1] + c->v[passes / 2]);
         calib_layer_cost(c->p.hidden, c->tokens, 4.0, &c->p.flops, &c->p.bytes);
@@ -536,7 +530,7 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
         }
         free(src);
         free(dst);
-        qsort(v, 5, sizeof v[0], cmp_double);
+        qsort(v, 5, sizeof v[0], engine_cmp_double);
         calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)cs[i],
                          v[2]};
         if (calib_result_add_point(r, &p) != 0)

@@ -163,12 +163,6 @@ int calib_cuda_probe(const calib_cuda_api *api, int *count, engine_error *err)
 
 /* --- the sweep ---------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct gpu_ctx {
     calib_cuda_api api;
     cublasHandle_t blas;
@@ -247,7 +241,7 @@ static int time_layer(gpu_ctx *g, int h, int t, int reps, double *median,
         if (r >= 0)
             v[r] = ms * 1e-3;
     }
-    qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+    qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
     *median = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
     return 0;
 }
@@ -448,7 +442,7 @@ calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_err
                 v[i] = ms * 1e-3;
         }
         if (rc == 0) {
-            qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+            qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
             calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)n, v[reps / 2]};
             if (calib_result_add_point(r, &p) != 0)
                 rc = -100;

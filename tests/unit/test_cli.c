@@ -160,8 +160,8 @@ static void test_close_names(void **state)
     const char *names[] = {"llama-3-8b", "llama-3-70b", "mistral-7b", "gpt3-175b",
                            "llama-7b"};
     char buf[256];
-    assert_int_equal(cli_edit_distance("kitten", "sitting"), 3);
-    assert_int_equal(cli_edit_distance("H100", "h100"), 0);
+    assert_int_equal(engine_edit_distance("kitten", "sitting"), 3);
+    assert_int_equal(engine_edit_distance("H100", "h100"), 0);
     int n = cli_close_names("llama3-8b", names, 5, buf, sizeof buf, 3);
     assert_true(n >= 1);
     assert_true(strncmp(buf, "llama-3-8b", 10) == 0);
@@ -171,6 +171,33 @@ static void test_close_names(void **state)
     n = cli_close_names("zzzzzzzzzz", names, 5, buf, sizeof buf, 3);
     assert_int_equal(n, 0);
     assert_string_equal(buf, "");
+}
+
+/* The shared helpers of engine/util.c (one copy for every layer). */
+static void test_engine_util(void **state)
+{
+    (void)state;
+    assert_int_equal(engine_edit_distance("", "abc"), 3);
+    assert_int_equal(engine_edit_distance("batch", "bach"), 1);
+    char longs[200];
+    memset(longs, 'a', sizeof longs - 1);
+    longs[sizeof longs - 1] = '\0';
+    assert_int_equal(engine_edit_distance(longs, "a"), 1000);
+    double v[] = {3, -1, 2.5, 0};
+    qsort(v, 4, sizeof v[0], engine_cmp_double);
+    assert_true(v[0] == -1 && v[1] == 0 && v[2] == 2.5 && v[3] == 3);
+    char dir[64];
+    assert_int_equal(engine_config_dir("/x/cfg", "/home/u", dir, sizeof dir), 0);
+    assert_string_equal(dir, "/x/cfg/shardscope");
+    assert_int_equal(engine_config_dir("rel/cfg", "/home/u", dir, sizeof dir), 0);
+    assert_string_equal(dir, "/home/u/.config/shardscope");
+    assert_int_equal(engine_config_dir(NULL, "/home/u", dir, sizeof dir), 0);
+    assert_string_equal(dir, "/home/u/.config/shardscope");
+    assert_int_equal(engine_config_dir(NULL, "", dir, sizeof dir), -1);
+    assert_string_equal(dir, "");
+    assert_int_equal(engine_config_dir("/a/very/long/path", NULL, dir, 8), -1);
+    assert_string_equal(dir, "");
+    assert_string_equal(engine_graphs_name(ENGINE_GRAPHS_OFF), "off");
 }
 
 static void test_json_never_nan(void **state)
@@ -235,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_fmt_rates_counts),
         cmocka_unit_test(test_calibration_label),
         cmocka_unit_test(test_close_names),
+        cmocka_unit_test(test_engine_util),
         cmocka_unit_test(test_json_never_nan),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

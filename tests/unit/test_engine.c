@@ -729,7 +729,7 @@ static void test_invalid_plans(void **state)
     s.quant_group = 0;
     s.max_model_len = -1;
     assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
-    assert_string_equal(err.msg, "scenario: max_model_len: must be >= 0 (0: the model's context)");
+    assert_string_equal(err.msg, "scenario: max_model_len: must be 0..1000000000 (0: the model's context)");
 }
 
 /* MoE: expert parallel adds two all-to-alls per MoE layer and spreads the

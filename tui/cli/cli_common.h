@@ -153,8 +153,6 @@ const engine_link *cli_default_link_for(const preset_db *db, const engine_gpu *g
 int cli_close_names(const char *name, const char *const *names, int n,
                     char *buf, size_t len, int max);
 
-/* Levenshtein distance, case-insensitive. */
-int cli_edit_distance(const char *a, const char *b);
 
 /* --- parsing values -------------------------------------------------- */
 

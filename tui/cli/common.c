@@ -278,32 +278,6 @@ void cli_result_csv_row(FILE *f, const engine_result *r, int with_tails)
 
 /* --- names ----------------------------------------------------------- */
 
-int cli_edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 127 || lb > 127)
-        return 1000;
-    int row[128];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int best = diag + cost;
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* Lower-case alphanumerics only, so "llama3 8b" and "Llama-3-8B" compare. */
 static void squash(const char *s, char *out, size_t len)
 {
@@ -327,7 +301,7 @@ int cli_close_names(const char *name, const char *const *names, int n,
     for (int i = 0; i < m; i++) {
         char have[128];
         squash(names[i], have, sizeof have);
-        int d = cli_edit_distance(want, have);
+        int d = engine_edit_distance(want, have);
         if (wl >= 3 && (strstr(have, want) || (strlen(have) >= 3 && strstr(want, have))))
             d = d < 1 ? d : 1;
         else if (wl >= 4 && strncmp(want, have, 4) == 0 && d > limit)

@@ -25,17 +25,11 @@ static long out_bytes(FILE *f)
     return (long)st.st_size;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double pct(double *v, int n, double q)
 {
     if (n <= 0)
         return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    qsort(v, (size_t)n, sizeof *v, engine_cmp_double);
     int k = (int)(q * (n - 1) + 0.5);
     return v[k];
 }

@@ -1,0 +1,65 @@
+/*
+ * util.c - small pure helpers every layer shares (see engine.h): the edit
+ * distance behind "did you mean", the qsort comparator of doubles, the
+ * configuration directory and the name of a CUDA-graphs setting.  One
+ * copy each; presets, calib and the front ends call these.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+
+int engine_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 127 || lb > 127)
+        return 1000;
+    int row[128];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+int engine_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int engine_config_dir(const char *xdg, const char *home, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return -1;
+    int n = -1;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(buf, len, "%s/shardscope", xdg);
+    else if (home && home[0])
+        n = snprintf(buf, len, "%s/.config/shardscope", home);
+    if (n < 0 || (size_t)n >= len) {
+        buf[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+const char *engine_graphs_name(engine_graphs g)
+{
+    static const char *const NAMES[ENGINE_GRAPHS_COUNT] = {"default", "on", "off"};
+    return (unsigned)g < ENGINE_GRAPHS_COUNT ? NAMES[g] : "?";
+}

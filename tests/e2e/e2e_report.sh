@@ -109,12 +109,12 @@ plan_is b 4 1 1 fp16
 check "recommend b: n_fit 3" has "$tmp/b.json" "\"n_fit\":	3"
 check "recommend b: n_latency 2" has "$tmp/b.json" "\"n_latency\":	2"
 "$bin" recommend --model llama-3-70b --gpu h100-sxm --itl-ms 30 --vram-gb 80 >"$tmp/b.txt" 2>&1
-check "recommend b: text says 80.00 GB" has "$tmp/b.txt" "H100 SXM (80.00 GB each)"
+check "recommend b: text says 80.0 GB" has "$tmp/b.txt" "H100 SXM (80.0 GB each)"
 rec b_real --model llama-3-70b --gpu h100-sxm --itl-ms 30
 plan_is b_real 2 1 1 fp16
 check "recommend b_real: n_fit 2" has "$tmp/b_real.json" "\"n_fit\":	2"
 "$bin" recommend --model llama-3-70b --gpu h100-sxm --itl-ms 30 >"$tmp/b_real.txt" 2>&1
-check "recommend b_real: text says 85.52 GB" has "$tmp/b_real.txt" "H100 SXM (85.52 GB each)"
+check "recommend b_real: text says 85.5 GB" has "$tmp/b_real.txt" "H100 SXM (85.5 GB each)"
 rec b_kv --model llama-3-70b --gpu h100-sxm --itl-ms 30 --concurrency 24
 plan_is b_kv 4 1 1 fp16
 check "recommend b_kv: n_fit 3" has "$tmp/b_kv.json" "\"n_fit\":	3"

@@ -1,7 +1,7 @@
 /*
  * test_tui_logic.c - the explorer's pure logic, no terminal: slider
  * stepping and clamping, heat-bucket mapping and cell labels, chart
- * rasterisation, theme choice, unit formatting.
+ * rasterisation, theme choice.  (Unit formatting: test_out.c.)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -309,36 +309,6 @@ static void test_theme_pick(void **state)
             assert_true((unsigned char)*p < 128); /* ASCII set is ASCII */
 }
 
-static void test_format_units(void **state)
-{
-    (void)state;
-    char b[32];
-    assert_string_equal(fmt_time(NULL, 0.0371, b, sizeof b), "37.1 ms");
-    assert_string_equal(fmt_time(NULL, 0.00794, b, sizeof b), "7.94 ms");
-    assert_string_equal(fmt_time(NULL, 0.101, b, sizeof b), "101 ms");
-    assert_string_equal(fmt_time(NULL, 2.4, b, sizeof b), "2.40 s");
-    assert_string_equal(fmt_time(NULL, 13.2, b, sizeof b), "13.2 s");
-    assert_string_equal(fmt_time(NULL, 5e-7, b, sizeof b), "0.50 us");
-    assert_string_equal(fmt_time(NULL, 0, b, sizeof b), "0 s");
-    assert_string_equal(fmt_time(NULL, -1, b, sizeof b), "-");
-    assert_string_equal(fmt_time(NULL, NAN, b, sizeof b), "-");
-    /* GB = 1e9 bytes. */
-    assert_string_equal(fmt_gb(19.7e9, b, sizeof b), "19.7 GB");
-    assert_string_equal(fmt_gb(141e9, b, sizeof b), "141 GB");
-    assert_string_equal(fmt_gb(5e7, b, sizeof b), "0.05 GB");
-    assert_string_equal(fmt_gb(80e9, b, sizeof b), "80.0 GB");
-    assert_string_equal(fmt_pct(0.766, b, sizeof b), "76.6%");
-    assert_string_equal(fmt_pct(1.0, b, sizeof b), "100%");
-    assert_string_equal(fmt_usd(71.666, b, sizeof b), "$71.67");
-    assert_string_equal(fmt_usd(121.2, b, sizeof b), "$121");
-    assert_string_equal(fmt_usd(0.092, b, sizeof b), "$0.092");
-    assert_string_equal(fmt_usd(0, b, sizeof b), "-");
-    engine_plan p = {8, 2, 1, 1}, q = {2, 1, 4, 8};
-    assert_string_equal(fmt_plan(NULL, p, b, sizeof b), "TP8xPP2xDP1");
-    assert_string_equal(fmt_plan(NULL, q, b, sizeof b), "TP2xPP1xDP4xEP8");
-    assert_int_equal(fmt_width("TP8\xc3\x97PP2"), 7);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,7 +323,6 @@ int main(void)
         cmocka_unit_test(test_chart_cap_rows_and_fit),
         cmocka_unit_test(test_chart_degenerate_inputs),
         cmocka_unit_test(test_theme_pick),
-        cmocka_unit_test(test_format_units),
     };
     return cmocka_run_group_tests_name("tui_logic", tests, NULL, NULL);
 }

@@ -276,22 +276,22 @@ int cli_cmd_bench(int argc, char **argv, const preset_db *db)
         printf("scenario: %s on 8 x %s, link %s\n\n", c->base.model->name, c->base.gpu->name,
                c->base.intra->name);
         printf("  plan evaluation       ");
-        cli_put_col(stdout, cli_fmt_seconds(plan_eval_s, a, sizeof a), -10);
+        out_put_col(stdout, fmt_seconds(plan_eval_s, NULL, a, sizeof a), -10);
         printf("   one engine_evaluate (tp=8)\n");
         printf("  frame recomputation   ");
-        cli_put_col(stdout, cli_fmt_seconds(frame_s, a, sizeof a), -10);
+        out_put_col(stdout, fmt_seconds(frame_s, NULL, a, sizeof a), -10);
         printf("   target < 2.00 ms: %s\n", frame_s < BENCH_TARGET_S ? "met" : "MISSED");
         printf("    plans, N = 1..%d    ", BENCH_MAX_N);
-        cli_put_col(stdout, cli_fmt_seconds(parts[0], a, sizeof a), -10);
+        out_put_col(stdout, fmt_seconds(parts[0], NULL, a, sizeof a), -10);
         printf("   %ld plan evaluations\n", c->rank_plans);
         printf("    regime grid         ");
-        cli_put_col(stdout, cli_fmt_seconds(parts[1], a, sizeof a), -10);
+        out_put_col(stdout, fmt_seconds(parts[1], NULL, a, sizeof a), -10);
         printf("   %d models x %d links\n", db->n_models, db->n_links);
         printf("    VRAM frontier       ");
-        cli_put_col(stdout, cli_fmt_seconds(parts[2], a, sizeof a), -10);
+        out_put_col(stdout, fmt_seconds(parts[2], NULL, a, sizeof a), -10);
         printf("   %d models x N = 1..%d (powers of two)\n", db->n_models, BENCH_FRONTIER_MAX);
         printf("    tails, top %d        ", BENCH_TOP);
-        cli_put_col(stdout, cli_fmt_seconds(parts[3], a, sizeof a), -10);
+        out_put_col(stdout, fmt_seconds(parts[3], NULL, a, sizeof a), -10);
         printf("   %d Monte Carlo samples each\n", c->base.mc_samples);
     }
 out:

@@ -14,6 +14,7 @@
 
 #include "calib.h"
 #include "cli.h"
+#include "fmt.h"
 
 #define CMD "shardscope calibrate"
 
@@ -94,16 +95,6 @@ static const char *kind_label(calib_point_kind k)
     return k == CALIB_POINT_PREFILL ? "prefill" : k == CALIB_POINT_DECODE ? "decode" : "copy";
 }
 
-static void fmt_time(char *buf, size_t len, double s)
-{
-    if (s >= 1)
-        snprintf(buf, len, "%.3f s", s);
-    else if (s >= 1e-3)
-        snprintf(buf, len, "%.3f ms", s * 1e3);
-    else
-        snprintf(buf, len, "%.1f us", s * 1e6);
-}
-
 static void print_text(const calib_result *r, const char *saved)
 {
     char t1[32], t2[32], t3[32];
@@ -129,12 +120,12 @@ static void print_text(const calib_result *r, const char *saved)
     for (int i = 0; i < r->n_points; i++) {
         const calib_point *p = &r->points[i];
         double x = (double)p->hidden * p->hidden * p->batch * p->seq;
-        fmt_time(t1, sizeof t1, p->time_s);
+        fmt_seconds(p->time_s, "u", t1, sizeof t1);
         if (r->has_power_law && p->kind != CALIB_POINT_COPY)
-            fmt_time(t2, sizeof t2, calib_power_law_predict(&r->power_law, x));
+            fmt_seconds(calib_power_law_predict(&r->power_law, x), "u", t2, sizeof t2);
         else
             snprintf(t2, sizeof t2, "-");
-        fmt_time(t3, sizeof t3, calib_roofline_predict(&r->roofline, p->flops, p->bytes));
+        fmt_seconds(calib_roofline_predict(&r->roofline, p->flops, p->bytes), "u", t3, sizeof t3);
         if (p->kind == CALIB_POINT_COPY)
             printf("%-8s %6s %5s %5s %12s %7.1f GB/s %9s %12s\n", kind_label(p->kind), "-", "-",
                    "-", t1, p->bytes / p->time_s / 1e9, t2, t3);
@@ -150,7 +141,7 @@ static void print_text(const calib_result *r, const char *saved)
                r->power_law.n);
     else
         printf("power law: not fitted: %s\n", r->power_law_error);
-    fmt_time(t1, sizeof t1, r->roofline.overhead_s);
+    fmt_seconds(r->roofline.overhead_s, "u", t1, sizeof t1);
     printf("roofline:  eta_compute %.3f, eta_memory %.3f%s, overhead %s per layer   "
            "MAPE %.1f%% (prefill %.1f%%), R^2 %.4f (%d points, %d compute-bound)\n",
            r->roofline.eta_compute, r->roofline.eta_memory,
@@ -165,14 +156,14 @@ static void print_text(const calib_result *r, const char *saved)
     if (r->roofline_note[0])
         printf("           note: %s\n", r->roofline_note);
     if (r->has_comm_fit) {
-        fmt_time(t1, sizeof t1, r->comm_fit.alpha_s);
+        fmt_seconds(r->comm_fit.alpha_s, "u", t1, sizeof t1);
         printf("comm:      %s: alpha %s, bandwidth %.3g GB/s, R^2 %.4f (%d sizes)\n",
                r->comm_label, t1, r->comm_fit.bandwidth / 1e9, r->comm_fit.r2, r->comm_fit.n);
     } else if (r->comm_error[0]) {
         printf("comm:      not measured: %s\n", r->comm_error);
     }
     if (r->has_p2p_fit) {
-        fmt_time(t1, sizeof t1, r->p2p_fit.alpha_s);
+        fmt_seconds(r->p2p_fit.alpha_s, "u", t1, sizeof t1);
         printf("p2p:       %s: alpha %s, bandwidth %.3g GB/s (algbw = busbw), R^2 %.4f "
                "(%d sizes)\n",
                r->p2p_label, t1, r->p2p_fit.bandwidth / 1e9, r->p2p_fit.r2, r->p2p_fit.n);

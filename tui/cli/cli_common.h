@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "preset.h"
 #include "fmt.h"
+#include "table.h"
 
 /* Exit statuses (see cli.h). */
 #define CLI_OK 0
@@ -170,31 +171,8 @@ int cli_parse_int(const char *text, long min, long max, long *out);
 /* A finite decimal number in [min, max], whole string.  0 ok, -1 bad. */
 int cli_parse_double(const char *text, double min, double max, double *out);
 
-/* --- formatting (all return buf) ------------------------------------ */
-
-/* SI bytes: "512 B", "4.10 kB", "16.06 GB", "1.23 TB" (two decimals). */
-char *cli_fmt_bytes(double bytes, char *buf, size_t len);
-/* IEC bytes, labelled: "1.50 GiB", "16.00 MiB", "512 B". */
-char *cli_fmt_bytes_iec(double bytes, char *buf, size_t len);
-/* Seconds: "1.25 s", "12.34 ms", "48.90 µs", "120 ns"; "-" if not finite
- * or negative. */
-char *cli_fmt_seconds(double s, char *buf, size_t len);
-/* A rate with SI prefix and unit: cli_fmt_rate(4.5e11, "B/s") ->
- * "450.00 GB/s"; (9.89e14, "FLOP/s") -> "989.00 TFLOP/s". */
-char *cli_fmt_rate(double v, const char *unit, char *buf, size_t len);
-/* A plain count with SI prefix: 8.03e9 -> "8.03 B" (billions), 124e6 ->
- * "124.00 M", 4096 -> "4.10 k"; below 1000 as an integer. */
-char *cli_fmt_count(double v, char *buf, size_t len);
-/* A fraction as percent: 0.636 -> "63.6%". */
-char *cli_fmt_percent(double f, char *buf, size_t len);
-/* USD: "$0.42", "$12.30"; "-" when v <= 0 or not finite. */
-char *cli_fmt_usd(double v, char *buf, size_t len);
-
-/* Print s left-aligned (right when width < 0) in |width| terminal
- * columns, counting UTF-8 characters rather than bytes. */
-void cli_put_col(FILE *f, const char *s, int width);
-/* Terminal columns of a UTF-8 string (one per code point). */
-int cli_display_width(const char *s);
+/* Units are formatted by fmt.h (fmt_seconds, fmt_bytes, fmt_usd, ...) and
+ * columns by table.h (out_put_col, out_display_width), both in tui/out. */
 
 /* CSV of evaluated plans (RFC 4180, one header line): the fields of
  * cli_result_json() flattened (tp,pp,dp,ep,valid,fits,reason,

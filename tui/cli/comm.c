@@ -111,9 +111,9 @@ int cli_cmd_comm(int argc, char **argv, const preset_db *db)
         return cli_json_print("comm", stdout, o);
     }
     char size_si[32], size_iec[32], ts[32], a[32], b[32];
-    cli_fmt_bytes(bytes, size_si, sizeof size_si);
-    cli_fmt_bytes_iec(bytes, size_iec, sizeof size_iec);
-    cli_fmt_seconds(t, ts, sizeof ts);
+    fmt_bytes(bytes, size_si, sizeof size_si);
+    fmt_bytes_iec(bytes, size_iec, sizeof size_iec);
+    fmt_seconds(t, NULL, ts, sizeof ts);
     printf("%s of %s (%s) per GPU over %d GPU%s on %s", engine_collective_name(op), size_iec,
            size_si, gpus, gpus == 1 ? "" : "s", intra->name);
     if (hier)
@@ -121,8 +121,8 @@ int cli_cmd_comm(int argc, char **argv, const preset_db *db)
     printf("\n");
     printf("  time   %s\n", ts);
     if (have_bw) {
-        printf("  algbw  %s\n", cli_fmt_rate(algbw, "B/s", a, sizeof a));
-        printf("  busbw  %s  (algbw x %.4g)\n", cli_fmt_rate(busbw, "B/s", b, sizeof b), factor);
+        printf("  algbw  %s\n", fmt_rate(algbw, "B/s", a, sizeof a));
+        printf("  busbw  %s  (algbw x %.4g)\n", fmt_rate(busbw, "B/s", b, sizeof b), factor);
     } else {
         printf("  algbw  -  (no communication)\n  busbw  -\n");
     }

@@ -1,7 +1,8 @@
 /*
  * cli_common.c - the shared scenario-flag parser, value parsers, close-name
- * suggestions and unit formatters of the command line (see cli_common.h).
- * It turns argv into an engine_scenario and numbers into labelled text; it
+ * suggestions of the command line (see cli_common.h); units are
+ * formatted by tui/out (fmt.h).
+ * It turns argv into an engine_scenario; it
  * does no model arithmetic.
  */
 #include "cli_common.h"
@@ -96,120 +97,6 @@ int cli_parse_size(const char *text, double *bytes)
         return 0;
     }
     return -1;
-}
-
-/* --- formatting ------------------------------------------------------ */
-
-static char *fmt_scaled(double v, double base, const char *const *prefixes,
-                        int n_prefixes, const char *unit, char *buf,
-                        size_t len)
-{
-    if (!isfinite(v)) {
-        snprintf(buf, len, "-");
-        return buf;
-    }
-    double a = fabs(v);
-    if (a < base) {
-        if (v == nearbyint(v))
-            snprintf(buf, len, "%.0f%s%s", v, *unit ? " " : "", unit);
-        else
-            snprintf(buf, len, "%.2f%s%s", v, *unit ? " " : "", unit);
-        return buf;
-    }
-    int i = 0;
-    while (i + 1 < n_prefixes && a >= base) {
-        a /= base;
-        v /= base;
-        i++;
-    }
-    snprintf(buf, len, "%.2f %s%s", v, prefixes[i], unit);
-    return buf;
-}
-
-char *cli_fmt_bytes(double bytes, char *buf, size_t len)
-{
-    static const char *const p[] = {"", "k", "M", "G", "T", "P", "E"};
-    return fmt_scaled(bytes, 1000.0, p, 7, "B", buf, len);
-}
-
-char *cli_fmt_bytes_iec(double bytes, char *buf, size_t len)
-{
-    static const char *const p[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-    return fmt_scaled(bytes, 1024.0, p, 7, "B", buf, len);
-}
-
-char *cli_fmt_rate(double v, const char *unit, char *buf, size_t len)
-{
-    static const char *const p[] = {"", "k", "M", "G", "T", "P", "E"};
-    return fmt_scaled(v, 1000.0, p, 7, unit, buf, len);
-}
-
-char *cli_fmt_count(double v, char *buf, size_t len)
-{
-    /* Short-scale letters: params read "8.03 B" (billions). */
-    static const char *const p[] = {"", "k", "M", "B", "T"};
-    char tmp[64];
-    fmt_scaled(v, 1000.0, p, 5, "", tmp, sizeof tmp);
-    /* fmt_scaled writes "8.03 B" for prefixed values, "124" otherwise. */
-    snprintf(buf, len, "%s", tmp);
-    return buf;
-}
-
-char *cli_fmt_seconds(double s, char *buf, size_t len)
-{
-    if (!isfinite(s) || s < 0)
-        snprintf(buf, len, "-");
-    else if (s == 0)
-        snprintf(buf, len, "0 s");
-    else if (s >= 1.0)
-        snprintf(buf, len, "%.2f s", s);
-    else if (s >= 1e-3)
-        snprintf(buf, len, "%.2f ms", s * 1e3);
-    else if (s >= 1e-6)
-        snprintf(buf, len, "%.2f \xc2\xb5s", s * 1e6);
-    else
-        snprintf(buf, len, "%.0f ns", s * 1e9);
-    return buf;
-}
-
-char *cli_fmt_percent(double f, char *buf, size_t len)
-{
-    if (!isfinite(f))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.1f%%", f * 100.0);
-    return buf;
-}
-
-char *cli_fmt_usd(double v, char *buf, size_t len)
-{
-    if (!isfinite(v) || v <= 0)
-        snprintf(buf, len, "-");
-    else if (v < 0.01)
-        snprintf(buf, len, "$%.4f", v);
-    else
-        snprintf(buf, len, "$%.2f", v);
-    return buf;
-}
-
-int cli_display_width(const char *s)
-{
-    int cols = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if ((*p & 0xC0) != 0x80)
-            cols++;
-    return cols;
-}
-
-void cli_put_col(FILE *f, const char *s, int width)
-{
-    int cols = cli_display_width(s);
-    int w = width < 0 ? -width : width;
-    int pad = w > cols ? w - cols : 0;
-    if (width < 0)
-        fprintf(f, "%*s%s", pad, "", s);
-    else
-        fprintf(f, "%s%*s", s, pad, "");
 }
 
 int cli_print_db_errors(const preset_db *db)

@@ -50,7 +50,7 @@ static void print_header(const engine_scenario *s, FILE *f)
     fprintf(f, "%s on %d x %s (%s per GPU), link %s", s->model->display[0] ? s->model->display
                                                                           : s->model->name,
             s->gpus, s->gpu->display[0] ? s->gpu->display : s->gpu->name,
-            cli_fmt_bytes(v, vram, sizeof vram), s->intra->name);
+            fmt_bytes(v, vram, sizeof vram), s->intra->name);
     if (s->inter && s->gpus_per_node > 0)
         fprintf(f, ", %d GPUs per node over %s", s->gpus_per_node, s->inter->name);
     else if (s->gpus_per_node > 0)
@@ -74,10 +74,10 @@ static void print_header(const engine_scenario *s, FILE *f)
 static char *time_band(double v, const engine_band *b, char *buf, size_t len)
 {
     char a[32], lo[32], hi[32];
-    cli_fmt_seconds(v, a, sizeof a);
+    fmt_seconds(v, NULL, a, sizeof a);
     if (b->n > 0)
-        snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", a, cli_fmt_seconds(b->lo, lo, sizeof lo),
-                 cli_fmt_seconds(b->hi, hi, sizeof hi));
+        snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", a, fmt_seconds(b->lo, NULL, lo, sizeof lo),
+                 fmt_seconds(b->hi, NULL, hi, sizeof hi));
     else
         snprintf(buf, len, "%s", a);
     return buf;
@@ -100,8 +100,8 @@ static void plan_label(const engine_plan *p, char *buf, size_t len)
 static void row(const char *label, const char *value, const char *note)
 {
     printf("  ");
-    cli_put_col(stdout, label, 20);
-    cli_put_col(stdout, value, -12);
+    out_put_col(stdout, label, 20);
+    out_put_col(stdout, value, -12);
     if (note && *note)
         printf("   %s", note);
     printf("\n");
@@ -111,8 +111,8 @@ static void row(const char *label, const char *value, const char *note)
 static void band_row(const char *label, const char *value, const char *note)
 {
     printf("  ");
-    cli_put_col(stdout, label, 20);
-    cli_put_col(stdout, value, -12);
+    out_put_col(stdout, label, 20);
+    out_put_col(stdout, value, -12);
     if (note && *note)
         printf("   %s", note);
     printf("\n");
@@ -122,12 +122,13 @@ static void breakdown_row(const char *label, const engine_breakdown *b)
 {
     char g[32], at[32], sm[32], l[32], st[32], tp[32], ep[32], pp[32];
     printf("  %-18s GEMM %s, attention %s, small kernels %s, launch %s, framework %s\n", label,
-           cli_fmt_seconds(b->gemm_s, g, sizeof g), cli_fmt_seconds(b->attn_s, at, sizeof at),
-           cli_fmt_seconds(b->small_s, sm, sizeof sm), cli_fmt_seconds(b->launch_s, l, sizeof l),
-           cli_fmt_seconds(b->step_s, st, sizeof st));
+           fmt_seconds(b->gemm_s, NULL, g, sizeof g), fmt_seconds(b->attn_s, NULL, at, sizeof at),
+           fmt_seconds(b->small_s, NULL, sm, sizeof sm), fmt_seconds(b->launch_s, NULL, l,
+               sizeof l),
+           fmt_seconds(b->step_s, NULL, st, sizeof st));
     printf("  %-18s TP all-reduce %s, EP all-to-all %s, PP send %s; %d kernels\n", "",
-           cli_fmt_seconds(b->tp_s, tp, sizeof tp), cli_fmt_seconds(b->ep_s, ep, sizeof ep),
-           cli_fmt_seconds(b->pp_s, pp, sizeof pp), b->kernels);
+           fmt_seconds(b->tp_s, NULL, tp, sizeof tp), fmt_seconds(b->ep_s, NULL, ep, sizeof ep),
+           fmt_seconds(b->pp_s, NULL, pp, sizeof pp), b->kernels);
 }
 
 static void print_one(const engine_scenario *s, const engine_result *r)
@@ -146,46 +147,46 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     print_warnings(r, stdout);
 
     printf("\nmemory per GPU\n");
-    row("weights", cli_fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
-    row("KV cache", cli_fmt_bytes(r->mem.kv_bytes, a, sizeof a), "batch at prompt+gen tokens");
-    row("activations", cli_fmt_bytes(r->mem.activation_bytes, a, sizeof a),
+    row("weights", fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
+    row("KV cache", fmt_bytes(r->mem.kv_bytes, a, sizeof a), "batch at prompt+gen tokens");
+    row("activations", fmt_bytes(r->mem.activation_bytes, a, sizeof a),
         "prefill workspace");
-    row("runtime overhead", cli_fmt_bytes(r->mem.overhead_bytes, a, sizeof a),
+    row("runtime overhead", fmt_bytes(r->mem.overhead_bytes, a, sizeof a),
         "CUDA context, allocator");
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
     const engine_framework *fw = s->framework;
     double frac = engine_scenario_usable_fraction(s);
     if (fw && fw->mem_rule == ENGINE_MEM_FREE)
         snprintf(note, sizeof note, "of %s usable (KV: %.2f of what %s leaves free)",
-                 cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b), frac,
-                 cli_fmt_bytes(vram, c, sizeof c));
+                 fmt_bytes(r->mem.capacity_bytes, b, sizeof b), frac,
+                 fmt_bytes(vram, c, sizeof c));
     else
         snprintf(note, sizeof note, "of %s usable (%s x %.2f)",
-                 cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
-                 cli_fmt_bytes(vram, c, sizeof c), frac);
-    row("total", cli_fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a), note);
+                 fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
+                 fmt_bytes(vram, c, sizeof c), frac);
+    row("total", fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a), note);
     if (!r->fits)
         return;
 
     char band[96];
     printf("\nlatency (band: 10th-90th percentile of measured/predicted in validation)\n");
     snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
-             cli_fmt_seconds(r->prefill_compute_s, b, sizeof b),
-             cli_fmt_seconds(r->prefill_comm_s, c, sizeof c),
-             cli_fmt_seconds(r->prefill_bubble_s, d, sizeof d));
+             fmt_seconds(r->prefill_compute_s, NULL, b, sizeof b),
+             fmt_seconds(r->prefill_comm_s, NULL, c, sizeof c),
+             fmt_seconds(r->prefill_bubble_s, NULL, d, sizeof d));
     band_row("TTFT (prefill)", time_band(r->ttft_s, &r->ttft_band, band, sizeof band), note);
     snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
-             cli_fmt_seconds(r->decode_compute_s, b, sizeof b),
-             cli_fmt_seconds(r->decode_comm_s, c, sizeof c),
-             cli_fmt_seconds(r->decode_bubble_s, d, sizeof d));
+             fmt_seconds(r->decode_compute_s, NULL, b, sizeof b),
+             fmt_seconds(r->decode_comm_s, NULL, c, sizeof c),
+             fmt_seconds(r->decode_bubble_s, NULL, d, sizeof d));
     band_row("ITL (decode step)", time_band(r->itl_s, &r->itl_band, band, sizeof band), note);
     snprintf(note, sizeof note, "TTFT + %d x ITL", s->gen > 0 ? s->gen - 1 : 0);
     band_row("end-to-end", time_band(r->e2e_s, &r->e2e_band, band, sizeof band), note);
     if (r->p50_s > 0 && r->p99_s > 0) {
         snprintf(note, sizeof note, "P99 %s; Monte Carlo, sigma %.3g, %d samples, seed %llu",
-                 cli_fmt_seconds(r->p99_s, b, sizeof b), s->jitter_sigma, s->mc_samples,
+                 fmt_seconds(r->p99_s, NULL, b, sizeof b), s->jitter_sigma, s->mc_samples,
                  (unsigned long long)s->seed);
-        row("P50", cli_fmt_seconds(r->p50_s, a, sizeof a), note);
+        row("P50", fmt_seconds(r->p50_s, NULL, a, sizeof a), note);
     }
 
     printf("\nwhere a step goes (per GPU, critical path)\n");
@@ -193,18 +194,20 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     breakdown_row("decode step", &r->decode);
 
     printf("\nthroughput and efficiency\n");
+    char tps[32];
+    fmt_tokens_per_s(r->tokens_per_s, tps, sizeof tps);
     if (r->tps_band.n > 0)
-        snprintf(a, sizeof a, "%.1f tok/s (%.1f\xe2\x80\x93%.1f)", r->tokens_per_s,
-                 r->tps_band.lo, r->tps_band.hi);
+        snprintf(a, sizeof a, "%s (%.1f\xe2\x80\x93%.1f)", tps, r->tps_band.lo, r->tps_band.hi);
     else
-        snprintf(a, sizeof a, "%.1f tok/s", r->tokens_per_s);
+        snprintf(a, sizeof a, "%s", tps);
     band_row("generated tokens", a, r->plan.dp > 1 ? "all replicas" : "");
     snprintf(a, sizeof a, "%.2f x", r->speedup);
     snprintf(note, sizeof note, "efficiency %s (speedup / %d GPU%s)",
-             cli_fmt_percent(r->efficiency, b, sizeof b), s->gpus, s->gpus == 1 ? "" : "s");
+             fmt_percent(r->efficiency, b, sizeof b), s->gpus, s->gpus == 1 ? "" : "s");
     row("speedup", a, note);
     snprintf(note, sizeof note, "request: compute %s, communication %s",
-             cli_fmt_seconds(r->compute_s, b, sizeof b), cli_fmt_seconds(r->comm_s, c, sizeof c));
+             fmt_seconds(r->compute_s, NULL, b, sizeof b), fmt_seconds(r->comm_s, NULL, c,
+                 sizeof c));
     if (r->regime == 'C' || r->regime == 'M') {
         snprintf(a, sizeof a, "%.2f %c", r->compute_comm_ratio, r->regime);
         row("compute/comm", a, note);
@@ -213,12 +216,12 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     } else {
         row("compute/comm", "-", "no communication");
     }
-    row("pipeline bubble", cli_fmt_percent(r->bubble_fraction, a, sizeof a),
+    row("pipeline bubble", fmt_percent(r->bubble_fraction, a, sizeof a),
         "of the prefill forward pass");
     if (r->cost_per_mtok_usd > 0) {
         snprintf(note, sizeof note, "per 1M generated tokens at $%.2f/GPU-h (%s)",
                  s->gpu->price_per_hour, s->gpu->price_date[0] ? s->gpu->price_date : "undated");
-        row("cost", cli_fmt_usd(r->cost_per_mtok_usd, a, sizeof a), note);
+        row("cost", fmt_usd(r->cost_per_mtok_usd, a, sizeof a), note);
     } else {
         row("cost", "-", "no price for this GPU");
     }
@@ -288,20 +291,20 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
             snprintf(ratio, sizeof ratio, "-");
         snprintf(g, sizeof g, "%.1f", r->tokens_per_s);
         printf("%3d %4d %4d %4d %4d ", shown, r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep);
-        cli_put_col(stdout, cli_fmt_seconds(r->ttft_s, a, sizeof a), -10);
+        out_put_col(stdout, fmt_seconds(r->ttft_s, NULL, a, sizeof a), -10);
         printf(" ");
-        cli_put_col(stdout, cli_fmt_seconds(r->itl_s, b, sizeof b), -10);
+        out_put_col(stdout, fmt_seconds(r->itl_s, NULL, b, sizeof b), -10);
         printf(" ");
-        cli_put_col(stdout, cli_fmt_seconds(r->e2e_s, c, sizeof c), -10);
-        printf(" %11s %6s %7s %7s %10s %9s", g, cli_fmt_percent(r->efficiency, d, sizeof d),
-               ratio, cli_fmt_percent(r->bubble_fraction, e, sizeof e),
-               cli_fmt_bytes(r->mem.per_gpu_bytes, m, sizeof m),
-               cli_fmt_usd(r->cost_per_mtok_usd, h, sizeof h));
+        out_put_col(stdout, fmt_seconds(r->e2e_s, NULL, c, sizeof c), -10);
+        printf(" %11s %6s %7s %7s %10s %9s", g, fmt_percent(r->efficiency, d, sizeof d),
+               ratio, fmt_percent(r->bubble_fraction, e, sizeof e),
+               fmt_bytes(r->mem.per_gpu_bytes, m, sizeof m),
+               fmt_usd(r->cost_per_mtok_usd, h, sizeof h));
         if (i < EVAL_TAILS_FOR && s->mc_samples > 0 && r->p99_s > 0) {
             printf(" ");
-            cli_put_col(stdout, cli_fmt_seconds(r->p50_s, a, sizeof a), -10);
+            out_put_col(stdout, fmt_seconds(r->p50_s, NULL, a, sizeof a), -10);
             printf(" ");
-            cli_put_col(stdout, cli_fmt_seconds(r->p99_s, a, sizeof a), -10);
+            out_put_col(stdout, fmt_seconds(r->p99_s, NULL, a, sizeof a), -10);
         }
         printf("\n");
     }
@@ -319,8 +322,8 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
                 printf("does not fit: %s\n", r->reason);
             else if (r->valid)
                 printf("does not fit: %s per GPU, %s usable\n",
-                       cli_fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a),
-                       cli_fmt_bytes(r->mem.capacity_bytes, b, sizeof b));
+                       fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a),
+                       fmt_bytes(r->mem.capacity_bytes, b, sizeof b));
             else
                 printf("invalid: %s\n", r->reason[0] ? r->reason : "(no reason given)");
         }

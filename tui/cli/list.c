@@ -37,7 +37,7 @@ static void list_help(FILE *f)
 /* The wider of w and the display width of s (a column's width). */
 static int width_max(int w, const char *s)
 {
-    int n = (int)cli_display_width(s);
+    int n = (int)out_display_width(s);
     return n > w ? n : w;
 }
 
@@ -83,28 +83,28 @@ static int list_models(const preset_db *db, int json)
         wn = width_max(wn, db->models[i].name);
         wd = width_max(wd, db->models[i].display);
     }
-    cli_put_col(stdout, "NAME", wn);
+    out_put_col(stdout, "NAME", wn);
     printf(" ");
-    cli_put_col(stdout, "MODEL", wd);
+    out_put_col(stdout, "MODEL", wd);
     printf(" %6s %6s %9s %10s %10s %9s %9s %11s\n", "LAYERS", "HIDDEN", "HEADS/KV", "PARAMS",
            "ACTIVE", "PUBL.", "CONTEXT", "KV/TOKEN");
     for (int i = 0; i < db->n_models; i++) {
         const engine_model *m = &db->models[i];
         char heads[32], params[32], active[32], publ[32], kv[32];
         snprintf(heads, sizeof heads, "%d/%d", m->heads, m->kv_heads);
-        cli_fmt_count(engine_model_params(m), params, sizeof params);
+        fmt_count(engine_model_params(m), params, sizeof params);
         if (m->experts > 0)
-            cli_fmt_count(engine_model_active_params(m), active, sizeof active);
+            fmt_count(engine_model_active_params(m), active, sizeof active);
         else
             snprintf(active, sizeof active, "-");
         if (m->params_published > 0)
-            cli_fmt_count(m->params_published, publ, sizeof publ);
+            fmt_count(m->params_published, publ, sizeof publ);
         else
             snprintf(publ, sizeof publ, "-");
-        cli_fmt_bytes(engine_kv_bytes_per_token(m, ENGINE_FP16), kv, sizeof kv);
-        cli_put_col(stdout, m->name, wn);
+        fmt_bytes(engine_kv_bytes_per_token(m, ENGINE_FP16), kv, sizeof kv);
+        out_put_col(stdout, m->name, wn);
         printf(" ");
-        cli_put_col(stdout, m->display, wd);
+        out_put_col(stdout, m->display, wd);
         printf(" %6d %6d %9s %10s %10s %9s %9d %11s\n", m->layers, m->hidden, heads, params,
                active, publ, m->context, kv);
     }
@@ -169,15 +169,15 @@ static int list_gpus(const preset_db *db, int json)
         wn = width_max(wn, db->gpus[i].name);
         wd = width_max(wd, db->gpus[i].display);
     }
-    cli_put_col(stdout, "NAME", wn);
+    out_put_col(stdout, "NAME", wn);
     printf(" ");
-    cli_put_col(stdout, "GPU", wd);
+    out_put_col(stdout, "GPU", wd);
     printf(" %9s %10s %9s %9s %9s %6s %6s %-21s %s\n", "MEMORY", "HBM", "FP16", "FP8", "INT8",
            "ETA_C", "ETA_M", "TOPOLOGY", "PRICE");
     for (int i = 0; i < db->n_gpus; i++) {
         const engine_gpu *g = &db->gpus[i];
         char mem[32], hbm[32], f16[32], f8[32], i8[32], price[64];
-        snprintf(mem, sizeof mem, "%.2f GB", g->memory_bytes / 1e9);
+        fmt_gb(g->memory_bytes, mem, sizeof mem);
         snprintf(hbm, sizeof hbm, "%.0f GB/s", g->hbm_bytes_per_s / 1e9);
         snprintf(f16, sizeof f16, "%.1f", g->peak_flops[ENGINE_FP16] / 1e12);
         if (g->peak_flops[ENGINE_FP8] > 0)
@@ -197,9 +197,9 @@ static int list_gpus(const preset_db *db, int json)
         int k = g->nvlink_domain > 0 ? g->nvlink_domain : (g->node_gpus > 0 ? g->node_gpus : 8);
         snprintf(topo, sizeof topo, "%.24s x%d + %.24s", g->link[0] ? g->link : "?", k,
                  g->scale_out[0] ? g->scale_out : "?");
-        cli_put_col(stdout, g->name, wn);
+        out_put_col(stdout, g->name, wn);
         printf(" ");
-        cli_put_col(stdout, g->display, wd);
+        out_put_col(stdout, g->display, wd);
         printf(" %9s %10s %9s %9s %9s %6.2f %6.2f %-21s %s\n", mem, hbm, f16, f8, i8,
                g->eta_compute, g->eta_memory, topo, price);
     }
@@ -255,15 +255,15 @@ static int list_links(const preset_db *db, int json)
     for (int i = 0; i < db->n_links; i++) {
         const engine_link *l = &db->links[i];
         char alpha[32], base[32], bw[32];
-        cli_fmt_seconds(l->alpha_s, alpha, sizeof alpha);
-        cli_fmt_seconds(l->base_s, base, sizeof base);
+        fmt_seconds(l->alpha_s, NULL, alpha, sizeof alpha);
+        fmt_seconds(l->base_s, NULL, base, sizeof base);
         snprintf(bw, sizeof bw, "%.2f GB/s", l->bytes_per_s / 1e9);
         printf("%-16s ", l->name);
-        cli_put_col(stdout, l->display, 28);
+        out_put_col(stdout, l->display, 28);
         printf(" ");
-        cli_put_col(stdout, alpha, -12);
+        out_put_col(stdout, alpha, -12);
         printf(" ");
-        cli_put_col(stdout, base, -12);
+        out_put_col(stdout, base, -12);
         char measured[96] = "";
         for (int op = 0; op < ENGINE_OP_COUNT; op++)
             if (l->curve[op].n > 0) {
@@ -312,24 +312,25 @@ static int list_frameworks(const preset_db *db, int json)
     for (int i = 0; i < db->n_frameworks; i++) {
         const engine_framework *f = &db->frameworks[i];
         char launch[32], step[32], ar[48], arb[32], lat[32], mem[64], rt[32];
-        cli_fmt_seconds(f->launch_s, launch, sizeof launch);
-        cli_fmt_seconds(f->step_s, step, sizeof step);
+        fmt_seconds(f->launch_s, NULL, launch, sizeof launch);
+        fmt_seconds(f->step_s, NULL, step, sizeof step);
         if (f->custom_ar_max_bytes > 0)
-            snprintf(ar, sizeof ar, "<= %s, %s", cli_fmt_bytes_iec(f->custom_ar_max_bytes, arb, sizeof arb),
-                     cli_fmt_seconds(f->custom_ar_s, lat, sizeof lat));
+            snprintf(ar, sizeof ar, "<= %s, %s", fmt_bytes_iec(f->custom_ar_max_bytes, arb,
+                sizeof arb),
+                     fmt_seconds(f->custom_ar_s, NULL, lat, sizeof lat));
         else
             snprintf(ar, sizeof ar, "-");
         snprintf(mem, sizeof mem, "%.3g of %s, %s runtime", f->mem_fraction,
                  f->mem_rule == ENGINE_MEM_FREE ? "free" : "total",
-                 cli_fmt_bytes(f->runtime_bytes, rt, sizeof rt));
+                 fmt_bytes(f->runtime_bytes, rt, sizeof rt));
         printf("%-10s ", f->name);
-        cli_put_col(stdout, f->display, 16);
+        out_put_col(stdout, f->display, 16);
         printf(" %6s ", f->cuda_graphs ? "yes" : "no");
-        cli_put_col(stdout, launch, -9);
+        out_put_col(stdout, launch, -9);
         printf(" ");
-        cli_put_col(stdout, step, -10);
+        out_put_col(stdout, step, -10);
         printf(" ");
-        cli_put_col(stdout, ar, 22);
+        out_put_col(stdout, ar, 22);
         printf(" %s\n", mem);
     }
     printf("GRAPHS: decode steps replay a CUDA graph; LAUNCH: host cost per eager kernel\n"

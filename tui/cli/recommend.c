@@ -103,12 +103,12 @@ static const char *gpu_name(const engine_gpu *g)
 
 static char *fb(double v, char *buf, size_t n)
 {
-    return cli_fmt_bytes(v, buf, n);
+    return fmt_bytes(v, buf, n);
 }
 
 static char *fs(double v, char *buf, size_t n)
 {
-    return cli_fmt_seconds(v, buf, n);
+    return fmt_seconds(v, NULL, buf, n);
 }
 
 static char *plan_str(const engine_plan *p, engine_dtype d, char *buf, size_t n)
@@ -139,7 +139,7 @@ static const char *verdict_word(recommend_verdict v)
 static void step_head(int i, const char *title, recommend_verdict v)
 {
     printf("%2d. ", i);
-    cli_put_col(stdout, title, 30);
+    out_put_col(stdout, title, 30);
     printf("%s\n", verdict_word(v));
 }
 
@@ -175,7 +175,7 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
     step_head(2, "decode floor vs ITL target", st->verdict);
     printf("    floor = W / peak HBM = %s / %s = %s",
            fb(num(r, REC_STEP_FLOOR, "weights_bytes"), a1, sizeof a1),
-           cli_fmt_rate(num(r, REC_STEP_FLOOR, "hbm_bytes_per_s"), "B/s", a2, sizeof a2),
+           fmt_rate(num(r, REC_STEP_FLOOR, "hbm_bytes_per_s"), "B/s", a2, sizeof a2),
            fs(num(r, REC_STEP_FLOOR, "floor_s"), a3, sizeof a3));
     if (q->itl_target_s > 0)
         printf(" %s target %s\n", st->verdict == REC_PASS ? "<=" : ">",
@@ -260,9 +260,9 @@ static void print_steps(const recommend_request *q, const recommend_result *r)
     else if (num(r, REC_STEP_TOPOLOGY, "tp") > 1)
         printf("    TP=%.0f over %s (%s): all-reduce %s of decode, %s of prefill\n",
                num(r, REC_STEP_TOPOLOGY, "tp"), b->intra->name,
-               cli_fmt_rate(num(r, REC_STEP_TOPOLOGY, "link_bytes_per_s"), "B/s", a1, sizeof a1),
-               cli_fmt_percent(num(r, REC_STEP_TOPOLOGY, "decode_comm_fraction"), a2, sizeof a2),
-               cli_fmt_percent(num(r, REC_STEP_TOPOLOGY, "prefill_comm_fraction"), a3, sizeof a3));
+               fmt_rate(num(r, REC_STEP_TOPOLOGY, "link_bytes_per_s"), "B/s", a1, sizeof a1),
+               fmt_percent(num(r, REC_STEP_TOPOLOGY, "decode_comm_fraction"), a2, sizeof a2),
+               fmt_percent(num(r, REC_STEP_TOPOLOGY, "prefill_comm_fraction"), a3, sizeof a3));
     if (st->flags & REC_TOPO_SLOW_TP)
         printf("    not NVLink-class or communication-heavy: a smaller TP degree plus replicas,\n"
                "    or quantization, is often better (seed 004 step 5)\n");
@@ -380,7 +380,7 @@ static void option_figures(const recommend_option *o, const char *indent)
     printf("%s%s per GPU of %s usable", indent, fb(u->mem.per_gpu_bytes, a3, sizeof a3),
            fb(u->mem.capacity_bytes, a4, sizeof a4));
     if (u->cost_per_mtok_usd > 0)
-        printf(", %s per 1M tokens", cli_fmt_usd(u->cost_per_mtok_usd, a1, sizeof a1));
+        printf(", %s per 1M tokens", fmt_usd(u->cost_per_mtok_usd, a1, sizeof a1));
     printf("\n");
 }
 
@@ -419,7 +419,7 @@ static void print_alt(const recommend_request *q, const recommend_result *r, int
         printf("     spans %d nodes: multi-node operations (seed 004 §8)\n", o->nodes);
     if (o->plan.pp > 1 && c->plan.pp == 1)
         printf("     pipeline: per-token latency is not cut, prefill bubble %s\n",
-               cli_fmt_percent(o->unit.bubble_fraction, a1, sizeof a1));
+               fmt_percent(o->unit.bubble_fraction, a1, sizeof a1));
 }
 
 static void print_why(const recommend_request *q, const recommend_result *r)
@@ -434,7 +434,7 @@ static void print_why(const recommend_request *q, const recommend_result *r)
     case ENGINE_OBJ_COST:
         if (c->unit.cost_per_mtok_usd > 0) {
             printf("lowest cost per 1M tokens (%s) of the plans that fit",
-                   cli_fmt_usd(c->unit.cost_per_mtok_usd, a1, sizeof a1));
+                   fmt_usd(c->unit.cost_per_mtok_usd, a1, sizeof a1));
             break;
         }
         /* no price: cost ranks by throughput per GPU */

@@ -51,7 +51,7 @@ static int is_time(val_metric m)
 static void shown(double v, val_metric m, char *buf, size_t len)
 {
     if (is_time(m))
-        cli_fmt_seconds(v, buf, len);
+        fmt_seconds(v, NULL, buf, len);
     else
         snprintf(buf, len, "%.1f %s", v, m == VAL_TPS_GPU ? "tok/s/GPU" : "tok/s");
 }

@@ -11,8 +11,10 @@
 #include "preset.h"
 #include "explorer.h"
 #include "explorer_calib.h"
+#include "fmt.h"
 #include "layout.h"
 #include "slider.h"
+#include "table.h"
 #include "term.h"
 #include "theme.h"
 
@@ -188,17 +190,7 @@ int exp_visible_plan_rows(const explorer *x);
  * or when the calibration module has no points for it. */
 const explorer_calib_view *exp_calib_view(explorer *x);
 
-/* explorer_fmt.c: unit formatting (never model arithmetic). */
-char *fmt_time(const explorer *x, double s, char *buf, size_t len);
-char *fmt_gb(double bytes, char *buf, size_t len);
-char *fmt_pct(double f, char *buf, size_t len);
-char *fmt_usd(double v, char *buf, size_t len);
-char *fmt_plan(const explorer *x, engine_plan p, char *buf, size_t len);
-char *fmt_count(int n, char *buf, size_t len);
-char *fmt_ctl_value(const explorer *x, int ctl, char *buf, size_t len);
-char *fmt_calib_label(const explorer *x, char *buf, size_t len);
-/* Display width of a UTF-8 string (code points; our glyphs are narrow). */
-int fmt_width(const char *s);
+/* Units are formatted by tui/out (fmt.h, table.h). */
 
 /* explorer_export.c */
 int exp_export(explorer *x, char *names, size_t len);

@@ -79,7 +79,7 @@ static void write_csv(explorer *x, FILE *f)
     fprintf(f, ",%.0f,%d,%d,%d,%s,%d,%s,%s,", s->vram_bytes, s->batch, s->prompt, s->gen,
             engine_dtype_name(s->weight_dtype), s->microbatches,
             engine_schedule_name(s->schedule), engine_objective_name(s->objective));
-    csv_str(f, fmt_calib_label(x, cal, sizeof cal));
+    csv_str(f, out_calibration_label(&x->calib, cal, sizeof cal));
     fputs("\n\n", f);
 
     fprintf(f, "table,rank,plan,tp,pp,dp,ep,valid,fits,efficiency,ttft_s,itl_s,e2e_s,p50_s,"
@@ -199,7 +199,7 @@ static void write_json(explorer *x, FILE *f)
             s->vram_bytes, s->batch, s->prompt, s->gen, engine_dtype_name(s->weight_dtype),
             s->microbatches, engine_schedule_name(s->schedule),
             engine_objective_name(s->objective));
-    json_str(f, fmt_calib_label(x, cal, sizeof cal));
+    json_str(f, out_calibration_label(&x->calib, cal, sizeof cal));
     fputs("},\n  \"strategies\": [", f);
     for (int i = 0; i < r->n_plans; i++) {
         const engine_result *p = &r->plans[i];

@@ -25,7 +25,7 @@ static int put_wrapped(WINDOW *w, int y, int xx, int width, int rows, theme_role
     while (*s && used < rows && width > 0) {
         int len = (int)strlen(s);
         int take = len;
-        if (fmt_width(s) > width) {
+        if (out_display_width(s) > width) {
             /* Break at the last space within width (bytes ~ cells: the
              * texts wrapped here are ASCII but for a device name). */
             take = width;
@@ -96,7 +96,7 @@ static void fit_lines(explorer *x, WINDOW *w, int *y, int width, const explorer_
         snprintf(buf, sizeof buf,
                  "power law  %s %.4f  a %.3g s  MAPE %s  %s %.4f  (%d pts)  "
                  "T = a%s(%s)^%s",
-                 G.beta, v->pl_beta, v->pl_a, fmt_pct(v->pl_mape, p1, sizeof p1), G.r2,
+                 G.beta, v->pl_beta, v->pl_a, fmt_percent(v->pl_mape, p1, sizeof p1), G.r2,
                  v->pl_r2, v->pl_n, G.dot, G.xname, G.beta);
     } else {
         snprintf(buf, sizeof buf, "power law  not fitted (too few prefill points)");
@@ -106,13 +106,14 @@ static void fit_lines(explorer *x, WINDOW *w, int *y, int width, const explorer_
              "roofline   %s %.3f  %s %.3f  overhead %s  MAPE %s  %s %.4f  (%d pts)  "
              "T = %s+overhead",
              G.eta_c, v->rf_eta_compute, G.eta_m, v->rf_eta_memory,
-             fmt_time(x, v->rf_overhead_s, t1, sizeof t1), fmt_pct(v->rf_mape, p2, sizeof p2),
+             fmt_seconds(v->rf_overhead_s, x->g->micro, t1, sizeof t1), fmt_percent(v->rf_mape, p2,
+                 sizeof p2),
              G.r2, v->rf_r2, v->rf_n,
              v->rf_engine_form ? "compute+memory" : "max(compute,memory)");
     pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
     if (v->has_comm) {
         snprintf(buf, sizeof buf, "comm       %s: %s %s  bandwidth %.4g GB/s  %s %.4f",
-                 v->comm_label, G.alpha, fmt_time(x, v->comm_alpha_s, t2, sizeof t2),
+                 v->comm_label, G.alpha, fmt_seconds(v->comm_alpha_s, x->g->micro, t2, sizeof t2),
                  v->comm_bandwidth / 1e9, G.r2, v->comm_r2);
         pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
     }
@@ -188,7 +189,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
         if (r < 0 || r <= prev)
             continue;
         calview_time_label(d, x->g->micro, lab, sizeof lab);
-        int pad = GUTTER - 2 - fmt_width(lab);
+        int pad = GUTTER - 2 - out_display_width(lab);
         pane_put(w, y0 + r, 2 + (pad > 0 ? pad : 0), GUTTER - 2, ROLE_LABEL, lab);
         pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, ytick);
         prev = r;
@@ -220,7 +221,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
     /* The x title in the gutter of the label row. */
     cv_glyphs G = glyphs(x);
     pane_putf(w, ya + 1, 2, GUTTER - 1, ROLE_LABEL, "%*s", GUTTER - 2 +
-              (int)strlen(G.xname) - fmt_width(G.xname), G.xname);
+              (int)strlen(G.xname) - out_display_width(G.xname), G.xname);
     /* Legend: each glyph in its colour; long names when they all fit. */
     static const int ORDER[] = {CALVIEW_PREFILL, CALVIEW_DECODE, CALVIEW_POWER_LAW,
                                 CALVIEW_ROOFLINE, CALVIEW_BOTH};
@@ -231,13 +232,13 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
                                         "both"};
     int total = 0;
     for (int i = 0; i < 5; i++)
-        total += 2 + fmt_width(LONG[i]) + 2;
+        total += 2 + out_display_width(LONG[i]) + 2;
     const char *const *names = total + 20 <= width ? LONG : SHORT;
     int lx = 2, ly = ya + 2;
     for (int i = 0; i < 5; i++) {
         theme_role role;
         const char *gl = mark_glyph(x, ORDER[i], &role);
-        int need = 2 + fmt_width(names[i]) + 2;
+        int need = 2 + out_display_width(names[i]) + 2;
         if (lx + need > 2 + width)
             break;
         pane_put(w, ly, lx, 1, role, gl);
@@ -245,7 +246,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
         lx += need;
     }
     const char *yt = 2 + width - lx >= 17 ? "y: time per layer" : "y: s per layer";
-    if (2 + width - lx >= fmt_width(yt))
+    if (2 + width - lx >= out_display_width(yt))
         pane_put(w, ly, lx, 2 + width - lx, ROLE_LABEL, yt);
 }
 

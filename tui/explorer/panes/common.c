@@ -128,9 +128,9 @@ void pane_header_draw(explorer *x, WINDOW *w)
     int ok = best && best->valid && best->fits;
     char plan[48] = "", itl[24] = "", ttft[24] = "";
     if (ok) {
-        fmt_plan(x, best->plan, plan, sizeof plan);
-        fmt_time(x, best->ttft_s, ttft, sizeof ttft);
-        fmt_time(x, best->itl_s, itl, sizeof itl);
+        fmt_plan(best->plan, x->g->times, plan, sizeof plan);
+        fmt_seconds(best->ttft_s, x->g->micro, ttft, sizeof ttft);
+        fmt_seconds(best->itl_s, x->g->micro, itl, sizeof itl);
     }
     pane_fill(w, 0, 0, ww, ROLE_HEADER);
     const engine_framework *fw = exp_framework(x);
@@ -150,7 +150,7 @@ void pane_header_draw(explorer *x, WINDOW *w)
             snprintf(tail, sizeof tail, " %s best %s ITL %s", x->g->dot, plan, itl);
         snprintf(buf, sizeof buf, "%s%s%s%s", head, level == 0 ? links : "", level < 3 ? fwn : "",
                  tail);
-        if (fmt_width(buf) <= ww)
+        if (out_display_width(buf) <= ww)
             break;
     }
     pane_put(w, 0, 0, ww, ROLE_HEADER, buf);
@@ -169,7 +169,7 @@ void pane_tabs_draw(explorer *x, WINDOW *w)
         snprintf(t, sizeof t, " %d %s ", i + 1, SHORT[i]);
         x->tab_x[i] = xx;
         pane_put(w, 0, xx, ww - xx, x->tab == i ? ROLE_TAB_ACTIVE : ROLE_TAB, t);
-        xx += fmt_width(t) + 1;
+        xx += out_display_width(t) + 1;
     }
     x->tab_x[PANE_COUNT] = xx;
 }
@@ -205,13 +205,13 @@ static int bar_progress(explorer *x, WINDOW *w, int avail)
     pane_put(w, 0, xx, avail - xx, ROLE_MSG, "]");
     xx++;
     pane_put(w, 0, xx + 1, avail - xx - 1, ROLE_MSG, pct);
-    xx += 1 + fmt_width(pct);
+    xx += 1 + out_display_width(pct);
     char rest[160];
     snprintf(rest, sizeof rest, "%s%s(Esc cancels)", x->calib_step,
              x->calib_step[0] ? "  " : "");
     if (avail - xx - 1 > 0)
         pane_put(w, 0, xx + 1, avail - xx - 1, ROLE_BAR, rest);
-    int rw = fmt_width(rest) + 1;
+    int rw = out_display_width(rest) + 1;
     xx += rw < avail - xx ? rw : avail - xx;
     return xx;
 }
@@ -221,9 +221,9 @@ void pane_bar_draw(explorer *x, WINDOW *w)
     int ww = getmaxx(w);
     char cal[160], right[200];
     pane_fill(w, 0, 0, ww, ROLE_BAR);
-    fmt_calib_label(x, cal, sizeof cal);
+    out_calibration_label(&x->calib, cal, sizeof cal);
     snprintf(right, sizeof right, " calib: %s ", cal);
-    int rw = fmt_width(right);
+    int rw = out_display_width(right);
     int avail = ww - rw - 1;
     if (avail < 20) {
         rw = 0;
@@ -244,7 +244,7 @@ void pane_bar_draw(explorer *x, WINDOW *w)
         /* At 80 columns keep the keys that matter most: ? and q last. */
         int n = (int)(sizeof KEYS / sizeof KEYS[0]);
         for (int i = 0; i < n; i++) {
-            int need = fmt_width(KEYS[i][0]) + fmt_width(KEYS[i][1]) + 3;
+            int need = out_display_width(KEYS[i][0]) + out_display_width(KEYS[i][1]) + 3;
             int rest = 0;
             if (i < n - 2)
                 rest = 14; /* room for "? help q quit" */
@@ -253,7 +253,7 @@ void pane_bar_draw(explorer *x, WINDOW *w)
             if (xx + need > avail)
                 break;
             pane_put(w, 0, xx + 1, need, ROLE_BAR_KEY, KEYS[i][0]);
-            pane_put(w, 0, xx + 1 + fmt_width(KEYS[i][0]) + 1, need, ROLE_BAR, KEYS[i][1]);
+            pane_put(w, 0, xx + 1 + out_display_width(KEYS[i][0]) + 1, need, ROLE_BAR, KEYS[i][1]);
             xx += need;
         }
     }

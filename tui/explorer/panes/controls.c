@@ -36,13 +36,52 @@ static int is_list(int c)
            c == CTL_DTYPE || c == CTL_SCHED || c == CTL_OBJECTIVE;
 }
 
+/* The value column of control ctl, with its unit. */
+static char *ctl_value(const explorer *x, int ctl, char *buf, size_t len)
+{
+    int v = x->ctl[ctl].value;
+    char tmp[32];
+    switch (ctl) {
+    case CTL_MODEL:
+        snprintf(buf, len, "%s", x->db->models[v].display);
+        break;
+    case CTL_GPU:
+        snprintf(buf, len, "%s %s", x->db->gpus[v].display,
+                 fmt_gb(x->db->gpus[v].memory_bytes, tmp, sizeof tmp));
+        break;
+    case CTL_INTRA:
+    case CTL_INTER:
+        snprintf(buf, len, "%s", x->db->links[v].display);
+        break;
+    case CTL_DTYPE:
+        snprintf(buf, len, "%s", engine_dtype_name((engine_dtype)v));
+        break;
+    case CTL_SCHED:
+        snprintf(buf, len, "%s", engine_schedule_name((engine_schedule)v));
+        break;
+    case CTL_OBJECTIVE:
+        snprintf(buf, len, "%s", engine_objective_name((engine_objective)v));
+        break;
+    case CTL_MICRO:
+        if (v == 0)
+            snprintf(buf, len, "auto (= pp)");
+        else
+            snprintf(buf, len, "%d", v);
+        break;
+    default:
+        snprintf(buf, len, "%d %s", v, x->ctl[ctl].unit);
+        break;
+    }
+    return buf;
+}
+
 static void draw_control(explorer *x, WINDOW *w, int c, int y, int x0, int width)
 {
     int sel = c == x->ctl_sel;
     theme_role base = sel ? (x->focus == PANE_CONTROLS ? ROLE_SELECTED : ROLE_SELECTED_DIM)
                           : ROLE_NORMAL;
     char val[128];
-    fmt_ctl_value(x, c, val, sizeof val);
+    ctl_value(x, c, val, sizeof val);
     if (sel)
         pane_fill(w, y, x0, width, base);
     pane_put(w, y, x0 + 1, LABEL_W - 2, sel ? base : ROLE_LABEL, x->ctl[c].label);

@@ -32,26 +32,14 @@ static void add(lines *l, theme_role r, const char *fmt, ...)
     l->role[l->n++] = r;
 }
 
-static char *fmt_rate(double v, const char *unit, char *buf, size_t len)
-{
-    static const char *const P[] = {"", "k", "M", "G", "T", "P"};
-    int i = 0;
-    while (fabs(v) >= 999.5 && i < 5) {
-        v /= 1000;
-        i++;
-    }
-    snprintf(buf, len, v >= 99.5 ? "%.0f %s%s" : "%.3g %s%s", v, P[i], unit);
-    return buf;
-}
-
 /* "27.3 ms (25.1-31.2 ms)": a time with its validation band. */
 static char *with_band(explorer *x, double v, const engine_band *b, char *buf, size_t len)
 {
     char a[24], lo[24], hi[24];
-    fmt_time(x, v, a, sizeof a);
+    fmt_seconds(v, x->g->micro, a, sizeof a);
     if (b->n > 0)
-        snprintf(buf, len, "%s (%s%s%s)", a, fmt_time(x, b->lo, lo, sizeof lo),
-                 x->g->utf8 ? "\xe2\x80\x93" : "-", fmt_time(x, b->hi, hi, sizeof hi));
+        snprintf(buf, len, "%s (%s%s%s)", a, fmt_seconds(b->lo, x->g->micro, lo, sizeof lo),
+                 x->g->utf8 ? "\xe2\x80\x93" : "-", fmt_seconds(b->hi, x->g->micro, hi, sizeof hi));
     else
         snprintf(buf, len, "%s", a);
     return buf;
@@ -67,7 +55,8 @@ static void build(explorer *x, lines *l)
         return;
     }
     const engine_memory *m = &p->mem;
-    add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(x, p->plan, a, sizeof a), x->ctl[CTL_GPUS].value);
+    add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(p->plan, x->g->times, a, sizeof a),
+        x->ctl[CTL_GPUS].value);
     if (!p->valid)
         add(l, ROLE_BAD, "invalid: %s", p->reason);
     else if (!p->fits)
@@ -86,37 +75,45 @@ static void build(explorer *x, lines *l)
     char wb[96];
     add(l, ROLE_TITLE, "Time (band: validation p10-p90)");
     add(l, ROLE_VALUE, " TTFT  %s", with_band(x, p->ttft_s, &p->ttft_band, wb, sizeof wb));
-    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_time(x, p->prefill_compute_s, a, sizeof a),
-        fmt_time(x, p->prefill_comm_s, b, sizeof b));
-    add(l, ROLE_NORMAL, "  bubble %s", fmt_time(x, p->prefill_bubble_s, a, sizeof a));
+    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_seconds(p->prefill_compute_s, x->g->micro, a,
+        sizeof a),
+        fmt_seconds(p->prefill_comm_s, x->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  bubble %s", fmt_seconds(p->prefill_bubble_s, x->g->micro, a, sizeof a));
     add(l, ROLE_VALUE, " ITL   %s", with_band(x, p->itl_s, &p->itl_band, wb, sizeof wb));
-    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_time(x, p->decode_compute_s, a, sizeof a),
-        fmt_time(x, p->decode_comm_s, b, sizeof b));
-    add(l, ROLE_NORMAL, "  bubble %s", fmt_time(x, p->decode_bubble_s, a, sizeof a));
+    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_seconds(p->decode_compute_s, x->g->micro, a,
+        sizeof a),
+        fmt_seconds(p->decode_comm_s, x->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  bubble %s", fmt_seconds(p->decode_bubble_s, x->g->micro, a, sizeof a));
     /* where a decode step goes, three short lines (the pane is 34 wide) */
-    add(l, ROLE_NORMAL, "  GEMM %s  attn %s", fmt_time(x, p->decode.gemm_s, a, sizeof a),
-        fmt_time(x, p->decode.attn_s, b, sizeof b));
-    add(l, ROLE_NORMAL, "  small %s  host %s", fmt_time(x, p->decode.small_s, a, sizeof a),
-        fmt_time(x, p->decode.step_s + p->decode.launch_s, b, sizeof b));
-    add(l, ROLE_NORMAL, "  TP %s  EP %s  PP %s", fmt_time(x, p->decode.tp_s, a, sizeof a),
-        fmt_time(x, p->decode.ep_s, b, sizeof b), fmt_time(x, p->decode.pp_s, c, sizeof c));
+    add(l, ROLE_NORMAL, "  GEMM %s  attn %s", fmt_seconds(p->decode.gemm_s, x->g->micro, a,
+        sizeof a),
+        fmt_seconds(p->decode.attn_s, x->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  small %s  host %s", fmt_seconds(p->decode.small_s, x->g->micro, a,
+        sizeof a),
+        fmt_seconds(p->decode.step_s + p->decode.launch_s, x->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  TP %s  EP %s  PP %s", fmt_seconds(p->decode.tp_s, x->g->micro, a,
+        sizeof a),
+        fmt_seconds(p->decode.ep_s, x->g->micro, b, sizeof b), fmt_seconds(p->decode.pp_s,
+            x->g->micro, c, sizeof c));
     add(l, ROLE_NORMAL, " end to end %s", with_band(x, p->e2e_s, &p->e2e_band, wb, sizeof wb));
     for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (p->warnings & bit)
             add(l, ROLE_BAD, " ! %s", engine_warning_text(bit));
     if (x->plan_sel < x->r.n_plans && x->r.tails_done[x->plan_sel])
-        add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_time(x, p->p50_s, a, sizeof a),
-            fmt_time(x, p->p99_s, b, sizeof b));
+        add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_seconds(p->p50_s, x->g->micro, a, sizeof a),
+            fmt_seconds(p->p99_s, x->g->micro, b, sizeof b));
     if (p->tps_band.n > 0)
-        add(l, ROLE_NORMAL, " throughput %s (%s-%s)", fmt_rate(p->tokens_per_s, "tok/s", a, sizeof a),
-            fmt_rate(p->tps_band.lo, "", b, sizeof b), fmt_rate(p->tps_band.hi, "", c, sizeof c));
+        add(l, ROLE_NORMAL, " throughput %s (%.1f-%.1f)", fmt_tokens_per_s(p->tokens_per_s, a,
+            sizeof a),
+            p->tps_band.lo, p->tps_band.hi);
     else
-        add(l, ROLE_NORMAL, " throughput %s", fmt_rate(p->tokens_per_s, "tok/s", a, sizeof a));
+        add(l, ROLE_NORMAL, " throughput %s", fmt_tokens_per_s(p->tokens_per_s, a, sizeof a));
     add(l, ROLE_NORMAL, " speedup %.2f%s  eff %s", p->speedup, x->g->times,
-        fmt_pct(p->efficiency, a, sizeof a));
-    add(l, ROLE_NORMAL, " bubble (prefill) %s", fmt_pct(p->bubble_fraction, a, sizeof a));
-    add(l, ROLE_NORMAL, " compute %s vs comm %s", fmt_time(x, p->compute_s, a, sizeof a),
-        fmt_time(x, p->comm_s, b, sizeof b));
+        fmt_percent(p->efficiency, a, sizeof a));
+    add(l, ROLE_NORMAL, " bubble (prefill) %s", fmt_percent(p->bubble_fraction, a, sizeof a));
+    add(l, ROLE_NORMAL, " compute %s vs comm %s", fmt_seconds(p->compute_s, x->g->micro, a,
+        sizeof a),
+        fmt_seconds(p->comm_s, x->g->micro, b, sizeof b));
     if (p->regime == 'C' || p->regime == 'M')
         add(l, p->regime == 'C' ? ROLE_GOOD : ROLE_BAD, " ratio %.2f (%c: %s-bound)",
             p->compute_comm_ratio, p->regime, p->regime == 'C' ? "compute" : "comm");
@@ -131,7 +128,7 @@ static void build(explorer *x, lines *l)
     add(l, ROLE_TITLE, "Inputs");
     const engine_model *mo = exp_model(x);
     add(l, ROLE_NORMAL, " %s, %s params", mo->display,
-        fmt_rate(engine_model_params(mo), "", a, sizeof a));
+        fmt_count(engine_model_params(mo), a, sizeof a));
     add(l, ROLE_NORMAL, " L%d d%d h%d kv%d f%d", mo->layers, mo->hidden, mo->heads,
         mo->kv_heads, mo->ffn);
     if (mo->experts > 0)
@@ -150,9 +147,11 @@ static void build(explorer *x, lines *l)
         add(l, ROLE_NORMAL, " eta %.2f / %.2f (datasheet)", g->eta_compute, g->eta_memory);
     const engine_link *li = exp_link(x, CTL_INTRA), *le = exp_link(x, CTL_INTER);
     add(l, ROLE_NORMAL, " intra %s %s, lat %s", li->display,
-        fmt_rate(li->bytes_per_s, "B/s", a, sizeof a), fmt_time(x, li->alpha_s, b, sizeof b));
+        fmt_rate(li->bytes_per_s, "B/s", a, sizeof a), fmt_seconds(li->alpha_s, x->g->micro, b,
+            sizeof b));
     add(l, ROLE_NORMAL, " inter %s %s, lat %s", le->display,
-        fmt_rate(le->bytes_per_s, "B/s", c, sizeof c), fmt_time(x, le->alpha_s, d, sizeof d));
+        fmt_rate(le->bytes_per_s, "B/s", c, sizeof c), fmt_seconds(le->alpha_s, x->g->micro, d,
+            sizeof d));
     add(l, ROLE_NORMAL, " %d GPUs/node", x->ctl[CTL_PER_NODE].value);
     const engine_framework *fw = exp_framework(x);
     add(l, ROLE_NORMAL, " framework %s (f)", fw ? fw->display : "generic");

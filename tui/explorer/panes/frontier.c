@@ -166,7 +166,7 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
             pane_put(w, ly, lx + pos, 1, R[i], parts[i]);
             if (i == 3)
                 pane_put(w, ly, lx + pos + 1, 1, R[i], parts[i]);
-            pos += 1 + fmt_width(names[i]);
+            pos += 1 + out_display_width(names[i]);
         }
     }
     if (!table && inner_h >= 12)

@@ -79,7 +79,8 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
     int plan_w = 0;
     for (int i = 0; i < rows && x->plan_top + i < r->n_plans; i++) {
         char b[64];
-        int pw = fmt_width(fmt_plan(x, r->plans[x->plan_top + i].plan, b, sizeof b));
+        int pw = out_display_width(fmt_plan(r->plans[x->plan_top + i].plan, x->g->times, b,
+            sizeof b));
         if (pw > plan_w)
             plan_w = pw;
     }
@@ -114,7 +115,7 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
         xx = 1;
         snprintf(b, sizeof b, "%d", idx + 1);
         xx = put_col(w, y, xx, c.rank, base, b, 1);
-        xx = put_col(w, y, xx, c.plan, base, fmt_plan(x, p->plan, b, sizeof b), 0);
+        xx = put_col(w, y, xx, c.plan, base, fmt_plan(p->plan, x->g->times, b, sizeof b), 0);
         if (!usable) {
             char why[200];
             snprintf(why, sizeof why, "%s %s", p->valid ? "does not fit:" : "invalid:",
@@ -122,14 +123,16 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
             pane_put(w, y, xx, inner + 1 - xx, base, why);
             continue;
         }
-        xx = put_col(w, y, xx, c.eff, base, fmt_pct(p->efficiency, b, sizeof b), 1);
-        xx = put_col(w, y, xx, c.ttft, base, fmt_time(x, p->ttft_s, b, sizeof b), 1);
-        xx = put_col(w, y, xx, c.itl, base, fmt_time(x, p->itl_s, b, sizeof b), 1);
+        xx = put_col(w, y, xx, c.eff, base, fmt_percent(p->efficiency, b, sizeof b), 1);
+        xx = put_col(w, y, xx, c.ttft, base, fmt_seconds(p->ttft_s, x->g->micro, b, sizeof b), 1);
+        xx = put_col(w, y, xx, c.itl, base, fmt_seconds(p->itl_s, x->g->micro, b, sizeof b), 1);
         int tails = r->tails_done[idx];
         if (c.p50)
-            xx = put_col(w, y, xx, c.p50, base, tails ? fmt_time(x, p->p50_s, b, sizeof b) : "",
+            xx = put_col(w, y, xx, c.p50, base, tails ? fmt_seconds(p->p50_s, x->g->micro, b,
+                sizeof b) : "",
                          1);
-        xx = put_col(w, y, xx, c.p99, base, tails ? fmt_time(x, p->p99_s, b, sizeof b) : "", 1);
+        xx = put_col(w, y, xx, c.p99, base, tails ? fmt_seconds(p->p99_s, x->g->micro, b,
+            sizeof b) : "", 1);
         if (c.bar) {
             int fill = 0;
             if (p->mem.capacity_bytes > 0) {

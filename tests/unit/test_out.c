@@ -1,0 +1,278 @@
+/*
+ * test_out.c - tui/out, the writers every front end shares: the unit
+ * formatters (fmt.h), the text-table helpers (table.h) and the JSON
+ * objects (cli_json.h).  Hand-worked values: each expected string is
+ * what the rule in fmt.h gives, worked out by hand, boundaries included.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli_json.h"
+#include "fmt.h"
+#include "table.h"
+
+#define S(call, want) assert_string_equal((call), (want))
+
+static void test_seconds(void **state)
+{
+    (void)state;
+    char b[64];
+    S(fmt_seconds(1.25, NULL, b, sizeof b), "1.25 s");
+    S(fmt_seconds(13.2, NULL, b, sizeof b), "13.2 s");
+    S(fmt_seconds(2.4, NULL, b, sizeof b), "2.40 s");
+    S(fmt_seconds(1234.4, NULL, b, sizeof b), "1234 s");
+    S(fmt_seconds(0.01234, NULL, b, sizeof b), "12.3 ms");    /* 12.34 ms: 3 digits */
+    S(fmt_seconds(0.0371, NULL, b, sizeof b), "37.1 ms");
+    S(fmt_seconds(0.00794, NULL, b, sizeof b), "7.94 ms");
+    S(fmt_seconds(0.101, NULL, b, sizeof b), "101 ms");
+    S(fmt_seconds(48.9e-6, NULL, b, sizeof b), "48.9 \xc2\xb5s");
+    S(fmt_seconds(48.9e-6, "u", b, sizeof b), "48.9 us");     /* ASCII terminals */
+    S(fmt_seconds(120e-9, NULL, b, sizeof b), "120 ns");
+    S(fmt_seconds(5e-7, NULL, b, sizeof b), "500 ns");
+    S(fmt_seconds(0, NULL, b, sizeof b), "0 s");
+}
+
+static void test_seconds_boundaries(void **state)
+{
+    (void)state;
+    char b[64];
+    /* 999.9 ms rounds to 1000 ms at three digits: it reads 1.00 s. */
+    S(fmt_seconds(0.9999, NULL, b, sizeof b), "1.00 s");
+    S(fmt_seconds(0.99951, NULL, b, sizeof b), "1.00 s");
+    S(fmt_seconds(0.99949, NULL, b, sizeof b), "999 ms");
+    S(fmt_seconds(0.9994, NULL, b, sizeof b), "999 ms");
+    S(fmt_seconds(0.0009996, NULL, b, sizeof b), "1.00 ms");  /* not 1000 µs */
+    S(fmt_seconds(9.996e-3, NULL, b, sizeof b), "10.0 ms");   /* not 10.00 */
+    S(fmt_seconds(99.96e-3, NULL, b, sizeof b), "100 ms");    /* not 100.0 */
+    S(fmt_seconds(9.994e-3, NULL, b, sizeof b), "9.99 ms");
+    /* Negative, NaN and infinity have no time: "-". */
+    S(fmt_seconds(-1, NULL, b, sizeof b), "-");
+    S(fmt_seconds(-1e-9, NULL, b, sizeof b), "-");
+    S(fmt_seconds(NAN, NULL, b, sizeof b), "-");
+    S(fmt_seconds(INFINITY, NULL, b, sizeof b), "-");
+    S(fmt_seconds(-INFINITY, NULL, b, sizeof b), "-");
+}
+
+static void test_bytes(void **state)
+{
+    (void)state;
+    char b[64];
+    S(fmt_bytes(0, b, sizeof b), "0 B");
+    S(fmt_bytes(512, b, sizeof b), "512 B");
+    S(fmt_bytes(4096, b, sizeof b), "4.10 kB");
+    S(fmt_bytes(16.06e9, b, sizeof b), "16.1 GB");
+    S(fmt_bytes(80e9, b, sizeof b), "80.0 GB");
+    S(fmt_bytes(810e9, b, sizeof b), "810 GB");
+    S(fmt_bytes(1.23e12, b, sizeof b), "1.23 TB");
+    S(fmt_bytes(999.4e6, b, sizeof b), "999 MB");
+    S(fmt_bytes(999.6e6, b, sizeof b), "1.00 GB");    /* not 1000 MB */
+    S(fmt_bytes(-1.5e9, b, sizeof b), "-1.50 GB");    /* headroom keeps its sign */
+    S(fmt_bytes(NAN, b, sizeof b), "-");
+    S(fmt_bytes(INFINITY, b, sizeof b), "-");
+    S(fmt_bytes_iec(512, b, sizeof b), "512 B");
+    S(fmt_bytes_iec(16777216, b, sizeof b), "16.0 MiB");
+    S(fmt_bytes_iec(1.5 * 1073741824.0, b, sizeof b), "1.50 GiB");
+    S(fmt_bytes_iec(1000 * 1024.0, b, sizeof b), "1000 KiB");  /* < 1024 KiB */
+    S(fmt_bytes_iec(1023.6 * 1024.0, b, sizeof b), "1.00 MiB");
+    S(fmt_bytes_iec(NAN, b, sizeof b), "-");
+    S(fmt_gb(19.7e9, b, sizeof b), "19.7 GB");
+    S(fmt_gb(141e9, b, sizeof b), "141 GB");
+    S(fmt_gb(80e9, b, sizeof b), "80.0 GB");
+    S(fmt_gb(5.5e9, b, sizeof b), "5.50 GB");
+    S(fmt_gb(5e7, b, sizeof b), "0.05 GB");
+    S(fmt_gb(99.96e9, b, sizeof b), "100 GB");
+    S(fmt_gb(NAN, b, sizeof b), "-");
+}
+
+/* GB and GiB are never mixed: SI output has no "i", IEC output always
+ * has "iB" once past 1024 bytes. */
+static void test_bytes_never_mixed(void **state)
+{
+    (void)state;
+    char b[64];
+    for (double v = 1; v < 1e18; v *= 3.7) {
+        fmt_bytes(v, b, sizeof b);
+        assert_null(strchr(b, 'i'));
+        fmt_gb(v, b, sizeof b);
+        assert_null(strchr(b, 'i'));
+        fmt_bytes_iec(v, b, sizeof b);
+        if (v >= 1024)
+            assert_non_null(strstr(b, "iB"));
+        else
+            assert_null(strchr(b, 'i'));
+    }
+}
+
+static void test_rates_counts(void **state)
+{
+    (void)state;
+    char b[64];
+    S(fmt_rate(4.5e11, "B/s", b, sizeof b), "450 GB/s");
+    S(fmt_rate(9.89e14, "FLOP/s", b, sizeof b), "989 TFLOP/s");
+    S(fmt_rate(3.35e12, "B/s", b, sizeof b), "3.35 TB/s");
+    S(fmt_rate(12, "tok/s", b, sizeof b), "12 tok/s");
+    S(fmt_rate(1234, "", b, sizeof b), "1.23 k");
+    S(fmt_rate(NAN, "B/s", b, sizeof b), "-");
+    S(fmt_count(8.03e9, b, sizeof b), "8.03 B");  /* billions, short scale */
+    S(fmt_count(124e6, b, sizeof b), "124 M");
+    S(fmt_count(4096, b, sizeof b), "4.10 k");
+    S(fmt_count(999, b, sizeof b), "999");
+    S(fmt_count(671e9, b, sizeof b), "671 B");
+    S(fmt_tokens_per_s(1234.56, b, sizeof b), "1234.6 tok/s");
+    S(fmt_tokens_per_s(0, b, sizeof b), "0.0 tok/s");
+    S(fmt_tokens_per_s(-1, b, sizeof b), "-");
+    S(fmt_tokens_per_s(NAN, b, sizeof b), "-");
+    S(fmt_tokens_per_s(INFINITY, b, sizeof b), "-");
+}
+
+static void test_percent_usd(void **state)
+{
+    (void)state;
+    char b[64];
+    S(fmt_percent(0.636, b, sizeof b), "63.6%");
+    S(fmt_percent(0.766, b, sizeof b), "76.6%");
+    S(fmt_percent(1.0, b, sizeof b), "100%");
+    S(fmt_percent(0.9996, b, sizeof b), "100%");    /* 99.96% rounds to 100.0 */
+    S(fmt_percent(0.9994, b, sizeof b), "99.9%");
+    S(fmt_percent(1.5, b, sizeof b), "150%");
+    S(fmt_percent(-0.05, b, sizeof b), "-5.0%");
+    S(fmt_percent(NAN, b, sizeof b), "-");
+    /* Dollars and cents; four decimals below a cent; whole from $100. */
+    S(fmt_usd(0.4234, b, sizeof b), "$0.42");
+    S(fmt_usd(0.092, b, sizeof b), "$0.09");
+    S(fmt_usd(12.3, b, sizeof b), "$12.30");
+    S(fmt_usd(71.666, b, sizeof b), "$71.67");
+    S(fmt_usd(99.994, b, sizeof b), "$99.99");
+    S(fmt_usd(99.996, b, sizeof b), "$100");        /* not $100.00 */
+    S(fmt_usd(121.2, b, sizeof b), "$121");
+    S(fmt_usd(0.00996, b, sizeof b), "$0.01");
+    S(fmt_usd(0.00994, b, sizeof b), "$0.0099");
+    S(fmt_usd(0.001234, b, sizeof b), "$0.0012");
+    S(fmt_usd(0, b, sizeof b), "-");               /* no price */
+    S(fmt_usd(-1, b, sizeof b), "-");
+    S(fmt_usd(NAN, b, sizeof b), "-");
+    S(fmt_usd(INFINITY, b, sizeof b), "-");
+}
+
+static void test_plan_and_width(void **state)
+{
+    (void)state;
+    char b[64];
+    engine_plan p = {8, 2, 1, 1}, q = {2, 1, 4, 8};
+    S(fmt_plan(p, NULL, b, sizeof b), "TP8xPP2xDP1");
+    S(fmt_plan(q, NULL, b, sizeof b), "TP2xPP1xDP4xEP8");
+    S(fmt_plan(p, "\xc3\x97", b, sizeof b), "TP8\xc3\x97PP2\xc3\x97""DP1");
+    assert_int_equal(out_display_width("TP8\xc3\x97PP2"), 7);
+    assert_int_equal(out_display_width(""), 0);
+    assert_int_equal(out_display_width("48.9 \xc2\xb5s"), 7);
+    /* Truncation follows snprintf: NUL-terminated within len. */
+    S(fmt_seconds(0.0371, NULL, b, 4), "37.");
+}
+
+static void test_put_col(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    assert_non_null(f);
+    out_put_col(f, "ab", 4);
+    fputc('|', f);
+    out_put_col(f, "\xc2\xb5s", -4); /* 2 columns, 3 bytes */
+    fputc('|', f);
+    out_put_col(f, "toolong", 3);
+    fclose(f);
+    assert_string_equal(text, "ab  |  \xc2\xb5s|toolong");
+    free(text);
+}
+
+static void test_calibration_label(void **state)
+{
+    (void)state;
+    char b[160];
+    assert_string_equal(out_calibration_label(NULL, b, sizeof b), "datasheet defaults");
+    engine_calib c;
+    memset(&c, 0, sizeof c);
+    assert_string_equal(out_calibration_label(&c, b, sizeof b), "datasheet defaults");
+    c.measured = 1;
+    strcpy(c.device, "NVIDIA H200");
+    strcpy(c.date, "2026-11-29");
+    assert_string_equal(out_calibration_label(&c, b, sizeof b),
+                        "measured on NVIDIA H200 2026-11-29");
+}
+
+static void test_json_never_nan(void **state)
+{
+    (void)state;
+    engine_result r;
+    memset(&r, 0, sizeof r);
+    r.plan = (engine_plan){2, 1, 1, 1};
+    r.valid = 1;
+    r.fits = 1;
+    r.ttft_s = NAN;
+    r.itl_s = INFINITY;
+    r.e2e_s = 1.5;
+    r.regime = '-';
+    r.compute_comm_ratio = 0;
+    r.cost_per_mtok_usd = 0;
+    cJSON *o = cli_result_json(NULL, &r);
+    assert_non_null(o);
+    char *text = cJSON_PrintUnformatted(o);
+    assert_non_null(text);
+    assert_null(strstr(text, "nan"));
+    assert_null(strstr(text, "inf"));
+    assert_non_null(strstr(text, "\"ttft_s\":null"));
+    assert_non_null(strstr(text, "\"itl_s\":null"));
+    assert_non_null(strstr(text, "\"e2e_s\":1.5"));
+    assert_non_null(strstr(text, "\"regime\":null"));
+    assert_non_null(strstr(text, "\"compute_comm_ratio\":null"));
+    assert_non_null(strstr(text, "\"cost_per_mtok_usd\":null"));
+    assert_non_null(strstr(text, "\"p50_s\":null"));
+    assert_non_null(strstr(text, "\"gpus\":2"));
+    assert_non_null(strstr(text, "\"plan\":{\"tp\":2,\"pp\":1,\"dp\":1,\"ep\":1}"));
+    cJSON_free(text);
+    cJSON_Delete(o);
+
+    /* Not fitting: memory stays, performance numbers become null. */
+    memset(&r, 0, sizeof r);
+    r.plan = (engine_plan){1, 1, 1, 1};
+    r.valid = 1;
+    r.fits = 0;
+    r.mem.weights_bytes = 810e9;
+    r.ttft_s = 3;
+    r.regime = 'C';
+    r.compute_comm_ratio = 2;
+    o = cli_result_json(NULL, &r);
+    text = cJSON_PrintUnformatted(o);
+    assert_non_null(strstr(text, "\"fits\":false"));
+    assert_non_null(strstr(text, "\"weights_bytes\":810000000000"));
+    assert_non_null(strstr(text, "\"ttft_s\":null"));
+    assert_non_null(strstr(text, "\"regime\":null"));
+    cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seconds),
+        cmocka_unit_test(test_seconds_boundaries),
+        cmocka_unit_test(test_bytes),
+        cmocka_unit_test(test_bytes_never_mixed),
+        cmocka_unit_test(test_rates_counts),
+        cmocka_unit_test(test_percent_usd),
+        cmocka_unit_test(test_plan_and_width),
+        cmocka_unit_test(test_put_col),
+        cmocka_unit_test(test_calibration_label),
+        cmocka_unit_test(test_json_never_nan),
+    };
+    return cmocka_run_group_tests_name("out", tests, NULL, NULL);
+}

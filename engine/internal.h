@@ -86,4 +86,8 @@ typedef struct ideal_memo {
 int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,
                    engine_error *err, ideal_memo *memo);
 
+/* 1 when some plan for s->gpus fits in memory (rank.c; the scenario is
+ * assumed checked). */
+int rank_some_plan_fits(const engine_scenario *s);
+
 #endif /* SHARDSCOPE_ENGINE_INTERNAL_H */

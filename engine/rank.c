@@ -152,6 +152,13 @@ static void fit_one(engine_plan p, void *arg)
         a->fits = 1;
 }
 
+int rank_some_plan_fits(const engine_scenario *s)
+{
+    fit_acc a = {s, 0};
+    for_each_plan(s, fit_one, &a);
+    return a.fits;
+}
+
 int engine_min_gpus(const engine_scenario *s, int max_gpus)
 {
     if (engine_scenario_check(s, NULL) != 0)
@@ -159,9 +166,7 @@ int engine_min_gpus(const engine_scenario *s, int max_gpus)
     engine_scenario t = *s;
     for (int n = 1; n <= max_gpus; n *= 2) {
         t.gpus = n;
-        fit_acc a = {&t, 0};
-        for_each_plan(&t, fit_one, &a);
-        if (a.fits)
+        if (rank_some_plan_fits(&t))
             return n;
     }
     return 0;

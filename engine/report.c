@@ -1,13 +1,15 @@
 /*
  * report.c - the seed scaling study's tables and figure sweeps, each cell
- * one engine call (engine_evaluate, engine_rank, engine_min_gpus,
- * engine_tails, engine_bubble_fraction).  The selection rules are the
+ * one engine call (engine_evaluate, engine_rank, engine_tails,
+ * engine_bubble_fraction) or one cell of the shared grids (grid.h: TP per
+ * link, least memory, min GPUs in powers of two).  The selection rules are the
  * seed's: "top-ranked" is the most efficient plan that fits on two or more
  * GPUs without replicas; the PP rows use the seed's micro-batch counts.
  */
 #include <math.h>
 #include <string.h>
 
+#include "grid.h"
 #include "report.h"
 
 void report_inputs_defaults(report_inputs *in, const engine_gpu *gpu)
@@ -118,37 +120,27 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
     }
     const engine_model *focus = in->models[in->focus];
 
+    engine_scenario ref = in->base;
+    ref.intra = in->ref_link;
+    static const int EIGHT[1] = {8};
     for (int mi = 0; mi < in->n_models; mi++) {
         const engine_model *m = in->models[mi];
         int f = top_config(in, m, out, &out->top[mi], err);
         if (f < 0)
             return -1;
         out->top_found[mi] = f;
-        for (int li = 0; li < in->n_links; li++) {
-            engine_scenario s = cell(in, m, in->links[li], 8);
-            if (eval(&s, (engine_plan){8, 1, 1, 1}, &out->tp8[mi][li], err))
-                return -1;
-        }
-        for (int vi = 0; vi < REPORT_N_VRAM; vi++) {
-            engine_scenario s = cell(in, m, in->ref_link, 1);
-            s.vram_bytes = in->vram_bytes[vi];
-            out->min_gpus[mi][vi] = engine_min_gpus(&s, in->min_gpus_max);
-        }
-        for (int ci = 0; ci < in->n_counts; ci++) {
-            engine_scenario s = cell(in, m, in->ref_link, in->counts[ci]);
-            int n = engine_rank(&s, out->scratch, REPORT_SCRATCH, 0, err);
-            if (n < 0)
-                return -1;
-            double least = 0;
-            for (int i = 0; i < n; i++) {
-                const engine_result *r = &out->scratch[i];
-                if (r->valid && r->plan.dp == 1 &&
-                    (least == 0 || r->mem.per_gpu_bytes < least))
-                    least = r->mem.per_gpu_bytes;
-            }
-            out->vram_frontier[mi][ci] = least;
-        }
+        engine_grid_axes tp8 = {&in->models[mi], 1, in->links, in->n_links, EIGHT, 1, 0};
+        if (engine_grid_tp(&in->base, &tp8, out->tp8[mi], err))
+            return -1;
+        engine_grid_axes front = {&in->models[mi], 1, NULL, 0, in->counts, in->n_counts, 0};
+        engine_grid_mem least[REPORT_MAX_COUNTS];
+        if (engine_grid_least_memory(&ref, &front, least, err))
+            return -1;
+        for (int ci = 0; ci < in->n_counts; ci++)
+            out->vram_frontier[mi][ci] = least[ci].ok ? least[ci].mem.per_gpu_bytes : 0;
     }
+    engine_grid_min_gpus(&ref, in->models, in->n_models, in->vram_bytes, REPORT_N_VRAM,
+                         in->min_gpus_max, ENGINE_GRID_POW2, &out->min_gpus[0][0]);
 
     /* TP vs PP(m) vs hybrid, the seed's rows: TP 8 as reference, PP(m=4)
      * on 2 and 4 GPUs, PP(m=8) on 8, and two hybrids on 8. */
@@ -207,12 +199,11 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
             return -1;
         if (out->tails[li].valid)
             engine_tails(&s, &out->tails[li]);
-        for (int ci = 0; ci < in->n_counts; ci++) {
-            int n = in->counts[ci];
-            engine_scenario t = cell(in, focus, in->links[li], n);
-            if (eval(&t, (engine_plan){n, 1, 1, 1}, &out->tp_scaling[li][ci], err))
-                return -1;
-        }
+        engine_scenario f = in->base;
+        f.model = focus;
+        engine_grid_axes scaling = {NULL, 0, &in->links[li], 1, in->counts, in->n_counts, 0};
+        if (engine_grid_tp(&f, &scaling, out->tp_scaling[li], err))
+            return -1;
     }
     for (int ci = 0; ci < in->n_counts; ci++) {
         int n = in->counts[ci];

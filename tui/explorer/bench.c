@@ -149,3 +149,71 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
             mean, pct(bytes_sl, n_sl, 0.5), pct(bytes_sl, n_sl, 0.99), bmax);
     return 0;
 }
+
+static void count_cells(const explorer *x, explorer_bench_update_result *out)
+{
+    const exp_results *r = &x->r;
+    int links = x->ctl[CTL_INTRA].max + 1;
+    out->cells[EXPLORER_BENCH_RANK] = r->n_plans;
+    /* TP per link x count, then TP, PP and each hybrid split per count */
+    long eff = (long)links * EXP_EFF_COUNTS;
+    for (int c = 0; c < EXP_CMP_COUNTS; c++) {
+        int n = r->cmp_counts[c], hy = 0;
+        for (int tp = 2; tp <= n / 2; tp *= 2)
+            hy++;
+        eff += 2 + hy;
+    }
+    out->cells[EXPLORER_BENCH_EFF] = eff;
+    out->cells[EXPLORER_BENCH_HEAT] = (long)r->heat_rows * r->heat_cols;
+    out->cells[EXPLORER_BENCH_FRONT] = EXP_FRONT_COUNTS + EXP_MEM_SIZES;
+    long tails = 0;
+    for (int i = 0; i < r->n_plans; i++)
+        tails += r->tails_done[i];
+    out->cells[EXPLORER_BENCH_TAILS] = tails;
+}
+
+int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
+                          explorer_bench_update_result *out, char *msg, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    term_caps caps;
+    memset(&caps, 0, sizeof caps);
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    explorer *x = NULL;
+    if (explorer_new(db, &eo, &caps, &x, msg, len) != 0)
+        return 1;
+    double *t = calloc((size_t)repeats * (EXPLORER_BENCH_PARTS + 1), sizeof *t);
+    if (!t) {
+        explorer_free(x);
+        snprintf(msg, len, "out of memory");
+        return 1;
+    }
+    layout_compute(rows, cols, x->tab, &x->lay);
+    exp_update(x); /* warm-up: sizes the tables, touches the caches */
+    for (int i = 0; i < repeats; i++) {
+        exp_invalidate(x);
+        double sum = 0;
+        exp_update_scenario(x);
+        for (int p = 0; p < EXPLORER_BENCH_PARTS; p++) {
+            double a = calib_now_s();
+            exp_update_part(x, (exp_part)p);
+            double dt = calib_now_s() - a;
+            t[(size_t)p * repeats + i] = dt;
+            sum += dt;
+        }
+        t[(size_t)EXPLORER_BENCH_PARTS * repeats + i] = sum;
+    }
+    count_cells(x, out);
+    for (int p = 0; p < EXPLORER_BENCH_PARTS; p++)
+        out->part_s[p] = pct(t + (size_t)p * repeats, repeats, 0.5);
+    out->frame_s = pct(t + (size_t)EXPLORER_BENCH_PARTS * repeats, repeats, 0.5);
+    out->model = exp_model(x)->name;
+    out->gpu = exp_gpu(x)->name;
+    out->link = exp_link(x, CTL_INTRA)->name;
+    out->gpus = x->r.sc.gpus;
+    out->mc_samples = x->r.sc.mc_samples;
+    free(t);
+    explorer_free(x);
+    return 0;
+}

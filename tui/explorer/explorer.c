@@ -20,8 +20,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const double MEM_SIZES_GB[EXP_MEM_SIZES] = {8, 24, 40, 80, 141, 192};
-
 void explorer_opts_defaults(explorer_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -125,11 +123,6 @@ static const char *link_name_at(const preset_db *db, int i)
     return db->links[i].name;
 }
 
-static int gb_of(double bytes)
-{
-    long v = (long)(bytes / 1e9 + 0.5);
-    return v < 1 ? 1 : v > 4096 ? 4096 : (int)v;
-}
 
 static void set_context_ranges(explorer *x)
 {
@@ -153,7 +146,7 @@ static void ctl_changed(explorer *x, int ctl)
     if (ctl == CTL_MODEL) {
         set_context_ranges(x);
     } else if (ctl == CTL_GPU) {
-        slider_set(&x->ctl[CTL_VRAM], gb_of(exp_gpu(x)->memory_bytes));
+        slider_set(&x->ctl[CTL_VRAM], exp_gb_of(exp_gpu(x)->memory_bytes));
         topology_for_gpu(x);
         calib_for_gpu(x);
     }
@@ -231,7 +224,7 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
                                        EXP_MAX_PER_NODE, 1, 8);
     x->ctl[CTL_VRAM] = slider_make("VRAM/GPU", "GB", SLIDER_LINEAR,
                                    o && o->vram_gb > 0 ? (int)(o->vram_gb + 0.5)
-                                                       : gb_of(db->gpus[gi].memory_bytes),
+                                                       : exp_gb_of(db->gpus[gi].memory_bytes),
                                    1, 1024, 1, 8);
     x->ctl[CTL_BATCH] = slider_make("Batch", "seq", SLIDER_GEOM, d.batch, 1, 4096, 1, 1);
     x->ctl[CTL_PROMPT] = slider_make("Prompt", "tok", SLIDER_GEOM, d.prompt, 1, 131072, 128, 1);
@@ -310,273 +303,6 @@ void explorer_free(explorer *x)
     free(x->r.tails_done);
     free(x->grid);
     free(x);
-}
-
-/* --- recomputation ----------------------------------------------------- */
-
-static void build_scenario(const explorer *x, engine_scenario *s)
-{
-    engine_scenario_defaults(s);
-    s->model = exp_model(x);
-    s->gpu = exp_gpu(x);
-    s->intra = exp_link(x, CTL_INTRA);
-    s->inter = exp_link(x, CTL_INTER);
-    s->calib = x->calib.measured ? &x->calib : NULL;
-    s->framework = exp_framework(x);
-    s->bands = x->have_bands ? &x->bands : NULL;
-    s->gpus = x->ctl[CTL_GPUS].value;
-    s->gpus_per_node = x->ctl[CTL_PER_NODE].value;
-    /* The slider moves in whole GB; at the GPU's own (rounded) capacity the
-     * engine gets the exact figure (0 = the GPU's capacity), so 85.52 GB
-     * is never rounded up to 86. */
-    s->vram_bytes = x->ctl[CTL_VRAM].value == gb_of(s->gpu->memory_bytes)
-                        ? 0
-                        : x->ctl[CTL_VRAM].value * 1e9; /* GB -> bytes */
-    s->batch = x->ctl[CTL_BATCH].value;
-    s->prompt = x->ctl[CTL_PROMPT].value;
-    s->gen = x->ctl[CTL_GEN].value;
-    s->weight_dtype = (engine_dtype)x->ctl[CTL_DTYPE].value;
-    s->microbatches = x->ctl[CTL_MICRO].value;
-    s->schedule = (engine_schedule)x->ctl[CTL_SCHED].value;
-    s->objective = (engine_objective)x->ctl[CTL_OBJECTIVE].value;
-}
-
-static void eval_cell(const engine_scenario *s, engine_plan p, exp_cell *c)
-{
-    engine_result r;
-    memset(c, 0, sizeof *c);
-    c->plan = p;
-    if (engine_evaluate(s, p, &r, NULL) != 0 || !r.valid)
-        return;
-    c->ok = 1;
-    c->fits = r.fits;
-    c->efficiency = r.efficiency;
-    c->ratio = r.compute_comm_ratio;
-    c->regime = r.regime;
-    c->itl_s = r.itl_s;
-}
-
-static void compute_rank(explorer *x)
-{
-    exp_results *r = &x->r;
-    engine_error err = {{0}};
-    int n = engine_rank(&r->sc, r->plans, EXP_MAX_PLANS, 0, &err);
-    memset(r->tails_done, 0, EXP_MAX_PLANS);
-    if (n < 0) {
-        r->n_plans = 0;
-        r->rank_failed = 1;
-        snprintf(r->rank_err, sizeof r->rank_err, "%s", err.msg);
-    } else {
-        r->n_plans = n;
-        r->rank_failed = 0;
-        r->rank_err[0] = '\0';
-    }
-    if (x->plan_sel >= r->n_plans)
-        x->plan_sel = r->n_plans > 0 ? r->n_plans - 1 : 0;
-    if (x->plan_sel < 0)
-        x->plan_sel = 0;
-}
-
-static void compute_eff(explorer *x)
-{
-    exp_results *r = &x->r;
-    int n_links = x->ctl[CTL_INTRA].max + 1;
-    for (int c = 0; c < EXP_EFF_COUNTS; c++)
-        r->eff_counts[c] = 2 << c;
-    for (int li = 0; li < n_links; li++) {
-        engine_scenario s = r->sc;
-        s.intra = s.inter = &x->db->links[li];
-        s.gpus_per_node = 0;
-        for (int c = 0; c < EXP_EFF_COUNTS; c++) {
-            s.gpus = r->eff_counts[c];
-            engine_plan p = {s.gpus, 1, 1, 1};
-            eval_cell(&s, p, &r->eff[li][c]);
-        }
-    }
-    /* TP vs PP vs the best hybrid (tp, pp >= 2) in the current cluster. */
-    for (int c = 0; c < EXP_CMP_COUNTS; c++) {
-        int n = 2 << c;
-        r->cmp_counts[c] = n;
-        engine_scenario s = r->sc;
-        s.gpus = n;
-        eval_cell(&s, (engine_plan){n, 1, 1, 1}, &r->cmp[CMP_TP][c]);
-        eval_cell(&s, (engine_plan){1, n, 1, 1}, &r->cmp[CMP_PP][c]);
-        engine_result best, cur;
-        int have = 0;
-        for (int tp = 2; tp <= n / 2; tp *= 2) {
-            engine_plan p = {tp, n / tp, 1, 1};
-            if (engine_evaluate(&s, p, &cur, NULL) != 0 || !cur.valid)
-                continue;
-            if (!have || engine_result_compare(&cur, &best, s.objective) < 0) {
-                best = cur;
-                have = 1;
-            }
-        }
-        exp_cell *h = &r->cmp[CMP_HYBRID][c];
-        memset(h, 0, sizeof *h);
-        if (have) {
-            h->ok = 1;
-            h->fits = best.fits;
-            h->efficiency = best.efficiency;
-            h->ratio = best.compute_comm_ratio;
-            h->regime = best.regime;
-            h->itl_s = best.itl_s;
-            h->plan = best.plan;
-        }
-    }
-}
-
-static void compute_heat(explorer *x)
-{
-    exp_results *r = &x->r;
-    int n_links = x->ctl[CTL_INTRA].max + 1;
-    r->heat_mode = x->heat_mode_done;
-    for (int c = 0; c < EXP_HEAT_COUNTS; c++)
-        r->heat_counts[c] = 2 << c;
-    engine_scenario s = r->sc;
-    s.gpus_per_node = 0;
-    if (r->heat_mode == HEAT_BY_GPUS) {
-        r->heat_rows = n_links;
-        r->heat_cols = EXP_HEAT_COUNTS;
-        for (int li = 0; li < n_links; li++) {
-            s.intra = s.inter = &x->db->links[li];
-            for (int c = 0; c < EXP_HEAT_COUNTS; c++) {
-                s.gpus = r->heat_counts[c];
-                eval_cell(&s, (engine_plan){s.gpus, 1, 1, 1}, &r->heat[li][c]);
-            }
-        }
-    } else {
-        r->heat_rows = x->ctl[CTL_MODEL].max + 1;
-        r->heat_cols = n_links;
-        for (int mi = 0; mi < r->heat_rows; mi++) {
-            s.model = &x->db->models[mi];
-            for (int li = 0; li < n_links; li++) {
-                s.intra = s.inter = &x->db->links[li];
-                eval_cell(&s, (engine_plan){s.gpus, 1, 1, 1}, &r->heat[mi][li]);
-            }
-        }
-    }
-}
-
-static void compute_front(explorer *x)
-{
-    exp_results *r = &x->r;
-    engine_scenario s = r->sc;
-    engine_memory cur, best;
-    char reason[ENGINE_REASON_MAX];
-    engine_plan best_plan = {1, 1, 1, 1};
-    r->front_capacity = 0;
-    for (int c = 0; c < EXP_FRONT_COUNTS; c++) {
-        int n = 1 << c;
-        r->front_counts[c] = n;
-        r->front_ok[c] = 0;
-        s.gpus = n;
-        /* The split of n GPUs over tp x pp (one replica) needing the least
-         * memory per GPU. */
-        for (int tp = 1; tp <= n; tp *= 2) {
-            engine_plan p = {tp, n / tp, 1, 1};
-            if (!engine_plan_memory(&s, p, &cur, reason, sizeof reason))
-                continue;
-            if (!r->front_ok[c] || cur.per_gpu_bytes < best.per_gpu_bytes) {
-                best = cur;
-                best_plan = p;
-                r->front_ok[c] = 1;
-            }
-        }
-        if (r->front_ok[c]) {
-            r->front_mem[c] = best;
-            r->front_plan[c] = best_plan;
-            r->front_capacity = best.capacity_bytes;
-        }
-    }
-    for (int i = 0; i < EXP_MEM_SIZES; i++) {
-        s = r->sc;
-        r->mem_sizes_gb[i] = MEM_SIZES_GB[i];
-        s.vram_bytes = MEM_SIZES_GB[i] * 1e9;
-        r->min_gpus[i] = engine_min_gpus(&s, EXP_MAX_GPUS);
-    }
-}
-
-int exp_visible_plan_rows(const explorer *x)
-{
-    WINDOW *w = x->win[PANE_STRATEGIES];
-    if (!w)
-        return 8;
-    int h = getmaxy(w) - 2 - pane_strategies_first_row();
-    return h < 1 ? 1 : h;
-}
-
-/* Monte Carlo tails only for the plans on screen and the selected one. */
-static void ensure_tails(explorer *x)
-{
-    exp_results *r = &x->r;
-    int rows = exp_visible_plan_rows(x);
-    if (x->plan_sel < x->plan_top)
-        x->plan_top = x->plan_sel;
-    if (x->plan_sel >= x->plan_top + rows)
-        x->plan_top = x->plan_sel - rows + 1;
-    if (x->plan_top > r->n_plans - rows)
-        x->plan_top = r->n_plans - rows;
-    if (x->plan_top < 0)
-        x->plan_top = 0;
-    for (int i = x->plan_top; i < r->n_plans && i < x->plan_top + rows; i++)
-        if (!r->tails_done[i] && r->plans[i].valid) {
-            engine_tails(&r->sc, &r->plans[i]);
-            r->tails_done[i] = 1;
-        }
-    if (x->plan_sel < r->n_plans && !r->tails_done[x->plan_sel] &&
-        r->plans[x->plan_sel].valid) {
-        engine_tails(&r->sc, &r->plans[x->plan_sel]);
-        r->tails_done[x->plan_sel] = 1;
-    }
-}
-
-void exp_update(explorer *x)
-{
-    exp_inputs in, k;
-    exp_inputs_get(x, &in);
-    build_scenario(x, &x->r.sc);
-    if (!x->have_rank || memcmp(&in, &x->in_rank, sizeof in)) {
-        compute_rank(x);
-        x->in_rank = in;
-        x->have_rank = 1;
-    }
-    k = in;
-    k.v[CTL_GPUS] = 0; /* the tables sweep their own GPU counts */
-    if (!x->have_eff || memcmp(&k, &x->in_eff, sizeof k)) {
-        compute_eff(x);
-        x->in_eff = k;
-        x->have_eff = 1;
-    }
-    k = in;
-    if (x->heat_mode_done == HEAT_BY_GPUS)
-        k.v[CTL_GPUS] = 0;
-    else
-        k.v[CTL_MODEL] = 0;
-    k.v[CTL_INTRA] = k.v[CTL_INTER] = k.v[CTL_PER_NODE] = 0;
-    k.v[CTL_VRAM] = k.v[CTL_OBJECTIVE] = 0;
-    if (!x->have_heat || x->r.heat_mode != x->heat_mode_done ||
-        memcmp(&k, &x->in_heat, sizeof k)) {
-        compute_heat(x);
-        x->in_heat = k;
-        x->have_heat = 1;
-    }
-    k = in;
-    k.v[CTL_GPUS] = 0;
-    k.v[CTL_OBJECTIVE] = 0;
-    if (!x->have_front || memcmp(&k, &x->in_front, sizeof k)) {
-        compute_front(x);
-        x->in_front = k;
-        x->have_front = 1;
-    }
-    ensure_tails(x);
-}
-
-const engine_result *exp_selected_plan(const explorer *x)
-{
-    if (x->plan_sel < 0 || x->plan_sel >= x->r.n_plans)
-        return NULL;
-    return &x->r.plans[x->plan_sel];
 }
 
 /* --- keys -------------------------------------------------------------- */

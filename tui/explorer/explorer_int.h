@@ -101,6 +101,17 @@ typedef struct exp_results {
     int min_gpus[EXP_MEM_SIZES];
 } exp_results;
 
+/* The blocks of results the update step keeps, in the order it updates
+ * them. */
+typedef enum exp_part {
+    EXP_PART_RANK = 0, /* ranked plans at the current GPU count */
+    EXP_PART_EFF,      /* TP per link, TP vs PP vs hybrid */
+    EXP_PART_HEAT,     /* the regime heatmap */
+    EXP_PART_FRONT,    /* least memory per count, min GPUs per size */
+    EXP_PART_TAILS,    /* Monte Carlo tails of the plans on screen */
+    EXP_PARTS
+} exp_part;
+
 typedef enum overlay_kind {
     OVERLAY_NONE = 0,
     OVERLAY_HELP,
@@ -158,8 +169,8 @@ struct explorer {
 
     /* Results and what they were computed from. */
     exp_results r;
-    exp_inputs in_rank, in_eff, in_heat, in_front;
-    int have_rank, have_eff, have_heat, have_front;
+    exp_inputs in_part[EXP_PARTS]; /* what each block was computed from */
+    int have[EXP_PARTS];
     int heat_mode_done;            /* requested heatmap mode */
     int eff_view;                  /* efficiency: 0 TP by link, 1 TP vs PP */
     int heat_top;                  /* first heatmap row shown */
@@ -184,7 +195,17 @@ const engine_framework *exp_framework(const explorer *x);
 const engine_result *exp_selected_plan(const explorer *x);
 void exp_set_msg(explorer *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* update.c: the scenario of the controls (x->r.sc) and every block of
+ * results brought up to date, each recomputed only when its cache key
+ * changed.  exp_update_part does one block (the scenario must be current:
+ * exp_update_scenario, which exp_update runs first); exp_invalidate forgets every block, so the
+ * next update recomputes all (the bench). */
 void exp_update(explorer *x);
+void exp_update_part(explorer *x, exp_part p);
+void exp_update_scenario(explorer *x);
+void exp_invalidate(explorer *x);
+/* Whole GB of a byte count, clamped to the VRAM slider's 1..4096. */
+int exp_gb_of(double bytes);
 int exp_visible_plan_rows(const explorer *x);
 /* The view data of the calibration in use: NULL for datasheet defaults
  * or when the calibration module has no points for it. */

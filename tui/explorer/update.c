@@ -1,0 +1,291 @@
+/*
+ * update.c - the explorer's update step: the controls become one engine
+ * scenario, and each block of results (ranked plans, efficiency tables,
+ * heatmap, frontier, the tails of the plans on screen) is recomputed from
+ * the shared grids (engine/grid.h) only when the inputs it depends on (its
+ * cache key) changed.  Every number comes from engine_* calls; this file
+ * only chooses which plans to ask about.
+ */
+#include "explorer_int.h"
+#include "grid.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const double MEM_SIZES_GB[EXP_MEM_SIZES] = {8, 24, 40, 80, 141, 192};
+
+int exp_gb_of(double bytes)
+{
+    long v = (long)(bytes / 1e9 + 0.5);
+    return v < 1 ? 1 : v > 4096 ? 4096 : (int)v;
+}
+
+/* --- recomputation ----------------------------------------------------- */
+
+static void build_scenario(const explorer *x, engine_scenario *s)
+{
+    engine_scenario_defaults(s);
+    s->model = exp_model(x);
+    s->gpu = exp_gpu(x);
+    s->intra = exp_link(x, CTL_INTRA);
+    s->inter = exp_link(x, CTL_INTER);
+    s->calib = x->calib.measured ? &x->calib : NULL;
+    s->framework = exp_framework(x);
+    s->bands = x->have_bands ? &x->bands : NULL;
+    s->gpus = x->ctl[CTL_GPUS].value;
+    s->gpus_per_node = x->ctl[CTL_PER_NODE].value;
+    /* The slider moves in whole GB; at the GPU's own (rounded) capacity the
+     * engine gets the exact figure (0 = the GPU's capacity), so 85.52 GB
+     * is never rounded up to 86. */
+    s->vram_bytes = x->ctl[CTL_VRAM].value == exp_gb_of(s->gpu->memory_bytes)
+                        ? 0
+                        : x->ctl[CTL_VRAM].value * 1e9; /* GB -> bytes */
+    s->batch = x->ctl[CTL_BATCH].value;
+    s->prompt = x->ctl[CTL_PROMPT].value;
+    s->gen = x->ctl[CTL_GEN].value;
+    s->weight_dtype = (engine_dtype)x->ctl[CTL_DTYPE].value;
+    s->microbatches = x->ctl[CTL_MICRO].value;
+    s->schedule = (engine_schedule)x->ctl[CTL_SCHED].value;
+    s->objective = (engine_objective)x->ctl[CTL_OBJECTIVE].value;
+}
+
+/* The small cell a pane draws from an evaluated result. */
+static void cell_of(const engine_result *r, exp_cell *c)
+{
+    memset(c, 0, sizeof *c);
+    c->plan = r->plan;
+    if (!r->valid)
+        return;
+    c->ok = 1;
+    c->fits = r->fits;
+    c->efficiency = r->efficiency;
+    c->ratio = r->compute_comm_ratio;
+    c->regime = r->regime;
+    c->itl_s = r->itl_s;
+}
+
+/* The links the tables sweep: every preset link (up to EXP_MAX_LINKS). */
+static int sweep_links(const explorer *x, const engine_link **links)
+{
+    int n = x->ctl[CTL_INTRA].max + 1;
+    for (int i = 0; i < n; i++)
+        links[i] = &x->db->links[i];
+    return n;
+}
+
+static void compute_rank(explorer *x)
+{
+    exp_results *r = &x->r;
+    engine_error err = {{0}};
+    int n = engine_rank(&r->sc, r->plans, EXP_MAX_PLANS, 0, &err);
+    memset(r->tails_done, 0, EXP_MAX_PLANS);
+    if (n < 0) {
+        r->n_plans = 0;
+        r->rank_failed = 1;
+        snprintf(r->rank_err, sizeof r->rank_err, "%s", err.msg);
+    } else {
+        r->n_plans = n;
+        r->rank_failed = 0;
+        r->rank_err[0] = '\0';
+    }
+    if (x->plan_sel >= r->n_plans)
+        x->plan_sel = r->n_plans > 0 ? r->n_plans - 1 : 0;
+    if (x->plan_sel < 0)
+        x->plan_sel = 0;
+}
+
+static void compute_eff(explorer *x)
+{
+    exp_results *r = &x->r;
+    const engine_link *links[EXP_MAX_LINKS];
+    engine_result row[EXP_EFF_COUNTS];
+    for (int c = 0; c < EXP_EFF_COUNTS; c++)
+        r->eff_counts[c] = 2 << c;
+    /* TP over N GPUs per link, the link used everywhere. */
+    int n_links = sweep_links(x, links);
+    for (int li = 0; li < n_links; li++) {
+        engine_grid_axes ax = {NULL, 0, &links[li], 1, r->eff_counts, EXP_EFF_COUNTS, 1};
+        engine_grid_tp(&r->sc, &ax, row, NULL);
+        for (int c = 0; c < EXP_EFF_COUNTS; c++)
+            cell_of(&row[c], &r->eff[li][c]);
+    }
+    /* TP vs PP vs the best hybrid (tp, pp >= 2) in the current cluster. */
+    engine_grid_split sp[EXP_CMP_COUNTS];
+    for (int c = 0; c < EXP_CMP_COUNTS; c++)
+        r->cmp_counts[c] = 2 << c;
+    engine_grid_splits(&r->sc, r->cmp_counts, EXP_CMP_COUNTS, sp, NULL);
+    for (int c = 0; c < EXP_CMP_COUNTS; c++) {
+        cell_of(&sp[c].tp, &r->cmp[CMP_TP][c]);
+        cell_of(&sp[c].pp, &r->cmp[CMP_PP][c]);
+        cell_of(&sp[c].hybrid, &r->cmp[CMP_HYBRID][c]);
+        if (!sp[c].have_hybrid)
+            memset(&r->cmp[CMP_HYBRID][c], 0, sizeof r->cmp[CMP_HYBRID][c]);
+    }
+}
+
+static void compute_heat(explorer *x)
+{
+    exp_results *r = &x->r;
+    const engine_link *links[EXP_MAX_LINKS];
+    engine_result row[EXP_MAX_LINKS > EXP_HEAT_COUNTS ? EXP_MAX_LINKS : EXP_HEAT_COUNTS];
+    int n_links = sweep_links(x, links);
+    r->heat_mode = x->heat_mode_done;
+    for (int c = 0; c < EXP_HEAT_COUNTS; c++)
+        r->heat_counts[c] = 2 << c;
+    if (r->heat_mode == HEAT_BY_GPUS) {
+        /* rows: links; columns: GPU counts */
+        r->heat_rows = n_links;
+        r->heat_cols = EXP_HEAT_COUNTS;
+        for (int li = 0; li < n_links; li++) {
+            engine_grid_axes ax = {NULL, 0, &links[li], 1, r->heat_counts, EXP_HEAT_COUNTS, 1};
+            engine_grid_tp(&r->sc, &ax, row, NULL);
+            for (int c = 0; c < EXP_HEAT_COUNTS; c++)
+                cell_of(&row[c], &r->heat[li][c]);
+        }
+    } else {
+        /* rows: models; columns: links, at the current GPU count */
+        r->heat_rows = x->ctl[CTL_MODEL].max + 1;
+        r->heat_cols = n_links;
+        for (int mi = 0; mi < r->heat_rows; mi++) {
+            const engine_model *m = &x->db->models[mi];
+            engine_grid_axes ax = {&m, 1, links, n_links, NULL, 0, 1};
+            engine_grid_tp(&r->sc, &ax, row, NULL);
+            for (int li = 0; li < n_links; li++)
+                cell_of(&row[li], &r->heat[mi][li]);
+        }
+    }
+}
+
+static void compute_front(explorer *x)
+{
+    exp_results *r = &x->r;
+    engine_grid_mem g[EXP_FRONT_COUNTS];
+    for (int c = 0; c < EXP_FRONT_COUNTS; c++)
+        r->front_counts[c] = 1 << c;
+    engine_grid_axes ax = {NULL, 0, NULL, 0, r->front_counts, EXP_FRONT_COUNTS, 0};
+    engine_grid_least_memory(&r->sc, &ax, g, NULL);
+    r->front_capacity = 0;
+    for (int c = 0; c < EXP_FRONT_COUNTS; c++) {
+        r->front_ok[c] = g[c].ok;
+        if (g[c].ok) {
+            r->front_mem[c] = g[c].mem;
+            r->front_plan[c] = g[c].plan;
+            r->front_capacity = g[c].mem.capacity_bytes;
+        }
+    }
+    double bytes[EXP_MEM_SIZES];
+    for (int i = 0; i < EXP_MEM_SIZES; i++) {
+        r->mem_sizes_gb[i] = MEM_SIZES_GB[i];
+        bytes[i] = MEM_SIZES_GB[i] * 1e9;
+    }
+    engine_grid_min_gpus(&r->sc, NULL, 0, bytes, EXP_MEM_SIZES, EXP_MAX_GPUS,
+                         ENGINE_GRID_ANY_COUNT, r->min_gpus);
+}
+
+int exp_visible_plan_rows(const explorer *x)
+{
+    layout_rect rc = x->lay.pane[PANE_STRATEGIES];
+    if (!layout_rect_visible(rc))
+        return 8;
+    int h = rc.h - 2 - pane_strategies_first_row();
+    return h < 1 ? 1 : h;
+}
+
+/* Monte Carlo tails only for the plans on screen and the selected one. */
+static void ensure_tails(explorer *x)
+{
+    exp_results *r = &x->r;
+    int rows = exp_visible_plan_rows(x);
+    if (x->plan_sel < x->plan_top)
+        x->plan_top = x->plan_sel;
+    if (x->plan_sel >= x->plan_top + rows)
+        x->plan_top = x->plan_sel - rows + 1;
+    if (x->plan_top > r->n_plans - rows)
+        x->plan_top = r->n_plans - rows;
+    if (x->plan_top < 0)
+        x->plan_top = 0;
+    for (int i = x->plan_top; i < r->n_plans && i < x->plan_top + rows; i++)
+        if (!r->tails_done[i] && r->plans[i].valid) {
+            engine_tails(&r->sc, &r->plans[i]);
+            r->tails_done[i] = 1;
+        }
+    if (x->plan_sel < r->n_plans && !r->tails_done[x->plan_sel] &&
+        r->plans[x->plan_sel].valid) {
+        engine_tails(&r->sc, &r->plans[x->plan_sel]);
+        r->tails_done[x->plan_sel] = 1;
+    }
+}
+
+/* The cache key of each block: the inputs with what it does not depend on
+ * zeroed (the tables sweep their own GPU counts; the heatmap ignores the
+ * links, VRAM and objective; the frontier the objective). */
+static exp_inputs part_key(const explorer *x, const exp_inputs *in, exp_part p)
+{
+    exp_inputs k = *in;
+    switch (p) {
+    case EXP_PART_EFF:
+        k.v[CTL_GPUS] = 0;
+        break;
+    case EXP_PART_HEAT:
+        if (x->heat_mode_done == HEAT_BY_GPUS)
+            k.v[CTL_GPUS] = 0;
+        else
+            k.v[CTL_MODEL] = 0;
+        k.v[CTL_INTRA] = k.v[CTL_INTER] = k.v[CTL_PER_NODE] = 0;
+        k.v[CTL_VRAM] = k.v[CTL_OBJECTIVE] = 0;
+        break;
+    case EXP_PART_FRONT:
+        k.v[CTL_GPUS] = 0;
+        k.v[CTL_OBJECTIVE] = 0;
+        break;
+    default:
+        break;
+    }
+    return k;
+}
+
+void exp_update_part(explorer *x, exp_part p)
+{
+    static void (*const COMPUTE[EXP_PART_TAILS])(explorer *) = {compute_rank, compute_eff,
+                                                                 compute_heat, compute_front};
+    if (p == EXP_PART_TAILS) {
+        ensure_tails(x);
+        return;
+    }
+    exp_inputs in;
+    exp_inputs_get(x, &in);
+    exp_inputs k = part_key(x, &in, p);
+    int stale = !x->have[p] || memcmp(&k, &x->in_part[p], sizeof k) ||
+                (p == EXP_PART_HEAT && x->r.heat_mode != x->heat_mode_done);
+    if (!stale)
+        return;
+    COMPUTE[p](x);
+    x->in_part[p] = k;
+    x->have[p] = 1;
+}
+
+void exp_invalidate(explorer *x)
+{
+    memset(x->have, 0, sizeof x->have);
+    memset(x->r.tails_done, 0, EXP_MAX_PLANS);
+}
+
+void exp_update_scenario(explorer *x)
+{
+    build_scenario(x, &x->r.sc);
+}
+
+void exp_update(explorer *x)
+{
+    build_scenario(x, &x->r.sc);
+    for (int p = 0; p < EXP_PARTS; p++)
+        exp_update_part(x, (exp_part)p);
+}
+
+const engine_result *exp_selected_plan(const explorer *x)
+{
+    if (x->plan_sel < 0 || x->plan_sel >= x->r.n_plans)
+        return NULL;
+    return &x->r.plans[x->plan_sel];
+}
+

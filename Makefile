@@ -11,8 +11,9 @@
 #   make install  PREFIX=/usr/local DESTDIR= : binary + man page
 #   make clean
 #
-# USE_CUDA=auto|yes|no selects the cuBLAS calibration backend; the toolkit is
-# found through CUDA_HOME or /usr/local/cuda, /opt/cuda, /usr/lib/cuda.
+# USE_CUDA=auto|yes|no: auto and yes build the cuBLAS calibration backend
+# (CUDA is loaded with dlopen when calibrating; no toolkit needed), no
+# leaves it out.
 # WERROR=1 adds -Werror (CI).  UPDATE_GOLDENS=1 regenerates screen goldens.
 
 CC      ?= cc
@@ -34,26 +35,16 @@ PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw libcjson 2>/dev/null)
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
-# --- CUDA (optional) -------------------------------------------------------
-CUDA_HOME ?= $(firstword $(foreach d,/usr/local/cuda /opt/cuda /usr/lib/cuda,\
-               $(if $(wildcard $(d)/include/cublas_v2.h),$(d))))
-ifeq ($(USE_CUDA),auto)
-  ifneq ($(and $(CUDA_HOME),$(wildcard $(CUDA_HOME)/include/cublas_v2.h)),)
-    HAVE_CUDA := 1
-  endif
-else ifeq ($(USE_CUDA),yes)
-  ifeq ($(wildcard $(CUDA_HOME)/include/cublas_v2.h),)
-    $(error USE_CUDA=yes but no CUDA toolkit with cublas_v2.h under CUDA_HOME='$(CUDA_HOME)')
-  endif
-  HAVE_CUDA := 1
-endif
-CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
-ifdef HAVE_CUDA
-  CUDA_CFLAGS := -DSHARDSCOPE_HAVE_CUDA -I$(CUDA_HOME)/include
-  CUDA_LIBS   := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart
-  CALIB_SRC   := $(filter-out %nocuda.c,$(shell find calib -name '*.c'))
-else
+# --- CUDA (optional, loaded at run time) ------------------------------------
+# calib/backend/cuda.c declares the few CUDA and cuBLAS values it uses and
+# loads libcudart and libcublas with dlopen when a calibration starts: it
+# needs no toolkit to build, and the binary links no CUDA library.
+# USE_CUDA=no builds calib/backend/nocuda.c instead ("no CUDA support").
+ifeq ($(USE_CUDA),no)
   CALIB_SRC   := $(filter-out %_cuda.c %/cuda.c,$(shell find calib -name '*.c'))
+else
+  CUDA_CFLAGS := -DSHARDSCOPE_HAVE_CUDA
+  CALIB_SRC   := $(filter-out %nocuda.c,$(shell find calib -name '*.c'))
 endif
 
 # --- sources ---------------------------------------------------------------
@@ -95,7 +86,7 @@ inc_for = $(strip $(if $(filter engine/%,$1),$(INC_engine),\
             $(INC_tests)))))))))
 
 ALL_CFLAGS = $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
-LIBS = $(PKG_LIBS) $(CUDA_LIBS) -lpthread -lm
+LIBS = $(PKG_LIBS) -lpthread -lm
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 # Test objects are built through a pattern chain; keep them (no rebuilds).

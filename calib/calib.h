@@ -19,10 +19,12 @@
  * $XDG_CONFIG_HOME/shardscope/calibration/<device>.json (atomically) and is
  * loaded back into an engine_calib for the GPU preset it was matched to.
  *
- * Backends: "cuda" (cuBLAS, built when the toolkit is present) and "cpu"
- * (our blocked SGEMM, always built).  Nothing here prints, exits or uses
- * global mutable state: errors come back as a status and an engine_error
- * sentence, progress through a callback, cancellation through a flag.
+ * Backends: "cuda" (cuBLAS and the CUDA runtime, loaded with dlopen when a
+ * calibration starts: the binary does not link CUDA) and "cpu" (our
+ * blocked SGEMM).  Nothing here prints, exits or uses
+ * global mutable state (the CUDA libraries are loaded once and kept):
+ * errors come back as a calib_status and an engine_error sentence,
+ * progress through a callback, cancellation through a flag.
  *
  * Units: SI (seconds, bytes, FLOP, FLOP/s, bytes/s).  MAPE is a fraction.
  */
@@ -218,19 +220,64 @@ void calib_layer_cost(int hidden, int tokens, double elem, double *flops,
 typedef void (*calib_progress_fn)(void *ctx, double fraction,
                                   const char *step);
 
-/* CUDA seam: each NULL member means "the real CUDA/cuBLAS call".  Return
- * values are the cudaError_t / cublasStatus_t codes as int (0 = success).
- * Tests pass failing fakes to reach the no-GPU, no-cuBLAS and out-of-memory
- * paths without a GPU.  Ignored by the cpu backend and by builds without
- * CUDA. */
+/* The CUDA runtime and cuBLAS calls of the cuda backend, one member per
+ * call (the backend makes no other).  The real table is loaded with dlopen
+ * at calibration time (calib/backend/cuda.c: libcudart.so, .so.13, .12,
+ * .11.0, .11, then libcublas of the same major first), so the binary
+ * never links CUDA; a test passes its own table (calib_opts.cuda) to reach
+ * the no-GPU, no-cuBLAS and out-of-memory paths without a GPU.  Every
+ * member is required except error_string and error_name (NULL: a built-in
+ * text for the common codes).  Returns are the cudaError_t /
+ * cublasStatus_t codes as int (0 = success); handles, events and streams
+ * are opaque pointers (stream NULL = the default stream); enums are passed
+ * as int with the values of the CUDA headers (CALIB_CUDA_*). */
+enum {
+    CALIB_CUDA_MEMCPY_H2D = 1,      /* cudaMemcpyHostToDevice */
+    CALIB_CUDA_MEMCPY_D2D = 3,      /* cudaMemcpyDeviceToDevice */
+    CALIB_CUDA_ATTR_CLOCK_KHZ = 13, /* cudaDevAttrClockRate */
+    CALIB_CUDA_ATTR_SM_COUNT = 16,  /* cudaDevAttrMultiProcessorCount */
+    CALIB_CUDA_ATTR_MEM_CLOCK_KHZ = 36, /* cudaDevAttrMemoryClockRate */
+    CALIB_CUDA_ATTR_BUS_WIDTH = 37, /* cudaDevAttrGlobalMemoryBusWidth */
+    CALIB_CUDA_ATTR_CC_MAJOR = 75,  /* cudaDevAttrComputeCapabilityMajor */
+    CALIB_CUDA_ATTR_CC_MINOR = 76,  /* cudaDevAttrComputeCapabilityMinor */
+    /* Bytes of the buffer get_device_properties fills (struct
+     * cudaDeviceProp is about 1 KiB; only `name`, its first 256 bytes, is
+     * read). */
+    CALIB_CUDA_PROP_BYTES = 8192
+};
+
 typedef struct calib_cuda_api {
-    int (*get_device_count)(int *count);          /* cudaGetDeviceCount */
-    int (*set_device)(int device);                /* cudaSetDevice */
-    int (*device_info)(int device, calib_device *out); /* properties */
-    int (*mem_alloc)(void **ptr, size_t bytes);   /* cudaMalloc */
-    int (*mem_free)(void *ptr);                   /* cudaFree */
-    int (*blas_create)(void **handle);            /* cublasCreate */
-    int (*blas_destroy)(void *handle);            /* cublasDestroy */
+    /* CUDA runtime */
+    int (*get_device_count)(int *count);               /* cudaGetDeviceCount */
+    int (*set_device)(int device);                     /* cudaSetDevice */
+    int (*get_device_properties)(void *prop, int device); /* cudaGetDeviceProperties */
+    int (*device_get_attribute)(int *value, int attr, int device); /* cudaDeviceGetAttribute */
+    int (*mem_get_info)(size_t *free_bytes, size_t *total_bytes); /* cudaMemGetInfo */
+    int (*driver_get_version)(int *version);           /* cudaDriverGetVersion */
+    int (*runtime_get_version)(int *version);          /* cudaRuntimeGetVersion */
+    int (*mem_alloc)(void **ptr, size_t bytes);        /* cudaMalloc */
+    int (*mem_free)(void *ptr);                        /* cudaFree */
+    int (*mem_copy)(void *dst, const void *src, size_t bytes, int kind); /* cudaMemcpy */
+    int (*mem_copy_async)(void *dst, const void *src, size_t bytes, int kind,
+                          void *stream);               /* cudaMemcpyAsync */
+    int (*mem_set)(void *ptr, int value, size_t bytes);  /* cudaMemset */
+    int (*event_create)(void **event);                 /* cudaEventCreate */
+    int (*event_destroy)(void *event);                 /* cudaEventDestroy */
+    int (*event_record)(void *event, void *stream);    /* cudaEventRecord */
+    int (*event_synchronize)(void *event);             /* cudaEventSynchronize */
+    int (*event_elapsed_ms)(float *ms, void *start, void *end); /* cudaEventElapsedTime */
+    int (*stream_create)(void **stream);               /* cudaStreamCreate */
+    int (*stream_destroy)(void *stream);               /* cudaStreamDestroy */
+    int (*stream_synchronize)(void *stream);           /* cudaStreamSynchronize */
+    const char *(*error_string)(int code);             /* cudaGetErrorString */
+    const char *(*error_name)(int code);               /* cudaGetErrorName */
+    /* cuBLAS */
+    int (*blas_create)(void **handle);                 /* cublasCreate_v2 */
+    int (*blas_destroy)(void *handle);                 /* cublasDestroy_v2 */
+    int (*blas_gemm_ex)(void *handle, int transa, int transb, int m, int n, int k,
+                        const void *alpha, const void *a, int a_type, int lda,
+                        const void *b, int b_type, int ldb, const void *beta, void *c,
+                        int c_type, int ldc, int compute_type, int algo); /* cublasGemmEx */
 } calib_cuda_api;
 
 typedef struct calib_opts {
@@ -246,7 +293,8 @@ typedef struct calib_opts {
     calib_progress_fn progress; /* may be NULL */
     void *progress_ctx;
     const atomic_int *cancel;   /* may be NULL; nonzero: stop soon */
-    const calib_cuda_api *cuda; /* may be NULL: the real calls */
+    const calib_cuda_api *cuda; /* NULL: the real table (dlopen'd); else a
+                                   complete table (tests' fakes) */
 } calib_opts;
 
 void calib_opts_defaults(calib_opts *o);
@@ -325,8 +373,9 @@ char *calib_result_to_json(const calib_result *r);
 
 /* --- backends (used by calib_run; exposed for tests) ------------------ */
 
-/* Number of usable CUDA devices: 0 with *count set, or -1 with err (no
- * CUDA in this build, no driver, no GPU). */
+/* Number of usable CUDA devices through api (NULL: the real table, loaded
+ * on first use): 0 with *count set, or -1 with err, one line (no CUDA
+ * runtime library, no CUDA in this build, no driver, no GPU). */
 int calib_cuda_probe(const calib_cuda_api *api, int *count,
                      engine_error *err);
 /* Run the GPU sweep; CALIB_OK, CALIB_NO_GPU when the GPU cannot be used at

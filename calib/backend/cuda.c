@@ -1,154 +1,243 @@
 /*
- * backend_cuda.c - the GPU calibration backend, plain C over the CUDA
- * runtime and cuBLAS C APIs (no nvcc).  It checks for a device first
- * (cudaGetDeviceCount: no GPU or no driver is a clean error), reads the
- * device's name, SM count, clocks and driver/runtime versions, allocates
- * every buffer once, creates the cuBLAS handle, then times with CUDA
- * events - one warm-up, median of the repeats - the four GEMMs of one
- * transformer layer (fp16 on tensor cores, FP32 accumulation) over the
- * seed's grid (hidden 768..8192, batch 1..8, sequence 512 and 2048),
- * decode-shaped GEMMs of 1..256 tokens, and a device-to-device copy for
- * HBM bandwidth.  With two or more GPUs, NCCL sweeps (NCCL is loaded with
- * dlopen, so the binary never depends on it): AllReduce over every GPU,
- * then send/recv from GPU 0 to GPU 1, both through calib_comm_sweep
- * (comm.c: sizes, warm-up, median) with a timing callback each.
+ * cuda.c - the GPU calibration backend, plain C over the CUDA runtime and
+ * cuBLAS C APIs, both loaded with dlopen when a calibration starts (the
+ * nvtop way: this file declares the few values it uses instead of
+ * including the toolkit's headers, so it always builds and the binary
+ * never depends on a CUDA library).  Every CUDA and cuBLAS call goes
+ * through a calib_cuda_api table: the real one, filled here from one
+ * symbol table, or a test's fake.
  *
- * The calls that can fail on a machine without a usable GPU go through a
- * calib_cuda_api table whose NULL members mean the real functions, so tests
- * reach the failure paths with fakes and no GPU.  This is the only file
- * that includes CUDA headers.
+ * It checks for a device first (cudaGetDeviceCount: no library, no GPU or
+ * no driver is a clean one-line error), reads the device's name, SM count,
+ * clocks and driver/runtime versions, allocates every buffer once, creates
+ * the cuBLAS handle, then times with CUDA events - one warm-up, median of
+ * the repeats - the four GEMMs of one transformer layer (fp16 on tensor
+ * cores, FP32 accumulation) over the seed's grid (hidden 768..8192, batch
+ * 1..8, sequence 512 and 2048), decode-shaped GEMMs of 1..256 tokens, and
+ * a device-to-device copy for HBM bandwidth.  With two or more GPUs, NCCL
+ * sweeps (NCCL is loaded with dlopen too): AllReduce over every GPU, then
+ * send/recv from GPU 0 to GPU 1, both through calib_comm_sweep (comm.c:
+ * sizes, warm-up, median) with a timing callback each.
  */
 #include <dlfcn.h>
-#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cublas_v2.h>
-#include <cuda_runtime_api.h>
-
 #include "calib.h"
 #include "internal.h"
 
-/* --- the real calls behind the table ---------------------------------- */
+/* cuBLAS and library_types.h values (stable across CUDA 11..13). */
+#define CUBLAS_OP_N 0
+#define CUDA_R_16F 2
+#define CUBLAS_COMPUTE_32F 68
+#define CUBLAS_GEMM_DEFAULT (-1)
 
-static int real_get_device_count(int *count)
+/* --- the real table: one symbol list for loading and for checking ------ */
+
+enum { LIB_CUDART = 0, LIB_CUBLAS = 1 };
+
+typedef struct cuda_sym {
+    size_t off;        /* of the member in calib_cuda_api */
+    int lib;
+    const char *name;  /* the C symbol */
+    const char *alt;   /* tried first when set (a versioned symbol) */
+    int optional;
+} cuda_sym;
+
+#define SYM(member, lib, name, alt, opt) {offsetof(calib_cuda_api, member), lib, name, alt, opt}
+static const cuda_sym SYMS[] = {
+    SYM(get_device_count, LIB_CUDART, "cudaGetDeviceCount", NULL, 0),
+    SYM(set_device, LIB_CUDART, "cudaSetDevice", NULL, 0),
+    SYM(get_device_properties, LIB_CUDART, "cudaGetDeviceProperties",
+        "cudaGetDeviceProperties_v2", 0),
+    SYM(device_get_attribute, LIB_CUDART, "cudaDeviceGetAttribute", NULL, 0),
+    SYM(mem_get_info, LIB_CUDART, "cudaMemGetInfo", NULL, 0),
+    SYM(driver_get_version, LIB_CUDART, "cudaDriverGetVersion", NULL, 0),
+    SYM(runtime_get_version, LIB_CUDART, "cudaRuntimeGetVersion", NULL, 0),
+    SYM(mem_alloc, LIB_CUDART, "cudaMalloc", NULL, 0),
+    SYM(mem_free, LIB_CUDART, "cudaFree", NULL, 0),
+    SYM(mem_copy, LIB_CUDART, "cudaMemcpy", NULL, 0),
+    SYM(mem_copy_async, LIB_CUDART, "cudaMemcpyAsync", NULL, 0),
+    SYM(mem_set, LIB_CUDART, "cudaMemset", NULL, 0),
+    SYM(event_create, LIB_CUDART, "cudaEventCreate", NULL, 0),
+    SYM(event_destroy, LIB_CUDART, "cudaEventDestroy", NULL, 0),
+    SYM(event_record, LIB_CUDART, "cudaEventRecord", NULL, 0),
+    SYM(event_synchronize, LIB_CUDART, "cudaEventSynchronize", NULL, 0),
+    SYM(event_elapsed_ms, LIB_CUDART, "cudaEventElapsedTime", NULL, 0),
+    SYM(stream_create, LIB_CUDART, "cudaStreamCreate", NULL, 0),
+    SYM(stream_destroy, LIB_CUDART, "cudaStreamDestroy", NULL, 0),
+    SYM(stream_synchronize, LIB_CUDART, "cudaStreamSynchronize", NULL, 0),
+    SYM(error_string, LIB_CUDART, "cudaGetErrorString", NULL, 1),
+    SYM(error_name, LIB_CUDART, "cudaGetErrorName", NULL, 1),
+    SYM(blas_create, LIB_CUBLAS, "cublasCreate_v2", NULL, 0),
+    SYM(blas_destroy, LIB_CUBLAS, "cublasDestroy_v2", NULL, 0),
+    SYM(blas_gemm_ex, LIB_CUBLAS, "cublasGemmEx", NULL, 0),
+};
+#define N_SYMS (sizeof SYMS / sizeof SYMS[0])
+
+/* Library names, newest first after the unversioned development link;
+ * libcudart.so.11.0 is CUDA 11's soname.  cuBLAS of the runtime's major
+ * version is tried before the list (libcublas loads its own cublasLt). */
+static const char *const LIB_NAMES[2][6] = {
+    {"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0",
+     "libcudart.so.11", NULL},
+    {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11", NULL, NULL}};
+static const char *const LIB_WHAT[2] = {"the CUDA runtime", "cuBLAS"};
+
+static void *member(const calib_cuda_api *a, const cuda_sym *s)
 {
-    return (int)cudaGetDeviceCount(count);
+    void *p;
+    memcpy(&p, (const char *)a + s->off, sizeof p);
+    return p;
 }
 
-static int real_set_device(int device)
+/* Loaded once per process and never unloaded (the CUDA runtime does not
+ * survive dlclose well); immutable after the once-call. */
+static struct {
+    calib_cuda_api api;
+    int ok[2];
+    char why[2][200];
+} g_cuda;
+static pthread_once_t g_cuda_once = PTHREAD_ONCE_INIT;
+
+static void *open_lib(int lib, const char *first)
 {
-    return (int)cudaSetDevice(device);
+    void *h = first ? dlopen(first, RTLD_NOW | RTLD_LOCAL) : NULL;
+    for (int i = 0; !h && LIB_NAMES[lib][i]; i++)
+        h = dlopen(LIB_NAMES[lib][i], RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        snprintf(g_cuda.why[lib], sizeof g_cuda.why[lib],
+                 "%s is not installed (tried %s, .13, .12, .11)", LIB_WHAT[lib],
+                 LIB_NAMES[lib][0]);
+    return h;
 }
 
-static int real_device_info(int device, calib_device *d)
+static int bind_syms(int lib, void *h)
 {
-    struct cudaDeviceProp p;
-    cudaError_t e = cudaGetDeviceProperties(&p, device);
-    if (e != cudaSuccess)
-        return (int)e;
-    size_t n = strnlen(p.name, sizeof p.name);
-    if (n >= sizeof d->name)
-        n = sizeof d->name - 1;
-    memcpy(d->name, p.name, n);
-    d->name[n] = '\0';
-    d->sm_count = p.multiProcessorCount;
-    d->cc_major = p.major;
-    d->cc_minor = p.minor;
-    d->memory_bytes = (double)p.totalGlobalMem;
-    d->bus_width_bits = p.memoryBusWidth;
-    int v = 0;
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, device) == cudaSuccess)
-        d->clock_khz = v;
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, device) == cudaSuccess)
-        d->mem_clock_khz = v;
-    if (cudaDriverGetVersion(&v) == cudaSuccess)
-        d->driver_version = v;
-    if (cudaRuntimeGetVersion(&v) == cudaSuccess)
-        d->runtime_version = v;
+    for (size_t i = 0; i < N_SYMS; i++) {
+        const cuda_sym *s = &SYMS[i];
+        if (s->lib != lib)
+            continue;
+        void *p = s->alt ? dlsym(h, s->alt) : NULL;
+        if (!p)
+            p = dlsym(h, s->name);
+        if (!p && !s->optional) {
+            snprintf(g_cuda.why[lib], sizeof g_cuda.why[lib], "%s has no %s",
+                     LIB_WHAT[lib], s->name);
+            return -1;
+        }
+        memcpy((char *)&g_cuda.api + s->off, &p, sizeof p);
+    }
     return 0;
 }
 
-static int real_mem_alloc(void **p, size_t n)
+static void load_real(void)
 {
-    return (int)cudaMalloc(p, n);
+    void *rt = open_lib(LIB_CUDART, NULL);
+    g_cuda.ok[LIB_CUDART] = rt && bind_syms(LIB_CUDART, rt) == 0;
+    if (!g_cuda.ok[LIB_CUDART])
+        return;
+    char same[32] = "";
+    int v = 0;
+    if (g_cuda.api.runtime_get_version(&v) == 0 && v >= 1000)
+        snprintf(same, sizeof same, "libcublas.so.%d", v / 1000);
+    void *blas = open_lib(LIB_CUBLAS, same[0] ? same : NULL);
+    g_cuda.ok[LIB_CUBLAS] = blas && bind_syms(LIB_CUBLAS, blas) == 0;
 }
 
-static int real_mem_free(void *p)
+/* The table to use: the caller's (checked complete) or the real one.
+ * need_blas: the cuBLAS members too.  NULL with err ("no usable GPU: ..."). */
+static const calib_cuda_api *api_get(const calib_cuda_api *in, int need_blas,
+                                     engine_error *err)
 {
-    return (int)cudaFree(p);
+    if (!in) {
+        pthread_once(&g_cuda_once, load_real);
+        for (int lib = 0; lib <= need_blas; lib++)
+            if (!g_cuda.ok[lib]) {
+                if (err)
+                    snprintf(err->msg, sizeof err->msg, "no usable GPU: %s",
+                             g_cuda.why[lib]);
+                return NULL;
+            }
+        return &g_cuda.api;
+    }
+    for (size_t i = 0; i < N_SYMS; i++)
+        if (!SYMS[i].optional && SYMS[i].lib <= need_blas && !member(in, &SYMS[i])) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg,
+                         "no usable GPU: the CUDA table has no %s", SYMS[i].name);
+            return NULL;
+        }
+    return in;
 }
 
-static int real_blas_create(void **h)
+/* --- error texts ---------------------------------------------------------- */
+
+/* The runtime's texts of the codes met without a GPU, for a table without
+ * error_string / error_name (the same words as libcudart's). */
+static const struct {
+    int code;
+    const char *name, *text;
+} CUDA_ERRORS[] = {
+    {0, "cudaSuccess", "no error"},
+    {2, "cudaErrorMemoryAllocation", "out of memory"},
+    {3, "cudaErrorInitializationError", "initialization error"},
+    {35, "cudaErrorInsufficientDriver",
+     "CUDA driver version is insufficient for CUDA runtime version"},
+    {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {999, "cudaErrorUnknown", "unknown error"},
+};
+
+static const char *cuda_text(const calib_cuda_api *a, int code, int name)
 {
-    cublasHandle_t handle = NULL;
-    cublasStatus_t s = cublasCreate(&handle);
-    *h = handle;
-    return (int)s;
+    const char *s = NULL;
+    if (a)
+        s = name ? (a->error_name ? a->error_name(code) : NULL)
+                 : (a->error_string ? a->error_string(code) : NULL);
+    for (size_t i = 0; !s && i < sizeof CUDA_ERRORS / sizeof CUDA_ERRORS[0]; i++)
+        if (CUDA_ERRORS[i].code == code)
+            s = name ? CUDA_ERRORS[i].name : CUDA_ERRORS[i].text;
+    return s ? s : name ? "cudaError" : "unrecognised error code";
 }
 
-static int real_blas_destroy(void *h)
+static const char *cuda_msg(const calib_cuda_api *a, int code)
 {
-    return (int)cublasDestroy((cublasHandle_t)h);
-}
-
-/* The table with every NULL member replaced by the real call. */
-static calib_cuda_api resolve(const calib_cuda_api *in)
-{
-    calib_cuda_api a;
-    if (in)
-        a = *in;
-    else
-        memset(&a, 0, sizeof a);
-    if (!a.get_device_count) a.get_device_count = real_get_device_count;
-    if (!a.set_device) a.set_device = real_set_device;
-    if (!a.device_info) a.device_info = real_device_info;
-    if (!a.mem_alloc) a.mem_alloc = real_mem_alloc;
-    if (!a.mem_free) a.mem_free = real_mem_free;
-    if (!a.blas_create) a.blas_create = real_blas_create;
-    if (!a.blas_destroy) a.blas_destroy = real_blas_destroy;
-    return a;
-}
-
-static const char *cuda_msg(int code)
-{
-    return cudaGetErrorString((cudaError_t)code);
-}
-
-static const char *cuda_name(int code)
-{
-    return cudaGetErrorName((cudaError_t)code);
+    return cuda_text(a, code, 0);
 }
 
 static const char *blas_name(int s)
 {
     switch (s) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
+    case 0: return "CUBLAS_STATUS_SUCCESS";
+    case 1: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case 3: return "CUBLAS_STATUS_ALLOC_FAILED";
+    case 7: return "CUBLAS_STATUS_INVALID_VALUE";
+    case 8: return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case 11: return "CUBLAS_STATUS_MAPPING_ERROR";
+    case 13: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case 14: return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case 15: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    case 16: return "CUBLAS_STATUS_LICENSE_ERROR";
     default: return "unknown cuBLAS status";
     }
 }
 
 int calib_cuda_probe(const calib_cuda_api *api, int *count, engine_error *err)
 {
-    calib_cuda_api a = resolve(api);
     *count = 0;
-    int n = 0, e = a.get_device_count(&n);
+    const calib_cuda_api *a = api_get(api, 0, err);
+    if (!a)
+        return -1;
+    int n = 0, e = a->get_device_count(&n);
     if (e != 0) {
         if (err)
             snprintf(err->msg, sizeof err->msg,
-                     "no usable GPU: cudaGetDeviceCount failed: %s (%s)",
-                     cuda_msg(e), cuda_name(e));
+                     "no usable GPU: cudaGetDeviceCount failed: %s (%s)", cuda_msg(a, e),
+                     cuda_text(a, e, 1));
         return -1;
     }
     if (n <= 0) {
@@ -161,32 +250,77 @@ int calib_cuda_probe(const calib_cuda_api *api, int *count, engine_error *err)
     return 0;
 }
 
+/* --- the device ------------------------------------------------------------ */
+
+/* Name, SMs, compute capability, clocks, memory and versions of `device`
+ * (the current one).  0, or the failing cudaGetDeviceProperties code. */
+static int read_device(const calib_cuda_api *a, int device, calib_device *d)
+{
+    char *prop = calloc(1, CALIB_CUDA_PROP_BYTES);
+    if (!prop)
+        return 2; /* cudaErrorMemoryAllocation */
+    int e = a->get_device_properties(prop, device);
+    if (e == 0) {
+        size_t n = strnlen(prop, 256);
+        if (n >= sizeof d->name)
+            n = sizeof d->name - 1;
+        memcpy(d->name, prop, n);
+        d->name[n] = '\0';
+    }
+    free(prop);
+    if (e != 0)
+        return e;
+    static const struct {
+        int attr;
+        size_t off;
+    } attrs[] = {{CALIB_CUDA_ATTR_SM_COUNT, offsetof(calib_device, sm_count)},
+                 {CALIB_CUDA_ATTR_CC_MAJOR, offsetof(calib_device, cc_major)},
+                 {CALIB_CUDA_ATTR_CC_MINOR, offsetof(calib_device, cc_minor)},
+                 {CALIB_CUDA_ATTR_CLOCK_KHZ, offsetof(calib_device, clock_khz)},
+                 {CALIB_CUDA_ATTR_MEM_CLOCK_KHZ, offsetof(calib_device, mem_clock_khz)},
+                 {CALIB_CUDA_ATTR_BUS_WIDTH, offsetof(calib_device, bus_width_bits)}};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        int v = 0;
+        if (a->device_get_attribute(&v, attrs[i].attr, device) == 0)
+            memcpy((char *)d + attrs[i].off, &v, sizeof v);
+    }
+    size_t free_b = 0, total_b = 0;
+    if (a->mem_get_info(&free_b, &total_b) == 0)
+        d->memory_bytes = (double)total_b;
+    int v = 0;
+    if (a->driver_get_version(&v) == 0)
+        d->driver_version = v;
+    if (a->runtime_get_version(&v) == 0)
+        d->runtime_version = v;
+    return 0;
+}
+
 /* --- the sweep ---------------------------------------------------------- */
 
 typedef struct gpu_ctx {
-    calib_cuda_api api;
-    cublasHandle_t blas;
+    const calib_cuda_api *api;
+    void *blas;
     void *w, *x, *q, *y, *z;   /* weights (12 h^2), activations */
     size_t wbytes, xbytes, qbytes, ybytes;
-    cudaEvent_t e0, e1;
+    void *e0, *e1;
     int events;
-    cudaDataType_t dt;
+    int dt;
 } gpu_ctx;
 
 static void gpu_release(gpu_ctx *g)
 {
     if (g->events) {
-        cudaEventDestroy(g->e0);
-        cudaEventDestroy(g->e1);
+        g->api->event_destroy(g->e0);
+        g->api->event_destroy(g->e1);
         g->events = 0;
     }
     if (g->blas)
-        g->api.blas_destroy(g->blas);
+        g->api->blas_destroy(g->blas);
     g->blas = NULL;
     void **bufs[] = {&g->w, &g->x, &g->q, &g->y, &g->z};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
         if (*bufs[i])
-            g->api.mem_free(*bufs[i]);
+            g->api->mem_free(*bufs[i]);
         *bufs[i] = NULL;
     }
 }
@@ -197,11 +331,9 @@ static int gemm(gpu_ctx *g, int t, int n, int k, const void *x, const void *w,
                 void *c)
 {
     const float one = 1.0f, zero = 0.0f;
-    cublasStatus_t s = cublasGemmEx(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, t, k,
-                                    &one, w, g->dt, n, x, g->dt, k, &zero, c,
-                                    g->dt, n, CUBLAS_COMPUTE_32F,
-                                    CUBLAS_GEMM_DEFAULT);
-    return (int)s;
+    return g->api->blas_gemm_ex(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, t, k, &one, w, g->dt,
+                                n, x, g->dt, k, &zero, c, g->dt, n, CUBLAS_COMPUTE_32F,
+                                CUBLAS_GEMM_DEFAULT);
 }
 
 /* The four GEMMs of a layer with hidden h over t tokens; weights laid out
@@ -218,26 +350,34 @@ static int layer(gpu_ctx *g, int h, int t)
     return s;
 }
 
-static int time_layer(gpu_ctx *g, int h, int t, int reps, double *median,
-                      engine_error *err)
+/* Median seconds of `reps` timed runs of a layer (h, t tokens), or of the
+ * device-to-device copy of `copy` bytes when h == 0; one warm-up first.
+ * 0, or -1 with err. */
+static int time_events(gpu_ctx *g, int h, int t, size_t copy, int reps, double *median,
+                       engine_error *err)
 {
+    const calib_cuda_api *a = g->api;
     double v[16];
     if (reps > 16)
         reps = 16;
     for (int r = -1; r < reps; r++) { /* r == -1: warm-up */
-        cudaEventRecord(g->e0, 0);
-        int s = layer(g, h, t);
-        cudaEventRecord(g->e1, 0);
-        cudaError_t ce = cudaEventSynchronize(g->e1);
-        if (s != 0 || ce != cudaSuccess) {
-            if (err)
+        a->event_record(g->e0, NULL);
+        int s = h ? layer(g, h, t)
+                  : a->mem_copy_async(g->y, g->w, copy, CALIB_CUDA_MEMCPY_D2D, NULL);
+        a->event_record(g->e1, NULL);
+        int ce = a->event_synchronize(g->e1);
+        if (s != 0 || ce != 0) {
+            if (err && h)
                 snprintf(err->msg, sizeof err->msg,
                          "cuda backend: GEMM h=%d tokens=%d failed: %s", h, t,
-                         s != 0 ? "cublasGemmEx error" : cuda_msg((int)ce));
+                         s != 0 ? "cublasGemmEx error" : cuda_msg(a, ce));
+            else if (err)
+                snprintf(err->msg, sizeof err->msg,
+                         "cuda backend: device-to-device copy failed");
             return -1;
         }
         float ms = 0;
-        cudaEventElapsedTime(&ms, g->e0, g->e1);
+        a->event_elapsed_ms(&ms, g->e0, g->e1);
         if (r >= 0)
             v[r] = ms * 1e-3;
     }
@@ -248,7 +388,7 @@ static int time_layer(gpu_ctx *g, int h, int t, int reps, double *median,
 
 /* Non-trivial fp16 data (zeros would flatter the clocks): small values of
  * both signs, copied chunk by chunk. */
-static int fill_device(void *dst, size_t bytes)
+static int fill_device(const calib_cuda_api *a, void *dst, size_t bytes)
 {
     enum { CHUNK = 8u << 20 };
     uint16_t *h = malloc(CHUNK);
@@ -265,14 +405,20 @@ static int fill_device(void *dst, size_t bytes)
     int rc = 0;
     for (size_t off = 0; off < bytes && rc == 0; off += CHUNK) {
         size_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
-        if (cudaMemcpy((char *)dst + off, h, n, cudaMemcpyHostToDevice) != cudaSuccess)
+        if (a->mem_copy((char *)dst + off, h, n, CALIB_CUDA_MEMCPY_H2D) != 0)
             rc = -1;
     }
     free(h);
     return rc;
 }
 
-calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
+/* The grid of one run (the seed's, or the --quick subset). */
+typedef struct gpu_grid {
+    const int *hid, *bat, *seq, *dec, *dec_hid;
+    int nh, nb, ns, nd, ndh, reps;
+} gpu_grid;
+
+static gpu_grid grid_for(int quick)
 {
     static const int hid_f[] = {768, 1024, 2048, 4096, 5120, 8192};
     static const int hid_q[] = {768, 2048, 4096};
@@ -282,181 +428,189 @@ calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_err
     static const int dec_f[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
     static const int dec_q[] = {1, 16, 256};
     static const int dec_hid[] = {4096, 8192};
-    const int *hid = o->quick ? hid_q : hid_f;
-    const int *bat = o->quick ? bat_q : bat_f;
-    const int *dec = o->quick ? dec_q : dec_f;
-    int nh = o->quick ? 3 : 6, nb = o->quick ? 2 : 4, ns = 2;
-    int nd = o->quick ? 3 : 9, ndh = o->quick ? 1 : 2;
-    int reps = o->quick ? 3 : 5;
+    if (quick)
+        return (gpu_grid){hid_q, bat_q, seq, dec_q, dec_hid, 3, 2, 2, 3, 1, 3};
+    return (gpu_grid){hid_f, bat_f, seq, dec_f, dec_hid, 6, 4, 2, 9, 2, 5};
+}
 
-    gpu_ctx g;
-    memset(&g, 0, sizeof g);
-    g.api = resolve(o->cuda);
-    g.dt = CUDA_R_16F;
-
+/* Select the device and fill r->dev.  CALIB_OK or CALIB_NO_GPU (err). */
+static calib_status gpu_open(const calib_opts *o, const calib_cuda_api *a,
+                             calib_result *r, engine_error *err)
+{
     int count = 0;
-    if (calib_cuda_probe(o->cuda, &count, err) != 0)
+    if (calib_cuda_probe(a, &count, err) != 0)
         return CALIB_NO_GPU;
     if (o->device < 0 || o->device >= count) {
         if (err)
-            snprintf(err->msg, sizeof err->msg,
-                     "no CUDA device %d (%d device%s visible)", o->device, count,
-                     count == 1 ? "" : "s");
+            snprintf(err->msg, sizeof err->msg, "no CUDA device %d (%d device%s visible)",
+                     o->device, count, count == 1 ? "" : "s");
         return CALIB_NO_GPU;
     }
-    int e = g.api.set_device(o->device);
+    int e = a->set_device(o->device);
     if (e != 0) {
         if (err)
-            snprintf(err->msg, sizeof err->msg,
-                     "cannot use GPU %d: cudaSetDevice: %s", o->device, cuda_msg(e));
+            snprintf(err->msg, sizeof err->msg, "cannot use GPU %d: cudaSetDevice: %s",
+                     o->device, cuda_msg(a, e));
         return CALIB_NO_GPU;
     }
     calib_device *d = &r->dev;
     memset(d, 0, sizeof *d);
-    e = g.api.device_info(o->device, d);
+    e = read_device(a, o->device, d);
     if (e != 0) {
         if (err)
-            snprintf(err->msg, sizeof err->msg,
-                     "cannot read GPU %d's properties: %s", o->device, cuda_msg(e));
+            snprintf(err->msg, sizeof err->msg, "cannot read GPU %d's properties: %s",
+                     o->device, cuda_msg(a, e));
         return CALIB_NO_GPU;
     }
     snprintf(d->backend, sizeof d->backend, "cuda");
     snprintf(d->dtype, sizeof d->dtype, "fp16");
     d->index = o->device;
     d->count = count;
+    return CALIB_OK;
+}
 
-    int hmax = hid[nh - 1] > dec_hid[ndh - 1] ? hid[nh - 1] : dec_hid[ndh - 1];
-    size_t tmax = (size_t)bat[nb - 1] * seq[ns - 1];
-    if ((size_t)dec[nd - 1] > tmax)
-        tmax = (size_t)dec[nd - 1];
-    g.wbytes = 12 * (size_t)hmax * hmax * 2;
-    g.xbytes = tmax * hmax * 2;
-    g.qbytes = 3 * g.xbytes;
-    g.ybytes = 4 * g.xbytes;
+/* Buffers for the largest layer of the grid, the cuBLAS handle, the two
+ * events and the initial data.  CALIB_OK; else g is released and
+ * CALIB_ERR (out of memory, events) or CALIB_NO_GPU (cuBLAS). */
+static calib_status gpu_setup(gpu_ctx *g, const gpu_grid *gr, int device,
+                              engine_error *err)
+{
+    const calib_cuda_api *a = g->api;
+    int hmax = gr->hid[gr->nh - 1] > gr->dec_hid[gr->ndh - 1] ? gr->hid[gr->nh - 1]
+                                                               : gr->dec_hid[gr->ndh - 1];
+    size_t tmax = (size_t)gr->bat[gr->nb - 1] * gr->seq[gr->ns - 1];
+    if ((size_t)gr->dec[gr->nd - 1] > tmax)
+        tmax = (size_t)gr->dec[gr->nd - 1];
+    g->wbytes = 12 * (size_t)hmax * hmax * 2;
+    g->xbytes = tmax * hmax * 2;
+    g->qbytes = 3 * g->xbytes;
+    g->ybytes = 4 * g->xbytes;
     struct { void **p; size_t n; const char *what; } bufs[] = {
-        {&g.w, g.wbytes, "the layer weights"}, {&g.x, g.xbytes, "the input"},
-        {&g.q, g.qbytes, "the QKV output"}, {&g.y, g.ybytes, "the FFN activations"},
-        {&g.z, g.xbytes, "the layer output"}};
+        {&g->w, g->wbytes, "the layer weights"}, {&g->x, g->xbytes, "the input"},
+        {&g->q, g->qbytes, "the QKV output"}, {&g->y, g->ybytes, "the FFN activations"},
+        {&g->z, g->xbytes, "the layer output"}};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
-        e = g.api.mem_alloc(bufs[i].p, bufs[i].n);
+        int e = a->mem_alloc(bufs[i].p, bufs[i].n);
         if (e != 0) {
             *bufs[i].p = NULL;
             if (err)
                 snprintf(err->msg, sizeof err->msg,
                          "out of GPU memory: cudaMalloc of %.1f MiB for %s "
                          "failed (%s); try --quick", bufs[i].n / 1048576.0,
-                         bufs[i].what, cuda_msg(e));
-            gpu_release(&g);
+                         bufs[i].what, cuda_msg(a, e));
+            gpu_release(g);
             return CALIB_ERR;
         }
     }
-    void *handle = NULL;
-    e = g.api.blas_create(&handle);
+    int e = a->blas_create(&g->blas);
     if (e != 0) {
+        g->blas = NULL;
         if (err)
             snprintf(err->msg, sizeof err->msg,
-                     "cuBLAS cannot start on GPU %d: cublasCreate returned %s",
-                     o->device, blas_name(e));
-        gpu_release(&g);
+                     "cuBLAS cannot start on GPU %d: cublasCreate returned %s", device,
+                     blas_name(e));
+        gpu_release(g);
         return CALIB_NO_GPU;
     }
-    g.blas = handle;
-    if (cudaEventCreate(&g.e0) != cudaSuccess) {
-        gpu_release(&g);
+    if (a->event_create(&g->e0) != 0) {
+        gpu_release(g);
         if (err)
             snprintf(err->msg, sizeof err->msg, "cuda backend: cudaEventCreate failed");
         return CALIB_ERR;
     }
-    if (cudaEventCreate(&g.e1) != cudaSuccess) {
-        cudaEventDestroy(g.e0);
-        gpu_release(&g);
+    if (a->event_create(&g->e1) != 0) {
+        a->event_destroy(g->e0);
+        gpu_release(g);
         if (err)
             snprintf(err->msg, sizeof err->msg, "cuda backend: cudaEventCreate failed");
         return CALIB_ERR;
     }
-    g.events = 1;
-    if (fill_device(g.w, g.wbytes) != 0 || fill_device(g.x, g.xbytes) != 0 ||
-        fill_device(g.y, g.ybytes) != 0) {
-        gpu_release(&g);
+    g->events = 1;
+    if (fill_device(a, g->w, g->wbytes) != 0 || fill_device(a, g->x, g->xbytes) != 0 ||
+        fill_device(a, g->y, g->ybytes) != 0) {
+        gpu_release(g);
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "cuda backend: cannot initialise the GPU buffers");
         return CALIB_ERR;
     }
+    return CALIB_OK;
+}
 
-    int total = nh * nb * ns + nd * ndh + 1, done = 0, rc = 0;
-    for (int ih = 0; ih < nh && rc == 0; ih++) {
-        for (int ib = 0; ib < nb && rc == 0; ib++) {
-            for (int is = 0; is < ns && rc == 0; is++) {
-                if (calib_cancelled(o)) {
-                    rc = CALIB_CANCELLED;
-                    break;
-                }
-                calib_report(o, (double)done / total, "cuda: layer GEMMs");
-                calib_point p = {CALIB_POINT_PREFILL, hid[ih], bat[ib], seq[is], 0, 0, 0};
-                calib_layer_cost(p.hidden, bat[ib] * seq[is], 2.0, &p.flops, &p.bytes);
-                if (time_layer(&g, hid[ih], bat[ib] * seq[is], reps, &p.time_s, err) != 0)
-                    rc = CALIB_ERR;
-                else if (calib_result_add_point(r, &p) != 0)
-                    rc = -100;
-                done++;
-            }
-        }
-    }
-    for (int ih = 0; ih < ndh && rc == 0; ih++) {
-        for (int it = 0; it < nd && rc == 0; it++) {
-            if (calib_cancelled(o)) {
-                rc = CALIB_CANCELLED;
-                break;
-            }
-            calib_report(o, (double)done / total, "cuda: decode GEMMs");
-            calib_point p = {CALIB_POINT_DECODE, dec_hid[ih], dec[it], 1, 0, 0, 0};
-            calib_layer_cost(p.hidden, dec[it], 2.0, &p.flops, &p.bytes);
-            if (time_layer(&g, dec_hid[ih], dec[it], reps, &p.time_s, err) != 0)
-                rc = CALIB_ERR;
-            else if (calib_result_add_point(r, &p) != 0)
-                rc = -100;
-            done++;
-        }
-    }
-    if (rc == 0 && !calib_cancelled(o)) {
-        /* HBM bandwidth: copy the weights into the activation buffer (both
-         * far larger than L2); read + write counted. */
-        calib_report(o, (double)done / total, "cuda: memory copy");
-        size_t n = g.wbytes < g.ybytes ? g.wbytes : g.ybytes;
-        double v[16];
-        for (int i = -1; i < reps && rc == 0; i++) {
-            cudaEventRecord(g.e0, 0);
-            cudaError_t ce = cudaMemcpyAsync(g.y, g.w, n, cudaMemcpyDeviceToDevice, 0);
-            cudaEventRecord(g.e1, 0);
-            if (ce != cudaSuccess || cudaEventSynchronize(g.e1) != cudaSuccess) {
-                if (err)
-                    snprintf(err->msg, sizeof err->msg,
-                             "cuda backend: device-to-device copy failed");
-                rc = CALIB_ERR;
-                break;
-            }
-            float ms = 0;
-            cudaEventElapsedTime(&ms, g.e0, g.e1);
-            if (i >= 0)
-                v[i] = ms * 1e-3;
-        }
-        if (rc == 0) {
-            qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
-            calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)n, v[reps / 2]};
-            if (calib_result_add_point(r, &p) != 0)
-                rc = -100;
-        }
-    } else if (rc == 0) {
-        rc = CALIB_CANCELLED;
-    }
-    gpu_release(&g);
-    if (rc == -100) {
+/* Time one GEMM point (h, batch x seq tokens) into r. */
+static calib_status gpu_point(gpu_ctx *g, calib_point p, int reps, calib_result *r,
+                              engine_error *err)
+{
+    calib_layer_cost(p.hidden, p.batch * p.seq, 2.0, &p.flops, &p.bytes);
+    if (time_events(g, p.hidden, p.batch * p.seq, 0, reps, &p.time_s, err) != 0)
+        return CALIB_ERR;
+    if (calib_result_add_point(r, &p) != 0) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "cuda backend: out of host memory");
-        rc = CALIB_ERR;
+        return CALIB_ERR;
     }
-    if (rc == 0)
+    return CALIB_OK;
+}
+
+/* The prefill grid, the decode series, then the copy. */
+static calib_status gpu_sweep(gpu_ctx *g, const gpu_grid *gr, const calib_opts *o,
+                              calib_result *r, engine_error *err)
+{
+    int total = gr->nh * gr->nb * gr->ns + gr->nd * gr->ndh + 1, done = 0;
+    calib_status rc = CALIB_OK;
+    for (int i = 0; i < gr->nh * gr->nb * gr->ns && rc == CALIB_OK; i++, done++) {
+        if (calib_cancelled(o))
+            return CALIB_CANCELLED;
+        calib_report(o, (double)done / total, "cuda: layer GEMMs");
+        int ih = i / (gr->nb * gr->ns), ib = i / gr->ns % gr->nb, is = i % gr->ns;
+        calib_point p = {CALIB_POINT_PREFILL, gr->hid[ih], gr->bat[ib], gr->seq[is], 0, 0, 0};
+        rc = gpu_point(g, p, gr->reps, r, err);
+    }
+    for (int i = 0; i < gr->ndh * gr->nd && rc == CALIB_OK; i++, done++) {
+        if (calib_cancelled(o))
+            return CALIB_CANCELLED;
+        calib_report(o, (double)done / total, "cuda: decode GEMMs");
+        calib_point p = {CALIB_POINT_DECODE, gr->dec_hid[i / gr->nd], gr->dec[i % gr->nd], 1,
+                         0, 0, 0};
+        rc = gpu_point(g, p, gr->reps, r, err);
+    }
+    if (rc != CALIB_OK)
+        return rc;
+    if (calib_cancelled(o))
+        return CALIB_CANCELLED;
+    /* HBM bandwidth: copy the weights into the activation buffer (both far
+     * larger than L2); read + write counted. */
+    calib_report(o, (double)done / total, "cuda: memory copy");
+    size_t n = g->wbytes < g->ybytes ? g->wbytes : g->ybytes;
+    calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)n, 0};
+    if (time_events(g, 0, 0, n, gr->reps, &p.time_s, err) != 0)
+        return CALIB_ERR;
+    if (calib_result_add_point(r, &p) != 0) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "cuda backend: out of host memory");
+        return CALIB_ERR;
+    }
+    return CALIB_OK;
+}
+
+calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
+{
+    const calib_cuda_api *a = api_get(o->cuda, 1, err);
+    if (!a)
+        return CALIB_NO_GPU;
+    gpu_grid gr = grid_for(o->quick);
+    gpu_ctx g;
+    memset(&g, 0, sizeof g);
+    g.api = a;
+    g.dt = CUDA_R_16F;
+    calib_status rc = gpu_open(o, a, r, err);
+    if (rc == CALIB_OK)
+        rc = gpu_setup(&g, &gr, o->device, err);
+    if (rc != CALIB_OK)
+        return rc;
+    rc = gpu_sweep(&g, &gr, o, r, err);
+    gpu_release(&g);
+    if (rc == CALIB_OK)
         calib_report(o, 1.0, "cuda: done");
     return rc;
 }
@@ -470,11 +624,11 @@ typedef struct nccl_comm *nccl_comm_t;
 typedef int (*nccl_init_all_fn)(nccl_comm_t *comms, int ndev, const int *devs);
 typedef int (*nccl_all_reduce_fn)(const void *send, void *recv, size_t count,
                                   int dtype, int op, nccl_comm_t comm,
-                                  cudaStream_t stream);
+                                  void *stream);
 typedef int (*nccl_send_fn)(const void *send, size_t count, int dtype, int peer,
-                            nccl_comm_t comm, cudaStream_t stream);
+                            nccl_comm_t comm, void *stream);
 typedef int (*nccl_recv_fn)(void *recv, size_t count, int dtype, int peer,
-                            nccl_comm_t comm, cudaStream_t stream);
+                            nccl_comm_t comm, void *stream);
 typedef int (*nccl_group_fn)(void);
 typedef int (*nccl_destroy_fn)(nccl_comm_t comm);
 typedef const char *(*nccl_error_string_fn)(int result);
@@ -488,6 +642,7 @@ typedef const char *(*nccl_error_string_fn)(int result);
  * send/recv, a pair of events on the two GPUs involved.  `why` keeps the
  * last failure's details (the sweep itself only sees a code). */
 typedef struct nccl_ctx {
+    const calib_cuda_api *a;
     nccl_init_all_fn init_all;
     nccl_all_reduce_fn all_reduce;
     nccl_send_fn send_fn;     /* NULL: NCCL older than 2.7 */
@@ -497,10 +652,10 @@ typedef struct nccl_ctx {
     nccl_error_string_fn error_string; /* may be NULL */
     int ndev;
     void *send[NCCL_MAX_DEV], *recv[NCCL_MAX_DEV];
-    cudaStream_t st[NCCL_MAX_DEV];
+    void *st[NCCL_MAX_DEV];
     nccl_comm_t comms[NCCL_MAX_DEV];
     int src, dst;             /* send/recv: rank src sends to rank dst */
-    cudaEvent_t ev0[2], ev1[2]; /* on GPUs src and dst */
+    void *ev0[2], *ev1[2]; /* on GPUs src and dst */
     int events;
     char why[160];
 } nccl_ctx;
@@ -520,9 +675,9 @@ static int nccl_fail(nccl_ctx *c, const char *what, int code)
     return code ? code : -1;
 }
 
-static int cuda_fail(nccl_ctx *c, const char *what, cudaError_t e)
+static int cuda_fail(nccl_ctx *c, const char *what, int e)
 {
-    snprintf(c->why, sizeof c->why, "%s: %.100s", what, cudaGetErrorString(e));
+    snprintf(c->why, sizeof c->why, "%s: %.100s", what, cuda_msg(c->a, e));
     return -1;
 }
 
@@ -530,9 +685,9 @@ static int nccl_sync_all(nccl_ctx *c)
 {
     int rc = 0;
     for (int i = 0; i < c->ndev; i++) {
-        cudaSetDevice(i);
-        cudaError_t e = cudaStreamSynchronize(c->st[i]);
-        if (e != cudaSuccess && rc == 0)
+        c->a->set_device(i);
+        int e = c->a->stream_synchronize(c->st[i]);
+        if (e != 0 && rc == 0)
             rc = cuda_fail(c, "cudaStreamSynchronize", e);
     }
     return rc;
@@ -576,11 +731,10 @@ static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
 static int op_send_recv(void *vctx, size_t bytes, double *seconds)
 {
     nccl_ctx *c = vctx;
-    int iters = nccl_iters(bytes), dev[2] = {c->src, c->dst};
-    cudaError_t ce;
+    int iters = nccl_iters(bytes), dev[2] = {c->src, c->dst}, ce;
     for (int j = 0; j < 2; j++) {
-        cudaSetDevice(dev[j]);
-        if ((ce = cudaEventRecord(c->ev0[j], c->st[dev[j]])) != cudaSuccess)
+        c->a->set_device(dev[j]);
+        if ((ce = c->a->event_record(c->ev0[j], c->st[dev[j]])) != 0)
             return cuda_fail(c, "cudaEventRecord", ce);
     }
     for (int it = 0; it < iters; it++) {
@@ -603,15 +757,15 @@ static int op_send_recv(void *vctx, size_t bytes, double *seconds)
     }
     double worst = 0;
     for (int j = 0; j < 2; j++) {
-        cudaSetDevice(dev[j]);
-        if ((ce = cudaEventRecord(c->ev1[j], c->st[dev[j]])) != cudaSuccess)
+        c->a->set_device(dev[j]);
+        if ((ce = c->a->event_record(c->ev1[j], c->st[dev[j]])) != 0)
             return cuda_fail(c, "cudaEventRecord", ce);
     }
     for (int j = 0; j < 2; j++) {
-        cudaSetDevice(dev[j]);
+        c->a->set_device(dev[j]);
         float ms = 0;
-        if ((ce = cudaEventSynchronize(c->ev1[j])) != cudaSuccess ||
-            (ce = cudaEventElapsedTime(&ms, c->ev0[j], c->ev1[j])) != cudaSuccess)
+        if ((ce = c->a->event_synchronize(c->ev1[j])) != 0 ||
+            (ce = c->a->event_elapsed_ms(&ms, c->ev0[j], c->ev1[j])) != 0)
             return cuda_fail(c, "waiting for the transfer", ce);
         if (ms * 1e-3 > worst)
             worst = ms * 1e-3;
@@ -645,7 +799,7 @@ static void add_why(engine_error *err, const nccl_ctx *c)
 /* The send/recv sweep from GPU 0 to GPU 1 on the communicators of the
  * all-reduce.  Fills r->p2p and r->p2p_label, or r->p2p_error; 3 when
  * cancelled, else 0 (a failure here keeps the all-reduce). */
-static int nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
+static calib_status nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
                           const calib_comm_sweep_spec *base, calib_result *r)
 {
     r->n_p2p = 0;
@@ -661,17 +815,17 @@ static int nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
     c->why[0] = '\0';
     int dev[2] = {c->src, c->dst}, ok = 1;
     for (int j = 0; j < 2 && ok; j++) {
-        cudaSetDevice(dev[j]);
-        if (cudaEventCreate(&c->ev0[j]) != cudaSuccess)
+        c->a->set_device(dev[j]);
+        if (c->a->event_create(&c->ev0[j]) != 0)
             ok = 0;
-        else if (cudaEventCreate(&c->ev1[j]) != cudaSuccess) {
-            cudaEventDestroy(c->ev0[j]);
+        else if (c->a->event_create(&c->ev1[j]) != 0) {
+            c->a->event_destroy(c->ev0[j]);
             ok = 0;
         } else {
             c->events = j + 1;
         }
     }
-    int rc = 0;
+    calib_status rc = CALIB_OK;
     if (!ok) {
         snprintf(r->p2p_error, sizeof r->p2p_error,
                  "nccl send/recv: cudaEventCreate failed");
@@ -686,16 +840,84 @@ static int nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
         } else if (rc != CALIB_CANCELLED) {
             add_why(&perr, c);
             snprintf(r->p2p_error, sizeof r->p2p_error, "%s", perr.msg);
-            rc = 0;
+            rc = CALIB_OK;
         }
     }
     for (int j = 0; j < c->events; j++) {
-        cudaSetDevice(dev[j]);
-        cudaEventDestroy(c->ev0[j]);
-        cudaEventDestroy(c->ev1[j]);
+        c->a->set_device(dev[j]);
+        c->a->event_destroy(c->ev0[j]);
+        c->a->event_destroy(c->ev1[j]);
     }
     c->events = 0;
     return rc;
+}
+
+/* libnccl and its entry points into c.  The handle, or NULL with err. */
+static void *nccl_load(nccl_ctx *c, engine_error *err)
+{
+    void *lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libnccl.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "libnccl.so.2 not found");
+        return NULL;
+    }
+    c->init_all = (nccl_init_all_fn)dlsym(lib, "ncclCommInitAll");
+    c->all_reduce = (nccl_all_reduce_fn)dlsym(lib, "ncclAllReduce");
+    c->group_start = (nccl_group_fn)dlsym(lib, "ncclGroupStart");
+    c->group_end = (nccl_group_fn)dlsym(lib, "ncclGroupEnd");
+    c->destroy = (nccl_destroy_fn)dlsym(lib, "ncclCommDestroy");
+    c->send_fn = (nccl_send_fn)dlsym(lib, "ncclSend");
+    c->recv_fn = (nccl_recv_fn)dlsym(lib, "ncclRecv");
+    c->error_string = (nccl_error_string_fn)dlsym(lib, "ncclGetErrorString");
+    if (!c->init_all || !c->all_reduce || !c->group_start || !c->group_end || !c->destroy) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "libnccl lacks the needed symbols");
+        dlclose(lib);
+        return NULL;
+    }
+    return lib;
+}
+
+/* Buffers and a stream per GPU, then the communicators.  0, or -1 with
+ * err (what was set up is freed by nccl_teardown). */
+static int nccl_setup(nccl_ctx *c, size_t max_bytes, int *have_comms, engine_error *err)
+{
+    const calib_cuda_api *a = c->a;
+    int devs[NCCL_MAX_DEV], rc = 0;
+    for (int i = 0; i < c->ndev && rc == 0; i++) {
+        devs[i] = i;
+        if (a->set_device(i) != 0 || a->mem_alloc(&c->send[i], max_bytes) != 0 ||
+            a->mem_alloc(&c->recv[i], max_bytes) != 0 ||
+            a->mem_set(c->send[i], 0, max_bytes) != 0 || a->stream_create(&c->st[i]) != 0)
+            rc = -1;
+    }
+    if (rc == 0 && c->init_all(c->comms, c->ndev, devs) != 0)
+        rc = -1;
+    else if (rc == 0)
+        *have_comms = 1;
+    if (rc != 0 && err)
+        snprintf(err->msg, sizeof err->msg,
+                 "NCCL setup failed on %d GPUs (buffers or ncclCommInitAll)", c->ndev);
+    return rc;
+}
+
+static void nccl_teardown(nccl_ctx *c, int have_comms, int device)
+{
+    const calib_cuda_api *a = c->a;
+    for (int i = 0; i < c->ndev; i++) {
+        if (have_comms && c->comms[i])
+            c->destroy(c->comms[i]);
+        a->set_device(i);
+        if (c->st[i])
+            a->stream_destroy(c->st[i]);
+        if (c->send[i])
+            a->mem_free(c->send[i]);
+        if (c->recv[i])
+            a->mem_free(c->recv[i]);
+    }
+    a->set_device(device);
 }
 
 calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error *err)
@@ -704,51 +926,19 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
     if (ndev < 2) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "one GPU: no NCCL sweep");
-        return -1;
-    }
-    void *lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        lib = dlopen("libnccl.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "libnccl.so.2 not found");
-        return -1;
+        return CALIB_ERR;
     }
     nccl_ctx c;
     memset(&c, 0, sizeof c);
     c.ndev = ndev;
-    c.init_all = (nccl_init_all_fn)dlsym(lib, "ncclCommInitAll");
-    c.all_reduce = (nccl_all_reduce_fn)dlsym(lib, "ncclAllReduce");
-    c.group_start = (nccl_group_fn)dlsym(lib, "ncclGroupStart");
-    c.group_end = (nccl_group_fn)dlsym(lib, "ncclGroupEnd");
-    c.destroy = (nccl_destroy_fn)dlsym(lib, "ncclCommDestroy");
-    c.send_fn = (nccl_send_fn)dlsym(lib, "ncclSend");
-    c.recv_fn = (nccl_recv_fn)dlsym(lib, "ncclRecv");
-    c.error_string = (nccl_error_string_fn)dlsym(lib, "ncclGetErrorString");
-    if (!c.init_all || !c.all_reduce || !c.group_start || !c.group_end || !c.destroy) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "libnccl lacks the needed symbols");
-        dlclose(lib);
-        return -1;
-    }
+    if (!(c.a = api_get(o->cuda, 0, err)))
+        return CALIB_ERR;
+    void *lib = nccl_load(&c, err);
+    if (!lib)
+        return CALIB_ERR;
     size_t max_bytes = o->quick ? (64u << 20) : ((size_t)1 << 30);
-    int devs[NCCL_MAX_DEV], rc = 0, have_comms = 0;
-    for (int i = 0; i < ndev && rc == 0; i++) {
-        devs[i] = i;
-        if (cudaSetDevice(i) != cudaSuccess || cudaMalloc(&c.send[i], max_bytes) != cudaSuccess ||
-            cudaMalloc(&c.recv[i], max_bytes) != cudaSuccess ||
-            cudaMemset(c.send[i], 0, max_bytes) != cudaSuccess ||
-            cudaStreamCreate(&c.st[i]) != cudaSuccess)
-            rc = -1;
-    }
-    if (rc == 0 && c.init_all(c.comms, ndev, devs) != 0)
-        rc = -1;
-    else if (rc == 0)
-        have_comms = 1;
-    if (rc != 0 && err)
-        snprintf(err->msg, sizeof err->msg,
-                 "NCCL setup failed on %d GPUs (buffers or ncclCommInitAll)", ndev);
-
+    int have_comms = 0;
+    calib_status rc = nccl_setup(&c, max_bytes, &have_comms, err) == 0 ? CALIB_OK : CALIB_ERR;
     /* 1 KiB .. max in steps of 4x; one warm-up call (NCCL connects lazily:
      * the first operation between two GPUs pays for the setup), median of 3
      * timed calls, each itself an average over nccl_iters operations. */
@@ -757,31 +947,20 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
     nccl_progress np = {o, 0.0, 0.5};
     inner.progress = nccl_progress_cb;
     inner.progress_ctx = &np;
-    if (rc == 0) {
+    if (rc == CALIB_OK) {
         r->n_comm = 0;
         rc = calib_comm_sweep(&inner, &spec, op_all_reduce, &c, &r->comm, &r->n_comm, err);
-        if (rc == -1)
+        if (rc == CALIB_ERR)
             add_why(err, &c);
     }
-    if (rc == 0) {
+    if (rc == CALIB_OK) {
         np.lo = 0.5;
         np.hi = 1.0;
         rc = nccl_p2p_sweep(&c, &inner, &spec, r);
     }
-    for (int i = 0; i < ndev; i++) {
-        if (have_comms && c.comms[i])
-            c.destroy(c.comms[i]);
-        cudaSetDevice(i);
-        if (c.st[i])
-            cudaStreamDestroy(c.st[i]);
-        if (c.send[i])
-            cudaFree(c.send[i]);
-        if (c.recv[i])
-            cudaFree(c.recv[i]);
-    }
-    cudaSetDevice(o->device);
+    nccl_teardown(&c, have_comms, o->device);
     dlclose(lib);
-    if (rc == 0)
+    if (rc == CALIB_OK)
         snprintf(r->comm_label, sizeof r->comm_label, "NCCL AllReduce (%d GPUs)", ndev);
     else if (rc != CALIB_CANCELLED)
         r->n_comm = 0;

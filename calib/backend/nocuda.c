@@ -1,5 +1,5 @@
 /*
- * backend_nocuda.c - the cuda backend of a build without the CUDA toolkit:
+ * nocuda.c - the cuda backend of a USE_CUDA=no build:
  * every entry point says so, and calib_run falls back to (auto) or refuses
  * (--backend cuda) accordingly.
  */
@@ -8,8 +8,8 @@
 #include "calib.h"
 #include "internal.h"
 
-#define NO_CUDA "this build has no CUDA support (no CUDA toolkit was found " \
-                "at build time; rebuild with USE_CUDA=yes CUDA_HOME=...)"
+#define NO_CUDA "this build has no CUDA support (built with USE_CUDA=no; " \
+                "rebuild without it)"
 
 int calib_cuda_probe(const calib_cuda_api *api, int *count, engine_error *err)
 {

@@ -3,7 +3,8 @@
 # JSON fields (backend, device, points, power_law, roofline, comm; mape a
 # fraction), the atomic save (--out and the XDG default, no temporary file
 # left), `--backend cuda` exiting 2 with one line when no GPU is usable,
-# `auto` saying it fell back, and the usage errors.  POSIX sh + grep/awk.
+# `auto` saying it fell back, no CUDA library in the binary's NEEDED list,
+# and the usage errors.  POSIX sh + grep/awk.
 # Usage: sh tests/e2e_calib.sh PATH_TO_BINARY.  Timings are never asserted.
 set -u
 
@@ -92,6 +93,17 @@ else
         fail "$what: auto did not say it fell back: $(cat "$tmp/err")"
     grep -Eq '"backend":[[:space:]]*"cpu"' "$tmp/out" || fail "$what: auto did not run the CPU"
     grep -q '"notes":' "$tmp/out" || fail "$what: no notes about the fallback"
+fi
+
+# --- CUDA is loaded at calibration time, never linked ------------------------
+run --version
+expect_rc 0
+[ -s "$tmp/err" ] && fail "$what: printed on stderr: $(cat "$tmp/err")"
+if command -v readelf >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    needed=$(readelf -d "$bin" | grep NEEDED | tr -s ' ')
+    printf '%s\n' "$needed" | grep -Eq 'libcu(blas|blasLt|dart)' &&
+        fail "readelf -d $bin: a CUDA library in NEEDED: $needed"
 fi
 
 # --- usage ------------------------------------------------------------------

@@ -26,6 +26,7 @@
 #include <cjson/cJSON.h>
 
 #include "calib.h"
+#include "calib_fake_cuda.h"
 #include "preset.h"
 
 #define REL(a, b) (fabs((a) - (b)) / fabs(b))
@@ -914,69 +915,15 @@ static void test_store_for_gpu(void **state)
     unsetenv("XDG_CONFIG_HOME");
 }
 
-/* --- the cuda backend without a GPU ---------------------------------------- */
-
-
-static int fake_count_fail(int *n)
-{
-    *n = 0;
-    return 100; /* cudaErrorNoDevice */
-}
-#ifdef SHARDSCOPE_HAVE_CUDA
-static int fake_allocs, fake_frees, fail_alloc_at;
-static char fake_heap[8][16];
-
-static int fake_count_zero(int *n)
-{
-    *n = 0;
-    return 0;
-}
-static int fake_count_one(int *n)
-{
-    *n = 1;
-    return 0;
-}
-static int fake_set_device(int d)
-{
-    (void)d;
-    return 0;
-}
-static int fake_info(int d, calib_device *out)
-{
-    (void)d;
-    snprintf(out->name, sizeof out->name, "Fake GPU");
-    out->sm_count = 10;
-    return 0;
-}
-static int fake_alloc(void **p, size_t n)
-{
-    (void)n;
-    if (fake_allocs + 1 == fail_alloc_at || fake_allocs >= 8) {
-        *p = NULL;
-        return 2; /* cudaErrorMemoryAllocation */
-    }
-    *p = fake_heap[fake_allocs++];
-    return 0;
-}
-static int fake_free(void *p)
-{
-    (void)p;
-    fake_frees++;
-    return 0;
-}
-static int fake_blas_fail(void **h)
-{
-    *h = NULL;
-    return 1; /* CUBLAS_STATUS_NOT_INITIALIZED */
-}
-#endif
+/* --- the cuda backend without a GPU: the fake table ------------------------ */
 
 static void test_cuda_no_gpu(void **state)
 {
     (void)state;
-    calib_cuda_api api;
-    memset(&api, 0, sizeof api);
-    api.get_device_count = fake_count_fail;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    api.error_string = NULL; /* the backend's own texts: the runtime's words */
+    api.error_name = NULL;
+    ts_fake.count_rc = 100; /* cudaErrorNoDevice */
     calib_opts o;
     calib_opts_defaults(&o);
     o.backend = CALIB_BACKEND_CUDA;
@@ -989,13 +936,24 @@ static void test_cuda_no_gpu(void **state)
 #ifdef SHARDSCOPE_HAVE_CUDA
     assert_string_equal(err.msg, "no usable GPU: cudaGetDeviceCount failed: no CUDA-capable "
                                  "device is detected (cudaErrorNoDevice)");
-    api.get_device_count = fake_count_zero;
+    ts_fake.count_rc = 35;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
+    assert_string_equal(err.msg, "no usable GPU: cudaGetDeviceCount failed: CUDA driver "
+                                 "version is insufficient for CUDA runtime version "
+                                 "(cudaErrorInsufficientDriver)");
+    ts_fake.count_rc = 0;
+    ts_fake.count = 0;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
     assert_string_equal(err.msg, "no usable GPU: the CUDA driver reports no device");
-    api.get_device_count = fake_count_one;
+    ts_fake.count = 1;
     o.device = 3;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
     assert_string_equal(err.msg, "no CUDA device 3 (1 device visible)");
+    /* A table without one of the calls is refused by name, not called. */
+    o.device = 0;
+    api.mem_copy = NULL;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
+    assert_string_equal(err.msg, "no usable GPU: the CUDA table has no cudaMemcpy");
 #else
     assert_non_null(strstr(err.msg, "this build has no CUDA support"));
 #endif
@@ -1007,31 +965,73 @@ static void test_cuda_blas_create_fails(void **state)
 {
     (void)state;
 #ifdef SHARDSCOPE_HAVE_CUDA
-    calib_cuda_api api = {fake_count_one, fake_set_device, fake_info, fake_alloc,
-                          fake_free, fake_blas_fail, NULL};
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake.blas_create_rc = 1; /* CUBLAS_STATUS_NOT_INITIALIZED */
     calib_opts o;
     calib_opts_defaults(&o);
     o.backend = CALIB_BACKEND_CUDA;
     o.cuda = &api;
     calib_result r;
     engine_error err = {{0}};
-    fake_allocs = fake_frees = 0;
-    fail_alloc_at = 0;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_NO_GPU);
     assert_string_equal(err.msg, "cuBLAS cannot start on GPU 0: cublasCreate returned "
                                  "CUBLAS_STATUS_NOT_INITIALIZED");
-    assert_int_equal(fake_allocs, 5);
-    assert_int_equal(fake_frees, 5); /* nothing leaked on the way out */
+    assert_int_equal(ts_fake.allocs, 5);
+    assert_int_equal(ts_fake.frees, 5); /* nothing leaked on the way out */
     calib_result_free(&r);
 
-    /* Out of device memory on the third buffer: a runtime failure (-1). */
-    fake_allocs = fake_frees = 0;
-    fail_alloc_at = 3;
+    /* Out of device memory on the third buffer: a runtime failure. */
+    api = ts_fake_cuda_reset();
+    ts_fake.fail_alloc_at = 3;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_ERR);
     assert_non_null(strstr(err.msg, "out of GPU memory: cudaMalloc of "));
     assert_non_null(strstr(err.msg, "for the QKV output failed (out of memory); try --quick"));
-    assert_int_equal(fake_allocs, 2);
-    assert_int_equal(fake_frees, 2);
+    assert_int_equal(ts_fake.allocs, 2);
+    assert_int_equal(ts_fake.frees, 2);
+    calib_result_free(&r);
+#else
+    skip();
+#endif
+}
+
+/* The whole GPU sweep through the fake table: the --quick grid, the
+ * device as the table describes it, every buffer freed. */
+static void test_cuda_measure_fake(void **state)
+{
+    (void)state;
+#ifdef SHARDSCOPE_HAVE_CUDA
+    calib_cuda_api api = ts_fake_cuda_reset();
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.cuda = &api;
+    o.quick = 1;
+    calib_result r;
+    memset(&r, 0, sizeof r);
+    engine_error err = {{0}};
+    assert_int_equal(calib_cuda_measure(&o, &r, &err), CALIB_OK);
+    assert_int_equal(r.n_points, 3 * 2 * 2 + 3 + 1); /* prefill, decode, copy */
+    assert_int_equal(r.points[0].kind, CALIB_POINT_PREFILL);
+    assert_int_equal(r.points[0].hidden, 768);
+    assert_int_equal(r.points[0].batch, 1);
+    assert_int_equal(r.points[0].seq, 512);
+    assert_int_equal(r.points[11].hidden, 4096);
+    assert_int_equal(r.points[11].batch, 4);
+    assert_int_equal(r.points[11].seq, 2048);
+    assert_int_equal(r.points[12].kind, CALIB_POINT_DECODE);
+    assert_int_equal(r.points[14].batch, 256);
+    assert_int_equal(r.points[15].kind, CALIB_POINT_COPY);
+    for (int i = 0; i < r.n_points; i++)
+        assert_true(fabs(r.points[i].time_s - 1e-3) < 1e-12); /* the fake's 1 ms */
+    assert_int_equal(ts_fake.gemms, 4 * 4 * 15); /* 4 GEMMs x (warm-up + 3) x 15 */
+    assert_string_equal(r.dev.backend, "cuda");
+    assert_string_equal(r.dev.name, "Fake GPU");
+    assert_int_equal(r.dev.sm_count, 10);
+    assert_int_equal(r.dev.cc_major, 9);
+    assert_int_equal(r.dev.count, 1);
+    assert_int_equal(r.dev.runtime_version, 13000);
+    assert_true(r.dev.memory_bytes == (double)((size_t)80 << 30));
+    assert_int_equal(ts_fake.allocs, 5);
+    assert_int_equal(ts_fake.frees, 5);
     calib_result_free(&r);
 #else
     skip();
@@ -1332,9 +1332,8 @@ static void test_loopback(void **state)
 static void test_cpu_run_auto(void **state)
 {
     (void)state;
-    calib_cuda_api api;
-    memset(&api, 0, sizeof api);
-    api.get_device_count = fake_count_fail;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake.count_rc = 100;
     calib_opts o;
     calib_opts_defaults(&o);
     o.backend = CALIB_BACKEND_AUTO;
@@ -1419,9 +1418,8 @@ static void test_job_cancel_keeps_file(void **state)
     assert_string_equal(c.date, "2026-01-01T00:00:00Z");
 
     /* A job with no GPU reports the reason. */
-    calib_cuda_api api;
-    memset(&api, 0, sizeof api);
-    api.get_device_count = fake_count_fail;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake.count_rc = 100;
     o.backend = CALIB_BACKEND_CUDA;
     o.cuda = &api;
     assert_int_equal(calib_job_start(&o, 1, &job, &err), 0);
@@ -1459,6 +1457,7 @@ int main(void)
         cmocka_unit_test(test_store_for_gpu),
         cmocka_unit_test(test_cuda_no_gpu),
         cmocka_unit_test(test_cuda_blas_create_fails),
+        cmocka_unit_test(test_cuda_measure_fake),
         cmocka_unit_test(test_cuda_probe_real),
         cmocka_unit_test(test_comm_sweep_fit),
         cmocka_unit_test(test_comm_sweep_errors),

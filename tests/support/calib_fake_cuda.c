@@ -1,0 +1,163 @@
+/*
+ * calib_fake_cuda.c - the fake CUDA runtime and cuBLAS behind
+ * calib_fake_cuda.h.
+ */
+#include "calib_fake_cuda.h"
+
+#include <stdio.h>
+#include <string.h>
+
+ts_fake_cuda ts_fake;
+
+static char fake_heap[16][16];
+static int fake_handles[4];
+
+static int f_count(int *n)
+{
+    *n = ts_fake.count_rc ? 0 : ts_fake.count;
+    return ts_fake.count_rc;
+}
+static int f_set_device(int d)
+{
+    return d >= 0 && d < ts_fake.count ? 0 : 101; /* cudaErrorInvalidDevice */
+}
+static int f_props(void *prop, int d)
+{
+    (void)d;
+    snprintf(prop, 256, "Fake GPU");
+    return 0;
+}
+static int f_attr(int *v, int attr, int d)
+{
+    (void)d;
+    switch (attr) {
+    case CALIB_CUDA_ATTR_SM_COUNT: *v = 10; return 0;
+    case CALIB_CUDA_ATTR_CC_MAJOR: *v = 9; return 0;
+    case CALIB_CUDA_ATTR_CC_MINOR: *v = 0; return 0;
+    case CALIB_CUDA_ATTR_CLOCK_KHZ: *v = 1000000; return 0;
+    default: return 1; /* cudaErrorInvalidValue */
+    }
+}
+static int f_mem_info(size_t *fr, size_t *total)
+{
+    *fr = *total = (size_t)80 << 30;
+    return 0;
+}
+static int f_version(int *v)
+{
+    *v = 13000;
+    return 0;
+}
+static int f_alloc(void **p, size_t n)
+{
+    (void)n;
+    int k = ts_fake.allocs + 1;
+    if (k == ts_fake.fail_alloc_at || ts_fake.allocs >= 16) {
+        *p = NULL;
+        return 2; /* cudaErrorMemoryAllocation */
+    }
+    *p = fake_heap[ts_fake.allocs++];
+    return 0;
+}
+static int f_free(void *p)
+{
+    (void)p;
+    ts_fake.frees++;
+    return 0;
+}
+static int f_copy(void *dst, const void *src, size_t n, int kind)
+{
+    (void)dst, (void)src, (void)n, (void)kind;
+    return 0;
+}
+static int f_copy_async(void *dst, const void *src, size_t n, int kind, void *st)
+{
+    (void)st;
+    return f_copy(dst, src, n, kind);
+}
+static int f_set(void *p, int v, size_t n)
+{
+    (void)p, (void)v, (void)n;
+    return 0;
+}
+static int f_create(void **h)
+{
+    *h = &fake_handles[0];
+    return 0;
+}
+static int f_destroy(void *h)
+{
+    (void)h;
+    return 0;
+}
+static int f_record(void *ev, void *st)
+{
+    (void)ev, (void)st;
+    return 0;
+}
+static int f_elapsed(float *ms, void *a, void *b)
+{
+    (void)a, (void)b;
+    *ms = 1.0f;
+    return 0;
+}
+static const char *f_error_string(int code)
+{
+    return code == 100 ? "no CUDA-capable device is detected"
+           : code == 2 ? "out of memory"
+                       : "fake error";
+}
+static const char *f_error_name(int code)
+{
+    return code == 100 ? "cudaErrorNoDevice" : code == 2 ? "cudaErrorMemoryAllocation"
+                                                         : "cudaErrorFake";
+}
+static int f_blas_create(void **h)
+{
+    *h = ts_fake.blas_create_rc ? NULL : &fake_handles[1];
+    return ts_fake.blas_create_rc;
+}
+static int f_gemm(void *h, int ta, int tb, int m, int n, int k, const void *alpha,
+                  const void *a, int at, int lda, const void *b, int bt, int ldb,
+                  const void *beta, void *c, int ct, int ldc, int compute, int algo)
+{
+    (void)h, (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)alpha, (void)a;
+    (void)at, (void)lda, (void)b, (void)bt, (void)ldb, (void)beta, (void)c, (void)ct;
+    (void)ldc, (void)compute, (void)algo;
+    ts_fake.gemms++;
+    return 0;
+}
+
+calib_cuda_api ts_fake_cuda_reset(void)
+{
+    memset(&ts_fake, 0, sizeof ts_fake);
+    ts_fake.count = 1;
+    calib_cuda_api a = {
+        .get_device_count = f_count,
+        .set_device = f_set_device,
+        .get_device_properties = f_props,
+        .device_get_attribute = f_attr,
+        .mem_get_info = f_mem_info,
+        .driver_get_version = f_version,
+        .runtime_get_version = f_version,
+        .mem_alloc = f_alloc,
+        .mem_free = f_free,
+        .mem_copy = f_copy,
+        .mem_copy_async = f_copy_async,
+        .mem_set = f_set,
+        .event_create = f_create,
+        .event_destroy = f_destroy,
+        .event_record = f_record,
+        .event_synchronize = f_destroy,
+        .event_elapsed_ms = f_elapsed,
+        .stream_create = f_create,
+        .stream_destroy = f_destroy,
+        .stream_synchronize = f_destroy,
+        .error_string = f_error_string,
+        .error_name = f_error_name,
+        .blas_create = f_blas_create,
+        .blas_destroy = f_destroy,
+        .blas_gemm_ex = f_gemm,
+    };
+    return a;
+}

@@ -1,0 +1,32 @@
+/*
+ * calib_fake_cuda.h - a complete fake calib_cuda_api (the same table the
+ * cuda backend loads from libcudart and libcublas), so tests reach every
+ * path of calib/backend/cuda.c without a GPU or a CUDA library: one device
+ * "Fake GPU" (10 SMs, sm_90, 80 GB) whose calls succeed, with knobs to make
+ * the device count, an allocation or cuBLAS fail, and counters of what was
+ * allocated and freed.  Device memory is never touched (copies are no-ops;
+ * every timed interval is 1 ms).
+ */
+#ifndef SHARDSCOPE_TEST_CALIB_FAKE_CUDA_H
+#define SHARDSCOPE_TEST_CALIB_FAKE_CUDA_H
+
+#include "calib.h"
+
+typedef struct ts_fake_cuda {
+    /* knobs (ts_fake_cuda_reset: 0 / 1 device / 0 / 0) */
+    int count_rc;       /* cudaGetDeviceCount's return */
+    int count;          /* devices it reports */
+    int fail_alloc_at;  /* the n-th cudaMalloc (1-based) fails; 0 none */
+    int blas_create_rc; /* cublasCreate's return */
+    /* counters */
+    int allocs, frees, gemms;
+} ts_fake_cuda;
+
+extern ts_fake_cuda ts_fake;
+
+/* Reset the knobs and counters; returns the complete fake table (every
+ * member set, error_string / error_name too: NULL there would select the
+ * backend's built-in texts). */
+calib_cuda_api ts_fake_cuda_reset(void);
+
+#endif

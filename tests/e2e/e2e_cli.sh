@@ -262,7 +262,7 @@ expect_out '^not fitting or invalid'
 run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4 --csv
 expect_rc 0
 expect_out '^tp,pp,dp,ep,valid,fits,reason,weights_bytes,'
-expect_out '^8,1,1,1,1,1,"",[0-9]'
+expect_out '^8,1,1,1,1,1,,[0-9]'
 expect_out '^1,1,8,1,1,0,"needs '
 n=$(awk -F, 'NR > 1 && NF < 25 { bad++ } END { print bad + 0 }' "$tmp/out")
 [ "$n" -eq 0 ] || fail "$what: $n rows with fewer than 25 fields"

@@ -1,7 +1,7 @@
 /*
  * test_out.c - tui/out, the writers every front end shares: the unit
- * formatters (fmt.h), the text-table helpers (table.h) and the JSON
- * objects (cli_json.h).  Hand-worked values: each expected string is
+ * formatters (fmt.h), the text-table helpers (table.h), CSV (csv.h) and
+ * the JSON objects (cli_json.h).  Hand-worked values: each expected string is
  * what the rule in fmt.h gives, worked out by hand, boundaries included.
  */
 #include <math.h>
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "cli_json.h"
+#include "csv.h"
 #include "fmt.h"
 #include "table.h"
 
@@ -194,6 +195,86 @@ static void test_put_col(void **state)
     free(text);
 }
 
+/* Capture what fn writes to a FILE. */
+static char *captured(void (*fn)(FILE *, const void *), const void *arg)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    assert_non_null(f);
+    fn(f, arg);
+    fclose(f);
+    return text;
+}
+
+static void field_of(FILE *f, const void *s)
+{
+    out_csv_field(f, s);
+}
+
+static void test_csv_field(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"h100-sxm", "h100-sxm"},            /* plain: as is */
+        {"", ""},
+        {"a,b", "\"a,b\""},                /* comma: quoted */
+        {"say \"hi\"", "\"say \"\"hi\"\"\""}, /* quotes doubled */
+        {"two\nlines", "\"two\nlines\""},
+        {"cr\r", "\"cr\r\""},
+        {"H100 SXM (80.0 GB)", "H100 SXM (80.0 GB)"}, /* spaces need no quotes */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *t = captured(field_of, cases[i][0]);
+        assert_string_equal(t, cases[i][1]);
+        free(t);
+    }
+    char *t = captured(field_of, NULL);
+    assert_string_equal(t, "");
+    free(t);
+}
+
+static void row_of(FILE *f, const void *r)
+{
+    out_csv_result_row(f, r, 1);
+}
+
+static void test_csv_result_row(void **state)
+{
+    (void)state;
+    engine_result r;
+    memset(&r, 0, sizeof r);
+    r.plan = (engine_plan){2, 1, 4, 1};
+    r.valid = 1;
+    r.fits = 1;
+    r.mem.weights_bytes = 8e9;
+    r.mem.per_gpu_bytes = 1.5e10;
+    r.mem.capacity_bytes = 7.2e10;
+    r.ttft_s = 0.25;
+    r.itl_s = 0.0125;
+    r.e2e_s = NAN;                /* not finite: empty */
+    r.tokens_per_s = 320;
+    r.speedup = 1.5;
+    r.efficiency = 0.75;
+    r.regime = 'C';
+    r.compute_comm_ratio = 4;
+    r.bubble_fraction = 0;
+    r.cost_per_mtok_usd = 0;      /* no price: empty */
+    r.p50_s = 3;
+    r.p99_s = 3.5;
+    char *t = captured(row_of, &r);
+    assert_string_equal(t, "2,1,4,1,1,1,,8000000000,0,0,0,15000000000,72000000000,"
+                           "0.25,0.012500000000000001,,320,1.5,0.75,4,C,0,,3,3.5\n");
+    free(t);
+    /* Does not fit: memory stays, every performance field is empty. */
+    r.fits = 0;
+    snprintf(r.reason, sizeof r.reason, "needs 90.0 GB, has 72.0 GB");
+    t = captured(row_of, &r);
+    assert_string_equal(t, "2,1,4,1,1,0,\"needs 90.0 GB, has 72.0 GB\",8000000000,0,0,0,"
+                           "15000000000,72000000000,,,,,,,,,,,,\n");
+    free(t);
+}
+
 static void test_calibration_label(void **state)
 {
     (void)state;
@@ -271,6 +352,8 @@ int main(void)
         cmocka_unit_test(test_percent_usd),
         cmocka_unit_test(test_plan_and_width),
         cmocka_unit_test(test_put_col),
+        cmocka_unit_test(test_csv_field),
+        cmocka_unit_test(test_csv_result_row),
         cmocka_unit_test(test_calibration_label),
         cmocka_unit_test(test_json_never_nan),
     };

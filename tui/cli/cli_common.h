@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "preset.h"
 #include "fmt.h"
+#include "csv.h"
 #include "table.h"
 
 /* Exit statuses (see cli.h). */
@@ -174,12 +175,7 @@ int cli_parse_double(const char *text, double min, double max, double *out);
 /* Units are formatted by fmt.h (fmt_seconds, fmt_bytes, fmt_usd, ...) and
  * columns by table.h (out_put_col, out_display_width), both in tui/out. */
 
-/* CSV of evaluated plans (RFC 4180, one header line): the fields of
- * cli_result_json() flattened (tp,pp,dp,ep,valid,fits,reason,
- * weights_bytes,...,p99_s), SI units, an empty field where JSON has null.
- * with_tails 0 leaves p50_s/p99_s empty. */
-void cli_result_csv_header(FILE *f);
-void cli_result_csv_row(FILE *f, const engine_result *r, int with_tails);
+/* CSV: csv.h in tui/out (out_csv_field, out_csv_result_row). */
 
 
 /* Print the preset loader's rejected entries on stderr (one per line,

@@ -108,61 +108,6 @@ int cli_print_db_errors(const preset_db *db)
     return db->n_errors;
 }
 
-/* --- CSV -------------------------------------------------------------- */
-
-void cli_result_csv_header(FILE *f)
-{
-    fprintf(f, "tp,pp,dp,ep,valid,fits,reason,weights_bytes,kv_bytes,activation_bytes,"
-               "overhead_bytes,per_gpu_bytes,capacity_bytes,ttft_s,itl_s,e2e_s,tokens_per_s,"
-               "speedup,efficiency,compute_comm_ratio,regime,bubble_fraction,cost_per_mtok_usd,"
-               "p50_s,p99_s\n");
-}
-
-static void csv_num(FILE *f, double v, int ok)
-{
-    if (ok && isfinite(v))
-        fprintf(f, ",%.17g", v);
-    else
-        fputc(',', f);
-}
-
-void cli_result_csv_row(FILE *f, const engine_result *r, int with_tails)
-{
-    fprintf(f, "%d,%d,%d,%d,%d,%d,\"", r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep,
-            r->valid != 0, r->valid && r->fits);
-    for (const char *p = r->reason; *p; p++) {
-        if (*p == '"')
-            fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-    int mem = r->valid != 0, ok = r->valid && r->fits;
-    int regime = ok && (r->regime == 'C' || r->regime == 'M');
-    csv_num(f, r->mem.weights_bytes, mem);
-    csv_num(f, r->mem.kv_bytes, mem);
-    csv_num(f, r->mem.activation_bytes, mem);
-    csv_num(f, r->mem.overhead_bytes, mem);
-    csv_num(f, r->mem.per_gpu_bytes, mem);
-    csv_num(f, r->mem.capacity_bytes, mem);
-    csv_num(f, r->ttft_s, ok);
-    csv_num(f, r->itl_s, ok);
-    csv_num(f, r->e2e_s, ok);
-    csv_num(f, r->tokens_per_s, ok);
-    csv_num(f, r->speedup, ok);
-    csv_num(f, r->efficiency, ok);
-    csv_num(f, r->compute_comm_ratio, regime);
-    if (regime)
-        fprintf(f, ",%c", r->regime);
-    else
-        fputc(',', f);
-    csv_num(f, r->bubble_fraction, ok);
-    csv_num(f, r->cost_per_mtok_usd, ok && r->cost_per_mtok_usd > 0);
-    int tails = ok && with_tails && r->p50_s > 0 && r->p99_s > 0;
-    csv_num(f, r->p50_s, tails);
-    csv_num(f, r->p99_s, tails);
-    fputc('\n', f);
-}
-
 /* --- names ----------------------------------------------------------- */
 
 /* Lower-case alphanumerics only, so "llama3 8b" and "Llama-3-8B" compare. */

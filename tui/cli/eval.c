@@ -243,8 +243,8 @@ static int eval_one(const cli_scenario *cs)
         r.p50_s = r.p99_s = 0; /* no Monte Carlo: no tails to show */
     int rc = CLI_OK;
     if (cs->csv) {
-        cli_result_csv_header(stdout);
-        cli_result_csv_row(stdout, &r, 1);
+        out_csv_result_header(stdout);
+        out_csv_result_row(stdout, &r, 1);
     } else if (cs->json) {
         cJSON *o = cli_result_json(s, &r);
         if (o)
@@ -370,9 +370,9 @@ static int eval_rank(const cli_scenario *cs)
     }
     int rc = CLI_OK;
     if (cs->csv) {
-        cli_result_csv_header(stdout);
+        out_csv_result_header(stdout);
         for (int i = 0; i < n; i++)
-            cli_result_csv_row(stdout, &rs[i], i < EVAL_TAILS_FOR && s->mc_samples > 0);
+            out_csv_result_row(stdout, &rs[i], i < EVAL_TAILS_FOR && s->mc_samples > 0);
     } else if (cs->json) {
         cJSON *root = cJSON_CreateObject();
         if (root) {

@@ -133,27 +133,12 @@ static void rt_print_text(FILE *f, const rtable *t)
     fprintf(f, "\n");
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\n")) {
-        fputc('"', f);
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-}
-
 static void rt_print_csv(FILE *f, const rtable *t)
 {
     for (int c = 0; c < t->ncols; c++) {
         if (c)
             fputc(',', f);
-        csv_field(f, t->cols[c]);
+        out_csv_field(f, t->cols[c]);
     }
     fputc('\n', f);
     for (int r = 0; r < t->nrows; r++) {
@@ -164,7 +149,7 @@ static void rt_print_csv(FILE *f, const rtable *t)
             if (x->kind == 1)
                 fprintf(f, "%.6g", x->v);
             else if (x->kind == 2)
-                csv_field(f, x->s);
+                out_csv_field(f, x->s);
         }
         fputc('\n', f);
     }

@@ -212,17 +212,6 @@ static int print_json(const val_result *r, int n)
     return cli_json_print("validate", stdout, root);
 }
 
-static void csv_str(const char *s)
-{
-    putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
 static void print_csv(const val_result *r, int n)
 {
     printf("id,metric,measured,predicted,ratio,batch,fits,categories,source\n");
@@ -230,15 +219,15 @@ static void print_csv(const val_result *r, int n)
         const val_case *c = r[i].c;
         char cats[128] = "";
         cats_text(r[i].categories, cats, sizeof cats);
-        csv_str(c->id);
+        out_csv_field(stdout, c->id);
         printf(",%s,%.17g,", val_metric_name(c->metric), c->measured);
         if (r[i].ok)
             printf("%.17g,%.6g,%d,%d,", r[i].predicted, r[i].ratio, r[i].batch, r[i].fits);
         else
             printf(",,,,");
-        csv_str(cats);
+        out_csv_field(stdout, cats);
         putchar(',');
-        csv_str(c->source);
+        out_csv_field(stdout, c->source);
         putchar('\n');
     }
 }

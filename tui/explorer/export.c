@@ -7,6 +7,7 @@
  * lines; every row starts with the table's name.
  */
 #include "explorer_int.h"
+#include "csv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,21 +15,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static void csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static void json_str(FILE *f, const char *s)
 {
@@ -68,18 +54,18 @@ static void write_csv(explorer *x, FILE *f)
                "prompt_tokens,gen_tokens,weight_dtype,microbatches,schedule,objective,"
                "calibration\n");
     fputs("scenario,", f);
-    csv_str(f, s->model->name);
+    out_csv_field(f, s->model->name);
     fputc(',', f);
-    csv_str(f, s->gpu->name);
+    out_csv_field(f, s->gpu->name);
     fprintf(f, ",%d,%d,", s->gpus, s->gpus_per_node);
-    csv_str(f, s->intra->name);
+    out_csv_field(f, s->intra->name);
     fputc(',', f);
-    csv_str(f, s->inter->name);
+    out_csv_field(f, s->inter->name);
     char cal[160];
     fprintf(f, ",%.0f,%d,%d,%d,%s,%d,%s,%s,", s->vram_bytes, s->batch, s->prompt, s->gen,
             engine_dtype_name(s->weight_dtype), s->microbatches,
             engine_schedule_name(s->schedule), engine_objective_name(s->objective));
-    csv_str(f, out_calibration_label(&x->calib, cal, sizeof cal));
+    out_csv_field(f, out_calibration_label(&x->calib, cal, sizeof cal));
     fputs("\n\n", f);
 
     fprintf(f, "table,rank,plan,tp,pp,dp,ep,valid,fits,efficiency,ttft_s,itl_s,e2e_s,p50_s,"
@@ -100,7 +86,7 @@ static void write_csv(explorer *x, FILE *f)
                 p->mem.weights_bytes, p->mem.kv_bytes, p->mem.activation_bytes,
                 p->mem.overhead_bytes, p->mem.per_gpu_bytes, p->mem.capacity_bytes,
                 p->compute_comm_ratio, p->regime ? p->regime : '-', p->cost_per_mtok_usd);
-        csv_str(f, p->reason);
+        out_csv_field(f, p->reason);
         fputc('\n', f);
     }
     fputc('\n', f);

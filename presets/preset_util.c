@@ -132,11 +132,14 @@ static void describe_at(const char *file, const char *text, size_t len,
     for (size_t i = off; i < len && k < 20 && text[i] != '\n' && text[i] != '\r'; i++)
         near[k++] = (text[i] >= 32 && text[i] < 127) ? text[i] : '?';
     near[k] = '\0';
+    static const char *const nonfinite[] = { "NaN", "nan", "Infinity", "-Infinity", "inf",
+                                             "-inf" };
     const char *hint = "";
-    if (!strncmp(text + off, "NaN", 3) || !strncmp(text + off, "nan", 3) ||
-        !strncmp(text + off, "Infinity", 8) || !strncmp(text + off, "-Infinity", 9) ||
-        !strncmp(text + off, "inf", 3) || !strncmp(text + off, "-inf", 4))
-        hint = " (JSON has no NaN or Infinity)";
+    for (size_t i = 0; i < sizeof nonfinite / sizeof nonfinite[0]; i++) {
+        size_t n = strlen(nonfinite[i]); /* within len: text needs no NUL */
+        if (len - off >= n && !memcmp(text + off, nonfinite[i], n))
+            hint = " (JSON has no NaN or Infinity)";
+    }
     preset_util_error(err, "%s: line %zu, column %zu: %s near '%s'%s", file, line,
                       col, what, near, hint);
 }

@@ -606,6 +606,30 @@ static void test_bad_empty_file(void **state)
     preset_db_free(db);
 }
 
+/* The error path reads only the len bytes it was given (issue 13, read
+ * bounds): the bytes after len would complete "NaN", so a reader past len
+ * adds the NaN hint.  An exact-size heap copy lets ASan catch the read too. */
+static void test_bad_json_error_honours_len(void **state)
+{
+    (void)state;
+    static const char mem[] = "{\"models\": NaN}";
+    size_t len = strlen("{\"models\": N");
+    char *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, mem, len);
+    preset_db *db = empty_db();
+    assert_int_equal(preset_db_add_json(db, "cut.json", mem, len), -1);
+    assert_int_equal(preset_db_add_json(db, "copy.json", copy, len), -1);
+    assert_int_equal(db->n_errors, 2);
+    assert_string_equal(db->errors[0], "cut.json: line 1, column 12: malformed JSON near 'N'");
+    assert_string_equal(db->errors[1], "copy.json: line 1, column 12: malformed JSON near 'N'");
+    /* With the whole word inside len, the hint is given. */
+    assert_int_equal(preset_db_add_json(db, "nan.json", mem, len + 2), -1);
+    assert_non_null(strstr(db->errors[2], "near 'NaN' (JSON has no NaN or Infinity)"));
+    preset_db_free(db);
+    free(copy);
+}
+
 static void test_bad_inconsistent(void **state)
 {
     (void)state;
@@ -1329,6 +1353,7 @@ int main(void)
         cmocka_unit_test(test_bad_unknown_key),
         cmocka_unit_test(test_bad_duplicate_name),
         cmocka_unit_test(test_bad_empty_file),
+        cmocka_unit_test(test_bad_json_error_honours_len),
         cmocka_unit_test(test_bad_inconsistent),
         cmocka_unit_test(test_bad_inline_cases),
         cmocka_unit_test(test_error_list_is_bounded),

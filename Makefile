@@ -3,7 +3,9 @@
 #   make          build ./shardscope (checks build dependencies first)
 #   make run      build and open the explorer
 #   make test     unit, screen and end-to-end tests (cmocka + tmux)
-#   make asan     the tests under AddressSanitizer + UBSan
+#   make asan     the tests under AddressSanitizer + UBSan (gcc), then the
+#                 unit and screen programs under clang's UBSan (float casts)
+#   make fuzz     each libFuzzer harness (tests/fuzz) for FUZZ_SECONDS (60)
 #   make bench    timing figures (never asserted by tests)
 #   make validate the model against the published measurements, per category
 #   make validate-kernels  the per-kernel model against the measured kernel
@@ -92,7 +94,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # Test objects are built through a pattern chain; keep them (no rebuilds).
 .SECONDARY:
 
-.PHONY: all run test check-layers asan bench validate validate-kernels install uninstall clean deps test-deps
+.PHONY: all run test test-programs check-layers asan fuzz fuzz-build bench validate validate-kernels install uninstall clean deps test-deps
 all: $(BIN)
 
 deps: $(DEPS_STAMP)
@@ -137,13 +139,49 @@ test: $(BIN) $(TEST_BIN) | $(BUILD)/.test-deps-ok
 	@sh mk/check_layers.sh
 	@SHARDSCOPE_BIN=./$(BIN) sh mk/runtests.sh $(TEST_BIN)
 
+# The unit and screen programs without the e2e scripts.
+test-programs: $(TEST_BIN) | $(BUILD)/.test-deps-ok
+	@sh mk/runtests.sh --no-e2e $(TEST_BIN)
+
 check-layers:
 	@sh mk/check_layers.sh
 
+# gcc's ASan + UBSan over everything, then clang's UBSan over the test
+# programs: it checks float-to-int casts (float-cast-overflow), gcc's does not.
+UBSAN_FLAGS := -fsanitize=undefined,float-cast-overflow -fno-sanitize-recover=all
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" BIN=build-asan/shardscope test
+	@sh mk/deps.sh clang
+	$(MAKE) BUILD=build-ubsan CC=clang OPT="-O1 -g" \
+	  EXTRA_CFLAGS="$(UBSAN_FLAGS) -fno-omit-frame-pointer" \
+	  EXTRA_LDFLAGS="$(UBSAN_FLAGS)" test-programs
+
+# --- fuzzing (clang + libFuzzer; never part of make test) ------------------
+# The library is built with clang into build-fuzz (never mixed with gcc
+# objects) with -fsanitize=fuzzer-no-link; each tests/fuzz/fuzz_NAME.c links
+# against it and runs FUZZ_SECONDS from tests/fuzz/corpus/NAME (mk/fuzz.sh).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+
+fuzz:
+	@sh mk/fuzz.sh check $(FUZZ_CC)
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) USE_CUDA=no OPT="-O1 -g" \
+	  EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -fno-omit-frame-pointer" \
+	  EXTRA_LDFLAGS="-fsanitize=fuzzer $(FUZZ_SAN)" fuzz-build
+	@sh mk/fuzz.sh run build-fuzz $(FUZZ_SECONDS)
+
+fuzz-build: $(FUZZ_BIN)
+
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(INC_tests) -c $< -o $@
+
+$(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
 validate: $(BIN)
 	./$(BIN) validate
@@ -170,6 +208,6 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/shardscope $(DESTDIR)$(PREFIX)/share/man/man1/shardscope.1
 
 clean:
-	rm -rf build build-asan $(BIN)
+	rm -rf build build-asan build-ubsan build-fuzz $(BIN)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT:.o=.d) $(FUZZ_BIN:=.d)

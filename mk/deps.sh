@@ -4,6 +4,7 @@
 # sudo), printing the command; elsewhere stop with the exact install line.
 #   sh mk/deps.sh build   ncursesw, cJSON, pkg-config
 #   sh mk/deps.sh test    + cmocka, tmux, xmllint
+#   sh mk/deps.sh clang   build + clang (make asan's clang UBSan pass)
 set -u
 want=${1:-build}
 missing=""
@@ -20,6 +21,7 @@ need_cmd() { # command, Debian package
 need_cmd pkg-config pkg-config
 need_pc ncursesw libncurses-dev
 need_pc libcjson libcjson-dev
+[ "$want" = clang ] && need_cmd clang clang
 if [ "$want" = test ]; then
     need_pc cmocka libcmocka-dev
     need_cmd tmux tmux

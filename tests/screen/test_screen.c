@@ -435,11 +435,11 @@ static void test_preselection_and_vram_default(void **state)
      * line drops the link names first) */
     assert_true(screen_contains("PCIe 4.0 x16"));
     assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "pcie4");
-    assert_int_equal(g_x->ctl[CTL_VRAM].value, 43);
+    assert_int_equal(g_x->ctl.s[CTL_VRAM].value, 43);
     screen_close();
     eo.vram_gb = 24;
     screen_open("xterm", 1, 24, 80, &eo);
-    assert_int_equal(g_x->ctl[CTL_VRAM].value, 24);
+    assert_int_equal(g_x->ctl.s[CTL_VRAM].value, 24);
     screen_close();
     /* The explorer and the CLI start from the same GPU topology: an RTX 4090
      * talks over PCIe 4.0 in an 8-GPU node, not over NVLink; an H100 on
@@ -449,13 +449,13 @@ static void test_preselection_and_vram_default(void **state)
     eo.gpu = "rtx-4090";
     screen_open("xterm", 1, 24, 80, &eo);
     assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "pcie4");
-    assert_int_equal(g_x->ctl[CTL_PER_NODE].value, 8);
+    assert_int_equal(g_x->ctl.s[CTL_PER_NODE].value, 8);
     screen_close();
     eo.gpu = "h100-sxm";
     screen_open("xterm", 1, 24, 80, &eo);
     assert_string_equal(exp_link(g_x, CTL_INTRA)->name, "nvlink4");
     assert_string_equal(exp_link(g_x, CTL_INTER)->name, "ib-ndr");
-    assert_int_equal(g_x->ctl[CTL_PER_NODE].value, 8);
+    assert_int_equal(g_x->ctl.s[CTL_PER_NODE].value, 8);
     screen_close();
     explorer *x = NULL;
     char msg[128];
@@ -497,28 +497,28 @@ static void test_mouse_focus_pick_and_wheel(void **state)
     explorer_opts_defaults(&eo);
     assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, msg, sizeof msg), 0);
     explorer_frame(g_x);
-    layout_rect sp = g_x->lay.pane[PANE_STRATEGIES];
+    layout_rect sp = g_x->scr.lay.pane[PANE_STRATEGIES];
     /* Click the third plan row (border, header row, then plans). */
     click(sp.y + 2 + 2, sp.x + 10, BUTTON1_CLICKED);
-    assert_int_equal(g_x->focus, PANE_STRATEGIES);
-    assert_int_equal(g_x->plan_sel, 2);
+    assert_int_equal(g_x->view.focus, PANE_STRATEGIES);
+    assert_int_equal(g_x->view.plans.sel, 2);
     assert_true(screen_contains("Details: plan #3"));
     /* Click a control, then the wheel adjusts it. */
-    layout_rect cp = g_x->lay.pane[PANE_CONTROLS];
+    layout_rect cp = g_x->scr.lay.pane[PANE_CONTROLS];
     click(cp.y + 1 + CTL_BATCH, cp.x + 5, BUTTON1_CLICKED);
-    assert_int_equal(g_x->focus, PANE_CONTROLS);
-    assert_int_equal(g_x->ctl_sel, CTL_BATCH);
+    assert_int_equal(g_x->view.focus, PANE_CONTROLS);
+    assert_int_equal(g_x->ctl.sel, CTL_BATCH);
     click(cp.y + 3, cp.x + 5, BUTTON4_PRESSED);
-    assert_int_equal(g_x->ctl[CTL_BATCH].value, 2);
+    assert_int_equal(g_x->ctl.s[CTL_BATCH].value, 2);
     click(cp.y + 3, cp.x + 5, BUTTON5_PRESSED);
-    assert_int_equal(g_x->ctl[CTL_BATCH].value, 1);
+    assert_int_equal(g_x->ctl.s[CTL_BATCH].value, 1);
     /* The wheel over the heatmap moves the GPU count by powers of two. */
-    layout_rect hp = g_x->lay.pane[PANE_HEAT];
+    layout_rect hp = g_x->scr.lay.pane[PANE_HEAT];
     click(hp.y + 3, hp.x + 3, BUTTON4_PRESSED);
     assert_true(screen_contains("Strategies: 16 GPUs"));
     /* Clicks outside any pane do nothing. */
     click(0, 0, BUTTON1_CLICKED);
-    assert_int_equal(g_x->focus, PANE_CONTROLS);
+    assert_int_equal(g_x->view.focus, PANE_CONTROLS);
     screen_close();
 }
 
@@ -548,12 +548,12 @@ static void test_random_keys_and_resizes(void **state)
             explorer_frame(g_x);
         }
         for (int c = 0; c < CTL_COUNT; c++) {
-            assert_true(g_x->ctl[c].value >= g_x->ctl[c].min);
-            assert_true(g_x->ctl[c].value <= g_x->ctl[c].max);
+            assert_true(g_x->ctl.s[c].value >= g_x->ctl.s[c].min);
+            assert_true(g_x->ctl.s[c].value <= g_x->ctl.s[c].max);
         }
-        assert_true(g_x->focus >= 0 && g_x->focus < PANE_COUNT);
-        assert_true(g_x->plan_sel >= 0);
-        assert_true(g_x->r.n_plans == 0 || g_x->plan_sel < g_x->r.n_plans);
+        assert_true(g_x->view.focus >= 0 && g_x->view.focus < PANE_COUNT);
+        assert_true(g_x->view.plans.sel >= 0);
+        assert_true(g_x->r.n_plans == 0 || g_x->view.plans.sel < g_x->r.n_plans);
     }
     screen_close();
 }
@@ -794,7 +794,7 @@ static void test_calib_progress_and_escape_cancels(void **state)
     assert_true(screen_contains("calib: datasheet defaults"));
     type("c");
     assert_int_equal(g_fake.started, 1);
-    assert_non_null(g_x->calib_job);
+    assert_non_null(g_x->cal.job);
     assert_int_equal(explorer_poll(g_x), 1); /* 0% -> 42%: a frame is due */
     explorer_frame(g_x);
     assert_int_equal(explorer_poll(g_x), 0); /* nothing new: no redraw */
@@ -805,23 +805,23 @@ static void test_calib_progress_and_escape_cancels(void **state)
     type("+");
     assert_true(screen_contains("Strategies: 16 GPUs"));
     type("j");
-    assert_int_equal(g_x->ctl_sel, CTL_PER_NODE);
+    assert_int_equal(g_x->ctl.sel, CTL_PER_NODE);
     type("?");
     assert_true(screen_contains("Esc first cancels calibration"));
     type(" ");
     poll_and_draw();
-    assert_non_null(g_x->calib_job);
+    assert_non_null(g_x->cal.job);
     assert_true(screen_contains("calibrating ["));
     assert_int_equal(g_fake.released, 0);
     /* Esc cancels (the release op cancels and waits) instead of quitting. */
     assert_int_equal(explorer_key(g_x, 27), 0);
     explorer_frame(g_x);
     assert_int_equal(g_fake.released, 1);
-    assert_null(g_x->calib_job);
+    assert_null(g_x->cal.job);
     assert_non_null(strstr(explorer_message(g_x), "calibration cancelled"));
     assert_true(screen_contains("calibration cancelled"));
     assert_false(screen_contains("calibrating ["));
-    assert_false(g_x->calib.measured); /* the previous calibration stays */
+    assert_false(g_x->cal.calib.measured); /* the previous calibration stays */
     assert_true(screen_contains("calib: datasheet defaults"));
     assert_int_equal(explorer_poll(g_x), 0);
     /* With nothing running, Esc quits again. */
@@ -840,8 +840,8 @@ static void test_calib_q_cancels_then_quits(void **state)
     assert_true(screen_contains("calibrating ["));
     assert_int_equal(explorer_key(g_x, 'q'), 1);
     assert_int_equal(g_fake.released, 1);
-    assert_null(g_x->calib_job);
-    assert_true(g_x->calib.measured); /* kept */
+    assert_null(g_x->cal.job);
+    assert_true(g_x->cal.calib.measured); /* kept */
     fake_close();
     /* Esc in the too-small screen cancels as well. */
     fake_open("vt100", 0, 24, 80, 0);
@@ -861,10 +861,10 @@ static void test_calib_finish_failure_and_gpu_change(void **state)
     g_fake.outcome = -1;
     type("c");
     poll_and_draw();
-    assert_null(g_x->calib_job);
+    assert_null(g_x->cal.job);
     assert_int_equal(g_fake.released, 1);
     assert_true(screen_contains("calibration failed: no usable GPU"));
-    assert_false(g_x->calib.measured);
+    assert_false(g_x->cal.calib.measured);
     type("v");
     assert_true(screen_contains("datasheet defaults"));
     assert_true(screen_contains("Last attempt: failed: no usable GPU"));
@@ -876,12 +876,12 @@ static void test_calib_finish_failure_and_gpu_change(void **state)
     poll_and_draw();
     int up[] = {KEY_UP, KEY_UP, KEY_UP, KEY_RIGHT};
     keys(up, 4);
-    assert_int_equal(g_x->ctl_sel, CTL_GPU);
+    assert_int_equal(g_x->ctl.sel, CTL_GPU);
     assert_string_not_equal(exp_gpu(g_x)->name, "h100-sxm");
-    assert_non_null(g_x->calib_job); /* still running */
+    assert_non_null(g_x->cal.job); /* still running */
     g_fake.outcome = 1;
     poll_and_draw();
-    assert_false(g_x->calib.measured);
+    assert_false(g_x->cal.calib.measured);
     assert_true(screen_contains("select that GPU to use it"));
     /* Back on the H100 and measured again: applied, and the view shows
      * this session's run. */
@@ -890,7 +890,7 @@ static void test_calib_finish_failure_and_gpu_change(void **state)
     assert_string_equal(exp_gpu(g_x)->name, "h100-sxm");
     type("c");
     poll_and_draw();
-    assert_true(g_x->calib.measured);
+    assert_true(g_x->cal.calib.measured);
     assert_int_equal(g_fake.released, 3);
     assert_true(screen_contains("calibration done: NVIDIA H100 80GB HBM3"));
     assert_true(screen_contains("calib: measured on NVIDIA H100 80GB HBM3 2026-11-29"));
@@ -905,7 +905,7 @@ static void test_calib_view_goldens(void **state)
     (void)state;
     /* A calibration saved before start: the view of that file. */
     fake_open("vt100", 0, 24, 80, 1);
-    assert_true(g_x->calib.measured);
+    assert_true(g_x->cal.calib.measured);
     type("v");
     assert_true(screen_contains("NVIDIA H100 80GB HBM3 * cuda fp16 * 2026-11-29T09:00:00Z"));
     char pl[96];
@@ -918,14 +918,14 @@ static void test_calib_view_goldens(void **state)
      * view only (a second Esc cancels). */
     type("c");
     poll_and_draw();
-    assert_non_null(g_x->calib_job);
+    assert_non_null(g_x->cal.job);
     assert_true(screen_contains("Calibration in use"));
     assert_int_equal(explorer_key(g_x, 27), 0);
     explorer_frame(g_x);
     assert_false(screen_contains("Calibration in use"));
-    assert_non_null(g_x->calib_job);
+    assert_non_null(g_x->cal.job);
     assert_int_equal(explorer_key(g_x, 27), 0);
-    assert_null(g_x->calib_job);
+    assert_null(g_x->cal.job);
     fake_close();
 
     fake_open("xterm-256color", 1, 40, 120, 1);

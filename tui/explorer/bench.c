@@ -121,7 +121,7 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
         long db_ = out_bytes(out) - b0;
         lat[i] = dt;
         if (getenv("SHARDSCOPE_BENCH_VERBOSE"))
-            fprintf(report, "  key %4d ctl %2d: %6ld bytes %.2f ms\n", steps[i].key, x->ctl_sel,
+            fprintf(report, "  key %4d ctl %2d: %6ld bytes %.2f ms\n", steps[i].key, x->ctl.sel,
                     db_, dt * 1e3);
         if (steps[i].slider) {
             lat_sl[n_sl] = dt;
@@ -153,7 +153,7 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
 static void count_cells(const explorer *x, explorer_bench_update_result *out)
 {
     const exp_results *r = &x->r;
-    int links = x->ctl[CTL_INTRA].max + 1;
+    int links = x->ctl.s[CTL_INTRA].max + 1;
     out->cells[EXPLORER_BENCH_RANK] = r->n_plans;
     /* TP per link x count, then TP, PP and each hybrid split per count */
     long eff = (long)links * EXP_EFF_COUNTS;
@@ -189,7 +189,7 @@ int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
         snprintf(msg, len, "out of memory");
         return 1;
     }
-    layout_compute(rows, cols, x->tab, &x->lay);
+    layout_compute(rows, cols, x->view.tab, &x->scr.lay);
     exp_update(x); /* warm-up: sizes the tables, touches the caches */
     for (int i = 0; i < repeats; i++) {
         exp_invalidate(x);

@@ -13,6 +13,7 @@
 #include "explorer_calib.h"
 #include "fmt.h"
 #include "layout.h"
+#include "listview.h"
 #include "slider.h"
 #include "table.h"
 #include "term.h"
@@ -72,6 +73,17 @@ typedef struct exp_cell {
     engine_plan plan;
 } exp_cell;
 
+/* The blocks of results the update step keeps, in the order it updates
+ * them. */
+typedef enum exp_part {
+    EXP_PART_RANK = 0, /* ranked plans at the current GPU count */
+    EXP_PART_EFF,      /* TP per link, TP vs PP vs hybrid */
+    EXP_PART_HEAT,     /* the regime heatmap */
+    EXP_PART_FRONT,    /* least memory per count, min GPUs per size */
+    EXP_PART_TAILS,    /* Monte Carlo tails of the plans on screen */
+    EXP_PARTS
+} exp_part;
+
 typedef struct exp_results {
     engine_scenario sc;            /* the scenario of the current inputs */
     /* Ranked plans for the current GPU count. */
@@ -99,18 +111,11 @@ typedef struct exp_results {
     double front_capacity;         /* bytes usable per GPU (VRAM slider) */
     double mem_sizes_gb[EXP_MEM_SIZES];
     int min_gpus[EXP_MEM_SIZES];
+    /* What each block was computed from (its cache key). */
+    exp_inputs in_part[EXP_PARTS];
+    int have[EXP_PARTS];
 } exp_results;
 
-/* The blocks of results the update step keeps, in the order it updates
- * them. */
-typedef enum exp_part {
-    EXP_PART_RANK = 0, /* ranked plans at the current GPU count */
-    EXP_PART_EFF,      /* TP per link, TP vs PP vs hybrid */
-    EXP_PART_HEAT,     /* the regime heatmap */
-    EXP_PART_FRONT,    /* least memory per count, min GPUs per size */
-    EXP_PART_TAILS,    /* Monte Carlo tails of the plans on screen */
-    EXP_PARTS
-} exp_part;
 
 typedef enum overlay_kind {
     OVERLAY_NONE = 0,
@@ -119,70 +124,86 @@ typedef enum overlay_kind {
     OVERLAY_CALIB     /* the calibration view (`v`) */
 } overlay_kind;
 
+/* The parts of the explorer.  Keys and the update step change them; the
+ * panes only read them (through exp_view, panes/pane.h). */
+
+/* What the user set: the sliders (selectors are list sliders) and the
+ * framework, all of which feed the engine. */
+typedef struct exp_controls {
+    slider s[CTL_COUNT];
+    int sel;               /* the selected control */
+    int framework;         /* index into db->frameworks; -1: built-in generic */
+    exp_inputs initial;    /* the starting values, for `r` */
+} exp_controls;
+
+/* How the results are looked at: focus, compact tab, the scrolling lists
+ * and the table modes. */
+typedef struct exp_viewstate {
+    int focus;             /* pane_id */
+    int tab;               /* compact tab (a pane_id) */
+    listview plans;        /* the ranked plans: selection and first row */
+    listview details;      /* the details pane: first row (scroll only) */
+    int heat_mode;         /* requested heatmap mode (HEAT_BY_*) */
+    int eff_view;          /* efficiency: 0 TP by link, 1 TP vs PP */
+} exp_viewstate;
+
+/* The overlay on top of the panes: help, a selector's list (with its
+ * filter) or the calibration view. */
+typedef struct exp_overlay {
+    overlay_kind kind;
+    int ctl;               /* which selector the list picks for */
+    listview list;         /* over idx[0 .. list.n) */
+    char filter[EXP_FILTER_MAX];
+    int filter_len;
+    int idx[EXP_MAX_MODELS > 64 ? EXP_MAX_MODELS : 64];
+} exp_overlay;
+
+/* Calibration: the hook, a running job, the calibration in use and what
+ * the calibration view shows (fetched again when serial changes), the
+ * last run finished in this session, and the view's raster. */
+typedef struct exp_calibration {
+    const explorer_calib_ops *ops;
+    void *job;
+    double progress;
+    char step[96];
+    engine_calib calib;
+    int serial;
+    int gpu;                       /* GPU selected when the job started */
+    char note[EXP_MSG_MAX];        /* how the last run ended, "" none */
+    explorer_calib_view *view, *session;
+    int view_valid, view_serial, view_have, have_session;
+    unsigned char *grid;           /* EXP_GRID_MAX cells */
+} exp_calibration;
+
+/* The terminal side: the layout, one window per pane and the chrome. */
+typedef struct exp_screen {
+    layout lay;
+    WINDOW *win[PANE_COUNT];
+    WINDOW *header, *tabs, *bar, *overlay;
+    int rows, cols;
+    int need_layout;
+    int tab_x[PANE_COUNT + 1];     /* where each tab starts on the tab bar */
+    struct chart_cell *grid;       /* frontier raster, EXP_GRID_MAX cells */
+} exp_screen;
+
 struct explorer {
     const preset_db *db;
     term_caps caps;
     const theme_glyphs *g;
     explorer_opts opts;
     char export_dir[512];
-
-    slider ctl[CTL_COUNT];
-    exp_inputs initial;            /* for `r` */
-    int focus;                     /* pane_id */
-    int ctl_sel;                   /* selected control */
-    int plan_sel, plan_top;        /* selected / first visible plan */
-    int details_top;               /* scroll of the details pane */
-    int tab;                       /* compact tab (a pane_id) */
-    int tab_x[PANE_COUNT + 1];     /* where each tab starts on the tab bar */
-
-    /* Overlays. */
-    overlay_kind overlay;
-    int list_ctl;                  /* which selector the list picks for */
-    int list_sel, list_top;
-    char filter[EXP_FILTER_MAX];
-    int filter_len;
-    int list_idx[EXP_MAX_MODELS > 64 ? EXP_MAX_MODELS : 64];
-    int list_n;
-
-    /* Calibration. */
-    const explorer_calib_ops *calib_ops;
-    void *calib_job;
-    double calib_progress;
-    char calib_step[96];
-    engine_calib calib;
-    int calib_serial;
-    int calib_gpu;                 /* GPU selected when the job started */
-    char calib_note[EXP_MSG_MAX];  /* how the last run ended, "" none */
-    /* The calibration view: what it shows (fetched again when calib_serial
-     * changes), the last run finished in this session, and its raster. */
-    explorer_calib_view *cview, *cview_session;
-    int cview_valid, cview_serial, cview_have, have_session;
-    unsigned char *cview_grid;     /* EXP_GRID_MAX cells */
-
     char msg[EXP_MSG_MAX];
-
-    /* Serving framework profile (`f` cycles) and the error bands of every
-     * number, from the validation cases on the shipped presets. */
-    int framework;
+    /* The error bands of every number, from the validation cases on the
+     * shipped presets. */
     engine_band_table bands;
     int have_bands;
 
-    /* Results and what they were computed from. */
+    exp_controls ctl;
+    exp_viewstate view;
+    exp_overlay ov;
+    exp_calibration cal;
     exp_results r;
-    exp_inputs in_part[EXP_PARTS]; /* what each block was computed from */
-    int have[EXP_PARTS];
-    int heat_mode_done;            /* requested heatmap mode */
-    int eff_view;                  /* efficiency: 0 TP by link, 1 TP vs PP */
-    int heat_top;                  /* first heatmap row shown */
-    struct chart_cell *grid;       /* frontier raster, EXP_GRID_MAX cells */
-
-    /* Screen. */
-    layout lay;
-    int lay_valid;
-    WINDOW *win[PANE_COUNT];
-    WINDOW *w_header, *w_tabs, *w_bar, *w_overlay;
-    int rows, cols;
-    int need_layout;
+    exp_screen scr;
 };
 
 /* explorer.c */

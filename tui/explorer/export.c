@@ -65,7 +65,7 @@ static void write_csv(explorer *x, FILE *f)
     fprintf(f, ",%.0f,%d,%d,%d,%s,%d,%s,%s,", s->vram_bytes, s->batch, s->prompt, s->gen,
             engine_dtype_name(s->weight_dtype), s->microbatches,
             engine_schedule_name(s->schedule), engine_objective_name(s->objective));
-    out_csv_field(f, out_calibration_label(&x->calib, cal, sizeof cal));
+    out_csv_field(f, out_calibration_label(&x->cal.calib, cal, sizeof cal));
     fputs("\n\n", f);
 
     fprintf(f, "table,rank,plan,tp,pp,dp,ep,valid,fits,efficiency,ttft_s,itl_s,e2e_s,p50_s,"
@@ -91,7 +91,7 @@ static void write_csv(explorer *x, FILE *f)
     }
     fputc('\n', f);
 
-    int n_links = x->ctl[CTL_INTRA].max + 1;
+    int n_links = x->ctl.s[CTL_INTRA].max + 1;
     fprintf(f, "table,link,gpus,plan,valid,fits,efficiency,compute_comm_ratio,regime\n");
     for (int li = 0; li < n_links; li++)
         for (int c = 0; c < EXP_EFF_COUNTS; c++) {
@@ -185,7 +185,7 @@ static void write_json(explorer *x, FILE *f)
             s->vram_bytes, s->batch, s->prompt, s->gen, engine_dtype_name(s->weight_dtype),
             s->microbatches, engine_schedule_name(s->schedule),
             engine_objective_name(s->objective));
-    json_str(f, out_calibration_label(&x->calib, cal, sizeof cal));
+    json_str(f, out_calibration_label(&x->cal.calib, cal, sizeof cal));
     fputs("},\n  \"strategies\": [", f);
     for (int i = 0; i < r->n_plans; i++) {
         const engine_result *p = &r->plans[i];
@@ -219,7 +219,7 @@ static void write_json(explorer *x, FILE *f)
         fputc('}', f);
     }
     fputs("\n  ],\n  \"tp_efficiency\": [", f);
-    int n_links = x->ctl[CTL_INTRA].max + 1;
+    int n_links = x->ctl.s[CTL_INTRA].max + 1;
     for (int li = 0; li < n_links; li++)
         for (int c = 0; c < EXP_EFF_COUNTS; c++) {
             fprintf(f, "%s\n    {\"link\": ", li || c ? "," : "");

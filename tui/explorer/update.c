@@ -29,24 +29,24 @@ static void build_scenario(const explorer *x, engine_scenario *s)
     s->gpu = exp_gpu(x);
     s->intra = exp_link(x, CTL_INTRA);
     s->inter = exp_link(x, CTL_INTER);
-    s->calib = x->calib.measured ? &x->calib : NULL;
+    s->calib = x->cal.calib.measured ? &x->cal.calib : NULL;
     s->framework = exp_framework(x);
     s->bands = x->have_bands ? &x->bands : NULL;
-    s->gpus = x->ctl[CTL_GPUS].value;
-    s->gpus_per_node = x->ctl[CTL_PER_NODE].value;
+    s->gpus = x->ctl.s[CTL_GPUS].value;
+    s->gpus_per_node = x->ctl.s[CTL_PER_NODE].value;
     /* The slider moves in whole GB; at the GPU's own (rounded) capacity the
      * engine gets the exact figure (0 = the GPU's capacity), so 85.52 GB
      * is never rounded up to 86. */
-    s->vram_bytes = x->ctl[CTL_VRAM].value == exp_gb_of(s->gpu->memory_bytes)
+    s->vram_bytes = x->ctl.s[CTL_VRAM].value == exp_gb_of(s->gpu->memory_bytes)
                         ? 0
-                        : x->ctl[CTL_VRAM].value * 1e9; /* GB -> bytes */
-    s->batch = x->ctl[CTL_BATCH].value;
-    s->prompt = x->ctl[CTL_PROMPT].value;
-    s->gen = x->ctl[CTL_GEN].value;
-    s->weight_dtype = (engine_dtype)x->ctl[CTL_DTYPE].value;
-    s->microbatches = x->ctl[CTL_MICRO].value;
-    s->schedule = (engine_schedule)x->ctl[CTL_SCHED].value;
-    s->objective = (engine_objective)x->ctl[CTL_OBJECTIVE].value;
+                        : x->ctl.s[CTL_VRAM].value * 1e9; /* GB -> bytes */
+    s->batch = x->ctl.s[CTL_BATCH].value;
+    s->prompt = x->ctl.s[CTL_PROMPT].value;
+    s->gen = x->ctl.s[CTL_GEN].value;
+    s->weight_dtype = (engine_dtype)x->ctl.s[CTL_DTYPE].value;
+    s->microbatches = x->ctl.s[CTL_MICRO].value;
+    s->schedule = (engine_schedule)x->ctl.s[CTL_SCHED].value;
+    s->objective = (engine_objective)x->ctl.s[CTL_OBJECTIVE].value;
 }
 
 /* The small cell a pane draws from an evaluated result. */
@@ -67,7 +67,7 @@ static void cell_of(const engine_result *r, exp_cell *c)
 /* The links the tables sweep: every preset link (up to EXP_MAX_LINKS). */
 static int sweep_links(const explorer *x, const engine_link **links)
 {
-    int n = x->ctl[CTL_INTRA].max + 1;
+    int n = x->ctl.s[CTL_INTRA].max + 1;
     for (int i = 0; i < n; i++)
         links[i] = &x->db->links[i];
     return n;
@@ -88,10 +88,10 @@ static void compute_rank(explorer *x)
         r->rank_failed = 0;
         r->rank_err[0] = '\0';
     }
-    if (x->plan_sel >= r->n_plans)
-        x->plan_sel = r->n_plans > 0 ? r->n_plans - 1 : 0;
-    if (x->plan_sel < 0)
-        x->plan_sel = 0;
+    if (x->view.plans.sel >= r->n_plans)
+        x->view.plans.sel = r->n_plans > 0 ? r->n_plans - 1 : 0;
+    if (x->view.plans.sel < 0)
+        x->view.plans.sel = 0;
 }
 
 static void compute_eff(explorer *x)
@@ -129,7 +129,7 @@ static void compute_heat(explorer *x)
     const engine_link *links[EXP_MAX_LINKS];
     engine_result row[EXP_MAX_LINKS > EXP_HEAT_COUNTS ? EXP_MAX_LINKS : EXP_HEAT_COUNTS];
     int n_links = sweep_links(x, links);
-    r->heat_mode = x->heat_mode_done;
+    r->heat_mode = x->view.heat_mode;
     for (int c = 0; c < EXP_HEAT_COUNTS; c++)
         r->heat_counts[c] = 2 << c;
     if (r->heat_mode == HEAT_BY_GPUS) {
@@ -144,7 +144,7 @@ static void compute_heat(explorer *x)
         }
     } else {
         /* rows: models; columns: links, at the current GPU count */
-        r->heat_rows = x->ctl[CTL_MODEL].max + 1;
+        r->heat_rows = x->ctl.s[CTL_MODEL].max + 1;
         r->heat_cols = n_links;
         for (int mi = 0; mi < r->heat_rows; mi++) {
             const engine_model *m = &x->db->models[mi];
@@ -184,7 +184,7 @@ static void compute_front(explorer *x)
 
 int exp_visible_plan_rows(const explorer *x)
 {
-    layout_rect rc = x->lay.pane[PANE_STRATEGIES];
+    layout_rect rc = x->scr.lay.pane[PANE_STRATEGIES];
     if (!layout_rect_visible(rc))
         return 8;
     int h = rc.h - 2 - pane_strategies_first_row();
@@ -196,23 +196,23 @@ static void ensure_tails(explorer *x)
 {
     exp_results *r = &x->r;
     int rows = exp_visible_plan_rows(x);
-    if (x->plan_sel < x->plan_top)
-        x->plan_top = x->plan_sel;
-    if (x->plan_sel >= x->plan_top + rows)
-        x->plan_top = x->plan_sel - rows + 1;
-    if (x->plan_top > r->n_plans - rows)
-        x->plan_top = r->n_plans - rows;
-    if (x->plan_top < 0)
-        x->plan_top = 0;
-    for (int i = x->plan_top; i < r->n_plans && i < x->plan_top + rows; i++)
+    if (x->view.plans.sel < x->view.plans.top)
+        x->view.plans.top = x->view.plans.sel;
+    if (x->view.plans.sel >= x->view.plans.top + rows)
+        x->view.plans.top = x->view.plans.sel - rows + 1;
+    if (x->view.plans.top > r->n_plans - rows)
+        x->view.plans.top = r->n_plans - rows;
+    if (x->view.plans.top < 0)
+        x->view.plans.top = 0;
+    for (int i = x->view.plans.top; i < r->n_plans && i < x->view.plans.top + rows; i++)
         if (!r->tails_done[i] && r->plans[i].valid) {
             engine_tails(&r->sc, &r->plans[i]);
             r->tails_done[i] = 1;
         }
-    if (x->plan_sel < r->n_plans && !r->tails_done[x->plan_sel] &&
-        r->plans[x->plan_sel].valid) {
-        engine_tails(&r->sc, &r->plans[x->plan_sel]);
-        r->tails_done[x->plan_sel] = 1;
+    if (x->view.plans.sel < r->n_plans && !r->tails_done[x->view.plans.sel] &&
+        r->plans[x->view.plans.sel].valid) {
+        engine_tails(&r->sc, &r->plans[x->view.plans.sel]);
+        r->tails_done[x->view.plans.sel] = 1;
     }
 }
 
@@ -227,7 +227,7 @@ static exp_inputs part_key(const explorer *x, const exp_inputs *in, exp_part p)
         k.v[CTL_GPUS] = 0;
         break;
     case EXP_PART_HEAT:
-        if (x->heat_mode_done == HEAT_BY_GPUS)
+        if (x->view.heat_mode == HEAT_BY_GPUS)
             k.v[CTL_GPUS] = 0;
         else
             k.v[CTL_MODEL] = 0;
@@ -255,18 +255,18 @@ void exp_update_part(explorer *x, exp_part p)
     exp_inputs in;
     exp_inputs_get(x, &in);
     exp_inputs k = part_key(x, &in, p);
-    int stale = !x->have[p] || memcmp(&k, &x->in_part[p], sizeof k) ||
-                (p == EXP_PART_HEAT && x->r.heat_mode != x->heat_mode_done);
+    int stale = !x->r.have[p] || memcmp(&k, &x->r.in_part[p], sizeof k) ||
+                (p == EXP_PART_HEAT && x->r.heat_mode != x->view.heat_mode);
     if (!stale)
         return;
     COMPUTE[p](x);
-    x->in_part[p] = k;
-    x->have[p] = 1;
+    x->r.in_part[p] = k;
+    x->r.have[p] = 1;
 }
 
 void exp_invalidate(explorer *x)
 {
-    memset(x->have, 0, sizeof x->have);
+    memset(x->r.have, 0, sizeof x->r.have);
     memset(x->r.tails_done, 0, EXP_MAX_PLANS);
 }
 
@@ -284,8 +284,8 @@ void exp_update(explorer *x)
 
 const engine_result *exp_selected_plan(const explorer *x)
 {
-    if (x->plan_sel < 0 || x->plan_sel >= x->r.n_plans)
+    if (x->view.plans.sel < 0 || x->view.plans.sel >= x->r.n_plans)
         return NULL;
-    return &x->r.plans[x->plan_sel];
+    return &x->r.plans[x->view.plans.sel];
 }
 

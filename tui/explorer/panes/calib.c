@@ -77,13 +77,13 @@ static void draw_defaults(explorer *x, WINDOW *w, int y, int width, int rows)
                      "The result is saved under $XDG_CONFIG_HOME/shardscope/calibration/ and "
                      "used from then on; this view then shows the measured points against "
                      "the fitted power law and roofline.");
-    if (x->calib_job && y - y0 < rows - 1) {
+    if (x->cal.job && y - y0 < rows - 1) {
         y++;
         pane_putf(w, y++, 2, width, ROLE_LABEL, "Measuring now: %.0f%% %s",
-                  x->calib_progress * 100, x->calib_step);
-    } else if (x->calib_note[0] && y - y0 < rows - 1) {
+                  x->cal.progress * 100, x->cal.step);
+    } else if (x->cal.note[0] && y - y0 < rows - 1) {
         y++;
-        snprintf(buf, sizeof buf, "Last attempt: %s", x->calib_note);
+        snprintf(buf, sizeof buf, "Last attempt: %s", x->cal.note);
         put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_MSG, buf);
     }
 }
@@ -159,7 +159,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
         pane_put(w, y0, 2, width, ROLE_DIM, "(no measured points to plot)");
         return;
     }
-    unsigned char *g = x->cview_grid;
+    unsigned char *g = x->cal.grid;
     if (!g)
         return;
     calview_raster(v, &s, g);
@@ -253,19 +253,19 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
 void pane_calib_draw(explorer *x)
 {
     /* The plot takes what the screen gives; the text alone needs less. */
-    int cap_h = x->calib.measured ? 44 : 20, cap_w = x->calib.measured ? 132 : 100;
-    int want_h = x->rows - 2 > cap_h ? cap_h : x->rows - 2;
-    int want_w = x->cols - 4 > cap_w ? cap_w : x->cols - 4;
+    int cap_h = x->cal.calib.measured ? 44 : 20, cap_w = x->cal.calib.measured ? 132 : 100;
+    int want_h = x->scr.rows - 2 > cap_h ? cap_h : x->scr.rows - 2;
+    int want_w = x->scr.cols - 4 > cap_w ? cap_w : x->scr.cols - 4;
     WINDOW *w = pane_overlay_open(x, want_h, want_w);
     if (!w)
         return;
     int h = getmaxy(w), ww = getmaxx(w);
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS,
-             x->calib.measured
+             x->cal.calib.measured
                  ? " Calibration in use: measured vs fitted (c measures, any other key closes) "
                  : " Calibration view (c measures, any other key closes) ");
     int width = ww - 4, y = 1, rows = h - 2;
-    if (!x->calib.measured) {
+    if (!x->cal.calib.measured) {
         draw_defaults(x, w, y, width, rows);
         wnoutrefresh(w);
         return;
@@ -275,8 +275,8 @@ void pane_calib_draw(explorer *x)
     char buf[400];
     if (!v) {
         snprintf(buf, sizeof buf, "measured on %s %s %s %s %s: %s %.3f  %s %.3f",
-                 x->calib.device, G.dot, x->calib.backend, G.dot, x->calib.date, G.eta_c,
-                 x->calib.eta_compute, G.eta_m, x->calib.eta_memory);
+                 x->cal.calib.device, G.dot, x->cal.calib.backend, G.dot, x->cal.calib.date, G.eta_c,
+                 x->cal.calib.eta_compute, G.eta_m, x->cal.calib.eta_memory);
         pane_put(w, y++, 2, width, ROLE_VALUE, buf);
         y++;
         put_wrapped(w, y, 2, width, rows - y, ROLE_POPUP,

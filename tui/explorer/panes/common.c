@@ -83,7 +83,7 @@ static void set_cc(cchar_t *cc, const wchar_t *wc, theme_role role)
 
 void pane_frame(explorer *x, WINDOW *w, int pane, const char *title)
 {
-    int focus = x->focus == pane;
+    int focus = x->view.focus == pane;
     theme_role br = focus ? ROLE_BORDER_FOCUS : ROLE_BORDER;
     if (x->caps.utf8) {
         cchar_t v, hz, tl, tr, bl, brc;
@@ -135,7 +135,7 @@ void pane_header_draw(explorer *x, WINDOW *w)
     pane_fill(w, 0, 0, ww, ROLE_HEADER);
     const engine_framework *fw = exp_framework(x);
     snprintf(head, sizeof head, " shardscope %s %s on %d %s %s", x->g->dot, exp_model(x)->display,
-             x->ctl[CTL_GPUS].value, x->g->times, exp_gpu(x)->display);
+             x->ctl.s[CTL_GPUS].value, x->g->times, exp_gpu(x)->display);
     snprintf(links, sizeof links, " %s %s / %s", x->g->dot, exp_link(x, CTL_INTRA)->name,
              exp_link(x, CTL_INTER)->name);
     snprintf(fwn, sizeof fwn, " %s %s", x->g->dot, fw ? fw->name : "generic");
@@ -167,18 +167,18 @@ void pane_tabs_draw(explorer *x, WINDOW *w)
     for (int i = 0; i < PANE_COUNT; i++) {
         char t[32];
         snprintf(t, sizeof t, " %d %s ", i + 1, SHORT[i]);
-        x->tab_x[i] = xx;
-        pane_put(w, 0, xx, ww - xx, x->tab == i ? ROLE_TAB_ACTIVE : ROLE_TAB, t);
+        x->scr.tab_x[i] = xx;
+        pane_put(w, 0, xx, ww - xx, x->view.tab == i ? ROLE_TAB_ACTIVE : ROLE_TAB, t);
         xx += out_display_width(t) + 1;
     }
-    x->tab_x[PANE_COUNT] = xx;
+    x->scr.tab_x[PANE_COUNT] = xx;
 }
 
 /* A running calibration on the bar: "calibrating [####......] 42% step
  * (Esc cancels)" in at most avail cells; returns the cells used. */
 static int bar_progress(explorer *x, WINDOW *w, int avail)
 {
-    double f = x->calib_progress;
+    double f = x->cal.progress;
     if (!(f >= 0))
         f = 0;
     if (f > 1)
@@ -207,8 +207,8 @@ static int bar_progress(explorer *x, WINDOW *w, int avail)
     pane_put(w, 0, xx + 1, avail - xx - 1, ROLE_MSG, pct);
     xx += 1 + out_display_width(pct);
     char rest[160];
-    snprintf(rest, sizeof rest, "%s%s(Esc cancels)", x->calib_step,
-             x->calib_step[0] ? "  " : "");
+    snprintf(rest, sizeof rest, "%s%s(Esc cancels)", x->cal.step,
+             x->cal.step[0] ? "  " : "");
     if (avail - xx - 1 > 0)
         pane_put(w, 0, xx + 1, avail - xx - 1, ROLE_BAR, rest);
     int rw = out_display_width(rest) + 1;
@@ -221,7 +221,7 @@ void pane_bar_draw(explorer *x, WINDOW *w)
     int ww = getmaxx(w);
     char cal[160], right[200];
     pane_fill(w, 0, 0, ww, ROLE_BAR);
-    out_calibration_label(&x->calib, cal, sizeof cal);
+    out_calibration_label(&x->cal.calib, cal, sizeof cal);
     snprintf(right, sizeof right, " calib: %s ", cal);
     int rw = out_display_width(right);
     int avail = ww - rw - 1;
@@ -229,7 +229,7 @@ void pane_bar_draw(explorer *x, WINDOW *w)
         rw = 0;
         avail = ww;
     }
-    if (x->calib_job) {
+    if (x->cal.job) {
         int used = bar_progress(x, w, avail);
         if (x->msg[0] && avail - used > 12)
             pane_put(w, 0, used + 2, avail - used - 2, ROLE_MSG, x->msg);
@@ -266,7 +266,7 @@ void pane_bar_draw(explorer *x, WINDOW *w)
 
 WINDOW *pane_overlay_win(explorer *x, int h, int w)
 {
-    int rows = x->rows, cols = x->cols;
+    int rows = x->scr.rows, cols = x->scr.cols;
     if (h > rows - 2)
         h = rows - 2;
     if (w > cols - 2)
@@ -274,16 +274,16 @@ WINDOW *pane_overlay_win(explorer *x, int h, int w)
     if (h < 3 || w < 10)
         return NULL;
     int y = (rows - h) / 2, xx = (cols - w) / 2;
-    if (x->w_overlay) {
+    if (x->scr.overlay) {
         int oh, ow, oy, ox;
-        getmaxyx(x->w_overlay, oh, ow);
-        getbegyx(x->w_overlay, oy, ox);
+        getmaxyx(x->scr.overlay, oh, ow);
+        getbegyx(x->scr.overlay, oy, ox);
         if (oh == h && ow == w && oy == y && ox == xx)
-            return x->w_overlay;
-        delwin(x->w_overlay);
+            return x->scr.overlay;
+        delwin(x->scr.overlay);
     }
-    x->w_overlay = newwin(h, w, y, xx);
-    return x->w_overlay;
+    x->scr.overlay = newwin(h, w, y, xx);
+    return x->scr.overlay;
 }
 
 WINDOW *pane_overlay_open(explorer *x, int h, int w)
@@ -295,10 +295,10 @@ WINDOW *pane_overlay_open(explorer *x, int h, int w)
     int rows = getmaxy(win), cols = getmaxx(win);
     for (int y = 0; y < rows; y++)
         pane_fill(win, y, 0, cols, ROLE_POPUP);
-    int saved = x->focus;
-    x->focus = -1;
+    int saved = x->view.focus;
+    x->view.focus = -1;
     pane_frame(x, win, 0, NULL);
-    x->focus = saved;
+    x->view.focus = saved;
     return win;
 }
 
@@ -341,7 +341,7 @@ void pane_help_draw(explorer *x)
 
 void pane_list_draw(explorer *x)
 {
-    int rows = x->list_n + 4;
+    int rows = x->ov.list.n + 4;
     if (rows < 8)
         rows = 8;
     WINDOW *w = pane_overlay_open(x, rows, 56);
@@ -349,30 +349,30 @@ void pane_list_draw(explorer *x)
         return;
     int h = getmaxy(w), ww = getmaxx(w);
     char t[96];
-    snprintf(t, sizeof t, " Choose %s ", x->ctl[x->list_ctl].label);
+    snprintf(t, sizeof t, " Choose %s ", x->ctl.s[x->ov.ctl].label);
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS, t);
-    pane_putf(w, 1, 2, ww - 4, ROLE_LABEL, "filter: %s_", x->filter);
+    pane_putf(w, 1, 2, ww - 4, ROLE_LABEL, "filter: %s_", x->ov.filter);
     int vis = h - 3;
-    if (x->list_sel < x->list_top)
-        x->list_top = x->list_sel;
-    if (x->list_sel >= x->list_top + vis)
-        x->list_top = x->list_sel - vis + 1;
-    if (x->list_n == 0)
+    if (x->ov.list.sel < x->ov.list.top)
+        x->ov.list.top = x->ov.list.sel;
+    if (x->ov.list.sel >= x->ov.list.top + vis)
+        x->ov.list.top = x->ov.list.sel - vis + 1;
+    if (x->ov.list.n == 0)
         pane_put(w, 2, 2, ww - 4, ROLE_DIM, "(no match)");
-    for (int i = 0; i < vis && x->list_top + i < x->list_n; i++) {
-        int idx = x->list_idx[x->list_top + i];
+    for (int i = 0; i < vis && x->ov.list.top + i < x->ov.list.n; i++) {
+        int idx = x->ov.idx[x->ov.list.top + i];
         const char *name, *disp;
-        if (x->list_ctl == CTL_MODEL) {
+        if (x->ov.ctl == CTL_MODEL) {
             name = x->db->models[idx].name;
             disp = x->db->models[idx].display;
-        } else if (x->list_ctl == CTL_GPU) {
+        } else if (x->ov.ctl == CTL_GPU) {
             name = x->db->gpus[idx].name;
             disp = x->db->gpus[idx].display;
         } else {
             name = x->db->links[idx].name;
             disp = x->db->links[idx].display;
         }
-        int sel = x->list_top + i == x->list_sel;
+        int sel = x->ov.list.top + i == x->ov.list.sel;
         char line[160];
         snprintf(line, sizeof line, " %-24s %s", disp, name);
         if (sel)

@@ -12,16 +12,16 @@
 
 static int per_column(const explorer *x)
 {
-    int cols = x->lay.controls_columns > 1 ? 2 : 1;
+    int cols = x->scr.lay.controls_columns > 1 ? 2 : 1;
     return (CTL_COUNT + cols - 1) / cols;
 }
 
 int pane_controls_at(const explorer *x, int y, int xx)
 {
-    WINDOW *w = x->win[PANE_CONTROLS];
+    WINDOW *w = x->scr.win[PANE_CONTROLS];
     if (!w)
         return -1;
-    int cols = x->lay.controls_columns > 1 ? 2 : 1;
+    int cols = x->scr.lay.controls_columns > 1 ? 2 : 1;
     int colw = (getmaxx(w) - 2) / cols;
     int row = y - 1, col = colw > 0 ? (xx - 1) / colw : 0;
     if (row < 0 || row >= per_column(x) || col < 0 || col >= cols)
@@ -39,7 +39,7 @@ static int is_list(int c)
 /* The value column of control ctl, with its unit. */
 static char *ctl_value(const explorer *x, int ctl, char *buf, size_t len)
 {
-    int v = x->ctl[ctl].value;
+    int v = x->ctl.s[ctl].value;
     char tmp[32];
     switch (ctl) {
     case CTL_MODEL:
@@ -69,7 +69,7 @@ static char *ctl_value(const explorer *x, int ctl, char *buf, size_t len)
             snprintf(buf, len, "%d", v);
         break;
     default:
-        snprintf(buf, len, "%d %s", v, x->ctl[ctl].unit);
+        snprintf(buf, len, "%d %s", v, x->ctl.s[ctl].unit);
         break;
     }
     return buf;
@@ -77,19 +77,19 @@ static char *ctl_value(const explorer *x, int ctl, char *buf, size_t len)
 
 static void draw_control(explorer *x, WINDOW *w, int c, int y, int x0, int width)
 {
-    int sel = c == x->ctl_sel;
-    theme_role base = sel ? (x->focus == PANE_CONTROLS ? ROLE_SELECTED : ROLE_SELECTED_DIM)
+    int sel = c == x->ctl.sel;
+    theme_role base = sel ? (x->view.focus == PANE_CONTROLS ? ROLE_SELECTED : ROLE_SELECTED_DIM)
                           : ROLE_NORMAL;
     char val[128];
     ctl_value(x, c, val, sizeof val);
     if (sel)
         pane_fill(w, y, x0, width, base);
-    pane_put(w, y, x0 + 1, LABEL_W - 2, sel ? base : ROLE_LABEL, x->ctl[c].label);
+    pane_put(w, y, x0 + 1, LABEL_W - 2, sel ? base : ROLE_LABEL, x->ctl.s[c].label);
     int cx = x0 + LABEL_W, cw = width - LABEL_W - 1;
     if (cw <= 0)
         return;
     if (is_list(c)) {
-        const slider *s = &x->ctl[c];
+        const slider *s = &x->ctl.s[c];
         char buf[160];
         snprintf(buf, sizeof buf, "%s %s %s", s->value > s->min ? x->g->left : " ", val,
                  s->value < s->max ? x->g->right : " ");
@@ -104,7 +104,7 @@ static void draw_control(explorer *x, WINDOW *w, int c, int y, int x0, int width
         vw = cw;
     }
     if (bw > 0)
-        pane_hbar(x, w, y, cx, bw, slider_fill(&x->ctl[c], bw), ROLE_FILL);
+        pane_hbar(x, w, y, cx, bw, slider_fill(&x->ctl.s[c], bw), ROLE_FILL);
     char vbuf[160];
     snprintf(vbuf, sizeof vbuf, "%*s", vw, val);
     pane_put(w, y, cx + (bw > 0 ? bw + 1 : 0), vw, sel ? base : ROLE_VALUE, vbuf);
@@ -115,7 +115,7 @@ void pane_controls_draw(explorer *x, WINDOW *w)
     theme_window(w);
     pane_frame(x, w, PANE_CONTROLS, NULL);
     int h = getmaxy(w), ww = getmaxx(w);
-    int cols = x->lay.controls_columns > 1 ? 2 : 1;
+    int cols = x->scr.lay.controls_columns > 1 ? 2 : 1;
     int colw = (ww - 2) / cols;
     int pc = per_column(x);
     for (int c = 0; c < CTL_COUNT; c++) {

@@ -56,7 +56,7 @@ static void build(explorer *x, lines *l)
     }
     const engine_memory *m = &p->mem;
     add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(p->plan, x->g->times, a, sizeof a),
-        x->ctl[CTL_GPUS].value);
+        x->ctl.s[CTL_GPUS].value);
     if (!p->valid)
         add(l, ROLE_BAD, "invalid: %s", p->reason);
     else if (!p->fits)
@@ -99,7 +99,7 @@ static void build(explorer *x, lines *l)
     for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (p->warnings & bit)
             add(l, ROLE_BAD, " ! %s", engine_warning_text(bit));
-    if (x->plan_sel < x->r.n_plans && x->r.tails_done[x->plan_sel])
+    if (x->view.plans.sel < x->r.n_plans && x->r.tails_done[x->view.plans.sel])
         add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_seconds(p->p50_s, x->g->micro, a, sizeof a),
             fmt_seconds(p->p99_s, x->g->micro, b, sizeof b));
     if (p->tps_band.n > 0)
@@ -135,14 +135,14 @@ static void build(explorer *x, lines *l)
         add(l, ROLE_NORMAL, " MoE %d experts, top-%d", mo->experts, mo->top_k);
     add(l, ROLE_NORMAL, " %s %s, %s HBM", g->display, fmt_gb(g->memory_bytes, a, sizeof a),
         fmt_rate(g->hbm_bytes_per_s, "B/s", b, sizeof b));
-    engine_dtype wd = (engine_dtype)x->ctl[CTL_DTYPE].value;
+    engine_dtype wd = (engine_dtype)x->ctl.s[CTL_DTYPE].value;
     add(l, ROLE_NORMAL, " %s %s", fmt_rate(g->peak_flops[wd] > 0 ? g->peak_flops[wd]
                                                                  : g->peak_flops[ENGINE_FP16],
                                            "FLOP/s", a, sizeof a),
         g->peak_flops[wd] > 0 ? engine_dtype_name(wd) : "fp16 (no native support)");
-    if (x->calib.measured)
-        add(l, ROLE_NORMAL, " eta %.2f / %.2f (measured)", x->calib.eta_compute,
-            x->calib.eta_memory);
+    if (x->cal.calib.measured)
+        add(l, ROLE_NORMAL, " eta %.2f / %.2f (measured)", x->cal.calib.eta_compute,
+            x->cal.calib.eta_memory);
     else
         add(l, ROLE_NORMAL, " eta %.2f / %.2f (datasheet)", g->eta_compute, g->eta_memory);
     const engine_link *li = exp_link(x, CTL_INTRA), *le = exp_link(x, CTL_INTER);
@@ -152,11 +152,11 @@ static void build(explorer *x, lines *l)
     add(l, ROLE_NORMAL, " inter %s %s, lat %s", le->display,
         fmt_rate(le->bytes_per_s, "B/s", c, sizeof c), fmt_seconds(le->alpha_s, x->g->micro, d,
             sizeof d));
-    add(l, ROLE_NORMAL, " %d GPUs/node", x->ctl[CTL_PER_NODE].value);
+    add(l, ROLE_NORMAL, " %d GPUs/node", x->ctl.s[CTL_PER_NODE].value);
     const engine_framework *fw = exp_framework(x);
     add(l, ROLE_NORMAL, " framework %s (f)", fw ? fw->display : "generic");
-    add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", x->ctl[CTL_BATCH].value,
-        x->ctl[CTL_PROMPT].value, x->ctl[CTL_GEN].value);
+    add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", x->ctl.s[CTL_BATCH].value,
+        x->ctl.s[CTL_PROMPT].value, x->ctl.s[CTL_GEN].value);
 }
 
 void pane_details_draw(explorer *x, WINDOW *w)
@@ -165,18 +165,18 @@ void pane_details_draw(explorer *x, WINDOW *w)
     lines l;
     build(x, &l);
     char title[64];
-    snprintf(title, sizeof title, "Details: plan #%d", x->plan_sel + 1);
+    snprintf(title, sizeof title, "Details: plan #%d", x->view.plans.sel + 1);
     pane_frame(x, w, PANE_DETAILS, title);
     int h = getmaxy(w), ww = getmaxx(w);
     int rows = h - 2;
-    if (x->details_top > l.n - rows)
-        x->details_top = l.n - rows;
-    if (x->details_top < 0)
-        x->details_top = 0;
-    for (int i = 0; i < rows && x->details_top + i < l.n; i++)
-        pane_put(w, 1 + i, 1, ww - 2, l.role[x->details_top + i], l.text[x->details_top + i]);
-    if (x->details_top > 0)
+    if (x->view.details.top > l.n - rows)
+        x->view.details.top = l.n - rows;
+    if (x->view.details.top < 0)
+        x->view.details.top = 0;
+    for (int i = 0; i < rows && x->view.details.top + i < l.n; i++)
+        pane_put(w, 1 + i, 1, ww - 2, l.role[x->view.details.top + i], l.text[x->view.details.top + i]);
+    if (x->view.details.top > 0)
         pane_put(w, 1, ww - 2, 1, ROLE_TITLE, x->g->up);
-    if (x->details_top + rows < l.n)
+    if (x->view.details.top + rows < l.n)
         pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, x->g->down);
 }

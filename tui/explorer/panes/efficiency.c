@@ -41,10 +41,10 @@ static int draw_tp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int 
     for (int c = 0; c < ncols; c++)
         pane_putf(w, y0 + 1, x0 + LABEL_W + c * CELL_W, CELL_W, ROLE_LABEL, "%*d", CELL_W - 1,
                   r->eff_counts[c]);
-    int n_links = x->ctl[CTL_INTRA].max + 1;
+    int n_links = x->ctl.s[CTL_INTRA].max + 1;
     int used = 2;
     for (int li = 0; li < n_links && used < rows; li++, used++) {
-        int cur = li == x->ctl[CTL_INTRA].value || li == x->ctl[CTL_INTER].value;
+        int cur = li == x->ctl.s[CTL_INTRA].value || li == x->ctl.s[CTL_INTER].value;
         pane_put(w, y0 + used, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL,
                  x->db->links[li].name);
         for (int c = 0; c < ncols; c++) {
@@ -104,7 +104,7 @@ static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int r
         ncols = EXP_CMP_COUNTS;
     if (ncols < 1 || rows < 2)
         return;
-    int n_links = x->ctl[CTL_INTRA].max + 1;
+    int n_links = x->ctl.s[CTL_INTRA].max + 1;
     pane_put(w, y0, x0, LABEL_W, ROLE_LABEL, "TP  link");
     for (int c = 0; c < ncols; c++)
         pane_putf(w, y0, x0 + LABEL_W + c * CELL_W, CELL_W, ROLE_LABEL, "%*d", CELL_W - 1,
@@ -113,7 +113,7 @@ static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int r
     int link_rows = rows - 1 - cluster_rows;
     int used = 1;
     for (int li = 0; li < n_links && li < link_rows; li++, used++) {
-        int cur = li == x->ctl[CTL_INTRA].value || li == x->ctl[CTL_INTER].value;
+        int cur = li == x->ctl.s[CTL_INTRA].value || li == x->ctl.s[CTL_INTER].value;
         pane_put(w, y0 + used, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL,
                  x->db->links[li].name);
         for (int c = 0; c < ncols; c++) {
@@ -145,7 +145,7 @@ void pane_efficiency_draw(explorer *x, WINDOW *w)
     theme_window(w);
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;
-    int n_links = x->ctl[CTL_INTRA].max + 1;
+    int n_links = x->ctl.s[CTL_INTRA].max + 1;
     int tp_w = LABEL_W + EXP_EFF_COUNTS * CELL_W;
     if (tp_w > inner_w - 2 - 36)
         tp_w = inner_w - 2 - 36;
@@ -153,7 +153,7 @@ void pane_efficiency_draw(explorer *x, WINDOW *w)
     int stacked = !side && inner_h >= n_links + 2 + 1 + EXP_CMP_COUNTS + 3;
     pane_frame(x, w, PANE_EFFICIENCY,
                side || stacked ? "Efficiency"
-               : x->eff_view   ? "Efficiency: TP vs PP (Enter)"
+               : x->view.eff_view   ? "Efficiency: TP vs PP (Enter)"
                                : "Efficiency vs GPU count (Enter)");
     if (side) {
         draw_tp_table(x, w, 1, 1, tp_w, inner_h);
@@ -161,7 +161,7 @@ void pane_efficiency_draw(explorer *x, WINDOW *w)
     } else if (stacked) {
         int used = draw_tp_table(x, w, 1, 1, inner_w, n_links + 2);
         draw_cmp_table(x, w, 1 + used + 1, 1, inner_w, inner_h - used - 1);
-    } else if (x->eff_view) {
+    } else if (x->view.eff_view) {
         draw_cmp_table(x, w, 1, 1, inner_w, inner_h);
     } else {
         draw_merged(x, w, 1, 1, inner_w, inner_h);

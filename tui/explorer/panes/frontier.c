@@ -47,7 +47,7 @@ static void draw_min_table(explorer *x, WINDOW *w, int y0, int x0, int rows)
 void pane_frontier_draw(explorer *x, WINDOW *w)
 {
     theme_window(w);
-    chart_cell *grid = x->grid;
+    chart_cell *grid = x->scr.grid;
     const exp_results *r = &x->r;
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;
@@ -140,7 +140,7 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
     pane_putf(w, 1 + plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "GPUs");
     for (int c = 0; c < nb && c < nfit; c++) {
         int bx = x0 + c * (bar_w + 1);
-        int cur = r->front_counts[c] == x->ctl[CTL_GPUS].value;
+        int cur = r->front_counts[c] == x->ctl.s[CTL_GPUS].value;
         char n[16];
         snprintf(n, sizeof n, "%d", r->front_counts[c]);
         if ((int)strlen(n) > bar_w + 1)

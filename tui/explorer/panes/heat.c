@@ -79,7 +79,7 @@ void pane_heat_draw(explorer *x, WINDOW *w)
     int by_models = r->heat_mode == HEAT_BY_MODELS;
     char title[96];
     if (by_models)
-        snprintf(title, sizeof title, "Regime: models x links, TP=%d", x->ctl[CTL_GPUS].value);
+        snprintf(title, sizeof title, "Regime: models x links, TP=%d", x->ctl.s[CTL_GPUS].value);
     else
         snprintf(title, sizeof title, "Regime: TP over N GPUs x links");
     pane_frame(x, w, PANE_HEAT, title);
@@ -99,10 +99,10 @@ void pane_heat_draw(explorer *x, WINDOW *w)
         int cur = 0;
         if (by_models) {
             snprintf(lab, sizeof lab, "%.*s", cw - 1, x->db->links[c].name);
-            cur = c == x->ctl[CTL_INTRA].value;
+            cur = c == x->ctl.s[CTL_INTRA].value;
         } else {
             snprintf(lab, sizeof lab, "%d", r->heat_counts[c]);
-            cur = r->heat_counts[c] == x->ctl[CTL_GPUS].value;
+            cur = r->heat_counts[c] == x->ctl.s[CTL_GPUS].value;
         }
         pane_putf(w, y, 1 + LABEL_W + c * cw, cw - 1, cur ? ROLE_TITLE_FOCUS : ROLE_LABEL,
                   "%*s", cw - 1, lab);
@@ -116,7 +116,7 @@ void pane_heat_draw(explorer *x, WINDOW *w)
         pane_put(w, h - 3, 1, inner_w, ROLE_DIM, sc);
         rows = inner_h - 3;
     }
-    int cur_row = by_models ? x->ctl[CTL_MODEL].value : x->ctl[CTL_INTRA].value;
+    int cur_row = by_models ? x->ctl.s[CTL_MODEL].value : x->ctl.s[CTL_INTRA].value;
     int top = 0;
     if (r->heat_rows > rows && cur_row >= rows)
         top = cur_row - rows + 1;

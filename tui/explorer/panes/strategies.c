@@ -65,8 +65,8 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
     const exp_results *r = &x->r;
     char title[128];
     snprintf(title, sizeof title, "Strategies: %d GPUs, %d plans, by %s",
-             x->ctl[CTL_GPUS].value, r->n_plans,
-             engine_objective_name((engine_objective)x->ctl[CTL_OBJECTIVE].value));
+             x->ctl.s[CTL_GPUS].value, r->n_plans,
+             engine_objective_name((engine_objective)x->ctl.s[CTL_OBJECTIVE].value));
     pane_frame(x, w, PANE_STRATEGIES, title);
     int h = getmaxy(w), ww = getmaxx(w), inner = ww - 2;
     if (r->rank_failed) {
@@ -77,9 +77,9 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
     /* The plan column fits the widest plan on screen (EP plans are longer). */
     int rows = h - 2 - pane_strategies_first_row();
     int plan_w = 0;
-    for (int i = 0; i < rows && x->plan_top + i < r->n_plans; i++) {
+    for (int i = 0; i < rows && x->view.plans.top + i < r->n_plans; i++) {
         char b[64];
-        int pw = out_display_width(fmt_plan(r->plans[x->plan_top + i].plan, x->g->times, b,
+        int pw = out_display_width(fmt_plan(r->plans[x->view.plans.top + i].plan, x->g->times, b,
             sizeof b));
         if (pw > plan_w)
             plan_w = pw;
@@ -100,12 +100,12 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
         pane_put(w, 2, 2, inner - 2, ROLE_DIM, "no plans for this GPU count");
         return;
     }
-    for (int i = 0; i < rows && x->plan_top + i < r->n_plans; i++) {
-        int idx = x->plan_top + i;
+    for (int i = 0; i < rows && x->view.plans.top + i < r->n_plans; i++) {
+        int idx = x->view.plans.top + i;
         const engine_result *p = &r->plans[idx];
-        int sel = idx == x->plan_sel;
+        int sel = idx == x->view.plans.sel;
         int usable = p->valid && p->fits;
-        theme_role base = sel ? (x->focus == PANE_STRATEGIES ? ROLE_SELECTED
+        theme_role base = sel ? (x->view.focus == PANE_STRATEGIES ? ROLE_SELECTED
                                                               : ROLE_SELECTED_DIM)
                               : usable ? ROLE_NORMAL : ROLE_DIM;
         y = 2 + i;
@@ -147,8 +147,8 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
         xx = put_col(w, y, xx, c.vram, base, fmt_gb(p->mem.per_gpu_bytes, b, sizeof b), 1);
         put_col(w, y, xx, c.usd, base, fmt_usd(p->cost_per_mtok_usd, b, sizeof b), 1);
     }
-    if (x->plan_top > 0)
+    if (x->view.plans.top > 0)
         pane_put(w, 1, ww - 2, 1, ROLE_TITLE, x->g->up);
-    if (x->plan_top + rows < r->n_plans)
+    if (x->view.plans.top + rows < r->n_plans)
         pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, x->g->down);
 }

@@ -109,7 +109,7 @@ fi
 # --- usage ------------------------------------------------------------------
 run calibrate --backend tpu
 expect_rc 2
-[ "$(cat "$tmp/err")" = "shardscope calibrate: --backend: expected auto, cuda or cpu, got 'tpu'" ] ||
+[ "$(cat "$tmp/err")" = "shardscope calibrate: --backend: expected auto|cuda|cpu, got 'tpu'" ] ||
     fail "$what: stderr: $(cat "$tmp/err")"
 run calibrate --device x
 expect_rc 2

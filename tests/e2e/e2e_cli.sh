@@ -87,6 +87,61 @@ run frobnicate
 expect_rc 2
 expect_err "unknown command 'frobnicate'"
 
+# --- one parser: the same mistake, the same message, in every command --------
+# Line 1 of stderr, before any other output, exit status 2; stdout empty.
+for c in eval list comm recommend report calibrate tui bench validate; do
+    run "$c" --bogus
+    expect_rc 2
+    line1=$(head -n 1 "$tmp/err")
+    [ "$line1" = "shardscope $c: --bogus: unknown option (see 'shardscope $c --help')" ] ||
+        fail "$what: stderr line 1 is '$line1'"
+    [ ! -s "$tmp/out" ] || fail "$what: stdout not empty"
+    run "$c" --json=1 --bogus
+    expect_rc 2
+    case $c in
+    tui) want="shardscope tui: --json: unknown option (see 'shardscope tui --help')" ;;
+    *) want="shardscope $c: --json: takes no value, got '1'" ;;
+    esac
+    [ "$(head -n 1 "$tmp/err")" = "$want" ] || fail "$what: stderr line 1 is '$(head -n 1 "$tmp/err")'"
+    run "$c" --help
+    expect_rc 0
+    expect_out "^usage: shardscope (\\[tui\\]|$c)"
+done
+# A suggestion goes on a second line.
+run eval --bach 4
+expect_rc 2
+[ "$(sed -n 2p "$tmp/err")" = "shardscope eval: did you mean --batch?" ] ||
+    fail "$what: stderr line 2 is '$(sed -n 2p "$tmp/err")'"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] || fail "$what: not two lines on stderr"
+# A missing value and a bad value name the flag, whatever the command.
+for c in eval recommend report; do
+    run "$c" --model llama-3-8b --gpu h100-sxm --batch
+    expect_rc 2
+    expect_err_exact "shardscope $c: --batch: missing value"
+    run "$c" --model llama-3-8b --gpu h100-sxm --objective fast
+    expect_rc 2
+    expect_err_exact "shardscope $c: --objective: expected latency|throughput|cost, got 'fast'"
+done
+run tui --gpus 2000
+expect_rc 2
+expect_err_exact "shardscope tui: --gpus: expected an integer 1..1024, got '2000'"
+run bench --repeats
+expect_rc 2
+expect_err_exact "shardscope bench: --repeats: missing value"
+run validate --cases extra
+expect_rc 2
+expect_err_exact "shardscope validate: unexpected argument 'extra' (see 'shardscope validate --help')"
+# Bare flags are the explorer's: off a terminal, the explorer's help.
+run --bogus
+expect_rc 2
+expect_err_exact "shardscope tui: --bogus: unknown option (see 'shardscope tui --help')"
+run help eval
+expect_rc 0
+expect_out '^usage: shardscope eval'
+run evl
+expect_rc 2
+expect_err "^shardscope: did you mean 'eval'\?"
+
 # --- list --------------------------------------------------------------
 run list models
 expect_rc 0

@@ -1,19 +1,22 @@
 /*
  * fuzz_cli.c - libFuzzer harness for the command line: the input, split at
  * NUL bytes, is the argument list of `shardscope eval` (argv[0] "eval"),
- * parsed into a scenario against the shipped presets.
+ * parsed by cli_opts_parse (tui/cli/opts.h) against eval's tables plus one
+ * extra option of every kind, then loaded into a scenario against the
+ * shipped presets.
  *
- * Parsing must not load files.  The parser of today (cli_scenario_parse)
- * still reads --model config.json paths and --calib files while parsing,
- * so until the option table separates the two, the harness runs in an
- * empty scratch directory with $HOME and $XDG_CONFIG_HOME pointing into
- * it, and skips argument lists with a '/' in them: every open the parser
- * tries then fails (nothing exists there) instead of reading the machine.
- * Checked: the status is OK, HELP or USAGE; an OK scenario passes
+ * Parsing reads nothing but argv, so every input is parsed.  Loading reads
+ * --model config.json paths and --calib files: it runs in an empty
+ * scratch directory with $HOME and $XDG_CONFIG_HOME pointing into it, and
+ * is skipped for argument lists with a '/' in them, so every open it tries
+ * fails (nothing exists there) instead of reading the machine.
+ * Checked: the status is OK, HELP or USAGE, a USAGE message is one or two
+ * lines starting "shardscope eval: "; an OK scenario passes
  * engine_scenario_check, and its explicit plan (if any) evaluates.
  */
 #include "fuzz_util.h"
 
+#include "cli.h"
 #include "cli_common.h"
 #include "engine.h"
 #include "preset.h"
@@ -22,6 +25,11 @@
 #define FUZZ_MAX_INPUT 4096
 
 static preset_db *db;
+
+static const char *op_name(int i)
+{
+    return engine_collective_name((engine_collective)i);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -42,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char buf[FUZZ_MAX_INPUT + 1];
     static cli_scenario sc; /* large: not on the stack */
-    if (size > FUZZ_MAX_INPUT || memchr(data, '/', size))
+    if (size > FUZZ_MAX_INPUT)
         return 0;
     memcpy(buf, data, size);
     buf[size] = '\0';
@@ -54,24 +62,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
 
     /* One extra option of every kind, as commands add them. */
-    int all = 0, top = 0;
-    double slo = 0, bytes = 0;
-    const char *out = NULL;
-    uint64_t nonce = 0;
-    const cli_opt extra[] = {
-        { "--all", CLI_OPT_FLAG, &all, 0, 0, NULL },
-        { "--top", CLI_OPT_INT, &top, 1, 1000, NULL },
-        { "--slo", CLI_OPT_DOUBLE, &slo, 0, 1e6, NULL },
-        { "--out", CLI_OPT_STRING, &out, 0, 0, NULL },
-        { "--bytes", CLI_OPT_SIZE, &bytes, 1, 1e15, NULL },
-        { "--nonce", CLI_OPT_U64, &nonce, 0, 0, NULL },
+    static const cli_enum ops = {op_name, ENGINE_OP_COUNT};
+    static const cli_opt extra[] = {
+        {.name = "--all", .kind = CLI_OPT_FLAG, .off = CLI_AT(quick), .help = ""},
+        {.name = "--top", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(repeats), .min = 1,
+         .max = 1000, .help = ""},
+        {.name = "--slo", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(itl_ms), .min = 0,
+         .max = 1e6, .help = ""},
+        {.name = "--out", .kind = CLI_OPT_STRING, .arg = "F", .off = CLI_AT(out), .help = ""},
+        {.name = "--bytes", .kind = CLI_OPT_SIZE, .arg = "S", .off = CLI_AT(bytes), .min = 1,
+         .max = 1e15, .help = ""},
+        {.name = "--op", .kind = CLI_OPT_ENUM, .off = CLI_AT(op), .choices = &ops, .help = ""},
+        {.name = "--row", .kind = CLI_OPT_LIST, .arg = "M", .off = CLI_AT(models), .help = ""},
+        {.name = NULL},
     };
-    int rc = cli_scenario_parse(&sc, argc, argv, db, CLI_NEED_ALL | CLI_ALLOW_CSV, extra,
-                                (int)(sizeof extra / sizeof extra[0]));
-    FUZZ_CHECK(rc == CLI_OK || rc == CLI_HELP || rc == CLI_USAGE);
-    if (rc != CLI_OK)
-        return 0;
+    static const cli_options options = {.tables = {cli_scenario_opts, extra}};
+    static const cli_command cmd = {"eval", "", "eval", &options, NULL};
+    static cli_opts o; /* large: not on the stack */
     engine_error err = {{0}};
+    int rc = cli_opts_parse(&cmd, argc, argv, &o, &err);
+    FUZZ_CHECK(rc == CLI_OK || rc == CLI_HELP || rc == CLI_USAGE);
+    if (rc == CLI_USAGE) { /* one line, or two with a suggestion */
+        const char *nl = strchr(err.msg, '\n');
+        FUZZ_CHECK(strnlen(err.msg, sizeof err.msg) < sizeof err.msg);
+        FUZZ_CHECK(strncmp(err.msg, "shardscope eval: ", 17) == 0);
+        FUZZ_CHECK(!nl || (strncmp(nl + 1, "shardscope eval: did you mean --", 32) == 0 &&
+                           !strchr(nl + 1, '\n')));
+    }
+    if (rc != CLI_OK || memchr(data, '/', size))
+        return 0;
+    if (cli_scenario_load(&o, db, CLI_NEED_ALL, "eval", &sc, &err) != 0) {
+        FUZZ_CHECK(fuzz_is_message(err.msg, sizeof err.msg));
+        return 0;
+    }
     FUZZ_CHECK(engine_scenario_check(&sc.scenario, &err) == 0);
     if (sc.has_plan) {
         engine_result r;

@@ -9,11 +9,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "cli.h"
 #include "cli_common.h"
 
 static void assert_size(const char *text, double want)
@@ -111,6 +113,166 @@ static void test_close_names(void **state)
     assert_string_equal(buf, "");
 }
 
+
+/* --- the option parser (opts.h) ------------------------------------------ */
+
+static const cli_command T_EVAL = {"eval", "s", "eval ...", &cli_eval_options, cli_eval_run};
+static const cli_command T_REPORT = {"report", "s", "report", &cli_report_options, cli_report_run};
+static const cli_command T_LIST = {"list", "s", "list", &cli_list_options, cli_list_run};
+
+/* Parse a NULL-ended argument list (argv[0] is the command name). */
+static int parse_args(const cli_command *c, cli_opts *o, engine_error *err, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, err);
+    for (char *a; argc < 31 && (a = va_arg(ap, char *)); )
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    return cli_opts_parse(c, argc, argv, o, err);
+}
+
+static void test_opts_typed_values(void **state)
+{
+    (void)state;
+    cli_opts o;
+    engine_error err = {{0}};
+    assert_int_equal(parse_args(&T_EVAL, &o, &err, "eval", "--gpus", "8", "--vram-gb=80",
+                                "--seed", "18446744073709551615", "--dtype", "FP8", "--json",
+                                "--model", "no-such-model", "--jitter", "0", NULL),
+                     CLI_OK);
+    assert_ptr_equal(o.cmd, &T_EVAL);
+    assert_int_equal(o.v.gpus, 8);
+    assert_true(CLI_SEEN(&o, gpus));
+    assert_true(o.v.vram_gb == 80.0);
+    assert_true(o.v.seed == UINT64_MAX);
+    assert_int_equal(o.v.dtype, ENGINE_FP8);
+    assert_true(CLI_SEEN(&o, dtype));
+    assert_int_equal(o.v.json, 1);
+    /* Parsing loads nothing: an unknown preset is just a string here. */
+    assert_string_equal(o.v.model, "no-such-model");
+    /* Given as zero is not the same as not given. */
+    assert_true(CLI_SEEN(&o, jitter) && o.v.jitter == 0);
+    assert_false(CLI_SEEN(&o, batch));
+    assert_int_equal(o.v.batch, 0);
+    assert_false(CLI_SEEN(&o, kv_dtype));
+    assert_string_equal(err.msg, "");
+
+    /* Repeated list options append; the command's own --model shadows the
+     * scenario's. */
+    assert_int_equal(parse_args(&T_REPORT, &o, &err, "report", "--model", "a", "--model=b,c",
+                                "--format", "csv", NULL),
+                     CLI_OK);
+    assert_int_equal(o.v.models.n, 2);
+    assert_string_equal(o.v.models.item[1], "b,c");
+    assert_null(o.v.model);
+    assert_int_equal(o.v.format, 1);
+
+    /* Positional arguments, up to the command's max. */
+    assert_int_equal(parse_args(&T_LIST, &o, &err, "list", "gpus", "--json", NULL), CLI_OK);
+    assert_int_equal(o.n_pos, 1);
+    assert_string_equal(o.pos[0], "gpus");
+    assert_int_equal(parse_args(&T_LIST, &o, &err, "list", "a", "b", "c", NULL), CLI_USAGE);
+    assert_string_equal(err.msg,
+                        "shardscope list: unexpected argument 'c' (see 'shardscope list --help')");
+}
+
+static void test_opts_errors(void **state)
+{
+    (void)state;
+    cli_opts o;
+    engine_error err = {{0}};
+    static const struct {
+        const char *a, *b, *msg;
+    } cases[] = {
+        {"--bogus", NULL, "shardscope eval: --bogus: unknown option (see 'shardscope eval --help')"},
+        {"--bach", "4",
+         "shardscope eval: --bach: unknown option (see 'shardscope eval --help')\n"
+         "shardscope eval: did you mean --batch?"},
+        {"--gpus", NULL, "shardscope eval: --gpus: missing value"},
+        {"--gpus", "--json", "shardscope eval: --gpus: missing value"},
+        {"--gpus", "0", "shardscope eval: --gpus: expected an integer 1..1048576, got '0'"},
+        {"--gpus", "1048577",
+         "shardscope eval: --gpus: expected an integer 1..1048576, got '1048577'"},
+        {"--batch", "16777217",
+         "shardscope eval: --batch: expected an integer 1..16777216, got '16777217'"},
+        {"--jitter", "3.5", "shardscope eval: --jitter: expected a number 0..3, got '3.5'"},
+        {"--vram-gb", "inf", "shardscope eval: --vram-gb: expected a number 0.001..1e+06, got 'inf'"},
+        {"--seed", "-1",
+         "shardscope eval: --seed: expected an integer 0..18446744073709551615, got '-1'"},
+        {"--schedule", "zigzag",
+         "shardscope eval: --schedule: expected gpipe|1f1b|interleaved, got 'zigzag'"},
+        {"--cuda-graphs", "maybe",
+         "shardscope eval: --cuda-graphs: expected default|on|off, got 'maybe'"},
+        {"--model=", NULL, "shardscope eval: --model: expected a value, got ''"},
+        {"--json=yes", NULL, "shardscope eval: --json: takes no value, got 'yes'"},
+        {"stray", NULL, "shardscope eval: unexpected argument 'stray' (see 'shardscope eval --help')"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(parse_args(&T_EVAL, &o, &err, "eval", "--gpus", "2", cases[i].a,
+                                    cases[i].b, NULL),
+                         CLI_USAGE);
+        assert_string_equal(err.msg, cases[i].msg);
+    }
+    /* --help wins unless a mistake came first; err may be NULL. */
+    assert_int_equal(parse_args(&T_EVAL, &o, NULL, "eval", "--gpus", "x", "--help", NULL),
+                     CLI_USAGE);
+    assert_int_equal(parse_args(&T_EVAL, &o, NULL, "eval", "--help", "--gpus", "x", NULL),
+                     CLI_HELP);
+    assert_int_equal(parse_args(&T_EVAL, &o, NULL, "eval", "-h", NULL), CLI_HELP);
+}
+
+/* Every table: well formed, limits from engine.h, help generated with the
+ * choices from the engine. */
+static void test_opts_tables(void **state)
+{
+    (void)state;
+    const cli_options *all[] = {&cli_tui_options,       &cli_list_options,
+                                &cli_eval_options,      &cli_comm_options,
+                                &cli_recommend_options, &cli_report_options,
+                                &cli_calibrate_options, &cli_validate_options,
+                                &cli_bench_options};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        for (int t = 0; t < 3 && all[k]->tables[t]; t++)
+            for (const cli_opt *o = all[k]->tables[t]; o->name; o++) {
+                assert_true(strncmp(o->name, "--", 2) == 0);
+                assert_true(o->off < sizeof(cli_values));
+                if (o->kind == CLI_OPT_ENUM)
+                    assert_non_null(o->choices);
+                if (o->kind == CLI_OPT_INT || o->kind == CLI_OPT_DOUBLE)
+                    assert_true(o->min <= o->max);
+                if (o->kind != CLI_OPT_FLAG && o->kind != CLI_OPT_ENUM && o->help)
+                    assert_non_null(o->arg);
+                for (const cli_opt *p = o + 1; p->name; p++)
+                    assert_true(strcmp(o->name, p->name) != 0);
+            }
+    for (const cli_opt *o = cli_scenario_opts; o->name; o++) {
+        if (!strcmp(o->name, "--gpus") || !strcmp(o->name, "--tp"))
+            assert_true(o->max == ENGINE_MAX_GPUS);
+        if (!strcmp(o->name, "--batch"))
+            assert_true(o->max == ENGINE_MAX_BATCH);
+        if (!strcmp(o->name, "--prompt") || !strcmp(o->name, "--gen"))
+            assert_true(o->max == ENGINE_MAX_TOKENS);
+        if (!strcmp(o->name, "--samples"))
+            assert_true(o->max == ENGINE_MAX_SAMPLES);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    cli_opts_help(&T_EVAL, f);
+    fclose(f);
+    assert_non_null(strstr(text, "usage: shardscope eval ...\n"));
+    assert_non_null(strstr(text, "\n  --framework F        vllm|sglang|trt-llm|generic"));
+    assert_non_null(strstr(text, "\n  --dtype D            fp16|bf16|fp8|int8|int4|fp4: weights"));
+    assert_non_null(strstr(text, "\n  --gpus N             number of GPUs, 1..1048576\n"));
+    assert_non_null(strstr(text, "\nworkload:\n  --batch B"));
+    assert_non_null(strstr(text, "\n  --csv  "));
+    free(text);
+}
+
 /* The shared helpers of engine/util.c (one copy for every layer). */
 static void test_engine_util(void **state)
 {
@@ -145,6 +307,9 @@ int main(void)
         cmocka_unit_test(test_parse_size_rejects_junk),
         cmocka_unit_test(test_parse_int_and_double),
         cmocka_unit_test(test_close_names),
+        cmocka_unit_test(test_opts_typed_values),
+        cmocka_unit_test(test_opts_errors),
+        cmocka_unit_test(test_opts_tables),
         cmocka_unit_test(test_engine_util),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -20,21 +20,28 @@
 #define BENCH_ROWS 40
 #define BENCH_COLS 120
 
-static void bench_help(FILE *f)
-{
-    fprintf(f,
-            "usage: shardscope bench [--repeats R] [--json]\n"
-            "\n"
-            "Median time (clock_gettime CLOCK_MONOTONIC, over R repeats, default 21) of\n"
-            "  (a) one plan evaluation (engine_evaluate), and\n"
-            "  (b) the explorer's own update step for one frame with every input changed,\n"
-            "      at its starting scenario on a %dx%d screen: the ranked plans at the\n"
-            "      current GPU count, the efficiency tables, the regime heatmap, the VRAM\n"
-            "      frontier and min GPUs, and the Monte Carlo tails of the plans on screen.\n"
-            "Target for (b): under 2 ms, so a 60 Hz frame keeps most of its 16 ms.\n"
-            "  --json  {plan_eval_s, frame_recompute_s, parts {...}, counts {...}, ...}\n",
-            BENCH_COLS, BENCH_ROWS);
-}
+static const cli_opt BENCH_OPTS[] = {
+    {.name = "--repeats", .kind = CLI_OPT_INT, .arg = "R", .off = CLI_AT(repeats), .min = 1,
+     .max = 100000, .help = "repeats per figure, 1..100000 (default 21)"},
+    {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
+     .help = "{plan_eval_s, frame_recompute_s, parts {...}, counts {...}, ...}"},
+    {.name = NULL},
+};
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const cli_options cli_bench_options = {
+    .tables = {BENCH_OPTS},
+    .about = "Median time (clock_gettime CLOCK_MONOTONIC, over R repeats, default 21) of\n"
+             "  (a) one plan evaluation (engine_evaluate), and\n"
+             "  (b) the explorer's own update step for one frame with every input changed,\n"
+             "      at its starting scenario on a " STR(BENCH_COLS) "x" STR(BENCH_ROWS)
+             " screen: the ranked plans at the\n"
+             "      current GPU count, the efficiency tables, the regime heatmap, the VRAM\n"
+             "      frontier and min GPUs, and the Monte Carlo tails of the plans on screen.\n"
+             "Target for (b): under 2 ms, so a 60 Hz frame keeps most of its 16 ms.\n",
+};
 
 static double median(double *v, int n)
 {
@@ -124,21 +131,9 @@ static void print_text(const explorer_bench_update_result *u, double eval_s, int
               c[EXPLORER_BENCH_TAILS], u->mc_samples);
 }
 
-int cli_cmd_bench(int argc, char **argv, const preset_db *db)
+int cli_bench_run(const cli_opts *o, const preset_db *db)
 {
-    int json = 0, repeats = 21;
-    const cli_opt opts[] = {
-        {"--json", CLI_OPT_FLAG, &json, 0, 0, NULL},
-        {"--repeats", CLI_OPT_INT, &repeats, 1, 100000, NULL},
-    };
-    int rc = cli_opts_parse("bench", argc, argv, opts, 2, NULL, 0, NULL);
-    if (rc == CLI_HELP) {
-        bench_help(stdout);
-        return CLI_OK;
-    }
-    if (rc != CLI_OK)
-        return rc;
-
+    int json = o->v.json, repeats = CLI_SEEN(o, repeats) ? o->v.repeats : 21;
     if (db->n_models < 1 || db->n_gpus < 1 || db->n_links < 1) {
         fprintf(stderr, "shardscope bench: needs at least one model, gpu and link preset\n");
         return CLI_FAIL;

@@ -15,64 +15,51 @@
 #include "calib.h"
 #include "cli.h"
 #include "fmt.h"
+#include "opts.h"
 
 #define CMD "shardscope calibrate"
 
-static void calib_help(FILE *f)
+static const char *backend_name(int i)
 {
-    fprintf(f,
-            "usage: shardscope calibrate [--backend auto|cuda|cpu] [--device N] [--quick]\n"
-            "                            [--out FILE] [--json] [--no-comm] [--no-save]\n"
-            "\n"
-            "Measure this machine and refit the compute model:\n"
-            "  cuda   cuBLAS fp16 GEMMs of one transformer layer (hidden 768..8192, batch\n"
-            "         1..8, sequence 512 and 2048), decode GEMMs (1..256 tokens), a\n"
-            "         device-to-device copy; NCCL AllReduce and send/recv (GPU 0 -> 1)\n"
-            "         with 2 or more GPUs\n"
-            "  cpu    the same on a scaled-down grid with a blocked SGEMM (1 thread),\n"
-            "         memcpy bandwidth; labelled CPU and never applied to a GPU type\n"
-            "  auto   cuda when a GPU is usable, else cpu (said on stderr)\n"
-            "Communication without two GPUs: ping-pong between 2 local processes.\n"
-            "Fits: power law T = a*(h^2*b*s)^beta (log-space least squares), roofline\n"
-            "T = max(F/(peak*eta_c), B/(bw*eta_m)) + overhead, alpha-beta for comm.\n"
-            "  --device N  CUDA device index (default 0)\n"
-            "  --quick     smaller grid, fewer repeats\n"
-            "  --out FILE  save there instead of\n"
-            "              $XDG_CONFIG_HOME/shardscope/calibration/<device>.json\n"
-            "  --no-save   do not save      --no-comm  skip the communication sweep\n"
-            "  --json      print the result as JSON (mape is a fraction: 0.05 = 5%%)\n"
-            "Exit status: 0 ok, 2 bad usage or no usable GPU for --backend cuda,\n"
-            "1 a failure while measuring.\n");
+    static const char *const NAMES[] = {"auto", "cuda", "cpu"}; /* calib_backend order */
+    return i >= 0 && i < 3 ? NAMES[i] : "?";
 }
+static const cli_enum BACKENDS = {backend_name, 3};
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
+static const cli_opt CALIBRATE_OPTS[] = {
+    {.name = "--backend", .kind = CLI_OPT_ENUM, .off = CLI_AT(backend), .choices = &BACKENDS,
+     .help = "cuda: cuBLAS, cpu: our SGEMM, auto: cuda when a GPU\n"
+             "is usable, else cpu (default auto)"},
+    {.name = "--device", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(device), .min = 0,
+     .max = 1023, .help = "CUDA device index (default 0)"},
+    {.name = "--quick", .kind = CLI_OPT_FLAG, .off = CLI_AT(quick),
+     .help = "smaller grid, fewer repeats"},
+    {.name = "--out", .kind = CLI_OPT_STRING, .arg = "FILE", .off = CLI_AT(out),
+     .help = "save there instead of\n$XDG_CONFIG_HOME/shardscope/calibration/<device>.json"},
+    {.name = "--no-save", .kind = CLI_OPT_FLAG, .off = CLI_AT(no_save), .help = "do not save"},
+    {.name = "--no-comm", .kind = CLI_OPT_FLAG, .off = CLI_AT(no_comm),
+     .help = "skip the communication sweep"},
+    {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
+     .help = "print the result as JSON (mape is a fraction: 0.05 = 5%)"},
+    {.name = NULL},
+};
 
-/* "--flag V" or "--flag=V": the value, or NULL (message printed). */
-static const char *opt_value(int argc, char **argv, int *i, const char *flag)
-{
-    size_t n = strlen(flag);
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, CMD ": %s: missing value\n", flag);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int is_flag(const char *arg, const char *flag)
-{
-    size_t n = strlen(flag);
-    return !strncmp(arg, flag, n) && (arg[n] == '\0' || arg[n] == '=');
-}
+const cli_options cli_calibrate_options = {
+    .tables = {CALIBRATE_OPTS},
+    .about = "Measure this machine and refit the compute model:\n"
+             "  cuda   cuBLAS fp16 GEMMs of one transformer layer (hidden 768..8192, batch\n"
+             "         1..8, sequence 512 and 2048), decode GEMMs (1..256 tokens), a\n"
+             "         device-to-device copy; NCCL AllReduce and send/recv (GPU 0 -> 1)\n"
+             "         with 2 or more GPUs\n"
+             "  cpu    the same on a scaled-down grid with a blocked SGEMM (1 thread),\n"
+             "         memcpy bandwidth; labelled CPU and never applied to a GPU type\n"
+             "  auto   cuda when a GPU is usable, else cpu (said on stderr)\n"
+             "Communication without two GPUs: ping-pong between 2 local processes.\n"
+             "Fits: power law T = a*(h^2*b*s)^beta (log-space least squares), roofline\n"
+             "T = max(F/(peak*eta_c), B/(bw*eta_m)) + overhead, alpha-beta for comm.\n",
+    .footer = "Exit status: 0 ok, 2 bad usage or no usable GPU for --backend cuda,\n"
+              "1 a failure while measuring.\n",
+};
 
 typedef struct progress_state {
     int tty;
@@ -177,58 +164,18 @@ static void print_text(const calib_result *r, const char *saved)
                strcmp(r->dev.backend, "cpu") ? "" : " (CPU: used only when named explicitly)");
 }
 
-int cli_cmd_calibrate(int argc, char **argv, const preset_db *db)
+int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
 {
     calib_opts o;
     calib_opts_defaults(&o);
-    const char *out_path = NULL;
-    int json = 0, no_save = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            calib_help(stdout);
-            return 0;
-        } else if (is_flag(a, "--backend")) {
-            if (!(v = opt_value(argc, argv, &i, "--backend")))
-                return 2;
-            if (!strcmp(v, "auto"))
-                o.backend = CALIB_BACKEND_AUTO;
-            else if (!strcmp(v, "cuda"))
-                o.backend = CALIB_BACKEND_CUDA;
-            else if (!strcmp(v, "cpu"))
-                o.backend = CALIB_BACKEND_CPU;
-            else {
-                fprintf(stderr, CMD ": --backend: expected auto, cuda or cpu, got '%s'\n", v);
-                return 2;
-            }
-        } else if (is_flag(a, "--device")) {
-            if (!(v = opt_value(argc, argv, &i, "--device")))
-                return 2;
-            if (parse_int(v, 0, 1023, &o.device) != 0) {
-                fprintf(stderr, CMD ": --device: expected an integer 0..1023, got '%s'\n", v);
-                return 2;
-            }
-        } else if (is_flag(a, "--out")) {
-            if (!(v = opt_value(argc, argv, &i, "--out")))
-                return 2;
-            if (!*v) {
-                fprintf(stderr, CMD ": --out: expected a file name\n");
-                return 2;
-            }
-            out_path = v;
-        } else if (!strcmp(a, "--quick")) {
-            o.quick = 1;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--no-comm")) {
-            o.skip_comm = 1;
-        } else if (!strcmp(a, "--no-save")) {
-            no_save = 1;
-        } else {
-            fprintf(stderr, CMD ": unknown option '%s' (see 'shardscope calibrate --help')\n", a);
-            return 2;
-        }
-    }
+    if (CLI_SEEN(opts, backend))
+        o.backend = (calib_backend)opts->v.backend;
+    if (CLI_SEEN(opts, device))
+        o.device = opts->v.device;
+    o.quick = o.quick || opts->v.quick;
+    o.skip_comm = o.skip_comm || opts->v.no_comm;
+    const char *out_path = opts->v.out;
+    int json = opts->v.json, no_save = opts->v.no_save;
     if (db) {
         o.gpus = db->gpus;
         o.n_gpus = db->n_gpus;

@@ -10,80 +10,59 @@
 #include "cli_common.h"
 #include "cli_json.h"
 
-static void comm_help(FILE *f)
-{
-    fprintf(f,
-            "usage: shardscope comm --link L --gpus N --bytes SIZE\n"
-            "                       [--op allreduce|allgather|reducescatter|alltoall|p2p]\n"
-            "                       [--gpus-per-node K --inter-link L2] [--json]\n"
-            "\n"
-            "Time one collective with the alpha-beta model (nccl-tests conventions:\n"
-            "SIZE is the buffer per GPU; algbw = SIZE / time; busbw = algbw * factor,\n"
-            "factor 2(n-1)/n for allreduce, (n-1)/n for allgather, reducescatter and\n"
-            "alltoall, 1 for p2p).\n"
-            "  --link L           interconnect inside a node (shardscope list links)\n"
-            "  --gpus N           GPUs taking part, 1..1048576\n"
-            "  --bytes SIZE       1024, 4KiB, 16MiB, 1GB, 1.5GB (K/M/G alone = KiB/MiB/GiB)\n"
-            "  --op OP            collective (default allreduce)\n"
-            "  --gpus-per-node K  GPUs per node; with --inter-link, groups spanning nodes\n"
-            "                     use the hierarchical form\n"
-            "  --inter-link L2    interconnect between nodes (default: --link)\n"
-            "  --json             {op, link, gpus, bytes, time_s, algbw_bytes_per_s,\n"
-            "                      busbw_bytes_per_s, busbw_factor, ...}\n"
-            "Text output: time in s/ms/\xc2\xb5s, bandwidths in GB/s (1e9 bytes/s).\n");
-}
+static const char *op_name(int i) { return engine_collective_name((engine_collective)i); }
+static const cli_enum OPS = {op_name, ENGINE_OP_COUNT};
 
-int cli_cmd_comm(int argc, char **argv, const preset_db *db)
+static const cli_opt COMM_OPTS[] = {
+    {.name = "--link", .kind = CLI_OPT_STRING, .arg = "L", .off = CLI_AT(link),
+     .help = "interconnect inside a node (shardscope list links)"},
+    {.name = "--gpus", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(gpus), .min = 1,
+     .max = ENGINE_MAX_GPUS, .help = "GPUs taking part, 1..1048576"},
+    {.name = "--bytes", .kind = CLI_OPT_SIZE, .arg = "SIZE", .off = CLI_AT(bytes), .min = 1,
+     .max = 4611686018427387904.0,
+     .help = "1024, 4KiB, 16MiB, 1GB, 1.5GB (K/M/G alone = KiB/MiB/GiB)"},
+    {.name = "--op", .kind = CLI_OPT_ENUM, .arg = "OP", .off = CLI_AT(op), .choices = &OPS,
+     .help = "(default allreduce)"},
+    {.name = "--gpus-per-node", .kind = CLI_OPT_INT, .arg = "K", .off = CLI_AT(gpus_per_node),
+     .min = 1, .max = ENGINE_MAX_GPUS,
+     .help = "GPUs per node; with --inter-link, groups spanning nodes\n"
+             "use the hierarchical form"},
+    {.name = "--inter-link", .kind = CLI_OPT_STRING, .arg = "L2", .off = CLI_AT(inter_link),
+     .help = "interconnect between nodes (default: --link)"},
+    {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
+     .help = "{op, link, gpus, bytes, time_s, algbw_bytes_per_s,\n"
+             " busbw_bytes_per_s, busbw_factor, ...}"},
+    {.name = NULL},
+};
+
+const cli_options cli_comm_options = {
+    .tables = {COMM_OPTS},
+    .about = "Time one collective with the alpha-beta model (nccl-tests conventions:\n"
+             "SIZE is the buffer per GPU; algbw = SIZE / time; busbw = algbw * factor,\n"
+             "factor 2(n-1)/n for allreduce, (n-1)/n for allgather, reducescatter and\n"
+             "alltoall, 1 for p2p).\n",
+    .footer = "Text output: time in s/ms/\xc2\xb5s, bandwidths in GB/s (1e9 bytes/s).\n",
+};
+
+int cli_comm_run(const cli_opts *o, const preset_db *db)
 {
-    const char *link_name = NULL, *inter_name = NULL, *op_name = NULL;
-    int gpus = 0, per_node = 0, json = 0, seen_gpus = 0, seen_bytes = 0;
-    double bytes = 0;
-    const cli_opt opts[] = {
-        {"--link", CLI_OPT_STRING, &link_name, 0, 0, NULL},
-        {"--inter-link", CLI_OPT_STRING, &inter_name, 0, 0, NULL},
-        {"--gpus", CLI_OPT_INT, &gpus, 1, CLI_MAX_COUNT, &seen_gpus},
-        {"--gpus-per-node", CLI_OPT_INT, &per_node, 1, CLI_MAX_COUNT, NULL},
-        {"--bytes", CLI_OPT_SIZE, &bytes, 1, 4611686018427387904.0, &seen_bytes},
-        {"--op", CLI_OPT_STRING, &op_name, 0, 0, NULL},
-        {"--json", CLI_OPT_FLAG, &json, 0, 0, NULL},
-    };
-    int rc = cli_opts_parse("comm", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
-                            NULL, 0, NULL);
-    if (rc == CLI_HELP) {
-        comm_help(stdout);
-        return CLI_OK;
-    }
-    if (rc != CLI_OK)
-        return rc;
-    if (!link_name) {
-        fprintf(stderr, "shardscope comm: --link: required (see 'shardscope list links')\n");
+    const char *missing = !o->v.link           ? "--link: required (see 'shardscope list links')"
+                          : !CLI_SEEN(o, gpus)  ? "--gpus: required (an integer 1..1048576)"
+                          : !CLI_SEEN(o, bytes) ? "--bytes: required (a size such as 16MiB)"
+                                                : NULL;
+    if (missing) {
+        fprintf(stderr, "shardscope comm: %s\n", missing);
         return CLI_USAGE;
     }
-    if (!seen_gpus) {
-        fprintf(stderr, "shardscope comm: --gpus: required (an integer 1..%d)\n", CLI_MAX_COUNT);
-        return CLI_USAGE;
-    }
-    if (!seen_bytes) {
-        fprintf(stderr, "shardscope comm: --bytes: required (a size such as 16MiB)\n");
-        return CLI_USAGE;
-    }
-    engine_collective op = ENGINE_OP_ALLREDUCE;
-    if (op_name && engine_collective_parse(op_name, &op) != 0) {
-        fprintf(stderr,
-                "shardscope comm: --op: expected allreduce|allgather|reducescatter|alltoall|p2p, "
-                "got '%s'\n",
-                op_name);
-        return CLI_USAGE;
-    }
-    const engine_link *intra = cli_find_link("comm", "--link", db, link_name);
+    engine_error err = {{0}};
+    engine_collective op = (engine_collective)o->v.op; /* 0: allreduce */
+    const engine_link *intra = cli_find_link(db, "--link", o->v.link, &err), *inter = NULL;
     if (!intra)
-        return CLI_USAGE;
-    const engine_link *inter = NULL;
-    if (inter_name) {
-        inter = cli_find_link("comm", "--inter-link", db, inter_name);
-        if (!inter)
-            return CLI_USAGE;
-    }
+        return cli_fail("comm", &err);
+    if (o->v.inter_link && !(inter = cli_find_link(db, "--inter-link", o->v.inter_link, &err)))
+        return cli_fail("comm", &err);
+    int gpus = o->v.gpus, per_node = o->v.gpus_per_node;
+    double bytes = o->v.bytes;
 
     double t = engine_comm_time(op, intra, inter, gpus, per_node, bytes);
     double factor = engine_busbw_factor(op, gpus);
@@ -92,23 +71,23 @@ int cli_cmd_comm(int argc, char **argv, const preset_db *db)
     double busbw = have_bw ? algbw * factor : NAN;
     int hier = inter && per_node > 0 && gpus > per_node;
 
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "op", engine_collective_name(op));
-        cJSON_AddStringToObject(o, "link", intra->name);
-        cJSON_AddStringToObject(o, "inter_link", inter ? inter->name : intra->name);
-        cJSON_AddNumberToObject(o, "gpus", gpus);
+    if (o->v.json) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "op", engine_collective_name(op));
+        cJSON_AddStringToObject(j, "link", intra->name);
+        cJSON_AddStringToObject(j, "inter_link", inter ? inter->name : intra->name);
+        cJSON_AddNumberToObject(j, "gpus", gpus);
         if (per_node > 0)
-            cJSON_AddNumberToObject(o, "gpus_per_node", per_node);
+            cJSON_AddNumberToObject(j, "gpus_per_node", per_node);
         else
-            cJSON_AddNullToObject(o, "gpus_per_node");
-        cJSON_AddBoolToObject(o, "hierarchical", hier);
-        cli_json_add_number(o, "bytes", bytes);
-        cli_json_add_number(o, "time_s", t);
-        cli_json_add_number(o, "algbw_bytes_per_s", algbw);
-        cli_json_add_number(o, "busbw_bytes_per_s", busbw);
-        cli_json_add_number(o, "busbw_factor", factor);
-        return cli_json_print("comm", stdout, o);
+            cJSON_AddNullToObject(j, "gpus_per_node");
+        cJSON_AddBoolToObject(j, "hierarchical", hier);
+        cli_json_add_number(j, "bytes", bytes);
+        cli_json_add_number(j, "time_s", t);
+        cli_json_add_number(j, "algbw_bytes_per_s", algbw);
+        cli_json_add_number(j, "busbw_bytes_per_s", busbw);
+        cli_json_add_number(j, "busbw_factor", factor);
+        return cli_json_print("comm", stdout, j);
     }
     char size_si[32], size_iec[32], ts[32], a[32], b[32];
     fmt_bytes(bytes, size_si, sizeof size_si);

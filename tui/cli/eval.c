@@ -16,32 +16,29 @@
 /* Plans whose Monte Carlo tails are computed in a ranking. */
 #define EVAL_TAILS_FOR 3
 
-static void eval_help(FILE *f)
-{
-    fprintf(f,
-            "usage: shardscope eval --model M --gpu G --gpus N [--tp T --pp P --dp D --ep E]\n"
-            "                       [options] [--json | --csv]\n"
-            "\n"
-            "With a plan (any of --tp --pp --dp --ep): that plan's breakdown: memory per\n"
-            "GPU term by term, TTFT, ITL, end-to-end latency, tokens/s, efficiency,\n"
-            "compute/communication ratio and regime (C compute-bound, M comm-bound),\n"
-            "pipeline bubble, cost per 1M tokens and Monte Carlo P50/P99.\n"
-            "Without a plan: every plan for N GPUs ranked by --objective; plans that do\n"
-            "not fit or are invalid are listed after, with their reason.\n"
-            "\n");
-    cli_scenario_help(f);
-    fprintf(f,
-            "  --csv                one header line, then one line per plan (SI units;\n"
-            "                       empty where JSON has null)\n"
-            "\n"
-            "Units: GB = 1e9 bytes; times in s, ms, \xc2\xb5s; cost in USD per 1M generated\n"
-            "tokens.  JSON numbers are SI (bytes, seconds, tokens/s, USD); null where a\n"
-            "number does not apply.  Exit status: 0 evaluated (even when it does not\n"
-            "fit), 2 bad usage or input (including an explicit plan that is invalid).\n"
-            "Examples:\n"
-            "  shardscope eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4\n"
-            "  shardscope eval --model ./config.json --gpu a100-80gb --gpus 4 --tp 4 --json\n");
-}
+static const cli_opt EVAL_OPTS[] = {
+    {.name = "--csv", .kind = CLI_OPT_FLAG, .off = CLI_AT(csv),
+     .help = "one header line, then one line per plan (SI units;\n"
+             "empty where JSON has null)"},
+    {.name = NULL},
+};
+
+const cli_options cli_eval_options = {
+    .tables = {cli_scenario_opts, EVAL_OPTS},
+    .about = "With a plan (any of --tp --pp --dp --ep): that plan's breakdown: memory per\n"
+             "GPU term by term, TTFT, ITL, end-to-end latency, tokens/s, efficiency,\n"
+             "compute/communication ratio and regime (C compute-bound, M comm-bound),\n"
+             "pipeline bubble, cost per 1M tokens and Monte Carlo P50/P99.\n"
+             "Without a plan: every plan for N GPUs ranked by --objective; plans that do\n"
+             "not fit or are invalid are listed after, with their reason.\n",
+    .footer = "Units: GB = 1e9 bytes; times in s, ms, \xc2\xb5s; cost in USD per 1M generated\n"
+              "tokens.  JSON numbers are SI (bytes, seconds, tokens/s, USD); null where a\n"
+              "number does not apply.  Exit status: 0 evaluated (even when it does not\n"
+              "fit), 2 bad usage or input (including an explicit plan that is invalid).\n"
+              "Examples:\n"
+              "  shardscope eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4\n"
+              "  shardscope eval --model ./config.json --gpu a100-80gb --gpus 4 --tp 4 --json\n",
+};
 
 static void print_header(const engine_scenario *s, FILE *f)
 {
@@ -227,7 +224,7 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     }
 }
 
-static int eval_one(const cli_scenario *cs)
+static int eval_one(const cli_scenario *cs, const cli_opts *o)
 {
     const engine_scenario *s = &cs->scenario;
     engine_result r;
@@ -242,14 +239,14 @@ static int eval_one(const cli_scenario *cs)
     else
         r.p50_s = r.p99_s = 0; /* no Monte Carlo: no tails to show */
     int rc = CLI_OK;
-    if (cs->csv) {
+    if (o->v.csv) {
         out_csv_result_header(stdout);
         out_csv_result_row(stdout, &r, 1);
-    } else if (cs->json) {
-        cJSON *o = cli_result_json(s, &r);
-        if (o)
-            cJSON_AddItemToObject(o, "scenario", cli_scenario_json(s));
-        rc = cli_json_print("eval", stdout, o) ? CLI_FAIL : CLI_OK;
+    } else if (o->v.json) {
+        cJSON *j = cli_result_json(s, &r);
+        if (j)
+            cJSON_AddItemToObject(j, "scenario", cli_scenario_json(s));
+        rc = cli_json_print("eval", stdout, j) ? CLI_FAIL : CLI_OK;
     } else {
         print_one(s, &r);
     }
@@ -350,7 +347,7 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
            EVAL_TAILS_FOR);
 }
 
-static int eval_rank(const cli_scenario *cs)
+static int eval_rank(const cli_scenario *cs, const cli_opts *o)
 {
     const engine_scenario *s = &cs->scenario;
     int cap = engine_plan_count(s);
@@ -369,11 +366,11 @@ static int eval_rank(const cli_scenario *cs)
         return CLI_USAGE;
     }
     int rc = CLI_OK;
-    if (cs->csv) {
+    if (o->v.csv) {
         out_csv_result_header(stdout);
         for (int i = 0; i < n; i++)
             out_csv_result_row(stdout, &rs[i], i < EVAL_TAILS_FOR && s->mc_samples > 0);
-    } else if (cs->json) {
+    } else if (o->v.json) {
         cJSON *root = cJSON_CreateObject();
         if (root) {
             cJSON_AddItemToObject(root, "scenario", cli_scenario_json(s));
@@ -394,24 +391,23 @@ static int eval_rank(const cli_scenario *cs)
     return rc;
 }
 
-int cli_cmd_eval(int argc, char **argv, const preset_db *db)
+int cli_eval_run(const cli_opts *o, const preset_db *db)
 {
+    if (o->v.csv && o->v.json) {
+        fprintf(stderr, "shardscope eval: --csv: cannot be combined with --json\n");
+        return CLI_USAGE;
+    }
     cli_scenario *cs = malloc(sizeof *cs);
     if (!cs) {
         fprintf(stderr, "shardscope eval: out of memory\n");
         return CLI_FAIL;
     }
-    int rc = cli_scenario_parse(cs, argc, argv, db, CLI_NEED_ALL | CLI_ALLOW_CSV, NULL, 0);
-    if (rc == CLI_OK && cs->csv && cs->json) {
-        fprintf(stderr, "shardscope eval: --csv: cannot be combined with --json\n");
-        rc = CLI_USAGE;
-    }
-    if (rc == CLI_HELP) {
-        eval_help(stdout);
-        rc = CLI_OK;
-    } else if (rc == CLI_OK) {
-        rc = cs->has_plan ? eval_one(cs) : eval_rank(cs);
-    }
+    engine_error err = {{0}};
+    int rc;
+    if (cli_scenario_load(o, db, CLI_NEED_ALL, "eval", cs, &err) != 0)
+        rc = cli_fail("eval", &err);
+    else
+        rc = cs->has_plan ? eval_one(cs, o) : eval_rank(cs, o);
     free(cs);
     return rc;
 }

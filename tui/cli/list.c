@@ -12,25 +12,28 @@
 #include "cli_common.h"
 #include "cli_json.h"
 
-static void list_help(FILE *f)
-{
-    fprintf(f,
-            "usage: shardscope list models|gpus|links|frameworks [--json]\n"
-            "\n"
-            "Print the loaded presets (shipped, plus ~/.config/shardscope/*.json).\n"
-            "  models  layers, hidden size, heads/KV heads, parameters (B = 1e9), context\n"
-            "  gpus    memory (GB = 1e9 bytes), HBM bandwidth (GB/s), dense TFLOPS per\n"
-            "          dtype, default achievable fractions, price ($ per GPU-hour, dated)\n"
-            "          and the usual topology (intra link x NVLink domain + scale-out)\n"
-            "  links   latency per message (alpha, \xc2\xb5s), fixed cost per collective\n"
-            "          (base, \xc2\xb5s), bandwidth per direction (GB/s), kind, and which\n"
-            "          collectives have measured time-vs-size curves\n"
-            "  frameworks  serving-framework profiles (--framework): CUDA graphs,\n"
-            "          launch and per-step cost (\xc2\xb5s), custom all-reduce, memory rule\n"
-            "  --json  one object {\"models\"|\"gpus\"|\"links\"|\"frameworks\": [...]}\n"
-            "          with sources\n"
-            "Rejected entries are reported on stderr; the exit status is then 2.\n");
-}
+static const cli_opt LIST_OPTS[] = {
+    {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
+     .help = "one object {\"models\"|\"gpus\"|\"links\"|\"frameworks\": [...]}\n"
+             "with sources"},
+    {.name = NULL},
+};
+
+const cli_options cli_list_options = {
+    .tables = {LIST_OPTS},
+    .max_pos = 2, /* one kind; a second is reported as "one kind at a time" */
+    .about = "Print the loaded presets (shipped, plus ~/.config/shardscope/*.json).\n"
+             "  models  layers, hidden size, heads/KV heads, parameters (B = 1e9), context\n"
+             "  gpus    memory (GB = 1e9 bytes), HBM bandwidth (GB/s), dense TFLOPS per\n"
+             "          dtype, default achievable fractions, price ($ per GPU-hour, dated)\n"
+             "          and the usual topology (intra link x NVLink domain + scale-out)\n"
+             "  links   latency per message (alpha, \xc2\xb5s), fixed cost per collective\n"
+             "          (base, \xc2\xb5s), bandwidth per direction (GB/s), kind, and which\n"
+             "          collectives have measured time-vs-size curves\n"
+             "  frameworks  serving-framework profiles (--framework): CUDA graphs,\n"
+             "          launch and per-step cost (\xc2\xb5s), custom all-reduce, memory rule\n",
+    .footer = "Rejected entries are reported on stderr; the exit status is then 2.\n",
+};
 
 /* --- models ----------------------------------------------------------- */
 
@@ -341,19 +344,10 @@ static int list_frameworks(const preset_db *db, int json)
     return 0;
 }
 
-int cli_cmd_list(int argc, char **argv, const preset_db *db)
+int cli_list_run(const cli_opts *o, const preset_db *db)
 {
-    int json = 0;
-    const cli_opt opts[] = {{"--json", CLI_OPT_FLAG, &json, 0, 0, NULL}};
-    const char *what[2] = {NULL, NULL};
-    int n_pos = 0;
-    int rc = cli_opts_parse("list", argc, argv, opts, 1, what, 2, &n_pos);
-    if (rc == CLI_HELP) {
-        list_help(stdout);
-        return CLI_OK;
-    }
-    if (rc != CLI_OK)
-        return rc;
+    int rc, json = o->v.json, n_pos = o->n_pos;
+    const char *const *what = o->pos;
     if (n_pos != 1) {
         fprintf(stderr, "shardscope list: %s (models, gpus, links or frameworks)\n",
                 n_pos == 0 ? "what to list?" : "one kind at a time");

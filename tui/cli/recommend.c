@@ -19,53 +19,50 @@
 /* GPUs per node assumed when --gpus-per-node is not given. */
 #define REC_DEFAULT_PER_NODE 8
 
-static void recommend_help(FILE *f)
-{
-    fprintf(f,
-            "usage: shardscope recommend --model M --gpu G [--gpus-max N] [--gpus-per-node K]\n"
-            "         [--link L] [--inter-link L] [--itl-ms X] [--ttft-ms Y]\n"
-            "         [--concurrency C] [--prompt S] [--gen G]\n"
-            "         [--objective latency|throughput|cost] [--allow-quant fp8,int8,int4]\n"
-            "         [--json]\n"
-            "\n"
-            "Walks the decision procedure of \"Why distribute (and when not to)\": fit on one\n"
-            "GPU with room for the KV cache of C concurrent sequences, decode floor against\n"
-            "the ITL target, GPUs needed to fit, GPUs needed for latency, rounding to a TP\n"
-            "degree the heads allow, the interconnect/topology check, replicas, and\n"
-            "quantization instead of more GPUs or nodes.  Then checks the answer against\n"
-            "the engine's full plan search (every replica size, every allowed dtype) and\n"
-            "prints the chosen plan, why, and the next two alternatives.\n"
-            "\n"
-            "  --gpus-max N        GPUs available; replicas fill them (default: one replica);\n"
-            "                      --gpus N means the same here\n"
-            "  --gpus-per-node K   GPUs per node (default %d); TP groups stay inside a node\n"
-            "  --itl-ms X          target inter-token latency, ms\n"
-            "  --ttft-ms Y         target time to first token, ms\n"
-            "  --concurrency C     concurrent sequences per replica (same as --batch)\n"
-            "  --objective O       ranks feasible plans: throughput (default: tokens/s of the\n"
-            "                      GPUs allowed, or per GPU), latency (end-to-end), cost\n"
-            "  --allow-quant LIST  weight dtypes you accept besides --dtype (fp8,int8,int4)\n"
-            "\n",
-            REC_DEFAULT_PER_NODE);
-    cli_scenario_help(f);
-    fprintf(f,
-            "\n"
-            "Exit status: 0 with an answer, including \"infeasible\" (then the nearest\n"
-            "feasible option is printed); 2 bad usage or input.\n"
-            "Examples:\n"
-            "  shardscope recommend --model llama-3-8b --gpu h100-sxm --itl-ms 40\n"
-            "  shardscope recommend --model llama-3-70b --gpu h100-sxm --itl-ms 30\n"
-            "  shardscope recommend --model llama-3.1-405b --gpu h100-sxm --allow-quant fp8\n");
-}
+static const char *objective_name(int i) { return engine_objective_name((engine_objective)i); }
+static const cli_enum REC_OBJECTIVES = {objective_name, ENGINE_OBJ_COUNT};
 
-static int argv_has(int argc, char **argv, const char *flag)
-{
-    size_t n = strlen(flag);
-    for (int i = 1; i < argc; i++)
-        if (!strncmp(argv[i], flag, n) && (argv[i][n] == '\0' || argv[i][n] == '='))
-            return 1;
-    return 0;
-}
+static const cli_opt RECOMMEND_OPTS[] = {
+    {.name = "--gpus-max", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(gpus_max), .min = 1,
+     .max = ENGINE_MAX_GPUS,
+     .help = "GPUs available; replicas fill them (default: one replica);\n"
+             "--gpus N means the same here"},
+    {.name = "--gpus-per-node", .kind = CLI_OPT_INT, .arg = "K", .off = CLI_AT(gpus_per_node),
+     .min = 1, .max = ENGINE_MAX_GPUS,
+     .help = "GPUs per node (default 8); TP groups stay inside a node"},
+    {.name = "--itl-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(itl_ms), .min = 1e-6,
+     .max = 1e9, .help = "target inter-token latency, ms"},
+    {.name = "--ttft-ms", .kind = CLI_OPT_DOUBLE, .arg = "Y", .off = CLI_AT(ttft_ms),
+     .min = 1e-6, .max = 1e9, .help = "target time to first token, ms"},
+    {.name = "--concurrency", .kind = CLI_OPT_INT, .arg = "C", .off = CLI_AT(concurrency),
+     .min = 1, .max = ENGINE_MAX_BATCH,
+     .help = "concurrent sequences per replica (same as --batch)"},
+    {.name = "--objective", .kind = CLI_OPT_ENUM, .arg = "O", .off = CLI_AT(objective),
+     .choices = &REC_OBJECTIVES,
+     .help = ": ranks feasible plans (default throughput:\n"
+             "tokens/s of the GPUs allowed, or per GPU; latency:\n"
+             "end-to-end; cost)"},
+    {.name = "--allow-quant", .kind = CLI_OPT_STRING, .arg = "LIST", .off = CLI_AT(allow_quant),
+     .help = "weight dtypes you accept besides --dtype (fp8,int8,int4)"},
+    {.name = NULL},
+};
+
+const cli_options cli_recommend_options = {
+    .tables = {RECOMMEND_OPTS, cli_scenario_opts},
+    .about = "Walks the decision procedure of \"Why distribute (and when not to)\": fit on one\n"
+             "GPU with room for the KV cache of C concurrent sequences, decode floor against\n"
+             "the ITL target, GPUs needed to fit, GPUs needed for latency, rounding to a TP\n"
+             "degree the heads allow, the interconnect/topology check, replicas, and\n"
+             "quantization instead of more GPUs or nodes.  Then checks the answer against\n"
+             "the engine's full plan search (every replica size, every allowed dtype) and\n"
+             "prints the chosen plan, why, and the next two alternatives.\n",
+    .footer = "Exit status: 0 with an answer, including \"infeasible\" (then the nearest\n"
+              "feasible option is printed); 2 bad usage or input.\n"
+              "Examples:\n"
+              "  shardscope recommend --model llama-3-8b --gpu h100-sxm --itl-ms 40\n"
+              "  shardscope recommend --model llama-3-70b --gpu h100-sxm --itl-ms 30\n"
+              "  shardscope recommend --model llama-3.1-405b --gpu h100-sxm --allow-quant fp8\n",
+};
 
 static int parse_quant(const char *list, unsigned *mask)
 {
@@ -750,66 +747,48 @@ static int print_json(const recommend_request *q, const recommend_result *r)
 
 /* --- entry ----------------------------------------------------------------- */
 
-int cli_cmd_recommend(int argc, char **argv, const preset_db *db)
+int cli_recommend_run(const cli_opts *o, const preset_db *db)
 {
-    int gpus_max = 0, concurrency = 0, seen_conc = 0;
-    double itl_ms = 0, ttft_ms = 0;
-    const char *quant = NULL;
-    const cli_opt extra[] = {
-        {"--gpus-max", CLI_OPT_INT, &gpus_max, 1, CLI_MAX_COUNT, NULL},
-        {"--itl-ms", CLI_OPT_DOUBLE, &itl_ms, 1e-6, 1e9, NULL},
-        {"--ttft-ms", CLI_OPT_DOUBLE, &ttft_ms, 1e-6, 1e9, NULL},
-        {"--concurrency", CLI_OPT_INT, &concurrency, 1, 1 << 24, &seen_conc},
-        {"--allow-quant", CLI_OPT_STRING, &quant, 0, 0, NULL},
-    };
+    unsigned allow_quant = 0;
+    if (o->v.allow_quant && parse_quant(o->v.allow_quant, &allow_quant) != 0)
+        return CLI_USAGE;
+    if (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep)) {
+        fprintf(stderr, "shardscope " CMD ": --tp/--pp/--dp/--ep: recommend chooses the plan; "
+                        "use 'shardscope eval' to evaluate one\n");
+        return CLI_USAGE;
+    }
     cli_scenario *cs = calloc(1, sizeof *cs);
     recommend_result *res = calloc(1, sizeof *res);
     recommend_request *q = calloc(1, sizeof *q);
     int rc = CLI_FAIL;
+    engine_error err = {{0}};
     if (!cs || !res || !q) {
         fprintf(stderr, "shardscope " CMD ": out of memory\n");
         goto done;
     }
-    rc = cli_scenario_parse(cs, argc, argv, db, CLI_NEED_MODEL | CLI_NEED_GPU, extra,
-                            (int)(sizeof extra / sizeof extra[0]));
-    if (rc == CLI_HELP) {
-        recommend_help(stdout);
-        rc = CLI_OK;
-        goto done;
-    }
-    if (rc != CLI_OK)
-        goto done;
-    if (cs->has_plan) {
-        fprintf(stderr, "shardscope " CMD ": --tp/--pp/--dp/--ep: recommend chooses the plan; "
-                        "use 'shardscope eval' to evaluate one\n");
-        rc = CLI_USAGE;
+    if (cli_scenario_load(o, db, CLI_NEED_MODEL | CLI_NEED_GPU, CMD, cs, &err) != 0) {
+        rc = cli_fail(CMD, &err);
         goto done;
     }
     q->base = cs->scenario;
+    q->allow_quant = allow_quant;
     /* --gpus N reads as the number of GPUs available. */
-    if (!gpus_max && argv_has(argc, argv, "--gpus"))
-        gpus_max = cs->scenario.gpus;
-    if (quant && parse_quant(quant, &q->allow_quant) != 0) {
-        rc = CLI_USAGE;
-        goto done;
-    }
-    if (seen_conc)
-        q->base.batch = concurrency;
-    if (!argv_has(argc, argv, "--objective"))
+    q->gpus_max = CLI_SEEN(o, gpus_max) ? o->v.gpus_max
+                  : CLI_SEEN(o, gpus)   ? cs->scenario.gpus
+                                        : 0;
+    if (CLI_SEEN(o, concurrency))
+        q->base.batch = o->v.concurrency;
+    if (!CLI_SEEN(o, objective))
         q->base.objective = ENGINE_OBJ_THROUGHPUT;
-    if (!argv_has(argc, argv, "--gpus-per-node"))
+    if (!CLI_SEEN(o, gpus_per_node))
         q->base.gpus_per_node = REC_DEFAULT_PER_NODE;
-    q->gpus_max = gpus_max;
-    q->itl_target_s = itl_ms / 1e3;
-    q->ttft_target_s = ttft_ms / 1e3;
-
-    engine_error err = {{0}};
+    q->itl_target_s = o->v.itl_ms / 1e3;
+    q->ttft_target_s = o->v.ttft_ms / 1e3;
     if (recommend_run(q, res, &err) != 0) {
-        fprintf(stderr, "shardscope " CMD ": %s\n", err.msg);
-        rc = CLI_USAGE;
+        rc = cli_fail(CMD, &err);
         goto done;
     }
-    if (cs->json) {
+    if (o->v.json) {
         rc = print_json(q, res);
     } else {
         print_text(q, res);

@@ -422,38 +422,51 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
 
 /* --- entry ----------------------------------------------------------------- */
 
-static void report_help(FILE *f)
+static const char *format_name(int i)
 {
-    fprintf(f,
-            "usage: shardscope report [--model M ...] [--gpu G] [--links L1,L2,...]\n"
-            "         [--focus M] [--format text|csv|json] [--out DIR] [--plots DIR]\n"
-            "         [scenario options]\n"
-            "\n"
-            "The tables of the seed scaling study, computed by this engine: top-ranked\n"
-            "configuration per model; TP efficiency at 8 GPUs per interconnect;\n"
-            "compute/communication ratio with C/M; TP vs PP(m) vs hybrid with the bubble;\n"
-            "minimum GPU count by GPU memory (8/24/40/80 GB); cheapest configurations by\n"
-            "USD per 1M tokens; tail latency by interconnect.\n"
-            "\n"
-            "  --model M      a model row; repeat or comma-separate (default: gpt2-124m,\n"
-            "                 llama-7b, llama-13b, llama-2-70b, falcon-180b: the seed's)\n"
-            "  --gpu G        the GPU (default " DEFAULT_GPU ")\n"
-            "  --link L       the reference link of the per-model tables (default: the\n"
-            "                 GPU's own, nvlink3 for the A100)\n"
-            "  --links LIST   interconnect columns (default pcie3,pcie4,nvlink3,nvlink4)\n"
-            "  --focus M      model of the TP-vs-PP, cost and tail tables (default llama-7b)\n"
-            "  --format F     text (default), csv (every table, '# name' before each), json\n"
-            "  --out DIR      also write one CSV per table: DIR/<table>.csv\n"
-            "  --plots DIR    write the SVG figures: tp_scaling_efficiency, regime_heatmap,\n"
-            "                 tp_vs_pp, pipeline_bubble, cost_efficiency, vram_frontier\n"
-            "\n"
-            "The workload defaults to prompt " DEFAULT_PROMPT " (one of the seed's sequence lengths;\n"
-            "with gen 256 it fits GPT-2's 1024-token context); every model row must fit\n"
-            "prompt + gen.\n"
-            "\n");
-    cli_scenario_help(f);
-    fprintf(f, "\nUnits are in the column names (_ms, _gb = 1e9 bytes, _pct, usd_per_mtok).\n");
+    static const char *const NAMES[] = {"text", "csv", "json"};
+    return i >= 0 && i < 3 ? NAMES[i] : "?";
 }
+static const cli_enum FORMATS = {format_name, 3};
+enum { FMT_TEXT = 0, FMT_CSV, FMT_JSON };
+
+static const cli_opt REPORT_OPTS[] = {
+    {.name = "--model", .kind = CLI_OPT_LIST, .arg = "M", .off = CLI_AT(models),
+     .help = "a model row; repeat or comma-separate (default: gpt2-124m,\n"
+             "llama-7b, llama-13b, llama-2-70b, falcon-180b: the seed's)"},
+    {.name = "--gpu", .kind = CLI_OPT_STRING, .arg = "G", .off = CLI_AT(gpu),
+     .help = "the GPU (default " DEFAULT_GPU ")"},
+    {.name = "--link", .kind = CLI_OPT_STRING, .arg = "L", .off = CLI_AT(link),
+     .help = "the reference link of the per-model tables (default: the\n"
+             "GPU's own, nvlink3 for the A100)"},
+    {.name = "--links", .kind = CLI_OPT_STRING, .arg = "LIST", .off = CLI_AT(links),
+     .help = "interconnect columns (default pcie3,pcie4,nvlink3,nvlink4)"},
+    {.name = "--focus", .kind = CLI_OPT_STRING, .arg = "M", .off = CLI_AT(focus),
+     .help = "model of the TP-vs-PP, cost and tail tables (default llama-7b)"},
+    {.name = "--format", .kind = CLI_OPT_ENUM, .arg = "F", .off = CLI_AT(format),
+     .choices = &FORMATS,
+     .help = "(default text; csv: every table, '# name' before each)"},
+    {.name = "--out", .kind = CLI_OPT_STRING, .arg = "DIR", .off = CLI_AT(out),
+     .help = "also write one CSV per table: DIR/<table>.csv"},
+    {.name = "--plots", .kind = CLI_OPT_STRING, .arg = "DIR", .off = CLI_AT(plots),
+     .help = "write the SVG figures: tp_scaling_efficiency, regime_heatmap,\n"
+             "tp_vs_pp, pipeline_bubble, cost_efficiency, vram_frontier"},
+    {.name = NULL},
+};
+
+const cli_options cli_report_options = {
+    .tables = {REPORT_OPTS, cli_scenario_opts},
+    .about = "The tables of the seed scaling study, computed by this engine: top-ranked\n"
+             "configuration per model; TP efficiency at 8 GPUs per interconnect;\n"
+             "compute/communication ratio with C/M; TP vs PP(m) vs hybrid with the bubble;\n"
+             "minimum GPU count by GPU memory (8/24/40/80 GB); cheapest configurations by\n"
+             "USD per 1M tokens; tail latency by interconnect.\n"
+             "\n"
+             "The workload defaults to prompt " DEFAULT_PROMPT " (one of the seed's sequence lengths;\n"
+             "with gen 256 it fits GPT-2's 1024-token context); every model row must fit\n"
+             "prompt + gen.\n",
+    .footer = "Units are in the column names (_ms, _gb = 1e9 bytes, _pct, usd_per_mtok).\n",
+};
 
 /* mkdir -p */
 static int ensure_dir(const char *dir)
@@ -495,193 +508,139 @@ static int write_csvs(const char *dir, const rtable *rt, int n)
     return 0;
 }
 
-/* Split "a,b" lists of --model values and remove them from argv (the
- * shared parser takes one model); returns the new argc. */
-static int take_models(int argc, char **argv, char **kept, const char **names, int *n_names,
-                       int max)
+/* The model rows: every --model value split at commas into buf, or the
+ * seed's five.  0, or -1 with err. */
+static int model_names(const cli_opts *o, char *buf, size_t len, const char **names, int *n,
+                       engine_error *err)
 {
-    int k = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        if (!strcmp(argv[i], "--model") && i + 1 < argc)
-            v = argv[++i];
-        else if (!strncmp(argv[i], "--model=", 8))
-            v = argv[i] + 8;
-        if (!v) {
-            kept[k++] = argv[i];
-            continue;
-        }
-        if (*n_names < max)
-            names[(*n_names)++] = v;
+    *n = 0;
+    if (!o->v.models.n) {
+        for (size_t i = 0; i < sizeof DEFAULT_MODELS / sizeof DEFAULT_MODELS[0]; i++)
+            names[(*n)++] = DEFAULT_MODELS[i];
+        return 0;
     }
-    return k;
+    size_t used = 0;
+    for (int i = 0; i < o->v.models.n; i++) {
+        int w = snprintf(buf + used, len - used, "%s", o->v.models.item[i]);
+        if (w < 0 || (size_t)w >= len - used)
+            return cli_errorf(err, "--model: the list is too long");
+        for (char *tok = strtok(buf + used, ","); tok; tok = strtok(NULL, ",")) {
+            if (*n >= REPORT_MAX_MODELS)
+                return cli_errorf(err, "--model: at most %d models", REPORT_MAX_MODELS);
+            names[(*n)++] = tok;
+        }
+        used += (size_t)w + 1;
+    }
+    return 0;
 }
 
-int cli_cmd_report(int argc, char **argv, const preset_db *db)
+/* Resolve the model rows (each must fit prompt + gen) and the focus. */
+static int load_models(const char *const *names, int n, const char *focus, const preset_db *db,
+                       report_inputs *in, engine_model *hf, engine_error *err)
 {
-    const char *format = "text", *out_dir = NULL, *plots_dir = NULL, *links_arg = NULL,
-               *focus_arg = NULL;
-    const cli_opt extra[] = {
-        {"--format", CLI_OPT_STRING, &format, 0, 0, NULL},
-        {"--out", CLI_OPT_STRING, &out_dir, 0, 0, NULL},
-        {"--plots", CLI_OPT_STRING, &plots_dir, 0, 0, NULL},
-        {"--links", CLI_OPT_STRING, &links_arg, 0, 0, NULL},
-        {"--focus", CLI_OPT_STRING, &focus_arg, 0, 0, NULL},
-    };
-    int rc = CLI_FAIL;
-    char **args = calloc((size_t)argc + 7, sizeof *args);
-    const char **mnames = calloc(REPORT_MAX_MODELS * 4, sizeof *mnames);
-    cli_scenario *cs = calloc(1, sizeof *cs);
-    report_inputs *in = calloc(1, sizeof *in);
-    report_tables *t = calloc(1, sizeof *t);
-    rtable *rt = calloc(RT_COUNT, sizeof *rt);
-    engine_model *hf = calloc(REPORT_MAX_MODELS, sizeof *hf);
-    char *model_buf = NULL;
-    if (!args || !mnames || !cs || !in || !t || !rt || !hf) {
-        fprintf(stderr, "shardscope " CMD ": out of memory\n");
-        goto done;
-    }
-    int n_raw = 0;
-    int nargs = take_models(argc, argv, args, mnames, &n_raw, REPORT_MAX_MODELS * 4);
-    /* The shared parser needs one model and a GPU to build the scenario. */
-    int has_gpu = 0, has_prompt = 0;
-    for (int i = 0; i < nargs; i++) {
-        if (!strcmp(args[i], "--gpu") || !strncmp(args[i], "--gpu=", 6))
-            has_gpu = 1;
-        if (!strcmp(args[i], "--prompt") || !strncmp(args[i], "--prompt=", 9))
-            has_prompt = 1;
-    }
-    /* Expand comma lists into one buffer of names. */
-    size_t total = 1;
-    for (int i = 0; i < n_raw; i++)
-        total += strlen(mnames[i]) + 1;
-    model_buf = malloc(total);
-    const char *models[REPORT_MAX_MODELS];
-    int n_models = 0;
-    if (!model_buf)
-        goto done;
-    char *w = model_buf;
-    for (int i = 0; i < n_raw; i++) {
-        strcpy(w, mnames[i]);
-        for (char *tok = strtok(w, ","); tok; tok = strtok(NULL, ",")) {
-            if (n_models >= REPORT_MAX_MODELS) {
-                fprintf(stderr, "shardscope " CMD ": --model: at most %d models\n",
-                        REPORT_MAX_MODELS);
-                rc = CLI_USAGE;
-                goto done;
-            }
-            models[n_models++] = tok;
-        }
-        w += strlen(mnames[i]) + 1;
-    }
-    if (!n_models)
-        for (size_t i = 0; i < sizeof DEFAULT_MODELS / sizeof DEFAULT_MODELS[0]; i++)
-            models[n_models++] = DEFAULT_MODELS[i];
-    args[nargs++] = "--model";
-    args[nargs++] = (char *)models[0];
-    if (!has_gpu) {
-        args[nargs++] = "--gpu";
-        args[nargs++] = DEFAULT_GPU;
-    }
-    if (!has_prompt) { /* the seed's short sequence; fits GPT-2's 1024 tokens with gen */
-        args[nargs++] = "--prompt";
-        args[nargs++] = DEFAULT_PROMPT;
-    }
-    rc = cli_scenario_parse(cs, nargs, args, db, CLI_NEED_MODEL | CLI_NEED_GPU, extra,
-                            (int)(sizeof extra / sizeof extra[0]));
-    if (rc == CLI_HELP) {
-        report_help(stdout);
-        rc = CLI_OK;
-        goto done;
-    }
-    if (rc != CLI_OK)
-        goto done;
-    rc = CLI_USAGE;
-    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "json")) {
-        fprintf(stderr, "shardscope " CMD ": --format: expected text, csv or json, got '%s'\n",
-                format);
-        goto done;
-    }
-
-    report_inputs_defaults(in, cs->scenario.gpu);
-    in->base = cs->scenario;
-    in->ref_link = cs->scenario.intra;
-    for (int i = 0; i < n_models; i++) {
-        int from_file = 0;
-        const engine_model *m = cli_find_model(CMD, "--model", db, models[i], &hf[i], &from_file);
+    for (int i = 0; i < n; i++) {
+        const engine_model *m = cli_find_model(db, "--model", names[i], &hf[i], NULL, err);
         if (!m)
-            goto done;
-        engine_scenario one = cs->scenario;
+            return -1;
+        engine_scenario one = in->base;
         one.model = m;
         int limit = engine_context_limit(&one);
-        if (limit > 0 && (long long)one.prompt + one.gen > limit) {
-            fprintf(stderr,
-                    "shardscope " CMD ": --prompt/--gen: prompt + gen = %lld tokens exceeds "
-                    "the context of %d tokens of %s (--max-model-len N overrides)\n",
-                    (long long)one.prompt + one.gen, limit, m->name);
-            goto done;
-        }
+        if (limit > 0 && (long long)one.prompt + one.gen > limit)
+            return cli_errorf(err,
+                              "--prompt/--gen: prompt + gen = %lld tokens exceeds the context of "
+                              "%d tokens of %s (--max-model-len N overrides)",
+                              (long long)one.prompt + one.gen, limit, m->name);
         in->models[in->n_models++] = m;
     }
     in->focus = 0;
-    const char *want_focus = focus_arg ? focus_arg : DEFAULT_FOCUS;
-    int focus_found = 0;
+    int found = 0;
     for (int i = 0; i < in->n_models; i++)
-        if (!strcmp(in->models[i]->name, want_focus)) {
+        if (!strcmp(in->models[i]->name, focus ? focus : DEFAULT_FOCUS)) {
             in->focus = i;
-            focus_found = 1;
+            found = 1;
         }
-    if (focus_arg && !focus_found) {
-        fprintf(stderr, "shardscope " CMD ": --focus: '%s' is not one of the --model rows\n",
-                focus_arg);
-        goto done;
+    if (focus && !found)
+        return cli_errorf(err, "--focus: '%s' is not one of the --model rows", focus);
+    return 0;
+}
+
+/* The interconnect columns: --links a,b or the seed's four. */
+static int load_links(const char *list, const preset_db *db, report_inputs *in,
+                      engine_error *err)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list ? list : "");
+    for (char *tok = list ? strtok(buf, ",") : NULL; tok; tok = strtok(NULL, ",")) {
+        if (in->n_links >= REPORT_MAX_LINKS)
+            return cli_errorf(err, "--links: at most %d links", REPORT_MAX_LINKS);
+        if (!(in->links[in->n_links] = cli_find_link(db, "--links", tok, err)))
+            return -1;
+        in->n_links++;
     }
-    char lbuf[256];
-    snprintf(lbuf, sizeof lbuf, "%s", links_arg ? links_arg : "");
-    if (links_arg) {
-        for (char *tok = strtok(lbuf, ","); tok; tok = strtok(NULL, ",")) {
-            if (in->n_links >= REPORT_MAX_LINKS) {
-                fprintf(stderr, "shardscope " CMD ": --links: at most %d links\n",
-                        REPORT_MAX_LINKS);
-                goto done;
-            }
-            const engine_link *l = cli_find_link(CMD, "--links", db, tok);
-            if (!l)
-                goto done;
+    for (size_t i = 0; !list && i < sizeof DEFAULT_LINKS / sizeof DEFAULT_LINKS[0]; i++) {
+        const engine_link *l = preset_find_link(db, DEFAULT_LINKS[i]);
+        if (l)
             in->links[in->n_links++] = l;
-        }
-    } else {
-        for (size_t i = 0; i < sizeof DEFAULT_LINKS / sizeof DEFAULT_LINKS[0]; i++) {
-            const engine_link *l = preset_find_link(db, DEFAULT_LINKS[i]);
-            if (l)
-                in->links[in->n_links++] = l;
-        }
     }
-    if (!in->n_links) {
-        fprintf(stderr, "shardscope " CMD ": no interconnects to compare\n");
-        goto done;
-    }
+    if (!in->n_links)
+        return cli_errorf(err, "no interconnects to compare");
+    return 0;
+}
 
-    engine_error err = {{0}};
-    if (report_compute(in, t, &err) != 0) {
-        fprintf(stderr, "shardscope " CMD ": %s\n", err.msg);
-        goto done;
+/* Everything report_compute needs, from the options: the scenario (one
+ * model row and the report's defaults: the seed's GPU and prompt), the
+ * model rows, the focus and the links.  0, or -1 with err. */
+static int load_inputs(const cli_opts *o, const preset_db *db, cli_scenario *cs,
+                       report_inputs *in, engine_model *hf, engine_error *err)
+{
+    char buf[4096];
+    const char *names[REPORT_MAX_MODELS];
+    int n = 0;
+    if (model_names(o, buf, sizeof buf, names, &n, err) != 0)
+        return -1;
+    cli_opts so = *o;
+    so.v.model = names[0];
+    CLI_MARK(&so, model);
+    if (!CLI_SEEN(o, gpu)) {
+        so.v.gpu = DEFAULT_GPU;
+        CLI_MARK(&so, gpu);
     }
-    build_tables(in, t, rt);
+    if (!CLI_SEEN(o, prompt)) { /* the seed's short sequence; fits GPT-2's 1024 with gen */
+        so.v.prompt = atoi(DEFAULT_PROMPT);
+        CLI_MARK(&so, prompt);
+    }
+    if (cli_scenario_load(&so, db, CLI_NEED_MODEL | CLI_NEED_GPU, CMD, cs, err) != 0)
+        return -1;
+    report_inputs_defaults(in, cs->scenario.gpu);
+    in->base = cs->scenario;
+    in->ref_link = cs->scenario.intra;
+    if (load_models(names, n, o->v.focus, db, in, hf, err) != 0)
+        return -1;
+    return load_links(o->v.links, db, in, err);
+}
 
-    rc = CLI_FAIL;
-    if (out_dir && (ensure_dir(out_dir) != 0 || write_csvs(out_dir, rt, RT_COUNT) != 0))
-        goto done;
-    if (plots_dir) {
+/* --out DIR and --plots DIR.  0, or -1 after printing why. */
+static int write_files(const cli_opts *o, const report_inputs *in, const report_tables *t,
+                       const rtable *rt)
+{
+    if (o->v.out && (ensure_dir(o->v.out) != 0 || write_csvs(o->v.out, rt, RT_COUNT) != 0))
+        return -1;
+    if (o->v.plots) {
         char failed[4096];
-        if (ensure_dir(plots_dir) != 0)
-            goto done;
-        if (plots_write_report(plots_dir, in, t, failed, sizeof failed) != 0) {
+        if (ensure_dir(o->v.plots) != 0)
+            return -1;
+        if (plots_write_report(o->v.plots, in, t, failed, sizeof failed) != 0) {
             fprintf(stderr, "shardscope " CMD ": cannot write %s: %s\n", failed, strerror(errno));
-            goto done;
+            return -1;
         }
     }
-    if (!strcmp(format, "json")) {
+    return 0;
+}
+
+/* The tables on stdout in the chosen format; the exit status. */
+static int print_tables(int format, const report_inputs *in, const rtable *rt)
+{
+    if (format == FMT_JSON) {
         cJSON *root = cJSON_CreateObject();
         engine_scenario s = in->base;
         s.model = in->models[in->focus];
@@ -692,10 +651,9 @@ int cli_cmd_report(int argc, char **argv, const preset_db *db)
         cJSON *tables = cJSON_AddObjectToObject(root, "tables");
         for (int i = 0; i < RT_COUNT; i++)
             cJSON_AddItemToObject(tables, rt[i].name, rt_json(&rt[i]));
-        rc = cli_json_print(CMD, stdout, root) ? CLI_FAIL : CLI_OK;
-        goto done;
+        return cli_json_print(CMD, stdout, root) ? CLI_FAIL : CLI_OK;
     }
-    if (!strcmp(format, "text")) {
+    if (format == FMT_TEXT) {
         char cal[ENGINE_NAME_MAX + 64];
         printf("shardscope report: %s, batch %d, prompt %d, gen %d tokens, %s weights; "
                "calibration: %s\n\n",
@@ -705,7 +663,7 @@ int cli_cmd_report(int argc, char **argv, const preset_db *db)
                out_calibration_label(in->base.calib, cal, sizeof cal));
     }
     for (int i = 0; i < RT_COUNT; i++) {
-        if (!strcmp(format, "csv")) {
+        if (format == FMT_CSV) {
             printf("# %s: %s\n", rt[i].name, rt[i].title);
             rt_print_csv(stdout, &rt[i]);
             printf("\n");
@@ -713,15 +671,37 @@ int cli_cmd_report(int argc, char **argv, const preset_db *db)
             rt_print_text(stdout, &rt[i]);
         }
     }
-    rc = CLI_OK;
-done:
+    return CLI_OK;
+}
+
+int cli_report_run(const cli_opts *o, const preset_db *db)
+{
+    int rc = CLI_FAIL;
+    cli_scenario *cs = calloc(1, sizeof *cs);
+    report_inputs *in = calloc(1, sizeof *in);
+    report_tables *t = calloc(1, sizeof *t);
+    rtable *rt = calloc(RT_COUNT, sizeof *rt);
+    engine_model *hf = calloc(REPORT_MAX_MODELS, sizeof *hf);
+    engine_error err = {{0}};
+    if (!cs || !in || !t || !rt || !hf) {
+        fprintf(stderr, "shardscope " CMD ": out of memory\n");
+    } else if (load_inputs(o, db, cs, in, hf, &err) != 0 || report_compute(in, t, &err) != 0) {
+        rc = cli_fail(CMD, &err);
+    } else {
+        build_tables(in, t, rt);
+        if (write_files(o, in, t, rt) == 0)
+            rc = print_tables(o->v.format, in, rt);
+    }
     free(hf);
     free(rt);
     free(t);
     free(in);
     free(cs);
-    free(model_buf);
-    free(mnames);
-    free(args);
     return rc;
+}
+
+int cli_cmd_report(int argc, char **argv, const preset_db *db)
+{
+    static const cli_command REPORT = {"report", NULL, NULL, &cli_report_options, cli_report_run};
+    return cli_command_exec(&REPORT, argc, argv, db);
 }

@@ -1,5 +1,5 @@
 /*
- * cli_tui.c - `shardscope tui` (and `shardscope` alone on a terminal):
+ * tui.c - `shardscope tui` (and `shardscope` alone on a terminal):
  * parse the preselection flags, open the terminal, run the explorer,
  * restore the terminal.  When stdout is not a terminal it prints the help
  * instead.  The hidden `--bench` runs the scripted explorer benchmark.
@@ -17,149 +17,106 @@
 #include "explorer_calib.h"
 #include "term.h"
 
-static void tui_help(FILE *f)
-{
-    fprintf(f,
-            "usage: shardscope [tui] [--model M] [--gpu G] [--gpus N] [--link L]\n"
-            "                  [--inter-link L] [--gpus-per-node K] [--vram-gb X]\n"
-            "                  [--framework F]\n"
-            "                  [--ascii] [--mono] [--no-mouse]\n"
-            "\n"
-            "Opens the interactive explorer (needs a terminal of at least 80x24).\n"
-            "  --model M          model preset (see 'shardscope list models')\n"
-            "  --gpu G            GPU preset (see 'shardscope list gpus')\n"
-            "  --gpus N           GPU count, 1..1024 (default 8)\n"
-            "  --link L           interconnect inside a node (default: the GPU's usual one;\n"
-            "                     see 'shardscope list links')\n"
-            "  --inter-link L     interconnect between nodes (default: the GPU's scale-out)\n"
-            "  --gpus-per-node K  GPUs per node / NVLink domain, 1..72 (default: the GPU's)\n"
-            "  --framework F      vllm|sglang|trt-llm|generic (default generic; f cycles)\n"
-            "  --vram-gb X        VRAM per GPU in GB (default: the GPU's capacity)\n"
-            "  --ascii            ASCII line drawing even in a UTF-8 locale\n"
-            "  --mono             no colours (NO_COLOR=1 does the same)\n"
-            "  --no-mouse         leave the mouse to the terminal\n"
-            "\n"
-            "Keys: ? in the explorer lists them all; q or Esc quits.\n"
-            "\n"
-            "Other commands: list, eval, comm, recommend, report, calibrate, bench\n"
-            "('shardscope --help').\n");
-}
+static const cli_opt TUI_OPTS[] = {
+    {.name = "--model", .kind = CLI_OPT_STRING, .arg = "M", .off = CLI_AT(model),
+     .help = "model preset (see 'shardscope list models')"},
+    {.name = "--gpu", .kind = CLI_OPT_STRING, .arg = "G", .off = CLI_AT(gpu),
+     .help = "GPU preset (see 'shardscope list gpus')"},
+    {.name = "--gpus", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(gpus), .min = 1,
+     .max = 1024, .help = "GPU count, 1..1024 (default 8)"},
+    {.name = "--link", .kind = CLI_OPT_STRING, .arg = "L", .off = CLI_AT(link),
+     .help = "interconnect inside a node (default: the GPU's usual one;\n"
+             "see 'shardscope list links')"},
+    {.name = "--inter-link", .kind = CLI_OPT_STRING, .arg = "L", .off = CLI_AT(inter_link),
+     .help = "interconnect between nodes (default: the GPU's scale-out)"},
+    {.name = "--gpus-per-node", .kind = CLI_OPT_INT, .arg = "K", .off = CLI_AT(gpus_per_node),
+     .min = 1, .max = 72, .help = "GPUs per node / NVLink domain, 1..72 (default: the GPU's)"},
+    {.name = "--framework", .kind = CLI_OPT_STRING, .arg = "F", .off = CLI_AT(framework),
+     .help = "vllm|sglang|trt-llm|generic (default generic; f cycles)"},
+    {.name = "--vram-gb", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(vram_gb), .min = 1,
+     .max = 1024, .help = "VRAM per GPU in GB, 1..1024 (default: the GPU's capacity)"},
+    {.name = "--ascii", .kind = CLI_OPT_FLAG, .off = CLI_AT(ascii),
+     .help = "ASCII line drawing even in a UTF-8 locale"},
+    {.name = "--mono", .kind = CLI_OPT_FLAG, .off = CLI_AT(mono),
+     .help = "no colours (NO_COLOR=1 does the same)"},
+    {.name = "--no-mouse", .kind = CLI_OPT_FLAG, .off = CLI_AT(no_mouse),
+     .help = "leave the mouse to the terminal"},
+    /* Hidden: the scripted explorer benchmark (make bench). */
+    {.name = "--bench", .kind = CLI_OPT_FLAG, .off = CLI_AT(bench)},
+    {.name = "--size", .kind = CLI_OPT_STRING, .arg = "COLSxROWS", .off = CLI_AT(size)},
+    {.name = "--term", .kind = CLI_OPT_STRING, .arg = "TERM", .off = CLI_AT(term)},
+    {.name = NULL},
+};
 
-/* "--flag value" or "--flag=value"; returns the value or NULL. */
-static const char *flag_value(int argc, char **argv, int *i, const char *name, int *bad)
+const cli_options cli_tui_options = {
+    .tables = {TUI_OPTS},
+    .about = "Opens the interactive explorer (needs a terminal of at least 80x24).\n",
+    .footer = "Keys: ? in the explorer lists them all; q or Esc quits.\n"
+              "\n"
+              "Other commands: list, eval, comm, recommend, report, calibrate, validate,\n"
+              "bench ('shardscope --help').\n",
+};
+
+/* The explorer's preselection: preset names resolved (an error names the
+ * flag), numbers as given.  0, or -1 with err. */
+static int load_explorer_opts(const cli_opts *o, const preset_db *db, explorer_opts *eo,
+                              engine_error *err)
 {
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "shardscope tui: %s: missing value\n", name);
-        *bad = 1;
-        return NULL;
+    explorer_opts_defaults(eo);
+    if (o->v.model) {
+        engine_model storage;
+        int from_file = 0;
+        const engine_model *m = cli_find_model(db, "--model", o->v.model, &storage, &from_file, err);
+        if (!m)
+            return -1;
+        if (from_file)
+            return cli_errorf(err, "--model: the explorer takes preset names only; use "
+                                   "'shardscope eval --model %s'", o->v.model);
+        eo->model = m->name;
     }
-    return argv[++*i];
+    const engine_gpu *g = o->v.gpu ? cli_find_gpu(db, "--gpu", o->v.gpu, err) : NULL;
+    const engine_link *l = o->v.link ? cli_find_link(db, "--link", o->v.link, err) : NULL;
+    const engine_link *il =
+        o->v.inter_link ? cli_find_link(db, "--inter-link", o->v.inter_link, err) : NULL;
+    const engine_framework *f =
+        o->v.framework ? cli_find_framework(db, "--framework", o->v.framework, err) : NULL;
+    if ((o->v.gpu && !g) || (o->v.link && !l) || (o->v.inter_link && !il) ||
+        (o->v.framework && !f))
+        return -1;
+    eo->gpu = g ? g->name : eo->gpu;
+    eo->link = l ? l->name : eo->link;
+    eo->inter_link = il ? il->name : eo->inter_link;
+    eo->framework = f ? f->name : eo->framework;
+    if (CLI_SEEN(o, gpus))
+        eo->gpus = o->v.gpus;
+    if (CLI_SEEN(o, gpus_per_node))
+        eo->gpus_per_node = o->v.gpus_per_node;
+    if (CLI_SEEN(o, vram_gb))
+        eo->vram_gb = o->v.vram_gb;
+    return 0;
 }
 
-int cli_cmd_tui(int argc, char **argv, const preset_db *db)
+/* --size COLSxROWS of the benchmark.  0, or -1 with err. */
+static int bench_size(const char *v, int *cols, int *rows, engine_error *err)
+{
+    char extra;
+    if (v && (sscanf(v, "%dx%d%c", cols, rows, &extra) != 2 || *cols < 1 || *rows < 1 ||
+              *cols > 1000 || *rows > 1000))
+        return cli_errorf(err, "--size: expected COLSxROWS, got '%s'", v);
+    return 0;
+}
+
+int cli_tui_run(const cli_opts *opts, const preset_db *db)
 {
     explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    int ascii = 0, mono = 0, mouse = 1, bench = 0, rows = 40, cols = 120, bad = 0;
-    const char *bench_term = NULL;
-    for (int i = 1; i < argc && !bad; i++) {
-        const char *a = argv[i], *v;
-        long lv;
-        double dv;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            tui_help(stdout);
-            return CLI_OK;
-        } else if (!strcmp(a, "--ascii")) {
-            ascii = 1;
-        } else if (!strcmp(a, "--mono")) {
-            mono = 1;
-        } else if (!strcmp(a, "--no-mouse")) {
-            mouse = 0;
-        } else if (!strcmp(a, "--bench")) {
-            bench = 1;
-        } else if ((v = flag_value(argc, argv, &i, "--size", &bad))) {
-            if (sscanf(v, "%dx%d", &cols, &rows) != 2 || cols < 1 || rows < 1 || cols > 1000 ||
-                rows > 1000) {
-                fprintf(stderr, "shardscope tui: --size: expected COLSxROWS, got '%s'\n", v);
-                bad = 1;
-            }
-        } else if ((v = flag_value(argc, argv, &i, "--term", &bad))) {
-            bench_term = v;
-        } else if ((v = flag_value(argc, argv, &i, "--model", &bad))) {
-            engine_model storage;
-            int from_file = 0;
-            const engine_model *m = cli_find_model("tui", "--model", db, v, &storage, &from_file);
-            if (!m)
-                bad = 1;
-            else if (from_file) {
-                fprintf(stderr, "shardscope tui: --model: the explorer takes preset names "
-                                "only; use 'shardscope eval --model %s'\n", v);
-                bad = 1;
-            } else
-                eo.model = m->name;
-        } else if ((v = flag_value(argc, argv, &i, "--gpu", &bad))) {
-            const engine_gpu *g = cli_find_gpu("tui", "--gpu", db, v);
-            if (!g)
-                bad = 1;
-            else
-                eo.gpu = g->name;
-        } else if ((v = flag_value(argc, argv, &i, "--link", &bad))) {
-            const engine_link *l = cli_find_link("tui", "--link", db, v);
-            if (!l)
-                bad = 1;
-            else
-                eo.link = l->name;
-        } else if ((v = flag_value(argc, argv, &i, "--framework", &bad))) {
-            const engine_framework *f = preset_find_framework(db, v);
-            if (!f) {
-                fprintf(stderr, "shardscope tui: --framework: unknown framework '%s' "
-                                "(see 'shardscope list frameworks')\n", v);
-                bad = 1;
-            } else
-                eo.framework = f->name;
-        } else if ((v = flag_value(argc, argv, &i, "--inter-link", &bad))) {
-            const engine_link *l = cli_find_link("tui", "--inter-link", db, v);
-            if (!l)
-                bad = 1;
-            else
-                eo.inter_link = l->name;
-        } else if ((v = flag_value(argc, argv, &i, "--gpus-per-node", &bad))) {
-            if (cli_parse_int(v, 1, 72, &lv) != 0) {
-                fprintf(stderr, "shardscope tui: --gpus-per-node: expected an integer 1..72, "
-                                "got '%s'\n", v);
-                bad = 1;
-            } else
-                eo.gpus_per_node = (int)lv;
-        } else if ((v = flag_value(argc, argv, &i, "--gpus", &bad))) {
-            if (cli_parse_int(v, 1, 1024, &lv) != 0) {
-                fprintf(stderr, "shardscope tui: --gpus: expected an integer 1..1024, got '%s'\n",
-                        v);
-                bad = 1;
-            } else
-                eo.gpus = (int)lv;
-        } else if ((v = flag_value(argc, argv, &i, "--vram-gb", &bad))) {
-            if (cli_parse_double(v, 1, 1024, &dv) != 0) {
-                fprintf(stderr, "shardscope tui: --vram-gb: expected a number of GB 1..1024, "
-                                "got '%s'\n", v);
-                bad = 1;
-            } else
-                eo.vram_gb = dv;
-        } else if (!bad) {
-            fprintf(stderr, "shardscope tui: unknown option '%s'\n", a);
-            tui_help(stderr);
-            bad = 1;
-        }
-    }
-    if (bad)
-        return CLI_USAGE;
+    engine_error err = {{0}};
+    int rows = 40, cols = 120;
+    if (bench_size(opts->v.size, &cols, &rows, &err) != 0 ||
+        load_explorer_opts(opts, db, &eo, &err) != 0)
+        return cli_fail("tui", &err);
+    int ascii = opts->v.ascii, mono = opts->v.mono, mouse = !opts->v.no_mouse;
+    int bench = opts->v.bench;
+    const char *bench_term = opts->v.term;
 
     setlocale(LC_ALL, "");
     if (bench) {
@@ -168,7 +125,7 @@ int cli_cmd_tui(int argc, char **argv, const preset_db *db)
         return explorer_bench(db, rows, cols, bench_term, stdout) ? CLI_FAIL : CLI_OK;
     }
     if (!isatty(STDOUT_FILENO)) {
-        tui_help(stdout);
+        cli_opts_help(opts->cmd, stdout);
         return CLI_OK;
     }
     if (!isatty(STDIN_FILENO)) {

@@ -24,24 +24,28 @@
 #define TARGET_MEDIAN_CAT 0.15
 #define TARGET_WORST 2.0
 
-static void validate_help(FILE *f)
-{
-    fprintf(f,
-            "usage: shardscope validate [--cases] [--json | --csv]\n"
-            "\n"
-            "Evaluate every published measurement of the shipped validation table\n"
-            "(TensorRT-LLM, vLLM, SGLang, FasterTransformer, MLC, ... with their sources)\n"
-            "on the shipped presets, and print per category: n, median and 90th\n"
-            "percentile of |predicted/measured - 1| (APE), the worst ratio, and the\n"
-            "speed bias (geometric mean of predicted/measured speed: > 1 optimistic).\n"
-            "  --cases  also list every case: id, metric, measured, predicted, ratio\n"
-            "  --json   one object {summary: [...], cases: [...]} (SI units)\n"
-            "  --csv    one line per case (SI units)\n"
-            "Ratios are predicted/measured for times and rates alike.  Targets: median\n"
-            "APE <= 10 %% overall, <= 15 %% per category, worst within 2x, no measured\n"
-            "run refused as 'does not fit'.  Exit status 0 (targets are reported, not\n"
-            "enforced), 1 when a case cannot be built from the presets.\n");
-}
+static const cli_opt VALIDATE_OPTS[] = {
+    {.name = "--cases", .kind = CLI_OPT_FLAG, .off = CLI_AT(cases),
+     .help = "also list every case: id, metric, measured, predicted, ratio"},
+    {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
+     .help = "one object {summary: [...], cases: [...]} (SI units)"},
+    {.name = "--csv", .kind = CLI_OPT_FLAG, .off = CLI_AT(csv),
+     .help = "one line per case (SI units)"},
+    {.name = NULL},
+};
+
+const cli_options cli_validate_options = {
+    .tables = {VALIDATE_OPTS},
+    .about = "Evaluate every published measurement of the shipped validation table\n"
+             "(TensorRT-LLM, vLLM, SGLang, FasterTransformer, MLC, ... with their sources)\n"
+             "on the shipped presets, and print per category: n, median and 90th\n"
+             "percentile of |predicted/measured - 1| (APE), the worst ratio, and the\n"
+             "speed bias (geometric mean of predicted/measured speed: > 1 optimistic).\n",
+    .footer = "Ratios are predicted/measured for times and rates alike.  Targets: median\n"
+              "APE <= 10 % overall, <= 15 % per category, worst within 2x, no measured\n"
+              "run refused as 'does not fit'.  Exit status 0 (targets are reported, not\n"
+              "enforced), 1 when a case cannot be built from the presets.\n",
+};
 
 static int is_time(val_metric m)
 {
@@ -232,22 +236,10 @@ static void print_csv(const val_result *r, int n)
     }
 }
 
-int cli_cmd_validate(int argc, char **argv, const preset_db *db)
+int cli_validate_run(const cli_opts *o, const preset_db *db)
 {
     (void)db;
-    int cases = 0, json = 0, csv = 0;
-    const cli_opt opts[] = {
-        {"--cases", CLI_OPT_FLAG, &cases, 0, 0, NULL},
-        {"--json", CLI_OPT_FLAG, &json, 0, 0, NULL},
-        {"--csv", CLI_OPT_FLAG, &csv, 0, 0, NULL},
-    };
-    int rc = cli_opts_parse("validate", argc, argv, opts, 3, NULL, 0, NULL);
-    if (rc == CLI_HELP) {
-        validate_help(stdout);
-        return CLI_OK;
-    }
-    if (rc != CLI_OK)
-        return rc;
+    int rc = CLI_OK, cases = o->v.cases, json = o->v.json, csv = o->v.csv;
     if (json && csv) {
         fprintf(stderr, "shardscope validate: --csv: cannot be combined with --json\n");
         return CLI_USAGE;

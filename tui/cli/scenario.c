@@ -1,0 +1,302 @@
+/*
+ * scenario.c - the shared scenario flags: their option table and the load
+ * step from parsed options to an engine_scenario (see scenario.h).
+ */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "calib.h"
+#include "lookup.h"
+#include "validation.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* --- the option table -------------------------------------------------- */
+
+static const char *dtype_name(int i) { return engine_dtype_name((engine_dtype)i); }
+static const char *schedule_name(int i) { return engine_schedule_name((engine_schedule)i); }
+static const char *objective_name(int i) { return engine_objective_name((engine_objective)i); }
+static const char *graphs_name(int i) { return engine_graphs_name((engine_graphs)i); }
+
+static const cli_enum DTYPES = {dtype_name, ENGINE_DTYPE_COUNT};
+static const cli_enum SCHEDULES = {schedule_name, ENGINE_SCHED_COUNT};
+static const cli_enum OBJECTIVES = {objective_name, ENGINE_OBJ_COUNT};
+static const cli_enum GRAPHS = {graphs_name, ENGINE_GRAPHS_COUNT};
+
+#define INT_OPT(nm, a, field, lo, hi, text) \
+    {.name = nm, .kind = CLI_OPT_INT, .arg = a, .help = text, .off = CLI_AT(field), .min = lo, .max = hi}
+#define NUM_OPT(nm, a, field, lo, hi, text) \
+    {.name = nm, .kind = CLI_OPT_DOUBLE, .arg = a, .help = text, .off = CLI_AT(field), .min = lo, .max = hi}
+#define STR_OPT(nm, a, field, text) \
+    {.name = nm, .kind = CLI_OPT_STRING, .arg = a, .help = text, .off = CLI_AT(field)}
+#define ENUM_OPT(nm, a, field, e, text) \
+    {.name = nm, .kind = CLI_OPT_ENUM, .arg = a, .help = text, .off = CLI_AT(field), .choices = &e}
+
+const cli_opt cli_scenario_opts[] = {
+    {.name = "--model", .kind = CLI_OPT_STRING, .arg = "M", .off = CLI_AT(model),
+     .section = "scenario:",
+     .help = "preset name (shardscope list models) or a path to a\nHugging Face config.json"},
+    STR_OPT("--gpu", "G", gpu, "GPU preset (shardscope list gpus)"),
+    INT_OPT("--gpus", "N", gpus, 1, ENGINE_MAX_GPUS, "number of GPUs, 1.." STR(ENGINE_MAX_GPUS)),
+    INT_OPT("--tp", "T", tp, 1, ENGINE_MAX_GPUS,
+            "tensor-parallel degree; any of --tp --pp --dp --ep gives\n"
+            "an explicit plan (missing ones: 1; dp = N/(tp*pp))"),
+    INT_OPT("--pp", "P", pp, 1, ENGINE_MAX_GPUS, "pipeline-parallel degree (stages)"),
+    INT_OPT("--dp", "D", dp, 1, ENGINE_MAX_GPUS, "data-parallel degree (replicas)"),
+    INT_OPT("--ep", "E", ep, 1, ENGINE_MAX_GPUS, "expert-parallel degree (MoE models)"),
+    STR_OPT("--link", "L", link,
+            "interconnect inside an NVLink domain or node (default:\n"
+            "the GPU's usual one: nvlink3/4/5 for A100/H100/B200\n"
+            "SXM, xgmi for MI300X, PCIe for PCIe cards)"),
+    STR_OPT("--inter-link", "L", inter_link,
+            "scale-out link between domains (default: the GPU's,\n"
+            "ib-ndr for H100/H200/B200, ib-hdr for A100)"),
+    INT_OPT("--gpus-per-node", "K", gpus_per_node, 1, ENGINE_MAX_GPUS,
+            "GPUs on the intra link (default: the GPU's NVLink\n"
+            "domain, 8 for HGX, 72 for GB200 NVL72; PCIe cards 8)"),
+    NUM_OPT("--vram-gb", "X", vram_gb, ENGINE_MIN_VRAM_GB, ENGINE_MAX_VRAM_GB,
+            "memory per GPU in GB (1e9 bytes; default: the GPU's)"),
+    STR_OPT("--framework", "F", framework,
+            "vllm|sglang|trt-llm|generic (default generic): launch,\n"
+            "step and request costs, custom all-reduce, memory rule"),
+    ENUM_OPT("--cuda-graphs", "on|off", cuda_graphs, GRAPHS,
+             "decode steps replay a CUDA graph or launch every kernel\n"
+             "eagerly (default: the framework's; vLLM --enforce-eager\n"
+             "is off)"),
+    NUM_OPT("--mem-fraction", "X", mem_fraction, 0.01, 1,
+            "memory fraction of the framework's rule, 0..1 (vLLM\n"
+            "gpu_memory_utilization: of the total; TensorRT-LLM:\n"
+            "of what is free after the weights; default: its own)"),
+    INT_OPT("--max-model-len", "N", max_model_len, 1, ENGINE_MAX_CONTEXT,
+            "context limit in tokens (default: the model's\n"
+            "max_position_embeddings x rope_scaling factor)"),
+    {.name = "--batch", .kind = CLI_OPT_INT, .arg = "B", .off = CLI_AT(batch), .min = 1,
+     .max = ENGINE_MAX_BATCH, .section = "workload:",
+     .help = "concurrent sequences per replica, 1.." STR(ENGINE_MAX_BATCH) " (default 1)"},
+    INT_OPT("--prompt", "S", prompt, 1, ENGINE_MAX_TOKENS,
+            "prompt tokens, 1.." STR(ENGINE_MAX_TOKENS) " (default 1024)"),
+    INT_OPT("--gen", "G", gen, 1, ENGINE_MAX_TOKENS,
+            "generated tokens, 1.." STR(ENGINE_MAX_TOKENS) " (default 256)"),
+    ENUM_OPT("--dtype", "D", dtype, DTYPES,
+             ": weights (default: the\ncheckpoint's quantization_config, else fp16)"),
+    INT_OPT("--quant-group", "N", quant_group, 1, ENGINE_MAX_QUANT_GROUP,
+            "weights per int4/fp4 scale (default: the checkpoint's,\n"
+            "else 128 for int4, 16 for fp4)"),
+    ENUM_OPT("--kv-dtype", "D", kv_dtype, DTYPES, ": KV cache (default fp16)"),
+    ENUM_OPT("--act-dtype", "D", act_dtype, DTYPES,
+             ": activations and\ncommunication (default fp16)"),
+    INT_OPT("--microbatches", "M", microbatches, 1, ENGINE_MAX_MICROBATCHES,
+            "prefill micro-batches (default: min(pp, batch), whole\n"
+            "sequences; more than the batch splits sequences)"),
+    ENUM_OPT("--schedule", "S", schedule, SCHEDULES, "(default gpipe)"),
+    INT_OPT("--interleave", "V", interleave, 1, ENGINE_MAX_INTERLEAVE,
+            "chunks per stage for the interleaved schedule, 1.." STR(ENGINE_MAX_INTERLEAVE)
+            " (2)"),
+    ENUM_OPT("--objective", "O", objective, OBJECTIVES, "(ranking; default latency)"),
+    {.name = "--jitter", .kind = CLI_OPT_DOUBLE, .arg = "SIGMA", .off = CLI_AT(jitter), .min = 0,
+     .max = ENGINE_MAX_JITTER, .section = "tails (Monte Carlo):",
+     .help = "log-normal sigma of per-GPU compute, 0..3 (default 0.12)"},
+    NUM_OPT("--straggler-prob", "P", straggler_prob, 0, 1,
+            "chance a GPU straggles in a request (default 0.002)"),
+    NUM_OPT("--straggler-slowdown", "X", straggler_slowdown, 1, ENGINE_MAX_SLOWDOWN,
+            "a straggler's compute multiplier, 1..100 (default 1.5)"),
+    INT_OPT("--samples", "K", samples, 0, ENGINE_MAX_SAMPLES,
+            "Monte Carlo samples, 0.." STR(ENGINE_MAX_SAMPLES) " (default 1000)"),
+    {.name = "--seed", .kind = CLI_OPT_U64, .arg = "N", .off = CLI_AT(seed),
+     .help = "generator seed (default 42): same inputs, same numbers"},
+    {.name = "--calib", .kind = CLI_OPT_STRING, .arg = "FILE", .off = CLI_AT(calib),
+     .section = "calibration:", .help = "use this saved calibration (shardscope calibrate)"},
+    {.name = "--no-calib", .kind = CLI_OPT_FLAG, .off = CLI_AT(no_calib),
+     .help = "datasheet defaults, ignoring saved calibrations\n"
+             "(default: the calibration saved for --gpu, if any)"},
+    {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json), .section = "output:",
+     .help = "one JSON object on stdout"},
+    {.name = NULL},
+};
+
+/* --- the load step ----------------------------------------------------- */
+
+/* Model, GPU, links (the GPU's usual topology by default) and framework. */
+static int load_presets(const cli_opts *o, const preset_db *db, unsigned need,
+                        cli_scenario *out, engine_error *err)
+{
+    engine_scenario *s = &out->scenario;
+    if (o->v.model) {
+        s->model = cli_find_model(db, "--model", o->v.model, &out->hf_model,
+                                  &out->model_from_file, err);
+        if (!s->model)
+            return -1;
+    } else if (need & CLI_NEED_MODEL) {
+        return cli_errorf(err, "--model: required (a preset name or a config.json path)");
+    }
+    if (o->v.gpu) {
+        if (!(s->gpu = cli_find_gpu(db, "--gpu", o->v.gpu, err)))
+            return -1;
+    } else if (need & CLI_NEED_GPU) {
+        return cli_errorf(err, "--gpu: required (see 'shardscope list gpus')");
+    }
+    const engine_link *usual_intra = NULL, *usual_inter = NULL;
+    int usual_per_node = 0;
+    preset_gpu_topology(db, s->gpu, &usual_intra, &usual_inter, &usual_per_node);
+    s->intra = usual_intra ? usual_intra : cli_default_link_for(db, s->gpu);
+    if (o->v.link && !(s->intra = cli_find_link(db, "--link", o->v.link, err)))
+        return -1;
+    s->inter = usual_inter;
+    if (o->v.inter_link && !(s->inter = cli_find_link(db, "--inter-link", o->v.inter_link, err)))
+        return -1;
+    s->gpus_per_node = CLI_SEEN(o, gpus_per_node) ? o->v.gpus_per_node : usual_per_node;
+    s->framework = preset_find_framework(db, "generic");
+    if (o->v.framework &&
+        !(s->framework = cli_find_framework(db, "--framework", o->v.framework, err)))
+        return -1;
+    return 0;
+}
+
+/* --calib FILE, else the calibration saved for the GPU (GPU backends
+ * only), else datasheet defaults. */
+static int load_calib(const cli_opts *o, const char *cmd, cli_scenario *out, engine_error *err)
+{
+    engine_scenario *s = &out->scenario;
+    if (o->v.calib && o->v.no_calib)
+        return cli_errorf(err, "--calib: cannot be combined with --no-calib");
+    if (o->v.calib) {
+        engine_error e = {{0}};
+        char preset[ENGINE_NAME_MAX] = "";
+        if (calib_store_load_file(o->v.calib, &out->calib, preset, sizeof preset, &e) != 0)
+            return cli_errorf(err, "--calib: %s",
+                              e.msg[0] ? e.msg : "cannot read the calibration");
+        if (s->gpu && preset[0] && strcasecmp(preset, s->gpu->name) != 0)
+            fprintf(stderr, "shardscope %s: --calib: note: %s was measured for %s, applied to %s\n",
+                    cmd, o->v.calib, preset, s->gpu->name);
+        s->calib = &out->calib;
+    } else if (!o->v.no_calib && s->gpu && calib_store_load_for_gpu(s->gpu->name, &out->calib) == 1 &&
+               out->calib.measured) {
+        s->calib = &out->calib;
+    }
+    return 0;
+}
+
+/* Data types, schedule, objective and the plain numbers. */
+static void load_workload(const cli_opts *o, engine_scenario *s)
+{
+    const cli_values *v = &o->v;
+    if (CLI_SEEN(o, dtype)) {
+        s->weight_dtype = (engine_dtype)v->dtype;
+    } else if (s->model && s->model->has_weight_dtype) {
+        /* the checkpoint's own format (its quantization_config) */
+        s->weight_dtype = s->model->weight_dtype;
+        s->quant_group = s->model->quant_group;
+    }
+    if (CLI_SEEN(o, quant_group))
+        s->quant_group = v->quant_group;
+    if (CLI_SEEN(o, kv_dtype))
+        s->kv_dtype = (engine_dtype)v->kv_dtype;
+    if (CLI_SEEN(o, act_dtype))
+        s->act_dtype = (engine_dtype)v->act_dtype;
+    if (CLI_SEEN(o, schedule))
+        s->schedule = (engine_schedule)v->schedule;
+    if (CLI_SEEN(o, objective))
+        s->objective = (engine_objective)v->objective;
+    if (CLI_SEEN(o, cuda_graphs))
+        s->cuda_graphs = (engine_graphs)v->cuda_graphs;
+    if (CLI_SEEN(o, interleave))
+        s->interleave = v->interleave;
+    if (CLI_SEEN(o, max_model_len))
+        s->max_model_len = v->max_model_len;
+    if (CLI_SEEN(o, mem_fraction))
+        s->usable_fraction = v->mem_fraction;
+    if (CLI_SEEN(o, vram_gb))
+        s->vram_bytes = v->vram_gb * 1e9;
+#define TAKE(field, flag) \
+    if (CLI_SEEN(o, flag)) \
+        s->field = v->flag
+    TAKE(batch, batch);
+    TAKE(prompt, prompt);
+    TAKE(gen, gen);
+    TAKE(microbatches, microbatches);
+    TAKE(jitter_sigma, jitter);
+    TAKE(straggler_prob, straggler_prob);
+    TAKE(straggler_slowdown, straggler_slowdown);
+    TAKE(mc_samples, samples);
+    TAKE(seed, seed);
+#undef TAKE
+}
+
+/* The GPU count and the explicit plan (--tp --pp --dp --ep). */
+static int load_plan(const cli_opts *o, unsigned need, cli_scenario *out, engine_error *err)
+{
+    int gpus = o->v.gpus, seen_gpus = CLI_SEEN(o, gpus);
+    out->has_plan = CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep);
+    if (out->has_plan) {
+        int tp = CLI_SEEN(o, tp) ? o->v.tp : 1, pp = CLI_SEEN(o, pp) ? o->v.pp : 1;
+        int ep = CLI_SEEN(o, ep) ? o->v.ep : 1, dp = 1;
+        if (CLI_SEEN(o, dp))
+            dp = o->v.dp;
+        else if (seen_gpus && gpus % (tp * pp) != 0)
+            return cli_errorf(err,
+                              "--gpus: %d is not a multiple of tp*pp = %d*%d; give --dp or "
+                              "change --tp/--pp",
+                              gpus, tp, pp);
+        else if (seen_gpus)
+            dp = gpus / (tp * pp);
+        long prod = (long)tp * pp * dp;
+        if (!seen_gpus && prod > ENGINE_MAX_GPUS)
+            return cli_errorf(err, "--tp/--pp/--dp: tp*pp*dp = %ld is above %d GPUs", prod,
+                              ENGINE_MAX_GPUS);
+        if (seen_gpus && prod != gpus)
+            return cli_errorf(err, "--gpus: tp*pp*dp = %d*%d*%d = %ld, but --gpus is %d", tp, pp,
+                              dp, prod, gpus);
+        gpus = (int)prod;
+        seen_gpus = 1;
+        out->plan = (engine_plan){tp, pp, dp, ep};
+    }
+    if (!seen_gpus && (need & CLI_NEED_GPUS))
+        return cli_errorf(err, "--gpus: required (an integer 1..%d)", ENGINE_MAX_GPUS);
+    out->scenario.gpus = seen_gpus ? gpus : 1;
+    return 0;
+}
+
+/* The context limit, engine_scenario_check and the error bands. */
+static int load_check(const cli_opts *o, unsigned need, cli_scenario *out, engine_error *err)
+{
+    engine_scenario *s = &out->scenario;
+    if (s->model) {
+        int limit = engine_context_limit(s);
+        long long tokens = (long long)s->prompt + s->gen;
+        if (limit > 0 && tokens > limit)
+            return cli_errorf(err,
+                              "--prompt/--gen: prompt + gen = %lld tokens exceeds the context of "
+                              "%d tokens (%s; --max-model-len N overrides)",
+                              tokens, limit,
+                              CLI_SEEN(o, max_model_len) ? "--max-model-len" : s->model->name);
+    }
+    if (s->model && s->gpu && s->intra) {
+        engine_error e = {{0}};
+        if (engine_scenario_check(s, &e) != 0)
+            return cli_errorf(err, "%s", e.msg[0] ? e.msg : "the scenario is not usable");
+        /* Error bands from the validation cases, on the shipped presets
+         * (a user preset cannot move them). */
+        if (val_bands_shipped(&out->bands) == 0)
+            s->bands = &out->bands;
+    } else if (!s->intra && (need & CLI_NEED_GPU)) {
+        return cli_errorf(err, "--link: no interconnect presets are loaded");
+    }
+    return 0;
+}
+
+int cli_scenario_load(const cli_opts *o, const preset_db *db, unsigned need, const char *cmd,
+                      cli_scenario *out, engine_error *err)
+{
+    memset(out, 0, sizeof *out);
+    engine_scenario_defaults(&out->scenario);
+    if (load_presets(o, db, need, out, err) != 0 || load_calib(o, cmd, out, err) != 0)
+        return -1;
+    load_workload(o, &out->scenario);
+    if (load_plan(o, need, out, err) != 0)
+        return -1;
+    return load_check(o, need, out, err);
+}

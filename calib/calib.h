@@ -366,10 +366,20 @@ int calib_result_fit(calib_result *r, engine_error *err);
 /* The fitted roofline as the engine wants it (measured = 1). */
 void calib_result_to_engine(const calib_result *r, engine_calib *out);
 
-/* The result as JSON text (malloc'ed, free with free()): backend, device,
- * date, preset, points, power_law, roofline, comm, comm_p2p.  NULL when
- * out of memory. */
+/* --- JSON (result_json.c: one key table, both ways) ------------------- */
+
+/* The result as JSON text (malloc'ed, free with free()): schema, backend,
+ * device, date, preset, notes, device_info, points, power_law, roofline,
+ * roofline_max, comm, comm_p2p and their notes.  NULL when out of
+ * memory. */
 char *calib_result_to_json(const calib_result *r);
+/* The same text back into *out (free with calib_result_free): every field
+ * calib_result_to_json writes, the fits as stored (nothing is refitted).
+ * backend, device, date, preset and the roofline's etas and overhead are
+ * checked as calib_store_load_file checks them, and every point; path
+ * (may be NULL) names the text in errors.  0, or -1 with err. */
+int calib_result_from_json(const char *text, const char *path, calib_result *out,
+                           engine_error *err);
 
 /* --- backends (used by calib_run; exposed for tests) ------------------ */
 

@@ -1,7 +1,8 @@
 /*
- * plot.c - the fitted curves of the measured-vs-fitted view (the
- * explorer's calibration view), sampled for drawing: the power law along
- * x = h^2*b*s, and the roofline along each measured hidden size.  Pure:
+ * plot.c - the data of the measured-vs-fitted view (the explorer's
+ * calibration view): each GEMM point with both fits' predictions, and the
+ * fitted curves sampled for drawing: the power law along x = h^2*b*s, and
+ * the roofline along each measured hidden size.  Pure:
  * every time comes from calib_power_law_predict / calib_roofline_predict;
  * this file only chooses where to sample.
  */
@@ -9,6 +10,28 @@
 #include <stdlib.h>
 
 #include "calib.h"
+#include "internal.h"
+
+int calib_result_plot_rows(const calib_result *r, calib_plot_row *rows, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_points && n < cap; i++) {
+        const calib_point *p = &r->points[i];
+        if (p->kind == CALIB_POINT_COPY)
+            continue;
+        rows[n].kind = p->kind;
+        rows[n].x = calib_point_x(p);
+        rows[n].measured_s = p->time_s;
+        rows[n].power_law_s =
+            r->has_power_law ? calib_power_law_predict(&r->power_law, rows[n].x) : 0;
+        rows[n].roofline_s =
+            r->roofline.eta_compute > 0
+                ? calib_roofline_predict(&r->roofline, p->flops, p->bytes)
+                : 0;
+        n++;
+    }
+    return n;
+}
 
 int calib_result_power_law_curve(const calib_result *r, double x_lo, double x_hi, int n,
                                  calib_curve_point *out, int cap)

@@ -44,6 +44,7 @@ out=$tmp/cal/cpu.json
 run calibrate --backend cpu --quick --json --out "$out"
 expect_rc 0
 cp "$tmp/out" "$tmp/stdout.json"
+expect_schema "$tmp/stdout.json"
 grep -Eq '"backend":[[:space:]]*"cpu"' "$tmp/stdout.json" || fail "$what: backend is not \"cpu\""
 grep -Eq '"device":[[:space:]]*"CPU' "$tmp/stdout.json" || fail "$what: device is not labelled CPU"
 for k in points power_law a beta mape r2 roofline eta_compute eta_memory overhead_s \

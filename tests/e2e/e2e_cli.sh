@@ -57,6 +57,7 @@ expect_clean_json() {
     fi
     grep -q '^{' "$tmp/out" || fail "$what: output does not start with a JSON object"
     grep -q '^}' "$tmp/out" || fail "$what: output does not end a JSON object"
+    expect_schema
 }
 
 # --- version, help, no command ------------------------------------------
@@ -174,6 +175,11 @@ expect_rc 0
 expect_clean_json
 expect_out '"name":[[:space:]]*"test-600"'
 
+run list frameworks --json
+expect_rc 0
+expect_clean_json
+expect_out '"name":[[:space:]]*"vllm"'
+
 run list
 expect_rc 2
 expect_err_exact 'shardscope list: what to list? (models, gpus, links or frameworks)'
@@ -287,6 +293,9 @@ run validate
 expect_rc 0
 expect_out '^overall +[0-9]+ '
 expect_out '^speed bias: '
+run validate --json
+expect_rc 0
+expect_clean_json
 
 # A Hugging Face config.json gives the same model as the preset.
 run eval --model "$fx/llama-3-8b/config.json" --gpu h100-sxm --gpus 1 --tp 1 --json

@@ -72,6 +72,14 @@ check "vram_frontier: axis units" has "$tmp/svg/vram_frontier.svg" "memory per G
 check "regime_heatmap: legend" has "$tmp/svg/regime_heatmap.svg" "C: compute-bound"
 
 check "report --format json parses" sh -c "'$bin' report --format json | grep -q '\"tables\"'"
+# Every JSON output opens with "schema_version" (OUT_SCHEMA_VERSION).
+schema_first() { # file, what
+    checks=$((checks + 1))
+    sed -n 2p "$1" | grep -q '^	"schema_version":	2,$' ||
+        fail "$2: does not open with \"schema_version\": 2"
+}
+"$bin" report --format json >"$tmp/report.json" 2>/dev/null
+schema_first "$tmp/report.json" "report --format json"
 checks=$((checks + 1))
 "$bin" report --format xml >/dev/null 2>&1
 [ $? -eq 2 ] || fail "report --format xml: want exit 2"
@@ -84,6 +92,7 @@ rec() { # name, args...
     rc=$?
     checks=$((checks + 1))
     [ $rc -eq 0 ] || fail "recommend $name: exit $rc: $(head -c 300 "$tmp/$name.err")"
+    schema_first "$tmp/$name.json" "recommend $name --json"
 }
 # cJSON prints "key":<TAB>value; the chosen plan is the first "plan" object.
 plan_is() { # name, tp, pp, dp, dtype

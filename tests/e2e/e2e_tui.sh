@@ -104,6 +104,11 @@ $T send-keys -t main 'e'; check main "exported $TMPD/shardscope-" "e exports and
 if ls "$TMPD"/shardscope-*.csv >/dev/null 2>&1 && ls "$TMPD"/shardscope-*.json >/dev/null 2>&1; then
     pass "CSV and JSON written to SHARDSCOPE_EXPORT_DIR"
 else fail "export files missing"; fi
+# The exported JSON starts with its schema version and lists eval's plans.
+if sed -n 2p "$TMPD"/shardscope-*.json 2>/dev/null | grep -Eq '^	"schema_version":	[0-9]+,$' &&
+    grep -q '^	"plans":	\[' "$TMPD"/shardscope-*.json; then
+    pass "the exported JSON has schema_version first and a plans list"
+else fail "exported JSON: no schema_version first or no plans list"; fi
 
 $T resize-window -t main -x 80 -y 24
 check main "2 Strategies   3 Details" "80x24: compact layout with tabs"

@@ -6,6 +6,8 @@
 #   expect_out RE    a stdout line matches (grep -E)
 #   expect_err RE    a stderr line matches
 #   fail MSG         count and print a failure
+#   expect_schema [FILE]  the JSON (default: the last stdout) opens with
+#                    "schema_version": SCHEMA_VERSION as its first member
 checks=0
 failed=0
 
@@ -31,4 +33,14 @@ expect_out() {
 
 expect_err() {
     grep -Eq -- "$1" "$tmp/err" || fail "$what: stderr has no line matching '$1'"
+}
+
+# The schema version of every JSON output (OUT_SCHEMA_VERSION in
+# tui/out/json.h; README.md lists what changed in each).
+SCHEMA_VERSION=2
+
+expect_schema() {
+    f=${1:-$tmp/out}
+    sed -n 2p "$f" | grep -q "^	\"schema_version\":	$SCHEMA_VERSION,\$" ||
+        fail "${what:-json}: $(basename "$f") does not open with \"schema_version\": $SCHEMA_VERSION"
 }

@@ -38,6 +38,7 @@
 #include "preset.h"
 #include "explorer.h"
 #include "explorer_int.h"
+#include "json.h"
 #include "term.h"
 
 #define DUMP_MAX (1 << 18)
@@ -568,6 +569,90 @@ static void test_no_color_is_honoured(void **state)
     unsetenv("NO_COLOR");
 }
 
+/* The exported JSON: schema_version first; "plans" holds exactly the
+ * objects `eval --json` prints for the explorer's ranked plans (same
+ * writer, same nulls for a plan that does not fit); the schema-1 names stay
+ * as aliases. */
+static void check_export_json(const char *path, const exp_results *want)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[1 << 21];
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    cJSON *root = cJSON_Parse(buf);
+    assert_non_null(root);
+    assert_non_null(root->child);
+    assert_string_equal(root->child->string, "schema_version");
+    assert_int_equal((int)root->child->valuedouble, OUT_SCHEMA_VERSION);
+    cJSON *plans = cJSON_GetObjectItemCaseSensitive(root, "plans");
+    assert_true(cJSON_IsArray(plans));
+    assert_int_equal(cJSON_GetArraySize(plans), want->n_plans);
+    int unfit = 0;
+    for (int i = 0; i < want->n_plans; i++) {
+        engine_result r = want->plans[i];
+        if (!want->tails_done[i])
+            r.p50_s = r.p99_s = 0;
+        cJSON *exp = cli_result_json(&want->sc, &r);
+        cJSON *got = cJSON_GetArrayItem(plans, i);
+        assert_true(cJSON_Compare(exp, got, 1));
+        cJSON_Delete(exp);
+        if (r.valid && !r.fits) {
+            unfit++;
+            static const char *const NUL[] = {"ttft_s", "itl_s", "e2e_s", "tokens_per_s",
+                                              "cost_per_mtok_usd"};
+            for (size_t k = 0; k < sizeof NUL / sizeof NUL[0]; k++)
+                assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(got, NUL[k])));
+            assert_true(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(got, "memory"), "weights_bytes")));
+        }
+    }
+    assert_true(unfit > 0); /* the scenario has plans that do not fit */
+    cJSON *sc = cJSON_GetObjectItemCaseSensitive(root, "scenario");
+    cJSON *esc = cli_scenario_json(&want->sc);
+    for (cJSON *k = esc->child; k; k = k->next)
+        assert_true(cJSON_Compare(k, cJSON_GetObjectItemCaseSensitive(sc, k->string), 1));
+    cJSON_Delete(esc);
+    /* Deprecated schema-1 aliases (until schema_version 3). */
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(sc, "intra_link")->valuestring,
+                        want->sc.intra->name);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(sc, "prompt_tokens")->valueint,
+                     want->sc.prompt);
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(root, "strategies");
+    assert_int_equal(cJSON_GetArraySize(old), want->n_plans);
+    cJSON *o0 = cJSON_GetArrayItem(old, 0), *p0 = cJSON_GetArrayItem(plans, 0);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(o0, "rank")->valueint, 1);
+    assert_true(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(o0, "usd_per_mtok"),
+                              cJSON_GetObjectItemCaseSensitive(p0, "cost_per_mtok_usd"), 1));
+    assert_true(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(o0, "itl_s"),
+                              cJSON_GetObjectItemCaseSensitive(p0, "itl_s"), 1));
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "vram_frontier"));
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "regime"));
+    cJSON_Delete(root);
+}
+
+/* The CSV: the scenario block, then the plans with eval --csv's columns. */
+static void check_export_csv(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[1024];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_int_equal(strncmp(line, "table,model,gpu,gpus", 20), 0);
+    assert_non_null(fgets(line, sizeof line, f)); /* scenario row */
+    assert_non_null(fgets(line, sizeof line, f)); /* blank */
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "table,rank,plan,tp,pp,dp,ep,valid,fits,reason,weights_bytes,"
+                              "kv_bytes,activation_bytes,overhead_bytes,per_gpu_bytes,"
+                              "capacity_bytes,ttft_s,itl_s,e2e_s,tokens_per_s,speedup,"
+                              "efficiency,compute_comm_ratio,regime,bubble_fraction,"
+                              "cost_per_mtok_usd,p50_s,p99_s\n");
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_int_equal(strncmp(line, "strategies,1,TP", 15), 0);
+    fclose(f);
+}
+
 static void test_export_writes_csv_and_json(void **state)
 {
     (void)state;
@@ -576,6 +661,9 @@ static void test_export_writes_csv_and_json(void **state)
     explorer_opts eo;
     explorer_opts_defaults(&eo);
     eo.export_dir = dir;
+    eo.model = "llama-3-70b"; /* 140 GB of weights on 4 x 80 GB: some plans do not fit */
+    eo.gpu = "h100-sxm";
+    eo.gpus = 4;
     screen_open("vt100", 0, 40, 120, &eo);
     type("e");
     const char *msg = explorer_message(g_x);
@@ -583,7 +671,6 @@ static void test_export_writes_csv_and_json(void **state)
     assert_non_null(strstr(msg, dir));
     assert_true(screen_contains("exported"));
     type("e"); /* a second export in the same second gets a new name */
-    screen_close();
 
     DIR *d = opendir(dir);
     assert_non_null(d);
@@ -595,32 +682,17 @@ static void test_export_writes_csv_and_json(void **state)
         size_t n = strlen(e->d_name);
         if (n > 4 && !strcmp(e->d_name + n - 4, ".csv")) {
             csv++;
-            FILE *f = fopen(p, "r");
-            char line[256];
-            assert_non_null(fgets(line, sizeof line, f));
-            assert_int_equal(strncmp(line, "table,model,gpu,gpus", 20), 0);
-            fclose(f);
+            check_export_csv(p);
         } else if (n > 5 && !strcmp(e->d_name + n - 5, ".json")) {
             json++;
-            FILE *f = fopen(p, "r");
-            static char buf[1 << 20];
-            size_t len = fread(buf, 1, sizeof buf - 1, f);
-            buf[len] = '\0';
-            fclose(f);
-            cJSON *root = cJSON_Parse(buf);
-            assert_non_null(root);
-            cJSON *plans = cJSON_GetObjectItemCaseSensitive(root, "strategies");
-            assert_true(cJSON_IsArray(plans));
-            assert_true(cJSON_GetArraySize(plans) > 0);
-            assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "vram_frontier"));
-            assert_non_null(cJSON_GetObjectItemCaseSensitive(root, "regime"));
-            cJSON_Delete(root);
+            check_export_json(p, &g_x->r);
         }
         if (e->d_name[0] != '.')
             unlink(p);
     }
     closedir(d);
     rmdir(dir);
+    screen_close();
     assert_int_equal(csv, 2);
     assert_int_equal(json, 2);
 }

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "cli_json.h"
+#include "json.h"
 #include "csv.h"
 #include "fmt.h"
 #include "table.h"
@@ -341,6 +341,44 @@ static void test_json_never_nan(void **state)
     cJSON_Delete(o);
 }
 
+static void test_json_schema_stamp(void **state)
+{
+    (void)state;
+    assert_int_equal(OUT_SCHEMA_VERSION, 2);
+    cJSON *o = cJSON_CreateObject();
+    assert_int_equal(out_json_stamp(o), 0);
+    char *t = cJSON_PrintUnformatted(o);
+    assert_string_equal(t, "{\"schema_version\":2}");
+    cJSON_free(t);
+    cJSON_Delete(o);
+    /* Members already there: the version goes first, once. */
+    o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "scenario", "x");
+    cJSON_AddNumberToObject(o, "plans", 3);
+    assert_int_equal(out_json_stamp(o), 0);
+    assert_int_equal(out_json_stamp(o), 0);
+    t = cJSON_PrintUnformatted(o);
+    assert_string_equal(t, "{\"schema_version\":2,\"scenario\":\"x\",\"plans\":3}");
+    cJSON_free(t);
+    cJSON_Delete(o);
+    /* Only objects carry it. */
+    cJSON *a = cJSON_CreateArray();
+    assert_int_equal(out_json_stamp(a), -1);
+    assert_int_equal(out_json_stamp(NULL), -1);
+    assert_int_equal(out_json_write(stdout, a), -1); /* deleted all the same */
+    /* out_json_write stamps, prints formatted, one newline. */
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    assert_non_null(f);
+    o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "fits", 1);
+    assert_int_equal(out_json_write(f, o), 0);
+    fclose(f);
+    assert_string_equal(text, "{\n\t\"schema_version\":\t2,\n\t\"fits\":\ttrue\n}\n");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_csv_result_row),
         cmocka_unit_test(test_calibration_label),
         cmocka_unit_test(test_json_never_nan),
+        cmocka_unit_test(test_json_schema_stamp),
     };
     return cmocka_run_group_tests_name("out", tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 #include "calib.h"
 #include "cli.h"
 #include "cli_common.h"
-#include "cli_json.h"
+#include "json.h"
 #include "explorer_bench.h"
 
 #define BENCH_TARGET_S 0.002

@@ -15,6 +15,7 @@
 #include "calib.h"
 #include "cli.h"
 #include "fmt.h"
+#include "json.h"
 #include "opts.h"
 
 #define CMD "shardscope calibrate"
@@ -238,14 +239,14 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
         }
     }
     if (json) {
+        /* The calibration file's JSON, stamped with the output schema. */
         char *text = calib_result_to_json(&r);
-        if (!text) {
-            fprintf(stderr, CMD ": out of memory\n");
+        cJSON *root = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        if (cli_json_print("calibrate", stdout, root)) {
             calib_result_free(&r);
             return 1;
         }
-        printf("%s\n", text);
-        free(text);
         if (saved[0])
             fprintf(stderr, CMD ": saved %s\n", saved);
     } else {

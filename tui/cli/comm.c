@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
-#include "cli_json.h"
+#include "json.h"
 
 static const char *op_name(int i) { return engine_collective_name((engine_collective)i); }
 static const cli_enum OPS = {op_name, ENGINE_OP_COUNT};

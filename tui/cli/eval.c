@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
-#include "cli_json.h"
+#include "json.h"
 
 /* Plans whose Monte Carlo tails are computed in a ranking. */
 #define EVAL_TAILS_FOR 3

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
-#include "cli_json.h"
+#include "json.h"
 
 static const cli_opt LIST_OPTS[] = {
     {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),

@@ -13,7 +13,7 @@
 #include "recommend.h"
 #include "cli.h"
 #include "cli_common.h"
-#include "cli_json.h"
+#include "json.h"
 
 #define CMD "recommend"
 /* GPUs per node assumed when --gpus-per-node is not given. */

@@ -14,7 +14,7 @@
 #include "report.h"
 #include "cli.h"
 #include "cli_common.h"
-#include "cli_json.h"
+#include "json.h"
 #include "plots.h"
 
 #define CMD "report"

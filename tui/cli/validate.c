@@ -15,7 +15,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
-#include "cli_json.h"
+#include "json.h"
 
 #include "validation.h"
 

@@ -1,13 +1,24 @@
 /*
- * explorer_export.c - `e`: write the tables on screen (ranked plans, TP
- * efficiency by link, TP vs PP vs hybrid, heatmap, frontier, minimum GPU
- * counts) to NAME.csv and NAME.json in $SHARDSCOPE_EXPORT_DIR or the
- * current directory.  SI units in the files (seconds, bytes); the column
- * names say which.  The CSV holds one block per table, separated by blank
- * lines; every row starts with the table's name.
+ * export.c - `e`: write the tables on screen (ranked plans, TP efficiency
+ * by link, TP vs PP vs hybrid, heatmap, frontier, minimum GPU counts) to
+ * NAME.csv and NAME.json in $SHARDSCOPE_EXPORT_DIR or the current
+ * directory.  SI units in the files (seconds, bytes); the names say which.
+ *
+ * The JSON is built with the command line's writer (json.h): "scenario" is
+ * eval's scenario echo and "plans" holds eval --json's plan objects, so a
+ * plan that does not fit has null times, tokens_per_s and
+ * cost_per_mtok_usd there as in the CLI; "schema_version" comes first.
+ * "strategies" and the scenario's intra_link, prompt_tokens, gen_tokens
+ * and weight_dtype are the schema-1 names, kept as deprecated aliases
+ * until schema_version 3 (README.md, "JSON schema versions").
+ *
+ * The CSV holds one block per table, separated by blank lines; every row
+ * starts with the table's name; the plan rows are eval --csv's columns
+ * (csv.h) after table, rank and plan.
  */
 #include "explorer_int.h"
 #include "csv.h"
+#include "json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,44 +27,38 @@
 #include <time.h>
 #include <unistd.h>
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
+static const char *const CMP_KIND[CMP_KINDS] = {"tp", "pp", "hybrid"};
 
-/* JSON has no NaN/inf: write null instead. */
-static void json_num(FILE *f, double v)
-{
-    if (v != v || v > 1e308 || v < -1e308)
-        fputs("null", f);
-    else
-        fprintf(f, "%.9g", v);
-}
-
+/* The machine-readable plan label: always with EP ("TP8xPP1xDP1xEP1"). */
 static void plan_str(engine_plan p, char *buf, size_t len)
 {
     snprintf(buf, len, "TP%dxPP%dxDP%dxEP%d", p.tp, p.pp, p.dp, p.ep);
 }
 
-static void write_csv(explorer *x, FILE *f)
+/* Plan i as shown: tails only where the Monte Carlo ran for it. */
+static engine_result shown_plan(const exp_results *r, int i)
 {
-    const exp_results *r = &x->r;
-    const engine_scenario *s = &r->sc;
-    char plan[64];
-    fprintf(f, "table,model,gpu,gpus,gpus_per_node,intra_link,inter_link,vram_bytes,batch,"
-               "prompt_tokens,gen_tokens,weight_dtype,microbatches,schedule,objective,"
-               "calibration\n");
-    fputs("scenario,", f);
+    engine_result p = r->plans[i];
+    if (!r->tails_done[i])
+        p.p50_s = p.p99_s = 0;
+    return p;
+}
+
+static const char *heat_row_name(const explorer *x, int i)
+{
+    return x->r.heat_mode == HEAT_BY_GPUS ? x->db->links[i].name : x->db->models[i].name;
+}
+
+/* --- CSV ------------------------------------------------------------- */
+
+static void csv_scenario(const explorer *x, FILE *f)
+{
+    const engine_scenario *s = &x->r.sc;
+    char cal[160];
+    fputs("table,model,gpu,gpus,gpus_per_node,intra_link,inter_link,vram_bytes,batch,"
+          "prompt_tokens,gen_tokens,weight_dtype,microbatches,schedule,objective,"
+          "calibration\nscenario,",
+          f);
     out_csv_field(f, s->model->name);
     fputc(',', f);
     out_csv_field(f, s->gpu->name);
@@ -61,81 +66,82 @@ static void write_csv(explorer *x, FILE *f)
     out_csv_field(f, s->intra->name);
     fputc(',', f);
     out_csv_field(f, s->inter->name);
-    char cal[160];
     fprintf(f, ",%.0f,%d,%d,%d,%s,%d,%s,%s,", s->vram_bytes, s->batch, s->prompt, s->gen,
             engine_dtype_name(s->weight_dtype), s->microbatches,
             engine_schedule_name(s->schedule), engine_objective_name(s->objective));
     out_csv_field(f, out_calibration_label(&x->cal.calib, cal, sizeof cal));
     fputs("\n\n", f);
+}
 
-    fprintf(f, "table,rank,plan,tp,pp,dp,ep,valid,fits,efficiency,ttft_s,itl_s,e2e_s,p50_s,"
-               "p99_s,tokens_per_s,weights_bytes,kv_bytes,activation_bytes,overhead_bytes,"
-               "per_gpu_bytes,capacity_bytes,compute_comm_ratio,regime,usd_per_mtok,reason\n");
+static void csv_plans(const explorer *x, FILE *f)
+{
+    const exp_results *r = &x->r;
+    char plan[64];
+    fputs("table,rank,plan,", f);
+    out_csv_result_header(f);
     for (int i = 0; i < r->n_plans; i++) {
-        const engine_result *p = &r->plans[i];
-        plan_str(p->plan, plan, sizeof plan);
-        int t = r->tails_done[i];
-        fprintf(f, "strategies,%d,%s,%d,%d,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,", i + 1, plan,
-                p->plan.tp, p->plan.pp, p->plan.dp, p->plan.ep, p->valid, p->fits,
-                p->efficiency, p->ttft_s, p->itl_s, p->e2e_s);
-        if (t)
-            fprintf(f, "%.6g,%.6g,", p->p50_s, p->p99_s);
-        else
-            fputs(",,", f);
-        fprintf(f, "%.6g,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.6g,%c,%.6g,", p->tokens_per_s,
-                p->mem.weights_bytes, p->mem.kv_bytes, p->mem.activation_bytes,
-                p->mem.overhead_bytes, p->mem.per_gpu_bytes, p->mem.capacity_bytes,
-                p->compute_comm_ratio, p->regime ? p->regime : '-', p->cost_per_mtok_usd);
-        out_csv_field(f, p->reason);
-        fputc('\n', f);
+        engine_result p = shown_plan(r, i);
+        plan_str(p.plan, plan, sizeof plan);
+        fprintf(f, "strategies,%d,%s,", i + 1, plan);
+        out_csv_result_row(f, &p, 1);
     }
     fputc('\n', f);
+}
 
-    int n_links = x->ctl.s[CTL_INTRA].max + 1;
-    fprintf(f, "table,link,gpus,plan,valid,fits,efficiency,compute_comm_ratio,regime\n");
-    for (int li = 0; li < n_links; li++)
+static void csv_cells(const explorer *x, FILE *f)
+{
+    const exp_results *r = &x->r;
+    char plan[64];
+    fputs("table,link,gpus,plan,valid,fits,efficiency,compute_comm_ratio,regime\n", f);
+    for (int li = 0; li < x->ctl.s[CTL_INTRA].max + 1; li++)
         for (int c = 0; c < EXP_EFF_COUNTS; c++) {
             const exp_cell *e = &r->eff[li][c];
             plan_str(e->plan, plan, sizeof plan);
-            fprintf(f, "tp_efficiency,%s,%d,%s,%d,%d,%.6g,%.6g,%c\n", x->db->links[li].name,
-                    r->eff_counts[c], plan, e->ok, e->fits, e->efficiency, e->ratio,
-                    e->regime ? e->regime : '-');
+            fputs("tp_efficiency,", f);
+            out_csv_field(f, x->db->links[li].name);
+            fprintf(f, ",%d,%s,%d,%d,%.6g,%.6g,%c\n", r->eff_counts[c], plan, e->ok, e->fits,
+                    e->efficiency, e->ratio, e->regime ? e->regime : '-');
         }
-    fputc('\n', f);
-
-    static const char *const KIND[CMP_KINDS] = {"tp", "pp", "hybrid"};
-    fprintf(f, "table,kind,gpus,plan,valid,fits,efficiency,itl_s\n");
+    fputs("\ntable,kind,gpus,plan,valid,fits,efficiency,itl_s\n", f);
     for (int k = 0; k < CMP_KINDS; k++)
         for (int c = 0; c < EXP_CMP_COUNTS; c++) {
             const exp_cell *e = &r->cmp[k][c];
             plan_str(e->plan, plan, sizeof plan);
-            fprintf(f, "tp_vs_pp,%s,%d,%s,%d,%d,%.6g,%.6g\n", KIND[k], r->cmp_counts[c], plan,
-                    e->ok, e->fits, e->efficiency, e->itl_s);
+            fprintf(f, "tp_vs_pp,%s,%d,%s,%d,%d,%.6g,%.6g\n", CMP_KIND[k], r->cmp_counts[c],
+                    plan, e->ok, e->fits, e->efficiency, e->itl_s);
         }
     fputc('\n', f);
+}
 
-    fprintf(f, "table,row,column,plan,valid,compute_comm_ratio,regime\n");
+static void csv_heat(const explorer *x, FILE *f)
+{
+    const exp_results *r = &x->r;
+    char plan[64];
+    fputs("table,row,column,plan,valid,compute_comm_ratio,regime\n", f);
     for (int i = 0; i < r->heat_rows; i++)
         for (int c = 0; c < r->heat_cols; c++) {
             const exp_cell *e = &r->heat[i][c];
-            char col[80];
-            const char *row;
-            if (r->heat_mode == HEAT_BY_GPUS) {
-                row = x->db->links[i].name;
-                snprintf(col, sizeof col, "%d", r->heat_counts[c]);
-            } else {
-                row = x->db->models[i].name;
-                snprintf(col, sizeof col, "%s", x->db->links[c].name);
-            }
             plan_str(e->plan, plan, sizeof plan);
-            fprintf(f, "%s,%s,%s,%s,%d,%.6g,%c\n",
-                    r->heat_mode == HEAT_BY_GPUS ? "regime_gpus_x_links" : "regime_models_x_links",
-                    row, col, plan, e->ok, e->ratio, e->regime ? e->regime : '-');
+            fputs(r->heat_mode == HEAT_BY_GPUS ? "regime_gpus_x_links," : "regime_models_x_links,",
+                  f);
+            out_csv_field(f, heat_row_name(x, i));
+            fputc(',', f);
+            if (r->heat_mode == HEAT_BY_GPUS)
+                fprintf(f, "%d", r->heat_counts[c]);
+            else
+                out_csv_field(f, x->db->links[c].name);
+            fprintf(f, ",%s,%d,%.6g,%c\n", plan, e->ok, e->ratio, e->regime ? e->regime : '-');
         }
     fputc('\n', f);
+}
 
-    fprintf(f, "table,gpus,plan,valid,weights_bytes,kv_bytes,activation_bytes,overhead_bytes,"
-               "per_gpu_bytes,capacity_bytes,fits\n");
+static void csv_memory(const explorer *x, FILE *f)
+{
+    const exp_results *r = &x->r;
+    char plan[64];
+    fputs("table,gpus,plan,valid,weights_bytes,kv_bytes,activation_bytes,overhead_bytes,"
+          "per_gpu_bytes,capacity_bytes,fits\n",
+          f);
     for (int c = 0; c < EXP_FRONT_COUNTS; c++) {
         const engine_memory *m = &r->front_mem[c];
         plan_str(r->front_plan[c], plan, sizeof plan);
@@ -147,132 +153,192 @@ static void write_csv(explorer *x, FILE *f)
         else
             fprintf(f, "vram_frontier,%d,,0,,,,,,,0\n", r->front_counts[c]);
     }
-    fputc('\n', f);
-    fprintf(f, "table,gpu_memory_bytes,min_gpus\n");
+    fputs("\ntable,gpu_memory_bytes,min_gpus\n", f);
     for (int i = 0; i < EXP_MEM_SIZES; i++)
         fprintf(f, "min_gpus,%.0f,%d\n", r->mem_sizes_gb[i] * 1e9, r->min_gpus[i]);
 }
 
-static void json_cell(FILE *f, const exp_cell *e)
+static void write_csv(const explorer *x, FILE *f)
 {
-    char plan[64];
-    plan_str(e->plan, plan, sizeof plan);
-    fprintf(f, "{\"plan\":\"%s\",\"valid\":%s,\"fits\":%s,\"efficiency\":", plan,
-            e->ok ? "true" : "false", e->fits ? "true" : "false");
-    json_num(f, e->efficiency);
-    fputs(",\"compute_comm_ratio\":", f);
-    json_num(f, e->ratio);
-    fprintf(f, ",\"regime\":\"%c\"}", e->regime ? e->regime : '-');
+    csv_scenario(x, f);
+    csv_plans(x, f);
+    csv_cells(x, f);
+    csv_heat(x, f);
+    csv_memory(x, f);
 }
 
-static void write_json(explorer *x, FILE *f)
+/* --- JSON ------------------------------------------------------------ */
+
+/* eval's scenario echo plus the schema-1 names of the export. */
+static cJSON *json_scenario(const explorer *x)
+{
+    const engine_scenario *s = &x->r.sc;
+    cJSON *o = cli_scenario_json(s);
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "intra_link", s->intra->name);
+    cJSON_AddNumberToObject(o, "prompt_tokens", s->prompt);
+    cJSON_AddNumberToObject(o, "gen_tokens", s->gen);
+    cJSON_AddStringToObject(o, "weight_dtype", engine_dtype_name(s->weight_dtype));
+    return o;
+}
+
+/* One "strategies" entry (deprecated, schema 1): the plan flat, with the
+ * same nulls as the plan objects; regime "-" and reason "" when none. */
+static cJSON *json_strategy(const engine_scenario *s, const engine_result *p, int rank)
+{
+    cJSON *full = cli_result_json(s, p), *o = cJSON_CreateObject();
+    if (!full || !o) {
+        cJSON_Delete(full);
+        cJSON_Delete(o);
+        return NULL;
+    }
+    char plan[64];
+    plan_str(p->plan, plan, sizeof plan);
+    cJSON_AddNumberToObject(o, "rank", rank);
+    cJSON_AddStringToObject(o, "plan", plan);
+    cJSON *po = cJSON_GetObjectItemCaseSensitive(full, "plan");
+    cJSON *mem = cJSON_GetObjectItemCaseSensitive(full, "memory");
+    static const char *const TOP[] = {"valid", "fits", "efficiency", "ttft_s", "itl_s",
+                                      "e2e_s", "tokens_per_s"};
+    static const char *const MEM[] = {"weights_bytes", "kv_bytes", "activation_bytes",
+                                      "overhead_bytes", "per_gpu_bytes", "capacity_bytes"};
+    static const char *const PLAN[] = {"tp", "pp", "dp", "ep"};
+    for (size_t i = 0; i < 4; i++)
+        cJSON_AddItemToObject(o, PLAN[i], cJSON_Duplicate(cJSON_GetObjectItem(po, PLAN[i]), 1));
+    for (size_t i = 0; i < sizeof TOP / sizeof TOP[0]; i++)
+        cJSON_AddItemToObject(o, TOP[i], cJSON_Duplicate(cJSON_GetObjectItem(full, TOP[i]), 1));
+    for (size_t i = 0; i < sizeof MEM / sizeof MEM[0]; i++)
+        cJSON_AddItemToObject(o, MEM[i], cJSON_Duplicate(cJSON_GetObjectItem(mem, MEM[i]), 1));
+    cJSON_AddItemToObject(o, "compute_comm_ratio",
+                          cJSON_Duplicate(cJSON_GetObjectItem(full, "compute_comm_ratio"), 1));
+    cJSON_AddItemToObject(o, "usd_per_mtok",
+                          cJSON_Duplicate(cJSON_GetObjectItem(full, "cost_per_mtok_usd"), 1));
+    if (p->p50_s > 0 && p->p99_s > 0) {
+        cJSON_AddItemToObject(o, "p50_s", cJSON_Duplicate(cJSON_GetObjectItem(full, "p50_s"), 1));
+        cJSON_AddItemToObject(o, "p99_s", cJSON_Duplicate(cJSON_GetObjectItem(full, "p99_s"), 1));
+    }
+    cJSON *rg = cJSON_GetObjectItem(full, "regime");
+    cJSON_AddStringToObject(o, "regime", cJSON_IsString(rg) ? rg->valuestring : "-");
+    cJSON_AddStringToObject(o, "reason", p->reason);
+    cJSON_Delete(full);
+    return o;
+}
+
+static void json_plans(const explorer *x, cJSON *root)
 {
     const exp_results *r = &x->r;
-    const engine_scenario *s = &r->sc;
-    char plan[64], cal[160];
-    fputs("{\n  \"scenario\": {\"model\": ", f);
-    json_str(f, s->model->name);
-    fputs(", \"gpu\": ", f);
-    json_str(f, s->gpu->name);
-    fprintf(f, ", \"gpus\": %d, \"gpus_per_node\": %d, \"intra_link\": ", s->gpus,
-            s->gpus_per_node);
-    json_str(f, s->intra->name);
-    fputs(", \"inter_link\": ", f);
-    json_str(f, s->inter->name);
-    fprintf(f, ", \"vram_bytes\": %.0f, \"batch\": %d, \"prompt_tokens\": %d, "
-               "\"gen_tokens\": %d, \"weight_dtype\": \"%s\", \"microbatches\": %d, "
-               "\"schedule\": \"%s\", \"objective\": \"%s\", \"calibration\": ",
-            s->vram_bytes, s->batch, s->prompt, s->gen, engine_dtype_name(s->weight_dtype),
-            s->microbatches, engine_schedule_name(s->schedule),
-            engine_objective_name(s->objective));
-    json_str(f, out_calibration_label(&x->cal.calib, cal, sizeof cal));
-    fputs("},\n  \"strategies\": [", f);
+    cJSON *plans = cJSON_AddArrayToObject(root, "plans");
+    cJSON *old = cJSON_AddArrayToObject(root, "strategies");
     for (int i = 0; i < r->n_plans; i++) {
-        const engine_result *p = &r->plans[i];
-        plan_str(p->plan, plan, sizeof plan);
-        fprintf(f, "%s\n    {\"rank\": %d, \"plan\": \"%s\", \"tp\": %d, \"pp\": %d, "
-                   "\"dp\": %d, \"ep\": %d, \"valid\": %s, \"fits\": %s, \"efficiency\": ",
-                i ? "," : "", i + 1, plan, p->plan.tp, p->plan.pp, p->plan.dp, p->plan.ep,
-                p->valid ? "true" : "false", p->fits ? "true" : "false");
-        json_num(f, p->efficiency);
-        const double nums[] = {p->ttft_s, p->itl_s, p->e2e_s, p->tokens_per_s,
-                               p->mem.weights_bytes, p->mem.kv_bytes, p->mem.activation_bytes,
-                               p->mem.overhead_bytes, p->mem.per_gpu_bytes,
-                               p->mem.capacity_bytes, p->compute_comm_ratio,
-                               p->cost_per_mtok_usd};
-        static const char *const NAMES[] = {"ttft_s", "itl_s", "e2e_s", "tokens_per_s",
-                                            "weights_bytes", "kv_bytes", "activation_bytes",
-                                            "overhead_bytes", "per_gpu_bytes", "capacity_bytes",
-                                            "compute_comm_ratio", "usd_per_mtok"};
-        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-            fprintf(f, ", \"%s\": ", NAMES[k]);
-            json_num(f, nums[k]);
-        }
-        if (r->tails_done[i]) {
-            fputs(", \"p50_s\": ", f);
-            json_num(f, p->p50_s);
-            fputs(", \"p99_s\": ", f);
-            json_num(f, p->p99_s);
-        }
-        fprintf(f, ", \"regime\": \"%c\", \"reason\": ", p->regime ? p->regime : '-');
-        json_str(f, p->reason);
-        fputc('}', f);
+        engine_result p = shown_plan(r, i);
+        if (plans)
+            cJSON_AddItemToArray(plans, cli_result_json(&r->sc, &p));
+        if (old)
+            cJSON_AddItemToArray(old, json_strategy(&r->sc, &p, i + 1));
     }
-    fputs("\n  ],\n  \"tp_efficiency\": [", f);
-    int n_links = x->ctl.s[CTL_INTRA].max + 1;
-    for (int li = 0; li < n_links; li++)
+}
+
+static cJSON *json_cell(const exp_cell *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    char plan[64], regime[2] = {e->regime ? e->regime : '-', '\0'};
+    plan_str(e->plan, plan, sizeof plan);
+    cJSON_AddStringToObject(o, "plan", plan);
+    cJSON_AddBoolToObject(o, "valid", e->ok != 0);
+    cJSON_AddBoolToObject(o, "fits", e->fits != 0);
+    cli_json_add_number(o, "efficiency", e->efficiency);
+    cli_json_add_number(o, "compute_comm_ratio", e->ratio);
+    cJSON_AddStringToObject(o, "regime", regime);
+    return o;
+}
+
+/* An array entry {KEY: name-or-count, "gpus"/"column": ..., "cell": {...}}. */
+static void json_tables(const explorer *x, cJSON *root)
+{
+    const exp_results *r = &x->r;
+    cJSON *a = cJSON_AddArrayToObject(root, "tp_efficiency");
+    for (int li = 0; a && li < x->ctl.s[CTL_INTRA].max + 1; li++)
         for (int c = 0; c < EXP_EFF_COUNTS; c++) {
-            fprintf(f, "%s\n    {\"link\": ", li || c ? "," : "");
-            json_str(f, x->db->links[li].name);
-            fprintf(f, ", \"gpus\": %d, \"cell\": ", r->eff_counts[c]);
-            json_cell(f, &r->eff[li][c]);
-            fputc('}', f);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(a, o);
+            cJSON_AddStringToObject(o, "link", x->db->links[li].name);
+            cJSON_AddNumberToObject(o, "gpus", r->eff_counts[c]);
+            cJSON_AddItemToObject(o, "cell", json_cell(&r->eff[li][c]));
         }
-    fputs("\n  ],\n  \"tp_vs_pp\": [", f);
-    static const char *const KIND[CMP_KINDS] = {"tp", "pp", "hybrid"};
-    for (int k = 0; k < CMP_KINDS; k++)
+    a = cJSON_AddArrayToObject(root, "tp_vs_pp");
+    for (int k = 0; a && k < CMP_KINDS; k++)
         for (int c = 0; c < EXP_CMP_COUNTS; c++) {
-            fprintf(f, "%s\n    {\"kind\": \"%s\", \"gpus\": %d, \"cell\": ", k || c ? "," : "",
-                    KIND[k], r->cmp_counts[c]);
-            json_cell(f, &r->cmp[k][c]);
-            fputc('}', f);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(a, o);
+            cJSON_AddStringToObject(o, "kind", CMP_KIND[k]);
+            cJSON_AddNumberToObject(o, "gpus", r->cmp_counts[c]);
+            cJSON_AddItemToObject(o, "cell", json_cell(&r->cmp[k][c]));
         }
-    fprintf(f, "\n  ],\n  \"regime\": {\"mode\": \"%s\", \"cells\": [",
-            r->heat_mode == HEAT_BY_GPUS ? "gpus_x_links" : "models_x_links");
-    for (int i = 0; i < r->heat_rows; i++)
+    cJSON *rg = cJSON_AddObjectToObject(root, "regime");
+    if (!rg)
+        return;
+    cJSON_AddStringToObject(rg, "mode",
+                            r->heat_mode == HEAT_BY_GPUS ? "gpus_x_links" : "models_x_links");
+    a = cJSON_AddArrayToObject(rg, "cells");
+    for (int i = 0; a && i < r->heat_rows; i++)
         for (int c = 0; c < r->heat_cols; c++) {
-            fprintf(f, "%s\n    {\"row\": ", i || c ? "," : "");
-            if (r->heat_mode == HEAT_BY_GPUS) {
-                json_str(f, x->db->links[i].name);
-                fprintf(f, ", \"column\": %d", r->heat_counts[c]);
-            } else {
-                json_str(f, x->db->models[i].name);
-                fputs(", \"column\": ", f);
-                json_str(f, x->db->links[c].name);
-            }
-            fputs(", \"cell\": ", f);
-            json_cell(f, &r->heat[i][c]);
-            fputc('}', f);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(a, o);
+            cJSON_AddStringToObject(o, "row", heat_row_name(x, i));
+            if (r->heat_mode == HEAT_BY_GPUS)
+                cJSON_AddNumberToObject(o, "column", r->heat_counts[c]);
+            else
+                cJSON_AddStringToObject(o, "column", x->db->links[c].name);
+            cJSON_AddItemToObject(o, "cell", json_cell(&r->heat[i][c]));
         }
-    fputs("\n  ]},\n  \"vram_frontier\": [", f);
-    for (int c = 0; c < EXP_FRONT_COUNTS; c++) {
+}
+
+static void json_memory(const explorer *x, cJSON *root)
+{
+    const exp_results *r = &x->r;
+    cJSON *a = cJSON_AddArrayToObject(root, "vram_frontier");
+    for (int c = 0; a && c < EXP_FRONT_COUNTS; c++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(a, o);
+        cJSON_AddNumberToObject(o, "gpus", r->front_counts[c]);
+        cJSON_AddBoolToObject(o, "valid", r->front_ok[c] != 0);
+        if (!r->front_ok[c])
+            continue;
         const engine_memory *m = &r->front_mem[c];
+        char plan[64];
         plan_str(r->front_plan[c], plan, sizeof plan);
-        fprintf(f, "%s\n    {\"gpus\": %d, \"valid\": %s", c ? "," : "", r->front_counts[c],
-                r->front_ok[c] ? "true" : "false");
-        if (r->front_ok[c])
-            fprintf(f, ", \"plan\": \"%s\", \"weights_bytes\": %.0f, \"kv_bytes\": %.0f, "
-                       "\"activation_bytes\": %.0f, \"overhead_bytes\": %.0f, "
-                       "\"per_gpu_bytes\": %.0f, \"capacity_bytes\": %.0f, \"fits\": %s",
-                    plan, m->weights_bytes, m->kv_bytes, m->activation_bytes, m->overhead_bytes,
-                    m->per_gpu_bytes, m->capacity_bytes, m->fits ? "true" : "false");
-        fputc('}', f);
+        cJSON_AddStringToObject(o, "plan", plan);
+        cli_json_add_number(o, "weights_bytes", m->weights_bytes);
+        cli_json_add_number(o, "kv_bytes", m->kv_bytes);
+        cli_json_add_number(o, "activation_bytes", m->activation_bytes);
+        cli_json_add_number(o, "overhead_bytes", m->overhead_bytes);
+        cli_json_add_number(o, "per_gpu_bytes", m->per_gpu_bytes);
+        cli_json_add_number(o, "capacity_bytes", m->capacity_bytes);
+        cJSON_AddBoolToObject(o, "fits", m->fits != 0);
     }
-    fputs("\n  ],\n  \"min_gpus\": [", f);
-    for (int i = 0; i < EXP_MEM_SIZES; i++)
-        fprintf(f, "%s\n    {\"gpu_memory_bytes\": %.0f, \"min_gpus\": %d}", i ? "," : "",
-                r->mem_sizes_gb[i] * 1e9, r->min_gpus[i]);
-    fputs("\n  ]\n}\n", f);
+    a = cJSON_AddArrayToObject(root, "min_gpus");
+    for (int i = 0; a && i < EXP_MEM_SIZES; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(a, o);
+        cJSON_AddNumberToObject(o, "gpu_memory_bytes", r->mem_sizes_gb[i] * 1e9);
+        cJSON_AddNumberToObject(o, "min_gpus", r->min_gpus[i]);
+    }
+}
+
+/* Write the JSON on f; 0, or -1 when out of memory or the write failed. */
+static int write_json(const explorer *x, FILE *f)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return -1;
+    cJSON_AddItemToObject(root, "scenario", json_scenario(x));
+    json_plans(x, root);
+    json_tables(x, root);
+    json_memory(x, root);
+    return out_json_write(f, root);
 }
 
 /* Open dir/base.ext exclusively (never overwrite an earlier export). */
@@ -318,8 +384,8 @@ int exp_export(explorer *x, char *names, size_t len)
         return -1;
     }
     write_csv(x, fc);
-    write_json(x, fj);
-    int bad = ferror(fc) || ferror(fj);
+    int bad = write_json(x, fj) != 0;
+    bad |= ferror(fc) || ferror(fj);
     bad |= fclose(fc) != 0;
     bad |= fclose(fj) != 0;
     if (bad) {

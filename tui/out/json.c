@@ -1,9 +1,9 @@
 /*
- * cli_json.c - builds the JSON objects the command line prints (see
- * cli_json.h): one evaluated plan and the scenario echo.  It only copies
- * and labels engine results; it computes nothing.
+ * json.c - builds the JSON objects the front ends print (see json.h): one
+ * evaluated plan and the scenario echo, the schema stamp and the printer.
+ * It only copies and labels engine results; it computes nothing.
  */
-#include "cli_json.h"
+#include "json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -205,15 +205,40 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     return o;
 }
 
+int out_json_stamp(cJSON *root)
+{
+    if (!cJSON_IsObject(root))
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(root, "schema_version"))
+        return 0;
+    if (!cJSON_AddNumberToObject(root, "schema_version", OUT_SCHEMA_VERSION))
+        return -1;
+    /* Move it first: a reader sees the version before anything else. */
+    cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(root, "schema_version");
+    int ok = root->child ? cJSON_InsertItemInArray(root, 0, v)
+                         : cJSON_AddItemToObject(root, "schema_version", v);
+    if (!ok) {
+        cJSON_Delete(v);
+        return -1;
+    }
+    return 0;
+}
+
+int out_json_write(FILE *f, cJSON *root)
+{
+    char *text = out_json_stamp(root) == 0 ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return -1;
+    int bad = fprintf(f, "%s\n", text) < 0;
+    cJSON_free(text);
+    return bad ? -1 : 0;
+}
+
 int cli_json_print(const char *cmd, FILE *f, cJSON *root)
 {
-    char *text = root ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text) {
-        fprintf(stderr, "shardscope %s: out of memory while writing JSON\n", cmd);
-        return 1;
-    }
-    fprintf(f, "%s\n", text);
-    cJSON_free(text);
-    return 0;
+    if (out_json_write(f, root) == 0)
+        return 0;
+    fprintf(stderr, "shardscope %s: could not write JSON (out of memory?)\n", cmd);
+    return 1;
 }

@@ -1,20 +1,31 @@
 /*
- * cli_json.h - the JSON shapes of the command line, shared by eval,
- * recommend and report: one evaluated plan, and the scenario echo.
+ * json.h - the JSON of every front end: the shapes shared by eval,
+ * recommend, report and the explorer's export (one evaluated plan, the
+ * scenario echo), the schema version every JSON output carries, and the
+ * one printer (cJSON).
  *
  * Numbers are SI (bytes, seconds, tokens/s, USD).  A number that is not
  * finite, or that does not apply (no price, no communication, tails not
  * computed, a plan that is invalid or does not fit), is written as null:
  * NaN and infinity never reach the output.
  */
-#ifndef SHARDSCOPE_CLI_JSON_H
-#define SHARDSCOPE_CLI_JSON_H
+#ifndef SHARDSCOPE_OUT_JSON_H
+#define SHARDSCOPE_OUT_JSON_H
 
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
 
 #include "engine.h"
+
+/* The version of the JSON shapes, written as "schema_version" (an integer,
+ * the first member) at the top of every JSON output: eval, list, comm,
+ * recommend, report, validate, calibrate --json, bench --json and the
+ * explorer's export.  Raise it when a field is renamed, removed or changes
+ * meaning, and list the change in README.md ("JSON schema versions").
+ *   1  (implicit: no schema_version member) up to this change;
+ *   2  schema_version everywhere; the export's plans are eval's objects. */
+#define OUT_SCHEMA_VERSION 2
 
 /* One evaluated plan:
  *   plan {tp,pp,dp,ep}, gpus, valid, fits, reason (string or null),
@@ -43,9 +54,18 @@ cJSON *cli_scenario_json(const engine_scenario *s);
 /* Add a number, or null when v is not finite. */
 cJSON *cli_json_add_number(cJSON *obj, const char *name, double v);
 
-/* Print root (formatted, one trailing newline) on f and delete it.
- * Returns 0, or 1 when root is NULL or printing failed (message on
- * stderr naming cmd). */
+/* Make "schema_version": OUT_SCHEMA_VERSION the first member of root (an
+ * object), unless it has one.  Returns 0, or -1 when root is NULL, not an
+ * object, or memory ran out (root unchanged). */
+int out_json_stamp(cJSON *root);
+
+/* Stamp root (out_json_stamp), write it on f formatted with one trailing
+ * newline, and delete it (always, also on failure).  Returns 0, or -1 when
+ * root is NULL or not an object, memory ran out, or the write failed. */
+int out_json_write(FILE *f, cJSON *root);
+
+/* out_json_write for a command: on failure prints "shardscope CMD: could
+ * not write JSON" on stderr and returns 1; 0 on success. */
 int cli_json_print(const char *cmd, FILE *f, cJSON *root);
 
-#endif /* SHARDSCOPE_CLI_JSON_H */
+#endif /* SHARDSCOPE_OUT_JSON_H */

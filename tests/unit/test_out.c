@@ -275,6 +275,44 @@ static void test_csv_result_row(void **state)
     free(t);
 }
 
+static const char *const TABLE[3][3] = {
+    {"plan", "itl", "cost"},
+    {"TP8\xc3\x97PP1", "6.76 ms", "$0.42"}, /* the times sign: one column, two bytes */
+    {"TP1", "12.3 ms", NULL},                /* NULL prints as "" */
+};
+
+static const char *table_cell(const void *ctx, int r, int c, char *buf, size_t len)
+{
+    (void)ctx;
+    (void)buf;
+    (void)len;
+    return TABLE[r + 1][c];
+}
+
+static void print_table(FILE *f, const void *align)
+{
+    out_table_print(f, 3, 2, align, "  ", table_cell, NULL);
+}
+
+static void test_table(void **state)
+{
+    (void)state;
+    assert_int_equal(out_width_max(3, "TP8\xc3\x97PP1"), 7);
+    assert_int_equal(out_width_max(9, "ab"), 9);
+    /* Widths 7, 7, 5; first column left, the others right. */
+    char *t = captured(print_table, NULL);
+    assert_string_equal(t, "plan         itl   cost\n"
+                           "TP8\xc3\x97PP1  6.76 ms  $0.42\n"
+                           "TP1      12.3 ms       \n");
+    free(t);
+    /* All left: a left last column leaves no trailing blanks. */
+    t = captured(print_table, "lll");
+    assert_string_equal(t, "plan     itl      cost\n"
+                           "TP8\xc3\x97PP1  6.76 ms  $0.42\n"
+                           "TP1      12.3 ms  \n");
+    free(t);
+}
+
 static void test_calibration_label(void **state)
 {
     (void)state;
@@ -392,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_put_col),
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test(test_csv_result_row),
+        cmocka_unit_test(test_table),
         cmocka_unit_test(test_calibration_label),
         cmocka_unit_test(test_json_never_nan),
         cmocka_unit_test(test_json_schema_stamp),

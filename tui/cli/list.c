@@ -37,13 +37,6 @@ const cli_options cli_list_options = {
 
 /* --- models ----------------------------------------------------------- */
 
-/* The wider of w and the display width of s (a column's width). */
-static int width_max(int w, const char *s)
-{
-    int n = (int)out_display_width(s);
-    return n > w ? n : w;
-}
-
 static int list_models(const preset_db *db, int json)
 {
     if (json) {
@@ -83,8 +76,8 @@ static int list_models(const preset_db *db, int json)
     }
     int wn = 4, wd = 5;
     for (int i = 0; i < db->n_models; i++) {
-        wn = width_max(wn, db->models[i].name);
-        wd = width_max(wd, db->models[i].display);
+        wn = out_width_max(wn, db->models[i].name);
+        wd = out_width_max(wd, db->models[i].display);
     }
     out_put_col(stdout, "NAME", wn);
     printf(" ");
@@ -169,8 +162,8 @@ static int list_gpus(const preset_db *db, int json)
     }
     int wn = 4, wd = 3;
     for (int i = 0; i < db->n_gpus; i++) {
-        wn = width_max(wn, db->gpus[i].name);
-        wd = width_max(wd, db->gpus[i].display);
+        wn = out_width_max(wn, db->gpus[i].name);
+        wd = out_width_max(wd, db->gpus[i].display);
     }
     out_put_col(stdout, "NAME", wn);
     printf(" ");

@@ -105,29 +105,20 @@ static void cell_text(const rtable *t, int r, int c, char *buf, size_t len)
         snprintf(buf, len, "%s", x->kind == 2 || x->s[0] ? x->s : "-");
 }
 
+/* A cell of t for out_table_print: the column names are the header. */
+static const char *rt_text_cell(const void *ctx, int r, int c, char *buf, size_t len)
+{
+    const rtable *t = ctx;
+    if (r < 0)
+        return t->cols[c];
+    cell_text(t, r, c, buf, len);
+    return buf;
+}
+
 static void rt_print_text(FILE *f, const rtable *t)
 {
-    int w[RT_MAX_COLS];
-    char buf[64];
-    for (int c = 0; c < t->ncols; c++) {
-        w[c] = (int)strlen(t->cols[c]);
-        for (int r = 0; r < t->nrows; r++) {
-            cell_text(t, r, c, buf, sizeof buf);
-            if ((int)strlen(buf) > w[c])
-                w[c] = (int)strlen(buf);
-        }
-    }
     fprintf(f, "%s\n", t->title);
-    for (int c = 0; c < t->ncols; c++)
-        fprintf(f, c ? "  %*s" : "%-*s", w[c], t->cols[c]);
-    fprintf(f, "\n");
-    for (int r = 0; r < t->nrows; r++) {
-        for (int c = 0; c < t->ncols; c++) {
-            cell_text(t, r, c, buf, sizeof buf);
-            fprintf(f, c ? "  %*s" : "%-*s", w[c], buf);
-        }
-        fprintf(f, "\n");
-    }
+    out_table_print(f, t->ncols, t->nrows, NULL, "  ", rt_text_cell, t);
     for (int i = 0; i < t->nnotes; i++)
         fprintf(f, "  note: %s\n", t->notes[i]);
     fprintf(f, "\n");

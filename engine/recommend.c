@@ -380,201 +380,279 @@ static void make_option(const recommend_request *q, const recommend_cand *c, rec
 
 /* --- the steps ------------------------------------------------------------ */
 
-static void step_init(recommend_result *out, recommend_step_id id, recommend_verdict v)
+/* What the steps hand each other. */
+typedef struct rec_ctx {
+    const recommend_request *q;
+    recommend_result *out;
+    engine_scenario s1;  /* the base scenario on one GPU */
+    engine_result r1;    /* ... evaluated at TP=1 */
+    double budget;       /* usable - runtime - activations, per GPU */
+    int max_tp;          /* TP stays inside a node */
+    proc p0;             /* the procedure at the base dtype */
+    engine_result ru;    /* its unit in the engine (zero when nothing fits) */
+    proc answer;         /* the procedure's answer after step 8 */
+    int answer_ok;
+} rec_ctx;
+
+static recommend_step *step_init(recommend_result *out, recommend_step_id id,
+                                 recommend_verdict v)
 {
     recommend_step *st = &out->step[id];
     memset(st, 0, sizeof *st);
     st->id = id;
     st->verdict = v;
+    return st;
 }
 
-int recommend_run(const recommend_request *q, recommend_result *out, engine_error *err)
+#define PUT(st, s, field, unit) put(st, #field, (s)->field, unit)
+
+/* Step 1: one GPU, base dtype, the requested concurrency. */
+static int step_fit(rec_ctx *c, engine_error *err)
 {
-    const engine_scenario *b = &q->base;
-    engine_scenario s1 = *b;
-    s1.gpus = 1;
-    if (engine_scenario_check(&s1, err) != 0)
+    const engine_scenario *b = &c->q->base;
+    if (engine_evaluate(&c->s1, (engine_plan){1, 1, 1, 1}, &c->r1, err) != 0)
         return -1;
-    out->status = REC_FEASIBLE;
-    out->have_choice = 0;
-    out->n_alts = 0;
-    out->nearest_kind = REC_NEAR_NONE;
-    out->have_unconstrained = 0;
+    const engine_memory *mem = &c->r1.mem;
+    recommend_step *st = step_init(c->out, REC_STEP_FIT, c->r1.fits ? REC_PASS : REC_FAIL);
+    recommend_fit *f = &st->fit;
+    *f = (recommend_fit){
+        .weights_bytes = mem->weights_bytes,
+        .kv_bytes = mem->kv_bytes,
+        .activation_bytes = mem->activation_bytes,
+        .overhead_bytes = mem->overhead_bytes,
+        .per_gpu_bytes = mem->per_gpu_bytes,
+        .vram_bytes = b->vram_bytes > 0 ? b->vram_bytes : b->gpu->memory_bytes,
+        .usable_fraction = engine_scenario_usable_fraction(b),
+        .capacity_bytes = mem->capacity_bytes,
+        .kv_room_bytes = mem->capacity_bytes - mem->weights_bytes - mem->activation_bytes -
+                         mem->overhead_bytes,
+        .concurrency = b->batch,
+        .context_tokens = (double)b->prompt + b->gen,
+    };
+    PUT(st, f, weights_bytes, REC_UNIT_BYTES);
+    PUT(st, f, kv_bytes, REC_UNIT_BYTES);
+    PUT(st, f, activation_bytes, REC_UNIT_BYTES);
+    PUT(st, f, overhead_bytes, REC_UNIT_BYTES);
+    PUT(st, f, per_gpu_bytes, REC_UNIT_BYTES);
+    PUT(st, f, vram_bytes, REC_UNIT_BYTES);
+    PUT(st, f, usable_fraction, REC_UNIT_FRACTION);
+    PUT(st, f, capacity_bytes, REC_UNIT_BYTES);
+    PUT(st, f, kv_room_bytes, REC_UNIT_BYTES);
+    PUT(st, f, concurrency, REC_UNIT_COUNT);
+    PUT(st, f, context_tokens, REC_UNIT_COUNT);
+    c->budget = mem->capacity_bytes - mem->overhead_bytes - mem->activation_bytes;
+    procedure(c->q, b->weight_dtype, mem->kv_bytes, c->budget, c->max_tp, &c->p0);
+    return 0;
+}
 
-    const engine_model *m = b->model;
-    const engine_gpu *g = b->gpu;
-    const int per_node = b->gpus_per_node;
-    /* TP stays inside a node; a unit above --gpus-max is reported, not
-     * squeezed (step 5 fails with REC_TP_OVER_LIMIT). */
-    int max_tp = per_node > 0 ? per_node : RECOMMEND_MAX_UNIT;
+/* Step 2: the decode floor (weights / peak HBM) against the ITL target. */
+static void step_floor(rec_ctx *c)
+{
+    const recommend_request *q = c->q;
+    recommend_step *st = step_init(
+        c->out, REC_STEP_FLOOR,
+        q->itl_target_s > 0 ? (c->p0.floor1 <= q->itl_target_s ? REC_PASS : REC_FAIL) : REC_INFO);
+    recommend_floor *f = &st->floor;
+    *f = (recommend_floor){c->p0.weights, q->base.gpu->hbm_bytes_per_s, c->p0.floor1,
+                           q->itl_target_s > 0 ? q->itl_target_s : 0, c->r1.itl_s};
+    PUT(st, f, weights_bytes, REC_UNIT_BYTES);
+    PUT(st, f, hbm_bytes_per_s, REC_UNIT_BYTES_PER_S);
+    PUT(st, f, floor_s, REC_UNIT_SECONDS);
+    if (f->itl_target_s > 0)
+        PUT(st, f, itl_target_s, REC_UNIT_SECONDS);
+    PUT(st, f, engine_itl_s, REC_UNIT_SECONDS);
+}
 
-    /* Step 1: one GPU, base dtype, the requested concurrency. */
-    engine_result r1;
-    if (engine_evaluate(&s1, (engine_plan){1, 1, 1, 1}, &r1, err) != 0)
-        return -1;
-    const engine_memory *mem = &r1.mem;
-    recommend_step *st = &out->step[REC_STEP_FIT];
-    step_init(out, REC_STEP_FIT, r1.fits ? REC_PASS : REC_FAIL);
-    put(st, "weights_bytes", mem->weights_bytes, REC_UNIT_BYTES);
-    put(st, "kv_bytes", mem->kv_bytes, REC_UNIT_BYTES);
-    put(st, "activation_bytes", mem->activation_bytes, REC_UNIT_BYTES);
-    put(st, "overhead_bytes", mem->overhead_bytes, REC_UNIT_BYTES);
-    put(st, "per_gpu_bytes", mem->per_gpu_bytes, REC_UNIT_BYTES);
-    put(st, "vram_bytes", b->vram_bytes > 0 ? b->vram_bytes : g->memory_bytes, REC_UNIT_BYTES);
-    put(st, "usable_fraction", engine_scenario_usable_fraction(b), REC_UNIT_FRACTION);
-    put(st, "capacity_bytes", mem->capacity_bytes, REC_UNIT_BYTES);
-    put(st, "kv_room_bytes",
-        mem->capacity_bytes - mem->weights_bytes - mem->activation_bytes - mem->overhead_bytes,
-        REC_UNIT_BYTES);
-    put(st, "concurrency", b->batch, REC_UNIT_COUNT);
-    put(st, "context_tokens", (double)b->prompt + b->gen, REC_UNIT_COUNT);
+/* Step 3: GPUs needed just to fit. */
+static void step_n_fit(rec_ctx *c)
+{
+    const engine_memory *mem = &c->r1.mem;
+    recommend_step *st =
+        step_init(c->out, REC_STEP_N_FIT,
+                  c->p0.fit_impossible ? REC_FAIL : (c->p0.n_fit <= 1 ? REC_PASS : REC_INFO));
+    recommend_n_fit *f = &st->n_fit;
+    *f = (recommend_n_fit){c->p0.weights,       mem->kv_bytes,          mem->capacity_bytes,
+                           mem->overhead_bytes, mem->activation_bytes,  c->budget,
+                           c->p0.n_fit};
+    PUT(st, f, weights_bytes, REC_UNIT_BYTES);
+    PUT(st, f, kv_bytes, REC_UNIT_BYTES);
+    PUT(st, f, capacity_bytes, REC_UNIT_BYTES);
+    PUT(st, f, overhead_bytes, REC_UNIT_BYTES);
+    PUT(st, f, activation_bytes, REC_UNIT_BYTES);
+    PUT(st, f, budget_per_gpu_bytes, REC_UNIT_BYTES);
+    PUT(st, f, n_fit, REC_UNIT_COUNT);
+}
 
-    /* Step 2: the decode floor. */
-    proc p0;
-    double budget = mem->capacity_bytes - mem->overhead_bytes - mem->activation_bytes;
-    procedure(q, b->weight_dtype, mem->kv_bytes, budget, max_tp, &p0);
-    st = &out->step[REC_STEP_FLOOR];
-    step_init(out, REC_STEP_FLOOR,
-              q->itl_target_s > 0 ? (p0.floor1 <= q->itl_target_s ? REC_PASS : REC_FAIL) : REC_INFO);
-    put(st, "weights_bytes", p0.weights, REC_UNIT_BYTES);
-    put(st, "hbm_bytes_per_s", g->hbm_bytes_per_s, REC_UNIT_BYTES_PER_S);
-    put(st, "floor_s", p0.floor1, REC_UNIT_SECONDS);
-    if (q->itl_target_s > 0)
-        put(st, "itl_target_s", q->itl_target_s, REC_UNIT_SECONDS);
-    put(st, "engine_itl_s", r1.itl_s, REC_UNIT_SECONDS);
+/* Step 4: GPUs needed for the ITL target. */
+static void step_n_latency(rec_ctx *c)
+{
+    const recommend_request *q = c->q;
+    const proc *p = &c->p0;
+    recommend_step *st =
+        step_init(c->out, REC_STEP_N_LATENCY,
+                  q->itl_target_s <= 0 ? REC_INFO : (p->lat_impossible ? REC_FAIL : REC_PASS));
+    recommend_n_latency *f = &st->n_latency;
+    *f = (recommend_n_latency){p->floor1, q->itl_target_s > 0 ? q->itl_target_s : 0, p->n_lat,
+                               p->tp_max, p->floor1 / p->tp_max};
+    PUT(st, f, floor_s, REC_UNIT_SECONDS);
+    if (f->itl_target_s > 0)
+        PUT(st, f, itl_target_s, REC_UNIT_SECONDS);
+    PUT(st, f, n_latency, REC_UNIT_COUNT);
+    PUT(st, f, tp_max, REC_UNIT_COUNT);
+    PUT(st, f, floor_at_tp_max_s, REC_UNIT_SECONDS);
+}
 
-    /* Step 3: GPUs to fit. */
-    st = &out->step[REC_STEP_N_FIT];
-    step_init(out, REC_STEP_N_FIT,
-              p0.fit_impossible ? REC_FAIL : (p0.n_fit <= 1 ? REC_PASS : REC_INFO));
-    put(st, "weights_bytes", p0.weights, REC_UNIT_BYTES);
-    put(st, "kv_bytes", mem->kv_bytes, REC_UNIT_BYTES);
-    put(st, "capacity_bytes", mem->capacity_bytes, REC_UNIT_BYTES);
-    put(st, "overhead_bytes", mem->overhead_bytes, REC_UNIT_BYTES);
-    put(st, "activation_bytes", mem->activation_bytes, REC_UNIT_BYTES);
-    put(st, "budget_per_gpu_bytes", budget, REC_UNIT_BYTES);
-    put(st, "n_fit", p0.n_fit, REC_UNIT_COUNT);
-
-    /* Step 4: GPUs for latency. */
-    st = &out->step[REC_STEP_N_LATENCY];
-    step_init(out, REC_STEP_N_LATENCY,
-              q->itl_target_s <= 0 ? REC_INFO : (p0.lat_impossible ? REC_FAIL : REC_PASS));
-    put(st, "floor_s", p0.floor1, REC_UNIT_SECONDS);
-    if (q->itl_target_s > 0)
-        put(st, "itl_target_s", q->itl_target_s, REC_UNIT_SECONDS);
-    put(st, "n_latency", p0.n_lat, REC_UNIT_COUNT);
-    put(st, "tp_max", p0.tp_max, REC_UNIT_COUNT);
-    put(st, "floor_at_tp_max_s", p0.floor1 / p0.tp_max, REC_UNIT_SECONDS);
-
-    /* Step 5: the TP degree (x PP when one node is not enough). */
-    st = &out->step[REC_STEP_TP];
-    int need = p0.n_fit > p0.n_lat ? p0.n_fit : p0.n_lat;
-    step_init(out, REC_STEP_TP, REC_PASS);
-    if (p0.tp > need && p0.pp == 1)
+/* Step 5: the TP degree (x PP when one node is not enough). */
+static void step_tp(rec_ctx *c)
+{
+    const recommend_request *q = c->q;
+    const engine_model *m = q->base.model;
+    const proc *p = &c->p0;
+    int need = p->n_fit > p->n_lat ? p->n_fit : p->n_lat;
+    recommend_step *st = step_init(c->out, REC_STEP_TP, REC_PASS);
+    if (p->tp > need && p->pp == 1)
         st->flags |= REC_TP_ROUNDED;
-    if (!m->mla && p0.tp > m->kv_heads)
+    if (!m->mla && p->tp > m->kv_heads)
         st->flags |= REC_TP_KV_REPLICATED;
-    if (p0.pp > 1)
+    if (p->pp > 1)
         st->flags |= REC_TP_NODE_LIMITED;
-    if (p0.lat_impossible)
+    if (p->lat_impossible)
         st->flags |= REC_TP_LATENCY_CAPPED;
-    if (q->gpus_max > 0 && p0.unit > q->gpus_max)
+    if (q->gpus_max > 0 && p->unit > q->gpus_max)
         st->flags |= REC_TP_OVER_LIMIT;
-    if (p0.fit_impossible || (st->flags & REC_TP_OVER_LIMIT))
+    if (p->fit_impossible || (st->flags & REC_TP_OVER_LIMIT))
         st->verdict = REC_FAIL;
     else if (st->flags & (REC_TP_NODE_LIMITED | REC_TP_LATENCY_CAPPED))
         st->verdict = REC_WARN;
-    put(st, "n_needed", need, REC_UNIT_COUNT);
-    put(st, "heads", m->heads, REC_UNIT_COUNT);
-    put(st, "kv_heads", m->kv_heads, REC_UNIT_COUNT);
-    put(st, "gpus_per_node", per_node, REC_UNIT_COUNT);
-    put(st, "tp", p0.tp, REC_UNIT_COUNT);
-    put(st, "pp", p0.pp, REC_UNIT_COUNT);
-    put(st, "unit_gpus", p0.unit, REC_UNIT_COUNT);
-    put(st, "nodes", p0.nodes, REC_UNIT_COUNT);
-    if (q->gpus_max > 0)
-        put(st, "gpus_max", q->gpus_max, REC_UNIT_COUNT);
+    recommend_tp *f = &st->tp;
+    *f = (recommend_tp){need,  m->heads, m->kv_heads, q->base.gpus_per_node, p->tp,
+                        p->pp, p->unit,  p->nodes,    q->gpus_max > 0 ? q->gpus_max : 0};
+    PUT(st, f, n_needed, REC_UNIT_COUNT);
+    PUT(st, f, heads, REC_UNIT_COUNT);
+    PUT(st, f, kv_heads, REC_UNIT_COUNT);
+    PUT(st, f, gpus_per_node, REC_UNIT_COUNT);
+    PUT(st, f, tp, REC_UNIT_COUNT);
+    PUT(st, f, pp, REC_UNIT_COUNT);
+    PUT(st, f, unit_gpus, REC_UNIT_COUNT);
+    PUT(st, f, nodes, REC_UNIT_COUNT);
+    if (f->gpus_max > 0)
+        PUT(st, f, gpus_max, REC_UNIT_COUNT);
+}
 
-    /* Step 6: the interconnect and topology of that unit, in the engine. */
+/* Step 6: the interconnect and topology of that unit, in the engine. */
+static int step_topology(rec_ctx *c, engine_error *err)
+{
+    const engine_scenario *b = &c->q->base;
+    const proc *p = &c->p0;
     engine_scenario su = *b;
-    su.gpus = p0.unit;
-    engine_result ru;
-    memset(&ru, 0, sizeof ru);
-    if (!p0.fit_impossible && engine_evaluate(&su, (engine_plan){p0.tp, p0.pp, 1, 1}, &ru, err))
+    su.gpus = p->unit;
+    memset(&c->ru, 0, sizeof c->ru);
+    if (!p->fit_impossible &&
+        engine_evaluate(&su, (engine_plan){p->tp, p->pp, 1, 1}, &c->ru, err))
         return -1;
-    st = &out->step[REC_STEP_TOPOLOGY];
-    step_init(out, REC_STEP_TOPOLOGY, REC_PASS);
-    double dec_frac = ru.itl_s > 0 ? ru.decode_comm_s / ru.itl_s : 0;
-    double pre_frac = ru.ttft_s > 0 ? ru.prefill_comm_s / ru.ttft_s : 0;
-    if (p0.tp <= 1)
+    const engine_result *ru = &c->ru;
+    recommend_step *st = step_init(c->out, REC_STEP_TOPOLOGY, REC_PASS);
+    double dec_frac = ru->itl_s > 0 ? ru->decode_comm_s / ru->itl_s : 0;
+    double pre_frac = ru->ttft_s > 0 ? ru->prefill_comm_s / ru->ttft_s : 0;
+    if (p->tp <= 1)
         st->flags |= REC_TOPO_NO_TP;
     else if (b->intra->bytes_per_s < REC_NVLINK_CLASS_BPS || dec_frac > REC_COMM_WARN ||
              pre_frac > REC_COMM_WARN)
         st->flags |= REC_TOPO_SLOW_TP;
-    if (p0.nodes > 1 && p0.pp > 1)
+    if (p->nodes > 1 && p->pp > 1)
         st->flags |= REC_TOPO_PP_CROSS;
-    if (p0.nodes > 1 && !b->inter)
+    if (p->nodes > 1 && !b->inter)
         st->flags |= REC_TOPO_SAME_INTER;
-    if (!p0.fit_impossible && (!ru.valid || !ru.fits))
+    if (!p->fit_impossible && (!ru->valid || !ru->fits))
         st->flags |= REC_TOPO_NOT_FIT;
-    if (p0.fit_impossible)
+    if (p->fit_impossible)
         st->verdict = REC_INFO;
     else if (st->flags & (REC_TOPO_SLOW_TP | REC_TOPO_NOT_FIT))
         st->verdict = REC_WARN;
-    put(st, "tp", p0.tp, REC_UNIT_COUNT);
-    put(st, "pp", p0.pp, REC_UNIT_COUNT);
-    put(st, "link_bytes_per_s", b->intra->bytes_per_s, REC_UNIT_BYTES_PER_S);
+    recommend_topology *f = &st->topology;
+    *f = (recommend_topology){p->tp,      p->pp,    b->intra->bytes_per_s,
+                              b->inter ? b->inter->bytes_per_s : 0,
+                              p->nodes,   ru->itl_s, ru->decode_comm_s,
+                              dec_frac,   ru->ttft_s, pre_frac,
+                              ru->valid && ru->fits};
+    PUT(st, f, tp, REC_UNIT_COUNT);
+    PUT(st, f, pp, REC_UNIT_COUNT);
+    PUT(st, f, link_bytes_per_s, REC_UNIT_BYTES_PER_S);
     if (b->inter)
-        put(st, "inter_link_bytes_per_s", b->inter->bytes_per_s, REC_UNIT_BYTES_PER_S);
-    put(st, "nodes", p0.nodes, REC_UNIT_COUNT);
-    put(st, "itl_s", ru.itl_s, REC_UNIT_SECONDS);
-    put(st, "decode_comm_s", ru.decode_comm_s, REC_UNIT_SECONDS);
-    put(st, "decode_comm_fraction", dec_frac, REC_UNIT_FRACTION);
-    put(st, "ttft_s", ru.ttft_s, REC_UNIT_SECONDS);
-    put(st, "prefill_comm_fraction", pre_frac, REC_UNIT_FRACTION);
-    put(st, "fits", ru.valid && ru.fits, REC_UNIT_COUNT);
+        PUT(st, f, inter_link_bytes_per_s, REC_UNIT_BYTES_PER_S);
+    PUT(st, f, nodes, REC_UNIT_COUNT);
+    PUT(st, f, itl_s, REC_UNIT_SECONDS);
+    PUT(st, f, decode_comm_s, REC_UNIT_SECONDS);
+    put(st, "decode_comm_fraction", f->decode_comm_fraction, REC_UNIT_FRACTION);
+    PUT(st, f, ttft_s, REC_UNIT_SECONDS);
+    put(st, "prefill_comm_fraction", f->prefill_comm_fraction, REC_UNIT_FRACTION);
+    PUT(st, f, fits, REC_UNIT_COUNT);
+    return 0;
+}
 
-    /* Step 7: replicas of the unit. */
-    st = &out->step[REC_STEP_REPLICAS];
-    int dp0 = q->gpus_max > 0 ? q->gpus_max / p0.unit : 1;
-    step_init(out, REC_STEP_REPLICAS, dp0 >= 1 && !p0.fit_impossible ? REC_INFO : REC_FAIL);
-    put(st, "unit_gpus", p0.unit, REC_UNIT_COUNT);
-    put(st, "dp", dp0, REC_UNIT_COUNT);
-    put(st, "gpus_used", (double)dp0 * p0.unit, REC_UNIT_COUNT);
-    if (q->gpus_max > 0)
-        put(st, "gpus_max", q->gpus_max, REC_UNIT_COUNT);
-    put(st, "tokens_per_s_replica", ru.tokens_per_s, REC_UNIT_TOKENS_PER_S);
-    put(st, "tokens_per_s_total", ru.tokens_per_s * dp0, REC_UNIT_TOKENS_PER_S);
+/* Step 7: data-parallel replicas of the unit. */
+static void step_replicas(rec_ctx *c)
+{
+    const recommend_request *q = c->q;
+    const proc *p = &c->p0;
+    int dp0 = q->gpus_max > 0 ? q->gpus_max / p->unit : 1;
+    recommend_step *st = step_init(c->out, REC_STEP_REPLICAS,
+                                   dp0 >= 1 && !p->fit_impossible ? REC_INFO : REC_FAIL);
+    recommend_replicas *f = &st->replicas;
+    *f = (recommend_replicas){p->unit, dp0, (double)dp0 * p->unit,
+                              q->gpus_max > 0 ? q->gpus_max : 0, c->ru.tokens_per_s,
+                              c->ru.tokens_per_s * dp0};
+    PUT(st, f, unit_gpus, REC_UNIT_COUNT);
+    PUT(st, f, dp, REC_UNIT_COUNT);
+    PUT(st, f, gpus_used, REC_UNIT_COUNT);
+    if (f->gpus_max > 0)
+        PUT(st, f, gpus_max, REC_UNIT_COUNT);
+    PUT(st, f, tokens_per_s_replica, REC_UNIT_TOKENS_PER_S);
+    PUT(st, f, tokens_per_s_total, REC_UNIT_TOKENS_PER_S);
+}
 
-    /* Step 8: quantization instead of more GPUs or nodes. */
-    st = &out->step[REC_STEP_QUANT];
-    step_init(out, REC_STEP_QUANT, REC_INFO);
-    proc answer = p0;
-    int answer_ok = !p0.fit_impossible && !(q->gpus_max > 0 && p0.unit > q->gpus_max) &&
-                    !p0.lat_impossible;
+static int proc_ok(const recommend_request *q, const proc *p)
+{
+    return !p->fit_impossible && !(q->gpus_max > 0 && p->unit > q->gpus_max) &&
+           !p->lat_impossible;
+}
+
+/* Step 8: quantization instead of more GPUs or nodes; the procedure's
+ * answer. */
+static void step_quant(rec_ctx *c)
+{
+    const recommend_request *q = c->q;
+    recommend_result *out = c->out;
+    recommend_step *st = step_init(out, REC_STEP_QUANT, REC_INFO);
+    recommend_quant *f = &st->quant;
+    c->answer = c->p0;
+    c->answer_ok = proc_ok(q, &c->p0);
     int helps_not_allowed = 0;
     for (int i = 0; i < N_QUANT; i++) {
         engine_dtype d = QUANT[i];
-        if (engine_dtype_bytes(d) >= engine_dtype_bytes(b->weight_dtype))
+        if (engine_dtype_bytes(d) >= engine_dtype_bytes(q->base.weight_dtype))
             continue;
         proc pq;
-        procedure(q, d, mem->kv_bytes, budget, max_tp, &pq);
+        procedure(q, d, c->r1.mem.kv_bytes, c->budget, c->max_tp, &pq);
         char key[RECOMMEND_KEY_MAX];
         const char *dn = engine_dtype_name(d);
+        f->q[f->n].dtype = d;
+        f->q[f->n].weights_bytes = pq.weights;
+        f->q[f->n].unit_gpus = pq.fit_impossible ? 0 : pq.unit;
+        f->q[f->n].allowed = dtype_allowed(q, d);
         snprintf(key, sizeof key, "%s_weights_bytes", dn);
-        put(st, key, pq.weights, REC_UNIT_BYTES);
+        put(st, key, f->q[f->n].weights_bytes, REC_UNIT_BYTES);
         snprintf(key, sizeof key, "%s_unit_gpus", dn);
-        put(st, key, pq.fit_impossible ? 0 : pq.unit, REC_UNIT_COUNT);
+        put(st, key, f->q[f->n].unit_gpus, REC_UNIT_COUNT);
         snprintf(key, sizeof key, "%s_allowed", dn);
-        put(st, key, dtype_allowed(q, d), REC_UNIT_COUNT);
-        int ok = !pq.fit_impossible && !(q->gpus_max > 0 && pq.unit > q->gpus_max) &&
-                 !pq.lat_impossible;
-        int better = ok && (!answer_ok || pq.unit < answer.unit || pq.nodes < answer.nodes);
-        if (!better)
+        put(st, key, f->q[f->n].allowed, REC_UNIT_COUNT);
+        f->n++;
+        int ok = proc_ok(q, &pq);
+        if (!(ok && (!c->answer_ok || pq.unit < c->answer.unit || pq.nodes < c->answer.nodes)))
             continue;
         if (dtype_allowed(q, d)) {
-            answer = pq;
-            answer_ok = 1;
+            c->answer = pq;
+            c->answer_ok = 1;
             st->verdict = REC_PASS;
         } else {
             helps_not_allowed = 1;
@@ -582,132 +660,142 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
     }
     if (st->verdict != REC_PASS && helps_not_allowed)
         st->flags |= REC_QUANT_WOULD_HELP;
-    out->procedure_dtype = answer.dtype;
-    out->procedure_tp = answer.tp;
-    out->procedure_pp = answer.pp;
-    out->procedure_dp = q->gpus_max > 0 ? q->gpus_max / answer.unit : 1;
-    put(st, "procedure_tp", answer.tp, REC_UNIT_COUNT);
-    put(st, "procedure_pp", answer.pp, REC_UNIT_COUNT);
-    put(st, "procedure_unit_gpus", answer.unit, REC_UNIT_COUNT);
-    put(st, "procedure_ok", answer_ok, REC_UNIT_COUNT);
+    out->procedure_dtype = c->answer.dtype;
+    out->procedure_tp = c->answer.tp;
+    out->procedure_pp = c->answer.pp;
+    out->procedure_dp = q->gpus_max > 0 ? q->gpus_max / c->answer.unit : 1;
+    f->procedure_tp = c->answer.tp;
+    f->procedure_pp = c->answer.pp;
+    f->procedure_unit_gpus = c->answer.unit;
+    f->procedure_ok = c->answer_ok;
+    PUT(st, f, procedure_tp, REC_UNIT_COUNT);
+    PUT(st, f, procedure_pp, REC_UNIT_COUNT);
+    PUT(st, f, procedure_unit_gpus, REC_UNIT_COUNT);
+    PUT(st, f, procedure_ok, REC_UNIT_COUNT);
+}
 
-    /* Step 9: the engine's search. */
-    if (search(q, out, err) != 0)
-        return -1;
-    int ci = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, NULL, 0);
-    st = &out->step[REC_STEP_ENGINE];
-    step_init(out, REC_STEP_ENGINE, REC_PASS);
-    put(st, "plans_evaluated", out->plans_evaluated, REC_UNIT_COUNT);
-    int feasible = 0;
-    for (int i = 0; i < out->n_cands; i++)
-        feasible += cand_pass(&out->cands[i], NEED_ALL);
-    put(st, "plans_feasible", feasible, REC_UNIT_COUNT);
-
-    if (ci >= 0) {
-        const recommend_cand *c = &out->cands[ci];
-        out->have_choice = 1;
-        make_option(q, c, &out->chosen);
-        out->chosen_scenario = q->base;
-        out->chosen_scenario.gpus = out->chosen.gpus;
-        out->chosen_scenario.weight_dtype = c->dtype;
-        if (engine_evaluate(&out->chosen_scenario, out->chosen.plan, &out->chosen_result, err))
-            return -1;
-        engine_tails(&out->chosen_scenario, &out->chosen_result);
-
-        /* First alternative: the runner-up.  Second: the contrast that
-         * matters - the unquantized plan when the choice is quantized, else
-         * a dtype the user has not allowed that saves GPUs or nodes (seed
-         * 004: quantize before going multi-node), else the third best. */
-        int skip[RECOMMEND_MAX_ALTS + 1] = {ci, -1, -1};
-        int a0 = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, skip, 1);
-        if (a0 >= 0) {
-            skip[1] = a0;
-            make_option(q, &out->cands[a0], &out->alt[out->n_alts++]);
-        }
-        int a1 = -1;
-        if (c->dtype != b->weight_dtype) {
-            for (int i = 0; i < out->n_cands; i++) {
-                const recommend_cand *x = &out->cands[i];
-                if (x->dtype == b->weight_dtype && cand_pass(x, NEED_ALL) &&
-                    (a1 < 0 || cand_cmp(q, x, &out->cands[a1], ORDER_OBJECTIVE) < 0))
-                    a1 = i;
+/* The second alternative: the unquantized plan when the choice is
+ * quantized, else a dtype the user has not allowed that saves GPUs or
+ * nodes (seed 004: quantize before going multi-node); -1 when none. */
+static int contrast_alt(const rec_ctx *c, const recommend_cand *chosen)
+{
+    const recommend_request *q = c->q;
+    const recommend_result *out = c->out;
+    int per_node = q->base.gpus_per_node, a1 = -1;
+    for (int k = chosen->dtype != q->base.weight_dtype ? -1 : 0; k < N_QUANT && a1 < 0; k++) {
+        for (int i = 0; i < out->n_cands; i++) {
+            const recommend_cand *x = &out->cands[i];
+            if (k < 0) { /* the choice is quantized: the base dtype */
+                if (x->dtype != q->base.weight_dtype || !cand_pass(x, NEED_ALL))
+                    continue;
+            } else if (x->dtype != QUANT[k] ||
+                       !cand_pass(x, (NEED_ALL & ~NEED_ALLOWED) | NOT_ALLOWED) ||
+                       (x->unit >= chosen->unit &&
+                        nodes_of(x->unit, per_node) >= nodes_of(chosen->unit, per_node))) {
+                continue;
             }
-        } else {
-            for (int k = 0; k < N_QUANT && a1 < 0; k++) {
-                for (int i = 0; i < out->n_cands; i++) {
-                    const recommend_cand *x = &out->cands[i];
-                    if (x->dtype != QUANT[k] || !cand_pass(x, (NEED_ALL & ~NEED_ALLOWED) | NOT_ALLOWED))
-                        continue;
-                    if (x->unit >= c->unit &&
-                        nodes_of(x->unit, per_node) >= nodes_of(c->unit, per_node))
-                        continue;
-                    if (a1 < 0 || cand_cmp(q, x, &out->cands[a1], ORDER_OBJECTIVE) < 0)
-                        a1 = i;
-                }
-            }
+            if (a1 < 0 || cand_cmp(q, x, &out->cands[a1], ORDER_OBJECTIVE) < 0)
+                a1 = i;
         }
-        if (a1 == a0 || a1 == ci)
-            a1 = -1;
-        if (a1 < 0)
-            a1 = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, skip, 2);
-        if (a1 >= 0)
-            make_option(q, &out->cands[a1], &out->alt[out->n_alts++]);
-        /* The best plan if TP could span nodes. */
-        int ui = best_cand(q, out, NEED_ALL & ~NEED_TOPO, ORDER_OBJECTIVE, NULL, 0);
-        if (ui >= 0 && !out->cands[ui].topo) {
-            out->have_unconstrained = 1;
-            make_option(q, &out->cands[ui], &out->unconstrained);
-            st->flags |= REC_ENG_TOPO_EXCLUDED;
-        }
-
-        int agrees = c->dtype == answer.dtype && c->plan.tp == answer.tp && c->plan.pp == answer.pp;
-        if (agrees) {
-            st->flags |= REC_ENG_AGREES;
-        } else {
-            st->verdict = REC_WARN;
-            /* Why the search moved away from the procedure's plan. */
-            engine_scenario sp = *b;
-            sp.gpus = answer.unit;
-            sp.weight_dtype = answer.dtype;
-            engine_result rp;
-            memset(&rp, 0, sizeof rp);
-            if (answer_ok)
-                engine_evaluate(&sp, (engine_plan){answer.tp, answer.pp, 1, 1}, &rp, NULL);
-            if (!answer_ok || !rp.valid || !rp.fits)
-                st->flags |= REC_ENG_NOT_FIT;
-            else if ((q->itl_target_s > 0 && rp.itl_s > q->itl_target_s) ||
-                     (q->ttft_target_s > 0 && rp.ttft_s > q->ttft_target_s))
-                st->flags |= REC_ENG_TARGET_MISSED;
-            else
-                st->flags |= REC_ENG_BETTER;
-            if (answer_ok && rp.valid) {
-                put(st, "procedure_itl_s", rp.itl_s, REC_UNIT_SECONDS);
-                put(st, "procedure_ttft_s", rp.ttft_s, REC_UNIT_SECONDS);
-                put(st, "procedure_tokens_per_s", rp.tokens_per_s, REC_UNIT_TOKENS_PER_S);
-            }
-        }
-        put(st, "agrees", agrees, REC_UNIT_COUNT);
-        put(st, "tp", c->plan.tp, REC_UNIT_COUNT);
-        put(st, "pp", c->plan.pp, REC_UNIT_COUNT);
-        put(st, "dp", out->chosen.plan.dp, REC_UNIT_COUNT);
-        put(st, "unit_gpus", c->unit, REC_UNIT_COUNT);
-        put(st, "itl_s", c->itl_s, REC_UNIT_SECONDS);
-        put(st, "ttft_s", c->ttft_s, REC_UNIT_SECONDS);
-        put(st, "tokens_per_s_replica", c->tokens_per_s, REC_UNIT_TOKENS_PER_S);
-        return 0;
+        if (k < 0)
+            break;
     }
+    return a1;
+}
 
-    /* Nothing feasible: say which constraint binds and what is nearest. */
-    st->verdict = REC_FAIL;
-    unsigned placed = NEED_ALLOWED | NEED_WITHIN | NEED_TOPO;
-    int ni = -1;
+/* The chosen candidate ci: its deployment with tails, the alternatives and
+ * the best plan if TP could span nodes. */
+static int choose(rec_ctx *c, int ci, recommend_step *st, engine_error *err)
+{
+    const recommend_request *q = c->q;
+    recommend_result *out = c->out;
+    const recommend_cand *cand = &out->cands[ci];
+    out->have_choice = 1;
+    make_option(q, cand, &out->chosen);
+    out->chosen_scenario = q->base;
+    out->chosen_scenario.gpus = out->chosen.gpus;
+    out->chosen_scenario.weight_dtype = cand->dtype;
+    if (engine_evaluate(&out->chosen_scenario, out->chosen.plan, &out->chosen_result, err))
+        return -1;
+    engine_tails(&out->chosen_scenario, &out->chosen_result);
+
+    /* First alternative: the runner-up; second: the contrast that matters,
+     * else the third best. */
+    int skip[RECOMMEND_MAX_ALTS + 1] = {ci, -1, -1};
+    int a0 = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, skip, 1);
+    if (a0 >= 0) {
+        skip[1] = a0;
+        make_option(q, &out->cands[a0], &out->alt[out->n_alts++]);
+    }
+    int a1 = contrast_alt(c, cand);
+    if (a1 == a0 || a1 == ci)
+        a1 = -1;
+    if (a1 < 0)
+        a1 = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, skip, 2);
+    if (a1 >= 0)
+        make_option(q, &out->cands[a1], &out->alt[out->n_alts++]);
+    int ui = best_cand(q, out, NEED_ALL & ~NEED_TOPO, ORDER_OBJECTIVE, NULL, 0);
+    if (ui >= 0 && !out->cands[ui].topo) {
+        out->have_unconstrained = 1;
+        make_option(q, &out->cands[ui], &out->unconstrained);
+        st->flags |= REC_ENG_TOPO_EXCLUDED;
+    }
+    return 0;
+}
+
+/* Whether the search agrees with the procedure, and if not, why it moved
+ * away from the procedure's plan. */
+static void compare_procedure(const rec_ctx *c, const recommend_cand *cand, recommend_step *st)
+{
+    const recommend_request *q = c->q;
+    const proc *a = &c->answer;
+    recommend_search *f = &st->search;
+    f->agrees = cand->dtype == a->dtype && cand->plan.tp == a->tp && cand->plan.pp == a->pp;
+    if (f->agrees) {
+        st->flags |= REC_ENG_AGREES;
+        return;
+    }
+    st->verdict = REC_WARN;
+    engine_scenario sp = q->base;
+    sp.gpus = a->unit;
+    sp.weight_dtype = a->dtype;
+    engine_result rp;
+    memset(&rp, 0, sizeof rp);
+    if (c->answer_ok)
+        engine_evaluate(&sp, (engine_plan){a->tp, a->pp, 1, 1}, &rp, NULL);
+    if (!c->answer_ok || !rp.valid || !rp.fits)
+        st->flags |= REC_ENG_NOT_FIT;
+    else if ((q->itl_target_s > 0 && rp.itl_s > q->itl_target_s) ||
+             (q->ttft_target_s > 0 && rp.ttft_s > q->ttft_target_s))
+        st->flags |= REC_ENG_TARGET_MISSED;
+    else
+        st->flags |= REC_ENG_BETTER;
+    if (c->answer_ok && rp.valid) {
+        f->has_procedure_figures = 1;
+        f->procedure_itl_s = rp.itl_s;
+        f->procedure_ttft_s = rp.ttft_s;
+        f->procedure_tokens_per_s = rp.tokens_per_s;
+        PUT(st, f, procedure_itl_s, REC_UNIT_SECONDS);
+        PUT(st, f, procedure_ttft_s, REC_UNIT_SECONDS);
+        PUT(st, f, procedure_tokens_per_s, REC_UNIT_TOKENS_PER_S);
+    }
+}
+
+/* Nothing feasible: which constraint binds (out->status) and the nearest
+ * option that works (out->nearest). */
+static void nearest(rec_ctx *c)
+{
+    const recommend_request *q = c->q;
+    recommend_result *out = c->out;
+    const unsigned placed = NEED_ALLOWED | NEED_WITHIN | NEED_TOPO;
+    const unsigned targets = NEED_TOPO | NEED_ITL | NEED_TTFT;
+    int ni;
     if (best_cand(q, out, placed, ORDER_FEWEST, NULL, 0) >= 0) {
         int itl_miss = q->itl_target_s > 0 &&
                        best_cand(q, out, placed | NEED_ITL, ORDER_FEWEST, NULL, 0) < 0;
         out->status = itl_miss ? REC_INFEASIBLE_ITL : REC_INFEASIBLE_TTFT;
-        /* Nearest: a quantized dtype that meets the targets, else more GPUs
-         * than allowed, else the best reachable latency (relax the target). */
-        unsigned targets = NEED_TOPO | NEED_ITL | NEED_TTFT;
+        /* A quantized dtype that meets the targets, else more GPUs than
+         * allowed, else the best reachable latency (relax the target). */
         if ((ni = best_cand(q, out, targets | NEED_WITHIN | NOT_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
             out->nearest_kind = REC_NEAR_QUANT;
         else if ((ni = best_cand(q, out, targets | NEED_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
@@ -719,7 +807,6 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
         }
     } else {
         out->status = REC_INFEASIBLE_FIT;
-        unsigned targets = NEED_TOPO | NEED_ITL | NEED_TTFT;
         if ((ni = best_cand(q, out, targets | NEED_WITHIN | NOT_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
             out->nearest_kind = REC_NEAR_QUANT;
         else if ((ni = best_cand(q, out, targets | NEED_ALLOWED, ORDER_FEWEST, NULL, 0)) >= 0)
@@ -731,10 +818,90 @@ int recommend_run(const recommend_request *q, recommend_result *out, engine_erro
     }
     if (ni >= 0)
         make_option(q, &out->cands[ni], &out->nearest);
-    put(st, "agrees", 0, REC_UNIT_COUNT);
-    put(st, "search_max_gpus",
-        q->gpus_max > RECOMMEND_MAX_UNIT ? (q->gpus_max > REC_SEARCH_CAP ? REC_SEARCH_CAP : q->gpus_max)
-                                         : RECOMMEND_MAX_UNIT,
-        REC_UNIT_COUNT);
+}
+
+/* Step 9: the engine's search, the choice or the nearest option. */
+static int step_search(rec_ctx *c, engine_error *err)
+{
+    const recommend_request *q = c->q;
+    recommend_result *out = c->out;
+    if (search(q, out, err) != 0)
+        return -1;
+    int ci = best_cand(q, out, NEED_ALL, ORDER_OBJECTIVE, NULL, 0);
+    recommend_step *st = step_init(out, REC_STEP_ENGINE, REC_PASS);
+    recommend_search *f = &st->search;
+    f->plans_evaluated = out->plans_evaluated;
+    for (int i = 0; i < out->n_cands; i++)
+        f->plans_feasible += cand_pass(&out->cands[i], NEED_ALL);
+    PUT(st, f, plans_evaluated, REC_UNIT_COUNT);
+    PUT(st, f, plans_feasible, REC_UNIT_COUNT);
+    if (ci < 0) {
+        st->verdict = REC_FAIL;
+        nearest(c);
+        int max_u = q->gpus_max > RECOMMEND_MAX_UNIT ? q->gpus_max : RECOMMEND_MAX_UNIT;
+        f->search_max_gpus = max_u > REC_SEARCH_CAP ? REC_SEARCH_CAP : max_u;
+        PUT(st, f, agrees, REC_UNIT_COUNT);
+        PUT(st, f, search_max_gpus, REC_UNIT_COUNT);
+        return 0;
+    }
+    const recommend_cand *cand = &out->cands[ci];
+    if (choose(c, ci, st, err) != 0)
+        return -1;
+    compare_procedure(c, cand, st);
+    *f = (recommend_search){
+        .plans_evaluated = f->plans_evaluated,
+        .plans_feasible = f->plans_feasible,
+        .has_procedure_figures = f->has_procedure_figures,
+        .procedure_itl_s = f->procedure_itl_s,
+        .procedure_ttft_s = f->procedure_ttft_s,
+        .procedure_tokens_per_s = f->procedure_tokens_per_s,
+        .agrees = f->agrees,
+        .tp = cand->plan.tp,
+        .pp = cand->plan.pp,
+        .dp = out->chosen.plan.dp,
+        .unit_gpus = cand->unit,
+        .itl_s = cand->itl_s,
+        .ttft_s = cand->ttft_s,
+        .tokens_per_s_replica = cand->tokens_per_s,
+    };
+    PUT(st, f, agrees, REC_UNIT_COUNT);
+    PUT(st, f, tp, REC_UNIT_COUNT);
+    PUT(st, f, pp, REC_UNIT_COUNT);
+    PUT(st, f, dp, REC_UNIT_COUNT);
+    PUT(st, f, unit_gpus, REC_UNIT_COUNT);
+    PUT(st, f, itl_s, REC_UNIT_SECONDS);
+    PUT(st, f, ttft_s, REC_UNIT_SECONDS);
+    PUT(st, f, tokens_per_s_replica, REC_UNIT_TOKENS_PER_S);
     return 0;
+}
+
+int recommend_run(const recommend_request *q, recommend_result *out, engine_error *err)
+{
+    rec_ctx c;
+    memset(&c, 0, sizeof c);
+    c.q = q;
+    c.out = out;
+    c.s1 = q->base;
+    c.s1.gpus = 1;
+    if (engine_scenario_check(&c.s1, err) != 0)
+        return -1;
+    out->status = REC_FEASIBLE;
+    out->have_choice = 0;
+    out->n_alts = 0;
+    out->nearest_kind = REC_NEAR_NONE;
+    out->have_unconstrained = 0;
+    /* TP stays inside a node; a unit above --gpus-max is reported, not
+     * squeezed (step 5 fails with REC_TP_OVER_LIMIT). */
+    c.max_tp = q->base.gpus_per_node > 0 ? q->base.gpus_per_node : RECOMMEND_MAX_UNIT;
+    if (step_fit(&c, err) != 0)
+        return -1;
+    step_floor(&c);
+    step_n_fit(&c);
+    step_n_latency(&c);
+    step_tp(&c);
+    if (step_topology(&c, err) != 0)
+        return -1;
+    step_replicas(&c);
+    step_quant(&c);
+    return step_search(&c, err);
 }

@@ -11,9 +11,10 @@
  * alternatives and, for an impossible request, the nearest feasible option
  * all carry engine numbers; nothing is invented.
  *
- * Pure C: no I/O, no allocation, no globals.  Every step is a list of named
- * numbers in SI units (the key says the unit: *_bytes, *_s,
- * *_bytes_per_s; counts and fractions are bare) plus a verdict; the front
+ * Pure C: no I/O, no allocation, no globals.  Every step is a verdict,
+ * flags and typed numbers in SI units (recommend_fit ... recommend_search),
+ * also listed by name for the JSON output (the key says the unit:
+ * *_bytes, *_s, *_bytes_per_s; counts and fractions are bare); the front
  * end turns them into sentences.  The result struct is large (it holds the
  * search's scratch space): allocate it on the heap.
  */
@@ -95,10 +96,95 @@ typedef struct recommend_number {
     recommend_unit unit;
 } recommend_number;
 
+/* The typed numbers of each step (SI units; 0 when a number does not
+ * apply).  The same numbers, named, are in recommend_step.num for the
+ * JSON output (a key per field, e.g. "weights_bytes"; conditional keys
+ * only when they apply). */
+typedef struct recommend_fit {        /* REC_STEP_FIT */
+    double weights_bytes, kv_bytes, activation_bytes, overhead_bytes, per_gpu_bytes;
+    double vram_bytes, usable_fraction, capacity_bytes, kv_room_bytes;
+    int concurrency;
+    double context_tokens;            /* prompt + gen */
+} recommend_fit;
+
+typedef struct recommend_floor {      /* REC_STEP_FLOOR */
+    double weights_bytes, hbm_bytes_per_s, floor_s;
+    double itl_target_s;              /* 0: none (no key) */
+    double engine_itl_s;
+} recommend_floor;
+
+typedef struct recommend_n_fit {      /* REC_STEP_N_FIT */
+    double weights_bytes, kv_bytes, capacity_bytes, overhead_bytes, activation_bytes;
+    double budget_per_gpu_bytes;
+    int n_fit;
+} recommend_n_fit;
+
+typedef struct recommend_n_latency {  /* REC_STEP_N_LATENCY */
+    double floor_s;
+    double itl_target_s;              /* 0: none (no key) */
+    int n_latency, tp_max;
+    double floor_at_tp_max_s;
+} recommend_n_latency;
+
+typedef struct recommend_tp {         /* REC_STEP_TP */
+    int n_needed, heads, kv_heads, gpus_per_node, tp, pp, unit_gpus, nodes;
+    int gpus_max;                     /* 0: no limit (no key) */
+} recommend_tp;
+
+typedef struct recommend_topology {   /* REC_STEP_TOPOLOGY */
+    int tp, pp;
+    double link_bytes_per_s;
+    double inter_link_bytes_per_s;    /* 0: no inter-node link (no key) */
+    int nodes;
+    double itl_s, decode_comm_s, decode_comm_fraction, ttft_s, prefill_comm_fraction;
+    int fits;
+} recommend_topology;
+
+typedef struct recommend_replicas {   /* REC_STEP_REPLICAS */
+    int unit_gpus, dp;
+    double gpus_used;
+    int gpus_max;                     /* 0: no limit (no key) */
+    double tokens_per_s_replica, tokens_per_s_total;
+} recommend_replicas;
+
+#define RECOMMEND_N_QUANT 3           /* fp8, int8, int4 */
+typedef struct recommend_quant {      /* REC_STEP_QUANT */
+    int n;                            /* dtypes lighter than the base one */
+    struct {
+        engine_dtype dtype;           /* keys "<dtype>_weights_bytes", ... */
+        double weights_bytes;
+        int unit_gpus;                /* 0: does not fit either */
+        int allowed;
+    } q[RECOMMEND_N_QUANT];
+    int procedure_tp, procedure_pp, procedure_unit_gpus, procedure_ok;
+} recommend_quant;
+
+typedef struct recommend_search {     /* REC_STEP_ENGINE */
+    int plans_evaluated, plans_feasible;
+    int has_procedure_figures;        /* the procedure's plan, in the engine: */
+    double procedure_itl_s, procedure_ttft_s, procedure_tokens_per_s;
+    int agrees;
+    /* The chosen plan (when the result has one). */
+    int tp, pp, dp, unit_gpus;
+    double itl_s, ttft_s, tokens_per_s_replica;
+    int search_max_gpus;              /* when nothing is feasible */
+} recommend_search;
+
 typedef struct recommend_step {
     recommend_step_id id;
     recommend_verdict verdict;
     unsigned flags;
+    union { /* the member named after id */
+        recommend_fit fit;
+        recommend_floor floor;
+        recommend_n_fit n_fit;
+        recommend_n_latency n_latency;
+        recommend_tp tp;
+        recommend_topology topology;
+        recommend_replicas replicas;
+        recommend_quant quant;
+        recommend_search search;
+    };
     int n;
     recommend_number num[RECOMMEND_MAX_NUMBERS];
 } recommend_step;
@@ -193,7 +279,7 @@ const char *recommend_step_name(recommend_step_id id);  /* "fit_one_gpu" ... */
 const char *recommend_verdict_name(recommend_verdict v); /* "pass" ... */
 const char *recommend_status_name(recommend_status s);   /* "feasible" ... */
 
-/* The number called key in a step; fallback when absent. */
+/* The number called key in a step's named list; fallback when absent. */
 double recommend_get(const recommend_step *st, const char *key, double fallback);
 /* 1 when the step has the number. */
 int recommend_has(const recommend_step *st, const char *key);

@@ -489,6 +489,48 @@ static void check_against_rank(const char *model, const char *gpu, const char *l
     free(r);
 }
 
+/* The typed numbers of every step are the named ones of the JSON output. */
+static void test_typed_steps_match_names(void **state)
+{
+    (void)state;
+    ask a = {"llama-3-70b", "h100-sxm", "nvlink4", "ib-ndr", 0, 16, 0, 30, 0};
+    recommend_result *r = run_vram(&a, 80e9);
+    const recommend_step *st = r->step;
+    assert_true(st[REC_STEP_FIT].fit.weights_bytes == num(r, REC_STEP_FIT, "weights_bytes"));
+    assert_true(st[REC_STEP_FIT].fit.kv_room_bytes == num(r, REC_STEP_FIT, "kv_room_bytes"));
+    assert_true(st[REC_STEP_FIT].fit.concurrency == num(r, REC_STEP_FIT, "concurrency"));
+    assert_true(st[REC_STEP_FLOOR].floor.floor_s == num(r, REC_STEP_FLOOR, "floor_s"));
+    assert_true(st[REC_STEP_FLOOR].floor.itl_target_s == num(r, REC_STEP_FLOOR, "itl_target_s"));
+    assert_true(st[REC_STEP_N_FIT].n_fit.budget_per_gpu_bytes ==
+                num(r, REC_STEP_N_FIT, "budget_per_gpu_bytes"));
+    assert_int_equal(st[REC_STEP_N_FIT].n_fit.n_fit, 3);
+    assert_true(st[REC_STEP_N_LATENCY].n_latency.floor_at_tp_max_s ==
+                num(r, REC_STEP_N_LATENCY, "floor_at_tp_max_s"));
+    assert_int_equal(st[REC_STEP_TP].tp.tp, 4);
+    assert_int_equal(st[REC_STEP_TP].tp.gpus_max, 16);
+    assert_true(st[REC_STEP_TP].tp.gpus_max == num(r, REC_STEP_TP, "gpus_max"));
+    assert_true(st[REC_STEP_TOPOLOGY].topology.inter_link_bytes_per_s ==
+                num(r, REC_STEP_TOPOLOGY, "inter_link_bytes_per_s"));
+    assert_true(st[REC_STEP_TOPOLOGY].topology.decode_comm_fraction ==
+                num(r, REC_STEP_TOPOLOGY, "decode_comm_fraction"));
+    assert_int_equal(st[REC_STEP_REPLICAS].replicas.dp, 4);
+    assert_true(st[REC_STEP_REPLICAS].replicas.tokens_per_s_total ==
+                num(r, REC_STEP_REPLICAS, "tokens_per_s_total"));
+    const recommend_quant *qt = &st[REC_STEP_QUANT].quant;
+    assert_int_equal(qt->n, 3);
+    assert_int_equal(qt->q[0].dtype, ENGINE_FP8);
+    assert_true(qt->q[0].weights_bytes == num(r, REC_STEP_QUANT, "fp8_weights_bytes"));
+    assert_true(qt->q[2].unit_gpus == num(r, REC_STEP_QUANT, "int4_unit_gpus"));
+    assert_true(qt->procedure_ok == num(r, REC_STEP_QUANT, "procedure_ok"));
+    const recommend_search *se = &st[REC_STEP_ENGINE].search;
+    assert_true(se->plans_evaluated == num(r, REC_STEP_ENGINE, "plans_evaluated"));
+    assert_true(se->plans_feasible == num(r, REC_STEP_ENGINE, "plans_feasible"));
+    assert_int_equal(se->tp, r->chosen.plan.tp);
+    assert_int_equal(se->dp, r->chosen.plan.dp);
+    assert_true(se->itl_s == num(r, REC_STEP_ENGINE, "itl_s"));
+    free(r);
+}
+
 static void test_recommend_never_beaten_by_eval(void **state)
 {
     (void)state;
@@ -507,6 +549,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recommend_never_beaten_by_eval),
+        cmocka_unit_test(test_typed_steps_match_names),
         cmocka_unit_test(test_seed004_a_one_gpu),
         cmocka_unit_test(test_seed004_b_tp4),
         cmocka_unit_test(test_seed004_b_real_capacity),

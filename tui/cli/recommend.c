@@ -118,11 +118,6 @@ static char *plan_str(const engine_plan *p, engine_dtype d, char *buf, size_t n)
     return buf;
 }
 
-static double num(const recommend_result *r, recommend_step_id id, const char *key)
-{
-    return recommend_get(&r->step[id], key, 0);
-}
-
 static const char *verdict_word(recommend_verdict v)
 {
     switch (v) {
@@ -142,229 +137,268 @@ static void step_head(int i, const char *title, recommend_verdict v)
 
 /* --- text ------------------------------------------------------------------ */
 
-static void print_steps(const recommend_request *q, const recommend_result *r)
-{
-    const engine_scenario *b = &q->base;
-    const engine_model *m = b->model;
-    char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32], a7[32];
-    const recommend_step *st;
+/* One printer per procedure step: the lines under its "N. title VERDICT"
+ * head, from the step's typed numbers. */
+typedef void (*step_printer)(const recommend_request *q, const recommend_result *r,
+                             const recommend_step *st);
 
-    st = &r->step[REC_STEP_FIT];
-    step_head(1, "fits on one GPU?", st->verdict);
+static void print_fit(const recommend_request *q, const recommend_result *r,
+                      const recommend_step *st)
+{
+    (void)q;
+    (void)r;
+    const recommend_fit *f = &st->fit;
+    char a1[32], a2[32], a3[32], a4[32];
     printf("    weights %s + KV %s (%d seq x %.0f tokens)\n"
            "    + activations %s + runtime %s\n",
-           fb(num(r, REC_STEP_FIT, "weights_bytes"), a1, sizeof a1),
-           fb(num(r, REC_STEP_FIT, "kv_bytes"), a2, sizeof a2), b->batch,
-           num(r, REC_STEP_FIT, "context_tokens"),
-           fb(num(r, REC_STEP_FIT, "activation_bytes"), a3, sizeof a3),
-           fb(num(r, REC_STEP_FIT, "overhead_bytes"), a4, sizeof a4));
-    printf("    = %s %s %s usable (%s x %.2f)\n",
-           fb(num(r, REC_STEP_FIT, "per_gpu_bytes"), a1, sizeof a1),
-           st->verdict == REC_PASS ? "<=" : ">",
-           fb(num(r, REC_STEP_FIT, "capacity_bytes"), a2, sizeof a2),
-           fb(num(r, REC_STEP_FIT, "vram_bytes"), a3, sizeof a3),
-           num(r, REC_STEP_FIT, "usable_fraction"));
+           fb(f->weights_bytes, a1, sizeof a1), fb(f->kv_bytes, a2, sizeof a2), f->concurrency,
+           f->context_tokens, fb(f->activation_bytes, a3, sizeof a3),
+           fb(f->overhead_bytes, a4, sizeof a4));
+    printf("    = %s %s %s usable (%s x %.2f)\n", fb(f->per_gpu_bytes, a1, sizeof a1),
+           st->verdict == REC_PASS ? "<=" : ">", fb(f->capacity_bytes, a2, sizeof a2),
+           fb(f->vram_bytes, a3, sizeof a3), f->usable_fraction);
     if (st->verdict == REC_PASS)
         printf("    room for the KV cache: %s (more concurrent sequences)\n",
-               fb(num(r, REC_STEP_FIT, "kv_room_bytes"), a1, sizeof a1));
+               fb(f->kv_room_bytes, a1, sizeof a1));
+}
 
-    st = &r->step[REC_STEP_FLOOR];
-    step_head(2, "decode floor vs ITL target", st->verdict);
-    printf("    floor = W / peak HBM = %s / %s = %s",
-           fb(num(r, REC_STEP_FLOOR, "weights_bytes"), a1, sizeof a1),
-           fmt_rate(num(r, REC_STEP_FLOOR, "hbm_bytes_per_s"), "B/s", a2, sizeof a2),
-           fs(num(r, REC_STEP_FLOOR, "floor_s"), a3, sizeof a3));
+static void print_floor(const recommend_request *q, const recommend_result *r,
+                        const recommend_step *st)
+{
+    const recommend_floor *f = &st->floor;
+    char a1[32], a2[32], a3[32], a4[32];
+    printf("    floor = W / peak HBM = %s / %s = %s", fb(f->weights_bytes, a1, sizeof a1),
+           fmt_rate(f->hbm_bytes_per_s, "B/s", a2, sizeof a2), fs(f->floor_s, a3, sizeof a3));
     if (q->itl_target_s > 0)
         printf(" %s target %s\n", st->verdict == REC_PASS ? "<=" : ">",
                fs(q->itl_target_s, a4, sizeof a4));
     else
         printf(" (no --itl-ms target)\n");
     printf("    engine ITL on one GPU: %s (achievable bandwidth, KV reads, overhead)\n",
-           fs(num(r, REC_STEP_FLOOR, "engine_itl_s"), a1, sizeof a1));
+           fs(f->engine_itl_s, a1, sizeof a1));
     if (r->step[REC_STEP_FIT].verdict == REC_PASS && st->verdict != REC_FAIL)
         printf("    -> one GPU is enough: scale throughput with replicas (steps 2-5 confirm)\n");
+}
 
-    st = &r->step[REC_STEP_N_FIT];
-    step_head(3, "GPUs needed to fit (n_fit)", st->verdict);
-    if (st->verdict == REC_FAIL)
+static void print_n_fit(const recommend_request *q, const recommend_result *r,
+                        const recommend_step *st)
+{
+    (void)q;
+    (void)r;
+    const recommend_n_fit *f = &st->n_fit;
+    char a1[32], a2[32], a3[32], a4[32], a5[32], a6[32], a7[32];
+    if (st->verdict == REC_FAIL) {
         printf("    usable %s - runtime %s - activations %s leaves nothing for weights: no "
                "number of GPUs fits\n",
-               fb(num(r, REC_STEP_N_FIT, "capacity_bytes"), a1, sizeof a1),
-               fb(num(r, REC_STEP_N_FIT, "overhead_bytes"), a2, sizeof a2),
-               fb(num(r, REC_STEP_N_FIT, "activation_bytes"), a3, sizeof a3));
-    else
-        printf("    n_fit = ceil((weights + KV) / (usable - runtime - activations))\n"
-               "          = ceil((%s + %s) / (%s - %s - %s))\n"
-               "          = ceil(%s / %s) = %.0f\n",
-               fb(num(r, REC_STEP_N_FIT, "weights_bytes"), a1, sizeof a1),
-               fb(num(r, REC_STEP_N_FIT, "kv_bytes"), a2, sizeof a2),
-               fb(num(r, REC_STEP_N_FIT, "capacity_bytes"), a3, sizeof a3),
-               fb(num(r, REC_STEP_N_FIT, "overhead_bytes"), a4, sizeof a4),
-               fb(num(r, REC_STEP_N_FIT, "activation_bytes"), a5, sizeof a5),
-               fb(num(r, REC_STEP_N_FIT, "weights_bytes") + num(r, REC_STEP_N_FIT, "kv_bytes"),
-                  a6, sizeof a6),
-               fb(num(r, REC_STEP_N_FIT, "budget_per_gpu_bytes"), a7, sizeof a7),
-               num(r, REC_STEP_N_FIT, "n_fit"));
-
-    st = &r->step[REC_STEP_N_LATENCY];
-    step_head(4, "GPUs needed for latency", st->verdict);
-    if (q->itl_target_s > 0) {
-        printf("    n_latency = ceil(floor / ITL target) = ceil(%s / %s) = %.0f\n",
-               fs(num(r, REC_STEP_N_LATENCY, "floor_s"), a1, sizeof a1),
-               fs(q->itl_target_s, a2, sizeof a2), num(r, REC_STEP_N_LATENCY, "n_latency"));
-        if (st->verdict == REC_FAIL)
-            printf("    TP is capped at %.0f here (node size, heads): floor there %s > target;\n"
-                   "    PP does not cut per-token latency\n",
-                   num(r, REC_STEP_N_LATENCY, "tp_max"),
-                   fs(num(r, REC_STEP_N_LATENCY, "floor_at_tp_max_s"), a1, sizeof a1));
-    } else {
-        printf("    no --itl-ms target: n_latency = 1\n");
+               fb(f->capacity_bytes, a1, sizeof a1), fb(f->overhead_bytes, a2, sizeof a2),
+               fb(f->activation_bytes, a3, sizeof a3));
+        return;
     }
+    printf("    n_fit = ceil((weights + KV) / (usable - runtime - activations))\n"
+           "          = ceil((%s + %s) / (%s - %s - %s))\n"
+           "          = ceil(%s / %s) = %d\n",
+           fb(f->weights_bytes, a1, sizeof a1), fb(f->kv_bytes, a2, sizeof a2),
+           fb(f->capacity_bytes, a3, sizeof a3), fb(f->overhead_bytes, a4, sizeof a4),
+           fb(f->activation_bytes, a5, sizeof a5), fb(f->weights_bytes + f->kv_bytes, a6, sizeof a6),
+           fb(f->budget_per_gpu_bytes, a7, sizeof a7), f->n_fit);
+}
 
-    st = &r->step[REC_STEP_TP];
-    step_head(5, "round to a TP degree", st->verdict);
-    printf("    n = max(n_fit, n_latency) = %.0f -> TP=%.0f", num(r, REC_STEP_TP, "n_needed"),
-           num(r, REC_STEP_TP, "tp"));
-    if (num(r, REC_STEP_TP, "pp") > 1)
-        printf(" x PP=%.0f", num(r, REC_STEP_TP, "pp"));
-    printf(" (%.0f GPU%s)\n", num(r, REC_STEP_TP, "unit_gpus"),
-           num(r, REC_STEP_TP, "unit_gpus") == 1 ? "" : "s");
+static void print_n_latency(const recommend_request *q, const recommend_result *r,
+                            const recommend_step *st)
+{
+    (void)r;
+    const recommend_n_latency *f = &st->n_latency;
+    char a1[32], a2[32];
+    if (q->itl_target_s <= 0) {
+        printf("    no --itl-ms target: n_latency = 1\n");
+        return;
+    }
+    printf("    n_latency = ceil(floor / ITL target) = ceil(%s / %s) = %d\n",
+           fs(f->floor_s, a1, sizeof a1), fs(q->itl_target_s, a2, sizeof a2), f->n_latency);
+    if (st->verdict == REC_FAIL)
+        printf("    TP is capped at %d here (node size, heads): floor there %s > target;\n"
+               "    PP does not cut per-token latency\n",
+               f->tp_max, fs(f->floor_at_tp_max_s, a1, sizeof a1));
+}
+
+static void print_tp(const recommend_request *q, const recommend_result *r,
+                     const recommend_step *st)
+{
+    const recommend_tp *f = &st->tp;
+    const engine_scenario *b = &q->base;
+    printf("    n = max(n_fit, n_latency) = %d -> TP=%d", f->n_needed, f->tp);
+    if (f->pp > 1)
+        printf(" x PP=%d", f->pp);
+    printf(" (%d GPU%s)\n", f->unit_gpus, f->unit_gpus == 1 ? "" : "s");
     if (st->flags & REC_TP_ROUNDED)
         printf("    rounded up: TP must divide the %d attention heads and the %d KV heads\n",
-               m->heads, m->kv_heads);
+               b->model->heads, b->model->kv_heads);
     if (st->flags & REC_TP_KV_REPLICATED)
         printf("    TP above the %d KV heads: each KV head is replicated (memory wasted)\n",
-               m->kv_heads);
+               b->model->kv_heads);
     if (st->flags & REC_TP_NODE_LIMITED)
-        printf("    more than one node can hold with TP (%d GPU%s per node, TP <= %.0f):\n"
+        printf("    more than one node can hold with TP (%d GPU%s per node, TP <= %d):\n"
                "    TP inside the node, PP across nodes\n",
-               b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s", num(r, REC_STEP_TP, "tp"));
+               b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s", f->tp);
     if (st->flags & REC_TP_LATENCY_CAPPED)
-        printf("    capped at TP=%.0f, the largest inside a node: TP alone cannot reach the ITL\n"
+        printf("    capped at TP=%d, the largest inside a node: TP alone cannot reach the ITL\n"
                "    target (step 4)\n",
-               num(r, REC_STEP_TP, "tp"));
+               f->tp);
     if (st->flags & REC_TP_OVER_LIMIT)
-        printf("    needs %.0f GPUs, more than --gpus-max %d\n", num(r, REC_STEP_TP, "unit_gpus"),
-               q->gpus_max);
+        printf("    needs %d GPUs, more than --gpus-max %d\n", f->unit_gpus, q->gpus_max);
     if (r->step[REC_STEP_N_FIT].verdict == REC_FAIL)
         printf("    nothing fits at %s: see step 8 and the answer\n",
                engine_dtype_name(b->weight_dtype));
+}
 
-    st = &r->step[REC_STEP_TOPOLOGY];
-    step_head(6, "interconnect and topology", st->verdict);
+static void print_topology(const recommend_request *q, const recommend_result *r,
+                           const recommend_step *st)
+{
+    (void)r;
+    const recommend_topology *f = &st->topology;
+    const engine_scenario *b = &q->base;
+    char a1[32], a2[32], a3[32];
     if (st->flags & REC_TOPO_NO_TP)
         printf("    TP=1: no all-reduce traffic\n");
-    else if (num(r, REC_STEP_TOPOLOGY, "tp") > 1)
-        printf("    TP=%.0f over %s (%s): all-reduce %s of decode, %s of prefill\n",
-               num(r, REC_STEP_TOPOLOGY, "tp"), b->intra->name,
-               fmt_rate(num(r, REC_STEP_TOPOLOGY, "link_bytes_per_s"), "B/s", a1, sizeof a1),
-               fmt_percent(num(r, REC_STEP_TOPOLOGY, "decode_comm_fraction"), a2, sizeof a2),
-               fmt_percent(num(r, REC_STEP_TOPOLOGY, "prefill_comm_fraction"), a3, sizeof a3));
+    else if (f->tp > 1)
+        printf("    TP=%d over %s (%s): all-reduce %s of decode, %s of prefill\n", f->tp,
+               b->intra->name, fmt_rate(f->link_bytes_per_s, "B/s", a1, sizeof a1),
+               fmt_percent(f->decode_comm_fraction, a2, sizeof a2),
+               fmt_percent(f->prefill_comm_fraction, a3, sizeof a3));
     if (st->flags & REC_TOPO_SLOW_TP)
         printf("    not NVLink-class or communication-heavy: a smaller TP degree plus replicas,\n"
                "    or quantization, is often better (seed 004 step 5)\n");
     if (st->flags & REC_TOPO_PP_CROSS)
-        printf("    PP stages span %.0f nodes over %s: only activations cross (p2p)\n",
-               num(r, REC_STEP_TOPOLOGY, "nodes"), b->inter ? b->inter->name : b->intra->name);
+        printf("    PP stages span %d nodes over %s: only activations cross (p2p)\n", f->nodes,
+               b->inter ? b->inter->name : b->intra->name);
     if (st->flags & REC_TOPO_SAME_INTER)
         printf("    no --inter-link: nodes assumed joined by %s too\n", b->intra->name);
     if (st->flags & REC_TOPO_NOT_FIT)
         printf("    the engine's memory model says this unit does not fit (it counts the\n"
                "    largest stage's embeddings/head too): see step 9\n");
-    if (!(st->flags & (REC_TOPO_NO_TP | REC_TOPO_SLOW_TP | REC_TOPO_NOT_FIT)) &&
-        num(r, REC_STEP_TOPOLOGY, "tp") > 1)
+    if (!(st->flags & (REC_TOPO_NO_TP | REC_TOPO_SLOW_TP | REC_TOPO_NOT_FIT)) && f->tp > 1)
         printf("    TP group inside one node on a fast link: good\n");
+}
 
-    st = &r->step[REC_STEP_REPLICAS];
-    step_head(7, "replicas for throughput", st->verdict);
-    if (q->gpus_max > 0 && num(r, REC_STEP_REPLICAS, "dp") >= 1)
-        printf("    %.0f GPUs allowed / %.0f per replica = DP=%.0f: %.1f tok/s each, %.1f tok/s "
+static void print_replicas(const recommend_request *q, const recommend_result *r,
+                           const recommend_step *st)
+{
+    (void)r;
+    const recommend_replicas *f = &st->replicas;
+    if (q->gpus_max > 0 && f->dp >= 1)
+        printf("    %.0f GPUs allowed / %d per replica = DP=%d: %.1f tok/s each, %.1f tok/s "
                "in all\n",
-               (double)q->gpus_max, num(r, REC_STEP_REPLICAS, "unit_gpus"),
-               num(r, REC_STEP_REPLICAS, "dp"), num(r, REC_STEP_REPLICAS, "tokens_per_s_replica"),
-               num(r, REC_STEP_REPLICAS, "tokens_per_s_total"));
+               (double)q->gpus_max, f->unit_gpus, f->dp, f->tokens_per_s_replica,
+               f->tokens_per_s_total);
     else if (q->gpus_max > 0)
-        printf("    a replica needs %.0f GPUs, more than the %d allowed\n",
-               num(r, REC_STEP_REPLICAS, "unit_gpus"), q->gpus_max);
+        printf("    a replica needs %d GPUs, more than the %d allowed\n", f->unit_gpus,
+               q->gpus_max);
     else
-        printf("    add replicas of this %.0f-GPU unit for throughput (%.1f tok/s each, no\n"
+        printf("    add replicas of this %d-GPU unit for throughput (%.1f tok/s each, no\n"
                "    communication between them); --gpus-max N sizes them\n",
-               num(r, REC_STEP_REPLICAS, "unit_gpus"),
-               num(r, REC_STEP_REPLICAS, "tokens_per_s_replica"));
+               f->unit_gpus, f->tokens_per_s_replica);
+}
 
-    st = &r->step[REC_STEP_QUANT];
-    step_head(8, "quantization instead?", st->verdict);
-    static const engine_dtype qd[] = {ENGINE_FP8, ENGINE_INT8, ENGINE_INT4};
-    for (int i = 0; i < 3; i++) {
-        char key[RECOMMEND_KEY_MAX];
-        const char *dn = engine_dtype_name(qd[i]);
-        snprintf(key, sizeof key, "%s_weights_bytes", dn);
-        if (!recommend_has(st, key))
-            continue;
-        double w = recommend_get(st, key, 0);
-        snprintf(key, sizeof key, "%s_unit_gpus", dn);
-        double u = recommend_get(st, key, 0);
-        snprintf(key, sizeof key, "%s_allowed", dn);
-        int allowed = recommend_get(st, key, 0) > 0;
+static void print_quant(const recommend_request *q, const recommend_result *r,
+                        const recommend_step *st)
+{
+    (void)q;
+    const recommend_quant *f = &st->quant;
+    char a1[32];
+    for (int i = 0; i < f->n; i++) {
+        const char *dn = engine_dtype_name(f->q[i].dtype);
+        int u = f->q[i].unit_gpus;
         if (u > 0)
-            printf("    %-4s weights %s -> %.0f GPU%s%s\n", dn, fb(w, a1, sizeof a1), u,
-                   u == 1 ? "" : "s", allowed ? " (allowed)" : "");
+            printf("    %-4s weights %s -> %d GPU%s%s\n", dn,
+                   fb(f->q[i].weights_bytes, a1, sizeof a1), u, u == 1 ? "" : "s",
+                   f->q[i].allowed ? " (allowed)" : "");
         else
-            printf("    %-4s weights %s -> does not fit either%s\n", dn, fb(w, a1, sizeof a1),
-                   allowed ? " (allowed)" : "");
+            printf("    %-4s weights %s -> does not fit either%s\n", dn,
+                   fb(f->q[i].weights_bytes, a1, sizeof a1), f->q[i].allowed ? " (allowed)" : "");
     }
     if (st->verdict == REC_PASS)
         printf("    -> quantizing to %s saves GPUs or nodes: the procedure uses it\n",
                engine_dtype_name(r->procedure_dtype));
     else if (st->flags & REC_QUANT_WOULD_HELP)
         printf("    -> quantization would save GPUs or nodes: accept it with --allow-quant\n");
-    if (num(r, REC_STEP_QUANT, "procedure_ok") > 0)
+    if (f->procedure_ok)
         printf("    procedure's answer: TP=%d x PP=%d, %s, %d GPU%s per replica\n",
                r->procedure_tp, r->procedure_pp, engine_dtype_name(r->procedure_dtype),
                r->procedure_tp * r->procedure_pp,
                r->procedure_tp * r->procedure_pp == 1 ? "" : "s");
     else
         printf("    the procedure finds no plan within the limits\n");
+}
 
-    st = &r->step[REC_STEP_ENGINE];
-    step_head(9, "engine plan search", st->verdict);
-    printf("    %.0f plans evaluated (replicas of up to %d GPUs, %s and smaller dtypes);\n"
-           "    %.0f fit and meet every constraint\n",
-           num(r, REC_STEP_ENGINE, "plans_evaluated"),
-           q->gpus_max > RECOMMEND_MAX_UNIT ? q->gpus_max : RECOMMEND_MAX_UNIT,
-           engine_dtype_name(b->weight_dtype), num(r, REC_STEP_ENGINE, "plans_feasible"));
-    if (r->have_choice) {
-        if (st->flags & REC_ENG_AGREES)
-            printf("    agrees with the procedure: TP=%.0f x PP=%.0f, %s (ITL %s, TTFT %s)\n",
-                   num(r, REC_STEP_ENGINE, "tp"), num(r, REC_STEP_ENGINE, "pp"),
-                   engine_dtype_name(r->chosen.dtype),
-                   fs(num(r, REC_STEP_ENGINE, "itl_s"), a1, sizeof a1),
-                   fs(num(r, REC_STEP_ENGINE, "ttft_s"), a2, sizeof a2));
-        else {
-            printf("    differs from the procedure: the search picks TP=%.0f x PP=%.0f, %s\n",
-                   num(r, REC_STEP_ENGINE, "tp"), num(r, REC_STEP_ENGINE, "pp"),
-                   engine_dtype_name(r->chosen.dtype));
-            if (st->flags & REC_ENG_NOT_FIT)
-                printf("    because the procedure's plan does not fit in the engine's memory "
-                       "model\n    (per-stage weights incl. embeddings/head, sharded KV, "
-                       "workspace)\n");
-            if (st->flags & REC_ENG_TARGET_MISSED)
-                printf("    because the procedure's plan misses a target in the engine: ITL %s, "
-                       "TTFT %s\n    (the floor ignores achievable bandwidth, KV reads, "
-                       "per-layer overhead and communication)\n",
-                       fs(num(r, REC_STEP_ENGINE, "procedure_itl_s"), a1, sizeof a1),
-                       fs(num(r, REC_STEP_ENGINE, "procedure_ttft_s"), a2, sizeof a2));
-            if (st->flags & REC_ENG_BETTER)
-                printf("    because it scores better for --objective %s (procedure's plan: ITL %s,"
-                       " %.1f tok/s per replica)\n",
-                       engine_objective_name(b->objective),
-                       fs(num(r, REC_STEP_ENGINE, "procedure_itl_s"), a1, sizeof a1),
-                       num(r, REC_STEP_ENGINE, "procedure_tokens_per_s"));
-        }
-        if (st->flags & REC_ENG_TOPO_EXCLUDED)
-            printf("    set aside: TP=%d x PP=%d with TP across nodes (keep TP groups within a "
-                   "node)\n",
-                   r->unconstrained.plan.tp, r->unconstrained.plan.pp);
+/* Why the search moved away from the procedure's plan. */
+static void print_search_differs(const recommend_request *q, const recommend_result *r,
+                                 const recommend_step *st)
+{
+    const recommend_search *f = &st->search;
+    char a1[32], a2[32];
+    printf("    differs from the procedure: the search picks TP=%d x PP=%d, %s\n", f->tp, f->pp,
+           engine_dtype_name(r->chosen.dtype));
+    if (st->flags & REC_ENG_NOT_FIT)
+        printf("    because the procedure's plan does not fit in the engine's memory "
+               "model\n    (per-stage weights incl. embeddings/head, sharded KV, "
+               "workspace)\n");
+    if (st->flags & REC_ENG_TARGET_MISSED)
+        printf("    because the procedure's plan misses a target in the engine: ITL %s, "
+               "TTFT %s\n    (the floor ignores achievable bandwidth, KV reads, "
+               "per-layer overhead and communication)\n",
+               fs(f->procedure_itl_s, a1, sizeof a1), fs(f->procedure_ttft_s, a2, sizeof a2));
+    if (st->flags & REC_ENG_BETTER)
+        printf("    because it scores better for --objective %s (procedure's plan: ITL %s,"
+               " %.1f tok/s per replica)\n",
+               engine_objective_name(q->base.objective), fs(f->procedure_itl_s, a1, sizeof a1),
+               f->procedure_tokens_per_s);
+}
+
+static void print_search(const recommend_request *q, const recommend_result *r,
+                         const recommend_step *st)
+{
+    const recommend_search *f = &st->search;
+    char a1[32], a2[32];
+    printf("    %d plans evaluated (replicas of up to %d GPUs, %s and smaller dtypes);\n"
+           "    %d fit and meet every constraint\n",
+           f->plans_evaluated, q->gpus_max > RECOMMEND_MAX_UNIT ? q->gpus_max : RECOMMEND_MAX_UNIT,
+           engine_dtype_name(q->base.weight_dtype), f->plans_feasible);
+    if (!r->have_choice)
+        return;
+    if (st->flags & REC_ENG_AGREES)
+        printf("    agrees with the procedure: TP=%d x PP=%d, %s (ITL %s, TTFT %s)\n", f->tp,
+               f->pp, engine_dtype_name(r->chosen.dtype), fs(f->itl_s, a1, sizeof a1),
+               fs(f->ttft_s, a2, sizeof a2));
+    else
+        print_search_differs(q, r, st);
+    if (st->flags & REC_ENG_TOPO_EXCLUDED)
+        printf("    set aside: TP=%d x PP=%d with TP across nodes (keep TP groups within a "
+               "node)\n",
+               r->unconstrained.plan.tp, r->unconstrained.plan.pp);
+}
+
+static const struct {
+    recommend_step_id id;
+    const char *title;
+    step_printer print;
+} STEP_PRINTERS[] = {
+    {REC_STEP_FIT, "fits on one GPU?", print_fit},
+    {REC_STEP_FLOOR, "decode floor vs ITL target", print_floor},
+    {REC_STEP_N_FIT, "GPUs needed to fit (n_fit)", print_n_fit},
+    {REC_STEP_N_LATENCY, "GPUs needed for latency", print_n_latency},
+    {REC_STEP_TP, "round to a TP degree", print_tp},
+    {REC_STEP_TOPOLOGY, "interconnect and topology", print_topology},
+    {REC_STEP_REPLICAS, "replicas for throughput", print_replicas},
+    {REC_STEP_QUANT, "quantization instead?", print_quant},
+    {REC_STEP_ENGINE, "engine plan search", print_search},
+};
+
+static void print_steps(const recommend_request *q, const recommend_result *r)
+{
+    for (size_t i = 0; i < sizeof STEP_PRINTERS / sizeof STEP_PRINTERS[0]; i++) {
+        const recommend_step *st = &r->step[STEP_PRINTERS[i].id];
+        step_head((int)i + 1, STEP_PRINTERS[i].title, st->verdict);
+        STEP_PRINTERS[i].print(q, r, st);
     }
 }
 
@@ -491,9 +525,9 @@ static void print_answer(const recommend_request *q, const recommend_result *r)
     case REC_INFEASIBLE_ITL:
         printf("no plan that fits reaches ITL <= %s", fs(q->itl_target_s, a1, sizeof a1));
         if (r->step[REC_STEP_N_LATENCY].verdict == REC_FAIL)
-            printf(": the decode floor at the largest TP (%.0f) is %s",
-                   num(r, REC_STEP_N_LATENCY, "tp_max"),
-                   fs(num(r, REC_STEP_N_LATENCY, "floor_at_tp_max_s"), a2, sizeof a2));
+            printf(": the decode floor at the largest TP (%d) is %s",
+                   r->step[REC_STEP_N_LATENCY].n_latency.tp_max,
+                   fs(r->step[REC_STEP_N_LATENCY].n_latency.floor_at_tp_max_s, a2, sizeof a2));
         printf("\n");
         break;
     case REC_INFEASIBLE_TTFT:
@@ -709,7 +743,7 @@ static int print_json(const recommend_request *q, const recommend_result *r)
     engine_plan pp = {r->procedure_tp, r->procedure_pp, r->procedure_dp, 1};
     cJSON_AddItemToObject(proc, "plan", plan_json(&pp));
     cJSON_AddStringToObject(proc, "dtype", engine_dtype_name(r->procedure_dtype));
-    cJSON_AddBoolToObject(proc, "ok", num(r, REC_STEP_QUANT, "procedure_ok") > 0);
+    cJSON_AddBoolToObject(proc, "ok", r->step[REC_STEP_QUANT].quant.procedure_ok > 0);
     cJSON_AddBoolToObject(proc, "agrees_with_search", (r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES) != 0);
 
     cJSON *steps = cJSON_AddArrayToObject(root, "steps");

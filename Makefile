@@ -148,13 +148,14 @@ check-layers:
 
 # gcc's ASan + UBSan over everything, then clang's UBSan over the test
 # programs: it checks float-to-int casts (float-cast-overflow), gcc's does not.
+CLANG       ?= clang
 UBSAN_FLAGS := -fsanitize=undefined,float-cast-overflow -fno-sanitize-recover=all
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" BIN=build-asan/shardscope test
 	@sh mk/deps.sh clang
-	$(MAKE) BUILD=build-ubsan CC=clang OPT="-O1 -g" \
+	$(MAKE) BUILD=build-ubsan CC=$(CLANG) OPT="-O1 -g" \
 	  EXTRA_CFLAGS="$(UBSAN_FLAGS) -fno-omit-frame-pointer" \
 	  EXTRA_LDFLAGS="$(UBSAN_FLAGS)" test-programs
 
@@ -162,14 +163,13 @@ asan:
 # The library is built with clang into build-fuzz (never mixed with gcc
 # objects) with -fsanitize=fuzzer-no-link; each tests/fuzz/fuzz_NAME.c links
 # against it and runs FUZZ_SECONDS from tests/fuzz/corpus/NAME (mk/fuzz.sh).
-FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 
 fuzz:
-	@sh mk/fuzz.sh check $(FUZZ_CC)
-	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) USE_CUDA=no OPT="-O1 -g" \
+	@sh mk/fuzz.sh check $(CLANG)
+	$(MAKE) BUILD=build-fuzz CC=$(CLANG) USE_CUDA=no OPT="-O1 -g" \
 	  EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -fno-omit-frame-pointer" \
 	  EXTRA_LDFLAGS="-fsanitize=fuzzer $(FUZZ_SAN)" fuzz-build
 	@sh mk/fuzz.sh run build-fuzz $(FUZZ_SECONDS)

@@ -32,7 +32,7 @@ check() {
     echo "make fuzz: $why" >&2
     echo "make fuzz: install clang with its libFuzzer runtime, e.g. on Debian/Ubuntu:" >&2
     echo "    sudo apt-get install clang   (libFuzzer ships in libclang-rt-NN-dev or" >&2
-    echo "    libclang-common-NN-dev, pulled in by clang), or pass FUZZ_CC=clang-NN" >&2
+    echo "    libclang-common-NN-dev, pulled in by clang), or pass CLANG=clang-NN" >&2
     exit 1
 }
 

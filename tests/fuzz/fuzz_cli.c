@@ -7,14 +7,17 @@
  *
  * Parsing reads nothing but argv, so every input is parsed.  Loading reads
  * --model config.json paths and --calib files: it runs in an empty
- * scratch directory with $HOME and $XDG_CONFIG_HOME pointing into it, and
- * is skipped for argument lists with a '/' in them, so every open it tries
+ * scratch directory (entered for the call only, so that crash files given
+ * by relative path still replay) with $HOME and $XDG_CONFIG_HOME pointing
+ * into it, and is skipped for argument lists with a '/' in them, so every open it tries
  * fails (nothing exists there) instead of reading the machine.
  * Checked: the status is OK, HELP or USAGE, a USAGE message is one or two
  * lines starting "shardscope eval: "; an OK scenario passes
  * engine_scenario_check, and its explicit plan (if any) evaluates.
  */
 #include "fuzz_util.h"
+
+#include <fcntl.h>
 
 #include "cli.h"
 #include "cli_common.h"
@@ -25,6 +28,7 @@
 #define FUZZ_MAX_INPUT 4096
 
 static preset_db *db;
+static int home_fd = -1; /* where libFuzzer runs: its paths are relative to it */
 
 static const char *op_name(int i)
 {
@@ -40,7 +44,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(xdg, sizeof xdg, "%s/xdg", dir);
     setenv("HOME", dir, 1);
     setenv("XDG_CONFIG_HOME", xdg, 1);
-    FUZZ_CHECK(chdir(dir) == 0);
+    home_fd = open(".", O_RDONLY | O_DIRECTORY);
+    FUZZ_CHECK(home_fd >= 0);
     engine_error err = {{0}};
     FUZZ_CHECK(preset_db_load("", &db, &err) == 0);
     return 0;
@@ -91,7 +96,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (rc != CLI_OK || memchr(data, '/', size))
         return 0;
-    if (cli_scenario_load(&o, db, CLI_NEED_ALL, "eval", &sc, &err) != 0) {
+    FUZZ_CHECK(chdir(fuzz_scratch_dir()) == 0);
+    int lrc = cli_scenario_load(&o, db, CLI_NEED_ALL, "eval", &sc, &err);
+    FUZZ_CHECK(fchdir(home_fd) == 0);
+    if (lrc != 0) {
         FUZZ_CHECK(fuzz_is_message(err.msg, sizeof err.msg));
         return 0;
     }

@@ -2,7 +2,10 @@
  * fuzz_util.h - what the libFuzzer harnesses (tests/fuzz/fuzz_*.c) share:
  * a private scratch directory for readers that only take paths, writing
  * one input into a file there, and FUZZ_CHECK, which aborts on a broken
- * contract so that libFuzzer records the input as a crash.
+ * contract so that libFuzzer records the input as a crash.  (make fuzz
+ * closes the targets' stdout and stderr, so its log shows the abort's stack
+ * trace; replaying the input, build-fuzz/tests/fuzz/fuzz_NAME FILE, also
+ * prints the failed check.)
  *
  * The scratch directory is $SHARDSCOPE_FUZZ_TMP when set (make fuzz gives
  * each target one under build-fuzz/), else a new mkdtemp directory under

@@ -209,6 +209,11 @@ static void test_opts_errors(void **state)
         {"--model=", NULL, "shardscope eval: --model: expected a value, got ''"},
         {"--json=yes", NULL, "shardscope eval: --json: takes no value, got 'yes'"},
         {"stray", NULL, "shardscope eval: unexpected argument 'stray' (see 'shardscope eval --help')"},
+        /* Control characters of argv never split the message (make fuzz). */
+        {"--gpus", "\n\n4", "shardscope eval: --gpus: expected an integer 1..1048576, got '??4'"},
+        {"--bach\n", "4",
+         "shardscope eval: --bach?: unknown option (see 'shardscope eval --help')\n"
+         "shardscope eval: did you mean --batch?"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(parse_args(&T_EVAL, &o, &err, "eval", "--gpus", "2", cases[i].a,

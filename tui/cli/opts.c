@@ -136,6 +136,10 @@ int cli_errorf(engine_error *err, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* Values come from argv: a newline in one must not start a line. */
+        for (char *p = err->msg; *p; p++)
+            if ((unsigned char)*p < 32 || *p == 127)
+                *p = '?';
     }
     return -1;
 }
@@ -267,13 +271,14 @@ static int unknown_opt(const char *cmd, const cli_options *os, const char *arg, 
                        engine_error *err)
 {
     const cli_opt *near = closest_opt(os, arg, nlen);
-    if (near)
-        return cli_errorf(err,
-                          "shardscope %s: %.*s: unknown option (see 'shardscope %s --help')\n"
-                          "shardscope %s: did you mean %s?",
-                          cmd, (int)nlen, arg, cmd, cmd, near->name);
-    return cli_errorf(err, "shardscope %s: %.*s: unknown option (see 'shardscope %s --help')",
-                      cmd, (int)nlen, arg, cmd);
+    cli_errorf(err, "shardscope %s: %.*s: unknown option (see 'shardscope %s --help')", cmd,
+               (int)nlen, arg, cmd);
+    if (near && err) { /* the suggestion: a second line */
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, "\nshardscope %s: did you mean %s?", cmd,
+                 near->name);
+    }
+    return -1;
 }
 
 /* One argument at argv[*i] (advanced past a separate value). */

@@ -152,11 +152,11 @@ expect_out '^deepseek-v3 '
 run list gpus
 expect_rc 0
 # memory_gb 85.52 (the driver's 81559 MiB), printed to the whole GB
-expect_out '^h100-sxm +.* 85\.5 GB +3350 GB/s +989\.0'
+expect_out '^h100-sxm +.* 85\.5 GB +3\.35 TB/s +989\.0'
 
 run list links
 expect_rc 0
-expect_out '^nvlink4 '
+expect_out '^nvlink4 +NVLink 4 .* 367 GB/s nvlink '
 expect_out '^test-600 '
 
 run list models --json

@@ -24,9 +24,10 @@ const cli_options cli_list_options = {
     .max_pos = 2, /* one kind; a second is reported as "one kind at a time" */
     .about = "Print the loaded presets (shipped, plus ~/.config/shardscope/*.json).\n"
              "  models  layers, hidden size, heads/KV heads, parameters (B = 1e9), context\n"
-             "  gpus    memory (GB = 1e9 bytes), HBM bandwidth (GB/s), dense TFLOPS per\n"
-             "          dtype, default achievable fractions, price ($ per GPU-hour, dated)\n"
-             "          and the usual topology (intra link x NVLink domain + scale-out)\n"
+             "  gpus    memory (GB = 1e9 bytes), HBM bandwidth (GB/s or TB/s), dense\n"
+             "          TFLOPS per dtype, default achievable fractions, price ($ per\n"
+             "          GPU-hour, dated) and the usual topology (intra link x NVLink\n"
+             "          domain + scale-out)\n"
              "  links   latency per message (alpha, \xc2\xb5s), fixed cost per collective\n"
              "          (base, \xc2\xb5s), bandwidth per direction (GB/s), kind, and which\n"
              "          collectives have measured time-vs-size curves\n"
@@ -174,7 +175,7 @@ static int list_gpus(const preset_db *db, int json)
         const engine_gpu *g = &db->gpus[i];
         char mem[32], hbm[32], f16[32], f8[32], i8[32], price[64];
         fmt_gb(g->memory_bytes, mem, sizeof mem);
-        snprintf(hbm, sizeof hbm, "%.0f GB/s", g->hbm_bytes_per_s / 1e9);
+        fmt_rate(g->hbm_bytes_per_s, "B/s", hbm, sizeof hbm);
         snprintf(f16, sizeof f16, "%.1f", g->peak_flops[ENGINE_FP16] / 1e12);
         if (g->peak_flops[ENGINE_FP8] > 0)
             snprintf(f8, sizeof f8, "%.1f", g->peak_flops[ENGINE_FP8] / 1e12);
@@ -253,7 +254,7 @@ static int list_links(const preset_db *db, int json)
         char alpha[32], base[32], bw[32];
         fmt_seconds(l->alpha_s, NULL, alpha, sizeof alpha);
         fmt_seconds(l->base_s, NULL, base, sizeof base);
-        snprintf(bw, sizeof bw, "%.2f GB/s", l->bytes_per_s / 1e9);
+        fmt_rate(l->bytes_per_s, "B/s", bw, sizeof bw);
         printf("%-16s ", l->name);
         out_put_col(stdout, l->display, 28);
         printf(" ");

@@ -128,21 +128,10 @@ static void breakdown_row(const char *label, const engine_breakdown *b)
            fmt_seconds(b->pp_s, NULL, pp, sizeof pp), b->kernels);
 }
 
-static void print_one(const engine_scenario *s, const engine_result *r)
+/* Memory per GPU, term by term, against what the framework's rule leaves. */
+static void print_memory(const engine_scenario *s, const engine_result *r)
 {
-    char a[64], b[64], c[64], d[64], note[256], plan[96];
-    print_header(s, stdout);
-    plan_label(&r->plan, plan, sizeof plan);
-    printf("\nplan %s", plan);
-    if (!r->valid) {
-        printf(": invalid: %s\n", r->reason);
-        return;
-    }
-    printf(": %s\n", r->fits ? "fits" : "does NOT fit");
-    if (!r->fits && r->reason[0])
-        printf("  %s\n", r->reason);
-    print_warnings(r, stdout);
-
+    char a[64], b[64], c[64], note[256];
     printf("\nmemory per GPU\n");
     row("weights", fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
     row("KV cache", fmt_bytes(r->mem.kv_bytes, a, sizeof a), "batch at prompt+gen tokens");
@@ -162,9 +151,13 @@ static void print_one(const engine_scenario *s, const engine_result *r)
                  fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
                  fmt_bytes(vram, c, sizeof c), frac);
     row("total", fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a), note);
-    if (!r->fits)
-        return;
+}
 
+/* TTFT, ITL and end-to-end with their bands, the Monte Carlo P50, and where
+ * a step's time goes. */
+static void print_latency(const engine_scenario *s, const engine_result *r)
+{
+    char a[64], b[64], c[64], d[64], note[256];
     char band[96];
     printf("\nlatency (band: 10th-90th percentile of measured/predicted in validation)\n");
     snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
@@ -189,7 +182,12 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     printf("\nwhere a step goes (per GPU, critical path)\n");
     breakdown_row("prefill", &r->prefill);
     breakdown_row("decode step", &r->decode);
+}
 
+/* Tokens/s, speedup and efficiency, the regime, the bubble and the cost. */
+static void print_throughput(const engine_scenario *s, const engine_result *r)
+{
+    char a[64], b[64], c[64], note[256];
     printf("\nthroughput and efficiency\n");
     char tps[32];
     fmt_tokens_per_s(r->tokens_per_s, tps, sizeof tps);
@@ -222,6 +220,27 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     } else {
         row("cost", "-", "no price for this GPU");
     }
+}
+
+static void print_one(const engine_scenario *s, const engine_result *r)
+{
+    char plan[96];
+    print_header(s, stdout);
+    plan_label(&r->plan, plan, sizeof plan);
+    printf("\nplan %s", plan);
+    if (!r->valid) {
+        printf(": invalid: %s\n", r->reason);
+        return;
+    }
+    printf(": %s\n", r->fits ? "fits" : "does NOT fit");
+    if (!r->fits && r->reason[0])
+        printf("  %s\n", r->reason);
+    print_warnings(r, stdout);
+    print_memory(s, r);
+    if (!r->fits)
+        return;
+    print_latency(s, r);
+    print_throughput(s, r);
 }
 
 static int eval_one(const cli_scenario *cs, const cli_opts *o)
@@ -260,6 +279,46 @@ static int eval_one(const cli_scenario *cs, const cli_opts *o)
 }
 
 /* --- ranking ----------------------------------------------------------- */
+
+/* The plans that do not fit or are invalid (rest of n), with why. */
+static void print_unfit(const engine_result *rs, int n, int rest)
+{
+    char a[32], b[32];
+    if (rest <= 0)
+        return;
+    printf("\nnot fitting or invalid (%d):\n", rest);
+    for (int i = 0; i < n; i++) {
+        const engine_result *r = &rs[i];
+        if (r->valid && r->fits)
+            continue;
+        printf("    %4d %4d %4d %4d  ", r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep);
+        if (r->valid && r->reason[0])
+            printf("does not fit: %s\n", r->reason);
+        else if (r->valid)
+            printf("does not fit: %s per GPU, %s usable\n",
+                   fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a),
+                   fmt_bytes(r->mem.capacity_bytes, b, sizeof b));
+        else
+            printf("invalid: %s\n", r->reason[0] ? r->reason : "(no reason given)");
+    }
+}
+
+/* The warnings of the plans that fit, after one blank line (none: nothing). */
+static void print_rank_warnings(const engine_result *rs, int n)
+{
+    int warned = 0;
+    for (int j = 0; j < n; j++) {
+        const engine_result *r = &rs[j];
+        if (!(r->valid && r->fits) || !r->warnings)
+            continue;
+        if (!warned++)
+            printf("\n");
+        for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+            if (r->warnings & bit)
+                printf("warning: tp=%d pp=%d dp=%d ep=%d: %s\n", r->plan.tp, r->plan.pp,
+                       r->plan.dp, r->plan.ep, engine_warning_text(bit));
+    }
+}
 
 static void print_ranked(const engine_scenario *s, const engine_result *rs, int n)
 {
@@ -307,39 +366,8 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
     }
     if (!shown)
         printf("no plan fits on %d GPUs.\n", s->gpus);
-    int rest = n - shown;
-    if (rest > 0) {
-        printf("\nnot fitting or invalid (%d):\n", rest);
-        for (int i = 0; i < n; i++) {
-            const engine_result *r = &rs[i];
-            if (r->valid && r->fits)
-                continue;
-            printf("    %4d %4d %4d %4d  ", r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep);
-            if (r->valid && r->reason[0])
-                printf("does not fit: %s\n", r->reason);
-            else if (r->valid)
-                printf("does not fit: %s per GPU, %s usable\n",
-                       fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a),
-                       fmt_bytes(r->mem.capacity_bytes, b, sizeof b));
-            else
-                printf("invalid: %s\n", r->reason[0] ? r->reason : "(no reason given)");
-        }
-    }
-    int warned = 0;
-    for (int i = 0; i < n; i++)
-        if (rs[i].valid && rs[i].fits && rs[i].warnings && !warned) {
-            warned = 1;
-            printf("\n");
-            for (int j = 0; j < n; j++) {
-                const engine_result *r = &rs[j];
-                if (!(r->valid && r->fits) || !r->warnings)
-                    continue;
-                for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
-                    if (r->warnings & bit)
-                        printf("warning: tp=%d pp=%d dp=%d ep=%d: %s\n", r->plan.tp, r->plan.pp,
-                               r->plan.dp, r->plan.ep, engine_warning_text(bit));
-            }
-        }
+    print_unfit(rs, n, n - shown);
+    print_rank_warnings(rs, n);
     printf("\nTTFT prefill, ITL one decode step, E2E = TTFT + (gen - 1) x ITL; TOK/S generated\n"
            "tokens/s (all replicas); EFF speedup/N; C/COMM compute/communication ratio\n"
            "(C compute-bound, M comm-bound); MEM/GPU in GB (1e9 bytes); $/MTOK USD per\n"

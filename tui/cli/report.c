@@ -185,15 +185,10 @@ static double pct(double f)
     return 100.0 * f;
 }
 
-static void build_tables(const report_inputs *in, const report_tables *t, rtable *rt)
+/* 1. top-ranked configuration per model */
+static void table_top(const report_inputs *in, const report_tables *t, rtable *x)
 {
-    const engine_model *focus = in->models[in->focus];
-    const char *gpu = in->base.gpu->name;
-    const char *ref = in->ref_link->name;
-    char col[80];
-
-    /* 1. top-ranked configuration per model */
-    rtable *x = &rt[0];
+    const char *gpu = in->base.gpu->name, *ref = in->ref_link->name;
     x->name = "top_config";
     snprintf(x->title, sizeof x->title,
              "Top-ranked configuration per model, >= 2 GPUs, no replicas (%s, %s)", gpu, ref);
@@ -224,9 +219,13 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
     rt_note(x, "%s%s", "efficiency = speedup against one ideal GPU / GPUs; P50/P99 are end-to-end "
                        "request latency from the seeded Monte Carlo",
             "");
+}
 
-    /* 2. TP efficiency at 8 GPUs per interconnect; 3. compute/comm ratio */
-    rtable *y = &rt[1], *z = &rt[2];
+/* 2. TP efficiency at 8 GPUs per interconnect (y); 3. compute/comm ratio (z) */
+static void table_tp8(const report_inputs *in, const report_tables *t, rtable *y, rtable *z)
+{
+    const char *gpu = in->base.gpu->name;
+    char col[80];
     y->name = "tp_efficiency_8gpu";
     snprintf(y->title, sizeof y->title, "TP efficiency at 8 GPUs by interconnect (%s)", gpu);
     z->name = "compute_comm_ratio";
@@ -269,18 +268,20 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
                         mname(in->models[mi]), e->reason);
         }
     }
+}
 
-    /* 4. TP vs PP(m) vs hybrid */
-    x = &rt[3];
+/* 4. TP vs PP(m) vs hybrid */
+static void table_tp_vs_pp(const report_inputs *in, const report_tables *t, rtable *x)
+{
+    const char *gpu = in->base.gpu->name, *ref = in->ref_link->name;
+    const engine_model *focus = in->models[in->focus];
     x->name = "tp_vs_pp";
     snprintf(x->title, sizeof x->title, "TP vs PP(m) vs hybrid: %s on %s, %s (reference TP 8)",
              mname(focus), gpu, ref);
-    c_strat = rt_col(x, "strategy", NULL);
-    c_tp = rt_col(x, "tp", "%.0f");
-    c_pp = rt_col(x, "pp", "%.0f");
-    c_gpus = rt_col(x, "gpus", "%.0f");
+    int c_strat = rt_col(x, "strategy", NULL), c_tp = rt_col(x, "tp", "%.0f");
+    int c_pp = rt_col(x, "pp", "%.0f"), c_gpus = rt_col(x, "gpus", "%.0f");
     int c_m = rt_col(x, "microbatches", "%.0f"), c_bub = rt_col(x, "bubble_pct", "%.1f");
-    c_eff = rt_col(x, "efficiency_pct", "%.1f");
+    int c_eff = rt_col(x, "efficiency_pct", "%.1f");
     int c_tot = rt_col(x, "total_ms", "%.1f"), c_vs = rt_col(x, "vs_tp", "%.2f");
     for (int i = 0; i < t->n_splits; i++) {
         const report_split *sp = &t->splits[i];
@@ -313,9 +314,12 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
     rt_note(x, "%s%s", "total_ms = TTFT + gen x ITL of one request; bubble = (pp-1)/(m+pp-1) of "
                        "prefill; decode keeps min(batch, pp) micro-batches in flight",
             "");
+}
 
-    /* 5. minimum GPU count by GPU memory */
-    x = &rt[4];
+/* 5. minimum GPU count by GPU memory */
+static void table_min_gpus(const report_inputs *in, const report_tables *t, rtable *x)
+{
+    char col[80];
     x->name = "min_gpus";
     const engine_framework *fw =
         in->base.framework ? in->base.framework : engine_framework_generic_ref();
@@ -345,21 +349,23 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
     rt_note(x, "%s%s", "powers of two; memory = weights/(tp*pp) + KV + workspace + runtime "
                        "overhead against capacity x usable fraction",
             "");
+}
 
-    /* 6. cheapest configurations */
-    x = &rt[5];
+/* 6. cheapest configurations */
+static void table_cheapest(const report_inputs *in, const report_tables *t, rtable *x)
+{
+    const char *gpu = in->base.gpu->name;
+    const engine_model *focus = in->models[in->focus];
     x->name = "cheapest";
     snprintf(x->title, sizeof x->title,
              "Cheapest configurations by USD per 1M generated tokens: %s on %s ($%.2f/GPU-hour)",
              mname(focus), gpu, in->base.gpu->price_per_hour);
     int c_rank = rt_col(x, "rank", "%.0f");
-    c_strat = rt_col(x, "strategy", NULL);
-    c_tp = rt_col(x, "tp", "%.0f");
-    c_pp = rt_col(x, "pp", "%.0f");
-    c_gpus = rt_col(x, "gpus", "%.0f");
+    int c_strat = rt_col(x, "strategy", NULL), c_tp = rt_col(x, "tp", "%.0f");
+    int c_pp = rt_col(x, "pp", "%.0f"), c_gpus = rt_col(x, "gpus", "%.0f");
     int c_link = rt_col(x, "interconnect", NULL);
     int c_usd = rt_col(x, "usd_per_mtok", "%.3f");
-    c_eff = rt_col(x, "efficiency_pct", "%.1f");
+    int c_eff = rt_col(x, "efficiency_pct", "%.1f");
     for (int i = 0; i < t->n_cheap; i++) {
         const report_cheap *ch = &t->cheap[i];
         int r = rt_row(x);
@@ -378,16 +384,19 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
         rt_note(x, "%s%s", "plans without replicas on every GPU count and link; one GPU is "
                            "listed once (no interconnect); the seed's table starts at 2 GPUs",
                 "");
+}
 
-    /* 7. tail latency by interconnect */
-    x = &rt[6];
+/* 7. tail latency by interconnect */
+static void table_tails(const report_inputs *in, const report_tables *t, rtable *x)
+{
+    const char *gpu = in->base.gpu->name;
+    const engine_model *focus = in->models[in->focus];
     x->name = "tail_latency";
     snprintf(x->title, sizeof x->title,
              "Tail latency by interconnect: %s, TP 8 on %s (log-normal jitter sigma %.2f)",
              mname(focus), gpu, in->base.jitter_sigma);
-    c_link = rt_col(x, "interconnect", NULL);
-    c_p50 = rt_col(x, "p50_ms", "%.1f");
-    c_p99 = rt_col(x, "p99_ms", "%.1f");
+    int c_link = rt_col(x, "interconnect", NULL), c_p50 = rt_col(x, "p50_ms", "%.1f");
+    int c_p99 = rt_col(x, "p99_ms", "%.1f");
     int c_ratio = rt_col(x, "p99_over_p50", "%.3f");
     for (int li = 0; li < in->n_links; li++) {
         const engine_result *e = &t->tails[li];
@@ -409,6 +418,17 @@ static void build_tables(const report_inputs *in, const report_tables *t, rtable
                        "about the same on every link, so P99/P50 is larger where communication "
                        "is small (the seed jittered communication too)",
             "");
+}
+
+/* The seven tables of the report, in order. */
+static void build_tables(const report_inputs *in, const report_tables *t, rtable *rt)
+{
+    table_top(in, t, &rt[0]);
+    table_tp8(in, t, &rt[1], &rt[2]);
+    table_tp_vs_pp(in, t, &rt[3]);
+    table_min_gpus(in, t, &rt[4]);
+    table_cheapest(in, t, &rt[5]);
+    table_tails(in, t, &rt[6]);
 }
 
 /* --- entry ----------------------------------------------------------------- */

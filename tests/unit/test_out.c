@@ -1,7 +1,7 @@
 /*
  * test_out.c - tui/out, the writers every front end shares: the unit
  * formatters (fmt.h), the text-table helpers (table.h), CSV (csv.h) and
- * the JSON objects (cli_json.h).  Hand-worked values: each expected string is
+ * the JSON objects (json.h).  Hand-worked values: each expected string is
  * what the rule in fmt.h gives, worked out by hand, boundaries included.
  */
 #include <math.h>

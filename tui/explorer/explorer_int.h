@@ -206,69 +206,133 @@ struct explorer {
     exp_screen scr;
 };
 
+/* A read-only view of the explorer, taken once per frame after the update
+ * step: what every pane draws from.  The panes change nothing; the two
+ * rasters are scratch memory the frontier and the calibration plot draw
+ * through, not state. */
+typedef struct exp_view {
+    const preset_db *db;
+    const theme_glyphs *g;
+    int utf8;                        /* box drawing */
+    const exp_controls *ctl;
+    const exp_viewstate *view;
+    const exp_overlay *ov;
+    const exp_calibration *cal;
+    const exp_results *r;
+    const layout *lay;
+    int focus;                       /* the focused pane (-1: none) */
+    const char *msg;                 /* "" none */
+    const engine_model *model;
+    const engine_gpu *gpu;
+    const engine_link *intra, *inter;
+    const engine_framework *fw;      /* NULL: built-in generic */
+    const engine_result *selected;   /* the selected plan, NULL: none */
+    const explorer_calib_view *cview; /* the calibration view's data, NULL: none */
+    struct chart_cell *raster;       /* EXP_GRID_MAX cells */
+    unsigned char *cal_raster;       /* EXP_GRID_MAX cells, NULL: none */
+} exp_view;
+
 /* explorer.c */
+void exp_set_msg(explorer *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* controls.c: the controls part (see exp_controls). */
+int exp_controls_init(explorer *x, const explorer_opts *o, char *msg, size_t len);
 void exp_inputs_get(const explorer *x, exp_inputs *in);
 const engine_model *exp_model(const explorer *x);
 const engine_gpu *exp_gpu(const explorer *x);
 const engine_link *exp_link(const explorer *x, int ctl);
 /* The framework in use (NULL: the engine's built-in generic profile). */
 const engine_framework *exp_framework(const explorer *x);
-const engine_result *exp_selected_plan(const explorer *x);
-void exp_set_msg(explorer *x, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int exp_ctl_is_selector(int ctl);
+/* Set / step a control and apply its side effects. */
+void exp_ctl_set(explorer *x, int ctl, int value);
+void exp_ctl_adjust(explorer *x, int ctl, int dir, int big);
+/* `r`: every control back to its starting value. */
+void exp_ctl_reset(explorer *x);
+
+/* calibration.c */
+/* The calibration in use for the selected GPU (datasheet defaults when
+ * the hook has none); bumps cal.serial. */
+void exp_calib_load(explorer *x);
+void exp_calib_start(explorer *x);
+/* Esc / q while a job runs: release it, keep the calibration in use. */
+void exp_calib_cancel(explorer *x);
+void exp_calib_open_view(explorer *x);
+/* Fetch the calibration view's data when the calibration in use changed
+ * (the update step, while the view is open: this may read a file). */
+void exp_calib_fetch_view(explorer *x);
+/* The data fetched for the calibration in use: NULL for datasheet
+ * defaults, when the hook has no points for it, or before the fetch. */
+const explorer_calib_view *exp_calib_view(const explorer *x);
+
+/* keys.c (the table: keys.h) */
+void exp_focus_pane(explorer *x, int pane);
+
 /* update.c: the scenario of the controls (x->r.sc) and every block of
  * results brought up to date, each recomputed only when its cache key
- * changed.  exp_update_part does one block (the scenario must be current:
- * exp_update_scenario, which exp_update runs first); exp_invalidate forgets every block, so the
- * next update recomputes all (the bench). */
+ * changed; then every scroll position clamped to what the layout shows
+ * (plans, details, the selector list) and the calibration view's data
+ * fetched.  exp_update_part does one block (the scenario must be current:
+ * exp_update_scenario, which exp_update runs first); exp_invalidate
+ * forgets every block, so the next update recomputes all (the bench). */
 void exp_update(explorer *x);
 void exp_update_part(explorer *x, exp_part p);
 void exp_update_scenario(explorer *x);
 void exp_invalidate(explorer *x);
+/* The read-only view of x for drawing. */
+void exp_view_make(const explorer *x, exp_view *v);
 /* Whole GB of a byte count, clamped to the VRAM slider's 1..4096. */
 int exp_gb_of(double bytes);
+/* Rows of plans the strategies pane shows (8 while it is hidden). */
 int exp_visible_plan_rows(const explorer *x);
-/* The view data of the calibration in use: NULL for datasheet defaults
- * or when the calibration module has no points for it. */
-const explorer_calib_view *exp_calib_view(explorer *x);
+const engine_result *exp_selected_plan(const explorer *x);
 
 /* Units are formatted by tui/out (fmt.h, table.h). */
 
-/* explorer_export.c */
+/* export.c */
 int exp_export(explorer *x, char *names, size_t len);
 
-/* Drawing helpers (pane_common.c). */
-void pane_frame(explorer *x, WINDOW *w, int pane, const char *title);
+/* Drawing helpers (panes/common.c).  Nothing here changes the explorer. */
+void pane_frame(const exp_view *v, WINDOW *w, int pane, const char *title);
 void pane_put(WINDOW *w, int y, int x, int maxw, theme_role role, const char *s);
 void pane_fill(WINDOW *w, int y, int x, int n, theme_role role);
 void pane_putf(WINDOW *w, int y, int x, int maxw, theme_role role,
                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-void pane_hbar(explorer *x, WINDOW *w, int y, int xx, int width, int filled,
+void pane_hbar(const exp_view *v, WINDOW *w, int y, int xx, int width, int filled,
                theme_role fill_role);
-
-/* The panes: each draws its whole window (already erased). */
-void pane_controls_draw(explorer *x, WINDOW *w);
-void pane_strategies_draw(explorer *x, WINDOW *w);
-void pane_details_draw(explorer *x, WINDOW *w);
-void pane_efficiency_draw(explorer *x, WINDOW *w);
-void pane_heat_draw(explorer *x, WINDOW *w);
-void pane_frontier_draw(explorer *x, WINDOW *w);
-void pane_header_draw(explorer *x, WINDOW *w);
-void pane_tabs_draw(explorer *x, WINDOW *w);
-void pane_bar_draw(explorer *x, WINDOW *w);
-void pane_help_draw(explorer *x);
-void pane_list_draw(explorer *x);
-void pane_calib_draw(explorer *x);
-/* A centred overlay window of at most h x w (reused while the size stays);
- * NULL when the screen is too small. */
-WINDOW *pane_overlay_win(explorer *x, int h, int w);
-/* The same, erased, filled with the popup colour and framed (no focus
- * highlight), ready to draw into; NULL when the screen is too small. */
-WINDOW *pane_overlay_open(explorer *x, int h, int w);
+/* An overlay's window: filled with the popup colour and framed without a
+ * focus highlight. */
+void pane_popup(const exp_view *v, WINDOW *w);
+/* Where the open overlay goes (hidden when the screen is too small). */
+layout_rect exp_overlay_rect(const exp_view *v);
 const char *pane_title(int pane);
 
-/* Rows of the controls pane and the mapping row <-> control for clicks. */
-int pane_controls_at(const explorer *x, int y, int xx);
+/* The panes: each draws its whole window (already erased) from the view;
+ * v->focus says which pane has the focus. */
+void pane_controls_draw(const exp_view *v, WINDOW *w);
+void pane_strategies_draw(const exp_view *v, WINDOW *w);
+void pane_details_draw(const exp_view *v, WINDOW *w);
+void pane_efficiency_draw(const exp_view *v, WINDOW *w);
+void pane_heat_draw(const exp_view *v, WINDOW *w);
+void pane_frontier_draw(const exp_view *v, WINDOW *w);
+void pane_header_draw(const exp_view *v, WINDOW *w);
+void pane_tabs_draw(const exp_view *v, WINDOW *w);
+void pane_bar_draw(const exp_view *v, WINDOW *w);
+/* The overlays, each into the window at exp_overlay_rect; the sizes they
+ * ask for. */
+void pane_help_draw(const exp_view *v, WINDOW *w);
+void pane_list_draw(const exp_view *v, WINDOW *w);
+void pane_calib_draw(const exp_view *v, WINDOW *w);
+void pane_help_size(const exp_view *v, int *h, int *w);
+void pane_list_size(const exp_view *v, int *h, int *w);
+void pane_calib_size(const exp_view *v, int *h, int *w);
+/* Lines of the details pane for the selected plan (to clamp its scroll). */
+int pane_details_lines(const exp_view *v);
+/* Rows above the first plan in the strategies pane (the header). */
 int pane_strategies_first_row(void);
+/* Rows of a selector list's overlay above its items (title, filter) and
+ * below (border). */
+#define PANE_LIST_CHROME 3
 
 #endif /* SHARDSCOPE_EXPLORER_INT_H */

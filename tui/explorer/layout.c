@@ -52,10 +52,30 @@ static void layout_full(layout *l)
     l->controls_columns = 1;
 }
 
+static const char *const TAB_LABEL[PANE_COUNT] = {"Controls",   "Strategies", "Details",
+                                                  "Efficiency", "Heatmap",    "Frontier"};
+
+const char *layout_tab_label(int pane)
+{
+    return pane >= 0 && pane < PANE_COUNT ? TAB_LABEL[pane] : "";
+}
+
+/* " N name " and a one-cell gap per tab, left to right. */
+static void layout_tabs(layout *l)
+{
+    int xx = 0;
+    for (int i = 0; i < PANE_COUNT; i++) {
+        int w = 4 + (int)strlen(TAB_LABEL[i]) + 1;
+        l->tab[i] = rect(l->tabs.y, xx, 1, xx + w > l->cols ? l->cols - xx : w);
+        xx += w;
+    }
+}
+
 static void layout_compact(layout *l, int tab)
 {
     int body_y = 2, body_h = l->rows - 3;
     l->tabs = rect(1, 0, 1, l->cols);
+    layout_tabs(l);
     if (tab < 0 || tab >= PANE_COUNT)
         tab = 0;
     if (tab == PANE_CONTROLS) {
@@ -91,13 +111,59 @@ void layout_compute(int rows, int cols, int tab, layout *out)
     }
 }
 
+static int in_rect(layout_rect r, int y, int x);
+
 int layout_pane_at(const layout *l, int y, int x)
 {
-    for (int i = 0; i < PANE_COUNT; i++) {
-        layout_rect r = l->pane[i];
-        if (layout_rect_visible(r) && y >= r.y && y < r.y + r.h && x >= r.x &&
-            x < r.x + r.w)
+    for (int i = 0; i < PANE_COUNT; i++)
+        if (in_rect(l->pane[i], y, x))
             return i;
-    }
     return -1;
+}
+
+static int in_rect(layout_rect r, int y, int x)
+{
+    return layout_rect_visible(r) && y >= r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w;
+}
+
+int layout_tab_at(const layout *l, int y, int x)
+{
+    for (int i = 0; l->mode == LAYOUT_COMPACT && i < PANE_COUNT; i++)
+        if (in_rect(l->tab[i], y, x))
+            return i;
+    return -1;
+}
+
+int layout_control_at(const layout *l, int n, int y, int x)
+{
+    layout_rect r = l->pane[PANE_CONTROLS];
+    if (!in_rect(r, y, x))
+        return -1;
+    int cols = l->controls_columns > 1 ? 2 : 1;
+    int per = (n + cols - 1) / cols;
+    int colw = (r.w - 2) / cols;
+    int row = y - r.y - 1, col = colw > 0 ? (x - r.x - 1) / colw : 0;
+    if (row < 0 || row >= per || col < 0 || col >= cols)
+        return -1;
+    int c = col * per + row;
+    return c < n ? c : -1;
+}
+
+int layout_row_at(const layout *l, int pane, int first, int y, int x)
+{
+    if (pane < 0 || pane >= PANE_COUNT || !in_rect(l->pane[pane], y, x))
+        return -1;
+    int row = y - l->pane[pane].y - 1 - first;
+    return row >= 0 ? row : -1;
+}
+
+layout_rect layout_overlay(const layout *l, int h, int w)
+{
+    if (h > l->rows - 2)
+        h = l->rows - 2;
+    if (w > l->cols - 2)
+        w = l->cols - 2;
+    if (h < 3 || w < 10)
+        return rect(0, 0, 0, 0);
+    return rect((l->rows - h) / 2, (l->cols - w) / 2, h, w);
 }

@@ -43,6 +43,8 @@ typedef struct layout {
     layout_rect tabs;                /* tab bar; h == 0 in FULL mode */
     layout_rect bar;                 /* bottom bar (last row) */
     layout_rect pane[PANE_COUNT];    /* h == 0: not shown */
+    layout_rect tab[PANE_COUNT];     /* each tab on the tab bar, with the gap
+                                      * after it (COMPACT only) */
     int controls_columns;            /* 1 or 2 */
 } layout;
 
@@ -57,6 +59,26 @@ void layout_compute(int rows, int cols, int tab, layout *out);
 
 /* The pane under a screen cell, or -1. */
 int layout_pane_at(const layout *l, int y, int x);
+
+/* The compact tab under a screen cell, or -1. */
+int layout_tab_at(const layout *l, int y, int x);
+
+/* The short name of a pane on its tab ("Controls" .. "Frontier"); the tab
+ * reads " N name ". */
+const char *layout_tab_label(int pane);
+
+/* The control under a screen cell of the controls pane, or -1: n controls
+ * run down the pane's columns (controls_columns), one row each below the
+ * border. */
+int layout_control_at(const layout *l, int n, int y, int x);
+
+/* The row of a list under a screen cell of a pane whose list starts
+ * `first` rows below the top border, or -1 (above it or outside). */
+int layout_row_at(const layout *l, int pane, int first, int y, int x);
+
+/* A centred overlay of at most h x w on the screen (keeping a one-cell
+ * margin); hidden (h == w == 0) when smaller than 3 x 10. */
+layout_rect layout_overlay(const layout *l, int h, int w);
 
 /* 1 when the rectangle has a positive area. */
 int layout_rect_visible(layout_rect r);

@@ -88,10 +88,6 @@ static void compute_rank(explorer *x)
         r->rank_failed = 0;
         r->rank_err[0] = '\0';
     }
-    if (x->view.plans.sel >= r->n_plans)
-        x->view.plans.sel = r->n_plans > 0 ? r->n_plans - 1 : 0;
-    if (x->view.plans.sel < 0)
-        x->view.plans.sel = 0;
 }
 
 static void compute_eff(explorer *x)
@@ -191,28 +187,21 @@ int exp_visible_plan_rows(const explorer *x)
     return h < 1 ? 1 : h;
 }
 
-/* Monte Carlo tails only for the plans on screen and the selected one. */
+/* The plans on screen (the selection kept visible), then Monte Carlo
+ * tails only for those and the selected one. */
 static void ensure_tails(explorer *x)
 {
     exp_results *r = &x->r;
-    int rows = exp_visible_plan_rows(x);
-    if (x->view.plans.sel < x->view.plans.top)
-        x->view.plans.top = x->view.plans.sel;
-    if (x->view.plans.sel >= x->view.plans.top + rows)
-        x->view.plans.top = x->view.plans.sel - rows + 1;
-    if (x->view.plans.top > r->n_plans - rows)
-        x->view.plans.top = r->n_plans - rows;
-    if (x->view.plans.top < 0)
-        x->view.plans.top = 0;
-    for (int i = x->view.plans.top; i < r->n_plans && i < x->view.plans.top + rows; i++)
+    listview *l = &x->view.plans;
+    listview_fit(l, r->n_plans, exp_visible_plan_rows(x));
+    for (int i = l->top; i < r->n_plans && i < l->top + l->rows; i++)
         if (!r->tails_done[i] && r->plans[i].valid) {
             engine_tails(&r->sc, &r->plans[i]);
             r->tails_done[i] = 1;
         }
-    if (x->view.plans.sel < r->n_plans && !r->tails_done[x->view.plans.sel] &&
-        r->plans[x->view.plans.sel].valid) {
-        engine_tails(&r->sc, &r->plans[x->view.plans.sel]);
-        r->tails_done[x->view.plans.sel] = 1;
+    if (l->sel < r->n_plans && !r->tails_done[l->sel] && r->plans[l->sel].valid) {
+        engine_tails(&r->sc, &r->plans[l->sel]);
+        r->tails_done[l->sel] = 1;
     }
 }
 
@@ -275,11 +264,55 @@ void exp_update_scenario(explorer *x)
     build_scenario(x, &x->r.sc);
 }
 
+/* Scroll positions the keys left anywhere come back inside what the
+ * layout shows: the details (when on screen) and the selector list. */
+static void clamp_scrolls(explorer *x)
+{
+    exp_view v;
+    exp_view_make(x, &v);
+    layout_rect d = x->scr.lay.pane[PANE_DETAILS];
+    if (layout_rect_visible(d))
+        listview_fit(&x->view.details, pane_details_lines(&v), d.h - 2);
+    if (x->ov.kind == OVERLAY_LIST) {
+        layout_rect o = exp_overlay_rect(&v);
+        if (layout_rect_visible(o))
+            listview_fit(&x->ov.list, x->ov.list.n, o.h - PANE_LIST_CHROME);
+    }
+}
+
 void exp_update(explorer *x)
 {
     build_scenario(x, &x->r.sc);
     for (int p = 0; p < EXP_PARTS; p++)
         exp_update_part(x, (exp_part)p);
+    if (x->ov.kind == OVERLAY_CALIB)
+        exp_calib_fetch_view(x);
+    clamp_scrolls(x);
+}
+
+void exp_view_make(const explorer *x, exp_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->db = x->db;
+    v->g = x->g;
+    v->utf8 = x->caps.utf8;
+    v->ctl = &x->ctl;
+    v->view = &x->view;
+    v->ov = &x->ov;
+    v->cal = &x->cal;
+    v->r = &x->r;
+    v->lay = &x->scr.lay;
+    v->focus = x->view.focus;
+    v->msg = x->msg;
+    v->model = exp_model(x);
+    v->gpu = exp_gpu(x);
+    v->intra = exp_link(x, CTL_INTRA);
+    v->inter = exp_link(x, CTL_INTER);
+    v->fw = exp_framework(x);
+    v->selected = exp_selected_plan(x);
+    v->cview = exp_calib_view(x);
+    v->raster = x->scr.grid;
+    v->cal_raster = x->cal.grid;
 }
 
 const engine_result *exp_selected_plan(const explorer *x)

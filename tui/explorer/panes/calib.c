@@ -1,5 +1,5 @@
 /*
- * pane_calib.c - the calibration view (`v`): an overlay showing the
+ * calib.c - the calibration view (`v`): an overlay showing the
  * calibration in use.  Measured: the device, backend and date, the power
  * law (beta, a, MAPE, R^2), the roofline as the engine uses it (eta_c,
  * eta_m, overhead, MAPE, R^2), communication when measured, and a log-log
@@ -49,15 +49,15 @@ typedef struct cv_glyphs {
     const char *beta, *eta_c, *eta_m, *r2, *xname, *dot, *alpha;
 } cv_glyphs;
 
-static cv_glyphs glyphs(const explorer *x)
+static cv_glyphs glyphs(const exp_view *v)
 {
-    if (x->g->utf8)
+    if (v->g->utf8)
         return (cv_glyphs){"\xce\xb2", "\xce\xb7_c", "\xce\xb7_m", "R\xc2\xb2",
                            "h\xc2\xb2\xc2\xb7" "b\xc2\xb7s", "\xc2\xb7", "\xce\xb1"};
     return (cv_glyphs){"beta", "eta_c", "eta_m", "R^2", "h^2*b*s", "*", "alpha"};
 }
 
-static void draw_defaults(explorer *x, WINDOW *w, int y, int width, int rows)
+static void draw_defaults(const exp_view *v, WINDOW *w, int y, int width, int rows)
 {
     char buf[600];
     int y0 = y;
@@ -66,7 +66,7 @@ static void draw_defaults(explorer *x, WINDOW *w, int y, int width, int rows)
     snprintf(buf, sizeof buf,
              "Nothing has been measured for %s on this machine: the numbers use the GPU "
              "preset's published achievable efficiencies, not a fit.",
-             exp_gpu(x)->display);
+             v->gpu->display);
     y += put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_POPUP, buf);
     y++;
     y += put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_POPUP,
@@ -77,27 +77,27 @@ static void draw_defaults(explorer *x, WINDOW *w, int y, int width, int rows)
                      "The result is saved under $XDG_CONFIG_HOME/shardscope/calibration/ and "
                      "used from then on; this view then shows the measured points against "
                      "the fitted power law and roofline.");
-    if (x->cal.job && y - y0 < rows - 1) {
+    if (v->cal->job && y - y0 < rows - 1) {
         y++;
         pane_putf(w, y++, 2, width, ROLE_LABEL, "Measuring now: %.0f%% %s",
-                  x->cal.progress * 100, x->cal.step);
-    } else if (x->cal.note[0] && y - y0 < rows - 1) {
+                  v->cal->progress * 100, v->cal->step);
+    } else if (v->cal->note[0] && y - y0 < rows - 1) {
         y++;
-        snprintf(buf, sizeof buf, "Last attempt: %s", x->cal.note);
+        snprintf(buf, sizeof buf, "Last attempt: %s", v->cal->note);
         put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_MSG, buf);
     }
 }
 
-static void fit_lines(explorer *x, WINDOW *w, int *y, int width, const explorer_calib_view *v)
+static void fit_lines(const exp_view *v, WINDOW *w, int *y, int width, const explorer_calib_view *cv)
 {
-    cv_glyphs G = glyphs(x);
+    cv_glyphs G = glyphs(v);
     char t1[32], t2[32], p1[16], p2[16], buf[512];
-    if (v->has_power_law) {
+    if (cv->has_power_law) {
         snprintf(buf, sizeof buf,
                  "power law  %s %.4f  a %.3g s  MAPE %s  %s %.4f  (%d pts)  "
                  "T = a%s(%s)^%s",
-                 G.beta, v->pl_beta, v->pl_a, fmt_percent(v->pl_mape, p1, sizeof p1), G.r2,
-                 v->pl_r2, v->pl_n, G.dot, G.xname, G.beta);
+                 G.beta, cv->pl_beta, cv->pl_a, fmt_percent(cv->pl_mape, p1, sizeof p1), G.r2,
+                 cv->pl_r2, cv->pl_n, G.dot, G.xname, G.beta);
     } else {
         snprintf(buf, sizeof buf, "power law  not fitted (too few prefill points)");
     }
@@ -105,22 +105,22 @@ static void fit_lines(explorer *x, WINDOW *w, int *y, int width, const explorer_
     snprintf(buf, sizeof buf,
              "roofline   %s %.3f  %s %.3f  overhead %s  MAPE %s  %s %.4f  (%d pts)  "
              "T = %s+overhead",
-             G.eta_c, v->rf_eta_compute, G.eta_m, v->rf_eta_memory,
-             fmt_seconds(v->rf_overhead_s, x->g->micro, t1, sizeof t1), fmt_percent(v->rf_mape, p2,
+             G.eta_c, cv->rf_eta_compute, G.eta_m, cv->rf_eta_memory,
+             fmt_seconds(cv->rf_overhead_s, v->g->micro, t1, sizeof t1), fmt_percent(cv->rf_mape, p2,
                  sizeof p2),
-             G.r2, v->rf_r2, v->rf_n,
-             v->rf_engine_form ? "compute+memory" : "max(compute,memory)");
+             G.r2, cv->rf_r2, cv->rf_n,
+             cv->rf_engine_form ? "compute+memory" : "max(compute,memory)");
     pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
-    if (v->has_comm) {
+    if (cv->has_comm) {
         snprintf(buf, sizeof buf, "comm       %s: %s %s  bandwidth %.4g GB/s  %s %.4f",
-                 v->comm_label, G.alpha, fmt_seconds(v->comm_alpha_s, x->g->micro, t2, sizeof t2),
-                 v->comm_bandwidth / 1e9, G.r2, v->comm_r2);
+                 cv->comm_label, G.alpha, fmt_seconds(cv->comm_alpha_s, v->g->micro, t2, sizeof t2),
+                 cv->comm_bandwidth / 1e9, G.r2, cv->comm_r2);
         pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
     }
 }
 
 /* Style of a plot mark. */
-static const char *mark_glyph(const explorer *x, int m, theme_role *role)
+static const char *mark_glyph(const exp_view *v, int m, theme_role *role)
 {
     switch (m) {
     case CALVIEW_PREFILL:
@@ -131,7 +131,7 @@ static const char *mark_glyph(const explorer *x, int m, theme_role *role)
         return "+";
     case CALVIEW_POWER_LAW:
         *role = ROLE_SEG2;
-        return x->g->dot;
+        return v->g->dot;
     case CALVIEW_ROOFLINE:
         *role = ROLE_SEG1;
         return "~";
@@ -144,8 +144,8 @@ static const char *mark_glyph(const explorer *x, int m, theme_role *role)
     }
 }
 
-static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
-                      const explorer_calib_view *v)
+static void draw_plot(const exp_view *v, WINDOW *w, int y0, int rows, int width,
+                      const explorer_calib_view *cv)
 {
     /* Rows: plot, axis line, x labels, legend. */
     int ph = rows - 3, pw = width - GUTTER;
@@ -155,18 +155,18 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
         return;
     }
     calview_scale s;
-    if (calview_scale_fit(v, pw, ph, &s) != 0) {
+    if (calview_scale_fit(cv, pw, ph, &s) != 0) {
         pane_put(w, y0, 2, width, ROLE_DIM, "(no measured points to plot)");
         return;
     }
-    unsigned char *g = x->cal.grid;
+    unsigned char *g = v->cal_raster;
     if (!g)
         return;
-    calview_raster(v, &s, g);
-    const char *vbar = x->g->utf8 ? "\xe2\x94\x82" : "|";
-    const char *hbar = x->g->utf8 ? "\xe2\x94\x80" : "-";
-    const char *ytick = x->g->utf8 ? "\xe2\x94\xa4" : "+"; /* left axis */
-    const char *xtick = x->g->utf8 ? "\xe2\x94\xb4" : "+"; /* bottom axis */
+    calview_raster(cv, &s, g);
+    const char *vbar = v->g->utf8 ? "\xe2\x94\x82" : "|";
+    const char *hbar = v->g->utf8 ? "\xe2\x94\x80" : "-";
+    const char *ytick = v->g->utf8 ? "\xe2\x94\xa4" : "+"; /* left axis */
+    const char *xtick = v->g->utf8 ? "\xe2\x94\xb4" : "+"; /* bottom axis */
     for (int r = 0; r < ph; r++) {
         pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, vbar);
         for (int c = 0; c < pw; c++) {
@@ -174,7 +174,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
             if (m == CALVIEW_EMPTY)
                 continue;
             theme_role role;
-            const char *gl = mark_glyph(x, m, &role);
+            const char *gl = mark_glyph(v, m, &role);
             pane_put(w, y0 + r, px + c, 1, role, gl);
         }
     }
@@ -188,7 +188,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
         int r = calview_row(&s, pow(10.0, d));
         if (r < 0 || r <= prev)
             continue;
-        calview_time_label(d, x->g->micro, lab, sizeof lab);
+        calview_time_label(d, v->g->micro, lab, sizeof lab);
         int pad = GUTTER - 2 - out_display_width(lab);
         pane_put(w, y0 + r, 2 + (pad > 0 ? pad : 0), GUTTER - 2, ROLE_LABEL, lab);
         pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, ytick);
@@ -196,7 +196,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
     }
     /* X: the axis with a tick per decade, labels under it where they fit. */
     int ya = y0 + ph;
-    pane_put(w, ya, px - 1, 1, ROLE_LABEL, x->g->utf8 ? "\xe2\x94\x94" : "+");
+    pane_put(w, ya, px - 1, 1, ROLE_LABEL, v->g->utf8 ? "\xe2\x94\x94" : "+");
     for (int c = 0; c < pw; c++)
         pane_put(w, ya, px + c, 1, ROLE_LABEL, hbar);
     int free_from = 0;
@@ -219,7 +219,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
         free_from = lx + lw + 1;
     }
     /* The x title in the gutter of the label row. */
-    cv_glyphs G = glyphs(x);
+    cv_glyphs G = glyphs(v);
     pane_putf(w, ya + 1, 2, GUTTER - 1, ROLE_LABEL, "%*s", GUTTER - 2 +
               (int)strlen(G.xname) - out_display_width(G.xname), G.xname);
     /* Legend: each glyph in its colour; long names when they all fit. */
@@ -237,7 +237,7 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
     int lx = 2, ly = ya + 2;
     for (int i = 0; i < 5; i++) {
         theme_role role;
-        const char *gl = mark_glyph(x, ORDER[i], &role);
+        const char *gl = mark_glyph(v, ORDER[i], &role);
         int need = 2 + out_display_width(names[i]) + 2;
         if (lx + need > 2 + width)
             break;
@@ -250,55 +250,55 @@ static void draw_plot(explorer *x, WINDOW *w, int y0, int rows, int width,
         pane_put(w, ly, lx, 2 + width - lx, ROLE_LABEL, yt);
 }
 
-void pane_calib_draw(explorer *x)
+void pane_calib_size(const exp_view *v, int *h, int *w)
 {
     /* The plot takes what the screen gives; the text alone needs less. */
-    int cap_h = x->cal.calib.measured ? 44 : 20, cap_w = x->cal.calib.measured ? 132 : 100;
-    int want_h = x->scr.rows - 2 > cap_h ? cap_h : x->scr.rows - 2;
-    int want_w = x->scr.cols - 4 > cap_w ? cap_w : x->scr.cols - 4;
-    WINDOW *w = pane_overlay_open(x, want_h, want_w);
-    if (!w)
-        return;
+    int cap_h = v->cal->calib.measured ? 44 : 20, cap_w = v->cal->calib.measured ? 132 : 100;
+    int rows = v->lay->rows, cols = v->lay->cols;
+    *h = rows - 2 > cap_h ? cap_h : rows - 2;
+    *w = cols - 4 > cap_w ? cap_w : cols - 4;
+}
+
+void pane_calib_draw(const exp_view *v, WINDOW *w)
+{
+    pane_popup(v, w);
     int h = getmaxy(w), ww = getmaxx(w);
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS,
-             x->cal.calib.measured
+             v->cal->calib.measured
                  ? " Calibration in use: measured vs fitted (c measures, any other key closes) "
                  : " Calibration view (c measures, any other key closes) ");
     int width = ww - 4, y = 1, rows = h - 2;
-    if (!x->cal.calib.measured) {
-        draw_defaults(x, w, y, width, rows);
-        wnoutrefresh(w);
+    if (!v->cal->calib.measured) {
+        draw_defaults(v, w, y, width, rows);
         return;
     }
-    const explorer_calib_view *v = exp_calib_view(x);
-    cv_glyphs G = glyphs(x);
+    const explorer_calib_view *cv = v->cview;
+    cv_glyphs G = glyphs(v);
     char buf[400];
-    if (!v) {
+    if (!cv) {
         snprintf(buf, sizeof buf, "measured on %s %s %s %s %s: %s %.3f  %s %.3f",
-                 x->cal.calib.device, G.dot, x->cal.calib.backend, G.dot, x->cal.calib.date, G.eta_c,
-                 x->cal.calib.eta_compute, G.eta_m, x->cal.calib.eta_memory);
+                 v->cal->calib.device, G.dot, v->cal->calib.backend, G.dot, v->cal->calib.date, G.eta_c,
+                 v->cal->calib.eta_compute, G.eta_m, v->cal->calib.eta_memory);
         pane_put(w, y++, 2, width, ROLE_VALUE, buf);
         y++;
         put_wrapped(w, y, 2, width, rows - y, ROLE_POPUP,
                     "The measured points and fits behind this calibration are not available "
                     "(the saved file has no points); run c or `shardscope calibrate` again to "
                     "see them here.");
-        wnoutrefresh(w);
         return;
     }
-    int n = snprintf(buf, sizeof buf, "%s %s %s %s %s %s %s%s%s", v->device, G.dot,
-                     v->backend, v->dtype, G.dot, v->date, v->preset[0] ? G.dot : "",
-                     v->preset[0] ? " preset " : "", v->preset);
-    if (n > 0 && (size_t)n < sizeof buf && v->rf_peak_flops > 0)
+    int n = snprintf(buf, sizeof buf, "%s %s %s %s %s %s %s%s%s", cv->device, G.dot,
+                     cv->backend, cv->dtype, G.dot, cv->date, cv->preset[0] ? G.dot : "",
+                     cv->preset[0] ? " preset " : "", cv->preset);
+    if (n > 0 && (size_t)n < sizeof buf && cv->rf_peak_flops > 0)
         snprintf(buf + n, sizeof buf - (size_t)n, " %s roofs %.4g TFLOP/s, %.4g GB/s", G.dot,
-                 v->rf_peak_flops / 1e12, v->rf_bandwidth / 1e9);
+                 cv->rf_peak_flops / 1e12, cv->rf_bandwidth / 1e9);
     pane_put(w, y++, 2, width, ROLE_VALUE, buf);
-    fit_lines(x, w, &y, width, v);
+    fit_lines(v, w, &y, width, cv);
     int foot = h - 2; /* the source line */
-    draw_plot(x, w, y, foot - y, width, v);
-    if (v->source[0]) {
-        snprintf(buf, sizeof buf, "source: %s", v->source);
+    draw_plot(v, w, y, foot - y, width, cv);
+    if (cv->source[0]) {
+        snprintf(buf, sizeof buf, "source: %s", cv->source);
         pane_put(w, foot, 2, width, ROLE_DIM, buf);
     }
-    wnoutrefresh(w);
 }

@@ -1,7 +1,8 @@
 /*
- * pane_controls.c - the selectors and sliders: one row per control, label,
+ * controls.c - the selectors and sliders: one row per control, label,
  * a bar (sliders) and the value with its unit.  One column in the full
- * layout, two in the compact one.
+ * layout, two in the compact one (layout_control_at maps a click to the
+ * same cells).
  */
 #include "explorer_int.h"
 
@@ -10,24 +11,10 @@
 
 #define LABEL_W 12
 
-static int per_column(const explorer *x)
+static int per_column(const exp_view *v)
 {
-    int cols = x->scr.lay.controls_columns > 1 ? 2 : 1;
+    int cols = v->lay->controls_columns > 1 ? 2 : 1;
     return (CTL_COUNT + cols - 1) / cols;
-}
-
-int pane_controls_at(const explorer *x, int y, int xx)
-{
-    WINDOW *w = x->scr.win[PANE_CONTROLS];
-    if (!w)
-        return -1;
-    int cols = x->scr.lay.controls_columns > 1 ? 2 : 1;
-    int colw = (getmaxx(w) - 2) / cols;
-    int row = y - 1, col = colw > 0 ? (xx - 1) / colw : 0;
-    if (row < 0 || row >= per_column(x) || col < 0 || col >= cols)
-        return -1;
-    int c = col * per_column(x) + row;
-    return c < CTL_COUNT ? c : -1;
 }
 
 static int is_list(int c)
@@ -37,62 +24,62 @@ static int is_list(int c)
 }
 
 /* The value column of control ctl, with its unit. */
-static char *ctl_value(const explorer *x, int ctl, char *buf, size_t len)
+static char *ctl_value(const exp_view *v, int ctl, char *buf, size_t len)
 {
-    int v = x->ctl.s[ctl].value;
+    int val = v->ctl->s[ctl].value;
     char tmp[32];
     switch (ctl) {
     case CTL_MODEL:
-        snprintf(buf, len, "%s", x->db->models[v].display);
+        snprintf(buf, len, "%s", v->db->models[val].display);
         break;
     case CTL_GPU:
-        snprintf(buf, len, "%s %s", x->db->gpus[v].display,
-                 fmt_gb(x->db->gpus[v].memory_bytes, tmp, sizeof tmp));
+        snprintf(buf, len, "%s %s", v->db->gpus[val].display,
+                 fmt_gb(v->db->gpus[val].memory_bytes, tmp, sizeof tmp));
         break;
     case CTL_INTRA:
     case CTL_INTER:
-        snprintf(buf, len, "%s", x->db->links[v].display);
+        snprintf(buf, len, "%s", v->db->links[val].display);
         break;
     case CTL_DTYPE:
-        snprintf(buf, len, "%s", engine_dtype_name((engine_dtype)v));
+        snprintf(buf, len, "%s", engine_dtype_name((engine_dtype)val));
         break;
     case CTL_SCHED:
-        snprintf(buf, len, "%s", engine_schedule_name((engine_schedule)v));
+        snprintf(buf, len, "%s", engine_schedule_name((engine_schedule)val));
         break;
     case CTL_OBJECTIVE:
-        snprintf(buf, len, "%s", engine_objective_name((engine_objective)v));
+        snprintf(buf, len, "%s", engine_objective_name((engine_objective)val));
         break;
     case CTL_MICRO:
-        if (v == 0)
+        if (val == 0)
             snprintf(buf, len, "auto (= pp)");
         else
-            snprintf(buf, len, "%d", v);
+            snprintf(buf, len, "%d", val);
         break;
     default:
-        snprintf(buf, len, "%d %s", v, x->ctl.s[ctl].unit);
+        snprintf(buf, len, "%d %s", val, v->ctl->s[ctl].unit);
         break;
     }
     return buf;
 }
 
-static void draw_control(explorer *x, WINDOW *w, int c, int y, int x0, int width)
+static void draw_control(const exp_view *v, WINDOW *w, int c, int y, int x0, int width)
 {
-    int sel = c == x->ctl.sel;
-    theme_role base = sel ? (x->view.focus == PANE_CONTROLS ? ROLE_SELECTED : ROLE_SELECTED_DIM)
+    int sel = c == v->ctl->sel;
+    theme_role base = sel ? (v->focus == PANE_CONTROLS ? ROLE_SELECTED : ROLE_SELECTED_DIM)
                           : ROLE_NORMAL;
     char val[128];
-    ctl_value(x, c, val, sizeof val);
+    ctl_value(v, c, val, sizeof val);
     if (sel)
         pane_fill(w, y, x0, width, base);
-    pane_put(w, y, x0 + 1, LABEL_W - 2, sel ? base : ROLE_LABEL, x->ctl.s[c].label);
+    pane_put(w, y, x0 + 1, LABEL_W - 2, sel ? base : ROLE_LABEL, v->ctl->s[c].label);
     int cx = x0 + LABEL_W, cw = width - LABEL_W - 1;
     if (cw <= 0)
         return;
     if (is_list(c)) {
-        const slider *s = &x->ctl.s[c];
+        const slider *s = &v->ctl->s[c];
         char buf[160];
-        snprintf(buf, sizeof buf, "%s %s %s", s->value > s->min ? x->g->left : " ", val,
-                 s->value < s->max ? x->g->right : " ");
+        snprintf(buf, sizeof buf, "%s %s %s", s->value > s->min ? v->g->left : " ", val,
+                 s->value < s->max ? v->g->right : " ");
         pane_put(w, y, cx, cw, sel ? base : ROLE_VALUE, buf);
         return;
     }
@@ -104,30 +91,30 @@ static void draw_control(explorer *x, WINDOW *w, int c, int y, int x0, int width
         vw = cw;
     }
     if (bw > 0)
-        pane_hbar(x, w, y, cx, bw, slider_fill(&x->ctl.s[c], bw), ROLE_FILL);
+        pane_hbar(v, w, y, cx, bw, slider_fill(&v->ctl->s[c], bw), ROLE_FILL);
     char vbuf[160];
     snprintf(vbuf, sizeof vbuf, "%*s", vw, val);
     pane_put(w, y, cx + (bw > 0 ? bw + 1 : 0), vw, sel ? base : ROLE_VALUE, vbuf);
 }
 
-void pane_controls_draw(explorer *x, WINDOW *w)
+void pane_controls_draw(const exp_view *v, WINDOW *w)
 {
     theme_window(w);
-    pane_frame(x, w, PANE_CONTROLS, NULL);
+    pane_frame(v, w, PANE_CONTROLS, NULL);
     int h = getmaxy(w), ww = getmaxx(w);
-    int cols = x->scr.lay.controls_columns > 1 ? 2 : 1;
+    int cols = v->lay->controls_columns > 1 ? 2 : 1;
     int colw = (ww - 2) / cols;
-    int pc = per_column(x);
+    int pc = per_column(v);
     for (int c = 0; c < CTL_COUNT; c++) {
         int col = c / pc, row = c % pc;
         if (1 + row >= h - 1)
             continue;
-        draw_control(x, w, c, 1 + row, 1 + col * colw, colw - (col < cols - 1 ? 1 : 0));
+        draw_control(v, w, c, 1 + row, 1 + col * colw, colw - (col < cols - 1 ? 1 : 0));
     }
     if (pc + 1 < h - 1) {
         char hint[96];
         snprintf(hint, sizeof hint, "%s%s adjust  +/- big  Enter list  / model",
-                 x->g->left, x->g->right);
+                 v->g->left, v->g->right);
         pane_put(w, pc + 1, 2, ww - 4, ROLE_DIM, hint);
     }
 }

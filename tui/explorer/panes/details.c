@@ -1,5 +1,5 @@
 /*
- * pane_details.c - the selected plan in full: memory per GPU term by term
+ * details.c - the selected plan in full: memory per GPU term by term
  * against the usable capacity, prefill and decode time split into compute,
  * communication and bubble, tails, throughput, efficiency, regime, cost,
  * and the inputs behind them.  Scrolls with Up/Down when focused.
@@ -33,21 +33,22 @@ static void add(lines *l, theme_role r, const char *fmt, ...)
 }
 
 /* "27.3 ms (25.1-31.2 ms)": a time with its validation band. */
-static char *with_band(explorer *x, double v, const engine_band *b, char *buf, size_t len)
+static char *with_band(const exp_view *v, double t, const engine_band *b, char *buf,
+                       size_t len)
 {
     char a[24], lo[24], hi[24];
-    fmt_seconds(v, x->g->micro, a, sizeof a);
+    fmt_seconds(t, v->g->micro, a, sizeof a);
     if (b->n > 0)
-        snprintf(buf, len, "%s (%s%s%s)", a, fmt_seconds(b->lo, x->g->micro, lo, sizeof lo),
-                 x->g->utf8 ? "\xe2\x80\x93" : "-", fmt_seconds(b->hi, x->g->micro, hi, sizeof hi));
+        snprintf(buf, len, "%s (%s%s%s)", a, fmt_seconds(b->lo, v->g->micro, lo, sizeof lo),
+                 v->g->utf8 ? "\xe2\x80\x93" : "-", fmt_seconds(b->hi, v->g->micro, hi, sizeof hi));
     else
         snprintf(buf, len, "%s", a);
     return buf;
 }
 
-static void build(explorer *x, lines *l)
+static void build(const exp_view *v, lines *l)
 {
-    const engine_result *p = exp_selected_plan(x);
+    const engine_result *p = v->selected;
     char a[48], b[48], c[48], d[48];
     l->n = 0;
     if (!p) {
@@ -55,8 +56,8 @@ static void build(explorer *x, lines *l)
         return;
     }
     const engine_memory *m = &p->mem;
-    add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(p->plan, x->g->times, a, sizeof a),
-        x->ctl.s[CTL_GPUS].value);
+    add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(p->plan, v->g->times, a, sizeof a),
+        v->ctl->s[CTL_GPUS].value);
     if (!p->valid)
         add(l, ROLE_BAD, "invalid: %s", p->reason);
     else if (!p->fits)
@@ -74,59 +75,59 @@ static void build(explorer *x, lines *l)
         return;
     char wb[96];
     add(l, ROLE_TITLE, "Time (band: validation p10-p90)");
-    add(l, ROLE_VALUE, " TTFT  %s", with_band(x, p->ttft_s, &p->ttft_band, wb, sizeof wb));
-    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_seconds(p->prefill_compute_s, x->g->micro, a,
+    add(l, ROLE_VALUE, " TTFT  %s", with_band(v, p->ttft_s, &p->ttft_band, wb, sizeof wb));
+    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_seconds(p->prefill_compute_s, v->g->micro, a,
         sizeof a),
-        fmt_seconds(p->prefill_comm_s, x->g->micro, b, sizeof b));
-    add(l, ROLE_NORMAL, "  bubble %s", fmt_seconds(p->prefill_bubble_s, x->g->micro, a, sizeof a));
-    add(l, ROLE_VALUE, " ITL   %s", with_band(x, p->itl_s, &p->itl_band, wb, sizeof wb));
-    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_seconds(p->decode_compute_s, x->g->micro, a,
+        fmt_seconds(p->prefill_comm_s, v->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  bubble %s", fmt_seconds(p->prefill_bubble_s, v->g->micro, a, sizeof a));
+    add(l, ROLE_VALUE, " ITL   %s", with_band(v, p->itl_s, &p->itl_band, wb, sizeof wb));
+    add(l, ROLE_NORMAL, "  compute %s, comm %s", fmt_seconds(p->decode_compute_s, v->g->micro, a,
         sizeof a),
-        fmt_seconds(p->decode_comm_s, x->g->micro, b, sizeof b));
-    add(l, ROLE_NORMAL, "  bubble %s", fmt_seconds(p->decode_bubble_s, x->g->micro, a, sizeof a));
+        fmt_seconds(p->decode_comm_s, v->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  bubble %s", fmt_seconds(p->decode_bubble_s, v->g->micro, a, sizeof a));
     /* where a decode step goes, three short lines (the pane is 34 wide) */
-    add(l, ROLE_NORMAL, "  GEMM %s  attn %s", fmt_seconds(p->decode.gemm_s, x->g->micro, a,
+    add(l, ROLE_NORMAL, "  GEMM %s  attn %s", fmt_seconds(p->decode.gemm_s, v->g->micro, a,
         sizeof a),
-        fmt_seconds(p->decode.attn_s, x->g->micro, b, sizeof b));
-    add(l, ROLE_NORMAL, "  small %s  host %s", fmt_seconds(p->decode.small_s, x->g->micro, a,
+        fmt_seconds(p->decode.attn_s, v->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  small %s  host %s", fmt_seconds(p->decode.small_s, v->g->micro, a,
         sizeof a),
-        fmt_seconds(p->decode.step_s + p->decode.launch_s, x->g->micro, b, sizeof b));
-    add(l, ROLE_NORMAL, "  TP %s  EP %s  PP %s", fmt_seconds(p->decode.tp_s, x->g->micro, a,
+        fmt_seconds(p->decode.step_s + p->decode.launch_s, v->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, "  TP %s  EP %s  PP %s", fmt_seconds(p->decode.tp_s, v->g->micro, a,
         sizeof a),
-        fmt_seconds(p->decode.ep_s, x->g->micro, b, sizeof b), fmt_seconds(p->decode.pp_s,
-            x->g->micro, c, sizeof c));
-    add(l, ROLE_NORMAL, " end to end %s", with_band(x, p->e2e_s, &p->e2e_band, wb, sizeof wb));
+        fmt_seconds(p->decode.ep_s, v->g->micro, b, sizeof b), fmt_seconds(p->decode.pp_s,
+            v->g->micro, c, sizeof c));
+    add(l, ROLE_NORMAL, " end to end %s", with_band(v, p->e2e_s, &p->e2e_band, wb, sizeof wb));
     for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (p->warnings & bit)
             add(l, ROLE_BAD, " ! %s", engine_warning_text(bit));
-    if (x->view.plans.sel < x->r.n_plans && x->r.tails_done[x->view.plans.sel])
-        add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_seconds(p->p50_s, x->g->micro, a, sizeof a),
-            fmt_seconds(p->p99_s, x->g->micro, b, sizeof b));
+    if (v->view->plans.sel < v->r->n_plans && v->r->tails_done[v->view->plans.sel])
+        add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_seconds(p->p50_s, v->g->micro, a, sizeof a),
+            fmt_seconds(p->p99_s, v->g->micro, b, sizeof b));
     if (p->tps_band.n > 0)
         add(l, ROLE_NORMAL, " throughput %s (%.1f-%.1f)", fmt_tokens_per_s(p->tokens_per_s, a,
             sizeof a),
             p->tps_band.lo, p->tps_band.hi);
     else
         add(l, ROLE_NORMAL, " throughput %s", fmt_tokens_per_s(p->tokens_per_s, a, sizeof a));
-    add(l, ROLE_NORMAL, " speedup %.2f%s  eff %s", p->speedup, x->g->times,
+    add(l, ROLE_NORMAL, " speedup %.2f%s  eff %s", p->speedup, v->g->times,
         fmt_percent(p->efficiency, a, sizeof a));
     add(l, ROLE_NORMAL, " bubble (prefill) %s", fmt_percent(p->bubble_fraction, a, sizeof a));
-    add(l, ROLE_NORMAL, " compute %s vs comm %s", fmt_seconds(p->compute_s, x->g->micro, a,
+    add(l, ROLE_NORMAL, " compute %s vs comm %s", fmt_seconds(p->compute_s, v->g->micro, a,
         sizeof a),
-        fmt_seconds(p->comm_s, x->g->micro, b, sizeof b));
+        fmt_seconds(p->comm_s, v->g->micro, b, sizeof b));
     if (p->regime == 'C' || p->regime == 'M')
         add(l, p->regime == 'C' ? ROLE_GOOD : ROLE_BAD, " ratio %.2f (%c: %s-bound)",
             p->compute_comm_ratio, p->regime, p->regime == 'C' ? "compute" : "comm");
     else
         add(l, ROLE_NORMAL, " no communication");
-    const engine_gpu *g = exp_gpu(x);
+    const engine_gpu *g = v->gpu;
     if (p->cost_per_mtok_usd > 0)
         add(l, ROLE_NORMAL, " cost %s /1M tok (%s/GPU-h)",
             fmt_usd(p->cost_per_mtok_usd, a, sizeof a), fmt_usd(g->price_per_hour, b, sizeof b));
     else
         add(l, ROLE_DIM, " cost - (no GPU price)");
     add(l, ROLE_TITLE, "Inputs");
-    const engine_model *mo = exp_model(x);
+    const engine_model *mo = v->model;
     add(l, ROLE_NORMAL, " %s, %s params", mo->display,
         fmt_count(engine_model_params(mo), a, sizeof a));
     add(l, ROLE_NORMAL, " L%d d%d h%d kv%d f%d", mo->layers, mo->hidden, mo->heads,
@@ -135,48 +136,51 @@ static void build(explorer *x, lines *l)
         add(l, ROLE_NORMAL, " MoE %d experts, top-%d", mo->experts, mo->top_k);
     add(l, ROLE_NORMAL, " %s %s, %s HBM", g->display, fmt_gb(g->memory_bytes, a, sizeof a),
         fmt_rate(g->hbm_bytes_per_s, "B/s", b, sizeof b));
-    engine_dtype wd = (engine_dtype)x->ctl.s[CTL_DTYPE].value;
+    engine_dtype wd = (engine_dtype)v->ctl->s[CTL_DTYPE].value;
     add(l, ROLE_NORMAL, " %s %s", fmt_rate(g->peak_flops[wd] > 0 ? g->peak_flops[wd]
                                                                  : g->peak_flops[ENGINE_FP16],
                                            "FLOP/s", a, sizeof a),
         g->peak_flops[wd] > 0 ? engine_dtype_name(wd) : "fp16 (no native support)");
-    if (x->cal.calib.measured)
-        add(l, ROLE_NORMAL, " eta %.2f / %.2f (measured)", x->cal.calib.eta_compute,
-            x->cal.calib.eta_memory);
+    if (v->cal->calib.measured)
+        add(l, ROLE_NORMAL, " eta %.2f / %.2f (measured)", v->cal->calib.eta_compute,
+            v->cal->calib.eta_memory);
     else
         add(l, ROLE_NORMAL, " eta %.2f / %.2f (datasheet)", g->eta_compute, g->eta_memory);
-    const engine_link *li = exp_link(x, CTL_INTRA), *le = exp_link(x, CTL_INTER);
+    const engine_link *li = v->intra, *le = v->inter;
     add(l, ROLE_NORMAL, " intra %s %s, lat %s", li->display,
-        fmt_rate(li->bytes_per_s, "B/s", a, sizeof a), fmt_seconds(li->alpha_s, x->g->micro, b,
+        fmt_rate(li->bytes_per_s, "B/s", a, sizeof a), fmt_seconds(li->alpha_s, v->g->micro, b,
             sizeof b));
     add(l, ROLE_NORMAL, " inter %s %s, lat %s", le->display,
-        fmt_rate(le->bytes_per_s, "B/s", c, sizeof c), fmt_seconds(le->alpha_s, x->g->micro, d,
+        fmt_rate(le->bytes_per_s, "B/s", c, sizeof c), fmt_seconds(le->alpha_s, v->g->micro, d,
             sizeof d));
-    add(l, ROLE_NORMAL, " %d GPUs/node", x->ctl.s[CTL_PER_NODE].value);
-    const engine_framework *fw = exp_framework(x);
+    add(l, ROLE_NORMAL, " %d GPUs/node", v->ctl->s[CTL_PER_NODE].value);
+    const engine_framework *fw = v->fw;
     add(l, ROLE_NORMAL, " framework %s (f)", fw ? fw->display : "generic");
-    add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", x->ctl.s[CTL_BATCH].value,
-        x->ctl.s[CTL_PROMPT].value, x->ctl.s[CTL_GEN].value);
+    add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", v->ctl->s[CTL_BATCH].value,
+        v->ctl->s[CTL_PROMPT].value, v->ctl->s[CTL_GEN].value);
 }
 
-void pane_details_draw(explorer *x, WINDOW *w)
+int pane_details_lines(const exp_view *v)
+{
+    lines l;
+    build(v, &l);
+    return l.n;
+}
+
+void pane_details_draw(const exp_view *v, WINDOW *w)
 {
     theme_window(w);
     lines l;
-    build(x, &l);
+    build(v, &l);
     char title[64];
-    snprintf(title, sizeof title, "Details: plan #%d", x->view.plans.sel + 1);
-    pane_frame(x, w, PANE_DETAILS, title);
+    snprintf(title, sizeof title, "Details: plan #%d", v->view->plans.sel + 1);
+    pane_frame(v, w, PANE_DETAILS, title);
     int h = getmaxy(w), ww = getmaxx(w);
-    int rows = h - 2;
-    if (x->view.details.top > l.n - rows)
-        x->view.details.top = l.n - rows;
-    if (x->view.details.top < 0)
-        x->view.details.top = 0;
-    for (int i = 0; i < rows && x->view.details.top + i < l.n; i++)
-        pane_put(w, 1 + i, 1, ww - 2, l.role[x->view.details.top + i], l.text[x->view.details.top + i]);
-    if (x->view.details.top > 0)
-        pane_put(w, 1, ww - 2, 1, ROLE_TITLE, x->g->up);
-    if (x->view.details.top + rows < l.n)
-        pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, x->g->down);
+    int rows = h - 2, top = v->view->details.top; /* clamped by the update step */
+    for (int i = 0; i < rows && top + i < l.n; i++)
+        pane_put(w, 1 + i, 1, ww - 2, l.role[top + i], l.text[top + i]);
+    if (top > 0)
+        pane_put(w, 1, ww - 2, 1, ROLE_TITLE, v->g->up);
+    if (top + rows < l.n)
+        pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, v->g->down);
 }

@@ -1,5 +1,5 @@
 /*
- * pane_efficiency.c - tensor-parallel efficiency against GPU count for
+ * efficiency.c - tensor-parallel efficiency against GPU count for
  * every interconnect (the link used inside and between nodes), and TP vs
  * PP vs the best hybrid TP x PP split in the current cluster.  Both tables
  * side by side when the pane is wide, else one at a time (Enter toggles).
@@ -28,9 +28,9 @@ static void put_cell(WINDOW *w, int y, int xx, theme_role role, const char *text
     pane_putf(w, y, xx, CELL_W, role, "%*s ", CELL_W - 1, text);
 }
 
-static int draw_tp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int rows)
+static int draw_tp_table(const exp_view *v, WINDOW *w, int y0, int x0, int width, int rows)
 {
-    const exp_results *r = &x->r;
+    const exp_results *r = v->r;
     int ncols = (width - LABEL_W) / CELL_W;
     if (ncols > EXP_EFF_COUNTS)
         ncols = EXP_EFF_COUNTS;
@@ -41,12 +41,12 @@ static int draw_tp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int 
     for (int c = 0; c < ncols; c++)
         pane_putf(w, y0 + 1, x0 + LABEL_W + c * CELL_W, CELL_W, ROLE_LABEL, "%*d", CELL_W - 1,
                   r->eff_counts[c]);
-    int n_links = x->ctl.s[CTL_INTRA].max + 1;
+    int n_links = v->ctl->s[CTL_INTRA].max + 1;
     int used = 2;
     for (int li = 0; li < n_links && used < rows; li++, used++) {
-        int cur = li == x->ctl.s[CTL_INTRA].value || li == x->ctl.s[CTL_INTER].value;
+        int cur = li == v->ctl->s[CTL_INTRA].value || li == v->ctl->s[CTL_INTER].value;
         pane_put(w, y0 + used, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL,
-                 x->db->links[li].name);
+                 v->db->links[li].name);
         for (int c = 0; c < ncols; c++) {
             const exp_cell *e = &r->eff[li][c];
             char b[16];
@@ -62,9 +62,9 @@ static int draw_tp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int 
     return used;
 }
 
-static int draw_cmp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int rows)
+static int draw_cmp_table(const exp_view *v, WINDOW *w, int y0, int x0, int width, int rows)
 {
-    const exp_results *r = &x->r;
+    const exp_results *r = v->r;
     if (rows < 2)
         return 0;
     pane_put(w, y0, x0, width, ROLE_TITLE, "TP vs PP vs hybrid (this cluster)");
@@ -78,7 +78,7 @@ static int draw_cmp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int
         const exp_cell *h = &r->cmp[CMP_HYBRID][c];
         if (h->ok)
             snprintf(hy, sizeof hy, "%3.0f%% TP%d%sPP%d", h->efficiency * 100.0, h->plan.tp,
-                     x->g->times, h->plan.pp);
+                     v->g->times, h->plan.pp);
         else
             snprintf(hy, sizeof hy, "-");
         int yy = y0 + used;
@@ -96,15 +96,15 @@ static int draw_cmp_table(explorer *x, WINDOW *w, int y0, int x0, int width, int
 
 /* One table: TP by link, then TP, PP and the best hybrid in the current
  * cluster, all against the same GPU counts (the narrow full layout). */
-static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int rows)
+static void draw_merged(const exp_view *v, WINDOW *w, int y0, int x0, int width, int rows)
 {
-    const exp_results *r = &x->r;
+    const exp_results *r = v->r;
     int ncols = (width - LABEL_W) / CELL_W;
     if (ncols > EXP_CMP_COUNTS)
         ncols = EXP_CMP_COUNTS;
     if (ncols < 1 || rows < 2)
         return;
-    int n_links = x->ctl.s[CTL_INTRA].max + 1;
+    int n_links = v->ctl->s[CTL_INTRA].max + 1;
     pane_put(w, y0, x0, LABEL_W, ROLE_LABEL, "TP  link");
     for (int c = 0; c < ncols; c++)
         pane_putf(w, y0, x0 + LABEL_W + c * CELL_W, CELL_W, ROLE_LABEL, "%*d", CELL_W - 1,
@@ -113,9 +113,9 @@ static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int r
     int link_rows = rows - 1 - cluster_rows;
     int used = 1;
     for (int li = 0; li < n_links && li < link_rows; li++, used++) {
-        int cur = li == x->ctl.s[CTL_INTRA].value || li == x->ctl.s[CTL_INTER].value;
+        int cur = li == v->ctl->s[CTL_INTRA].value || li == v->ctl->s[CTL_INTER].value;
         pane_put(w, y0 + used, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL,
-                 x->db->links[li].name);
+                 v->db->links[li].name);
         for (int c = 0; c < ncols; c++) {
             const exp_cell *e = &r->eff[li][c];
             char b[16];
@@ -140,30 +140,30 @@ static void draw_merged(explorer *x, WINDOW *w, int y0, int x0, int width, int r
     }
 }
 
-void pane_efficiency_draw(explorer *x, WINDOW *w)
+void pane_efficiency_draw(const exp_view *v, WINDOW *w)
 {
     theme_window(w);
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;
-    int n_links = x->ctl.s[CTL_INTRA].max + 1;
+    int n_links = v->ctl->s[CTL_INTRA].max + 1;
     int tp_w = LABEL_W + EXP_EFF_COUNTS * CELL_W;
     if (tp_w > inner_w - 2 - 36)
         tp_w = inner_w - 2 - 36;
     int side = tp_w >= LABEL_W + 4 * CELL_W;
     int stacked = !side && inner_h >= n_links + 2 + 1 + EXP_CMP_COUNTS + 3;
-    pane_frame(x, w, PANE_EFFICIENCY,
+    pane_frame(v, w, PANE_EFFICIENCY,
                side || stacked ? "Efficiency"
-               : x->view.eff_view   ? "Efficiency: TP vs PP (Enter)"
+               : v->view->eff_view   ? "Efficiency: TP vs PP (Enter)"
                                : "Efficiency vs GPU count (Enter)");
     if (side) {
-        draw_tp_table(x, w, 1, 1, tp_w, inner_h);
-        draw_cmp_table(x, w, 1, 1 + tp_w + 2, inner_w - tp_w - 2, inner_h);
+        draw_tp_table(v, w, 1, 1, tp_w, inner_h);
+        draw_cmp_table(v, w, 1, 1 + tp_w + 2, inner_w - tp_w - 2, inner_h);
     } else if (stacked) {
-        int used = draw_tp_table(x, w, 1, 1, inner_w, n_links + 2);
-        draw_cmp_table(x, w, 1 + used + 1, 1, inner_w, inner_h - used - 1);
-    } else if (x->view.eff_view) {
-        draw_cmp_table(x, w, 1, 1, inner_w, inner_h);
+        int used = draw_tp_table(v, w, 1, 1, inner_w, n_links + 2);
+        draw_cmp_table(v, w, 1 + used + 1, 1, inner_w, inner_h - used - 1);
+    } else if (v->view->eff_view) {
+        draw_cmp_table(v, w, 1, 1, inner_w, inner_h);
     } else {
-        draw_merged(x, w, 1, 1, inner_w, inner_h);
+        draw_merged(v, w, 1, 1, inner_w, inner_h);
     }
 }

@@ -1,5 +1,5 @@
 /*
- * pane_frontier.c - the VRAM frontier: memory per GPU against GPU count
+ * frontier.c - the VRAM frontier: memory per GPU against GPU count
  * (the least-memory TP x PP split at each power of two), weights, KV cache
  * and activations stacked, with the usable capacity set by the VRAM slider
  * as a line; beside it the smallest GPU count that fits for common memory
@@ -29,9 +29,9 @@ static int cell_role(const chart_cell *c)
     return -1;
 }
 
-static void draw_min_table(explorer *x, WINDOW *w, int y0, int x0, int rows)
+static void draw_min_table(const exp_view *v, WINDOW *w, int y0, int x0, int rows)
 {
-    const exp_results *r = &x->r;
+    const exp_results *r = v->r;
     pane_put(w, y0, x0, TABLE_W, ROLE_TITLE, "min GPUs to fit");
     for (int i = 0; i < EXP_MEM_SIZES && i + 1 < rows; i++) {
         char n[24];
@@ -44,20 +44,20 @@ static void draw_min_table(explorer *x, WINDOW *w, int y0, int x0, int rows)
     }
 }
 
-void pane_frontier_draw(explorer *x, WINDOW *w)
+void pane_frontier_draw(const exp_view *v, WINDOW *w)
 {
     theme_window(w);
-    chart_cell *grid = x->scr.grid;
-    const exp_results *r = &x->r;
+    chart_cell *grid = v->raster;
+    const exp_results *r = v->r;
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;
     char title[96], cap[32];
     snprintf(title, sizeof title, "VRAM frontier: memory per GPU, capacity %s usable",
              fmt_gb(r->front_capacity, cap, sizeof cap));
-    pane_frame(x, w, PANE_FRONTIER, title);
+    pane_frame(v, w, PANE_FRONTIER, title);
     int table = inner_w >= 60 ? TABLE_W + 2 : 0;
     if (table)
-        draw_min_table(x, w, 1, ww - 1 - TABLE_W, inner_h);
+        draw_min_table(v, w, 1, ww - 1 - TABLE_W, inner_h);
     int plot_w = inner_w - table - AXIS_W;
     int plot_h = inner_h - 2; /* x labels and legend */
     if (!table && inner_h >= 12)
@@ -86,7 +86,7 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
      * at the top of the plot and marked. */
     double top = 0;
     if (r->front_capacity > 0) {
-        double own = exp_gpu(x)->memory_bytes * engine_scenario_usable_fraction(&r->sc);
+        double own = v->gpu->memory_bytes * engine_scenario_usable_fraction(&r->sc);
         top = 2 * (own > r->front_capacity ? own : r->front_capacity);
     }
     chart_spec spec = {nb, 3, vals, top, r->front_capacity, bar_w, 1};
@@ -118,11 +118,11 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
                 xx = k - 1;
                 continue;
             }
-            const char *gl = x->g->cap;
+            const char *gl = v->g->cap;
             if (cell->series > 0) {
-                gl = x->g->seg[cell->series - 1];
+                gl = v->g->seg[cell->series - 1];
                 if (cell->eighths < 8)
-                    gl = x->g->utf8 ? x->g->eighth[cell->eighths]
+                    gl = v->g->utf8 ? v->g->eighth[cell->eighths]
                                     : (cell->eighths >= 4 ? gl : "_");
             }
             pane_put(w, 1 + yy, x0 + xx, 1, (theme_role)role, gl);
@@ -134,13 +134,13 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
         if (vals[c * 3] + vals[c * 3 + 1] + vals[c * 3 + 2] > ymax) {
             ncut++;
             for (int k = 0; k < bar_w; k++)
-                pane_put(w, 1, x0 + c * (bar_w + 1) + k, 1, ROLE_CAP, x->g->up);
+                pane_put(w, 1, x0 + c * (bar_w + 1) + k, 1, ROLE_CAP, v->g->up);
         }
     /* X labels: GPU counts under the bars (the current count highlighted). */
     pane_putf(w, 1 + plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "GPUs");
     for (int c = 0; c < nb && c < nfit; c++) {
         int bx = x0 + c * (bar_w + 1);
-        int cur = r->front_counts[c] == x->ctl.s[CTL_GPUS].value;
+        int cur = r->front_counts[c] == v->ctl->s[CTL_GPUS].value;
         char n[16];
         snprintf(n, sizeof n, "%d", r->front_counts[c]);
         if ((int)strlen(n) > bar_w + 1)
@@ -150,16 +150,16 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
     char leg[160];
     char cut[32] = "";
     if (ncut > 0)
-        snprintf(cut, sizeof cut, "  %s taller", x->g->up);
+        snprintf(cut, sizeof cut, "  %s taller", v->g->up);
     snprintf(leg, sizeof leg, "%s weights %s KV cache %s activations %s%s capacity%s",
-             x->g->seg[0], x->g->seg[1], x->g->seg[2], x->g->cap, x->g->cap, cut);
+             v->g->seg[0], v->g->seg[1], v->g->seg[2], v->g->cap, v->g->cap, cut);
     int ly = 2 + plot_h;
     int lx = 1;
     pane_put(w, ly, lx, inner_w - table, ROLE_LABEL, leg);
     /* Colour the legend swatches. */
     if (ly < h - 1) {
         int pos = 0;
-        const char *parts[4] = {x->g->seg[0], x->g->seg[1], x->g->seg[2], x->g->cap};
+        const char *parts[4] = {v->g->seg[0], v->g->seg[1], v->g->seg[2], v->g->cap};
         const char *names[4] = {" weights ", " KV cache ", " activations ", ""};
         static const theme_role R[4] = {ROLE_SEG1, ROLE_SEG2, ROLE_SEG3, ROLE_CAP};
         for (int i = 0; i < 4; i++) {
@@ -170,5 +170,5 @@ void pane_frontier_draw(explorer *x, WINDOW *w)
         }
     }
     if (!table && inner_h >= 12)
-        draw_min_table(x, w, 3 + plot_h, 1, inner_h - plot_h - 2);
+        draw_min_table(v, w, 3 + plot_h, 1, inner_h - plot_h - 2);
 }

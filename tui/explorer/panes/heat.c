@@ -1,5 +1,5 @@
 /*
- * pane_heat.c - the regime heatmap: compute/communication ratio of the
+ * heat.c - the regime heatmap: compute/communication ratio of the
  * tensor-parallel plan, GPU counts x interconnects or models x
  * interconnects (Enter / m switches).  Cells are coloured on a diverging
  * scale (communication-bound red -> compute-bound green); monochrome
@@ -17,13 +17,13 @@
 
 /* A cell spans its whole width in its colour (no uncoloured gap), so a
  * row of cells costs one colour change per cell on the wire. */
-static void draw_cell(explorer *x, WINDOW *w, int y, int xx, int cw, const exp_cell *c)
+static void draw_cell(const exp_view *v, WINDOW *w, int y, int xx, int cw, const exp_cell *c)
 {
     char val[16], cell[32];
     int n = theme_heat_buckets();
     int b = c->ok ? heat_bucket(c->ratio, n) : -1;
     if (!c->ok || b < 0) {
-        snprintf(cell, sizeof cell, "%*s ", cw - 1, c->ok ? "-" : x->g->dot);
+        snprintf(cell, sizeof cell, "%*s ", cw - 1, c->ok ? "-" : v->g->dot);
         pane_put(w, y, xx, cw, ROLE_DIM, cell);
         return;
     }
@@ -70,19 +70,19 @@ static void draw_legend(WINDOW *w, int y, int width)
     pane_put(w, y, xx, width - xx, ROLE_LABEL, " compute C");
 }
 
-void pane_heat_draw(explorer *x, WINDOW *w)
+void pane_heat_draw(const exp_view *v, WINDOW *w)
 {
     theme_window(w);
-    const exp_results *r = &x->r;
+    const exp_results *r = v->r;
     int h = getmaxy(w), ww = getmaxx(w);
     int inner_w = ww - 2, inner_h = h - 2;
     int by_models = r->heat_mode == HEAT_BY_MODELS;
     char title[96];
     if (by_models)
-        snprintf(title, sizeof title, "Regime: models x links, TP=%d", x->ctl.s[CTL_GPUS].value);
+        snprintf(title, sizeof title, "Regime: models x links, TP=%d", v->ctl->s[CTL_GPUS].value);
     else
         snprintf(title, sizeof title, "Regime: TP over N GPUs x links");
-    pane_frame(x, w, PANE_HEAT, title);
+    pane_frame(v, w, PANE_HEAT, title);
     int cw = 5;
     int ncols = (inner_w - LABEL_W) / cw;
     if (ncols > r->heat_cols)
@@ -98,11 +98,11 @@ void pane_heat_draw(explorer *x, WINDOW *w)
         char lab[24];
         int cur = 0;
         if (by_models) {
-            snprintf(lab, sizeof lab, "%.*s", cw - 1, x->db->links[c].name);
-            cur = c == x->ctl.s[CTL_INTRA].value;
+            snprintf(lab, sizeof lab, "%.*s", cw - 1, v->db->links[c].name);
+            cur = c == v->ctl->s[CTL_INTRA].value;
         } else {
             snprintf(lab, sizeof lab, "%d", r->heat_counts[c]);
-            cur = r->heat_counts[c] == x->ctl.s[CTL_GPUS].value;
+            cur = r->heat_counts[c] == v->ctl->s[CTL_GPUS].value;
         }
         pane_putf(w, y, 1 + LABEL_W + c * cw, cw - 1, cur ? ROLE_TITLE_FOCUS : ROLE_LABEL,
                   "%*s", cw - 1, lab);
@@ -112,20 +112,20 @@ void pane_heat_draw(explorer *x, WINDOW *w)
     if (inner_h - 2 > r->heat_rows) {
         char sc[160];
         snprintf(sc, sizeof sc, "compute/comm, log 1/16..16; %s no TP",
-                 x->g->dot);
+                 v->g->dot);
         pane_put(w, h - 3, 1, inner_w, ROLE_DIM, sc);
         rows = inner_h - 3;
     }
-    int cur_row = by_models ? x->ctl.s[CTL_MODEL].value : x->ctl.s[CTL_INTRA].value;
+    int cur_row = by_models ? v->ctl->s[CTL_MODEL].value : v->ctl->s[CTL_INTRA].value;
     int top = 0;
     if (r->heat_rows > rows && cur_row >= rows)
         top = cur_row - rows + 1;
     for (int i = 0; i < rows && top + i < r->heat_rows; i++) {
         int row = top + i;
-        const char *lab = by_models ? x->db->models[row].name : x->db->links[row].name;
+        const char *lab = by_models ? v->db->models[row].name : v->db->links[row].name;
         pane_put(w, y + 1 + i, 1, LABEL_W - 1, row == cur_row ? ROLE_VALUE : ROLE_LABEL, lab);
         for (int c = 0; c < ncols; c++)
-            draw_cell(x, w, y + 1 + i, 1 + LABEL_W + c * cw, cw, &r->heat[row][c]);
+            draw_cell(v, w, y + 1 + i, 1 + LABEL_W + c * cw, cw, &r->heat[row][c]);
     }
     draw_legend(w, h - 2, inner_w);
 }

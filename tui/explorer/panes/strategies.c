@@ -1,5 +1,5 @@
 /*
- * pane_strategies.c - the ranked plans for the current GPU count: plan,
+ * strategies.c - the ranked plans for the current GPU count: plan,
  * efficiency, TTFT, ITL, P50/P99, VRAM per GPU against capacity (a bar)
  * and $ per 1M tokens.  Plans that are invalid or do not fit are dimmed
  * and show the engine's reason instead.
@@ -59,15 +59,15 @@ static int put_col(WINDOW *w, int y, int x, int width, theme_role r, const char 
     return x + width + 1;
 }
 
-void pane_strategies_draw(explorer *x, WINDOW *w)
+void pane_strategies_draw(const exp_view *v, WINDOW *w)
 {
     theme_window(w);
-    const exp_results *r = &x->r;
+    const exp_results *r = v->r;
     char title[128];
     snprintf(title, sizeof title, "Strategies: %d GPUs, %d plans, by %s",
-             x->ctl.s[CTL_GPUS].value, r->n_plans,
-             engine_objective_name((engine_objective)x->ctl.s[CTL_OBJECTIVE].value));
-    pane_frame(x, w, PANE_STRATEGIES, title);
+             v->ctl->s[CTL_GPUS].value, r->n_plans,
+             engine_objective_name((engine_objective)v->ctl->s[CTL_OBJECTIVE].value));
+    pane_frame(v, w, PANE_STRATEGIES, title);
     int h = getmaxy(w), ww = getmaxx(w), inner = ww - 2;
     if (r->rank_failed) {
         pane_put(w, 1, 2, inner - 2, ROLE_BAD, "cannot evaluate this scenario:");
@@ -77,9 +77,9 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
     /* The plan column fits the widest plan on screen (EP plans are longer). */
     int rows = h - 2 - pane_strategies_first_row();
     int plan_w = 0;
-    for (int i = 0; i < rows && x->view.plans.top + i < r->n_plans; i++) {
+    for (int i = 0; i < rows && v->view->plans.top + i < r->n_plans; i++) {
         char b[64];
-        int pw = out_display_width(fmt_plan(r->plans[x->view.plans.top + i].plan, x->g->times, b,
+        int pw = out_display_width(fmt_plan(r->plans[v->view->plans.top + i].plan, v->g->times, b,
             sizeof b));
         if (pw > plan_w)
             plan_w = pw;
@@ -100,12 +100,12 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
         pane_put(w, 2, 2, inner - 2, ROLE_DIM, "no plans for this GPU count");
         return;
     }
-    for (int i = 0; i < rows && x->view.plans.top + i < r->n_plans; i++) {
-        int idx = x->view.plans.top + i;
+    for (int i = 0; i < rows && v->view->plans.top + i < r->n_plans; i++) {
+        int idx = v->view->plans.top + i;
         const engine_result *p = &r->plans[idx];
-        int sel = idx == x->view.plans.sel;
+        int sel = idx == v->view->plans.sel;
         int usable = p->valid && p->fits;
-        theme_role base = sel ? (x->view.focus == PANE_STRATEGIES ? ROLE_SELECTED
+        theme_role base = sel ? (v->focus == PANE_STRATEGIES ? ROLE_SELECTED
                                                               : ROLE_SELECTED_DIM)
                               : usable ? ROLE_NORMAL : ROLE_DIM;
         y = 2 + i;
@@ -115,7 +115,7 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
         xx = 1;
         snprintf(b, sizeof b, "%d", idx + 1);
         xx = put_col(w, y, xx, c.rank, base, b, 1);
-        xx = put_col(w, y, xx, c.plan, base, fmt_plan(p->plan, x->g->times, b, sizeof b), 0);
+        xx = put_col(w, y, xx, c.plan, base, fmt_plan(p->plan, v->g->times, b, sizeof b), 0);
         if (!usable) {
             char why[200];
             snprintf(why, sizeof why, "%s %s", p->valid ? "does not fit:" : "invalid:",
@@ -124,14 +124,14 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
             continue;
         }
         xx = put_col(w, y, xx, c.eff, base, fmt_percent(p->efficiency, b, sizeof b), 1);
-        xx = put_col(w, y, xx, c.ttft, base, fmt_seconds(p->ttft_s, x->g->micro, b, sizeof b), 1);
-        xx = put_col(w, y, xx, c.itl, base, fmt_seconds(p->itl_s, x->g->micro, b, sizeof b), 1);
+        xx = put_col(w, y, xx, c.ttft, base, fmt_seconds(p->ttft_s, v->g->micro, b, sizeof b), 1);
+        xx = put_col(w, y, xx, c.itl, base, fmt_seconds(p->itl_s, v->g->micro, b, sizeof b), 1);
         int tails = r->tails_done[idx];
         if (c.p50)
-            xx = put_col(w, y, xx, c.p50, base, tails ? fmt_seconds(p->p50_s, x->g->micro, b,
+            xx = put_col(w, y, xx, c.p50, base, tails ? fmt_seconds(p->p50_s, v->g->micro, b,
                 sizeof b) : "",
                          1);
-        xx = put_col(w, y, xx, c.p99, base, tails ? fmt_seconds(p->p99_s, x->g->micro, b,
+        xx = put_col(w, y, xx, c.p99, base, tails ? fmt_seconds(p->p99_s, v->g->micro, b,
             sizeof b) : "", 1);
         if (c.bar) {
             int fill = 0;
@@ -141,14 +141,14 @@ void pane_strategies_draw(explorer *x, WINDOW *w)
                 if (fill < 1 && p->mem.per_gpu_bytes > 0)
                     fill = 1;
             }
-            pane_hbar(x, w, y, xx, c.bar, fill, ROLE_FILL);
+            pane_hbar(v, w, y, xx, c.bar, fill, ROLE_FILL);
             xx += c.bar + 1;
         }
         xx = put_col(w, y, xx, c.vram, base, fmt_gb(p->mem.per_gpu_bytes, b, sizeof b), 1);
         put_col(w, y, xx, c.usd, base, fmt_usd(p->cost_per_mtok_usd, b, sizeof b), 1);
     }
-    if (x->view.plans.top > 0)
-        pane_put(w, 1, ww - 2, 1, ROLE_TITLE, x->g->up);
-    if (x->view.plans.top + rows < r->n_plans)
-        pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, x->g->down);
+    if (v->view->plans.top > 0)
+        pane_put(w, 1, ww - 2, 1, ROLE_TITLE, v->g->up);
+    if (v->view->plans.top + rows < r->n_plans)
+        pane_put(w, h - 1, ww - 3, 1, ROLE_TITLE, v->g->down);
 }

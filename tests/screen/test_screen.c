@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "calib.h"
+#include "calib_fixture.h"
 #include "preset.h"
 #include "explorer.h"
 #include "explorer_int.h"
@@ -711,53 +712,13 @@ static void test_export_failure_is_reported(void **state)
 
 /* --- calibration: a fake hook (no GPU), the progress bar, Esc, the view -- */
 
-/* A synthetic calibration with fixed numbers: prefill h 1024..4096, decode
- * at h 4096 and 8192; times from a known roofline, a little off it. */
+/* The shared synthetic calibration (tests/support/calib_fixture.h): an
+ * H100 with fixed numbers, times from a known roofline, a little off it. */
 static calib_result g_cres;
 
 static void synthetic_result(void)
 {
-    calib_result *r = &g_cres;
-    memset(r, 0, sizeof *r);
-    snprintf(r->dev.name, sizeof r->dev.name, "NVIDIA H100 80GB HBM3");
-    snprintf(r->dev.backend, sizeof r->dev.backend, "cuda");
-    snprintf(r->dev.dtype, sizeof r->dev.dtype, "fp16");
-    snprintf(r->date, sizeof r->date, "2026-11-29T09:00:00Z");
-    snprintf(r->preset, sizeof r->preset, "h100-sxm");
-    calib_roofline *f = &r->roofline;
-    f->form = CALIB_ROOFLINE_ENGINE;
-    f->peak_flops = 989e12;
-    f->bandwidth = 3.35e12;
-    f->eta_compute = 0.7;
-    f->eta_memory = 0.8;
-    f->overhead_s = 8e-6;
-    f->mape = 0.031;
-    f->r2 = 0.9982;
-    static const int HID[] = {1024, 2048, 4096}, BAT[] = {1, 2, 4, 8}, SEQ[] = {512, 2048};
-    for (int h = 0; h < 3; h++)
-        for (int b = 0; b < 4; b++)
-            for (int s = 0; s < 2; s++) {
-                calib_point p = {CALIB_POINT_PREFILL, HID[h], BAT[b], SEQ[s], 0, 0, 0};
-                calib_layer_cost(p.hidden, p.batch * p.seq, 2.0, &p.flops, &p.bytes);
-                p.time_s = calib_roofline_predict(f, p.flops, p.bytes) * (1.0 + 0.03 * (s - 0.5));
-                calib_result_add_point(r, &p);
-            }
-    static const int DH[] = {4096, 8192}, DT[] = {1, 16, 256};
-    for (int h = 0; h < 2; h++)
-        for (int t = 0; t < 3; t++) {
-            calib_point p = {CALIB_POINT_DECODE, DH[h], DT[t], 1, 0, 0, 0};
-            calib_layer_cost(p.hidden, p.batch, 2.0, &p.flops, &p.bytes);
-            p.time_s = calib_roofline_predict(f, p.flops, p.bytes) * 1.02;
-            calib_result_add_point(r, &p);
-        }
-    f->n = r->n_points;
-    /* The power law fitted to these fixed points (closed-form least
-     * squares: the same figures every run). */
-    assert_int_equal(calib_fit_power_law(r->points, r->n_points, &r->power_law, NULL), 0);
-    r->has_power_law = 1;
-    r->has_comm_fit = 1;
-    snprintf(r->comm_label, sizeof r->comm_label, "NCCL AllReduce (2 GPUs)");
-    r->comm_fit = (calib_alpha_beta){12e-6, 150e9, 0.9990, 0.04, 8};
+    assert_int_equal(ts_calib_fixture(&g_cres), 0);
 }
 
 /* The fake job: what start/poll/release saw and what poll answers. */

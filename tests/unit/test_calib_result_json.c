@@ -1,0 +1,200 @@
+/*
+ * test_calib_result_json.c - calib/result_json.c: the keys --json promises,
+ * one key table both ways (a result written and read back gives the same
+ * keys and values, and the text is a fixed point from then on), and the
+ * checked fields' messages.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "calib.h"
+#include "calib_fixture.h"
+
+/* The JSON carries what --json promises. */
+static void test_json_keys(void **state)
+{
+    (void)state;
+    calib_result r;
+    assert_int_equal(ts_calib_fixture(&r), 0);
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    cJSON *j = cJSON_Parse(text);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "backend")->valuestring, "cuda");
+    assert_true(cJSON_IsArray(cJSON_GetObjectItem(j, "points")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "points")), r.n_points);
+    const char *keys[][2] = {{"power_law", "a"},       {"power_law", "beta"},
+                             {"power_law", "mape"},    {"power_law", "r2"},
+                             {"roofline", "eta_compute"}, {"roofline", "eta_memory"},
+                             {"roofline", "overhead_s"}, {"roofline", "mape"},
+                             {"roofline", "r2"},       {"comm", "alpha_s"},
+                             {"comm", "bandwidth_bytes_per_s"}, {"comm", "r2"}};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        cJSON *o = cJSON_GetObjectItem(j, keys[i][0]);
+        assert_non_null(o);
+        assert_true(cJSON_IsNumber(cJSON_GetObjectItem(o, keys[i][1])));
+    }
+    cJSON_Delete(j);
+    free(text);
+
+    calib_result_free(&r);
+}
+
+/* The same tree: keys in the same order, equal strings and booleans,
+ * numbers within 1e-12 relative. */
+static int json_same(const cJSON *a, const cJSON *b)
+{
+    if (!a || !b || (a->type & 0xff) != (b->type & 0xff))
+        return 0;
+    if ((a->string || b->string) && (!a->string || !b->string || strcmp(a->string, b->string)))
+        return 0;
+    if (cJSON_IsNumber(a))
+        return a->valuedouble == b->valuedouble ||
+               fabs(a->valuedouble - b->valuedouble) <= 1e-12 * fabs(a->valuedouble);
+    if (cJSON_IsString(a))
+        return !strcmp(a->valuestring, b->valuestring);
+    const cJSON *x = a->child, *y = b->child;
+    for (; x && y; x = x->next, y = y->next)
+        if (!json_same(x, y))
+            return 0;
+    return !x && !y;
+}
+
+/* One key table both ways: the text read back and written again is the
+ * same text, every field the writer knows included. */
+static void test_json_round_trip(void **state)
+{
+    (void)state;
+    calib_result r, back;
+    assert_int_equal(ts_calib_fixture(&r), 0);
+    r.dev.index = 1;
+    r.dev.count = 2;
+    r.dev.sm_count = 132;
+    r.dev.cc_major = 9;
+    r.dev.clock_khz = 1980000;
+    r.dev.mem_clock_khz = 2619000;
+    r.dev.bus_width_bits = 5120;
+    r.dev.driver_version = 13000;
+    r.dev.runtime_version = 13000;
+    r.dev.memory_bytes = 85e9;
+    snprintf(r.notes, sizeof r.notes, "auto: a note");
+    snprintf(r.peak_source, sizeof r.peak_source, "preset h100-sxm: datasheet");
+    r.best_gemm_flops = 7e14;
+    r.copy_bandwidth = 2.9e12;
+    r.roofline.eta_memory_bound_only = 1;
+    r.roofline.eta_compute_clamped = 1;
+    r.roofline.eta_compute_free = 1.04;
+    r.roofline.n_memory_excluded = 3;
+    r.cpu_cache_bytes = 1 << 25;
+    snprintf(r.cpu_cache_name, sizeof r.cpu_cache_name, "L3");
+    snprintf(r.roofline_note, sizeof r.roofline_note, "a note on the fit");
+    r.roofline_max = r.roofline;
+    r.roofline_max.form = CALIB_ROOFLINE_MAX;
+    r.roofline_max.mape = 0.12;
+    r.has_roofline_max = 1;
+    for (double b = 1024; b <= 1048576; b *= 4)
+        assert_int_equal(calib_result_add_p2p(&r, b, 6e-6 + b / 150e9), 0);
+    snprintf(r.p2p_label, sizeof r.p2p_label, "NCCL send/recv (GPU 0 -> GPU 1)");
+    r.p2p_fit = (calib_alpha_beta){6e-6, 150e9, 1.0, 0.0, 6};
+    r.has_p2p_fit = 1;
+    snprintf(r.comm_error, sizeof r.comm_error, "a comm note");
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    engine_error err = {{0}};
+    assert_int_equal(calib_result_from_json(text, "x.json", &back, &err), 0);
+    char *again = calib_result_to_json(&back);
+    assert_non_null(again);
+    /* cJSON prints 15 significant digits where they read back within an
+     * epsilon, so the first pass may move a last bit: the same keys and
+     * values within 1e-12, and from then on the very same text. */
+    cJSON *ja = cJSON_Parse(text), *jb = cJSON_Parse(again);
+    assert_true(json_same(ja, jb));
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    calib_result third;
+    assert_int_equal(calib_result_from_json(again, "x.json", &third, &err), 0);
+    char *fixed = calib_result_to_json(&third);
+    assert_string_equal(fixed, again);
+    free(fixed);
+    calib_result_free(&third);
+    assert_int_equal(back.n_points, r.n_points);
+    assert_int_equal(back.n_comm, r.n_comm);
+    assert_int_equal(back.n_p2p, 6);
+    assert_true(back.has_power_law && back.has_roofline_max && back.has_p2p_fit);
+    assert_int_equal(back.dev.cc_major, 9);
+    assert_int_equal(back.roofline.form, CALIB_ROOFLINE_ENGINE);
+    free(again);
+    calib_result_free(&back);
+
+    /* Without a power law: null and the reason. */
+    r.has_power_law = 0;
+    snprintf(r.power_law_error, sizeof r.power_law_error, "power law: too few points");
+    free(text);
+    text = calib_result_to_json(&r);
+    cJSON *j = cJSON_Parse(text);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "power_law")));
+    assert_string_equal(cJSON_GetObjectItem(j, "power_law_error")->valuestring,
+                        "power law: too few points");
+    cJSON_Delete(j);
+    assert_int_equal(calib_result_from_json(text, NULL, &back, &err), 0);
+    assert_false(back.has_power_law);
+    assert_string_equal(back.power_law_error, "power law: too few points");
+    calib_result_free(&back);
+    free(text);
+    calib_result_free(&r);
+}
+
+/* What the engine relies on is checked, with the file and field named. */
+static void test_json_errors(void **state)
+{
+    (void)state;
+    calib_result back;
+    engine_error err = {{0}};
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"{not json", "f.json: not a calibration file (invalid JSON near byte "},
+        {"[1]", "f.json: not a calibration file (invalid JSON near byte "},
+        {"{\"device\":\"x\",\"date\":\"d\"}", "f.json: backend: expected a string"},
+        {"{\"backend\":\"cuda\",\"device\":\"x\",\"date\":\"d\",\"preset\":3}",
+         "f.json: preset: expected a string"},
+        {"{\"backend\":\"tpu\",\"device\":\"x\",\"date\":\"d\"}",
+         "f.json: backend: expected \"cuda\" or \"cpu\", got \"tpu\""},
+        {"{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\"}",
+         "f.json: roofline: expected an object"},
+        {"{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\",\"roofline\":{"
+         "\"eta_compute\":0.5,\"eta_memory\":0.5,\"overhead_s\":2}}",
+         "f.json: roofline.overhead_s: expected a number in [0, 1], got 2"},
+        {"{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\",\"roofline\":{"
+         "\"eta_compute\":0.5,\"eta_memory\":0.5,\"overhead_s\":0},"
+         "\"points\":[{\"kind\":\"gemm\"}]}",
+         "f.json: points[0].kind: expected \"prefill\", \"decode\" or \"copy\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        err.msg[0] = '\0';
+        assert_int_equal(calib_result_from_json(cases[i].text, "f.json", &back, &err), -1);
+        if (strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) != 0 ||
+            (!strstr(cases[i].msg, "near byte") && strlen(err.msg) != strlen(cases[i].msg)))
+            fail_msg("%s: got '%s', want '%s'", cases[i].text, err.msg, cases[i].msg);
+        assert_int_equal(back.n_points, 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_keys),
+        cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_json_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

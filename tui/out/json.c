@@ -34,11 +34,8 @@ static void add_string_or_null(cJSON *obj, const char *name, const char *v)
         cJSON_AddNullToObject(obj, name);
 }
 
-cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
+static void add_plan(cJSON *o, const engine_scenario *s, const engine_result *r)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
     cJSON *plan = cJSON_AddObjectToObject(o, "plan");
     if (plan) {
         cJSON_AddNumberToObject(plan, "tp", r->plan.tp);
@@ -51,7 +48,11 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
     cJSON_AddBoolToObject(o, "valid", r->valid != 0);
     cJSON_AddBoolToObject(o, "fits", r->valid && r->fits);
     add_string_or_null(o, "reason", r->reason);
+}
 
+/* Memory (kept for a plan that does not fit: it says why) and warnings. */
+static void add_memory(cJSON *o, const engine_result *r)
+{
     int mem_ok = r->valid != 0;
     cJSON *mem = cJSON_AddObjectToObject(o, "memory");
     if (mem) {
@@ -67,8 +68,11 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
     for (unsigned bit = 1; warn && bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (r->valid && (r->warnings & bit))
             cJSON_AddItemToArray(warn, cJSON_CreateString(engine_warning_text(bit)));
+}
 
-    int ok = r->valid && r->fits;
+/* Times, rates, ratio, cost and tails: null unless ok (valid and fits). */
+static void add_performance(cJSON *o, const engine_result *r, int ok)
+{
     add_opt(o, "ttft_s", r->ttft_s, ok);
     add_opt(o, "itl_s", r->itl_s, ok);
     add_opt(o, "e2e_s", r->e2e_s, ok);
@@ -86,33 +90,39 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
     int tails = ok && r->p50_s > 0 && r->p99_s > 0;
     add_opt(o, "p50_s", r->p50_s, tails);
     add_opt(o, "p99_s", r->p99_s, tails);
+}
 
-    /* Error bands: [lo, hi] from the validation cases of the same category. */
+/* Error bands: [lo, hi] from the validation cases of the same category. */
+static void add_bands(cJSON *o, const engine_result *r, int ok)
+{
     const struct {
         const char *key;
-        double v;
         const engine_band *b;
     } bands[] = {
-        {"ttft_s", r->ttft_s, &r->ttft_band},
-        {"itl_s", r->itl_s, &r->itl_band},
-        {"e2e_s", r->e2e_s, &r->e2e_band},
-        {"tokens_per_s", r->tokens_per_s, &r->tps_band},
+        {"ttft_s", &r->ttft_band},
+        {"itl_s", &r->itl_band},
+        {"e2e_s", &r->e2e_band},
+        {"tokens_per_s", &r->tps_band},
     };
-    if (ok && r->ttft_band.n > 0) {
-        cJSON *bo = cJSON_AddObjectToObject(o, "bands");
-        for (size_t i = 0; bo && i < sizeof bands / sizeof bands[0]; i++) {
-            cJSON *pair = cJSON_AddArrayToObject(bo, bands[i].key);
-            if (!pair)
-                continue;
-            cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->lo));
-            cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->hi));
-        }
-        if (bo)
-            cJSON_AddNumberToObject(bo, "cases", r->ttft_band.n);
-    } else {
+    if (!ok || r->ttft_band.n <= 0) {
         cJSON_AddNullToObject(o, "bands");
+        return;
     }
+    cJSON *bo = cJSON_AddObjectToObject(o, "bands");
+    for (size_t i = 0; bo && i < sizeof bands / sizeof bands[0]; i++) {
+        cJSON *pair = cJSON_AddArrayToObject(bo, bands[i].key);
+        if (!pair)
+            continue;
+        cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->lo));
+        cJSON_AddItemToArray(pair, cJSON_CreateNumber(bands[i].b->hi));
+    }
+    if (bo)
+        cJSON_AddNumberToObject(bo, "cases", r->ttft_band.n);
+}
 
+/* prefill and decode: their split and where a step goes; request totals. */
+static void add_phases(cJSON *o, const engine_result *r, int ok)
+{
     const struct {
         const char *key;
         double compute, comm, bubble;
@@ -144,6 +154,19 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
         add_opt(req, "compute_s", r->compute_s, ok);
         add_opt(req, "comm_s", r->comm_s, ok);
     }
+}
+
+cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    int ok = r->valid && r->fits;
+    add_plan(o, s, r);
+    add_memory(o, r);
+    add_performance(o, r, ok);
+    add_bands(o, r, ok);
+    add_phases(o, r, ok);
     return o;
 }
 

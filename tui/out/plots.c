@@ -291,26 +291,21 @@ static int write_one(const char *dir, const char *file, const plot_chart *c,
     return rc;
 }
 
-int plots_write_report(const char *dir, const report_inputs *in, const report_tables *t,
-                       char *failed, size_t len)
-{
-    struct figs {
-        plot_chart c;
-        plot_heatmap h;
-    } *fg = calloc(1, sizeof *fg);
-    if (!fg) {
-        snprintf(failed, len, "%s (out of memory)", dir);
-        return -1;
-    }
-    plot_chart *cp = &fg->c;
-    plot_heatmap *hp = &fg->h;
-    int rc = -1;
-    const engine_model *focus = in->models[in->focus];
-    const char *gpu = in->base.gpu->display[0] ? in->base.gpu->display : in->base.gpu->name;
+/* The figures of the report: each builder fills a zeroed chart or heatmap
+ * from the report's inputs and tables. */
+typedef struct fig_ctx {
+    const report_inputs *in;
+    const report_tables *t;
+    const engine_model *focus;
+    const char *gpu;
+} fig_ctx;
 
-    /* 1. TP scaling efficiency against GPU count, one series per link. */
-    memset(cp, 0, sizeof *cp);
-    snprintf(cp->title, sizeof cp->title, "TP scaling efficiency: %s on %s", mname(focus), gpu);
+/* 1. TP scaling efficiency against GPU count, one series per link. */
+static void fig_tp_scaling(const fig_ctx *f, plot_chart *cp)
+{
+    const report_inputs *in = f->in;
+    snprintf(cp->title, sizeof cp->title, "TP scaling efficiency: %s on %s", mname(f->focus),
+             f->gpu);
     snprintf(cp->xlabel, sizeof cp->xlabel, "GPUs (tensor-parallel degree)");
     snprintf(cp->ylabel, sizeof cp->ylabel, "efficiency (%%)");
     cp->xlog = 2;
@@ -318,14 +313,15 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
         plot_series *ps = &cp->series[cp->n_series++];
         series_init(ps, in->links[li]->name);
         for (int ci = 0; ci < in->n_counts; ci++)
-            series_add(ps, in->counts[ci], eff_pct(&t->tp_scaling[li][ci]));
+            series_add(ps, in->counts[ci], eff_pct(&f->t->tp_scaling[li][ci]));
     }
-    if (write_one(dir, "tp_scaling_efficiency.svg", cp, NULL, failed, len))
-        goto done;
+}
 
-    /* 2. Regime heatmap: compute/communication ratio at TP = 8. */
-    memset(hp, 0, sizeof *hp);
-    snprintf(hp->title, sizeof hp->title, "Compute/communication ratio at TP=8 on %s", gpu);
+/* 2. Regime heatmap: compute/communication ratio at TP = 8. */
+static void fig_regime(const fig_ctx *f, plot_heatmap *hp)
+{
+    const report_inputs *in = f->in;
+    snprintf(hp->title, sizeof hp->title, "Compute/communication ratio at TP=8 on %s", f->gpu);
     snprintf(hp->xlabel, sizeof hp->xlabel, "interconnect");
     snprintf(hp->ylabel, sizeof hp->ylabel, "model");
     snprintf(hp->legend[0], sizeof hp->legend[0], "C: compute-bound (ratio >= 1)");
@@ -337,7 +333,7 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
     for (int i = 0; i < hp->rows; i++) {
         snprintf(hp->row_names[i], sizeof hp->row_names[i], "%s", in->models[i]->name);
         for (int j = 0; j < hp->cols; j++) {
-            const engine_result *r = &t->tp8[i][j];
+            const engine_result *r = &f->t->tp8[i][j];
             if (r->valid && r->regime != '-') {
                 hp->value[i][j] = r->compute_comm_ratio;
                 snprintf(hp->label[i][j], sizeof hp->label[i][j], "%.2f %c", r->compute_comm_ratio,
@@ -348,13 +344,14 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
             }
         }
     }
-    if (write_one(dir, "regime_heatmap.svg", NULL, hp, failed, len))
-        goto done;
+}
 
-    /* 3. TP vs PP vs hybrid efficiency against GPU count. */
-    memset(cp, 0, sizeof *cp);
-    snprintf(cp->title, sizeof cp->title, "TP vs PP vs hybrid: %s on %s, %s", mname(focus), gpu,
-             in->ref_link->name);
+/* 3. TP vs PP vs hybrid efficiency against GPU count. */
+static void fig_tp_vs_pp(const fig_ctx *f, plot_chart *cp)
+{
+    const report_inputs *in = f->in;
+    snprintf(cp->title, sizeof cp->title, "TP vs PP vs hybrid: %s on %s, %s", mname(f->focus),
+             f->gpu, in->ref_link->name);
     snprintf(cp->xlabel, sizeof cp->xlabel, "GPUs");
     snprintf(cp->ylabel, sizeof cp->ylabel, "efficiency (%%)");
     cp->xlog = 2;
@@ -369,17 +366,18 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
     for (int ci = 0; ci < in->n_counts; ci++) {
         double n = in->counts[ci];
         int ref_ok = in->links[ref] == in->ref_link;
-        series_add(&cp->series[0], n, ref_ok ? eff_pct(&t->tp_scaling[ref][ci]) : NAN);
-        series_add(&cp->series[1], n, eff_pct(&t->pp_scaling[ci]));
-        series_add(&cp->series[2], n, eff_pct(&t->hybrid_scaling[ci]));
+        series_add(&cp->series[0], n, ref_ok ? eff_pct(&f->t->tp_scaling[ref][ci]) : NAN);
+        series_add(&cp->series[1], n, eff_pct(&f->t->pp_scaling[ci]));
+        series_add(&cp->series[2], n, eff_pct(&f->t->hybrid_scaling[ci]));
     }
-    if (write_one(dir, "tp_vs_pp.svg", cp, NULL, failed, len))
-        goto done;
+}
 
-    /* 4. Pipeline bubble against micro-batches. */
-    memset(cp, 0, sizeof *cp);
+/* 4. Pipeline bubble against micro-batches. */
+static void fig_bubble(const fig_ctx *f, plot_chart *cp)
+{
+    const report_tables *t = f->t;
     snprintf(cp->title, sizeof cp->title, "Pipeline bubble (%s): (pp-1)/(m+pp-1)",
-             engine_schedule_name(in->base.schedule));
+             engine_schedule_name(f->in->base.schedule));
     snprintf(cp->xlabel, sizeof cp->xlabel, "micro-batches m");
     snprintf(cp->ylabel, sizeof cp->ylabel, "bubble (%% of prefill)");
     cp->xlog = 2;
@@ -391,12 +389,14 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
         for (int j = 0; j < REPORT_N_M; j++)
             series_add(ps, t->bubble_m[j], 100 * t->bubble[i][j]);
     }
-    if (write_one(dir, "pipeline_bubble.svg", cp, NULL, failed, len))
-        goto done;
+}
 
-    /* 5. Cost per 1M tokens against GPU count, one series per link. */
-    memset(cp, 0, sizeof *cp);
-    snprintf(cp->title, sizeof cp->title, "Cheapest plan by GPU count: %s on %s", mname(focus), gpu);
+/* 5. Cost per 1M tokens against GPU count, one series per link. */
+static void fig_cost(const fig_ctx *f, plot_chart *cp)
+{
+    const report_inputs *in = f->in;
+    snprintf(cp->title, sizeof cp->title, "Cheapest plan by GPU count: %s on %s",
+             mname(f->focus), f->gpu);
     snprintf(cp->xlabel, sizeof cp->xlabel, "GPUs");
     snprintf(cp->ylabel, sizeof cp->ylabel, "cost (USD per 1M tokens)");
     cp->xlog = 2;
@@ -405,15 +405,16 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
         plot_series *ps = &cp->series[cp->n_series++];
         series_init(ps, in->links[li]->name);
         for (int ci = 0; ci < in->n_counts; ci++) {
-            const engine_result *r = &t->cost_by_count[li][ci];
+            const engine_result *r = &f->t->cost_by_count[li][ci];
             series_add(ps, in->counts[ci], r->cost_per_mtok_usd > 0 ? r->cost_per_mtok_usd : NAN);
         }
     }
-    if (write_one(dir, "cost_efficiency.svg", cp, NULL, failed, len))
-        goto done;
+}
 
-    /* 6. VRAM frontier: least memory per GPU against model size. */
-    memset(cp, 0, sizeof *cp);
+/* 6. VRAM frontier: least memory per GPU against model size. */
+static void fig_vram(const fig_ctx *f, plot_chart *cp)
+{
+    const report_inputs *in = f->in;
     snprintf(cp->title, sizeof cp->title, "VRAM frontier: memory per GPU by model size");
     snprintf(cp->xlabel, sizeof cp->xlabel, "model parameters (billions)");
     snprintf(cp->ylabel, sizeof cp->ylabel, "memory per GPU (GB)");
@@ -436,20 +437,54 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
         snprintf(name, sizeof name, "%d GPU%s", in->counts[ci], in->counts[ci] == 1 ? "" : "s");
         series_init(ps, name);
         for (int i = 0; i < in->n_models; i++) {
-            double v = t->vram_frontier[order[i]][ci];
+            double v = f->t->vram_frontier[order[i]][ci];
             series_add(ps, engine_model_params(in->models[order[i]]) / 1e9, v > 0 ? v / 1e9 : NAN);
         }
     }
+    double usable = engine_scenario_usable_fraction(&in->base);
     for (int vi = 0; vi < REPORT_N_VRAM && cp->n_hlines < PLOT_MAX_HLINES; vi++) {
         plot_hline *hl = &cp->hlines[cp->n_hlines++];
         snprintf(hl->name, sizeof hl->name, "%.0f GB GPU (usable %.0f%%)", in->vram_bytes[vi] / 1e9,
-                 100 * engine_scenario_usable_fraction(&in->base));
-        hl->y = in->vram_bytes[vi] * engine_scenario_usable_fraction(&in->base) / 1e9;
+                 100 * usable);
+        hl->y = in->vram_bytes[vi] * usable / 1e9;
     }
-    if (write_one(dir, "vram_frontier.svg", cp, NULL, failed, len))
-        goto done;
-    rc = 0;
-done:
+}
+
+int plots_write_report(const char *dir, const report_inputs *in, const report_tables *t,
+                       char *failed, size_t len)
+{
+    static const struct {
+        const char *file;
+        void (*chart)(const fig_ctx *, plot_chart *);
+        void (*heatmap)(const fig_ctx *, plot_heatmap *);
+    } FIGS[] = {
+        {"tp_scaling_efficiency.svg", fig_tp_scaling, NULL},
+        {"regime_heatmap.svg", NULL, fig_regime},
+        {"tp_vs_pp.svg", fig_tp_vs_pp, NULL},
+        {"pipeline_bubble.svg", fig_bubble, NULL},
+        {"cost_efficiency.svg", fig_cost, NULL},
+        {"vram_frontier.svg", fig_vram, NULL},
+    };
+    struct figs {
+        plot_chart c;
+        plot_heatmap h;
+    } *fg = malloc(sizeof *fg);
+    if (!fg) {
+        snprintf(failed, len, "%s (out of memory)", dir);
+        return -1;
+    }
+    const engine_gpu *g = in->base.gpu;
+    fig_ctx f = {in, t, in->models[in->focus], g->display[0] ? g->display : g->name};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof FIGS / sizeof FIGS[0]; i++) {
+        memset(fg, 0, sizeof *fg);
+        if (FIGS[i].chart)
+            FIGS[i].chart(&f, &fg->c);
+        else
+            FIGS[i].heatmap(&f, &fg->h);
+        rc = write_one(dir, FIGS[i].file, FIGS[i].chart ? &fg->c : NULL,
+                       FIGS[i].heatmap ? &fg->h : NULL, failed, len);
+    }
     free(fg);
-    return rc;
+    return rc ? -1 : 0;
 }

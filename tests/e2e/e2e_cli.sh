@@ -465,6 +465,20 @@ run bench --repeats 1
 expect_rc 0
 expect_out '^  frame recomputation '
 
+# --- README.md and the man page name every option --help lists -------------
+for c in tui list eval comm recommend report calibrate validate bench; do
+    checks=$((checks + 1))
+    "$bin" "$c" --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' >"$tmp/opts"
+    [ -s "$tmp/opts" ] || fail "shardscope $c --help: no options listed"
+    while read -r o; do
+        man=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+        grep -q -- "$man" "$here/../../tui/shardscope.1" ||
+            fail "tui/shardscope.1 does not mention $c $o"
+        grep -Eq -- "$o([^a-z-]|\$)" "$here/../../README.md" ||
+            fail "README.md does not mention $c $o"
+    done <"$tmp/opts"
+done
+
 # --- the man page renders without warnings -------------------------------
 if command -v groff >/dev/null 2>&1; then
     checks=$((checks + 1))

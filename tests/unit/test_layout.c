@@ -171,6 +171,56 @@ static void test_pane_at(void **state)
     assert_int_equal(layout_pane_at(&l, 500, 500), -1);
 }
 
+/* The regions a click maps through: tabs side by side on the tab bar, a
+ * control per row and column, list rows below a header, overlays centred
+ * and clipped. */
+static void test_click_regions(void **state)
+{
+    (void)state;
+    layout l;
+    layout_compute(24, 80, PANE_CONTROLS, &l);
+    assert_int_equal(l.mode, LAYOUT_COMPACT);
+    int xx = 0;
+    for (int i = 0; i < PANE_COUNT; i++) {
+        /* " N name " and a gap */
+        assert_int_equal(l.tab[i].x, xx);
+        assert_int_equal(l.tab[i].w, 4 + (int)strlen(layout_tab_label(i)) + 1);
+        assert_int_equal(layout_tab_at(&l, l.tabs.y, l.tab[i].x), i);
+        assert_int_equal(layout_tab_at(&l, l.tabs.y, l.tab[i].x + l.tab[i].w - 1), i);
+        xx += l.tab[i].w;
+    }
+    assert_int_equal(xx, 80); /* the six tabs fill 80 columns */
+    assert_int_equal(layout_tab_at(&l, 0, 1), -1);
+    assert_string_equal(layout_tab_label(PANE_HEAT), "Heatmap");
+    /* controls: two columns of 7 in the compact first tab */
+    layout_rect c = l.pane[PANE_CONTROLS];
+    int colw = (c.w - 2) / 2;
+    assert_int_equal(layout_control_at(&l, 14, c.y + 1, c.x + 1), 0);
+    assert_int_equal(layout_control_at(&l, 14, c.y + 3, c.x + 1), 2);
+    assert_int_equal(layout_control_at(&l, 14, c.y + 1, c.x + 1 + colw), 7);
+    assert_int_equal(layout_control_at(&l, 14, c.y, c.x + 1), -1); /* the border */
+    assert_int_equal(layout_control_at(&l, 14, c.y + 8, c.x + 1), -1);
+    /* plan rows under the header row */
+    layout_rect s = l.pane[PANE_STRATEGIES];
+    assert_int_equal(layout_row_at(&l, PANE_STRATEGIES, 1, s.y + 2, s.x + 3), 0);
+    assert_int_equal(layout_row_at(&l, PANE_STRATEGIES, 1, s.y + 5, s.x + 3), 3);
+    assert_int_equal(layout_row_at(&l, PANE_STRATEGIES, 1, s.y + 1, s.x + 3), -1);
+    assert_int_equal(layout_row_at(&l, PANE_DETAILS, 1, s.y + 2, s.x + 3), -1); /* hidden */
+    /* overlays */
+    layout_rect o = layout_overlay(&l, 23, 70);
+    assert_int_equal(o.h, 22);
+    assert_int_equal(o.w, 70);
+    assert_int_equal(o.y, 1);
+    assert_int_equal(o.x, 5);
+    o = layout_overlay(&l, 8, 200);
+    assert_int_equal(o.w, 78);
+    assert_int_equal(o.x, 1);
+    assert_int_equal(o.y, 8);
+    assert_false(layout_rect_visible(layout_overlay(&l, 2, 40)));
+    layout_compute(40, 120, PANE_CONTROLS, &l);
+    assert_int_equal(layout_tab_at(&l, 1, 1), -1); /* no tabs in FULL */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_reference_sizes),
         cmocka_unit_test(test_too_small_down_to_nothing),
         cmocka_unit_test(test_pane_at),
+        cmocka_unit_test(test_click_regions),
     };
     return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
 }

@@ -165,22 +165,46 @@ static void print_text(const calib_result *r, const char *saved)
                strcmp(r->dev.backend, "cpu") ? "" : " (CPU: used only when named explicitly)");
 }
 
+/* The measurement's options from the parsed flags and the GPU presets. */
+static void calib_opts_from(const cli_opts *opts, const preset_db *db, calib_opts *o)
+{
+    calib_opts_defaults(o);
+    if (CLI_SEEN(opts, backend))
+        o->backend = (calib_backend)opts->v.backend;
+    if (CLI_SEEN(opts, device))
+        o->device = opts->v.device;
+    o->quick = o->quick || opts->v.quick;
+    o->skip_comm = o->skip_comm || opts->v.no_comm;
+    if (db) {
+        o->gpus = db->gpus;
+        o->n_gpus = db->n_gpus;
+    }
+}
+
+/* Save to --out FILE or the default place; saved gets the path ("" when
+ * not saved).  0, or 1 after printing why it was not saved. */
+static int save_result(const calib_result *r, const char *out_path, char *saved, size_t len)
+{
+    engine_error err = {{0}};
+    int src;
+    if (out_path) {
+        snprintf(saved, len, "%s", out_path);
+        src = calib_store_save(r, out_path, CALIB_STORE_NORMAL, &err);
+    } else {
+        src = calib_store_save_default(r, saved, len, &err);
+    }
+    if (src == 0)
+        return 0;
+    fprintf(stderr, CMD ": not saved: %s\n", err.msg);
+    saved[0] = '\0';
+    return 1;
+}
+
 int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
 {
     calib_opts o;
-    calib_opts_defaults(&o);
-    if (CLI_SEEN(opts, backend))
-        o.backend = (calib_backend)opts->v.backend;
-    if (CLI_SEEN(opts, device))
-        o.device = opts->v.device;
-    o.quick = o.quick || opts->v.quick;
-    o.skip_comm = o.skip_comm || opts->v.no_comm;
-    const char *out_path = opts->v.out;
-    int json = opts->v.json, no_save = opts->v.no_save;
-    if (db) {
-        o.gpus = db->gpus;
-        o.n_gpus = db->n_gpus;
-    }
+    calib_opts_from(opts, db, &o);
+    int json = opts->v.json;
     char note[ENGINE_ERROR_MAX + 64] = "";
     if (o.backend == CALIB_BACKEND_AUTO) {
         int count = 0;
@@ -223,21 +247,7 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
         fprintf(stderr, CMD ": %s\n", r.notes); /* the GPU failed after the probe */
 
     char saved[4200] = "";
-    int status = 0;
-    if (!no_save) {
-        int src;
-        if (out_path) {
-            snprintf(saved, sizeof saved, "%s", out_path);
-            src = calib_store_save(&r, out_path, CALIB_STORE_NORMAL, &err);
-        } else {
-            src = calib_store_save_default(&r, saved, sizeof saved, &err);
-        }
-        if (src != 0) {
-            fprintf(stderr, CMD ": not saved: %s\n", err.msg);
-            saved[0] = '\0';
-            status = 1;
-        }
-    }
+    int status = opts->v.no_save ? 0 : save_result(&r, opts->v.out, saved, sizeof saved);
     if (json) {
         /* The calibration file's JSON, stamped with the output schema. */
         char *text = calib_result_to_json(&r);

@@ -112,52 +112,57 @@ static int list_models(const preset_db *db, int json)
 
 /* --- gpus ------------------------------------------------------------- */
 
+/* One GPU preset as JSON: every constant and the source. */
+static cJSON *gpu_json(const engine_gpu *g)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", g->name);
+    cJSON_AddStringToObject(o, "display", g->display);
+    cli_json_add_number(o, "memory_bytes", g->memory_bytes);
+    cli_json_add_number(o, "hbm_bytes_per_s", g->hbm_bytes_per_s);
+    cJSON *peak = cJSON_AddObjectToObject(o, "peak_flops");
+    for (int d = 0; d < ENGINE_DTYPE_COUNT; d++) {
+        if (g->peak_flops[d] > 0)
+            cli_json_add_number(peak, engine_dtype_name((engine_dtype)d),
+                                g->peak_flops[d]);
+        else
+            cJSON_AddNullToObject(peak, engine_dtype_name((engine_dtype)d));
+    }
+    cli_json_add_number(o, "eta_compute", g->eta_compute);
+    cli_json_add_number(o, "eta_memory", g->eta_memory);
+    cli_json_add_number(o, "eta_compute_fp8", g->eta_compute_fp8);
+    cli_json_add_number(o, "eta_kv", g->eta_kv);
+    cli_json_add_number(o, "eta_attn", g->eta_attn);
+    cli_json_add_number(o, "sm_count", g->sm_count);
+    cli_json_add_number(o, "gemm_t0_s", g->gemm_t0_s);
+    cli_json_add_number(o, "gemm_t0_fp8_s", g->gemm_t0_fp8_s);
+    cli_json_add_number(o, "attn_t0_s", g->attn_t0_s);
+    cli_json_add_number(o, "decode_attn_t0_s", g->decode_attn_t0_s);
+    cli_json_add_number(o, "kernel_floor_s", g->kernel_floor_s);
+    cli_json_add_number(o, "layer_overhead_s", g->layer_overhead_s);
+    cJSON_AddStringToObject(o, "link", g->link);
+    cJSON_AddStringToObject(o, "scale_out", g->scale_out);
+    cJSON_AddNumberToObject(o, "nvlink_domain", g->nvlink_domain);
+    cJSON_AddNumberToObject(o, "node_gpus", g->node_gpus > 0 ? g->node_gpus : 8);
+    if (g->price_per_hour > 0)
+        cli_json_add_number(o, "price_per_hour_usd", g->price_per_hour);
+    else
+        cJSON_AddNullToObject(o, "price_per_hour_usd");
+    if (g->price_date[0])
+        cJSON_AddStringToObject(o, "price_date", g->price_date);
+    else
+        cJSON_AddNullToObject(o, "price_date");
+    cJSON_AddStringToObject(o, "source", g->source);
+    return o;
+}
+
 static int list_gpus(const preset_db *db, int json)
 {
     if (json) {
         cJSON *root = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(root, "gpus");
         for (int i = 0; i < db->n_gpus; i++) {
-            const engine_gpu *g = &db->gpus[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", g->name);
-            cJSON_AddStringToObject(o, "display", g->display);
-            cli_json_add_number(o, "memory_bytes", g->memory_bytes);
-            cli_json_add_number(o, "hbm_bytes_per_s", g->hbm_bytes_per_s);
-            cJSON *peak = cJSON_AddObjectToObject(o, "peak_flops");
-            for (int d = 0; d < ENGINE_DTYPE_COUNT; d++) {
-                if (g->peak_flops[d] > 0)
-                    cli_json_add_number(peak, engine_dtype_name((engine_dtype)d),
-                                        g->peak_flops[d]);
-                else
-                    cJSON_AddNullToObject(peak, engine_dtype_name((engine_dtype)d));
-            }
-            cli_json_add_number(o, "eta_compute", g->eta_compute);
-            cli_json_add_number(o, "eta_memory", g->eta_memory);
-            cli_json_add_number(o, "eta_compute_fp8", g->eta_compute_fp8);
-            cli_json_add_number(o, "eta_kv", g->eta_kv);
-            cli_json_add_number(o, "eta_attn", g->eta_attn);
-            cli_json_add_number(o, "sm_count", g->sm_count);
-            cli_json_add_number(o, "gemm_t0_s", g->gemm_t0_s);
-            cli_json_add_number(o, "gemm_t0_fp8_s", g->gemm_t0_fp8_s);
-            cli_json_add_number(o, "attn_t0_s", g->attn_t0_s);
-            cli_json_add_number(o, "decode_attn_t0_s", g->decode_attn_t0_s);
-            cli_json_add_number(o, "kernel_floor_s", g->kernel_floor_s);
-            cli_json_add_number(o, "layer_overhead_s", g->layer_overhead_s);
-            cJSON_AddStringToObject(o, "link", g->link);
-            cJSON_AddStringToObject(o, "scale_out", g->scale_out);
-            cJSON_AddNumberToObject(o, "nvlink_domain", g->nvlink_domain);
-            cJSON_AddNumberToObject(o, "node_gpus", g->node_gpus > 0 ? g->node_gpus : 8);
-            if (g->price_per_hour > 0)
-                cli_json_add_number(o, "price_per_hour_usd", g->price_per_hour);
-            else
-                cJSON_AddNullToObject(o, "price_per_hour_usd");
-            if (g->price_date[0])
-                cJSON_AddStringToObject(o, "price_date", g->price_date);
-            else
-                cJSON_AddNullToObject(o, "price_date");
-            cJSON_AddStringToObject(o, "source", g->source);
-            cJSON_AddItemToArray(arr, o);
+            cJSON_AddItemToArray(arr, gpu_json(&db->gpus[i]));
         }
         return cli_json_print("list", stdout, root);
     }

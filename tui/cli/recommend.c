@@ -694,12 +694,9 @@ static cJSON *option_json(const recommend_request *q, const recommend_option *o)
     return j;
 }
 
-static int print_json(const recommend_request *q, const recommend_result *r)
+/* The request echo: limits, targets, concurrency, dtypes, objective. */
+static void add_request(cJSON *root, const recommend_request *q)
 {
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
-        return CLI_FAIL;
-    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&q->base));
     cJSON *req = cJSON_AddObjectToObject(root, "request");
     if (q->gpus_max > 0)
         cJSON_AddNumberToObject(req, "gpus_max", q->gpus_max);
@@ -719,6 +716,31 @@ static int print_json(const recommend_request *q, const recommend_result *r)
         if (q->allow_quant & (1u << d))
             cJSON_AddItemToArray(aq, cJSON_CreateString(engine_dtype_name((engine_dtype)d)));
     cJSON_AddStringToObject(req, "objective", engine_objective_name(q->base.objective));
+}
+
+/* Every step: name, verdict, its named numbers and its flags. */
+static void add_steps(cJSON *root, const recommend_result *r)
+{
+    cJSON *steps = cJSON_AddArrayToObject(root, "steps");
+    for (int i = 0; i < REC_STEP_COUNT; i++) {
+        const recommend_step *st = &r->step[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", recommend_step_name(st->id));
+        cJSON_AddStringToObject(o, "verdict", recommend_verdict_name(st->verdict));
+        for (int k = 0; k < st->n; k++)
+            cli_json_add_number(o, st->num[k].key, st->num[k].value);
+        add_flag_names(o, st);
+        cJSON_AddItemToArray(steps, o);
+    }
+}
+
+static int print_json(const recommend_request *q, const recommend_result *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return CLI_FAIL;
+    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&q->base));
+    add_request(root, q);
 
     cJSON_AddStringToObject(root, "verdict", recommend_status_name(r->status));
     static const char *const WHY[] = {NULL, "does_not_fit", "itl_target", "ttft_target"};
@@ -746,17 +768,7 @@ static int print_json(const recommend_request *q, const recommend_result *r)
     cJSON_AddBoolToObject(proc, "ok", r->step[REC_STEP_QUANT].quant.procedure_ok > 0);
     cJSON_AddBoolToObject(proc, "agrees_with_search", (r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES) != 0);
 
-    cJSON *steps = cJSON_AddArrayToObject(root, "steps");
-    for (int i = 0; i < REC_STEP_COUNT; i++) {
-        const recommend_step *st = &r->step[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", recommend_step_name(st->id));
-        cJSON_AddStringToObject(o, "verdict", recommend_verdict_name(st->verdict));
-        for (int k = 0; k < st->n; k++)
-            cli_json_add_number(o, st->num[k].key, st->num[k].value);
-        add_flag_names(o, st);
-        cJSON_AddItemToArray(steps, o);
-    }
+    add_steps(root, r);
     cJSON *alts = cJSON_AddArrayToObject(root, "alternatives");
     for (int i = 0; i < r->n_alts; i++)
         cJSON_AddItemToArray(alts, option_json(q, &r->alt[i]));

@@ -73,6 +73,26 @@ static void cats_text(unsigned cats, char *buf, size_t len)
         }
 }
 
+/* --cases: every case with its measured and predicted figure. */
+static void print_cases(const val_result *r, int n)
+{
+    printf("\n%-40s %-10s %14s %14s %7s %s\n", "case", "metric", "measured", "predicted",
+           "ratio", "categories");
+    for (int i = 0; i < n; i++) {
+        const val_case *c = r[i].c;
+        if (!r[i].ok) {
+            printf("%-40.40s %-10s %s\n", c->id, val_metric_name(c->metric), r[i].error);
+            continue;
+        }
+        char m[40], p[40], cats[128];
+        shown(c->measured, c->metric, m, sizeof m);
+        shown(r[i].predicted, c->metric, p, sizeof p);
+        cats_text(r[i].categories, cats, sizeof cats);
+        printf("%-40.40s %-10s %14s %14s %7.2f %s%s\n", c->id, val_metric_name(c->metric), m, p,
+               r[i].ratio, cats, r[i].fits ? "" : " (refused: does not fit)");
+    }
+}
+
 static void print_text(const val_result *r, int n, int cases)
 {
     int ok = 0, sources = 0;
@@ -144,23 +164,8 @@ static void print_text(const val_result *r, int n, int cases)
                 printf("  %-40.40s ratio %6.2f  %s\n", r[i].c->id, r[i].ratio,
                        r[i].c->note ? r[i].c->note : "");
     }
-    if (!cases)
-        return;
-    printf("\n%-40s %-10s %14s %14s %7s %s\n", "case", "metric", "measured", "predicted",
-           "ratio", "categories");
-    for (int i = 0; i < n; i++) {
-        const val_case *c = r[i].c;
-        if (!r[i].ok) {
-            printf("%-40.40s %-10s %s\n", c->id, val_metric_name(c->metric), r[i].error);
-            continue;
-        }
-        char m[40], p[40], cats[128];
-        shown(c->measured, c->metric, m, sizeof m);
-        shown(r[i].predicted, c->metric, p, sizeof p);
-        cats_text(r[i].categories, cats, sizeof cats);
-        printf("%-40.40s %-10s %14s %14s %7.2f %s%s\n", c->id, val_metric_name(c->metric), m, p,
-               r[i].ratio, cats, r[i].fits ? "" : " (refused: does not fit)");
-    }
+    if (cases)
+        print_cases(r, n);
 }
 
 static int print_json(const val_result *r, int n)

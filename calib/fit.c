@@ -642,37 +642,40 @@ int calib_fit_roofline(const calib_point *pts, int n, double peak_flops,
     return calib_fit_roofline_ex(pts, n, peak_flops, bandwidth, NULL, out, err);
 }
 
-int calib_fit_roofline_ex(const calib_point *pts, int n, double peak_flops,
-                          double bandwidth, const calib_roofline_opts *opts,
-                          calib_roofline *out, engine_error *err)
+/* The points as rf_pt (time in units of the roofs), checked: roofs
+ * positive, at least 3 valid points of more than one size.  Counts the
+ * excluded ones into out->n_memory_excluded; *tmin / *tmax the times.
+ * The array (free it), or NULL with err. */
+static rf_pt *rf_prepare(const calib_point *pts, int n, double peak_flops, double bandwidth,
+                         const unsigned char *excl, calib_roofline *out, double *tmin,
+                         double *tmax, engine_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (!(isfinite(peak_flops) && peak_flops > 0 && isfinite(bandwidth) &&
-          bandwidth > 0)) {
+    if (!(isfinite(peak_flops) && peak_flops > 0 && isfinite(bandwidth) && bandwidth > 0)) {
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "roofline: peak FLOP/s and bandwidth must be positive, "
                      "got %g and %g", peak_flops, bandwidth);
-        return -1;
+        return NULL;
     }
     if (!pts || n < 3) {
         if (err)
-            snprintf(err->msg, sizeof err->msg,
-                     "roofline: need at least 3 points, got %d", n < 0 ? 0 : n);
-        return -1;
+            snprintf(err->msg, sizeof err->msg, "roofline: need at least 3 points, got %d",
+                     n < 0 ? 0 : n);
+        return NULL;
     }
     rf_pt *p = malloc((size_t)n * sizeof *p);
     if (!p) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "roofline: out of memory");
-        return -1;
+        return NULL;
     }
-    const unsigned char *excl = opts ? opts->memory_excluded : NULL;
-    double tmin = DBL_MAX, tmax = 0;
+    *tmin = DBL_MAX;
+    *tmax = 0;
+    int same = 1;
     for (int i = 0; i < n; i++) {
         if (check_point(&pts[i], i, err) != 0) {
             free(p);
-            return -1;
+            return NULL;
         }
         p[i].c = pts[i].flops / peak_flops;
         p[i].m = excl && excl[i] ? 0 : pts[i].bytes / bandwidth;
@@ -680,46 +683,104 @@ int calib_fit_roofline_ex(const calib_point *pts, int n, double peak_flops,
         p[i].ratio = p[i].m > 0 ? p[i].c / p[i].m : HUGE_VAL;
         if (excl && excl[i])
             out->n_memory_excluded++;
-        if (p[i].t < tmin) tmin = p[i].t;
-        if (p[i].t > tmax) tmax = p[i].t;
-    }
-    int same = 1;
-    for (int i = 1; i < n && same; i++)
+        if (p[i].t < *tmin) *tmin = p[i].t;
+        if (p[i].t > *tmax) *tmax = p[i].t;
         if (pts[i].flops != pts[0].flops || pts[i].bytes != pts[0].bytes)
             same = 0;
+    }
     if (same) {
         free(p);
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "roofline: all %d points have the same work (%g FLOPs, %g "
-                     "bytes); need at least two sizes", n, pts[0].flops,
-                     pts[0].bytes);
+                     "bytes); need at least two sizes", n, pts[0].flops, pts[0].bytes);
+        return NULL;
+    }
+    return p;
+}
+
+/* An excluded point's bytes came from a cache faster than the bandwidth
+ * roof, at a rate nothing else measured: it is left out of the fit when
+ * at least 3 points of different work remain (so the others' etas come out
+ * as they are), else the fit sees it as compute plus overhead only (m = 0;
+ * eta_memory then rests on the other points, or on none: a bound).
+ * Returns how many points of p to fit. */
+static int rf_drop_excluded(rf_pt *p, const calib_point *pts, int n,
+                            const unsigned char *excl, int n_excluded)
+{
+    if (n_excluded == 0 || n - n_excluded < 3)
+        return n;
+    int k = 0, first = -1, differ = 0;
+    for (int i = 0; i < n; i++) {
+        if (excl[i])
+            continue;
+        if (first < 0)
+            first = i;
+        else if (pts[i].flops != pts[first].flops || pts[i].bytes != pts[first].bytes)
+            differ = 1;
+    }
+    if (!differ)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (!excl[i])
+            p[k++] = p[i];
+    return k;
+}
+
+/* Errors of the model as the engine will use it (rates bu, bv in units of
+ * the roofs, overhead bo), on every point with its real bytes (excluded
+ * ones included), and which roofs are only bounds.  The max form is a
+ * comparison only: where its memory roof rests on a bound (no fitted point
+ * on it), a cache-resident point's real bytes at that bound would measure
+ * the bound, not the fit, so those points count as they were fitted
+ * (compute + overhead).  share_c / share_m: the most of any fitted point's
+ * time each roof explains. */
+static void rf_errors(const calib_point *pts, int n, const unsigned char *excl, int form,
+                      double bu, double bv, double bo, double share_c, double share_m,
+                      calib_roofline *out)
+{
+    double mean = 0, ape = 0, ss_res = 0, ss_tot = 0;
+    int fit_compute = 0;
+    for (int i = 0; i < n; i++)
+        mean += log(pts[i].time_s);
+    mean /= n;
+    for (int i = 0; i < n; i++) {
+        const calib_point *q = &pts[i];
+        int cached = excl && excl[i];
+        double a = q->flops / out->peak_flops * bu;
+        double b = (form == CALIB_ROOFLINE_MAX && cached) ? 0 : q->bytes / out->bandwidth * bv;
+        double pred = rf_model(form, a, b) + bo, lt = log(q->time_s);
+        if (a >= b)
+            out->n_compute_bound++;
+        if (a >= b || cached)
+            fit_compute++;
+        ape += fabs(pred - q->time_s) / q->time_s;
+        ss_res += (log(pred) - lt) * (log(pred) - lt);
+        ss_tot += (lt - mean) * (lt - mean);
+    }
+    out->mape = ape / n;
+    out->r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : 1.0;
+    /* A roof no fitted point sits on is not measured, only bounded. */
+    if (form == CALIB_ROOFLINE_MAX) {
+        out->eta_memory_bound_only = fit_compute == n;
+        out->eta_compute_bound_only = out->n_compute_bound == 0;
+    } else {
+        out->eta_memory_bound_only = share_m < 0.01;
+        out->eta_compute_bound_only = share_c < 0.01;
+    }
+}
+
+int calib_fit_roofline_ex(const calib_point *pts, int n, double peak_flops,
+                          double bandwidth, const calib_roofline_opts *opts,
+                          calib_roofline *out, engine_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const unsigned char *excl = opts ? opts->memory_excluded : NULL;
+    double tmin, tmax;
+    rf_pt *p = rf_prepare(pts, n, peak_flops, bandwidth, excl, out, &tmin, &tmax, err);
+    if (!p)
         return -1;
-    }
-    /* An excluded point's bytes came from a cache faster than the bandwidth
-     * roof, at a rate nothing else measured: it is left out of the fit when
-     * at least 3 points of different work remain (so the others' etas come
-     * out as they are), else the fit sees it as compute plus overhead only
-     * (m = 0 above; eta_memory then rests on the other points, or on none:
-     * a bound). */
-    int nf = n;
-    if (out->n_memory_excluded > 0 && n - out->n_memory_excluded >= 3) {
-        int k = 0, first = -1, differ = 0;
-        for (int i = 0; i < n; i++) {
-            if (excl[i])
-                continue;
-            if (first < 0)
-                first = i;
-            else if (pts[i].flops != pts[first].flops || pts[i].bytes != pts[first].bytes)
-                differ = 1;
-        }
-        if (differ) {
-            for (int i = 0; i < n; i++)
-                if (!excl[i])
-                    p[k++] = p[i];
-            nf = k;
-        }
-    }
+    int nf = rf_drop_excluded(p, pts, n, excl, out->n_memory_excluded);
     /* Sorted by F/B: a split at k puts the k lowest-intensity points on the
      * memory roof.  Every split is tried, with and without the overhead. */
     qsort(p, (size_t)nf, sizeof *p, cmp_ratio);
@@ -769,41 +830,7 @@ int calib_fit_roofline_ex(const calib_point *pts, int n, double peak_flops,
     out->eta_memory = 1.0 / bv;
     out->overhead_s = bo;
     out->n = n;
-    /* Errors of the model as the engine will use it, on every point with
-     * its real bytes (excluded ones included).  The max form is a
-     * comparison only: where its memory roof rests on a bound (no fitted
-     * point on it), a cache-resident point's real bytes at that bound
-     * would measure the bound, not the fit, so those points count as
-     * they were fitted (compute + overhead). */
-    double mean = 0, ape = 0, ss_res = 0, ss_tot = 0;
-    int fit_compute = 0;
-    for (int i = 0; i < n; i++)
-        mean += log(pts[i].time_s);
-    mean /= n;
-    for (int i = 0; i < n; i++) {
-        const calib_point *q = &pts[i];
-        int cached = excl && excl[i];
-        double a = q->flops / peak_flops * bu;
-        double b = (form == CALIB_ROOFLINE_MAX && cached) ? 0 : q->bytes / bandwidth * bv;
-        double pred = rf_model(form, a, b) + bo, lt = log(q->time_s);
-        if (a >= b)
-            out->n_compute_bound++;
-        if (a >= b || cached)
-            fit_compute++;
-        ape += fabs(pred - q->time_s) / q->time_s;
-        ss_res += (log(pred) - lt) * (log(pred) - lt);
-        ss_tot += (lt - mean) * (lt - mean);
-    }
-    out->mape = ape / n;
-    out->r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : 1.0;
-    /* A roof no fitted point sits on is not measured, only bounded. */
-    if (form == CALIB_ROOFLINE_MAX) {
-        out->eta_memory_bound_only = fit_compute == n;
-        out->eta_compute_bound_only = out->n_compute_bound == 0;
-    } else {
-        out->eta_memory_bound_only = share_m < 0.01;
-        out->eta_compute_bound_only = share_c < 0.01;
-    }
+    rf_errors(pts, n, excl, form, bu, bv, bo, share_c, share_m, out);
     return 0;
 }
 

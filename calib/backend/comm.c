@@ -166,6 +166,53 @@ static int round_trip(int fd, char *buf, size_t n, double *t)
     return 0;
 }
 
+/* The echo process on the other end of a socketpair: its pid and our
+ * end in *fd, or -1 with err. */
+static pid_t loopback_spawn(char *buf, int *fd, engine_error *err)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "loopback: socketpair: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "loopback: fork: %s", strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        child_loop(sv[1], buf);
+        _exit(0);
+    }
+    close(sv[1]);
+    *fd = sv[0];
+    return pid;
+}
+
+/* Half the median round trip of n bytes (a warm-up first; small messages
+ * are cheap and noisy: repeated more, 5..41 times).  0, -1 when the echo
+ * process stopped answering. */
+static int loopback_size(int fd, char *buf, size_t n, double *one_way)
+{
+    double v[41], t;
+    if (round_trip(fd, buf, n, &t) != 0)
+        return -1;
+    int reps = t > 0 ? (int)(0.02 / t) : 41;
+    reps = reps < 5 ? 5 : reps > 41 ? 41 : reps;
+    for (int i = 0; i < reps; i++)
+        if (round_trip(fd, buf, n, &v[i]) != 0)
+            return -1;
+    qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
+    double med = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
+    *one_way = med / 2.0;
+    return 0;
+}
+
 calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_result *r,
                                  engine_error *err)
 {
@@ -179,69 +226,34 @@ calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_re
         return CALIB_ERR;
     }
     memset(buf, 0x5a, max_bytes);
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "loopback: socketpair: %s",
-                     strerror(errno));
-        free(buf);
-        return CALIB_ERR;
-    }
-    pid_t pid = fork();
+    int fd = -1;
+    pid_t pid = loopback_spawn(buf, &fd, err);
     if (pid < 0) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "loopback: fork: %s",
-                     strerror(errno));
-        close(sv[0]);
-        close(sv[1]);
         free(buf);
         return CALIB_ERR;
     }
-    if (pid == 0) {
-        close(sv[0]);
-        child_loop(sv[1], buf);
-        _exit(0);
-    }
-    close(sv[1]);
-    int fd = sv[0], rc = 0, nsizes = 0;
+    int nsizes = 0, k = 0;
     for (size_t n = 1024; n <= max_bytes; n *= 4)
         nsizes++;
-    int k = 0;
-    for (size_t n = 1024; n <= max_bytes && rc == 0; n *= 4, k++) {
+    calib_status rc = CALIB_OK;
+    for (size_t n = 1024; n <= max_bytes && rc == CALIB_OK; n *= 4, k++) {
         if (calib_cancelled(o)) {
             rc = CALIB_CANCELLED;
             break;
         }
         calib_report(o, (double)k / nsizes, "loopback: message sizes");
-        double v[41], t;
-        if (round_trip(fd, buf, n, &t) != 0) { /* warm-up */
-            rc = -1;
-            break;
-        }
-        /* Small messages are cheap and noisy: repeat them more. */
-        int reps = t > 0 ? (int)(0.02 / t) : 41;
-        if (reps < 5)
-            reps = 5;
-        if (reps > 41)
-            reps = 41;
-        for (int i = 0; i < reps && rc == 0; i++) {
-            if (round_trip(fd, buf, n, &v[i]) != 0)
-                rc = -1;
-        }
-        if (rc != 0)
-            break;
-        qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
-        double med = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
-        if (calib_result_add_comm(r, (double)n, med / 2.0) != 0) {
+        double t;
+        if (loopback_size(fd, buf, n, &t) != 0) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg,
+                         "loopback: the echo process stopped answering (%s)", strerror(errno));
+            rc = CALIB_ERR;
+        } else if (calib_result_add_comm(r, (double)n, t) != 0) {
             if (err)
                 snprintf(err->msg, sizeof err->msg, "loopback: out of memory");
-            rc = -100; /* out of memory: err already says so */
+            rc = CALIB_ERR;
         }
     }
-    if (rc == -1 && err)
-        snprintf(err->msg, sizeof err->msg,
-                 "loopback: the echo process stopped answering (%s)",
-                 strerror(errno));
     uint64_t zero = 0;
     (void)send_all(fd, (const char *)&zero, sizeof zero);
     close(fd);
@@ -249,7 +261,7 @@ calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_re
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     free(buf);
-    if (rc == 0)
+    if (rc == CALIB_OK)
         snprintf(r->comm_label, sizeof r->comm_label, "%s", COMM_LABEL_LOOPBACK);
-    return rc == CALIB_CANCELLED ? CALIB_CANCELLED : rc ? CALIB_ERR : CALIB_OK;
+    return rc;
 }

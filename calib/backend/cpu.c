@@ -388,7 +388,10 @@ typedef struct cpu_spec {
     double v[CPU_MAX_PASSES];
 } cpu_spec;
 
-calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
+/* The grid of one run: every prefill shape, and decode shapes on the two
+ * largest hidden sizes, into spec (returns how many); the hidden sizes
+ * (one layer each) and the most tokens any point runs. */
+static int cpu_grid(int quick, cpu_spec *spec, int hid_out[4], int *max_tokens)
 {
     static const int hid_q[] = {128, 256, 384, 512};
     static const int hid_f[] = {256, 512, 768, 1024};
@@ -397,21 +400,38 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
     /* Token counts are multiples of the micro-kernel's MR = 6 rows, so the
      * sweep measures the GEMM rather than its ragged-edge handling (a GPU
      * has the same effect with its tile sizes; there it stays in the data). */
-    static const int seq_q[] = {48, 192};
-    static const int seq_f[] = {48, 192};
+    static const int seq[] = {48, 192};
     static const int dec_tok[] = {1, 6, 24, 96, 240};
-    const int *hid = o->quick ? hid_q : hid_f;
-    const int *bat = o->quick ? bat_q : bat_f;
-    const int *seq = o->quick ? seq_q : seq_f;
-    int nh = 4, nb = o->quick ? 3 : 4, ns = 2;
-    int ndec = o->quick ? 4 : 5;
-    int passes = 5; /* timed passes after one warm-up pass */
-    double group_s = o->quick ? 2e-3 : 5e-3;
-    int max_tokens = bat[nb - 1] * seq[ns - 1];
-    if (dec_tok[ndec - 1] > max_tokens)
-        max_tokens = dec_tok[ndec - 1];
+    const int *hid = quick ? hid_q : hid_f;
+    const int *bat = quick ? bat_q : bat_f;
+    int nh = 4, nb = quick ? 3 : 4, ns = 2, ndec = quick ? 4 : 5;
+    *max_tokens = bat[nb - 1] * seq[ns - 1];
+    if (dec_tok[ndec - 1] > *max_tokens)
+        *max_tokens = dec_tok[ndec - 1];
+    int n = 0;
+    for (int ih = 0; ih < nh; ih++) {
+        hid_out[ih] = hid[ih];
+        for (int k = 0; k < nb * ns; k++) {
+            cpu_spec *c = &spec[n++];
+            memset(c, 0, sizeof *c);
+            c->p = (calib_point){CALIB_POINT_PREFILL, hid[ih], bat[k / ns], seq[k % ns], 0, 0, 0};
+            c->layer = ih;
+            c->tokens = bat[k / ns] * seq[k % ns];
+        }
+        for (int it = 0; ih >= nh - 2 && it < ndec; it++) {
+            cpu_spec *c = &spec[n++];
+            memset(c, 0, sizeof *c);
+            c->p = (calib_point){CALIB_POINT_DECODE, hid[ih], dec_tok[it], 1, 0, 0, 0};
+            c->layer = ih;
+            c->tokens = dec_tok[it];
+        }
+    }
+    return n;
+}
 
-    calib_device *d = &r->dev;
+/* This CPU as a calib_device: its name, one thread, fp32, the RAM. */
+static void cpu_device(calib_device *d)
+{
     memset(d, 0, sizeof *d);
     snprintf(d->backend, sizeof d->backend, "cpu");
     cpu_name(d->name, sizeof d->name);
@@ -420,63 +440,29 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
     if (pages > 0 && psz > 0)
         d->memory_bytes = (double)pages * (double)psz;
+}
 
-    /* The grid: every prefill shape, and decode shapes on the two largest
-     * hidden sizes. */
-    cpu_spec spec[4 * 4 * 2 + 2 * 5];
-    int n = 0;
-    for (int ih = 0; ih < nh; ih++) {
-        for (int ib = 0; ib < nb; ib++)
-            for (int is = 0; is < ns; is++) {
-                cpu_spec *c = &spec[n++];
-                memset(c, 0, sizeof *c);
-                c->p.kind = CALIB_POINT_PREFILL;
-                c->p.hidden = hid[ih];
-                c->p.batch = bat[ib];
-                c->p.seq = seq[is];
-                c->layer = ih;
-                c->tokens = bat[ib] * seq[is];
-            }
-        if (ih >= nh - 2)
-            for (int it = 0; it < ndec; it++) {
-                cpu_spec *c = &spec[n++];
-                memset(c, 0, sizeof *c);
-                c->p.kind = CALIB_POINT_DECODE;
-                c->p.hidden = hid[ih];
-                c->p.batch = dec_tok[it];
-                c->p.seq = 1;
-                c->layer = ih;
-                c->tokens = dec_tok[it];
-            }
-    }
-    cpu_layer layers[4];
-    memset(layers, 0, sizeof layers);
-    for (int ih = 0; ih < nh; ih++) {
-        if (layer_alloc(&layers[ih], hid[ih], max_tokens) != 0) {
-            for (int j = 0; j < ih; j++)
-                layer_free(&layers[j]);
-            return oom(err, "the layer weights");
-        }
-    }
-    /* Round-robin passes over the whole grid, median per point: a slow
-     * drift of the machine (another process, a sibling hyper-thread, the
-     * clock) spreads over every point instead of landing on a few. */
-    int rc = 0, total = (passes + 1) * n + 1, done = 0;
-    for (int pass = 0; pass <= passes && rc == 0; pass++) {
-        for (int i = 0; i < n && rc == 0; i++, done++) {
+/* Round-robin passes over the whole grid, one warm-up pass then `passes`
+ * timed ones: a slow drift of the machine (another process, a sibling
+ * hyper-thread, the clock) spreads over every point instead of landing on
+ * a few.  Short points are timed in groups of up to 64 runs (~group_s).
+ * CALIB_OK, CALIB_ERR (out of memory in a GEMM), CALIB_CANCELLED. */
+static calib_status cpu_passes(const calib_opts *o, cpu_spec *spec, int n, cpu_layer *layers,
+                               int passes, double group_s, int total, int *done)
+{
+    for (int pass = 0; pass <= passes; pass++) {
+        for (int i = 0; i < n; i++, ++*done) {
             cpu_spec *c = &spec[i];
-            if (calib_cancelled(o)) {
-                rc = CALIB_CANCELLED;
-                break;
-            }
-            calib_report(o, (double)done / total,
+            if (calib_cancelled(o))
+                return CALIB_CANCELLED;
+            calib_report(o, (double)*done / total,
                          c->p.kind == CALIB_POINT_PREFILL ? "cpu: layer GEMMs"
                                                           : "cpu: decode GEMMs");
             int inner = pass == 0 ? 1 : c->inner;
             double t0 = thread_cpu_s();
-            for (int k = 0; k < inner && rc == 0; k++)
+            for (int k = 0; k < inner; k++)
                 if (layer_run(&layers[c->layer], c->tokens) != 0)
-                    rc = -1;
+                    return CALIB_ERR;
             double t = (thread_cpu_s() - t0) / inner;
             if (pass == 0) {
                 c->inner = t > 0 && t < group_s ? (int)(group_s / t) + 1 : 1;
@@ -487,11 +473,64 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
             }
         }
     }
-    for (int ih = 0; ih < nh; ih++)
+    return CALIB_OK;
+}
+
+/* Memory bandwidth: one memcpy of a buffer larger than most caches (one
+ * size: several sizes straddling a cache give several bandwidths no single
+ * eta_memory can describe), median of 5 after a warm-up. */
+static calib_status cpu_copy(size_t bytes, calib_result *r, engine_error *err)
+{
+    char *src = malloc(bytes), *dst = malloc(bytes);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return oom(err, "the copy buffers");
+    }
+    memset(src, 1, bytes);
+    memset(dst, 0, bytes);
+    double v[5];
+    for (int rep = 0; rep < 6; rep++) {
+        double s = thread_cpu_s();
+        memcpy(dst, src, bytes);
+        double e = thread_cpu_s() - s;
+        src[rep] = dst[bytes - 1 - (size_t)rep]; /* keep the copy live */
+        if (rep > 0)
+            v[rep - 1] = e;
+    }
+    free(src);
+    free(dst);
+    qsort(v, 5, sizeof v[0], engine_cmp_double);
+    calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)bytes, v[2]};
+    if (calib_result_add_point(r, &p) != 0)
+        return oom(err, "the result");
+    return CALIB_OK;
+}
+
+calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
+{
+    const int passes = 5; /* timed passes after one warm-up pass */
+    double group_s = o->quick ? 2e-3 : 5e-3;
+    cpu_spec spec[4 * 4 * 2 + 2 * 5];
+    int hid[4], max_tokens;
+    int n = cpu_grid(o->quick, spec, hid, &max_tokens);
+    cpu_device(&r->dev);
+    cpu_layer layers[4];
+    memset(layers, 0, sizeof layers);
+    for (int ih = 0; ih < 4; ih++) {
+        if (layer_alloc(&layers[ih], hid[ih], max_tokens) != 0) {
+            for (int j = 0; j < ih; j++)
+                layer_free(&layers[j]);
+            return oom(err, "the layer weights");
+        }
+    }
+    int total = (passes + 1) * n + 1, done = 0;
+    calib_status rc = cpu_passes(o, spec, n, layers, passes, group_s, total, &done);
+    for (int ih = 0; ih < 4; ih++)
         layer_free(&layers[ih]);
     if (rc == CALIB_CANCELLED)
         return CALIB_CANCELLED;
-    if (rc != 0)
+    if (rc != CALIB_OK)
         return oom(err, "a GEMM packing buffer");
     for (int i = 0; i < n; i++) {
         cpu_spec *c = &spec[i];
@@ -502,41 +541,11 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
         if (calib_result_add_point(r, &c->p) != 0)
             return oom(err, "the result");
     }
-
-    /* Memory bandwidth: one memcpy of a buffer larger than most caches
-     * (one size: several sizes straddling a cache give several bandwidths
-     * no single eta_memory can describe). */
-    size_t cs[1] = {o->quick ? (64u << 20) : (256u << 20)};
-    for (int i = 0; i < 1; i++) {
-        if (calib_cancelled(o))
-            return CALIB_CANCELLED;
-        calib_report(o, (double)done / total, "cpu: memory copy");
-        char *src = malloc(cs[i]), *dst = malloc(cs[i]);
-        if (!src || !dst) {
-            free(src);
-            free(dst);
-            return oom(err, "the copy buffers");
-        }
-        memset(src, 1, cs[i]);
-        memset(dst, 0, cs[i]);
-        double v[5];
-        for (int rep = 0; rep < 6; rep++) {
-            double s = thread_cpu_s();
-            memcpy(dst, src, cs[i]);
-            double e = thread_cpu_s() - s;
-            src[rep] = dst[cs[i] - 1 - (size_t)rep]; /* keep the copy live */
-            if (rep > 0)
-                v[rep - 1] = e;
-        }
-        free(src);
-        free(dst);
-        qsort(v, 5, sizeof v[0], engine_cmp_double);
-        calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)cs[i],
-                         v[2]};
-        if (calib_result_add_point(r, &p) != 0)
-            return oom(err, "the result");
-        done++;
-    }
+    if (calib_cancelled(o))
+        return CALIB_CANCELLED;
+    calib_report(o, (double)done / total, "cpu: memory copy");
+    if ((rc = cpu_copy(o->quick ? (64u << 20) : (256u << 20), r, err)) != CALIB_OK)
+        return rc;
     calib_report(o, 1.0, "cpu: done");
     return CALIB_OK;
 }

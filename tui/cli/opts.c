@@ -354,7 +354,7 @@ static void put_lines(FILE *f, const char *text)
 
 static void help_opt(FILE *f, const cli_opt *o)
 {
-    char left[96], names[256] = "";
+    char left[384], names[256] = ""; /* left: the name, a space and names */
     const char *arg = o->arg;
     if (o->kind == CLI_OPT_ENUM)
         cli_enum_names(o->choices, names, sizeof names);

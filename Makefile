@@ -67,6 +67,10 @@ BIN      := shardscope
 # (tests/screen); shared fixtures and seams live in tests/support.
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c tests/screen/test_*.c))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+# Each fuzz harness also links with tests/fuzz/replay.c into a test program
+# that replays its seed corpus (tests/fuzz/corpus/NAME).
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+TEST_BIN += $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/fuzz/replay_%,$(FUZZ_SRC))
 TEST_SUPPORT := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/*.c))
 
 # Include paths per folder.
@@ -165,7 +169,7 @@ asan:
 # against it and runs FUZZ_SECONDS from tests/fuzz/corpus/NAME (mk/fuzz.sh).
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-FUZZ_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(FUZZ_SRC))
 
 fuzz:
 	@sh mk/fuzz.sh check $(CLANG)
@@ -180,7 +184,10 @@ $(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(INC_tests) -c $< -o $@
 
-$(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB)
+$(BUILD)/tests/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
 validate: $(BIN)
@@ -210,4 +217,4 @@ uninstall:
 clean:
 	rm -rf build build-asan build-ubsan build-fuzz $(BIN)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT:.o=.d) $(FUZZ_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT:.o=.d) $(FUZZ_BIN:=.d) $(BUILD)/tests/fuzz/replay.d

@@ -39,6 +39,13 @@ static void check_db(const preset_db *db)
         FUZZ_CHECK(preset_find_framework(db, db->frameworks[i].name) != NULL);
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0; /* nothing to set up: each input gets a fresh db */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* An exact-size copy: reading past len is caught by ASan. */

@@ -31,6 +31,7 @@
         }                                                                  \
     } while (0)
 
+/* Every harness defines both (replay.c calls them too). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lookup.h"
 #include "opts.h"
 
 #ifndef SHARDSCOPE_VERSION
@@ -82,15 +83,10 @@ static const cli_command *find_command(const char *name)
 static int unknown_command(const char *name)
 {
     fprintf(stderr, "shardscope: unknown command '%s' (see 'shardscope --help')\n", name);
-    const char *best = NULL;
-    int best_d = 3;
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        int d = engine_edit_distance(name, COMMANDS[i].name);
-        if (d < best_d) {
-            best_d = d;
-            best = COMMANDS[i].name;
-        }
-    }
+    const char *names[N_COMMANDS];
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        names[i] = COMMANDS[i].name;
+    const char *best = cli_closest_name(name, names, (int)N_COMMANDS);
     if (best)
         fprintf(stderr, "shardscope: did you mean '%s'?\n", best);
     return CLI_USAGE;

@@ -65,6 +65,21 @@ int cli_close_names(const char *name, const char *const *names, int n, char *buf
     return written;
 }
 
+const char *cli_closest_name(const char *name, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int best_d = 3;
+    for (int i = 0; i < n; i++) {
+        int d = engine_edit_distance(name, names[i]);
+        int len = (int)strlen(names[i] + strspn(names[i], "-"));
+        if (d < best_d && 2 * d < len) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
 /* "FLAG: unknown KIND 'name'; close: a, b (see 'shardscope list KINDs')". */
 static void unknown(const preset_db *db, const char *flag, const char *kind, const char *name,
                     const char *const *names, int n, engine_error *err)

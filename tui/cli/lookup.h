@@ -21,6 +21,12 @@
 int cli_close_names(const char *name, const char *const *names, int n, char *buf, size_t len,
                     int max);
 
+/* The one name of names[0..n) closest to `name` for a "did you mean"
+ * line: within two edits (case-insensitive) and fewer than half of its
+ * other letters (skip leading dashes), the first of equals; NULL when
+ * none is that close. */
+const char *cli_closest_name(const char *name, const char *const *names, int n);
+
 /* Presets by name; flag ("--gpu") names the option in the message. */
 const engine_gpu *cli_find_gpu(const preset_db *db, const char *flag, const char *name,
                                engine_error *err);

@@ -5,6 +5,8 @@
  */
 #include "opts.h"
 
+#include "lookup.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -127,30 +129,6 @@ static int parse_enum(const cli_enum *e, const char *v, int *out)
     return -1;
 }
 
-/* --- messages ---------------------------------------------------------- */
-
-int cli_errorf(engine_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-        /* Values come from argv: a newline in one must not start a line. */
-        for (char *p = err->msg; *p; p++)
-            if ((unsigned char)*p < 32 || *p == 127)
-                *p = '?';
-    }
-    return -1;
-}
-
-int cli_fail(const char *cmd, const engine_error *err)
-{
-    fprintf(stderr, "shardscope %s: %s\n", cmd,
-            err && err->msg[0] ? err->msg : "bad usage or input");
-    return CLI_USAGE;
-}
-
 /* --- the parser -------------------------------------------------------- */
 
 /* The option called name[0..nlen) in cmd's tables (the first wins). */
@@ -163,23 +141,18 @@ static const cli_opt *find_opt(const cli_options *os, const char *name, size_t n
     return NULL;
 }
 
-/* The listed option closest to an unknown one, or NULL when none is
- * within two edits (and less than half the name). */
-static const cli_opt *closest_opt(const cli_options *os, const char *name, size_t nlen)
+/* The listed option closest to an unknown one, or NULL (lookup.h). */
+static const char *closest_opt(const cli_options *os, const char *name, size_t nlen)
 {
     char want[64];
     snprintf(want, sizeof want, "%.*s", (int)(nlen < 63 ? nlen : 63), name);
-    const cli_opt *best = NULL;
-    int best_d = 3;
+    const char *names[256];
+    int n = 0;
     for (int t = 0; t < 3 && os->tables[t]; t++)
-        for (const cli_opt *o = os->tables[t]; o->name; o++) {
-            int d = engine_edit_distance(want, o->name);
-            if (o->help && d < best_d && 2 * d < (int)strlen(o->name) - 2) {
-                best_d = d;
-                best = o;
-            }
-        }
-    return best;
+        for (const cli_opt *o = os->tables[t]; o->name && n < 256; o++)
+            if (o->help)
+                names[n++] = o->name;
+    return cli_closest_name(want, names, n);
 }
 
 static int bad_value(const char *cmd, const cli_opt *o, const char *v, engine_error *err)
@@ -270,13 +243,13 @@ static int set_opt(const char *cmd, const cli_opt *o, const char *v, cli_opts *o
 static int unknown_opt(const char *cmd, const cli_options *os, const char *arg, size_t nlen,
                        engine_error *err)
 {
-    const cli_opt *near = closest_opt(os, arg, nlen);
+    const char *near = os ? closest_opt(os, arg, nlen) : NULL;
     cli_errorf(err, "shardscope %s: %.*s: unknown option (see 'shardscope %s --help')", cmd,
                (int)nlen, arg, cmd);
     if (near && err) { /* the suggestion: a second line */
         size_t n = strlen(err->msg);
         snprintf(err->msg + n, sizeof err->msg - n, "\nshardscope %s: did you mean %s?", cmd,
-                 near->name);
+                 near);
     }
     return -1;
 }

@@ -108,18 +108,10 @@ static void add_cheap(report_tables *out, int link, const engine_result *r)
         out->n_cheap++;
 }
 
-int report_compute(const report_inputs *in, report_tables *out, engine_error *err)
+/* Per model: the top configuration, TP at 8 GPUs per link, the VRAM
+ * frontier; then the min-GPU table (powers of two, the seed's). */
+static int model_tables(const report_inputs *in, report_tables *out, engine_error *err)
 {
-    if (in->n_models < 1 || in->n_models > REPORT_MAX_MODELS || in->n_links < 1 ||
-        in->n_links > REPORT_MAX_LINKS || !in->ref_link || in->focus < 0 ||
-        in->focus >= in->n_models || in->n_counts < 1 || in->n_counts > REPORT_MAX_COUNTS) {
-        if (err)
-            strcpy(err->msg, "report: needs 1..16 models, 1..8 links, a reference link, "
-                             "a focus model and 1..8 GPU counts");
-        return -1;
-    }
-    const engine_model *focus = in->models[in->focus];
-
     engine_scenario ref = in->base;
     ref.intra = in->ref_link;
     static const int EIGHT[1] = {8};
@@ -141,7 +133,13 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
     }
     engine_grid_min_gpus(&ref, in->models, in->n_models, in->vram_bytes, REPORT_N_VRAM,
                          in->min_gpus_max, ENGINE_GRID_POW2, &out->min_gpus[0][0]);
+    return 0;
+}
 
+/* TP vs PP(m) vs hybrid, the seed's rows. */
+static int split_rows(const report_inputs *in, report_tables *out, engine_error *err)
+{
+    const engine_model *focus = in->models[in->focus];
     /* TP vs PP(m) vs hybrid, the seed's rows: TP 8 as reference, PP(m=4)
      * on 2 and 4 GPUs, PP(m=8) on 8, and two hybrids on 8. */
     static const struct {
@@ -162,7 +160,13 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
             return -1;
         sp->vs_tp = out->splits[0].r.e2e_s > 0 ? sp->r.e2e_s / out->splits[0].r.e2e_s : 0;
     }
+    return 0;
+}
 
+/* The cheapest plans and the cost against GPU count. */
+static int cheapest(const report_inputs *in, report_tables *out, engine_error *err)
+{
+    const engine_model *focus = in->models[in->focus];
     /* Cheapest: every dp = 1 plan on every count and link; one GPU once. */
     out->n_cheap = 0;
     for (int li = 0; li < in->n_links; li++) {
@@ -192,7 +196,13 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
             if (in->counts[ci] == 1 && li > 0)
                 out->cost_by_count[li][ci] = out->cost_by_count[0][ci];
     }
+    return 0;
+}
 
+/* Tails at TP 8 per link and TP scaling per link and count. */
+static int tails_and_scaling(const report_inputs *in, report_tables *out, engine_error *err)
+{
+    const engine_model *focus = in->models[in->focus];
     for (int li = 0; li < in->n_links; li++) {
         engine_scenario s = cell(in, focus, in->links[li], 8);
         if (eval(&s, (engine_plan){8, 1, 1, 1}, &out->tails[li], err))
@@ -205,6 +215,13 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
         if (engine_grid_tp(&f, &scaling, out->tp_scaling[li], err))
             return -1;
     }
+    return 0;
+}
+
+/* PP = n and TP = n/2 x PP = 2 scaling (m = 4). */
+static int pp_hybrid_scaling(const report_inputs *in, report_tables *out, engine_error *err)
+{
+    const engine_model *focus = in->models[in->focus];
     for (int ci = 0; ci < in->n_counts; ci++) {
         int n = in->counts[ci];
         engine_scenario s = cell(in, focus, in->ref_link, n);
@@ -215,7 +232,12 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
         if (n >= 4 && eval(&s, (engine_plan){n / 2, 2, 1, 1}, &out->hybrid_scaling[ci], err))
             return -1;
     }
+    return 0;
+}
 
+/* The GPipe bubble fraction for the seed's PP x m grid. */
+static void bubble_table(const report_inputs *in, report_tables *out)
+{
     static const int PPS[REPORT_N_PP] = {2, 4, 8, 16};
     static const int MS[REPORT_N_M] = {1, 2, 4, 8, 16, 32, 64};
     for (int i = 0; i < REPORT_N_PP; i++) {
@@ -226,5 +248,21 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
                                                        in->base.interleave);
         }
     }
+}
+
+int report_compute(const report_inputs *in, report_tables *out, engine_error *err)
+{
+    if (in->n_models < 1 || in->n_models > REPORT_MAX_MODELS || in->n_links < 1 ||
+        in->n_links > REPORT_MAX_LINKS || !in->ref_link || in->focus < 0 ||
+        in->focus >= in->n_models || in->n_counts < 1 || in->n_counts > REPORT_MAX_COUNTS) {
+        if (err)
+            strcpy(err->msg, "report: needs 1..16 models, 1..8 links, a reference link, "
+                             "a focus model and 1..8 GPU counts");
+        return -1;
+    }
+    if (model_tables(in, out, err) || split_rows(in, out, err) || cheapest(in, out, err) ||
+        tails_and_scaling(in, out, err) || pp_hybrid_scaling(in, out, err))
+        return -1;
+    bubble_table(in, out);
     return 0;
 }

@@ -64,18 +64,64 @@ static int script(step *s, int cap)
     return n;
 }
 
+/* The figures of one run. */
+typedef struct bench_run {
+    double first_s;
+    long first_b;
+    int n, n_sl;
+    double lat[MAX_STEPS], lat_sl[MAX_STEPS], bytes_sl[MAX_STEPS];
+    double bytes_total, bmax;
+} bench_run;
+
+/* The scripted keys, each timed from dispatch to the end of doupdate(). */
+static void run_script(explorer *x, FILE *out, FILE *report, bench_run *b)
+{
+    step steps[MAX_STEPS];
+    b->n = script(steps, MAX_STEPS);
+    for (int i = 0; i < b->n; i++) {
+        long b0 = out_bytes(out);
+        double a = calib_now_s();
+        explorer_key(x, steps[i].key);
+        explorer_frame(x);
+        double dt = calib_now_s() - a;
+        long db_ = out_bytes(out) - b0;
+        b->lat[i] = dt;
+        if (getenv("SHARDSCOPE_BENCH_VERBOSE"))
+            fprintf(report, "  key %4d ctl %2d: %6ld bytes %.2f ms\n", steps[i].key, x->ctl.sel,
+                    db_, dt * 1e3);
+        if (steps[i].slider) {
+            b->lat_sl[b->n_sl] = dt;
+            b->bytes_sl[b->n_sl++] = (double)db_;
+            b->bytes_total += (double)db_;
+            if (db_ > b->bmax)
+                b->bmax = (double)db_;
+        }
+    }
+}
+
+static void print_run(FILE *report, int rows, int cols, const char *term, bench_run *b)
+{
+    fprintf(report, "explorer bench: %dx%d, TERM=%s, %d keys (%d slider steps)\n", cols, rows,
+            term, b->n, b->n_sl);
+    fprintf(report, "  first frame:            %.2f ms, %ld bytes\n", b->first_s * 1e3,
+            b->first_b);
+    double p50 = pct(b->lat, b->n, 0.50), p99 = pct(b->lat, b->n, 0.99);
+    double mx = pct(b->lat, b->n, 1.0);
+    fprintf(report,
+            "  keystroke-to-screen:    p50 %.2f ms  p99 %.2f ms  max %.2f ms (target p99 < 16 ms)\n",
+            p50 * 1e3, p99 * 1e3, mx * 1e3);
+    fprintf(report, "  slider step to screen:  p50 %.2f ms  p99 %.2f ms\n",
+            pct(b->lat_sl, b->n_sl, 0.5) * 1e3, pct(b->lat_sl, b->n_sl, 0.99) * 1e3);
+    double mean = b->n_sl ? b->bytes_total / b->n_sl : 0;
+    fprintf(report,
+            "  bytes per slider step:  mean %.0f  p50 %.0f  p99 %.0f  max %.0f (target < 2048)\n",
+            mean, pct(b->bytes_sl, b->n_sl, 0.5), pct(b->bytes_sl, b->n_sl, 0.99), b->bmax);
+}
+
 int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FILE *report)
 {
     FILE *out = tmpfile();
     FILE *in = fopen("/dev/null", "r");
-    if (!out || !in) {
-        fprintf(report, "bench: cannot open a temporary file\n");
-        if (out)
-            fclose(out);
-        if (in)
-            fclose(in);
-        return 1;
-    }
     term_opts o;
     term_opts_defaults(&o);
     o.in = in;
@@ -85,68 +131,40 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
     o.rows = rows;
     o.cols = cols;
     term_caps caps;
-    char msg[256];
-    if (term_open(&o, &caps, msg, sizeof msg) != 0) {
-        fprintf(report, "bench: %s\n", msg);
-        fclose(out);
-        fclose(in);
-        return 1;
-    }
+    char msg[256] = "cannot open a temporary file";
     explorer *x = NULL;
     explorer_opts eo;
     explorer_opts_defaults(&eo);
-    if (explorer_new(db, &eo, &caps, &x, msg, sizeof msg) != 0) {
-        term_close();
+    int opened = out && in && term_open(&o, &caps, msg, sizeof msg) == 0;
+    if (!opened || explorer_new(db, &eo, &caps, &x, msg, sizeof msg) != 0) {
+        if (opened)
+            term_close();
         fprintf(report, "bench: %s\n", msg);
-        fclose(out);
-        fclose(in);
+        if (out)
+            fclose(out);
+        if (in)
+            fclose(in);
         return 1;
     }
     explorer_set_calib_ops(x, explorer_calib_hook()); /* as tui.c does */
-    double t0 = calib_now_s();
-    explorer_frame(x);
-    double first_s = calib_now_s() - t0;
-    long first_b = out_bytes(out);
-
-    step steps[MAX_STEPS];
-    double lat[MAX_STEPS], lat_sl[MAX_STEPS], bytes_sl[MAX_STEPS];
-    int n = script(steps, MAX_STEPS), n_sl = 0;
-    double bytes_total = 0, bmax = 0;
-    for (int i = 0; i < n; i++) {
-        long b0 = out_bytes(out);
-        double a = calib_now_s();
-        explorer_key(x, steps[i].key);
+    bench_run *b = calloc(1, sizeof *b);
+    if (b) {
+        double t0 = calib_now_s();
         explorer_frame(x);
-        double dt = calib_now_s() - a;
-        long db_ = out_bytes(out) - b0;
-        lat[i] = dt;
-        if (getenv("SHARDSCOPE_BENCH_VERBOSE"))
-            fprintf(report, "  key %4d ctl %2d: %6ld bytes %.2f ms\n", steps[i].key, x->ctl.sel,
-                    db_, dt * 1e3);
-        if (steps[i].slider) {
-            lat_sl[n_sl] = dt;
-            bytes_sl[n_sl++] = (double)db_;
-            bytes_total += (double)db_;
-            if (db_ > bmax)
-                bmax = (double)db_;
-        }
+        b->first_s = calib_now_s() - t0;
+        b->first_b = out_bytes(out);
+        run_script(x, out, report, b);
     }
     explorer_free(x);
     term_close();
     fclose(out);
     fclose(in);
-
-    fprintf(report, "explorer bench: %dx%d, TERM=%s, %d keys (%d slider steps)\n", cols, rows,
-            o.term, n, n_sl);
-    fprintf(report, "  first frame:            %.2f ms, %ld bytes\n", first_s * 1e3, first_b);
-    double p50 = pct(lat, n, 0.50), p99 = pct(lat, n, 0.99), mx = pct(lat, n, 1.0);
-    fprintf(report, "  keystroke-to-screen:    p50 %.2f ms  p99 %.2f ms  max %.2f ms (target p99 < 16 ms)\n",
-            p50 * 1e3, p99 * 1e3, mx * 1e3);
-    fprintf(report, "  slider step to screen:  p50 %.2f ms  p99 %.2f ms\n",
-            pct(lat_sl, n_sl, 0.5) * 1e3, pct(lat_sl, n_sl, 0.99) * 1e3);
-    double mean = n_sl ? bytes_total / n_sl : 0;
-    fprintf(report, "  bytes per slider step:  mean %.0f  p50 %.0f  p99 %.0f  max %.0f (target < 2048)\n",
-            mean, pct(bytes_sl, n_sl, 0.5), pct(bytes_sl, n_sl, 0.99), bmax);
+    if (!b) {
+        fprintf(report, "bench: out of memory\n");
+        return 1;
+    }
+    print_run(report, rows, cols, o.term, b);
+    free(b);
     return 0;
 }
 

@@ -144,6 +144,94 @@ static const char *mark_glyph(const exp_view *v, int m, theme_role *role)
     }
 }
 
+/* Y: a label at each decade (the top one first; a label needs a row of
+ * its own). */
+static void draw_y_labels(const exp_view *v, WINDOW *w, int y0, const calview_scale *s)
+{
+    int px = 2 + GUTTER;
+    const char *ytick = v->g->utf8 ? "\xe2\x94\xa4" : "+"; /* left axis */
+    char lab[32];
+    int prev = -2;
+    int d_lo, d_hi;
+    calview_t_decades(s, &d_lo, &d_hi);
+    for (int d = d_hi; d >= d_lo; d--) {
+        int r = calview_row(s, pow(10.0, d));
+        if (r < 0 || r <= prev)
+            continue;
+        calview_time_label(d, v->g->micro, lab, sizeof lab);
+        int pad = GUTTER - 2 - out_display_width(lab);
+        pane_put(w, y0 + r, 2 + (pad > 0 ? pad : 0), GUTTER - 2, ROLE_LABEL, lab);
+        pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, ytick);
+        prev = r;
+    }
+}
+
+/* X: the axis with a tick per decade, labels under it where they fit,
+ * the x title in the gutter of the label row. */
+static void draw_x_axis(const exp_view *v, WINDOW *w, int ya, int pw, const calview_scale *s)
+{
+    int px = 2 + GUTTER, d_lo, d_hi;
+    char lab[32];
+    const char *hbar = v->g->utf8 ? "\xe2\x94\x80" : "-";
+    const char *xtick = v->g->utf8 ? "\xe2\x94\xb4" : "+"; /* bottom axis */
+    pane_put(w, ya, px - 1, 1, ROLE_LABEL, v->g->utf8 ? "\xe2\x94\x94" : "+");
+    for (int c = 0; c < pw; c++)
+        pane_put(w, ya, px + c, 1, ROLE_LABEL, hbar);
+    int free_from = 0;
+    calview_x_decades(s, &d_lo, &d_hi);
+    for (int d = d_lo; d <= d_hi; d++) {
+        int c = calview_col(s, pow(10.0, d));
+        if (c < 0)
+            continue;
+        pane_put(w, ya, px + c, 1, ROLE_LABEL, xtick);
+        calview_x_label(d, lab, sizeof lab);
+        int lw = (int)strlen(lab);
+        int lx = c - lw / 2;
+        if (lx + lw > pw)
+            lx = pw - lw;
+        if (lx < 0)
+            lx = 0;
+        if (lx < free_from)
+            continue;
+        pane_put(w, ya + 1, px + lx, lw, ROLE_LABEL, lab);
+        free_from = lx + lw + 1;
+    }
+    /* The x title in the gutter of the label row. */
+    cv_glyphs G = glyphs(v);
+    pane_putf(w, ya + 1, 2, GUTTER - 1, ROLE_LABEL, "%*s", GUTTER - 2 +
+              (int)strlen(G.xname) - out_display_width(G.xname), G.xname);
+}
+
+/* Legend: each glyph in its colour; long names when they all fit. */
+static void draw_plot_legend(const exp_view *v, WINDOW *w, int ly, int width)
+{
+    static const int ORDER[] = {CALVIEW_PREFILL, CALVIEW_DECODE, CALVIEW_POWER_LAW,
+                                CALVIEW_ROOFLINE, CALVIEW_BOTH};
+    static const char *const LONG[] = {"prefill (measured)", "decode (measured)",
+                                       "power law", "roofline (one line per hidden size)",
+                                       "both fits"};
+    static const char *const SHORT[] = {"prefill", "decode", "power law", "roofline",
+                                        "both"};
+    int total = 0;
+    for (int i = 0; i < 5; i++)
+        total += 2 + out_display_width(LONG[i]) + 2;
+    const char *const *names = total + 20 <= width ? LONG : SHORT;
+    int lx = 2;
+    for (int i = 0; i < 5; i++) {
+        theme_role role;
+        const char *gl = mark_glyph(v, ORDER[i], &role);
+        int need = 2 + out_display_width(names[i]) + 2;
+        if (lx + need > 2 + width)
+            break;
+        pane_put(w, ly, lx, 1, role, gl);
+        pane_put(w, ly, lx + 2, width - lx, ROLE_LABEL, names[i]);
+        lx += need;
+    }
+    const char *yt = 2 + width - lx >= 17 ? "y: time per layer" : "y: s per layer";
+    if (2 + width - lx >= out_display_width(yt))
+        pane_put(w, ly, lx, 2 + width - lx, ROLE_LABEL, yt);
+}
+
 static void draw_plot(const exp_view *v, WINDOW *w, int y0, int rows, int width,
                       const explorer_calib_view *cv)
 {
@@ -164,9 +252,6 @@ static void draw_plot(const exp_view *v, WINDOW *w, int y0, int rows, int width,
         return;
     calview_raster(cv, &s, g);
     const char *vbar = v->g->utf8 ? "\xe2\x94\x82" : "|";
-    const char *hbar = v->g->utf8 ? "\xe2\x94\x80" : "-";
-    const char *ytick = v->g->utf8 ? "\xe2\x94\xa4" : "+"; /* left axis */
-    const char *xtick = v->g->utf8 ? "\xe2\x94\xb4" : "+"; /* bottom axis */
     for (int r = 0; r < ph; r++) {
         pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, vbar);
         for (int c = 0; c < pw; c++) {
@@ -178,76 +263,9 @@ static void draw_plot(const exp_view *v, WINDOW *w, int y0, int rows, int width,
             pane_put(w, y0 + r, px + c, 1, role, gl);
         }
     }
-    /* Y: a label at each decade (the top one first; a label needs a row
-     * of its own). */
-    char lab[32];
-    int prev = -2;
-    int d_lo, d_hi;
-    calview_t_decades(&s, &d_lo, &d_hi);
-    for (int d = d_hi; d >= d_lo; d--) {
-        int r = calview_row(&s, pow(10.0, d));
-        if (r < 0 || r <= prev)
-            continue;
-        calview_time_label(d, v->g->micro, lab, sizeof lab);
-        int pad = GUTTER - 2 - out_display_width(lab);
-        pane_put(w, y0 + r, 2 + (pad > 0 ? pad : 0), GUTTER - 2, ROLE_LABEL, lab);
-        pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, ytick);
-        prev = r;
-    }
-    /* X: the axis with a tick per decade, labels under it where they fit. */
-    int ya = y0 + ph;
-    pane_put(w, ya, px - 1, 1, ROLE_LABEL, v->g->utf8 ? "\xe2\x94\x94" : "+");
-    for (int c = 0; c < pw; c++)
-        pane_put(w, ya, px + c, 1, ROLE_LABEL, hbar);
-    int free_from = 0;
-    calview_x_decades(&s, &d_lo, &d_hi);
-    for (int d = d_lo; d <= d_hi; d++) {
-        int c = calview_col(&s, pow(10.0, d));
-        if (c < 0)
-            continue;
-        pane_put(w, ya, px + c, 1, ROLE_LABEL, xtick);
-        calview_x_label(d, lab, sizeof lab);
-        int lw = (int)strlen(lab);
-        int lx = c - lw / 2;
-        if (lx + lw > pw)
-            lx = pw - lw;
-        if (lx < 0)
-            lx = 0;
-        if (lx < free_from)
-            continue;
-        pane_put(w, ya + 1, px + lx, lw, ROLE_LABEL, lab);
-        free_from = lx + lw + 1;
-    }
-    /* The x title in the gutter of the label row. */
-    cv_glyphs G = glyphs(v);
-    pane_putf(w, ya + 1, 2, GUTTER - 1, ROLE_LABEL, "%*s", GUTTER - 2 +
-              (int)strlen(G.xname) - out_display_width(G.xname), G.xname);
-    /* Legend: each glyph in its colour; long names when they all fit. */
-    static const int ORDER[] = {CALVIEW_PREFILL, CALVIEW_DECODE, CALVIEW_POWER_LAW,
-                                CALVIEW_ROOFLINE, CALVIEW_BOTH};
-    static const char *const LONG[] = {"prefill (measured)", "decode (measured)",
-                                       "power law", "roofline (one line per hidden size)",
-                                       "both fits"};
-    static const char *const SHORT[] = {"prefill", "decode", "power law", "roofline",
-                                        "both"};
-    int total = 0;
-    for (int i = 0; i < 5; i++)
-        total += 2 + out_display_width(LONG[i]) + 2;
-    const char *const *names = total + 20 <= width ? LONG : SHORT;
-    int lx = 2, ly = ya + 2;
-    for (int i = 0; i < 5; i++) {
-        theme_role role;
-        const char *gl = mark_glyph(v, ORDER[i], &role);
-        int need = 2 + out_display_width(names[i]) + 2;
-        if (lx + need > 2 + width)
-            break;
-        pane_put(w, ly, lx, 1, role, gl);
-        pane_put(w, ly, lx + 2, width - lx, ROLE_LABEL, names[i]);
-        lx += need;
-    }
-    const char *yt = 2 + width - lx >= 17 ? "y: time per layer" : "y: s per layer";
-    if (2 + width - lx >= out_display_width(yt))
-        pane_put(w, ly, lx, 2 + width - lx, ROLE_LABEL, yt);
+    draw_y_labels(v, w, y0, &s);
+    draw_x_axis(v, w, y0 + ph, pw, &s);
+    draw_plot_legend(v, w, y0 + ph + 2, width);
 }
 
 void pane_calib_size(const exp_view *v, int *h, int *w)

@@ -46,33 +46,11 @@ static char *with_band(const exp_view *v, double t, const engine_band *b, char *
     return buf;
 }
 
-static void build(const exp_view *v, lines *l)
+/* Time: TTFT, ITL and end to end with their bands and splits, warnings,
+ * tails, throughput, efficiency, regime and cost. */
+static void build_time(const exp_view *v, const engine_result *p, lines *l)
 {
-    const engine_result *p = v->selected;
-    char a[48], b[48], c[48], d[48];
-    l->n = 0;
-    if (!p) {
-        add(l, ROLE_DIM, "no plan selected");
-        return;
-    }
-    const engine_memory *m = &p->mem;
-    add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(p->plan, v->g->times, a, sizeof a),
-        v->ctl->s[CTL_GPUS].value);
-    if (!p->valid)
-        add(l, ROLE_BAD, "invalid: %s", p->reason);
-    else if (!p->fits)
-        add(l, ROLE_BAD, "does not fit: %s", p->reason);
-    else
-        add(l, ROLE_GOOD, "fits in memory");
-    add(l, ROLE_TITLE, "Memory per GPU");
-    add(l, ROLE_NORMAL, " weights      %10s", fmt_gb(m->weights_bytes, a, sizeof a));
-    add(l, ROLE_NORMAL, " KV cache     %10s", fmt_gb(m->kv_bytes, a, sizeof a));
-    add(l, ROLE_NORMAL, " activations  %10s", fmt_gb(m->activation_bytes, a, sizeof a));
-    add(l, ROLE_NORMAL, " runtime      %10s", fmt_gb(m->overhead_bytes, a, sizeof a));
-    add(l, ROLE_VALUE, " total        %10s", fmt_gb(m->per_gpu_bytes, a, sizeof a));
-    add(l, ROLE_NORMAL, " usable       %10s", fmt_gb(m->capacity_bytes, a, sizeof a));
-    if (!p->valid)
-        return;
+    char a[48], b[48], c[48];
     char wb[96];
     add(l, ROLE_TITLE, "Time (band: validation p10-p90)");
     add(l, ROLE_VALUE, " TTFT  %s", with_band(v, p->ttft_s, &p->ttft_band, wb, sizeof wb));
@@ -126,6 +104,13 @@ static void build(const exp_view *v, lines *l)
             fmt_usd(p->cost_per_mtok_usd, a, sizeof a), fmt_usd(g->price_per_hour, b, sizeof b));
     else
         add(l, ROLE_DIM, " cost - (no GPU price)");
+}
+
+/* The inputs behind the numbers: model shape, GPU, links, workload. */
+static void build_inputs(const exp_view *v, lines *l)
+{
+    char a[48], b[48], c[48], d[48];
+    const engine_gpu *g = v->gpu;
     add(l, ROLE_TITLE, "Inputs");
     const engine_model *mo = v->model;
     add(l, ROLE_NORMAL, " %s, %s params", mo->display,
@@ -158,6 +143,37 @@ static void build(const exp_view *v, lines *l)
     add(l, ROLE_NORMAL, " framework %s (f)", fw ? fw->display : "generic");
     add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", v->ctl->s[CTL_BATCH].value,
         v->ctl->s[CTL_PROMPT].value, v->ctl->s[CTL_GEN].value);
+}
+
+static void build(const exp_view *v, lines *l)
+{
+    const engine_result *p = v->selected;
+    char a[48];
+    l->n = 0;
+    if (!p) {
+        add(l, ROLE_DIM, "no plan selected");
+        return;
+    }
+    const engine_memory *m = &p->mem;
+    add(l, ROLE_VALUE, "%s on %d GPUs", fmt_plan(p->plan, v->g->times, a, sizeof a),
+        v->ctl->s[CTL_GPUS].value);
+    if (!p->valid)
+        add(l, ROLE_BAD, "invalid: %s", p->reason);
+    else if (!p->fits)
+        add(l, ROLE_BAD, "does not fit: %s", p->reason);
+    else
+        add(l, ROLE_GOOD, "fits in memory");
+    add(l, ROLE_TITLE, "Memory per GPU");
+    add(l, ROLE_NORMAL, " weights      %10s", fmt_gb(m->weights_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " KV cache     %10s", fmt_gb(m->kv_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " activations  %10s", fmt_gb(m->activation_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " runtime      %10s", fmt_gb(m->overhead_bytes, a, sizeof a));
+    add(l, ROLE_VALUE, " total        %10s", fmt_gb(m->per_gpu_bytes, a, sizeof a));
+    add(l, ROLE_NORMAL, " usable       %10s", fmt_gb(m->capacity_bytes, a, sizeof a));
+    if (!p->valid)
+        return;
+    build_time(v, p, l);
+    build_inputs(v, l);
 }
 
 int pane_details_lines(const exp_view *v)

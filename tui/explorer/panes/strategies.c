@@ -59,6 +59,56 @@ static int put_col(WINDOW *w, int y, int x, int width, theme_role r, const char 
     return x + width + 1;
 }
 
+/* One plan row at y: rank, plan, then the numbers (or why it is not a
+ * usable plan). */
+static void draw_plan(const exp_view *v, WINDOW *w, const cols *cw, int y, int idx)
+{
+    const exp_results *r = v->r;
+    const cols c = *cw;
+    int inner = getmaxx(w) - 2, xx = 1;
+    const engine_result *p = &r->plans[idx];
+    int sel = idx == v->view->plans.sel;
+    int usable = p->valid && p->fits;
+    theme_role base = sel ? (v->focus == PANE_STRATEGIES ? ROLE_SELECTED
+                                                          : ROLE_SELECTED_DIM)
+                          : usable ? ROLE_NORMAL : ROLE_DIM;
+    if (sel)
+        pane_fill(w, y, 1, inner, base);
+    char b[96];
+    snprintf(b, sizeof b, "%d", idx + 1);
+    xx = put_col(w, y, xx, c.rank, base, b, 1);
+    xx = put_col(w, y, xx, c.plan, base, fmt_plan(p->plan, v->g->times, b, sizeof b), 0);
+    if (!usable) {
+        char why[200];
+        snprintf(why, sizeof why, "%s %s", p->valid ? "does not fit:" : "invalid:",
+                 p->reason[0] ? p->reason : "-");
+        pane_put(w, y, xx, inner + 1 - xx, base, why);
+        return;
+    }
+    xx = put_col(w, y, xx, c.eff, base, fmt_percent(p->efficiency, b, sizeof b), 1);
+    xx = put_col(w, y, xx, c.ttft, base, fmt_seconds(p->ttft_s, v->g->micro, b, sizeof b), 1);
+    xx = put_col(w, y, xx, c.itl, base, fmt_seconds(p->itl_s, v->g->micro, b, sizeof b), 1);
+    int tails = r->tails_done[idx];
+    if (c.p50)
+        xx = put_col(w, y, xx, c.p50, base,
+                     tails ? fmt_seconds(p->p50_s, v->g->micro, b, sizeof b) : "", 1);
+    xx = put_col(w, y, xx, c.p99, base,
+                 tails ? fmt_seconds(p->p99_s, v->g->micro, b, sizeof b) : "", 1);
+    if (c.bar) {
+        int fill = 0;
+        if (p->mem.capacity_bytes > 0) {
+            double f = p->mem.per_gpu_bytes / p->mem.capacity_bytes;
+            fill = (int)(f * c.bar + 0.5);
+            if (fill < 1 && p->mem.per_gpu_bytes > 0)
+                fill = 1;
+        }
+        pane_hbar(v, w, y, xx, c.bar, fill, ROLE_FILL);
+        xx += c.bar + 1;
+    }
+    xx = put_col(w, y, xx, c.vram, base, fmt_gb(p->mem.per_gpu_bytes, b, sizeof b), 1);
+    put_col(w, y, xx, c.usd, base, fmt_usd(p->cost_per_mtok_usd, b, sizeof b), 1);
+}
+
 void pane_strategies_draw(const exp_view *v, WINDOW *w)
 {
     theme_window(w);
@@ -100,53 +150,8 @@ void pane_strategies_draw(const exp_view *v, WINDOW *w)
         pane_put(w, 2, 2, inner - 2, ROLE_DIM, "no plans for this GPU count");
         return;
     }
-    for (int i = 0; i < rows && v->view->plans.top + i < r->n_plans; i++) {
-        int idx = v->view->plans.top + i;
-        const engine_result *p = &r->plans[idx];
-        int sel = idx == v->view->plans.sel;
-        int usable = p->valid && p->fits;
-        theme_role base = sel ? (v->focus == PANE_STRATEGIES ? ROLE_SELECTED
-                                                              : ROLE_SELECTED_DIM)
-                              : usable ? ROLE_NORMAL : ROLE_DIM;
-        y = 2 + i;
-        if (sel)
-            pane_fill(w, y, 1, inner, base);
-        char b[96];
-        xx = 1;
-        snprintf(b, sizeof b, "%d", idx + 1);
-        xx = put_col(w, y, xx, c.rank, base, b, 1);
-        xx = put_col(w, y, xx, c.plan, base, fmt_plan(p->plan, v->g->times, b, sizeof b), 0);
-        if (!usable) {
-            char why[200];
-            snprintf(why, sizeof why, "%s %s", p->valid ? "does not fit:" : "invalid:",
-                     p->reason[0] ? p->reason : "-");
-            pane_put(w, y, xx, inner + 1 - xx, base, why);
-            continue;
-        }
-        xx = put_col(w, y, xx, c.eff, base, fmt_percent(p->efficiency, b, sizeof b), 1);
-        xx = put_col(w, y, xx, c.ttft, base, fmt_seconds(p->ttft_s, v->g->micro, b, sizeof b), 1);
-        xx = put_col(w, y, xx, c.itl, base, fmt_seconds(p->itl_s, v->g->micro, b, sizeof b), 1);
-        int tails = r->tails_done[idx];
-        if (c.p50)
-            xx = put_col(w, y, xx, c.p50, base, tails ? fmt_seconds(p->p50_s, v->g->micro, b,
-                sizeof b) : "",
-                         1);
-        xx = put_col(w, y, xx, c.p99, base, tails ? fmt_seconds(p->p99_s, v->g->micro, b,
-            sizeof b) : "", 1);
-        if (c.bar) {
-            int fill = 0;
-            if (p->mem.capacity_bytes > 0) {
-                double f = p->mem.per_gpu_bytes / p->mem.capacity_bytes;
-                fill = (int)(f * c.bar + 0.5);
-                if (fill < 1 && p->mem.per_gpu_bytes > 0)
-                    fill = 1;
-            }
-            pane_hbar(v, w, y, xx, c.bar, fill, ROLE_FILL);
-            xx += c.bar + 1;
-        }
-        xx = put_col(w, y, xx, c.vram, base, fmt_gb(p->mem.per_gpu_bytes, b, sizeof b), 1);
-        put_col(w, y, xx, c.usd, base, fmt_usd(p->cost_per_mtok_usd, b, sizeof b), 1);
-    }
+    for (int i = 0; i < rows && v->view->plans.top + i < r->n_plans; i++)
+        draw_plan(v, w, &c, 2 + i, v->view->plans.top + i);
     if (v->view->plans.top > 0)
         pane_put(w, 1, ww - 2, 1, ROLE_TITLE, v->g->up);
     if (v->view->plans.top + rows < r->n_plans)

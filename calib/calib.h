@@ -27,6 +27,18 @@
  * progress through a callback, cancellation through a flag.
  *
  * Units: SI (seconds, bytes, FLOP, FLOP/s, bytes/s).  MAPE is a fraction.
+ *
+ * Files (each calls only those below it; no two call each other):
+ *   job.c          the worker thread (the explorer's `c`)
+ *   run.c          one run: backend, measure, roofs, comm, fit
+ *   store.c        paths, the atomic save, which file applies
+ *   result_json.c  to and from JSON, one key table both ways
+ *   backend/       cuda.c (dlopen'd CUDA + cuBLAS; nocuda.c with
+ *                  USE_CUDA=no), cpu.c, comm.c (sweep loop, loopback)
+ *   match.c        device name -> GPU preset
+ *   plot.c         the measured-vs-fitted view's rows and curves
+ *   result.c       the result container and calib_result_fit
+ *   fit.c          the three fits; opts.c, clock.c: leaves
  */
 #ifndef SHARDSCOPE_CALIB_H
 #define SHARDSCOPE_CALIB_H

@@ -168,46 +168,10 @@ static int fw_check(const engine_framework *f)
            f->graph_kernel_s);
 }
 
-int engine_scenario_check(const engine_scenario *s, engine_error *err)
+/* The numbers of a scenario against ENGINE_MAX_* (the command line's
+ * flags take their ranges from the same constants). */
+static int check_numbers(const engine_scenario *s, engine_error *err)
 {
-    if (!s)
-        return fail(err, "scenario", "missing");
-    if (!s->model)
-        return fail(err, "model", "no model selected");
-    if (!s->gpu)
-        return fail(err, "gpu", "no GPU selected");
-    if (!s->intra)
-        return fail(err, "link", "no interconnect selected");
-    const engine_model *m = s->model;
-    if (m->layers < 1 || m->hidden < 1 || m->heads < 1 || m->kv_heads < 1 || m->vocab < 1 ||
-        (!m->mla && m->head_dim < 1) || m->ffn < 0 || (m->experts > 0 && m->top_k < 1))
-        return fail(err, "model", "architecture has a zero or negative dimension");
-    const engine_gpu *g = s->gpu;
-    if (!finite_pos(g->memory_bytes) || !finite_pos(g->hbm_bytes_per_s) ||
-        !finite_pos(g->peak_flops[ENGINE_FP16]))
-        return fail(err, "gpu", "memory, bandwidth and FP16 peak must be positive");
-    if (!(g->eta_compute > 0 && g->eta_compute <= 1) || !(g->eta_memory > 0 && g->eta_memory <= 1) ||
-        !(g->eta_compute_fp8 >= 0 && g->eta_compute_fp8 <= 1) ||
-        !(g->eta_compute_fp4 >= 0 && g->eta_compute_fp4 <= 1) ||
-        !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
-        !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
-        return fail(err, "gpu", "achievable fractions must be in (0, 1]");
-    const double t0s[] = {g->gemm_t0_s,        g->gemm_t0_fp8_s,    g->gemm_t0_fp4_s,
-                          g->attn_t0_s,        g->decode_attn_t0_s, g->decode_attn_seq_s,
-                          g->kernel_floor_s,   g->layer_overhead_s};
-    int t0_ok = g->sm_count >= 0;
-    for (size_t i = 0; i < sizeof t0s / sizeof t0s[0]; i++)
-        t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
-    if (!t0_ok)
-        return fail(err, "gpu", "kernel fixed costs must be finite and non-negative");
-    if (!finite_pos(s->intra->bytes_per_s) || !(s->intra->alpha_s >= 0) ||
-        !(s->intra->base_s >= 0) ||
-        (s->inter && (!finite_pos(s->inter->bytes_per_s) || !(s->inter->alpha_s >= 0) ||
-                      !(s->inter->base_s >= 0))))
-        return fail(err, "link", "bandwidth must be positive and latencies non-negative");
-    if (s->framework && !fw_check(s->framework))
-        return fail(err, "framework",
-                    "costs must be finite and non-negative, memory fraction in (0, 1]");
     if (s->gpus < 1 || s->gpus > ENGINE_MAX_GPUS)
         return failf(err, "gpus", "must be 1..%d", ENGINE_MAX_GPUS);
     if (s->gpus_per_node < 0 || s->gpus_per_node > ENGINE_MAX_GPUS)
@@ -253,6 +217,49 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
     if (s->mc_samples < 0 || s->mc_samples > ENGINE_MAX_SAMPLES)
         return failf(err, "samples", "must be 0..%d", ENGINE_MAX_SAMPLES);
     return 0;
+}
+
+int engine_scenario_check(const engine_scenario *s, engine_error *err)
+{
+    if (!s)
+        return fail(err, "scenario", "missing");
+    if (!s->model)
+        return fail(err, "model", "no model selected");
+    if (!s->gpu)
+        return fail(err, "gpu", "no GPU selected");
+    if (!s->intra)
+        return fail(err, "link", "no interconnect selected");
+    const engine_model *m = s->model;
+    if (m->layers < 1 || m->hidden < 1 || m->heads < 1 || m->kv_heads < 1 || m->vocab < 1 ||
+        (!m->mla && m->head_dim < 1) || m->ffn < 0 || (m->experts > 0 && m->top_k < 1))
+        return fail(err, "model", "architecture has a zero or negative dimension");
+    const engine_gpu *g = s->gpu;
+    if (!finite_pos(g->memory_bytes) || !finite_pos(g->hbm_bytes_per_s) ||
+        !finite_pos(g->peak_flops[ENGINE_FP16]))
+        return fail(err, "gpu", "memory, bandwidth and FP16 peak must be positive");
+    if (!(g->eta_compute > 0 && g->eta_compute <= 1) || !(g->eta_memory > 0 && g->eta_memory <= 1) ||
+        !(g->eta_compute_fp8 >= 0 && g->eta_compute_fp8 <= 1) ||
+        !(g->eta_compute_fp4 >= 0 && g->eta_compute_fp4 <= 1) ||
+        !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
+        !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
+        return fail(err, "gpu", "achievable fractions must be in (0, 1]");
+    const double t0s[] = {g->gemm_t0_s,        g->gemm_t0_fp8_s,    g->gemm_t0_fp4_s,
+                          g->attn_t0_s,        g->decode_attn_t0_s, g->decode_attn_seq_s,
+                          g->kernel_floor_s,   g->layer_overhead_s};
+    int t0_ok = g->sm_count >= 0;
+    for (size_t i = 0; i < sizeof t0s / sizeof t0s[0]; i++)
+        t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
+    if (!t0_ok)
+        return fail(err, "gpu", "kernel fixed costs must be finite and non-negative");
+    if (!finite_pos(s->intra->bytes_per_s) || !(s->intra->alpha_s >= 0) ||
+        !(s->intra->base_s >= 0) ||
+        (s->inter && (!finite_pos(s->inter->bytes_per_s) || !(s->inter->alpha_s >= 0) ||
+                      !(s->inter->base_s >= 0))))
+        return fail(err, "link", "bandwidth must be positive and latencies non-negative");
+    if (s->framework && !fw_check(s->framework))
+        return fail(err, "framework",
+                    "costs must be finite and non-negative, memory fraction in (0, 1]");
+    return check_numbers(s, err);
 }
 
 int engine_context_limit(const engine_scenario *s)

@@ -124,19 +124,13 @@ static void acc_add(acc *a, double pred, double meas)
     a->logsum += log(pred / meas);
 }
 
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 static void acc_print(const char *table, const char *gpu, const char *what, acc *a)
 {
     if (a->n == 0) {
         printf("  %-22s %-10s %-22s %7d\n", table, gpu, what, 0);
         return;
     }
-    qsort(a->ape, (size_t)a->n, sizeof a->ape[0], cmp_d);
+    qsort(a->ape, (size_t)a->n, sizeof a->ape[0], engine_cmp_double);
     double med = a->ape[a->n / 2];
     double p90 = a->ape[(int)(0.9 * (a->n - 1))];
     printf("  %-22s %-10s %-22s %7d %9.1f%% %9.1f%% %8.3f\n", table, gpu, what, a->n, 100 * med,

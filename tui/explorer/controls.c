@@ -11,36 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
-const engine_model *exp_model(const explorer *x)
-{
-    return &x->db->models[x->ctl.s[CTL_MODEL].value];
-}
 
-const engine_gpu *exp_gpu(const explorer *x)
-{
-    return &x->db->gpus[x->ctl.s[CTL_GPU].value];
-}
 
-const engine_link *exp_link(const explorer *x, int ctl)
-{
-    return &x->db->links[x->ctl.s[ctl].value];
-}
 
-void exp_inputs_get(const explorer *x, exp_inputs *in)
-{
-    memset(in, 0, sizeof *in);
-    for (int i = 0; i < CTL_COUNT; i++)
-        in->v[i] = x->ctl.s[i].value;
-    in->calib_serial = x->cal.serial;
-    in->framework = x->ctl.framework;
-}
 
-const engine_framework *exp_framework(const explorer *x)
-{
-    if (x->ctl.framework >= 0 && x->ctl.framework < x->db->n_frameworks)
-        return &x->db->frameworks[x->ctl.framework];
-    return NULL;
-}
 
 static int link_index(const preset_db *db, const engine_link *l)
 {

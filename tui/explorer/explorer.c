@@ -23,18 +23,7 @@ void explorer_opts_defaults(explorer_opts *o)
     memset(o, 0, sizeof *o);
 }
 
-void exp_set_msg(explorer *x, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
-    va_end(ap);
-}
 
-const char *explorer_message(const explorer *x)
-{
-    return x->msg;
-}
 
 int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *caps,
                  explorer **out, char *msg, size_t len)

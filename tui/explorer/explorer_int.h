@@ -1,6 +1,6 @@
 /*
- * explorer_int.h - the explorer's state, shared by explorer*.c, the panes
- * (pane_*.c) and the screen tests.  Not a public interface.
+ * explorer_int.h - the explorer's state, shared by the files of tui/explorer, the
+ * panes (panes/) and the screen tests.  Not a public interface.
  */
 #ifndef SHARDSCOPE_EXPLORER_INT_H
 #define SHARDSCOPE_EXPLORER_INT_H
@@ -232,18 +232,21 @@ typedef struct exp_view {
     unsigned char *cal_raster;       /* EXP_GRID_MAX cells, NULL: none */
 } exp_view;
 
-/* explorer.c */
+/* state.c: reads of the state (they call nothing else of the explorer). */
 void exp_set_msg(explorer *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* controls.c: the controls part (see exp_controls). */
-int exp_controls_init(explorer *x, const explorer_opts *o, char *msg, size_t len);
 void exp_inputs_get(const explorer *x, exp_inputs *in);
 const engine_model *exp_model(const explorer *x);
 const engine_gpu *exp_gpu(const explorer *x);
 const engine_link *exp_link(const explorer *x, int ctl);
 /* The framework in use (NULL: the engine's built-in generic profile). */
 const engine_framework *exp_framework(const explorer *x);
+const engine_result *exp_selected_plan(const explorer *x);
+/* Whole GB of a byte count, clamped to the VRAM slider's 1..4096. */
+int exp_gb_of(double bytes);
+
+/* controls.c: the controls part (see exp_controls). */
+int exp_controls_init(explorer *x, const explorer_opts *o, char *msg, size_t len);
 int exp_ctl_is_selector(int ctl);
 /* Set / step a control and apply its side effects. */
 void exp_ctl_set(explorer *x, int ctl, int value);
@@ -266,7 +269,7 @@ void exp_calib_fetch_view(explorer *x);
  * defaults, when the hook has no points for it, or before the fetch. */
 const explorer_calib_view *exp_calib_view(const explorer *x);
 
-/* keys.c (the table: keys.h) */
+/* actions.c (the key table: keys.h, keys.c) */
 void exp_focus_pane(explorer *x, int pane);
 
 /* update.c: the scenario of the controls (x->r.sc) and every block of
@@ -282,11 +285,8 @@ void exp_update_scenario(explorer *x);
 void exp_invalidate(explorer *x);
 /* The read-only view of x for drawing. */
 void exp_view_make(const explorer *x, exp_view *v);
-/* Whole GB of a byte count, clamped to the VRAM slider's 1..4096. */
-int exp_gb_of(double bytes);
 /* Rows of plans the strategies pane shows (8 while it is hidden). */
 int exp_visible_plan_rows(const explorer *x);
-const engine_result *exp_selected_plan(const explorer *x);
 
 /* Units are formatted by tui/out (fmt.h, table.h). */
 

@@ -1,6 +1,6 @@
 /*
  * keys.h - the explorer's one key table, htop style: every binding is a
- * row {keys, label, help, scope, action}.  The dispatcher (keys.c) looks a
+ * row {keys, label, help, scope, action}.  The dispatcher (actions.c) looks a
  * key up in the scopes that apply, the help overlay lists the rows that
  * carry a label and a help line, the bottom bar the rows that carry a bar
  * word, and tests/unit/test_keys.c checks README.md and the man page

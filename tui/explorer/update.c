@@ -14,11 +14,6 @@
 
 static const double MEM_SIZES_GB[EXP_MEM_SIZES] = {8, 24, 40, 80, 141, 192};
 
-int exp_gb_of(double bytes)
-{
-    long v = (long)(bytes / 1e9 + 0.5);
-    return v < 1 ? 1 : v > 4096 ? 4096 : (int)v;
-}
 
 /* --- recomputation ----------------------------------------------------- */
 
@@ -315,10 +310,4 @@ void exp_view_make(const explorer *x, exp_view *v)
     v->cal_raster = x->cal.grid;
 }
 
-const engine_result *exp_selected_plan(const explorer *x)
-{
-    if (x->view.plans.sel < 0 || x->view.plans.sel >= x->r.n_plans)
-        return NULL;
-    return &x->r.plans[x->view.plans.sel];
-}
 

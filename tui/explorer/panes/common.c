@@ -1,7 +1,6 @@
 /*
- * common.c - what every pane shares: the frame, clipped text, bars, an
- * overlay's popup and where an overlay goes.  Drawing only: nothing here
- * changes the explorer.
+ * common.c - what every pane shares: the frame, clipped text, bars and an
+ * overlay's popup.  Drawing only: nothing here changes the explorer.
  */
 #include "explorer_int.h"
 
@@ -115,17 +114,6 @@ void pane_popup(const exp_view *v, WINDOW *w)
     frame(v, w, 0, NULL, 0);
 }
 
-layout_rect exp_overlay_rect(const exp_view *v)
-{
-    int h = 0, w = 0;
-    if (v->ov->kind == OVERLAY_HELP)
-        pane_help_size(v, &h, &w);
-    else if (v->ov->kind == OVERLAY_LIST)
-        pane_list_size(v, &h, &w);
-    else if (v->ov->kind == OVERLAY_CALIB)
-        pane_calib_size(v, &h, &w);
-    return layout_overlay(v->lay, h, w);
-}
 
 void pane_hbar(const exp_view *v, WINDOW *w, int y, int xx, int width, int filled,
                theme_role fill_role)
@@ -141,4 +129,3 @@ void pane_hbar(const exp_view *v, WINDOW *w, int y, int xx, int width, int fille
         pane_put(w, y, xx + i, 1, i < filled ? fill_role : ROLE_EMPTY,
                  i < filled ? v->g->fill : v->g->empty);
 }
-

@@ -96,19 +96,14 @@ static int unknown_command(const char *name)
 static int dispatch(const cli_command *cmd, int argc, char **argv)
 {
     cli_opts *o = malloc(sizeof *o);
-    engine_error err = {{0}};
     if (!o) {
         fprintf(stderr, "shardscope: out of memory\n");
         return CLI_FAIL;
     }
-    int rc = cli_opts_parse(cmd, argc, argv, o, &err);
-    if (rc == CLI_HELP) {
-        cli_opts_help(cmd, stdout);
-        rc = CLI_OK;
-    } else if (rc != CLI_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-    } else {
+    int rc = cli_command_parse(cmd, argc, argv, o);
+    if (rc == CLI_OK) {
         preset_db *db = NULL;
+        engine_error err = {{0}};
         if (preset_db_load(NULL, &db, &err) != 0) {
             fprintf(stderr, "shardscope: %s\n", err.msg);
             rc = CLI_FAIL;
@@ -116,6 +111,8 @@ static int dispatch(const cli_command *cmd, int argc, char **argv)
             rc = cmd->run(o, db);
         }
         preset_db_free(db);
+    } else if (rc == CLI_HELP) {
+        rc = CLI_OK;
     }
     free(o);
     return rc;

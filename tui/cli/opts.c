@@ -370,23 +370,26 @@ void cli_opts_help(const cli_command *cmd, FILE *f)
         fprintf(f, "\n%s", os->footer);
 }
 
+int cli_command_parse(const cli_command *cmd, int argc, char **argv, cli_opts *o)
+{
+    engine_error err = {{0}};
+    int rc = cli_opts_parse(cmd, argc, argv, o, &err);
+    if (rc == CLI_HELP)
+        cli_opts_help(cmd, stdout);
+    else if (rc != CLI_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    return rc;
+}
+
 int cli_command_exec(const cli_command *cmd, int argc, char **argv, const preset_db *db)
 {
     cli_opts *o = malloc(sizeof *o);
-    engine_error err = {{0}};
     if (!o) {
         fprintf(stderr, "shardscope %s: out of memory\n", cmd->name);
         return CLI_FAIL;
     }
-    int rc = cli_opts_parse(cmd, argc, argv, o, &err);
-    if (rc == CLI_HELP) {
-        cli_opts_help(cmd, stdout);
-        rc = CLI_OK;
-    } else if (rc != CLI_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-    } else {
-        rc = cmd->run(o, db);
-    }
+    int rc = cli_command_parse(cmd, argc, argv, o);
+    rc = rc == CLI_OK ? cmd->run(o, db) : rc == CLI_HELP ? CLI_OK : rc;
     free(o);
     return rc;
 }

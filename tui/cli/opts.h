@@ -161,8 +161,13 @@ int cli_opts_parse(const cli_command *cmd, int argc, char **argv, cli_opts *out,
  * headings, footer. */
 void cli_opts_help(const cli_command *cmd, FILE *f);
 
-/* Parse, print the help or the error, load nothing, run: what `shardscope
- * CMD ARGS` does once the presets are loaded.  Returns the exit status. */
+/* cli_opts_parse, then print the help (stdout) or the mistake (stderr).
+ * Returns CLI_OK when the command should run, else CLI_HELP (exit 0) or
+ * CLI_USAGE (exit 2), already printed. */
+int cli_command_parse(const cli_command *cmd, int argc, char **argv, cli_opts *o);
+
+/* Parse (cli_command_parse), then run with presets loaded already: what
+ * `shardscope CMD ARGS` does.  Returns the exit status. */
 int cli_command_exec(const cli_command *cmd, int argc, char **argv, const preset_db *db);
 
 /* Print "shardscope CMD: " + err->msg on stderr and return CLI_USAGE. */

@@ -57,17 +57,21 @@ static int eval_cell(const engine_scenario *s, engine_plan p, engine_result *r, 
     return -1;
 }
 
+/* The scenario of the cell at flat index i (engine_grid_index order). */
+static engine_scenario scenario_at(const engine_scenario *base, const engine_grid_axes *ax, int i)
+{
+    int nc = axis_len(ax->n_counts), nl = axis_len(ax->n_links);
+    return engine_grid_scenario(base, ax, i / nc / nl, i / nc % nl, i % nc);
+}
+
 int engine_grid_tp(const engine_scenario *base, const engine_grid_axes *ax, engine_result *out,
                    engine_error *err)
 {
     int failed = 0;
-    for (int mi = 0; mi < axis_len(ax->n_models); mi++)
-        for (int li = 0; li < axis_len(ax->n_links); li++)
-            for (int ci = 0; ci < axis_len(ax->n_counts); ci++) {
-                engine_scenario s = engine_grid_scenario(base, ax, mi, li, ci);
-                engine_plan p = {s.gpus, 1, 1, 1};
-                eval_cell(&s, p, &out[engine_grid_index(ax, mi, li, ci)], &failed, err);
-            }
+    for (int i = 0; i < engine_grid_cells(ax); i++) {
+        engine_scenario s = scenario_at(base, ax, i);
+        eval_cell(&s, (engine_plan){s.gpus, 1, 1, 1}, &out[i], &failed, err);
+    }
     return failed ? -1 : 0;
 }
 
@@ -121,21 +125,18 @@ int engine_grid_least_memory(const engine_scenario *base, const engine_grid_axes
                              engine_grid_mem *out, engine_error *err)
 {
     int failed = 0;
-    for (int mi = 0; mi < axis_len(ax->n_models); mi++)
-        for (int li = 0; li < axis_len(ax->n_links); li++)
-            for (int ci = 0; ci < axis_len(ax->n_counts); ci++) {
-                engine_scenario s = engine_grid_scenario(base, ax, mi, li, ci);
-                engine_grid_mem *g = &out[engine_grid_index(ax, mi, li, ci)];
-                engine_error e = {{0}};
-                if (engine_scenario_check(&s, &e) == 0) {
-                    least_memory(&s, g);
-                    continue;
-                }
-                memset(g, 0, sizeof *g);
-                if (!failed && err)
-                    *err = e;
-                failed = 1;
-            }
+    for (int i = 0; i < engine_grid_cells(ax); i++) {
+        engine_scenario s = scenario_at(base, ax, i);
+        engine_error e = {{0}};
+        if (engine_scenario_check(&s, &e) == 0) {
+            least_memory(&s, &out[i]);
+            continue;
+        }
+        memset(&out[i], 0, sizeof out[i]);
+        if (!failed && err)
+            *err = e;
+        failed = 1;
+    }
     return failed ? -1 : 0;
 }
 

@@ -14,21 +14,6 @@
 
 /* --- what the actions change ------------------------------------------ */
 
-static const char *list_name(const explorer *x, int ctl, int i, const char **display)
-{
-    switch (ctl) {
-    case CTL_MODEL:
-        *display = x->db->models[i].display;
-        return x->db->models[i].name;
-    case CTL_GPU:
-        *display = x->db->gpus[i].display;
-        return x->db->gpus[i].name;
-    default:
-        *display = x->db->links[i].display;
-        return x->db->links[i].name;
-    }
-}
-
 static int contains_ci(const char *hay, const char *needle)
 {
     size_t n = strlen(needle);
@@ -48,7 +33,7 @@ static void list_refilter(explorer *x)
     for (int i = 0; i < n && x->ov.list.n < (int)(sizeof x->ov.idx / sizeof x->ov.idx[0]);
          i++) {
         const char *disp;
-        const char *name = list_name(x, x->ov.ctl, i, &disp);
+        const char *name = exp_choice(x->db, x->ov.ctl, i, &disp);
         if (contains_ci(name, x->ov.filter) || contains_ci(disp, x->ov.filter))
             x->ov.idx[x->ov.list.n++] = i;
     }
@@ -106,7 +91,7 @@ static void list_choose(explorer *x)
         int i = x->ov.idx[x->ov.list.sel];
         exp_ctl_set(x, x->ov.ctl, i);
         const char *disp;
-        list_name(x, x->ov.ctl, i, &disp);
+        exp_choice(x->db, x->ov.ctl, i, &disp);
         exp_set_msg(x, "%s: %s", x->ctl.s[x->ov.ctl].label, disp);
     }
     x->ov.kind = OVERLAY_NONE;

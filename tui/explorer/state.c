@@ -66,3 +66,18 @@ const engine_result *exp_selected_plan(const explorer *x)
         return NULL;
     return &x->r.plans[x->view.plans.sel];
 }
+
+const char *exp_choice(const preset_db *db, int ctl, int i, const char **display)
+{
+    switch (ctl) {
+    case CTL_MODEL:
+        *display = db->models[i].display;
+        return db->models[i].name;
+    case CTL_GPU:
+        *display = db->gpus[i].display;
+        return db->gpus[i].name;
+    default:
+        *display = db->links[i].display;
+        return db->links[i].name;
+    }
+}

@@ -28,6 +28,24 @@ static void put_cell(WINDOW *w, int y, int xx, theme_role role, const char *text
     pane_putf(w, y, xx, CELL_W, role, "%*s ", CELL_W - 1, text);
 }
 
+/* One link's TP efficiency over ncols counts at row y (the links in use
+ * highlighted). */
+static void draw_link_row(const exp_view *v, WINDOW *w, int y, int x0, int ncols, int li)
+{
+    int cur = li == v->ctl->s[CTL_INTRA].value || li == v->ctl->s[CTL_INTER].value;
+    pane_put(w, y, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL, v->db->links[li].name);
+    for (int c = 0; c < ncols; c++) {
+        const exp_cell *e = &v->r->eff[li][c];
+        char b[16];
+        cell_text(e, b, sizeof b);
+        theme_role role = !e->ok || !e->fits    ? ROLE_DIM
+                          : e->efficiency >= 0.8 ? ROLE_GOOD
+                          : e->efficiency < 0.5  ? ROLE_BAD
+                                                 : ROLE_NORMAL;
+        put_cell(w, y, x0 + LABEL_W + c * CELL_W, role, b);
+    }
+}
+
 static int draw_tp_table(const exp_view *v, WINDOW *w, int y0, int x0, int width, int rows)
 {
     const exp_results *r = v->r;
@@ -43,22 +61,8 @@ static int draw_tp_table(const exp_view *v, WINDOW *w, int y0, int x0, int width
                   r->eff_counts[c]);
     int n_links = v->ctl->s[CTL_INTRA].max + 1;
     int used = 2;
-    for (int li = 0; li < n_links && used < rows; li++, used++) {
-        int cur = li == v->ctl->s[CTL_INTRA].value || li == v->ctl->s[CTL_INTER].value;
-        pane_put(w, y0 + used, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL,
-                 v->db->links[li].name);
-        for (int c = 0; c < ncols; c++) {
-            const exp_cell *e = &r->eff[li][c];
-            char b[16];
-            cell_text(e, b, sizeof b);
-            theme_role role = !e->ok ? ROLE_DIM
-                              : !e->fits ? ROLE_DIM
-                              : e->efficiency >= 0.8 ? ROLE_GOOD
-                              : e->efficiency < 0.5 ? ROLE_BAD
-                                                    : ROLE_NORMAL;
-            put_cell(w, y0 + used, x0 + LABEL_W + c * CELL_W, role, b);
-        }
-    }
+    for (int li = 0; li < n_links && used < rows; li++, used++)
+        draw_link_row(v, w, y0 + used, x0, ncols, li);
     return used;
 }
 
@@ -112,21 +116,8 @@ static void draw_merged(const exp_view *v, WINDOW *w, int y0, int x0, int width,
     int cluster_rows = rows - 1 >= n_links + 3 ? 3 : 0;
     int link_rows = rows - 1 - cluster_rows;
     int used = 1;
-    for (int li = 0; li < n_links && li < link_rows; li++, used++) {
-        int cur = li == v->ctl->s[CTL_INTRA].value || li == v->ctl->s[CTL_INTER].value;
-        pane_put(w, y0 + used, x0, LABEL_W - 1, cur ? ROLE_VALUE : ROLE_LABEL,
-                 v->db->links[li].name);
-        for (int c = 0; c < ncols; c++) {
-            const exp_cell *e = &r->eff[li][c];
-            char b[16];
-            cell_text(e, b, sizeof b);
-            theme_role role = !e->ok || !e->fits    ? ROLE_DIM
-                              : e->efficiency >= 0.8 ? ROLE_GOOD
-                              : e->efficiency < 0.5  ? ROLE_BAD
-                                                     : ROLE_NORMAL;
-            put_cell(w, y0 + used, x0 + LABEL_W + c * CELL_W, role, b);
-        }
-    }
+    for (int li = 0; li < n_links && li < link_rows; li++, used++)
+        draw_link_row(v, w, y0 + used, x0, ncols, li);
     static const char *const KIND[CMP_KINDS] = {"TP here", "PP here", "TPxPP"};
     for (int k = 0; k < cluster_rows; k++, used++) {
         pane_put(w, y0 + used, x0, LABEL_W - 1, ROLE_TITLE, KIND[k]);

@@ -14,20 +14,6 @@ void pane_list_size(const exp_view *v, int *h, int *w)
     *w = 56;
 }
 
-static void entry(const exp_view *v, int idx, const char **name, const char **disp)
-{
-    if (v->ov->ctl == CTL_MODEL) {
-        *name = v->db->models[idx].name;
-        *disp = v->db->models[idx].display;
-    } else if (v->ov->ctl == CTL_GPU) {
-        *name = v->db->gpus[idx].name;
-        *disp = v->db->gpus[idx].display;
-    } else {
-        *name = v->db->links[idx].name;
-        *disp = v->db->links[idx].display;
-    }
-}
-
 void pane_list_draw(const exp_view *v, WINDOW *w)
 {
     const listview *l = &v->ov->list;
@@ -41,8 +27,8 @@ void pane_list_draw(const exp_view *v, WINDOW *w)
     if (l->n == 0)
         pane_put(w, 2, 2, ww - 4, ROLE_DIM, "(no match)");
     for (int i = 0; i < vis && l->top + i < l->n; i++) {
-        const char *name, *disp;
-        entry(v, v->ov->idx[l->top + i], &name, &disp);
+        const char *disp;
+        const char *name = exp_choice(v->db, v->ov->ctl, v->ov->idx[l->top + i], &disp);
         int sel = l->top + i == l->sel;
         char line[160];
         snprintf(line, sizeof line, " %-24s %s", disp, name);

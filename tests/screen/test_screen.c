@@ -524,6 +524,94 @@ static void test_mouse_focus_pick_and_wheel(void **state)
     screen_close();
 }
 
+/* The compact layout: a click on a tab (the layout's tab rectangles)
+ * focuses its pane, as its digit key does; a click in the heatmap toggles
+ * its mode; the wheel over the details scrolls them. */
+static void test_mouse_tabs_compact(void **state)
+{
+    (void)state;
+    setlocale(LC_ALL, "C.UTF-8");
+    g_out = tmpfile();
+    g_in = fopen("/dev/null", "r");
+    term_opts o;
+    term_opts_defaults(&o);
+    o.in = g_in;
+    o.out = g_out;
+    o.term = "xterm-256color";
+    o.rows = 24;
+    o.cols = 80;
+    o.mouse = 1;
+    char msg[256];
+    assert_int_equal(term_open(&o, &g_caps, msg, sizeof msg), 0);
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, msg, sizeof msg), 0);
+    explorer_frame(g_x);
+    const layout *l = &g_x->scr.lay;
+    assert_int_equal(l->mode, LAYOUT_COMPACT);
+    click(l->tabs.y, l->tab[PANE_HEAT].x + 2, BUTTON1_CLICKED);
+    assert_int_equal(g_x->view.focus, PANE_HEAT);
+    assert_true(screen_contains("Regime: TP over N GPUs x links"));
+    layout_rect hp = g_x->scr.lay.pane[PANE_HEAT];
+    click(hp.y + 3, hp.x + 3, BUTTON1_CLICKED);
+    assert_true(screen_contains("Regime: models x links"));
+    click(l->tabs.y, l->tab[PANE_DETAILS].x, BUTTON1_CLICKED);
+    assert_int_equal(g_x->view.focus, PANE_DETAILS);
+    layout_rect dp = g_x->scr.lay.pane[PANE_DETAILS];
+    assert_int_equal(g_x->view.details.top, 0);
+    click(dp.y + 3, dp.x + 3, BUTTON5_PRESSED); /* wheel down: scroll */
+    assert_int_equal(g_x->view.details.top, 1);
+    click(dp.y + 3, dp.x + 3, BUTTON4_PRESSED);
+    assert_int_equal(g_x->view.details.top, 0);
+    /* the same tab by its key */
+    explorer_key(g_x, '1');
+    explorer_frame(g_x);
+    assert_int_equal(g_x->view.focus, PANE_CONTROLS);
+    screen_close();
+}
+
+/* Drawing changes nothing: once a frame has brought the update step up to
+ * date, another frame leaves the controls, the view (focus, tab, every
+ * scroll position), the overlay and the results' cache keys as they were,
+ * with the details scrolled past their end, a selector list open, the
+ * help and the calibration view. */
+static void assert_frame_is_pure(void)
+{
+    exp_controls c = g_x->ctl;
+    exp_viewstate v = g_x->view;
+    exp_overlay o = g_x->ov;
+    exp_results r = g_x->r;
+    explorer_frame(g_x);
+    assert_memory_equal(&c, &g_x->ctl, sizeof c);
+    assert_memory_equal(&v, &g_x->view, sizeof v);
+    assert_memory_equal(&o, &g_x->ov, sizeof o);
+    assert_memory_equal(&r, &g_x->r, sizeof r);
+}
+
+static void test_drawing_changes_nothing(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_frame_is_pure();
+    static const int DETAILS[] = {'3', KEY_NPAGE, KEY_NPAGE, KEY_NPAGE, KEY_NPAGE, KEY_DOWN};
+    keys(DETAILS, 6);
+    assert_true(g_x->view.details.top > 0);
+    assert_frame_is_pure();
+    static const int LIST[] = {'1', KEY_UP, KEY_UP, KEY_UP, KEY_UP, '\n', KEY_END};
+    keys(LIST, 7);
+    assert_int_equal(g_x->ov.kind, OVERLAY_LIST);
+    assert_frame_is_pure();
+    static const int HELP[] = {27, '?'};
+    keys(HELP, 2);
+    assert_int_equal(g_x->ov.kind, OVERLAY_HELP);
+    assert_frame_is_pure();
+    static const int VIEW[] = {' ', 'v'};
+    keys(VIEW, 2);
+    assert_int_equal(g_x->ov.kind, OVERLAY_CALIB);
+    assert_frame_is_pure();
+    screen_close();
+}
+
 /* Random keys, resizes and clicks (a fixed seed): nothing may crash, and
  * the explorer's indices stay inside their ranges. */
 static void test_random_keys_and_resizes(void **state)
@@ -1025,6 +1113,8 @@ int main(void)
         cmocka_unit_test(test_keys_change_what_is_shown),
         cmocka_unit_test(test_preselection_and_vram_default),
         cmocka_unit_test(test_mouse_focus_pick_and_wheel),
+        cmocka_unit_test(test_mouse_tabs_compact),
+        cmocka_unit_test(test_drawing_changes_nothing),
         cmocka_unit_test(test_random_keys_and_resizes),
         cmocka_unit_test(test_no_color_is_honoured),
         cmocka_unit_test(test_export_writes_csv_and_json),

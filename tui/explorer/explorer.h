@@ -2,11 +2,12 @@
  * explorer.h - the interactive explorer: UI state, the engine results it
  * shows, key handling and the frame loop.
  *
- * One frame: a key changes the state; explorer_update() rebuilds the
- * scenario and asks the engine again for exactly the result blocks whose
- * inputs changed (results live inside the explorer, allocated once);
- * explorer_draw() draws every pane (werase -> draw -> wnoutrefresh) and
- * calls doupdate() once.
+ * One frame: a key (or a mouse event, through the same key table) changes
+ * the state; the update step rebuilds the scenario and asks the engine
+ * again for exactly the result blocks whose inputs changed (results live
+ * inside the explorer, allocated once) and clamps every scroll position;
+ * then every pane draws from a read-only view of it all (werase -> draw ->
+ * wnoutrefresh) and doupdate() is called once.
  *
  * The explorer never opens the terminal itself: term_open() first (or the
  * test's newterm), then explorer_new(), explorer_run() or

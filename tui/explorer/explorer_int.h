@@ -182,7 +182,6 @@ typedef struct exp_screen {
     WINDOW *header, *tabs, *bar, *overlay;
     int rows, cols;
     int need_layout;
-    int tab_x[PANE_COUNT + 1];     /* where each tab starts on the tab bar */
     struct chart_cell *grid;       /* frontier raster, EXP_GRID_MAX cells */
 } exp_screen;
 

@@ -178,8 +178,7 @@ typedef struct rf_pt {
 
 static int cmp_ratio(const void *a, const void *b)
 {
-    double x = ((const rf_pt *)a)->ratio, y = ((const rf_pt *)b)->ratio;
-    return (x > y) - (x < y);
+    return engine_cmp(((const rf_pt *)a)->ratio, ((const rf_pt *)b)->ratio);
 }
 
 /* Sum of squared relative errors of the max model with u = 1/eta_c,

@@ -456,8 +456,13 @@ const char *engine_graphs_name(engine_graphs g); /* "default", "on", "off" */
 /* Levenshtein distance of two strings, case-insensitive (ASCII); 1000
  * when either is longer than 127 bytes. */
 int engine_edit_distance(const char *a, const char *b);
-/* qsort comparator of doubles, ascending (NaN compares equal to all). */
+/* -1, 0 or 1 as a < b, a == b, a > b (NaN compares equal to all). */
+int engine_cmp(double a, double b);
+/* qsort comparator of doubles, ascending: engine_cmp on the pointees. */
 int engine_cmp_double(const void *a, const void *b);
+/* The deterministic last tie-break between plans: smaller tp, then pp,
+ * then ep first (< 0 when a comes first). */
+int engine_plan_order(engine_plan a, engine_plan b);
 /* The shardscope configuration directory: "<xdg>/shardscope" when xdg is
  * an absolute path (the XDG spec ignores relative ones), else
  * "<home>/.config/shardscope" when home is non-empty.  Callers pass

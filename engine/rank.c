@@ -72,11 +72,6 @@ static int result_class(const engine_result *r)
     return r->valid ? (r->fits ? 0 : 1) : 2;
 }
 
-static int cmp3(double a, double b)
-{
-    return (a > b) - (a < b);
-}
-
 int engine_result_compare(const engine_result *a, const engine_result *b, engine_objective o)
 {
     int ca = result_class(a), cb = result_class(b);
@@ -86,31 +81,27 @@ int engine_result_compare(const engine_result *a, const engine_result *b, engine
     if (ca == 0) {
         switch (o) {
         case ENGINE_OBJ_THROUGHPUT:
-            c = cmp3(b->tokens_per_s, a->tokens_per_s);
+            c = engine_cmp(b->tokens_per_s, a->tokens_per_s);
             break;
         case ENGINE_OBJ_COST:
-            c = cmp3(a->cost_per_mtok_usd, b->cost_per_mtok_usd);
+            c = engine_cmp(a->cost_per_mtok_usd, b->cost_per_mtok_usd);
             if (!c)
-                c = cmp3(b->tokens_per_s, a->tokens_per_s);
+                c = engine_cmp(b->tokens_per_s, a->tokens_per_s);
             break;
         default:
-            c = cmp3(a->e2e_s, b->e2e_s);
+            c = engine_cmp(a->e2e_s, b->e2e_s);
             break;
         }
         /* Ties: more throughput, then less memory per GPU. */
         if (!c)
-            c = cmp3(b->tokens_per_s, a->tokens_per_s);
+            c = engine_cmp(b->tokens_per_s, a->tokens_per_s);
         if (!c)
-            c = cmp3(a->mem.per_gpu_bytes, b->mem.per_gpu_bytes);
+            c = engine_cmp(a->mem.per_gpu_bytes, b->mem.per_gpu_bytes);
     } else if (ca == 1) {
-        c = cmp3(a->mem.per_gpu_bytes, b->mem.per_gpu_bytes);
+        c = engine_cmp(a->mem.per_gpu_bytes, b->mem.per_gpu_bytes);
     }
     if (!c)
-        c = a->plan.tp - b->plan.tp;
-    if (!c)
-        c = a->plan.pp - b->plan.pp;
-    if (!c)
-        c = a->plan.ep - b->plan.ep;
+        c = engine_plan_order(a->plan, b->plan);
     return c;
 }
 

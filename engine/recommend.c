@@ -211,11 +211,6 @@ static double cand_score(const recommend_request *q, const recommend_cand *c)
     }
 }
 
-static int cmp3(double a, double b)
-{
-    return (a > b) - (a < b);
-}
-
 /* qsort-style: < 0 when a is the better candidate. */
 static int cand_cmp(const recommend_request *q, const recommend_cand *a, const recommend_cand *b,
                     order o)
@@ -225,28 +220,24 @@ static int cand_cmp(const recommend_request *q, const recommend_cand *a, const r
     case ORDER_FEWEST:
         c = a->unit - b->unit;
         if (!c)
-            c = cmp3(cand_score(q, b), cand_score(q, a));
+            c = engine_cmp(cand_score(q, b), cand_score(q, a));
         break;
     case ORDER_ITL:
-        c = cmp3(a->itl_s, b->itl_s);
+        c = engine_cmp(a->itl_s, b->itl_s);
         break;
     case ORDER_TTFT:
-        c = cmp3(a->ttft_s, b->ttft_s);
+        c = engine_cmp(a->ttft_s, b->ttft_s);
         break;
     default:
-        c = cmp3(cand_score(q, b), cand_score(q, a));
+        c = engine_cmp(cand_score(q, b), cand_score(q, a));
         break;
     }
     if (!c)
         c = a->unit - b->unit;
     if (!c) /* the unquantized dtype first, then the wider quantized one */
-        c = cmp3(engine_dtype_bytes(b->dtype), engine_dtype_bytes(a->dtype));
+        c = engine_cmp(engine_dtype_bytes(b->dtype), engine_dtype_bytes(a->dtype));
     if (!c)
-        c = a->plan.tp - b->plan.tp;
-    if (!c)
-        c = a->plan.pp - b->plan.pp;
-    if (!c)
-        c = a->plan.ep - b->plan.ep;
+        c = engine_plan_order(a->plan, b->plan);
     return c;
 }
 

@@ -36,10 +36,23 @@ int engine_edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
+int engine_cmp(double a, double b)
+{
+    return (a > b) - (a < b);
+}
+
 int engine_cmp_double(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return engine_cmp(*(const double *)a, *(const double *)b);
+}
+
+int engine_plan_order(engine_plan a, engine_plan b)
+{
+    if (a.tp != b.tp)
+        return a.tp - b.tp;
+    if (a.pp != b.pp)
+        return a.pp - b.pp;
+    return a.ep - b.ep;
 }
 
 int engine_config_dir(const char *xdg, const char *home, char *buf, size_t len)

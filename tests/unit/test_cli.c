@@ -278,32 +278,6 @@ static void test_opts_tables(void **state)
     free(text);
 }
 
-/* The shared helpers of engine/util.c (one copy for every layer). */
-static void test_engine_util(void **state)
-{
-    (void)state;
-    assert_int_equal(engine_edit_distance("", "abc"), 3);
-    assert_int_equal(engine_edit_distance("batch", "bach"), 1);
-    char longs[200];
-    memset(longs, 'a', sizeof longs - 1);
-    longs[sizeof longs - 1] = '\0';
-    assert_int_equal(engine_edit_distance(longs, "a"), 1000);
-    double v[] = {3, -1, 2.5, 0};
-    qsort(v, 4, sizeof v[0], engine_cmp_double);
-    assert_true(v[0] == -1 && v[1] == 0 && v[2] == 2.5 && v[3] == 3);
-    char dir[64];
-    assert_int_equal(engine_config_dir("/x/cfg", "/home/u", dir, sizeof dir), 0);
-    assert_string_equal(dir, "/x/cfg/shardscope");
-    assert_int_equal(engine_config_dir("rel/cfg", "/home/u", dir, sizeof dir), 0);
-    assert_string_equal(dir, "/home/u/.config/shardscope");
-    assert_int_equal(engine_config_dir(NULL, "/home/u", dir, sizeof dir), 0);
-    assert_string_equal(dir, "/home/u/.config/shardscope");
-    assert_int_equal(engine_config_dir(NULL, "", dir, sizeof dir), -1);
-    assert_string_equal(dir, "");
-    assert_int_equal(engine_config_dir("/a/very/long/path", NULL, dir, 8), -1);
-    assert_string_equal(dir, "");
-    assert_string_equal(engine_graphs_name(ENGINE_GRAPHS_OFF), "off");
-}
 
 int main(void)
 {
@@ -315,7 +289,6 @@ int main(void)
         cmocka_unit_test(test_opts_typed_values),
         cmocka_unit_test(test_opts_errors),
         cmocka_unit_test(test_opts_tables),
-        cmocka_unit_test(test_engine_util),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -1,0 +1,58 @@
+/*
+ * test_util.c - the shared helpers of engine/util.c: edit distance, the
+ * numeric comparators, the plan tie-break and the configuration directory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* The shared helpers of engine/util.c (one copy for every layer). */
+static void test_util(void **state)
+{
+    (void)state;
+    assert_int_equal(engine_edit_distance("", "abc"), 3);
+    assert_int_equal(engine_edit_distance("batch", "bach"), 1);
+    char longs[200];
+    memset(longs, 'a', sizeof longs - 1);
+    longs[sizeof longs - 1] = '\0';
+    assert_int_equal(engine_edit_distance(longs, "a"), 1000);
+    double v[] = {3, -1, 2.5, 0};
+    qsort(v, 4, sizeof v[0], engine_cmp_double);
+    assert_true(v[0] == -1 && v[1] == 0 && v[2] == 2.5 && v[3] == 3);
+    assert_int_equal(engine_cmp(1.0, 2.0), -1);
+    assert_int_equal(engine_cmp(2.0, 2.0), 0);
+    assert_int_equal(engine_cmp(3.0, 2.0), 1);
+    assert_int_equal(engine_cmp(NAN, 2.0), 0);
+    /* Plans tie-break on tp, then pp, then ep. */
+    assert_true(engine_plan_order((engine_plan){2, 4, 1, 1}, (engine_plan){4, 1, 1, 1}) < 0);
+    assert_true(engine_plan_order((engine_plan){4, 1, 1, 1}, (engine_plan){4, 2, 1, 1}) < 0);
+    assert_true(engine_plan_order((engine_plan){4, 2, 1, 8}, (engine_plan){4, 2, 1, 2}) > 0);
+    assert_int_equal(engine_plan_order((engine_plan){4, 2, 1, 2}, (engine_plan){4, 2, 2, 2}), 0);
+    char dir[64];
+    assert_int_equal(engine_config_dir("/x/cfg", "/home/u", dir, sizeof dir), 0);
+    assert_string_equal(dir, "/x/cfg/shardscope");
+    assert_int_equal(engine_config_dir("rel/cfg", "/home/u", dir, sizeof dir), 0);
+    assert_string_equal(dir, "/home/u/.config/shardscope");
+    assert_int_equal(engine_config_dir(NULL, "/home/u", dir, sizeof dir), 0);
+    assert_string_equal(dir, "/home/u/.config/shardscope");
+    assert_int_equal(engine_config_dir(NULL, "", dir, sizeof dir), -1);
+    assert_string_equal(dir, "");
+    assert_int_equal(engine_config_dir("/a/very/long/path", NULL, dir, 8), -1);
+    assert_string_equal(dir, "");
+    assert_string_equal(engine_graphs_name(ENGINE_GRAPHS_OFF), "off");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_util),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

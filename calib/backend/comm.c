@@ -1,6 +1,6 @@
 /*
  * comm.c - communication measurements.  calib_comm_sweep is the size loop
- * of the NCCL sweeps (backend_cuda.c): sizes, warm-ups, the median of the
+ * of the NCCL sweeps (cuda.c): sizes, warm-ups, the median of the
  * repeats and the series bookkeeping around a timing callback, so that it
  * is tested here without a GPU.  Without a second GPU, two local processes
  * (fork) joined by a Unix socketpair play ping-pong with messages of 1 KiB

@@ -1,5 +1,5 @@
 /*
- * cpu_gemm.c - the CPU calibration backend: our own cache-blocked,
+ * cpu.c - the CPU calibration backend: our own cache-blocked,
  * register-tiled SGEMM (GotoBLAS layout: B packed in KC x NC panels of
  * NR-wide slivers, A in MC x KC blocks of MR-tall slivers, an MR x NR
  * micro-kernel written so the compiler vectorises it), and the sweep that

@@ -1,5 +1,5 @@
 /*
- * cli_calibrate.c - `shardscope calibrate [--backend auto|cuda|cpu]
+ * calibrate.c - `shardscope calibrate [--backend auto|cuda|cpu]
  * [--device N] [--quick] [--out FILE] [--json] [--no-comm] [--no-save]`:
  * measure this machine (cuBLAS on a GPU, our SGEMM on the CPU), fit the
  * seed's power law, the roofline and alpha-beta, print the figures (text

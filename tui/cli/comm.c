@@ -1,5 +1,5 @@
 /*
- * cli_comm.c - `shardscope comm`: the alpha-beta time of one collective
+ * comm.c - `shardscope comm`: the alpha-beta time of one collective
  * over an interconnect, with nccl-tests' algorithm and bus bandwidths
  * (algbw = bytes / time, busbw = algbw * engine_busbw_factor).
  */

@@ -1,5 +1,5 @@
 /*
- * cli_eval.c - `shardscope eval`: one plan's full breakdown (memory terms,
+ * eval.c - `shardscope eval`: one plan's full breakdown (memory terms,
  * times, efficiency, regime, bubble, cost, Monte Carlo tails), or, without
  * a plan, every plan for the GPU count ranked by the objective, with the
  * plans that do not fit or are invalid listed with their reason.  Text or

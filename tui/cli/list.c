@@ -1,5 +1,5 @@
 /*
- * cli_list.c - `shardscope list models|gpus|links [--json]`: the loaded
+ * list.c - `shardscope list models|gpus|links [--json]`: the loaded
  * presets as tables with units (GB = 1e9 bytes, GB/s, TFLOPS, $/GPU-h with
  * its date, parameters in billions) or as JSON with every entry's source.
  * Rejected preset entries are printed on stderr and make the exit status 2,

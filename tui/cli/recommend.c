@@ -1,5 +1,5 @@
 /*
- * cli_recommend.c - `shardscope recommend`: seed 004's decision procedure
+ * recommend.c - `shardscope recommend`: seed 004's decision procedure
  * printed step by step with its numbers, the engine's plan search that
  * confirms or corrects it, the chosen plan with why, and the next two
  * alternatives with their trade-offs.  All arithmetic is in

@@ -1,5 +1,5 @@
 /*
- * cli_report.c - `shardscope report`: the tables of the seed scaling study
+ * report.c - `shardscope report`: the tables of the seed scaling study
  * (000) computed by our engine (engine/report.c), printed as text, CSV or
  * JSON, optionally written one CSV per table (--out DIR) and drawn as SVG
  * figures (--plots DIR).  This file only lays numbers out: every value is

@@ -1,5 +1,5 @@
 /*
- * cli_validate.c - `shardscope validate`: the engine against the shipped
+ * validate.c - `shardscope validate`: the engine against the shipped
  * table of published measurements (presets/validation_cases.c), one table
  * per category (n, median and 90th-percentile absolute error, worst ratio,
  * speed bias), the overall line and the targets; --cases lists every case,

@@ -1,5 +1,5 @@
 /*
- * explorer_bench.c - keystroke-to-screen time and bytes per slider step of
+ * bench.c - keystroke-to-screen time and bytes per slider step of
  * the explorer, measured in-process (see explorer_bench.h).
  */
 #include "explorer_bench.h"

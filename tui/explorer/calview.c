@@ -1,5 +1,5 @@
 /*
- * explorer_calview.c - scales and raster of the calibration view's log-log
+ * calview.c - scales and raster of the calibration view's log-log
  * plot (see explorer_calview.h).  Only placement: the values come from the
  * calibration module.
  */

@@ -3,7 +3,7 @@
  * curses, so it is unit-tested): log-log scales fitted to whole decades,
  * the mapping of a value to a cell, decade tick labels, and the raster of
  * an explorer_calib_view (the two fitted curves as lines, the measured
- * points over them) into a caller-owned grid.  pane_calib.c draws the
+ * points over them) into a caller-owned grid.  panes/calib.c draws the
  * grid.
  */
 #ifndef SHARDSCOPE_EXPLORER_CALVIEW_H

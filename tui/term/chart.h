@@ -1,7 +1,7 @@
 /*
  * chart.h - rasterising the VRAM frontier: stacked vertical bars (one per
  * GPU count, one segment per memory term) with a horizontal capacity line,
- * into a caller-owned grid of cells.  Pure; pane_frontier.c blits the grid.
+ * into a caller-owned grid of cells.  Pure; the frontier pane blits the grid.
  *
  * Heights are quantised to eighths of a cell so a UTF-8 terminal can draw
  * the top of a bar with the lower-block glyphs.

@@ -1,7 +1,7 @@
 /*
  * slider.h - the state of one explorer control as plain data: an integer
  * value in [min, max] with a fine step and a big step.  Pure (no curses);
- * rendering lives in pane_controls.c.
+ * rendering lives in the explorer's controls pane.
  *
  * Kinds:
  *   SLIDER_LINEAR  fine +-step, big +-big

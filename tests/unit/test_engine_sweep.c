@@ -1,5 +1,5 @@
 /*
- * test_sweep.c - every shipped preset through the engine at the slider
+ * test_engine_sweep.c - every shipped preset through the engine at the slider
  * extremes (1 and 1024 GPUs, batch 1 and 4096, sequence 1 and 1,000,000,
  * VRAM 1 and 1024 GB, every dtype and schedule): no NaN, no infinity, no
  * negative time, efficiency in (0, 1], P99 >= P50, and no crash.

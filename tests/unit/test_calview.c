@@ -1,5 +1,5 @@
 /*
- * test_calib_view.c - the calibration view without a terminal: the log-log
+ * test_calview.c - the calibration view without a terminal: the log-log
  * scale and cell mapping, the raster (continuous lines, points over lines,
  * both fits in one cell, a new curve starts a new line, values off the
  * plot), tick labels (tui/explorer/calview.c); and the view built from a

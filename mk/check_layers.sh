@@ -5,8 +5,9 @@
 # no library header crosses its line (curses outside the terminal and the
 # explorer, cJSON in the engine, CUDA outside calib/backend).
 # Prints one line per violation and exits 1 if there was any.
+#   sh mk/check_layers.sh [ROOT]    (ROOT: the tree to check; default the repo)
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "${1:-$(dirname "$0")/..}" || exit 2
 
 # Folders a folder may include from (besides itself).
 allowed() {

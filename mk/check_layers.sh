@@ -9,69 +9,58 @@
 set -u
 cd "${1:-$(dirname "$0")/..}" || exit 2
 
-# Folders a folder may include from (besides itself).
-allowed() {
-    case $1 in
-    engine) echo "" ;;
-    presets) echo "engine" ;;
-    calib | calib/backend) echo "engine calib" ;;
-    tui/out) echo "engine" ;;
-    tui/term) echo "" ;;
-    tui/explorer | tui/explorer/panes) echo "engine presets calib tui/out tui/term tui/explorer" ;;
-    tui/cli | tui) echo "engine presets calib tui/out tui/term tui/cli" ;;
-    *) echo "ANY" ;;
-    esac
+files=$(find engine presets calib tui -name '*.[ch]' | sort)
+# Header name -> folder, then every include line, through one awk program.
+{
+    for h in $(find engine presets calib tui -name '*.h'); do
+        echo "H ${h##*/} ${h%/*}"
+    done
+    grep -n '^[[:space:]]*#[[:space:]]*include' $files | sed 's/^/I /'
+} | awk '
+# Folders a folder may include from (besides itself); "*" any.
+function allowed(dir) {
+    if (dir == "engine" || dir == "tui/term") return ""
+    if (dir == "presets" || dir == "tui/out") return " engine "
+    if (dir == "calib" || dir == "calib/backend") return " engine calib "
+    if (dir ~ /^tui\/explorer/) return " engine presets calib tui/out tui/term tui/explorer "
+    if (dir == "tui/cli" || dir == "tui") return " engine presets calib tui/out tui/term tui/cli "
+    return "*"
 }
 # The explorer headers a command may include: its entry points.
-entry_headers="explorer.h explorer_calib.h explorer_bench.h"
-
-headers=$(find engine presets calib tui -name '*.h' | sort)
-bad=0
-fail() { echo "check-layers: $1"; bad=1; }
-
-for f in $(find engine presets calib tui -name '*.[ch]' | sort); do
-    dir=$(dirname "$f")
-    ok=$(allowed "$dir")
-    grep -n '^[[:space:]]*#[[:space:]]*include' "$f" | while IFS= read -r line; do
-        n=${line%%:*}
-        inc=$(printf '%s\n' "$line" | sed -n 's/.*#[[:space:]]*include[[:space:]]*\(["<][^">]*[">]\).*/\1/p')
-        case $inc in
-        \"*)
-            name=${inc#\"}; name=${name%\"}
-            case $name in */*) echo "check-layers: $f:$n: include $inc by name, not by path"; continue ;; esac
-            [ -f "$dir/$name" ] && continue
-            where=""
-            for h in $headers; do [ "$(basename "$h")" = "$name" ] && where="$where $(dirname "$h")"; done
-            [ -z "$where" ] && continue # generated or system header
-            pass=0
-            for w in $where; do
-                for a in $ok; do [ "$a" = "$w" ] && pass=1; done
-                [ "$ok" = ANY ] && pass=1
-                if [ "$w" = tui/explorer ] && [ "$dir" = tui/cli ]; then
-                    for e in $entry_headers; do [ "$e" = "$name" ] && pass=1; done
-                fi
-            done
-            [ $pass = 1 ] || echo "check-layers: $f:$n: $dir may not include $inc (from$where)"
-            ;;
-        \<*)
-            name=${inc#<}; name=${name%>}
-            case $dir:$name in
-            engine*:*curses* | presets*:*curses* | calib*:*curses* | tui/out:*curses*)
-                echo "check-layers: $f:$n: $dir may not include <$name> (curses)" ;;
-            engine*:cjson/*)
-                echo "check-layers: $f:$n: the engine may not include <$name> (cJSON)" ;;
-            calib/backend:cuda* | calib/backend:cublas* | calib/backend:nccl*) ;;
-            *:cuda* | *:cublas* | *:nccl* | *:cuda_runtime*)
-                echo "check-layers: $f:$n: only calib/backend may include <$name> (CUDA)" ;;
-            esac
-            ;;
-        esac
-    done
-done > "${TMPDIR:-/tmp}/check_layers.$$"
-if [ -s "${TMPDIR:-/tmp}/check_layers.$$" ]; then
-    cat "${TMPDIR:-/tmp}/check_layers.$$"
-    rm -f "${TMPDIR:-/tmp}/check_layers.$$"
-    exit 1
-fi
-rm -f "${TMPDIR:-/tmp}/check_layers.$$"
-echo "check-layers: ok ($(find engine presets calib tui -name '*.[ch]' | wc -l | tr -d ' ') files)"
+function entry(name) {
+    return name == "explorer.h" || name == "explorer_calib.h" || name == "explorer_bench.h"
+}
+function bad(msg) { print "check-layers: " msg; nbad++ }
+$1 == "H" { where[$2] = where[$2] " " $3 " "; next }
+$1 == "I" {
+    line = substr($0, 3)
+    split(line, p, ":"); f = p[1]; n = p[2]
+    dir = f; sub(/\/[^\/]*$/, "", dir)
+    inc = line; sub(/^[^#]*#[[:space:]]*include[[:space:]]*/, "", inc); sub(/[[:space:]].*$/, "", inc)
+    nfiles[f] = 1
+    if (inc ~ /^"/) {
+        name = inc; gsub(/"/, "", name)
+        if (name ~ /\//) { bad(f ":" n ": include " inc " by name, not by path"); next }
+        if (index(where[name], " " dir " ")) next        # its own folder
+        if (where[name] == "") next                      # generated or system
+        ok = allowed(dir); pass = (ok == "*")
+        m = split(where[name], ws, " ")
+        for (i = 1; i <= m; i++) {
+            if (index(ok, " " ws[i] " ")) pass = 1
+            if (ws[i] == "tui/explorer" && dir == "tui/cli" && entry(name)) pass = 1
+        }
+        if (!pass) bad(f ":" n ": " dir " may not include " inc " (from" where[name] ")")
+    } else if (inc ~ /^</) {
+        name = inc; gsub(/[<>]/, "", name)
+        if (name ~ /curses/ && dir ~ /^(engine|presets|calib|tui\/out)/)
+            bad(f ":" n ": " dir " may not include <" name "> (curses)")
+        else if (name ~ /^cjson\// && dir ~ /^engine/)
+            bad(f ":" n ": the engine may not include <" name "> (cJSON)")
+        else if (name ~ /^(cuda|cublas|nccl)/ && dir != "calib/backend")
+            bad(f ":" n ": only calib/backend may include <" name "> (CUDA)")
+    }
+}
+END { exit nbad ? 1 : 0 }'
+st=$?
+[ $st -eq 0 ] && echo "check-layers: ok ($(echo "$files" | wc -l | tr -d ' ') files)"
+exit $st

@@ -533,6 +533,111 @@ static void mlp(step_acc *a, const plan_ctx *c, double T, double width, double s
     gemm(a, &c->kc, T, d, f, 1, c->w_b, ab);
 }
 
+/* Multi-head latent attention (DeepSeek): the q and latent KV
+ * projections, attention over the latent cache, the output projection. */
+static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step_acc *a)
+{
+    const engine_model *m = c->m;
+    const kconst *k = &c->kc;
+    double T = sp->seqs * sp->t;
+    double d = m->hidden, ab = c->a_b, wb = c->w_b;
+    double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
+    double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
+    if (m->q_lora_rank > 0) {
+        gemm(a, k, T, m->q_lora_rank, d, 1, wb, ab); /* replicated down-projection */
+        kernel(a, kc_small(k, 2.0 * T * m->q_lora_rank * ab), &a->small);
+        gemm(a, k, T, heads * qk, m->q_lora_rank, 1, wb, ab);
+    } else {
+        gemm(a, k, T, heads * qk, d, 1, wb, ab);
+    }
+    gemm(a, k, T, lat, d, 1, wb, ab);
+    kernel(a, kc_small(k, 2.0 * T * m->kv_lora_rank * ab), &a->small);
+    gemm(a, k, T, heads * ((double)m->qk_nope_dim + m->v_head_dim), m->kv_lora_rank, 1, wb, ab);
+    if (sp->decode) {
+        /* Absorbed MLA: every head reads the shared latent cache. */
+        double ctx = sp->past + 1;
+        double kvb = sp->seqs * ctx * lat * c->kv_b;
+        double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank);
+        kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
+    } else {
+        kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, heads, qk,
+                                  m->v_head_dim, ab),
+               &a->attn);
+    }
+    gemm(a, k, T, d, heads * m->v_head_dim, 1, wb, ab);
+}
+
+/* Grouped-query (or multi-head) attention: the fused QKV projection,
+ * rotary and the KV-cache write unless fused, attention, the output
+ * projection. */
+static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step_acc *a)
+{
+    const engine_model *m = c->m;
+    const engine_plan p = c->p;
+    const kconst *k = &c->kc;
+    double T = sp->seqs * sp->t;
+    double d = m->hidden, ab = c->a_b, wb = c->w_b;
+    double kvh = m->kv_heads >= p.tp ? (double)m->kv_heads / p.tp : 1.0;
+    double dh = m->head_dim;
+    gemm(a, k, T, (heads + 2.0 * kvh) * dh, d, 1, wb, ab);
+    if (!c->fw->attn_fused) {
+        /* rotary on q and k, then the new K and V into the paged cache */
+        kernel(a, kc_small(k, 2.0 * T * (heads + kvh) * dh * ab), &a->small);
+        kernel(a, kc_small(k, T * 2.0 * kvh * dh * (ab + c->kv_b)), &a->small);
+    }
+    if (sp->decode) {
+        double ctx = sp->past + 1;
+        double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
+        double fl = 4.0 * sp->seqs * heads * ctx * dh;
+        kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
+    } else {
+        kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, kvh, dh, dh, ab),
+               &a->attn);
+    }
+    gemm(a, k, T, d, heads * dh, 1, wb, ab);
+}
+
+/* A mixture-of-experts MLP of T tokens (act: their activation bytes): the
+ * router, shared experts, the routed experts' grouped GEMMs between
+ * permute and unpermute, and the EP all-to-alls. */
+static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
+{
+    const engine_scenario *s = c->s;
+    const engine_model *m = c->m;
+    const engine_plan p = c->p;
+    const kconst *k = &c->kc;
+    double d = m->hidden, ab = c->a_b, wb = c->w_b;
+    double E = m->experts, K = m->top_k;
+    double fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
+    gemm(a, &c->kc16, T, E, d, 1, c->edge_b, ab); /* router, replicated, 16-bit */
+    kernel(a, kc_small(k, T * E * 4.0 * 2.0), &a->small); /* softmax + top-k */
+    if (m->shared_experts > 0)
+        mlp(a, c, T, m->shared_experts * fe, p.tp);
+    /* Routed experts: ep == 1 shards every expert over the TP group;
+     * ep > 1 gives each GPU E/ep whole experts and pools the tokens of
+     * the ep/tp replicas of its EP group. */
+    double shard = p.ep > 1 ? 1.0 : p.tp;
+    double pool = T * (p.ep > p.tp ? (double)p.ep / p.tp : 1.0);
+    double local = p.ep > 1 ? E / p.ep : E;
+    double assign = pool * K / (p.ep > 1 ? p.ep : 1); /* token-expert pairs here */
+    /* Expected experts hit when the pooled tokens each pick K of E
+     * uniformly: local * (1 - (1 - K/E)^pool). */
+    double hit = K < E ? local * (1.0 - exp(pool * log1p(-K / E))) : local;
+    if (hit < 1e-9)
+        hit = 1e-9;
+    double me = assign / hit; /* tokens per touched expert */
+    double f = fe / shard;
+    kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* permute */
+    gemm(a, k, me, (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
+    kernel(a, kc_small(k, (m->gated_mlp ? 3.0 : 2.0) * assign * f * ab), &a->small);
+    gemm(a, k, me, d, f, hit, wb, ab);
+    kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* unpermute, combine */
+    if (p.ep > 1) /* dispatch + combine */
+        a->ep += 2.0 * coll(a, engine_comm_time(ENGINE_OP_ALLTOALL, s->intra, s->inter, p.ep,
+                                                c->ep_per_node, act * K / p.tp));
+}
+
+/* One transformer layer of kind `kind` for step shape sp, added to a. */
 static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp, step_acc *a)
 {
     const engine_scenario *s = c->s;
@@ -540,95 +645,26 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
     const engine_plan p = c->p;
     const kconst *k = &c->kc;
     double T = sp->seqs * sp->t;
-    double d = m->hidden, ab = c->a_b, wb = c->w_b;
+    double d = m->hidden, ab = c->a_b;
     double heads = (double)m->heads / p.tp;
 
     /* Attention block: (residual add +) norm, projections, attention,
      * output projection, TP all-reduce. */
     kernel(a, kc_small(k, 4.0 * T * d * ab), &a->small);
-    if (m->mla) {
-        double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
-        double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
-        if (m->q_lora_rank > 0) {
-            gemm(a, k, T, m->q_lora_rank, d, 1, wb, ab); /* replicated down-projection */
-            kernel(a, kc_small(k, 2.0 * T * m->q_lora_rank * ab), &a->small);
-            gemm(a, k, T, heads * qk, m->q_lora_rank, 1, wb, ab);
-        } else {
-            gemm(a, k, T, heads * qk, d, 1, wb, ab);
-        }
-        gemm(a, k, T, lat, d, 1, wb, ab);
-        kernel(a, kc_small(k, 2.0 * T * m->kv_lora_rank * ab), &a->small);
-        gemm(a, k, T, heads * ((double)m->qk_nope_dim + m->v_head_dim), m->kv_lora_rank, 1, wb, ab);
-        if (sp->decode) {
-            /* Absorbed MLA: every head reads the shared latent cache. */
-            double ctx = sp->past + 1;
-            double kvb = sp->seqs * ctx * lat * c->kv_b;
-            double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank);
-            kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
-        } else {
-            kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, heads, qk,
-                                      m->v_head_dim, ab),
-                   &a->attn);
-        }
-        gemm(a, k, T, d, heads * m->v_head_dim, 1, wb, ab);
-    } else {
-        double kvh = m->kv_heads >= p.tp ? (double)m->kv_heads / p.tp : 1.0;
-        double dh = m->head_dim;
-        gemm(a, k, T, (heads + 2.0 * kvh) * dh, d, 1, wb, ab);
-        if (!c->fw->attn_fused) {
-            /* rotary on q and k, then the new K and V into the paged cache */
-            kernel(a, kc_small(k, 2.0 * T * (heads + kvh) * dh * ab), &a->small);
-            kernel(a, kc_small(k, T * 2.0 * kvh * dh * (ab + c->kv_b)), &a->small);
-        }
-        if (sp->decode) {
-            double ctx = sp->past + 1;
-            double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, s->kv_dtype, p.tp);
-            double fl = 4.0 * sp->seqs * heads * ctx * dh;
-            kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
-        } else {
-            kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, kvh, dh, dh, ab),
-                   &a->attn);
-        }
-        gemm(a, k, T, d, heads * dh, 1, wb, ab);
-    }
+    if (m->mla)
+        attn_mla(c, sp, heads, a);
+    else
+        attn_gqa(c, sp, heads, a);
     double act = T * d * ab;
     if (p.tp > 1)
         a->tp += coll(a, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0, act));
 
     /* MLP block. */
     kernel(a, kc_small(k, 4.0 * T * d * ab), &a->small);
-    if (kind == LAYER_DENSE) {
+    if (kind == LAYER_DENSE)
         mlp(a, c, T, m->ffn, p.tp);
-    } else {
-        double E = m->experts, K = m->top_k;
-        double fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
-        gemm(a, &c->kc16, T, E, d, 1, c->edge_b, ab); /* router, replicated, 16-bit */
-        kernel(a, kc_small(k, T * E * 4.0 * 2.0), &a->small); /* softmax + top-k */
-        if (m->shared_experts > 0)
-            mlp(a, c, T, m->shared_experts * fe, p.tp);
-        /* Routed experts: ep == 1 shards every expert over the TP group;
-         * ep > 1 gives each GPU E/ep whole experts and pools the tokens of
-         * the ep/tp replicas of its EP group. */
-        double shard = p.ep > 1 ? 1.0 : p.tp;
-        double pool = T * (p.ep > p.tp ? (double)p.ep / p.tp : 1.0);
-        double local = p.ep > 1 ? E / p.ep : E;
-        double assign = pool * K / (p.ep > 1 ? p.ep : 1); /* token-expert pairs here */
-        /* Expected experts hit when the pooled tokens each pick K of E
-         * uniformly: local * (1 - (1 - K/E)^pool). */
-        double hit = K < E ? local * (1.0 - exp(pool * log1p(-K / E))) : local;
-        if (hit < 1e-9)
-            hit = 1e-9;
-        double me = assign / hit; /* tokens per touched expert */
-        double f = fe / shard;
-        kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* permute */
-        gemm(a, k, me, (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
-        kernel(a, kc_small(k, (m->gated_mlp ? 3.0 : 2.0) * assign * f * ab), &a->small);
-        gemm(a, k, me, d, f, hit, wb, ab);
-        kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* unpermute, combine */
-        if (p.ep > 1) /* dispatch + combine */
-            a->ep += 2.0 * coll(a, engine_comm_time(ENGINE_OP_ALLTOALL, s->intra, s->inter, p.ep,
-                                                    c->ep_per_node, act * K / p.tp));
-    }
+    else
+        moe_mlp(c, T, act, a);
     if (p.tp > 1)
         a->tp += coll(a, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0, act));
     a->small += k->layer_extra;
@@ -724,40 +760,48 @@ static void fill_breakdown(engine_breakdown *b, const step_acc *a, double f)
     b->kernels = (int)(a->kernels + 0.5);
 }
 
-/* Times of a plan, filled into r (memory and validity untouched). */
-static void times_compute(const plan_ctx *c, engine_result *r)
+/* The prefill micro-batch's shape for m micro-batches: whole sequences by
+ * default (at most pp of them); an explicit m above the batch splits
+ * sequences into chunks, each attending to the chunks before it.  A
+ * framework step takes at most max_num_tokens: a longer micro-batch runs
+ * as *chunks steps, whole sequences first, else pieces of sequences that
+ * attend to the pieces before them. */
+static step_shape prefill_shape(const plan_ctx *c, double m, double *chunks)
 {
-    const engine_scenario *s = c->s;
-    const engine_plan p = c->p;
-    const engine_framework *fw = c->fw;
-    const double B = s->batch, S = s->prompt, G = s->gen;
-
-    /* Prefill: m micro-batches, whole sequences by default (at most pp of
-     * them); an explicit m above the batch splits sequences into chunks,
-     * each attending to the chunks before it. */
-    double m = prefill_microbatches(c);
+    const double B = c->s->batch, S = c->s->prompt;
     step_shape pf = {B / m, S, 0, 0};
     if (m > B) {
         pf.seqs = 1;
         pf.t = S * B / m;
         pf.past = (S - pf.t) / 2.0;
     }
-    /* A framework step takes at most max_num_tokens: a longer micro-batch
-     * runs as n chunks, whole sequences first, else pieces of sequences
-     * that attend to the pieces before them. */
-    double chunks = 1;
-    int mnt = fw->max_num_tokens;
+    *chunks = 1;
+    int mnt = c->fw->max_num_tokens;
     if (mnt > 0 && pf.seqs * pf.t > mnt) {
-        chunks = ceil(pf.seqs * pf.t / mnt);
-        if (chunks <= pf.seqs) {
-            pf.seqs /= chunks;
+        *chunks = ceil(pf.seqs * pf.t / mnt);
+        if (*chunks <= pf.seqs) {
+            pf.seqs /= *chunks;
         } else {
             double total = pf.seqs * pf.t, len = pf.t + 2 * pf.past;
             pf.seqs = 1;
-            pf.t = total / chunks;
+            pf.t = total / *chunks;
             pf.past = (len - pf.t) / 2.0;
         }
     }
+    return pf;
+}
+
+/* Prefill times of a plan into r: TTFT, its compute/communication/bubble
+ * split, the breakdown and the regime. */
+static void prefill_times(const plan_ctx *c, engine_result *r)
+{
+    const engine_scenario *s = c->s;
+    const engine_plan p = c->p;
+    const engine_framework *fw = c->fw;
+    const double B = s->batch;
+    double m = prefill_microbatches(c);
+    double chunks;
+    step_shape pf = prefill_shape(c, m, &chunks);
     int v = s->schedule == ENGINE_SCHED_INTERLEAVED ? s->interleave : 1;
     pipe_cost pre;
     pipe_compute(c, &pf, 1, &pre); /* prefill runs eager */
@@ -782,10 +826,18 @@ static void times_compute(const plan_ctx *c, engine_result *r)
     r->prefill.step_s = pf_fixed;
     r->prefill.bubble_s = bubble;
     r->compute_bound_prefill = pre.worst.gemm_c > pre.worst.gemm_m;
+}
 
-    /* Decode at mid-generation: min(B, pp) micro-batches in flight; a
-     * token crosses every stage in turn (the sum of the stage times), and
-     * the slowest stage serves every micro-batch once per step. */
+/* Decode times of a plan into r at mid-generation: min(B, pp)
+ * micro-batches in flight; a token crosses every stage in turn (the sum
+ * of the stage times), and the slowest stage serves every micro-batch once
+ * per step. */
+static void decode_times(const plan_ctx *c, engine_result *r)
+{
+    const engine_scenario *s = c->s;
+    const engine_plan p = c->p;
+    const engine_framework *fw = c->fw;
+    const double B = s->batch, S = s->prompt, G = s->gen;
     double md = B < p.pp ? B : p.pp;
     step_shape dc = {B / md, 1, S + G / 2.0, 1};
     pipe_cost dec;
@@ -810,9 +862,16 @@ static void times_compute(const plan_ctx *c, engine_result *r)
     r->decode.step_s = dc_fixed;
     r->decode.bubble_s = r->decode_bubble_s;
     r->compute_bound_decode = dec.sum.gemm_c > dec.sum.gemm_m;
+}
 
+/* Times of a plan, filled into r (memory and validity untouched). */
+static void times_compute(const plan_ctx *c, engine_result *r)
+{
+    const double B = c->s->batch, G = c->s->gen;
+    prefill_times(c, r);
+    decode_times(c, r);
     r->e2e_s = r->ttft_s + (G - 1) * r->itl_s;
-    r->tokens_per_s = p.dp * B * G / r->e2e_s;
+    r->tokens_per_s = c->p.dp * B * G / r->e2e_s;
     r->compute_s = r->prefill_compute_s + (G - 1) * r->decode_compute_s;
     r->comm_s = r->prefill_comm_s + (G - 1) * r->decode_comm_s;
 }

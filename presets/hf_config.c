@@ -336,6 +336,111 @@ static int hf_rope_scaling(const hf_ctx *h, engine_model *m)
     return 0;
 }
 
+/* The weight format of one quant_method family: *d, and *g the weights per
+ * scale (0: none).  -1 with err set when the family's fields say a format
+ * the engine has not. */
+
+/* gptq, awq, marlin, exl2, aqlm: int4 (the default) or int8 by "bits". */
+static int quant_int_bits(const hf_ctx *h, const char *method, double bits, double group,
+                          engine_dtype *d, int *g)
+{
+    if (bits == 8) {
+        *d = ENGINE_INT8;
+    } else if (bits == 4 || bits < 0) {
+        *d = ENGINE_INT4;
+        /* -1: one scale per output channel (negligible) */
+        *g = group > 0 ? (int)group : group == -1 ? 1048576 : 128;
+    } else {
+        preset_util_error(h->err, "%s: quantization_config.bits: %s with %g bits is not "
+                                  "supported (4 or 8)", h->path, method, bits);
+        return -1;
+    }
+    return 0;
+}
+
+static int quant_bitsandbytes(const hf_ctx *h, const cJSON *q, engine_dtype *d, int *g)
+{
+    const cJSON *l4 = cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit");
+    const cJSON *l8 = cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit");
+    if (cJSON_IsTrue(l4)) {
+        *d = ENGINE_INT4;
+        *g = 64; /* bitsandbytes blocksize 64 */
+    } else if (cJSON_IsTrue(l8)) {
+        *d = ENGINE_INT8;
+    } else {
+        preset_util_error(h->err, "%s: quantization_config: bitsandbytes without "
+                                  "load_in_4bit or load_in_8bit", h->path);
+        return -1;
+    }
+    return 0;
+}
+
+/* config_groups.<g>.weights.{num_bits, type} */
+static int quant_compressed_tensors(const hf_ctx *h, const cJSON *q, engine_dtype *d, int *g)
+{
+    const cJSON *cg = cJSON_GetObjectItemCaseSensitive(q, "config_groups");
+    const cJSON *w = NULL;
+    for (const cJSON *it = cg ? cg->child : NULL; it && !w; it = it->next)
+        w = cJSON_GetObjectItemCaseSensitive(it, "weights");
+    double nb = w ? obj_num(w, "num_bits") : -1;
+    const char *ty = w ? obj_str(w, "type") : NULL;
+    double gs = w ? obj_num(w, "group_size") : -1;
+    if (nb == 8)
+        *d = ty && !strcmp(ty, "float") ? ENGINE_FP8 : ENGINE_INT8;
+    else if (nb == 4) {
+        *d = ty && !strcmp(ty, "float") ? ENGINE_FP4 : ENGINE_INT4;
+        *g = gs > 0 ? (int)gs : (*d == ENGINE_FP4 ? 16 : 128);
+    } else {
+        preset_util_error(h->err, "%s: quantization_config.config_groups: weights of %g "
+                                  "bits are not supported (4 or 8)", h->path, nb);
+        return -1;
+    }
+    return 0;
+}
+
+/* The weight format that quantization_config's quant_method names. */
+static int quant_method_dtype(const hf_ctx *h, const cJSON *q, const char *method,
+                              engine_dtype *d, int *g)
+{
+    double bits = obj_num(q, "bits");
+    if (bits < 0)
+        bits = obj_num(q, "w_bit"); /* older AutoAWQ */
+    double group = obj_num(q, "group_size");
+    if (group < 0)
+        group = obj_num(q, "q_group_size");
+    if (!strcmp(method, "gptq") || !strcmp(method, "awq") || !strcmp(method, "marlin") ||
+        !strcmp(method, "exl2") || !strcmp(method, "aqlm"))
+        return quant_int_bits(h, method, bits, group, d, g);
+    if (!strcmp(method, "fp8") || !strcmp(method, "fbgemm_fp8")) {
+        *d = ENGINE_FP8;
+        return 0;
+    }
+    if (!strcmp(method, "bitsandbytes"))
+        return quant_bitsandbytes(h, q, d, g);
+    if (!strcmp(method, "mxfp4")) {
+        *d = ENGINE_FP4;
+        *g = 32; /* OCP MX: an E8M0 scale per 32 */
+        return 0;
+    }
+    if (!strcmp(method, "modelopt") || !strcmp(method, "nvfp4")) {
+        const char *algo = obj_str(q, "quant_algo");
+        if (algo && !strcmp(algo, "FP8")) {
+            *d = ENGINE_FP8;
+        } else {
+            *d = ENGINE_FP4;
+            *g = group > 0 ? (int)group : 16;
+        }
+        return 0;
+    }
+    if (!strcmp(method, "compressed-tensors"))
+        return quant_compressed_tensors(h, q, d, g);
+    preset_util_error(h->err,
+                      "%s: quantization_config.quant_method: unsupported '%.40s' (supported: "
+                      "gptq, awq, fp8, bitsandbytes, mxfp4, modelopt, compressed-tensors)",
+                      h->path, method);
+    return -1;
+}
+
 /* quantization_config names the checkpoint's weight format. */
 static int hf_quantization(const hf_ctx *h, engine_model *m)
 {
@@ -353,79 +458,10 @@ static int hf_quantization(const hf_ctx *h, engine_model *m)
                           h->path);
         return -1;
     }
-    double bits = obj_num(q, "bits");
-    if (bits < 0)
-        bits = obj_num(q, "w_bit"); /* older AutoAWQ */
-    double group = obj_num(q, "group_size");
-    if (group < 0)
-        group = obj_num(q, "q_group_size");
     engine_dtype d;
     int g = 0;
-    if (!strcmp(method, "gptq") || !strcmp(method, "awq") || !strcmp(method, "marlin") ||
-        !strcmp(method, "exl2") || !strcmp(method, "aqlm")) {
-        if (bits == 8) {
-            d = ENGINE_INT8;
-        } else if (bits == 4 || bits < 0) {
-            d = ENGINE_INT4;
-            /* -1: one scale per output channel (negligible) */
-            g = group > 0 ? (int)group : group == -1 ? 1048576 : 128;
-        } else {
-            preset_util_error(h->err, "%s: quantization_config.bits: %s with %g bits is not "
-                                      "supported (4 or 8)", h->path, method, bits);
-            return -1;
-        }
-    } else if (!strcmp(method, "fp8") || !strcmp(method, "fbgemm_fp8")) {
-        d = ENGINE_FP8;
-    } else if (!strcmp(method, "bitsandbytes")) {
-        const cJSON *l4 = cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit");
-        const cJSON *l8 = cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit");
-        if (cJSON_IsTrue(l4)) {
-            d = ENGINE_INT4;
-            g = 64; /* bitsandbytes blocksize 64 */
-        } else if (cJSON_IsTrue(l8)) {
-            d = ENGINE_INT8;
-        } else {
-            preset_util_error(h->err, "%s: quantization_config: bitsandbytes without "
-                                      "load_in_4bit or load_in_8bit", h->path);
-            return -1;
-        }
-    } else if (!strcmp(method, "mxfp4")) {
-        d = ENGINE_FP4;
-        g = 32; /* OCP MX: an E8M0 scale per 32 */
-    } else if (!strcmp(method, "modelopt") || !strcmp(method, "nvfp4")) {
-        const char *algo = obj_str(q, "quant_algo");
-        if (algo && !strcmp(algo, "FP8")) {
-            d = ENGINE_FP8;
-        } else {
-            d = ENGINE_FP4;
-            g = group > 0 ? (int)group : 16;
-        }
-    } else if (!strcmp(method, "compressed-tensors")) {
-        /* config_groups.<g>.weights.{num_bits, type} */
-        const cJSON *cg = cJSON_GetObjectItemCaseSensitive(q, "config_groups");
-        const cJSON *w = NULL;
-        for (const cJSON *it = cg ? cg->child : NULL; it && !w; it = it->next)
-            w = cJSON_GetObjectItemCaseSensitive(it, "weights");
-        double nb = w ? obj_num(w, "num_bits") : -1;
-        const char *ty = w ? obj_str(w, "type") : NULL;
-        double gs = w ? obj_num(w, "group_size") : -1;
-        if (nb == 8)
-            d = ty && !strcmp(ty, "float") ? ENGINE_FP8 : ENGINE_INT8;
-        else if (nb == 4) {
-            d = ty && !strcmp(ty, "float") ? ENGINE_FP4 : ENGINE_INT4;
-            g = gs > 0 ? (int)gs : (d == ENGINE_FP4 ? 16 : 128);
-        } else {
-            preset_util_error(h->err, "%s: quantization_config.config_groups: weights of %g "
-                                      "bits are not supported (4 or 8)", h->path, nb);
-            return -1;
-        }
-    } else {
-        preset_util_error(h->err,
-                          "%s: quantization_config.quant_method: unsupported '%.40s' (supported: "
-                          "gptq, awq, fp8, bitsandbytes, mxfp4, modelopt, compressed-tensors)",
-                          h->path, method);
+    if (quant_method_dtype(h, q, method, &d, &g) != 0)
         return -1;
-    }
     m->has_weight_dtype = 1;
     m->weight_dtype = d;
     m->quant_group = g;
@@ -470,6 +506,78 @@ static void hf_name(const cJSON *root, const char *file, char *out, size_t len)
     out[n] = '\0';
 }
 
+/* model_type as a string, or NULL with err set (not an object, absent,
+ * not a string). */
+static const char *hf_model_type(const cJSON *root, const char *file, engine_error *err)
+{
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    if (!cJSON_IsObject(root)) {
+        preset_util_error(err, "%s: expected a JSON object, got %s", file,
+                          preset_util_type_name(root));
+        return NULL;
+    }
+    if (!mt || cJSON_IsNull(mt)) {
+        preset_util_error(err, "%s: model_type: missing required field", file);
+        return NULL;
+    }
+    if (!cJSON_IsString(mt)) {
+        preset_util_error(err, "%s: model_type: expected a string, got %s", file,
+                          preset_util_type_name(mt));
+        return NULL;
+    }
+    return mt->valuestring;
+}
+
+/* The family reader for model_type; -1 with err set for an unknown one. */
+static int hf_family(const hf_ctx *h, const char *type, engine_model *m)
+{
+    if (!strcmp(type, "llama") || !strcmp(type, "mistral") || !strcmp(type, "mixtral") ||
+        !strcmp(type, "qwen2") || !strcmp(type, "qwen2_moe") || !strcmp(type, "qwen3") ||
+        !strcmp(type, "qwen3_moe"))
+        return hf_llama_like(h, type, m);
+    if (!strcmp(type, "gpt2"))
+        return hf_gpt2(h, m);
+    if (!strcmp(type, "gpt_neox"))
+        return hf_gpt_neox(h, m);
+    if (!strcmp(type, "falcon") || !strcmp(type, "RefinedWeb") ||
+        !strcmp(type, "RefinedWebModel"))
+        return hf_falcon(h, type, m);
+    if (!strcmp(type, "deepseek_v2") || !strcmp(type, "deepseek_v3"))
+        return hf_deepseek(h, m);
+    preset_util_error(h->err, "%s: model_type: unsupported family '%.60s' (supported: %s)",
+                      h->path, type, HF_SUPPORTED);
+    return -1;
+}
+
+/* display (as named), name (lower case) and source of an imported model. */
+static void hf_set_names(const cJSON *root, const char *file, const char *type,
+                         engine_model *m)
+{
+    char name[ENGINE_NAME_MAX];
+    hf_name(root, file, name, sizeof name);
+    snprintf(m->display, sizeof m->display, "%s", name);
+    for (char *p = name; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    snprintf(m->source, sizeof m->source, "Hugging Face config.json (%.400s), model_type %.40s",
+             file, type);
+}
+
+/* The parsed model of one config.json; 0 ok, -1 with err set. */
+static int hf_model(const cJSON *root, const char *file, engine_model *m, engine_error *err)
+{
+    hf_ctx h = { root, file, err };
+    memset(m, 0, sizeof *m);
+    const char *type = hf_model_type(root, file, err);
+    if (!type)
+        return -1;
+    if (hf_family(&h, type, m) != 0 || hf_rope_scaling(&h, m) != 0 ||
+        hf_quantization(&h, m) != 0)
+        return -1;
+    hf_set_names(root, file, type, m);
+    return preset_model_check(m, file, err);
+}
+
 int preset_model_from_hf_config(const char *path, engine_model *out,
                                 engine_error *err)
 {
@@ -493,61 +601,10 @@ int preset_model_from_hf_config(const char *path, engine_model *out,
     free(text);
     if (!root)
         return -1;
-    int rc = -1;
-    hf_ctx h = { root, file, err };
     engine_model m;
-    memset(&m, 0, sizeof m);
-    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
-    if (!cJSON_IsObject(root)) {
-        preset_util_error(err, "%s: expected a JSON object, got %s", file,
-                          preset_util_type_name(root));
-        goto done;
-    }
-    if (!mt || cJSON_IsNull(mt)) {
-        preset_util_error(err, "%s: model_type: missing required field", file);
-        goto done;
-    }
-    if (!cJSON_IsString(mt)) {
-        preset_util_error(err, "%s: model_type: expected a string, got %s", file,
-                          preset_util_type_name(mt));
-        goto done;
-    }
-    const char *type = mt->valuestring;
-    int r;
-    if (!strcmp(type, "llama") || !strcmp(type, "mistral") || !strcmp(type, "mixtral") ||
-        !strcmp(type, "qwen2") || !strcmp(type, "qwen2_moe") || !strcmp(type, "qwen3") ||
-        !strcmp(type, "qwen3_moe"))
-        r = hf_llama_like(&h, type, &m);
-    else if (!strcmp(type, "gpt2"))
-        r = hf_gpt2(&h, &m);
-    else if (!strcmp(type, "gpt_neox"))
-        r = hf_gpt_neox(&h, &m);
-    else if (!strcmp(type, "falcon") || !strcmp(type, "RefinedWeb") ||
-             !strcmp(type, "RefinedWebModel"))
-        r = hf_falcon(&h, type, &m);
-    else if (!strcmp(type, "deepseek_v2") || !strcmp(type, "deepseek_v3"))
-        r = hf_deepseek(&h, &m);
-    else {
-        preset_util_error(err, "%s: model_type: unsupported family '%.60s' (supported: %s)",
-                          file, type, HF_SUPPORTED);
-        goto done;
-    }
-    if (r != 0 || hf_rope_scaling(&h, &m) != 0 || hf_quantization(&h, &m) != 0)
-        goto done;
-
-    char name[ENGINE_NAME_MAX];
-    hf_name(root, file, name, sizeof name);
-    snprintf(m.display, sizeof m.display, "%s", name);
-    for (char *p = name; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    snprintf(m.name, sizeof m.name, "%s", name);
-    snprintf(m.source, sizeof m.source, "Hugging Face config.json (%.400s), model_type %.40s",
-             file, type);
-    if (preset_model_check(&m, file, err) != 0)
-        goto done;
-    *out = m;
-    rc = 0;
-done:
+    int rc = hf_model(root, file, &m, err);
+    if (rc == 0)
+        *out = m;
     cJSON_Delete(root);
     return rc;
 }

@@ -379,146 +379,183 @@ static int parse_curves(const cJSON *it, const char *path, engine_curve *out, ch
     return 0;
 }
 
+/* 0 when it is a JSON string, else -1 with why = "PATH: expected a string, got TYPE". */
+static int want_string(const cJSON *it, const char *path, char *why, size_t wl)
+{
+    if (cJSON_IsString(it))
+        return 0;
+    snprintf(why, wl, "%s: expected a string, got %s", path, preset_util_type_name(it));
+    return -1;
+}
+
+static int apply_int(const cJSON *it, const field_spec *f, const char *path, char *target,
+                     char *why, size_t wl)
+{
+    char r[160];
+    int v;
+    if (preset_util_check_int(it, f->range == FR_POS ? 1 : 0, f->hi, &v, r, sizeof r) != 0) {
+        snprintf(why, wl, "%s: %s", path, r);
+        return -1;
+    }
+    memcpy(target + f->off, &v, sizeof v);
+    return 0;
+}
+
+/* The range check of an FK_NUM value v (num: v as the file wrote it). */
+static int check_num_range(const field_spec *f, double v, const char *num, const char *path,
+                           char *why, size_t wl)
+{
+    if (isnan(v)) {
+        snprintf(why, wl, "%s: expected a number, got nan", path);
+        return -1;
+    }
+    if (f->range == FR_FRAC && !(v > 0 && v <= 1)) {
+        snprintf(why, wl, "%s: expected a number in (0, 1], got %s", path, num);
+        return -1;
+    }
+    if (f->range == FR_POS && !(v > 0)) {
+        snprintf(why, wl, "%s: expected a positive number, got %s", path, num);
+        return -1;
+    }
+    if (f->range == FR_NONNEG && !(v >= 0)) {
+        snprintf(why, wl, "%s: expected a number >= 0, got %s", path, num);
+        return -1;
+    }
+    if (v > f->hi) {
+        char hs[40];
+        preset_util_format_number(f->hi, hs, sizeof hs);
+        snprintf(why, wl, "%s: expected at most %s, got %s", path, hs, num);
+        return -1;
+    }
+    return 0;
+}
+
+static int apply_num(const cJSON *it, const field_spec *f, const char *path, char *target,
+                     char *why, size_t wl)
+{
+    char num[40];
+    if (!cJSON_IsNumber(it)) {
+        snprintf(why, wl, "%s: expected a number, got %s", path, preset_util_type_name(it));
+        return -1;
+    }
+    double v = it->valuedouble;
+    preset_util_format_number(v, num, sizeof num);
+    if (check_num_range(f, v, num, path, why, wl) != 0)
+        return -1;
+    double s = v * f->scale;
+    memcpy(target + f->off, &s, sizeof s);
+    return 0;
+}
+
+static int apply_bool(const cJSON *it, const field_spec *f, const char *path, char *target,
+                      char *why, size_t wl)
+{
+    if (!cJSON_IsBool(it)) {
+        snprintf(why, wl, "%s: expected true or false, got %s", path,
+                 preset_util_type_name(it));
+        return -1;
+    }
+    int v = cJSON_IsTrue(it) ? 1 : 0;
+    memcpy(target + f->off, &v, sizeof v);
+    return 0;
+}
+
+static int apply_str(const cJSON *it, const field_spec *f, const char *path, char *target,
+                     char *why, size_t wl)
+{
+    if (want_string(it, path, why, wl) != 0)
+        return -1;
+    size_t len = strlen(it->valuestring);
+    if (f->required && len == 0) {
+        snprintf(why, wl, "%s: expected a non-empty string", path);
+        return -1;
+    }
+    if (len >= f->cap) {
+        snprintf(why, wl, "%s: longer than %zu characters", path, f->cap - 1);
+        return -1;
+    }
+    memcpy(target + f->off, it->valuestring, len + 1);
+    return 0;
+}
+
+static int apply_mlp(const cJSON *it, const field_spec *f, const char *path, char *target,
+                     char *why, size_t wl)
+{
+    static const char *const gated[] = { "swiglu", "geglu" };
+    static const char *const plain[] = { "gelu", "relu" };
+    if (want_string(it, path, why, wl) != 0)
+        return -1;
+    int v = -1;
+    for (int i = 0; i < 2; i++) {
+        if (!strcmp(it->valuestring, gated[i]))
+            v = 1;
+        if (!strcmp(it->valuestring, plain[i]))
+            v = 0;
+    }
+    if (v < 0) {
+        snprintf(why, wl,
+                 "%s: expected \"swiglu\", \"geglu\", \"gelu\" or \"relu\", got \"%.40s\"",
+                 path, it->valuestring);
+        return -1;
+    }
+    memcpy(target + f->off, &v, sizeof v);
+    return 0;
+}
+
+static int apply_enum(const cJSON *it, const field_spec *f, const char *path, char *target,
+                      char *why, size_t wl)
+{
+    if (want_string(it, path, why, wl) != 0)
+        return -1;
+    for (int i = 0; i < f->nsub; i++)
+        if (!strcmp(it->valuestring, f->choices[i])) {
+            memcpy(target + f->off, &i, sizeof i);
+            return 0;
+        }
+    char list[160] = "";
+    for (int i = 0; i < f->nsub; i++) {
+        size_t u = strlen(list);
+        const char *sep = i == 0 ? "" : i == f->nsub - 1 ? " or " : ", ";
+        snprintf(list + u, sizeof list - u, "%s\"%s\"", sep, f->choices[i]);
+    }
+    snprintf(why, wl, "%s: expected %s, got \"%.40s\"", path, list, it->valuestring);
+    return -1;
+}
+
+static int apply_obj(const cJSON *it, const field_spec *f, const char *path, char *target,
+                     char *why, size_t wl)
+{
+    if (!cJSON_IsObject(it)) {
+        snprintf(why, wl, "%s: expected an object, got %s", path, preset_util_type_name(it));
+        return -1;
+    }
+    char pre[104];
+    snprintf(pre, sizeof pre, "%.80s.", path);
+    return apply_fields(it, f->sub, f->nsub, pre, target, why, wl);
+}
+
 static int apply_value(const cJSON *it, const field_spec *f, const char *path,
                        char *target, char *why, size_t wl)
 {
-    char num[40], r[160];
     switch (f->kind) {
-    case FK_INT: {
-        int v;
-        if (preset_util_check_int(it, f->range == FR_POS ? 1 : 0, f->hi, &v, r,
-                                  sizeof r) != 0) {
-            snprintf(why, wl, "%s: %s", path, r);
-            return -1;
-        }
-        memcpy(target + f->off, &v, sizeof v);
-        return 0;
-    }
-    case FK_NUM: {
-        if (!cJSON_IsNumber(it)) {
-            snprintf(why, wl, "%s: expected a number, got %s", path,
-                     preset_util_type_name(it));
-            return -1;
-        }
-        double v = it->valuedouble;
-        preset_util_format_number(v, num, sizeof num);
-        if (isnan(v)) {
-            snprintf(why, wl, "%s: expected a number, got nan", path);
-            return -1;
-        }
-        if (f->range == FR_FRAC && !(v > 0 && v <= 1)) {
-            snprintf(why, wl, "%s: expected a number in (0, 1], got %s", path, num);
-            return -1;
-        }
-        if (f->range == FR_POS && !(v > 0)) {
-            snprintf(why, wl, "%s: expected a positive number, got %s", path, num);
-            return -1;
-        }
-        if (f->range == FR_NONNEG && !(v >= 0)) {
-            snprintf(why, wl, "%s: expected a number >= 0, got %s", path, num);
-            return -1;
-        }
-        if (v > f->hi) {
-            char hs[40];
-            preset_util_format_number(f->hi, hs, sizeof hs);
-            snprintf(why, wl, "%s: expected at most %s, got %s", path, hs, num);
-            return -1;
-        }
-        double s = v * f->scale;
-        memcpy(target + f->off, &s, sizeof s);
-        return 0;
-    }
-    case FK_BOOL: {
-        if (!cJSON_IsBool(it)) {
-            snprintf(why, wl, "%s: expected true or false, got %s", path,
-                     preset_util_type_name(it));
-            return -1;
-        }
-        int v = cJSON_IsTrue(it) ? 1 : 0;
-        memcpy(target + f->off, &v, sizeof v);
-        return 0;
-    }
-    case FK_STR: {
-        if (!cJSON_IsString(it)) {
-            snprintf(why, wl, "%s: expected a string, got %s", path,
-                     preset_util_type_name(it));
-            return -1;
-        }
-        size_t len = strlen(it->valuestring);
-        if (f->required && len == 0) {
-            snprintf(why, wl, "%s: expected a non-empty string", path);
-            return -1;
-        }
-        if (len >= f->cap) {
-            snprintf(why, wl, "%s: longer than %zu characters", path, f->cap - 1);
-            return -1;
-        }
-        memcpy(target + f->off, it->valuestring, len + 1);
-        return 0;
-    }
-    case FK_MLP: {
-        static const char *const gated[] = { "swiglu", "geglu" };
-        static const char *const plain[] = { "gelu", "relu" };
-        if (!cJSON_IsString(it)) {
-            snprintf(why, wl, "%s: expected a string, got %s", path,
-                     preset_util_type_name(it));
-            return -1;
-        }
-        int v = -1;
-        for (int i = 0; i < 2; i++) {
-            if (!strcmp(it->valuestring, gated[i]))
-                v = 1;
-            if (!strcmp(it->valuestring, plain[i]))
-                v = 0;
-        }
-        if (v < 0) {
-            snprintf(why, wl,
-                     "%s: expected \"swiglu\", \"geglu\", \"gelu\" or \"relu\", got \"%.40s\"",
-                     path, it->valuestring);
-            return -1;
-        }
-        memcpy(target + f->off, &v, sizeof v);
-        return 0;
-    }
+    case FK_INT:
+        return apply_int(it, f, path, target, why, wl);
+    case FK_NUM:
+        return apply_num(it, f, path, target, why, wl);
+    case FK_BOOL:
+        return apply_bool(it, f, path, target, why, wl);
+    case FK_STR:
+        return apply_str(it, f, path, target, why, wl);
+    case FK_MLP:
+        return apply_mlp(it, f, path, target, why, wl);
     case FK_NOTE:
-        if (!cJSON_IsString(it)) {
-            snprintf(why, wl, "%s: expected a string, got %s", path,
-                     preset_util_type_name(it));
-            return -1;
-        }
-        return 0;
-    case FK_ENUM: {
-        if (!cJSON_IsString(it)) {
-            snprintf(why, wl, "%s: expected a string, got %s", path,
-                     preset_util_type_name(it));
-            return -1;
-        }
-        for (int i = 0; i < f->nsub; i++)
-            if (!strcmp(it->valuestring, f->choices[i])) {
-                memcpy(target + f->off, &i, sizeof i);
-                return 0;
-            }
-        char list[160] = "";
-        for (int i = 0; i < f->nsub; i++) {
-            size_t u = strlen(list);
-            const char *sep = i == 0 ? "" : i == f->nsub - 1 ? " or " : ", ";
-            snprintf(list + u, sizeof list - u, "%s\"%s\"", sep, f->choices[i]);
-        }
-        snprintf(why, wl, "%s: expected %s, got \"%.40s\"", path, list, it->valuestring);
-        return -1;
-    }
+        return want_string(it, path, why, wl);
+    case FK_ENUM:
+        return apply_enum(it, f, path, target, why, wl);
     case FK_CURVES:
         return parse_curves(it, path, (engine_curve *)(void *)(target + f->off), why, wl);
-    case FK_OBJ: {
-        if (!cJSON_IsObject(it)) {
-            snprintf(why, wl, "%s: expected an object, got %s", path,
-                     preset_util_type_name(it));
-            return -1;
-        }
-        char pre[104];
-        snprintf(pre, sizeof pre, "%.80s.", path);
-        return apply_fields(it, f->sub, f->nsub, pre, target, why, wl);
-    }
+    case FK_OBJ:
+        return apply_obj(it, f, path, target, why, wl);
     }
     return -1;
 }

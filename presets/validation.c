@@ -99,6 +99,96 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
  * by the run's max batch size. */
 #define VAL_BATCH_CAP 65536
 
+static int is_decode_metric(val_metric m)
+{
+    return m == VAL_ITL || m == VAL_TPS_USER;
+}
+
+/* The engine's figure for the case's metric, in its SI unit. */
+static double val_predicted(const val_case *c, const engine_scenario *s, const engine_result *r)
+{
+    switch (c->metric) {
+    case VAL_TTFT:
+        return r->ttft_s;
+    case VAL_ITL:
+        return r->itl_s;
+    case VAL_E2E:
+        return r->e2e_s;
+    case VAL_TPS:
+        return r->tokens_per_s;
+    case VAL_TPS_GPU:
+        return r->tokens_per_s / s->gpus;
+    default:
+        return 1.0 / r->itl_s;
+    }
+}
+
+/* The GPUs of the H100 generation and later. */
+static int is_hopper_plus(const char *gpu)
+{
+    static const char *const HOPPER[] = {"h100-sxm", "h100-pcie", "h200", "b200", "gb200",
+                                         "gh200", "h20", "mi300x", "mi325x"};
+    for (size_t i = 0; i < sizeof HOPPER / sizeof HOPPER[0]; i++)
+        if (!strcmp(gpu, HOPPER[i]))
+            return 1;
+    return 0;
+}
+
+/* The categories (bits 1u << val_category) of an evaluated case. */
+static unsigned val_categories(const val_case *c, const engine_scenario *s, engine_plan p)
+{
+    const engine_model *m = s->model;
+    engine_dtype w = engine_scenario_weight_dtype(s);
+    unsigned cat = 0;
+    int decode_metric = is_decode_metric(c->metric);
+    if (s->batch == 1 && (decode_metric || c->metric == VAL_E2E))
+        cat |= 1u << VAL_CAT_BATCH1;
+    if ((c->batch <= 0 || s->batch >= 16) && !decode_metric && c->metric != VAL_TTFT)
+        cat |= 1u << VAL_CAT_HIGH_BATCH;
+    if (c->metric == VAL_TTFT)
+        cat |= 1u << VAL_CAT_PREFILL;
+    if (p.tp == 8)
+        cat |= 1u << VAL_CAT_TP8;
+    if (p.pp > 1)
+        cat |= 1u << VAL_CAT_PP;
+    if (m->experts > 0)
+        cat |= 1u << (p.ep > 1 ? VAL_CAT_MOE_EP : VAL_CAT_MOE_TP);
+    if (w != ENGINE_FP16 && w != ENGINE_BF16)
+        cat |= 1u << VAL_CAT_QUANT;
+    if (is_hopper_plus(s->gpu->name))
+        cat |= 1u << VAL_CAT_HOPPER_PLUS;
+    if (s->gpus_per_node > 0 && (long long)p.tp * p.pp > s->gpus_per_node)
+        cat |= 1u << VAL_CAT_MULTINODE;
+    if (p.ep > 1 && s->gpus_per_node > 0 && p.ep * p.pp > s->gpus_per_node)
+        cat |= 1u << VAL_CAT_MULTINODE;
+    if (engine_model_params(m) < 3e9)
+        cat |= 1u << VAL_CAT_SMALL;
+    if ((long long)c->prompt + c->gen >= 32768)
+        cat |= 1u << VAL_CAT_LONG;
+    return cat;
+}
+
+/* The error-band key of an evaluated case (q: its measured / predicted). */
+static void val_band_case(const val_case *c, const engine_scenario *s, const engine_result *r,
+                          double q, engine_band_case *bc)
+{
+    bc->q = q;
+    bc->moe = s->model->experts > 0;
+    bc->dclass = engine_dtype_class(engine_scenario_weight_dtype(s));
+    if (c->metric == VAL_TTFT) {
+        bc->phase = ENGINE_PHASE_PREFILL;
+        bc->compute_bound = r->compute_bound_prefill;
+    } else if (is_decode_metric(c->metric)) {
+        bc->phase = ENGINE_PHASE_DECODE;
+        bc->compute_bound = r->compute_bound_decode;
+    } else {
+        bc->phase = ENGINE_PHASE_REQUEST;
+        bc->compute_bound = r->prefill_compute_s > (s->gen - 1) * r->decode_compute_s
+                                ? r->compute_bound_prefill
+                                : r->compute_bound_decode;
+    }
+}
+
 void val_run_case(const preset_db *db, const val_case *c, val_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -124,78 +214,11 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
     }
     out->ok = 1;
     out->fits = r.fits;
-    switch (c->metric) {
-    case VAL_TTFT:
-        out->predicted = r.ttft_s;
-        break;
-    case VAL_ITL:
-        out->predicted = r.itl_s;
-        break;
-    case VAL_E2E:
-        out->predicted = r.e2e_s;
-        break;
-    case VAL_TPS:
-        out->predicted = r.tokens_per_s;
-        break;
-    case VAL_TPS_GPU:
-        out->predicted = r.tokens_per_s / s.gpus;
-        break;
-    default:
-        out->predicted = 1.0 / r.itl_s;
-        break;
-    }
+    out->predicted = val_predicted(c, &s, &r);
     out->ratio = out->predicted / c->measured;
     out->q = is_rate(c->metric) ? out->ratio : 1.0 / out->ratio;
-
-    const engine_model *m = s.model;
-    engine_dtype w = engine_scenario_weight_dtype(&s);
-    unsigned cat = 0;
-    int decode_metric = c->metric == VAL_ITL || c->metric == VAL_TPS_USER;
-    if (s.batch == 1 && (decode_metric || c->metric == VAL_E2E))
-        cat |= 1u << VAL_CAT_BATCH1;
-    if ((c->batch <= 0 || s.batch >= 16) && !decode_metric && c->metric != VAL_TTFT)
-        cat |= 1u << VAL_CAT_HIGH_BATCH;
-    if (c->metric == VAL_TTFT)
-        cat |= 1u << VAL_CAT_PREFILL;
-    if (p.tp == 8)
-        cat |= 1u << VAL_CAT_TP8;
-    if (p.pp > 1)
-        cat |= 1u << VAL_CAT_PP;
-    if (m->experts > 0)
-        cat |= 1u << (p.ep > 1 ? VAL_CAT_MOE_EP : VAL_CAT_MOE_TP);
-    if (w != ENGINE_FP16 && w != ENGINE_BF16)
-        cat |= 1u << VAL_CAT_QUANT;
-    static const char *const HOPPER[] = {"h100-sxm", "h100-pcie", "h200", "b200", "gb200",
-                                         "gh200", "h20", "mi300x", "mi325x"};
-    for (size_t i = 0; i < sizeof HOPPER / sizeof HOPPER[0]; i++)
-        if (!strcmp(s.gpu->name, HOPPER[i]))
-            cat |= 1u << VAL_CAT_HOPPER_PLUS;
-    if (s.gpus_per_node > 0 && (long long)p.tp * p.pp > s.gpus_per_node)
-        cat |= 1u << VAL_CAT_MULTINODE;
-    if (p.ep > 1 && s.gpus_per_node > 0 && p.ep * p.pp > s.gpus_per_node)
-        cat |= 1u << VAL_CAT_MULTINODE;
-    if (engine_model_params(m) < 3e9)
-        cat |= 1u << VAL_CAT_SMALL;
-    if ((long long)c->prompt + c->gen >= 32768)
-        cat |= 1u << VAL_CAT_LONG;
-    out->categories = c->out_of_scope ? 0 : cat;
-
-    engine_band_case *bc = &out->band_case;
-    bc->q = out->q;
-    bc->moe = m->experts > 0;
-    bc->dclass = engine_dtype_class(w);
-    if (c->metric == VAL_TTFT) {
-        bc->phase = ENGINE_PHASE_PREFILL;
-        bc->compute_bound = r.compute_bound_prefill;
-    } else if (decode_metric) {
-        bc->phase = ENGINE_PHASE_DECODE;
-        bc->compute_bound = r.compute_bound_decode;
-    } else {
-        bc->phase = ENGINE_PHASE_REQUEST;
-        bc->compute_bound = r.prefill_compute_s > (s.gen - 1) * r.decode_compute_s
-                                ? r.compute_bound_prefill
-                                : r.compute_bound_decode;
-    }
+    out->categories = c->out_of_scope ? 0 : val_categories(c, &s, p);
+    val_band_case(c, &s, &r, out->q, &out->band_case);
 }
 
 #define VAL_MAX_CASES 1024

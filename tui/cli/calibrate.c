@@ -83,9 +83,9 @@ static const char *kind_label(calib_point_kind k)
     return k == CALIB_POINT_PREFILL ? "prefill" : k == CALIB_POINT_DECODE ? "decode" : "copy";
 }
 
-static void print_text(const calib_result *r, const char *saved)
+/* The device, date, roofs and best GEMM lines. */
+static void print_device(const calib_result *r)
 {
-    char t1[32], t2[32], t3[32];
     printf("calibration: %s (%s backend, %s)\n", r->dev.name, r->dev.backend, r->dev.dtype);
     if (!strcmp(r->dev.backend, "cuda"))
         printf("device: GPU %d of %d, %d SMs, sm_%d%d, %.0f MHz, %.1f GB, driver %d, runtime %d\n",
@@ -103,6 +103,12 @@ static void print_text(const calib_result *r, const char *saved)
            r->best_gemm_flops / 1e12,
            r->roofline.peak_flops > 0 ? 100.0 * r->best_gemm_flops / r->roofline.peak_flops : 0,
            r->copy_bandwidth / 1e9);
+}
+
+/* The table of measured points with both fits' predictions. */
+static void print_points(const calib_result *r)
+{
+    char t1[32], t2[32], t3[32];
     printf("%-8s %6s %5s %5s %12s %10s %12s %12s\n", "kind", "hidden", "batch", "seq",
            "measured", "TFLOP/s", "power law", "roofline");
     for (int i = 0; i < r->n_points; i++) {
@@ -122,6 +128,12 @@ static void print_text(const calib_result *r, const char *saved)
                    p->batch, p->seq, t1, p->flops / p->time_s / 1e12, t2, t3);
     }
     printf("\n");
+}
+
+/* The power-law and roofline fits. */
+static void print_compute_fits(const calib_result *r)
+{
+    char t1[32];
     if (r->has_power_law)
         printf("power law: T = %.4g s * (h^2*b*s)^%.4f   MAPE %.1f%%, R^2 %.4f (%d prefill "
                "points; seed: beta 0.7232, 20.2%%)\n",
@@ -143,6 +155,12 @@ static void print_text(const calib_result *r, const char *saved)
     printf("\n");
     if (r->roofline_note[0])
         printf("           note: %s\n", r->roofline_note);
+}
+
+/* The collective and point-to-point fits, or why there are none. */
+static void print_comm_fits(const calib_result *r)
+{
+    char t1[32];
     if (r->has_comm_fit) {
         fmt_seconds(r->comm_fit.alpha_s, "u", t1, sizeof t1);
         printf("comm:      %s: alpha %s, bandwidth %.3g GB/s, R^2 %.4f (%d sizes)\n",
@@ -160,6 +178,14 @@ static void print_text(const calib_result *r, const char *saved)
     } else if (r->p2p_error[0]) {
         printf("p2p:       not measured: %s\n", r->p2p_error);
     }
+}
+
+static void print_text(const calib_result *r, const char *saved)
+{
+    print_device(r);
+    print_points(r);
+    print_compute_fits(r);
+    print_comm_fits(r);
     if (saved)
         printf("saved: %s%s\n", saved,
                strcmp(r->dev.backend, "cpu") ? "" : " (CPU: used only when named explicitly)");

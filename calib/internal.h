@@ -1,8 +1,8 @@
 /*
  * internal.h - what the calib/ sources share beyond the public API: the
- * progress and cancellation checks (opts.c), the UTC date (clock.c), a
- * point's x (result.c), the JSON reader behind the store (result_json.c)
- * and the NCCL sweeps (backend/cuda.c).
+ * progress and cancellation checks and the progress slice (opts.c), the
+ * UTC date (clock.c), a point's x (result.c), the JSON reader behind the
+ * store (result_json.c) and the NCCL sweeps (backend/cuda.c).
  */
 #ifndef SHARDSCOPE_CALIB_INTERNAL_H
 #define SHARDSCOPE_CALIB_INTERNAL_H
@@ -13,6 +13,16 @@
 int calib_cancelled(const calib_opts *o);
 /* Forward progress (0..1) and a step label to o->progress, if any. */
 void calib_report(const calib_opts *o, double fraction, const char *step);
+
+/* A step's progress (0..1) mapped into [lo, hi] of the outer options'. */
+typedef struct calib_progress_slice {
+    const calib_opts *outer;
+    double lo, hi;
+} calib_progress_slice;
+/* *inner = *outer, but reporting through s as the slice [lo, hi] of outer's
+ * progress; s (lo and hi may be moved later) and outer must outlive inner. */
+void calib_opts_slice(const calib_opts *outer, calib_progress_slice *s, double lo, double hi,
+                      calib_opts *inner);
 /* The current UTC time as ISO 8601 ("2026-11-29T09:00:00Z"). */
 void calib_now_iso(char *buf, size_t len);
 

@@ -143,18 +143,6 @@ static void detect_cpu_cache(calib_result *r, double working_set)
     }
 }
 
-/* Progress of a backend (0..1) mapped into [lo, hi] of the whole run. */
-typedef struct scaled_progress {
-    const calib_opts *outer;
-    double lo, hi;
-} scaled_progress;
-
-static void scaled_cb(void *ctx, double f, const char *step)
-{
-    scaled_progress *s = ctx;
-    calib_report(s->outer, s->lo + (s->hi - s->lo) * f, step);
-}
-
 /* Which backend runs: 1 cuda, 0 cpu.  CALIB_NO_GPU with err when --backend
  * cuda cannot run; with auto, out->notes says why the CPU runs instead. */
 static calib_status pick_backend(const calib_opts *o, calib_result *out, int *use_cuda,
@@ -246,10 +234,9 @@ calib_status calib_run(const calib_opts *o, calib_result *out, engine_error *err
     calib_status rc = pick_backend(o, out, &use_cuda, err);
     if (rc != CALIB_OK)
         return rc;
-    calib_opts inner = *o;
-    scaled_progress sp = {o, 0.0, o->skip_comm ? 1.0 : 0.85};
-    inner.progress = scaled_cb;
-    inner.progress_ctx = &sp;
+    calib_opts inner;
+    calib_progress_slice sp;
+    calib_opts_slice(o, &sp, 0.0, o->skip_comm ? 1.0 : 0.85, &inner);
     if ((rc = measure(o, &inner, out, &use_cuda, err)) != CALIB_OK)
         return rc;
     if (!use_cuda) {

@@ -537,19 +537,27 @@ static calib_status gpu_setup(gpu_ctx *g, const gpu_grid *gr, int device,
     return CALIB_OK;
 }
 
-/* Time one GEMM point (h, batch x seq tokens) into r. */
-static calib_status gpu_point(gpu_ctx *g, calib_point p, int reps, calib_result *r,
-                              engine_error *err)
+/* Time point p (the layer GEMMs of p->hidden x batch*seq tokens, or a copy
+ * of `copy` bytes when copy > 0) and add it to r. */
+static calib_status time_and_add(gpu_ctx *g, calib_point *p, size_t copy, int reps,
+                                 calib_result *r, engine_error *err)
 {
-    calib_layer_cost(p.hidden, p.batch * p.seq, 2.0, &p.flops, &p.bytes);
-    if (time_events(g, p.hidden, p.batch * p.seq, 0, reps, &p.time_s, err) != 0)
+    if (time_events(g, p->hidden, p->batch * p->seq, copy, reps, &p->time_s, err) != 0)
         return CALIB_ERR;
-    if (calib_result_add_point(r, &p) != 0) {
+    if (calib_result_add_point(r, p) != 0) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "cuda backend: out of host memory");
         return CALIB_ERR;
     }
     return CALIB_OK;
+}
+
+/* Time one GEMM point (h, batch x seq tokens) into r. */
+static calib_status gpu_point(gpu_ctx *g, calib_point p, int reps, calib_result *r,
+                              engine_error *err)
+{
+    calib_layer_cost(p.hidden, p.batch * p.seq, 2.0, &p.flops, &p.bytes);
+    return time_and_add(g, &p, 0, reps, r, err);
 }
 
 /* The prefill grid, the decode series, then the copy. */
@@ -583,14 +591,7 @@ static calib_status gpu_sweep(gpu_ctx *g, const gpu_grid *gr, const calib_opts *
     calib_report(o, (double)done / total, "cuda: memory copy");
     size_t n = g->wbytes < g->ybytes ? g->wbytes : g->ybytes;
     calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)n, 0};
-    if (time_events(g, 0, 0, n, gr->reps, &p.time_s, err) != 0)
-        return CALIB_ERR;
-    if (calib_result_add_point(r, &p) != 0) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "cuda backend: out of host memory");
-        return CALIB_ERR;
-    }
-    return CALIB_OK;
+    return time_and_add(g, &p, n, gr->reps, r, err);
 }
 
 calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
@@ -774,18 +775,6 @@ static int op_send_recv(void *vctx, size_t bytes, double *seconds)
     return 0;
 }
 
-/* Progress of one of the two sweeps as a slice [lo, hi] of the caller's. */
-typedef struct nccl_progress {
-    const calib_opts *outer;
-    double lo, hi;
-} nccl_progress;
-
-static void nccl_progress_cb(void *ctx, double f, const char *step)
-{
-    nccl_progress *p = ctx;
-    calib_report(p->outer, p->lo + (p->hi - p->lo) * f, step);
-}
-
 /* Appends the details a timing callback left in c->why to err. */
 static void add_why(engine_error *err, const nccl_ctx *c)
 {
@@ -943,10 +932,10 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
      * the first operation between two GPUs pays for the setup), median of 3
      * timed calls, each itself an average over nccl_iters operations. */
     calib_comm_sweep_spec spec = {"nccl all-reduce", 1024, max_bytes, 4, 1, 3};
-    calib_opts inner = *o;
-    nccl_progress np = {o, 0.0, 0.5};
-    inner.progress = nccl_progress_cb;
-    inner.progress_ctx = &np;
+    /* each sweep reports as a slice of the caller's progress */
+    calib_opts inner;
+    calib_progress_slice np;
+    calib_opts_slice(o, &np, 0.0, 0.5, &inner);
     if (rc == CALIB_OK) {
         r->n_comm = 0;
         rc = calib_comm_sweep(&inner, &spec, op_all_reduce, &c, &r->comm, &r->n_comm, err);

@@ -94,18 +94,9 @@ static void plan_label(const engine_plan *p, char *buf, size_t len)
 
 /* --- one plan ---------------------------------------------------------- */
 
+/* "  label  value   note": the value column is at least 12 wide and grows
+ * to fit a value that carries a band. */
 static void row(const char *label, const char *value, const char *note)
-{
-    printf("  ");
-    out_put_col(stdout, label, 20);
-    out_put_col(stdout, value, -12);
-    if (note && *note)
-        printf("   %s", note);
-    printf("\n");
-}
-
-/* A row whose value carries a band: the value column grows to fit it. */
-static void band_row(const char *label, const char *value, const char *note)
 {
     printf("  ");
     out_put_col(stdout, label, 20);
@@ -164,14 +155,14 @@ static void print_latency(const engine_scenario *s, const engine_result *r)
              fmt_seconds(r->prefill_compute_s, NULL, b, sizeof b),
              fmt_seconds(r->prefill_comm_s, NULL, c, sizeof c),
              fmt_seconds(r->prefill_bubble_s, NULL, d, sizeof d));
-    band_row("TTFT (prefill)", time_band(r->ttft_s, &r->ttft_band, band, sizeof band), note);
+    row("TTFT (prefill)", time_band(r->ttft_s, &r->ttft_band, band, sizeof band), note);
     snprintf(note, sizeof note, "compute %s, comm %s, bubble %s",
              fmt_seconds(r->decode_compute_s, NULL, b, sizeof b),
              fmt_seconds(r->decode_comm_s, NULL, c, sizeof c),
              fmt_seconds(r->decode_bubble_s, NULL, d, sizeof d));
-    band_row("ITL (decode step)", time_band(r->itl_s, &r->itl_band, band, sizeof band), note);
+    row("ITL (decode step)", time_band(r->itl_s, &r->itl_band, band, sizeof band), note);
     snprintf(note, sizeof note, "TTFT + %d x ITL", s->gen > 0 ? s->gen - 1 : 0);
-    band_row("end-to-end", time_band(r->e2e_s, &r->e2e_band, band, sizeof band), note);
+    row("end-to-end", time_band(r->e2e_s, &r->e2e_band, band, sizeof band), note);
     if (r->p50_s > 0 && r->p99_s > 0) {
         snprintf(note, sizeof note, "P99 %s; Monte Carlo, sigma %.3g, %d samples, seed %llu",
                  fmt_seconds(r->p99_s, NULL, b, sizeof b), s->jitter_sigma, s->mc_samples,
@@ -195,7 +186,7 @@ static void print_throughput(const engine_scenario *s, const engine_result *r)
         snprintf(a, sizeof a, "%s (%.1f\xe2\x80\x93%.1f)", tps, r->tps_band.lo, r->tps_band.hi);
     else
         snprintf(a, sizeof a, "%s", tps);
-    band_row("generated tokens", a, r->plan.dp > 1 ? "all replicas" : "");
+    row("generated tokens", a, r->plan.dp > 1 ? "all replicas" : "");
     snprintf(a, sizeof a, "%.2f x", r->speedup);
     snprintf(note, sizeof note, "efficiency %s (speedup / %d GPU%s)",
              fmt_percent(r->efficiency, b, sizeof b), s->gpus, s->gpus == 1 ? "" : "s");

@@ -665,20 +665,10 @@ static void add_flag_names(cJSON *o, const recommend_step *st)
             cJSON_AddItemToArray(arr, cJSON_CreateString(F[i].name));
 }
 
-static cJSON *plan_json(const engine_plan *p)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "tp", p->tp);
-    cJSON_AddNumberToObject(o, "pp", p->pp);
-    cJSON_AddNumberToObject(o, "dp", p->dp);
-    cJSON_AddNumberToObject(o, "ep", p->ep);
-    return o;
-}
-
 static cJSON *option_json(const recommend_request *q, const recommend_option *o)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddItemToObject(j, "plan", plan_json(&o->plan));
+    cJSON_AddItemToObject(j, "plan", out_plan_json(&o->plan));
     cJSON_AddStringToObject(j, "dtype", engine_dtype_name(o->dtype));
     cJSON_AddNumberToObject(j, "gpus", o->gpus);
     cJSON_AddNumberToObject(j, "unit_gpus", o->unit_gpus);
@@ -749,7 +739,7 @@ static int print_json(const recommend_request *q, const recommend_result *r)
     else
         cJSON_AddNullToObject(root, "infeasible_because");
     if (r->have_choice) {
-        cJSON_AddItemToObject(root, "plan", plan_json(&r->chosen.plan));
+        cJSON_AddItemToObject(root, "plan", out_plan_json(&r->chosen.plan));
         cJSON_AddStringToObject(root, "dtype", engine_dtype_name(r->chosen.dtype));
         cJSON_AddNumberToObject(root, "gpus", r->chosen.gpus);
         cJSON_AddNumberToObject(root, "unit_gpus", r->chosen.unit_gpus);
@@ -763,7 +753,7 @@ static int print_json(const recommend_request *q, const recommend_result *r)
     }
     cJSON *proc = cJSON_AddObjectToObject(root, "procedure");
     engine_plan pp = {r->procedure_tp, r->procedure_pp, r->procedure_dp, 1};
-    cJSON_AddItemToObject(proc, "plan", plan_json(&pp));
+    cJSON_AddItemToObject(proc, "plan", out_plan_json(&pp));
     cJSON_AddStringToObject(proc, "dtype", engine_dtype_name(r->procedure_dtype));
     cJSON_AddBoolToObject(proc, "ok", r->step[REC_STEP_QUANT].quant.procedure_ok > 0);
     cJSON_AddBoolToObject(proc, "agrees_with_search", (r->step[REC_STEP_ENGINE].flags & REC_ENG_AGREES) != 0);

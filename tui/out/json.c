@@ -26,6 +26,18 @@ static void add_opt(cJSON *obj, const char *name, double v, int ok)
         cJSON_AddNullToObject(obj, name);
 }
 
+/* A run of numbers, each a number when `ok`, else null. */
+typedef struct named_num {
+    const char *key;
+    double v;
+} named_num;
+
+static void add_opts(cJSON *obj, const named_num *f, size_t n, int ok)
+{
+    for (size_t i = 0; i < n; i++)
+        add_opt(obj, f[i].key, f[i].v, ok);
+}
+
 static void add_string_or_null(cJSON *obj, const char *name, const char *v)
 {
     if (v && *v)
@@ -34,15 +46,21 @@ static void add_string_or_null(cJSON *obj, const char *name, const char *v)
         cJSON_AddNullToObject(obj, name);
 }
 
+cJSON *out_plan_json(const engine_plan *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o) {
+        cJSON_AddNumberToObject(o, "tp", p->tp);
+        cJSON_AddNumberToObject(o, "pp", p->pp);
+        cJSON_AddNumberToObject(o, "dp", p->dp);
+        cJSON_AddNumberToObject(o, "ep", p->ep);
+    }
+    return o;
+}
+
 static void add_plan(cJSON *o, const engine_scenario *s, const engine_result *r)
 {
-    cJSON *plan = cJSON_AddObjectToObject(o, "plan");
-    if (plan) {
-        cJSON_AddNumberToObject(plan, "tp", r->plan.tp);
-        cJSON_AddNumberToObject(plan, "pp", r->plan.pp);
-        cJSON_AddNumberToObject(plan, "dp", r->plan.dp);
-        cJSON_AddNumberToObject(plan, "ep", r->plan.ep);
-    }
+    cJSON_AddItemToObject(o, "plan", out_plan_json(&r->plan));
     double gpus = s ? (double)s->gpus : (double)r->plan.tp * r->plan.pp * r->plan.dp;
     cJSON_AddNumberToObject(o, "gpus", gpus);
     cJSON_AddBoolToObject(o, "valid", r->valid != 0);
@@ -73,12 +91,15 @@ static void add_memory(cJSON *o, const engine_result *r)
 /* Times, rates, ratio, cost and tails: null unless ok (valid and fits). */
 static void add_performance(cJSON *o, const engine_result *r, int ok)
 {
-    add_opt(o, "ttft_s", r->ttft_s, ok);
-    add_opt(o, "itl_s", r->itl_s, ok);
-    add_opt(o, "e2e_s", r->e2e_s, ok);
-    add_opt(o, "tokens_per_s", r->tokens_per_s, ok);
-    add_opt(o, "speedup", r->speedup, ok);
-    add_opt(o, "efficiency", r->efficiency, ok);
+    const named_num perf[] = {
+        {"ttft_s", r->ttft_s},
+        {"itl_s", r->itl_s},
+        {"e2e_s", r->e2e_s},
+        {"tokens_per_s", r->tokens_per_s},
+        {"speedup", r->speedup},
+        {"efficiency", r->efficiency},
+    };
+    add_opts(o, perf, sizeof perf / sizeof perf[0], ok);
     int has_regime = ok && (r->regime == 'C' || r->regime == 'M');
     add_opt(o, "compute_comm_ratio", r->compute_comm_ratio, has_regime);
     if (has_regime)
@@ -136,18 +157,21 @@ static void add_phases(cJSON *o, const engine_result *r, int ok)
         if (!ph)
             continue;
         const engine_breakdown *b = phases[i].b;
-        add_opt(ph, "compute_s", phases[i].compute, ok);
-        add_opt(ph, "comm_s", phases[i].comm, ok);
-        add_opt(ph, "bubble_s", phases[i].bubble, ok);
-        add_opt(ph, "gemm_s", b->gemm_s, ok);
-        add_opt(ph, "attention_s", b->attn_s, ok);
-        add_opt(ph, "small_kernels_s", b->small_s, ok);
-        add_opt(ph, "launch_s", b->launch_s, ok);
-        add_opt(ph, "framework_s", b->step_s, ok);
-        add_opt(ph, "tp_allreduce_s", b->tp_s, ok);
-        add_opt(ph, "ep_alltoall_s", b->ep_s, ok);
-        add_opt(ph, "pp_p2p_s", b->pp_s, ok);
-        add_opt(ph, "kernels", b->kernels, ok);
+        const named_num f[] = {
+            {"compute_s", phases[i].compute},
+            {"comm_s", phases[i].comm},
+            {"bubble_s", phases[i].bubble},
+            {"gemm_s", b->gemm_s},
+            {"attention_s", b->attn_s},
+            {"small_kernels_s", b->small_s},
+            {"launch_s", b->launch_s},
+            {"framework_s", b->step_s},
+            {"tp_allreduce_s", b->tp_s},
+            {"ep_alltoall_s", b->ep_s},
+            {"pp_p2p_s", b->pp_s},
+            {"kernels", b->kernels},
+        };
+        add_opts(ph, f, sizeof f / sizeof f[0], ok);
     }
     cJSON *req = cJSON_AddObjectToObject(o, "request");
     if (req) {

@@ -43,6 +43,11 @@
  * memory. */
 cJSON *cli_result_json(const engine_scenario *s, const engine_result *r);
 
+/* A plan's degrees {tp, pp, dp, ep}: the "plan" member of eval's and
+ * recommend's objects.  New object owned by the caller, NULL when out of
+ * memory. */
+cJSON *out_plan_json(const engine_plan *p);
+
 /* The scenario echo: model, model_display, gpu, gpus, gpus_per_node, link,
  * inter_link, vram_bytes, usable_fraction, runtime_overhead_bytes, batch,
  * prompt, gen, dtype, kv_dtype, act_dtype, microbatches, schedule,

@@ -104,7 +104,10 @@ const engine_gpu *cli_find_gpu(const preset_db *db, const char *flag, const char
                                engine_error *err)
 {
     const engine_gpu *g = preset_find_gpu(db, name);
-    if (!g) {
+    if (!g && name[0] && strspn(name, "0123456789") == strlen(name))
+        cli_errorf(err, "%s: unknown gpu '%s'; a number is a GPU count: use --gpus %s "
+                   "(see 'shardscope list gpus')", flag, name, name);
+    else if (!g) {
         NAMES_OF(db->gpus, db->n_gpus);
         unknown(db, flag, "gpu", name, names, n_names, err);
     }

@@ -23,6 +23,9 @@ static const char *objective_name(int i) { return engine_objective_name((engine_
 static const char *graphs_name(int i) { return engine_graphs_name((engine_graphs)i); }
 
 static const cli_enum DTYPES = {dtype_name, ENGINE_DTYPE_COUNT};
+/* Activations and communication: the float formats only (fp16, bf16,
+ * fp8 are engine_dtype 0..2, so the index is the dtype). */
+static const cli_enum ACT_DTYPES = {dtype_name, ENGINE_FP8 + 1};
 static const cli_enum SCHEDULES = {schedule_name, ENGINE_SCHED_COUNT};
 static const cli_enum OBJECTIVES = {objective_name, ENGINE_OBJ_COUNT};
 static const cli_enum GRAPHS = {graphs_name, ENGINE_GRAPHS_COUNT};
@@ -87,7 +90,7 @@ const cli_opt cli_scenario_opts[] = {
             "weights per int4/fp4 scale (default: the checkpoint's,\n"
             "else 128 for int4, 16 for fp4)"),
     ENUM_OPT("--kv-dtype", "D", kv_dtype, DTYPES, ": KV cache (default fp16)"),
-    ENUM_OPT("--act-dtype", "D", act_dtype, DTYPES,
+    ENUM_OPT("--act-dtype", "D", act_dtype, ACT_DTYPES,
              ": activations and\ncommunication (default fp16)"),
     INT_OPT("--microbatches", "M", microbatches, 1, ENGINE_MAX_MICROBATCHES,
             "prefill micro-batches (default: min(pp, batch), whole\n"
@@ -274,6 +277,11 @@ static int load_check(const cli_opts *o, unsigned need, cli_scenario *out, engin
                               tokens, limit,
                               CLI_SEEN(o, max_model_len) ? "--max-model-len" : s->model->name);
     }
+    if (s->objective == ENGINE_OBJ_COST && s->gpu && !(s->gpu->price_per_hour > 0))
+        return cli_errorf(err,
+                          "--objective cost: %s has no price (price_usd_per_hour 0); use "
+                          "--objective throughput, or give it a price in a user preset",
+                          s->gpu->name);
     if (s->model && s->gpu && s->intra) {
         engine_error e = {{0}};
         if (engine_scenario_check(s, &e) != 0)

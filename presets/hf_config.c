@@ -563,6 +563,45 @@ static void hf_set_names(const cJSON *root, const char *file, const char *type,
              file, type);
 }
 
+/* The config's own name for a field: the first of keys present, else keys[0]. */
+static const char *hf_key(const hf_ctx *h, const char *const *keys)
+{
+    const char *which;
+    hf_find(h, keys, &which);
+    return which;
+}
+
+/* preset_model_check's consistency rules, named by the config's keys
+ * (num_key_value_heads, num_experts_per_tok, first_k_dense_replace rather
+ * than kv_heads, moe.top_k, moe.dense_layers).  0 ok, -1 with err set. */
+static int hf_check(const hf_ctx *h, const engine_model *m)
+{
+    const char *heads = hf_key(h, KEYS("num_attention_heads", "n_head"));
+    const char *layers = hf_key(h, KEYS("num_hidden_layers", "n_layer"));
+    if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+        preset_util_error(h->err, "%s: %s: %d does not divide %s (%d)", h->path,
+                          hf_key(h, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv")),
+                          m->kv_heads, heads, m->heads);
+        return -1;
+    }
+    if (m->experts <= 0)
+        return 0;
+    if (m->top_k > m->experts) {
+        preset_util_error(h->err, "%s: num_experts_per_tok: expected at most %s (%d), got %d",
+                          h->path,
+                          hf_key(h, KEYS("num_local_experts", "num_experts", "n_routed_experts")),
+                          m->experts, m->top_k);
+        return -1;
+    }
+    if (m->dense_layers >= m->layers) {
+        preset_util_error(h->err, "%s: %s: expected fewer than %s (%d), got %d", h->path,
+                          hf_key(h, KEYS("first_k_dense_replace", "mlp_only_layers")), layers,
+                          m->layers, m->dense_layers);
+        return -1;
+    }
+    return 0;
+}
+
 /* The parsed model of one config.json; 0 ok, -1 with err set. */
 static int hf_model(const cJSON *root, const char *file, engine_model *m, engine_error *err)
 {
@@ -575,6 +614,8 @@ static int hf_model(const cJSON *root, const char *file, engine_model *m, engine
         hf_quantization(&h, m) != 0)
         return -1;
     hf_set_names(root, file, type, m);
+    if (hf_check(&h, m) != 0)
+        return -1;
     return preset_model_check(m, file, err);
 }
 

@@ -487,5 +487,23 @@ if command -v groff >/dev/null 2>&1; then
     [ ! -s "$tmp/err" ] || fail "groff tui/shardscope.1: $(head -n 3 "$tmp/err")"
 fi
 
+# --- inputs and messages (issue 13 section 4) ------------------------------
+# A number given to --gpu is a GPU count: point at --gpus, not at "l4".
+run eval --model llama-3-8b --gpu 8 --gpus 8
+expect_rc 2
+expect_err_exact "shardscope eval: --gpu: unknown gpu '8'; a number is a GPU count: use --gpus 8 (see 'shardscope list gpus')"
+# Activations take float formats only.
+run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --act-dtype int4
+expect_rc 2
+expect_err_exact "shardscope eval: --act-dtype: expected fp16|bf16|fp8, got 'int4'"
+# --objective cost needs a price: refused, not silently ranked by tokens/s.
+for c in eval recommend; do
+    run "$c" --model llama-3-8b --gpu rtx-2070 --gpus 8 --objective cost
+    expect_rc 2
+    expect_err_exact "shardscope $c: --objective cost: rtx-2070 has no price (price_usd_per_hour 0); use --objective throughput, or give it a price in a user preset"
+done
+run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --objective cost
+expect_rc 0
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -206,6 +206,9 @@ static void test_opts_errors(void **state)
          "shardscope eval: --schedule: expected gpipe|1f1b|interleaved, got 'zigzag'"},
         {"--cuda-graphs", "maybe",
          "shardscope eval: --cuda-graphs: expected default|on|off, got 'maybe'"},
+        /* Activations are a float format: no int8/int4/fp4 (issue 13). */
+        {"--act-dtype", "int4", "shardscope eval: --act-dtype: expected fp16|bf16|fp8, got 'int4'"},
+        {"--act-dtype", "int8", "shardscope eval: --act-dtype: expected fp16|bf16|fp8, got 'int8'"},
         {"--model=", NULL, "shardscope eval: --model: expected a value, got ''"},
         {"--json=yes", NULL, "shardscope eval: --json: takes no value, got 'yes'"},
         {"stray", NULL, "shardscope eval: unexpected argument 'stray' (see 'shardscope eval --help')"},
@@ -273,6 +276,7 @@ static void test_opts_tables(void **state)
     assert_non_null(strstr(text, "\n  --framework F        vllm|sglang|trt-llm|generic"));
     assert_non_null(strstr(text, "\n  --dtype D            fp16|bf16|fp8|int8|int4|fp4: weights"));
     assert_non_null(strstr(text, "\n  --gpus N             number of GPUs, 1..1048576\n"));
+    assert_non_null(strstr(text, "\n  --act-dtype D        fp16|bf16|fp8: activations"));
     assert_non_null(strstr(text, "\nworkload:\n  --batch B"));
     assert_non_null(strstr(text, "\n  --csv  "));
     free(text);

@@ -1311,7 +1311,7 @@ static void test_hf_errors(void **state)
           "n_layer: expected an integer, got a string" },
         { "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, \"num_attention_heads\": 8,"
           " \"num_key_value_heads\": 3, \"intermediate_size\": 10, \"vocab_size\": 10, \"max_position_embeddings\": 10}",
-          "kv_heads: 3 does not divide heads (8)" },
+          "num_key_value_heads: 3 does not divide num_attention_heads (8)" },
         { "{\"hidden_size\": 4096}", "model_type: missing required field" },
         { "{\"model_type\": 3}", "model_type: expected a string, got a number" },
         { "{\"model_type\": \"llama\",}", NULL },
@@ -1329,6 +1329,55 @@ static void test_hf_errors(void **state)
     }
     unlink(p);
     rmdir(root);
+
+    /* Consistency errors name the config's own keys, not the preset's
+     * (moe.top_k, moe.dense_layers). */
+    assert_int_equal(preset_model_from_hf_config(HF "bad-top-k", &m, &err), -1);
+    assert_string_equal(err.msg, HF "bad-top-k/config.json: num_experts_per_tok: expected at "
+                                    "most num_local_experts (8), got 9");
+    assert_int_equal(preset_model_from_hf_config(HF "bad-dense-layers", &m, &err), -1);
+    assert_string_equal(err.msg, HF "bad-dense-layers/config.json: first_k_dense_replace: "
+                                    "expected fewer than num_hidden_layers (61), got 61");
+}
+
+/* JSON nested past cJSON's limit (1000) says so, in a presets file and in
+ * a config.json, rather than "malformed JSON". */
+static void test_nesting_limit(void **state)
+{
+    (void)state;
+    static const char head[] = "{\"models\": {\"x\": ";
+    size_t depth = 1001, len = strlen(head) + 2 * depth + 2;
+    char *text = malloc(len + 1);
+    assert_non_null(text);
+    memcpy(text, head, strlen(head));
+    memset(text + strlen(head), '[', depth);
+    memset(text + strlen(head) + depth, ']', depth);
+    memcpy(text + len - 2, "}}", 3);
+    preset_db *db = empty_db();
+    assert_int_equal(preset_db_add_json(db, "deep.json", text, len), -1);
+    assert_int_equal(db->n_errors, 1);
+    assert_string_equal(db->errors[0], "deep.json: line 1, column 1016: nested deeper than "
+                                       "1000 levels near '[[[]]]]]]]]]]]]]]]]]'");
+    preset_db_free(db);
+
+    /* 1000 levels still parse (and are then rejected for what they are). */
+    db = empty_db();
+    assert_int_equal(preset_db_add_json(db, "ok.json", text + 1, len - 3), -1);
+    assert_null(strstr(db->errors[0], "nested deeper"));
+    preset_db_free(db);
+
+    char root[64], p[128];
+    strcpy(root, "/tmp/shardscope-hfdeep-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    snprintf(p, sizeof p, "%s/config.json", root);
+    write_file(p, text);
+    engine_model m;
+    engine_error err = { "" };
+    assert_int_equal(preset_model_from_hf_config(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, ": line 1, column 1016: nested deeper than 1000 levels"));
+    unlink(p);
+    rmdir(root);
+    free(text);
 }
 
 int main(void)
@@ -1372,6 +1421,7 @@ int main(void)
         cmocka_unit_test(test_hf_rope_scaling),
         cmocka_unit_test(test_hf_qwen3_moe),
         cmocka_unit_test(test_hf_errors),
+        cmocka_unit_test(test_nesting_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

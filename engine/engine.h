@@ -612,8 +612,8 @@ int engine_rank(const engine_scenario *s, engine_result *out, int cap,
 int engine_result_compare(const engine_result *a, const engine_result *b,
                           engine_objective o);
 
-/* Smallest N (a power of two up to max_gpus) for which some plan fits;
- * 0 if none does. */
+/* Smallest N (a power of two up to max_gpus, at most ENGINE_MAX_GPUS) for
+ * which some plan fits; 0 if none does. */
 int engine_min_gpus(const engine_scenario *s, int max_gpus);
 
 /* The most sequences per replica that fit for a plan (the batch is searched,

@@ -310,6 +310,12 @@ static int plan_valid(const engine_scenario *s, engine_plan p, char *reason, siz
         snprintf(reason, len, "degrees must be >= 1");
         return 0;
     }
+    /* Each degree at most 2^20, so every product below fits in 64 bits. */
+    if (p.tp > ENGINE_MAX_GPUS || p.pp > ENGINE_MAX_GPUS || p.dp > ENGINE_MAX_GPUS ||
+        p.ep > ENGINE_MAX_GPUS) {
+        snprintf(reason, len, "degrees must be at most %d", ENGINE_MAX_GPUS);
+        return 0;
+    }
     long long prod = (long long)p.tp * p.pp * p.dp;
     if (prod != s->gpus) {
         snprintf(reason, len, "tp*pp*dp = %lld, not the %d GPUs", prod, s->gpus);

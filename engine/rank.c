@@ -25,8 +25,9 @@ static void for_each_plan(const engine_scenario *s, plan_fn fn, void *arg)
             fn(p, arg);
             if (experts <= 0)
                 continue;
-            for (int ep = 2 * tp; ep <= tp * dp; ep += tp) {
-                if ((tp * dp) % ep || experts % ep)
+            const long long group = (long long)tp * dp; /* <= n */
+            for (int ep = 2 * tp; ep <= group; ep += tp) {
+                if (group % ep || experts % ep)
                     continue;
                 p.ep = ep;
                 fn(p, arg);
@@ -155,8 +156,10 @@ int engine_min_gpus(const engine_scenario *s, int max_gpus)
     if (engine_scenario_check(s, NULL) != 0)
         return 0;
     engine_scenario t = *s;
-    for (int n = 1; n <= max_gpus; n *= 2) {
-        t.gpus = n;
+    if (max_gpus > ENGINE_MAX_GPUS)
+        max_gpus = ENGINE_MAX_GPUS;
+    for (long long n = 1; n <= max_gpus; n *= 2) { /* 64-bit: no wrap at INT_MAX */
+        t.gpus = (int)n;
         if (rank_some_plan_fits(&t))
             return n;
     }

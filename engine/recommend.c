@@ -12,6 +12,7 @@
  * "keep TP groups within an NVLink domain"); the unconstrained best is
  * reported when it would break that rule.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -116,7 +117,7 @@ static int ceil_div_int(double a, double b)
 
 static int nodes_of(int unit, int per_node)
 {
-    return per_node > 0 ? (unit + per_node - 1) / per_node : 1;
+    return per_node > 0 ? (int)(((long long)unit + per_node - 1) / per_node) : 1;
 }
 
 /* The procedure's arithmetic for one weight dtype. */
@@ -157,7 +158,8 @@ static void procedure(const recommend_request *q, engine_dtype d, double kv, dou
                 p->fit_impossible = 1;
         }
     }
-    p->unit = p->tp * p->pp;
+    long long unit = (long long)p->tp * p->pp; /* ~n_fit <= 2^30, but never wraps */
+    p->unit = unit > INT_MAX ? INT_MAX : (int)unit;
     p->nodes = nodes_of(p->unit, q->base.gpus_per_node);
 }
 

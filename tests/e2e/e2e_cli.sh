@@ -379,6 +379,20 @@ run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --tp 2 --pp 2 --dp 4
 expect_rc 2
 expect_err_exact "shardscope eval: --gpus: tp*pp*dp = 2*2*4 = 16, but --gpus is 8"
 
+# Issue 13: degree products that overflow an int (65536*65536 = 2^32 was a
+# SIGFPE in every command that takes a plan) are refused, naming the flags.
+for c in eval report; do
+    run $c --model llama-3-8b --gpu h100-sxm --gpus 8 --tp 65536 --pp 65536
+    expect_rc 2
+    expect_err_exact "shardscope $c: --tp/--pp/--dp: tp*pp*dp = 4294967296 is above 1048576 GPUs"
+done
+run eval --model llama-3-8b --gpu h100-sxm --tp 1048576 --pp 1048576 --dp 1048576
+expect_rc 2
+expect_err_exact "shardscope eval: --tp/--pp/--dp: tp*pp*dp = 1152921504606846976 is above 1048576 GPUs"
+run recommend --model llama-3-8b --gpu h100-sxm --gpus 8 --tp 65536 --pp 65536
+expect_rc 2
+expect_err_exact "shardscope recommend: --tp/--pp/--dp/--ep: recommend chooses the plan; use 'shardscope eval' to evaluate one"
+
 run eval --gpu h100-sxm --gpus 1
 expect_rc 2
 expect_err_exact "shardscope eval: --model: required (a preset name or a config.json path)"

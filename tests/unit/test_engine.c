@@ -4,6 +4,7 @@
  * published parameter counts, KV bytes per token, the alpha-beta formulas,
  * the bubble table, and invariants over plans and slider extremes.
  */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -678,6 +679,46 @@ static void test_default_microbatches(void **state)
     assert_near(r.bubble_fraction, 3.0 / 7.0, 1e-12); /* m = 4 */
 }
 
+/* Degrees whose products overflow an int (65536*65536) or a 64-bit
+ * integer (INT_MAX^3) are an invalid plan with a reason, never a wrapped
+ * product, a division by zero or a UBSan report (issue 13). */
+static void test_huge_degrees(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    engine_error err = {{0}};
+    assert_int_equal(engine_scenario_check(&s, &err), 0);
+    engine_result r = eval_plan(&s, 65536, 65536, 1, 1);
+    assert_false(r.valid);
+    assert_string_equal(r.reason, "tp*pp*dp = 4294967296, not the 8 GPUs");
+    r = eval_plan(&s, INT_MAX, INT_MAX, INT_MAX, INT_MAX);
+    assert_false(r.valid);
+    assert_string_equal(r.reason, "degrees must be at most 1048576");
+    r = eval_plan(&s, 1, 1, 8, INT_MAX);
+    assert_false(r.valid);
+    assert_string_equal(r.reason, "degrees must be at most 1048576");
+    r = eval_plan(&s, 1048576, 1048576, 1048576, 1);
+    assert_false(r.valid);
+    assert_string_equal(r.reason, "tp*pp*dp = 1152921504606846976, not the 8 GPUs");
+    char reason[ENGINE_REASON_MAX];
+    engine_memory mem;
+    assert_int_equal(engine_plan_memory(&s, (engine_plan){INT_MAX, 2, 2, 1}, &mem, reason,
+                                        sizeof reason), 0);
+    assert_string_equal(reason, "degrees must be at most 1048576");
+    /* The GPU count itself: the scenario check bounds it. */
+    s.gpus = INT_MAX;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg, "scenario: gpus: must be 1..1048576");
+    /* The power-of-two search stops at the limit instead of wrapping. */
+    s.gpus = 1;
+    s.vram_bytes = 1e3;
+    assert_int_equal(engine_min_gpus(&s, INT_MAX), 0);
+}
+
 static void test_invalid_plans(void **state)
 {
     (void)state;
@@ -1172,6 +1213,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_times),
         cmocka_unit_test(test_default_microbatches),
         cmocka_unit_test(test_invalid_plans),
+        cmocka_unit_test(test_huge_degrees),
         cmocka_unit_test(test_moe_ep),
         cmocka_unit_test(test_memory_rules),
         cmocka_unit_test(test_host_step),

@@ -229,29 +229,32 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
 #undef TAKE
 }
 
-/* The GPU count and the explicit plan (--tp --pp --dp --ep). */
+/* The GPU count and the explicit plan (--tp --pp --dp --ep).  Degree
+ * products are 64-bit: each degree is at most ENGINE_MAX_GPUS (2^20), so
+ * tp*pp*dp fits, and it is checked against the limit before any int holds
+ * it or divides by it. */
 static int load_plan(const cli_opts *o, unsigned need, cli_scenario *out, engine_error *err)
 {
     int gpus = o->v.gpus, seen_gpus = CLI_SEEN(o, gpus);
     out->has_plan = CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep);
     if (out->has_plan) {
         int tp = CLI_SEEN(o, tp) ? o->v.tp : 1, pp = CLI_SEEN(o, pp) ? o->v.pp : 1;
-        int ep = CLI_SEEN(o, ep) ? o->v.ep : 1, dp = 1;
-        if (CLI_SEEN(o, dp))
-            dp = o->v.dp;
-        else if (seen_gpus && gpus % (tp * pp) != 0)
-            return cli_errorf(err,
-                              "--gpus: %d is not a multiple of tp*pp = %d*%d; give --dp or "
-                              "change --tp/--pp",
-                              gpus, tp, pp);
-        else if (seen_gpus)
-            dp = gpus / (tp * pp);
-        long prod = (long)tp * pp * dp;
-        if (!seen_gpus && prod > ENGINE_MAX_GPUS)
-            return cli_errorf(err, "--tp/--pp/--dp: tp*pp*dp = %ld is above %d GPUs", prod,
+        int ep = CLI_SEEN(o, ep) ? o->v.ep : 1, dp = CLI_SEEN(o, dp) ? o->v.dp : 1;
+        long long tpp = (long long)tp * pp, prod = tpp * dp;
+        if (prod > ENGINE_MAX_GPUS)
+            return cli_errorf(err, "--tp/--pp/--dp: tp*pp*dp = %lld is above %d GPUs", prod,
                               ENGINE_MAX_GPUS);
+        if (!CLI_SEEN(o, dp) && seen_gpus) {
+            if (gpus % tpp != 0)
+                return cli_errorf(err,
+                                  "--gpus: %d is not a multiple of tp*pp = %d*%d; give --dp or "
+                                  "change --tp/--pp",
+                                  gpus, tp, pp);
+            dp = (int)(gpus / tpp);
+            prod = tpp * dp;
+        }
         if (seen_gpus && prod != gpus)
-            return cli_errorf(err, "--gpus: tp*pp*dp = %d*%d*%d = %ld, but --gpus is %d", tp, pp,
+            return cli_errorf(err, "--gpus: tp*pp*dp = %d*%d*%d = %lld, but --gpus is %d", tp, pp,
                               dp, prod, gpus);
         gpus = (int)prod;
         seen_gpus = 1;

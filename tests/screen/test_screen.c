@@ -107,13 +107,13 @@ static void screen_open(const char *term, int utf8, int rows, int cols,
     o.mouse = 0;
     o.rows = rows;
     o.cols = cols;
-    char msg[256];
-    if (term_open(&o, &g_caps, msg, sizeof msg) != 0)
-        fail_msg("term_open(%s): %s", term, msg);
+    engine_error err = {{0}};
+    if (term_open(&o, &g_caps, err.msg, sizeof err.msg) != 0)
+        fail_msg("term_open(%s): %s", term, err.msg);
     explorer_opts d;
     explorer_opts_defaults(&d);
-    if (explorer_new(g_db, eo ? eo : &d, &g_caps, &g_x, msg, sizeof msg) != 0)
-        fail_msg("explorer_new: %s", msg);
+    if (explorer_new(g_db, eo ? eo : &d, &g_caps, &g_x, &err) != 0)
+        fail_msg("explorer_new: %s", err.msg);
     explorer_frame(g_x);
 }
 
@@ -460,10 +460,14 @@ static void test_preselection_and_vram_default(void **state)
     assert_int_equal(g_x->ctl.s[CTL_PER_NODE].value, 8);
     screen_close();
     explorer *x = NULL;
-    char msg[128];
+    engine_error err = {{0}};
     eo.model = "no-such-model";
-    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &x, msg, sizeof msg), -1);
-    assert_non_null(strstr(msg, "no-such-model"));
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &x, &err), -1);
+    assert_null(x);
+    assert_string_equal(err.msg, "unknown model 'no-such-model'");
+    /* err may be NULL: the same failure, nothing written */
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &x, NULL), -1);
+    assert_null(x);
 }
 
 static void click(int y, int x, mmask_t b)
@@ -492,12 +496,12 @@ static void test_mouse_focus_pick_and_wheel(void **state)
     o.rows = 40;
     o.cols = 120;
     o.mouse = 1;
-    char msg[256];
-    assert_int_equal(term_open(&o, &g_caps, msg, sizeof msg), 0);
+    engine_error err = {{0}};
+    assert_int_equal(term_open(&o, &g_caps, err.msg, sizeof err.msg), 0);
     assert_true(g_caps.mouse);
     explorer_opts eo;
     explorer_opts_defaults(&eo);
-    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, msg, sizeof msg), 0);
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, &err), 0);
     explorer_frame(g_x);
     layout_rect sp = g_x->scr.lay.pane[PANE_STRATEGIES];
     /* Click the third plan row (border, header row, then plans). */
@@ -541,11 +545,11 @@ static void test_mouse_tabs_compact(void **state)
     o.rows = 24;
     o.cols = 80;
     o.mouse = 1;
-    char msg[256];
-    assert_int_equal(term_open(&o, &g_caps, msg, sizeof msg), 0);
+    engine_error err = {{0}};
+    assert_int_equal(term_open(&o, &g_caps, err.msg, sizeof err.msg), 0);
     explorer_opts eo;
     explorer_opts_defaults(&eo);
-    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, msg, sizeof msg), 0);
+    assert_int_equal(explorer_new(g_db, &eo, &g_caps, &g_x, &err), 0);
     explorer_frame(g_x);
     const layout *l = &g_x->scr.lay;
     assert_int_equal(l->mode, LAYOUT_COMPACT);
@@ -814,6 +818,7 @@ static struct fake_job {
     int started, released, polls;
     int outcome; /* 0 keep running, 1 finish with the result, -1 fail */
     int saved;   /* load_for_gpu / view find the synthetic result saved */
+    int refuse;  /* start: 1 fails with a reason in err, 2 fails without one */
 } g_fake;
 
 static int fake_load(const char *gpu, engine_calib *out)
@@ -824,14 +829,14 @@ static int fake_load(const char *gpu, engine_calib *out)
     return 1;
 }
 
-static void *fake_start(const preset_db *db, int gpu_index, char *msg, size_t len)
+static void *fake_start(const preset_db *db, int gpu_index, engine_error *err)
 {
     (void)db;
     (void)gpu_index;
-    (void)msg;
-    (void)len;
     g_fake.started++;
-    return &g_fake;
+    if (g_fake.refuse == 1)
+        snprintf(err->msg, sizeof err->msg, "no CUDA device 0 (0 devices visible)");
+    return g_fake.refuse ? NULL : &g_fake;
 }
 
 static int fake_poll(void *job, double *progress, char *step, size_t step_len,
@@ -1021,6 +1026,28 @@ static void test_calib_finish_failure_and_gpu_change(void **state)
     fake_close();
 }
 
+/* start refuses: its reason (engine_error) on the bar and in the view's
+ * note; without a reason, the fallbacks. */
+static void test_calib_start_refused(void **state)
+{
+    (void)state;
+    fake_open("vt100", 0, 40, 120, 0);
+    g_fake.refuse = 1;
+    type("c");
+    assert_int_equal(g_fake.started, 1);
+    assert_null(g_x->cal.job);
+    assert_string_equal(explorer_message(g_x),
+                        "calibration: no CUDA device 0 (0 devices visible)");
+    assert_string_equal(g_x->cal.note, "could not start: no CUDA device 0 (0 devices visible)");
+    g_fake.refuse = 2;
+    type("c");
+    assert_int_equal(g_fake.started, 2);
+    assert_string_equal(explorer_message(g_x), "calibration: could not start");
+    assert_string_equal(g_x->cal.note, "could not start: (no reason given)");
+    assert_int_equal(g_fake.released, 0); /* nothing to release */
+    fake_close();
+}
+
 static void test_calib_view_goldens(void **state)
 {
     (void)state;
@@ -1122,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_calib_progress_and_escape_cancels),
         cmocka_unit_test(test_calib_q_cancels_then_quits),
         cmocka_unit_test(test_calib_finish_failure_and_gpu_change),
+        cmocka_unit_test(test_calib_start_refused),
         cmocka_unit_test(test_calib_view_goldens),
         cmocka_unit_test(test_calib_view_defaults_and_no_hook),
         cmocka_unit_test(test_signal_flag),

@@ -140,14 +140,14 @@ int cli_bench_run(const cli_opts *o, const preset_db *db)
     }
     double *t = calloc((size_t)repeats, sizeof *t);
     explorer_bench_update_result u;
-    char msg[256];
+    engine_error err = {{0}};
     if (!t) {
         fprintf(stderr, "shardscope bench: out of memory\n");
         return CLI_FAIL;
     }
     /* (b) first: the explorer sets up its own starting scenario. */
-    if (explorer_bench_update(db, BENCH_ROWS, BENCH_COLS, repeats, &u, msg, sizeof msg) != 0) {
-        fprintf(stderr, "shardscope bench: %s\n", msg);
+    if (explorer_bench_update(db, BENCH_ROWS, BENCH_COLS, repeats, &u, &err) != 0) {
+        fprintf(stderr, "shardscope bench: %s\n", err.msg);
         free(t);
         return CLI_FAIL;
     }

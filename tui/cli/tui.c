@@ -141,18 +141,17 @@ int cli_tui_run(const cli_opts *opts, const preset_db *db)
     if (ascii)
         o.utf8 = 0;
     term_caps caps;
-    char msg[300];
     term_install_signals();
-    if (term_open(&o, &caps, msg, sizeof msg) != 0) {
+    if (term_open(&o, &caps, err.msg, sizeof err.msg) != 0) {
         term_restore_signals();
-        fprintf(stderr, "shardscope tui: %s\n", msg);
+        fprintf(stderr, "shardscope tui: %s\n", err.msg);
         return CLI_FAIL;
     }
     explorer *x = NULL;
-    if (explorer_new(db, &eo, &caps, &x, msg, sizeof msg) != 0) {
+    if (explorer_new(db, &eo, &caps, &x, &err) != 0) {
         term_close();
         term_restore_signals();
-        fprintf(stderr, "shardscope tui: %s\n", msg);
+        fprintf(stderr, "shardscope tui: %s\n", err.msg);
         return CLI_FAIL;
     }
     explorer_set_calib_ops(x, explorer_calib_hook());

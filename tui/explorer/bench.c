@@ -131,15 +131,15 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
     o.rows = rows;
     o.cols = cols;
     term_caps caps;
-    char msg[256] = "cannot open a temporary file";
+    engine_error err = {"cannot open a temporary file"};
     explorer *x = NULL;
     explorer_opts eo;
     explorer_opts_defaults(&eo);
-    int opened = out && in && term_open(&o, &caps, msg, sizeof msg) == 0;
-    if (!opened || explorer_new(db, &eo, &caps, &x, msg, sizeof msg) != 0) {
+    int opened = out && in && term_open(&o, &caps, err.msg, sizeof err.msg) == 0;
+    if (!opened || explorer_new(db, &eo, &caps, &x, &err) != 0) {
         if (opened)
             term_close();
-        fprintf(report, "bench: %s\n", msg);
+        fprintf(report, "bench: %s\n", err.msg);
         if (out)
             fclose(out);
         if (in)
@@ -191,7 +191,7 @@ static void count_cells(const explorer *x, explorer_bench_update_result *out)
 }
 
 int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
-                          explorer_bench_update_result *out, char *msg, size_t len)
+                          explorer_bench_update_result *out, engine_error *err)
 {
     memset(out, 0, sizeof *out);
     term_caps caps;
@@ -199,12 +199,12 @@ int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
     explorer_opts eo;
     explorer_opts_defaults(&eo);
     explorer *x = NULL;
-    if (explorer_new(db, &eo, &caps, &x, msg, len) != 0)
+    if (explorer_new(db, &eo, &caps, &x, err) != 0)
         return 1;
     double *t = calloc((size_t)repeats * (EXPLORER_BENCH_PARTS + 1), sizeof *t);
     if (!t) {
         explorer_free(x);
-        snprintf(msg, len, "out of memory");
+        exp_error(err, "out of memory");
         return 1;
     }
     layout_compute(rows, cols, x->view.tab, &x->scr.lay);

@@ -96,11 +96,11 @@ static int ex_load(const char *gpu_preset, engine_calib *out)
     return calib_store_load_for_gpu(gpu_preset, out);
 }
 
-static void *ex_start(const preset_db *db, int gpu_index, char *msg, size_t len)
+static void *ex_start(const preset_db *db, int gpu_index, engine_error *err)
 {
     explorer_job *j = calloc(1, sizeof *j);
     if (!j) {
-        snprintf(msg, len, "calibration: out of memory");
+        snprintf(err->msg, sizeof err->msg, "calibration: out of memory");
         return NULL;
     }
     calib_opts o;
@@ -115,9 +115,7 @@ static void *ex_start(const preset_db *db, int gpu_index, char *msg, size_t len)
         if (gpu_index >= 0 && gpu_index < db->n_gpus)
             snprintf(j->want, sizeof j->want, "%s", db->gpus[gpu_index].name);
     }
-    engine_error err = {{0}};
-    if (calib_job_start(&o, 1, &j->job, &err) != 0) {
-        snprintf(msg, len, "%s", err.msg);
+    if (calib_job_start(&o, 1, &j->job, err) != 0) {
         free(j);
         return NULL;
     }

@@ -30,12 +30,13 @@ void exp_calib_start(explorer *x)
         exp_set_msg(x, "calibration already running (Esc cancels)");
         return;
     }
-    char why[200] = "";
-    x->cal.job = x->cal.ops->start(x->db, x->ctl.s[CTL_GPU].value, why, sizeof why);
+    engine_error why = {{0}};
+    x->cal.job = x->cal.ops->start(x->db, x->ctl.s[CTL_GPU].value, &why);
     if (!x->cal.job) {
-        exp_set_msg(x, "calibration: %s", why[0] ? why : "could not start");
-        snprintf(x->cal.note, sizeof x->cal.note, "could not start: %s",
-                 why[0] ? why : "(no reason given)");
+        /* the reason's first 199 characters, as the bar and note have room */
+        exp_set_msg(x, "calibration: %.199s", why.msg[0] ? why.msg : "could not start");
+        snprintf(x->cal.note, sizeof x->cal.note, "could not start: %.199s",
+                 why.msg[0] ? why.msg : "(no reason given)");
         return;
     }
     x->cal.gpu = x->ctl.s[CTL_GPU].value;

@@ -171,7 +171,7 @@ static void make_sliders(explorer *x, const explorer_opts *o, int mi, int gi, in
     slider_set(&c[CTL_GEN], d.gen);
 }
 
-int exp_controls_init(explorer *x, const explorer_opts *o, char *msg, size_t len)
+int exp_controls_init(explorer *x, const explorer_opts *o, engine_error *err)
 {
     const preset_db *db = x->db;
     static const char *const MODEL_PREFS[] = {"llama-3-70b", "llama-2-70b"};
@@ -185,7 +185,7 @@ int exp_controls_init(explorer *x, const explorer_opts *o, char *msg, size_t len
     int li = find_index(o ? o->link : NULL, INTRA_PREFS, 3, link_name_at, db, db->n_links);
     int ii = find_index(o ? o->inter_link : NULL, INTER_PREFS, 3, link_name_at, db, db->n_links);
     if (mi < 0 || gi < 0 || li < 0 || ii < 0) {
-        snprintf(msg, len, "unknown %s '%s'", mi < 0 ? "model" : gi < 0 ? "GPU" : "link",
+        exp_error(err, "unknown %s '%s'", mi < 0 ? "model" : gi < 0 ? "GPU" : "link",
                  mi < 0 ? o->model : gi < 0 ? o->gpu : li < 0 ? o->link : o->inter_link);
         return -1;
     }
@@ -206,7 +206,7 @@ int exp_controls_init(explorer *x, const explorer_opts *o, char *msg, size_t len
         if (!strcasecmp(db->frameworks[i].name, o && o->framework ? o->framework : "generic"))
             x->ctl.framework = i;
     if (o && o->framework && x->ctl.framework < 0) {
-        snprintf(msg, len, "unknown framework '%s'", o->framework);
+        exp_error(err, "unknown framework '%s'", o->framework);
         return -1;
     }
     x->ctl.sel = CTL_GPUS;

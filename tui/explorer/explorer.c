@@ -26,16 +26,16 @@ void explorer_opts_defaults(explorer_opts *o)
 
 
 int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *caps,
-                 explorer **out, char *msg, size_t len)
+                 explorer **out, engine_error *err)
 {
     *out = NULL;
     if (!db || db->n_models < 1 || db->n_gpus < 1 || db->n_links < 1) {
-        snprintf(msg, len, "the preset database has no models, GPUs or links");
+        exp_error(err, "the preset database has no models, GPUs or links");
         return -1;
     }
     explorer *x = calloc(1, sizeof *x);
     if (!x) {
-        snprintf(msg, len, "out of memory");
+        exp_error(err, "out of memory");
         return -1;
     }
     x->r.plans = calloc(EXP_MAX_PLANS, sizeof *x->r.plans);
@@ -43,7 +43,7 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     x->scr.grid = calloc(EXP_GRID_MAX, sizeof *x->scr.grid);
     if (!x->r.plans || !x->r.tails_done || !x->scr.grid) {
         explorer_free(x);
-        snprintf(msg, len, "out of memory");
+        exp_error(err, "out of memory");
         return -1;
     }
     x->db = db;
@@ -53,7 +53,7 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
         x->opts = *o;
     const char *dir = (o && o->export_dir) ? o->export_dir : getenv("SHARDSCOPE_EXPORT_DIR");
     snprintf(x->export_dir, sizeof x->export_dir, "%s", dir && *dir ? dir : ".");
-    if (exp_controls_init(x, o, msg, len) != 0) {
+    if (exp_controls_init(x, o, err) != 0) {
         explorer_free(x);
         return -1;
     }

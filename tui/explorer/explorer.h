@@ -36,10 +36,11 @@ typedef struct explorer_opts {
 void explorer_opts_defaults(explorer_opts *o);
 
 /* Create the explorer over a loaded preset db (borrowed; must outlive it)
- * for an open terminal with the given capabilities.  0 ok; -1 with msg
- * (unknown preset name, empty db, out of memory). */
+ * for an open terminal with the given capabilities.  0 ok with *out owned
+ * by the caller (explorer_free); -1 with *out NULL and err (may be NULL)
+ * filled: unknown preset name, empty db, out of memory. */
 int explorer_new(const preset_db *db, const explorer_opts *o,
-                 const term_caps *caps, explorer **out, char *msg, size_t len);
+                 const term_caps *caps, explorer **out, engine_error *err);
 void explorer_free(explorer *x);
 
 /* Handle one key (a curses key code, KEY_RESIZE or KEY_MOUSE included).

@@ -40,9 +40,9 @@ typedef struct explorer_bench_update_result {
     int gpus, mc_samples;
 } explorer_bench_update_result;
 
-/* 0 ok; 1 with msg when the explorer could not be set up (or out of
- * memory). */
+/* 0 ok; 1 with err (may be NULL) filled when the explorer could not be
+ * set up (or out of memory).  out's names point into db. */
 int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
-                          explorer_bench_update_result *out, char *msg, size_t len);
+                          explorer_bench_update_result *out, engine_error *err);
 
 #endif /* SHARDSCOPE_EXPLORER_BENCH_H */

@@ -68,8 +68,8 @@ typedef struct explorer_calib_ops {
     int (*load_for_gpu)(const char *gpu_preset, engine_calib *out);
     /* Start a calibration for the selected GPU preset (gpu_index into
      * db->gpus).  Returns an opaque job, or NULL with a one-line reason in
-     * msg. */
-    void *(*start)(const preset_db *db, int gpu_index, char *msg, size_t len);
+     * err (never NULL; left empty: "could not start"). */
+    void *(*start)(const preset_db *db, int gpu_index, engine_error *err);
     /* Poll without blocking: 0 running (*progress 0..1, step label in
      * step); 1 finished and out filled (the explorer switches to it); -1
      * failed or cancelled (reason in step).  After 1 or -1 the explorer

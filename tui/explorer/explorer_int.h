@@ -234,6 +234,8 @@ typedef struct exp_view {
 /* state.c: reads of the state (they call nothing else of the explorer). */
 void exp_set_msg(explorer *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Fill err->msg (err may be NULL: nothing is written). */
+void exp_error(engine_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void exp_inputs_get(const explorer *x, exp_inputs *in);
 const engine_model *exp_model(const explorer *x);
 const engine_gpu *exp_gpu(const explorer *x);
@@ -248,7 +250,9 @@ int exp_gb_of(double bytes);
 const char *exp_choice(const preset_db *db, int ctl, int i, const char **display);
 
 /* controls.c: the controls part (see exp_controls). */
-int exp_controls_init(explorer *x, const explorer_opts *o, char *msg, size_t len);
+/* The sliders and selectors from o (NULL: defaults) over x->db.  0 ok; -1
+ * with err (may be NULL) naming an unknown model, GPU, link or framework. */
+int exp_controls_init(explorer *x, const explorer_opts *o, engine_error *err);
 int exp_ctl_is_selector(int ctl);
 /* Set / step a control and apply its side effects. */
 void exp_ctl_set(explorer *x, int ctl, int value);

@@ -38,7 +38,9 @@ int term_locale_utf8(void);
 /* Open a curses screen on the given streams (newterm), set the modes
  * (cbreak, noecho, keypad, no cursor), pick the theme (NO_COLOR honoured)
  * and the glyph set.  0 ok, -1 when the terminal cannot be opened (msg
- * filled, nothing to close). */
+ * filled, nothing to close).  msg stays a plain buffer, not the engine_error
+ * the explorer and cli APIs take: tui/term never includes engine headers
+ * (the layering, make check-layers); callers pass err.msg, sizeof err.msg. */
 int term_open(const term_opts *o, term_caps *caps, char *msg, size_t len);
 /* Restore the terminal and free the screen.  Safe when not open. */
 void term_close(void);

@@ -292,6 +292,35 @@ static int screen_contains(const char *s)
     return strstr(g_dump, s) != NULL;
 }
 
+
+/* The text of one pane's rectangle on curscr, rows joined by newlines. */
+static const char *pane_text(int pane)
+{
+    static char buf[1 << 16];
+    layout_rect rc = g_x->scr.lay.pane[pane];
+    size_t n = 0;
+    for (int y = rc.y; y < rc.y + rc.h; y++) {
+        for (int x = rc.x; x < rc.x + rc.w && n + 8 < sizeof buf; x++) {
+            cchar_t cc;
+            wchar_t wch[CCHARW_MAX + 1] = {0};
+            attr_t a = 0;
+            short pair = 0;
+            if (mvwin_wch(curscr, y, x, &cc) == ERR ||
+                getcchar(&cc, wch, &a, &pair, NULL) == ERR)
+                wch[0] = L'?';
+            n += put_utf8(buf + n, wch[0] ? wch[0] : L' ');
+        }
+        buf[n++] = '\n';
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static int pane_contains(int pane, const char *s)
+{
+    return strstr(pane_text(pane), s) != NULL;
+}
+
 /* --- goldens ------------------------------------------------------------ */
 
 static void test_golden_120x40_xterm256(void **state)
@@ -1128,6 +1157,66 @@ static void test_signal_flag(void **state)
     term_restore_signals();
 }
 
+
+/* A plan that does not fit: the details show its memory and the reason,
+ * never times, throughput or cost (as `eval` does; the export's nulls are
+ * checked in check_export_json). */
+static void test_details_of_unfit_plan(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-70b";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 4;
+    screen_open("vt100", 0, 40, 120, &eo);
+    type("2");
+    int unfit = -1;
+    for (int i = 0; i < g_x->r.n_plans && unfit < 0; i++)
+        if (g_x->r.plans[i].valid && !g_x->r.plans[i].fits)
+            unfit = i;
+    assert_true(unfit > 0);
+    assert_true(pane_contains(PANE_DETAILS, "TTFT")); /* plan #1 fits */
+    for (int i = 0; i < unfit; i++)
+        type("j");
+    assert_false(exp_selected_plan(g_x)->fits);
+    assert_true(pane_contains(PANE_DETAILS, "does not fit: needs"));
+    assert_true(pane_contains(PANE_DETAILS, "weights"));
+    assert_true(pane_contains(PANE_DETAILS, "usable"));
+    assert_true(pane_contains(PANE_DETAILS, "no times, throughput or cost"));
+    assert_false(pane_contains(PANE_DETAILS, "TTFT"));
+    assert_false(pane_contains(PANE_DETAILS, "ITL"));
+    assert_false(pane_contains(PANE_DETAILS, "tok/s"));
+    assert_false(pane_contains(PANE_DETAILS, "/1M tok"));
+    screen_close();
+}
+
+
+/* The frontier: the smallest GPU count that fits, not a power of two
+ * (Llama-3-70B on 80 GB: 3), and the capacity line's row labelled with the
+ * usable capacity (77.0 GB on an H100 SXM), not the band it falls in. */
+static void test_frontier_min_gpus_and_capacity_label(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_string_equal(exp_model(g_x)->name, "llama-3-70b");
+    assert_int_equal((int)g_x->r.mem_sizes_gb[3], 80);
+    assert_int_equal(g_x->r.min_gpus[3], 3);
+    assert_true(pane_contains(PANE_FRONTIER, "80 GB GPU     3"));
+    char cap[32], want[64];
+    fmt_gb(g_x->r.front_capacity, cap, sizeof cap);
+    assert_string_equal(cap, "77.0 GB");
+    /* the row of the capacity line (the "─" run) starts with "77.0 GB" */
+    const char *t = strchr(pane_text(PANE_FRONTIER), '\n') + 1; /* below the frame */
+    const char *line = strstr(t, "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80");
+    assert_non_null(line);
+    while (line > t && line[-1] != '\n')
+        line--;
+    snprintf(want, sizeof want, "\xe2\x94\x82%s ", cap);
+    assert_int_equal(strncmp(line, want, strlen(want)), 0);
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1153,6 +1242,8 @@ int main(void)
         cmocka_unit_test(test_calib_view_goldens),
         cmocka_unit_test(test_calib_view_defaults_and_no_hook),
         cmocka_unit_test(test_signal_flag),
+        cmocka_unit_test(test_details_of_unfit_plan),
+        cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
 }

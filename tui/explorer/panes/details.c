@@ -2,7 +2,8 @@
  * details.c - the selected plan in full: memory per GPU term by term
  * against the usable capacity, prefill and decode time split into compute,
  * communication and bubble, tails, throughput, efficiency, regime, cost,
- * and the inputs behind them.  Scrolls with Up/Down when focused.
+ * and the inputs behind them (a plan that does not fit: its memory and the
+ * reason only, as `eval` shows it).  Scrolls with Up/Down when focused.
  */
 #include "explorer_int.h"
 
@@ -172,7 +173,12 @@ static void build(const exp_view *v, lines *l)
     add(l, ROLE_NORMAL, " usable       %10s", fmt_gb(m->capacity_bytes, a, sizeof a));
     if (!p->valid)
         return;
-    build_time(v, p, l);
+    /* A plan that does not fit has no times, throughput or cost (as in
+     * `eval` and the export's nulls): its memory, the reason, the inputs. */
+    if (p->fits)
+        build_time(v, p, l);
+    else
+        add(l, ROLE_DIM, " no times, throughput or cost: it does not fit");
     build_inputs(v, l);
 }
 

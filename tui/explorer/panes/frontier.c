@@ -3,7 +3,8 @@
  * (the least-memory TP x PP split at each power of two), weights, KV cache
  * and activations stacked, with the usable capacity set by the VRAM slider
  * as a line; beside it the smallest GPU count that fits for common memory
- * sizes.  The bars are rasterised by chart.c.
+ * sizes.  The bars are rasterised by chart.c; the capacity line's row is
+ * labelled with the usable capacity (the title's figure), not a band.
  */
 #include "explorer_int.h"
 
@@ -94,20 +95,41 @@ static void draw_bars(const exp_view *v, WINDOW *w, const chart_cell *grid, int 
     }
 }
 
-/* Y labels (top, middle, 0) and the GPU counts under the bars (the current
- * count highlighted). */
+/* The plot row (0 = top) the capacity line is drawn on, -1: none. */
+static int cap_row(const chart_cell *grid, int plot_w, int plot_h)
+{
+    for (int yy = 0; yy < plot_h; yy++)
+        for (int xx = 0; xx < plot_w; xx++)
+            if (grid[yy * plot_w + xx].cap)
+                return yy;
+    return -1;
+}
+
+/* Y labels (top, middle, 0; the capacity line's row carries the usable
+ * capacity itself, and a band label next to it is left out) and the GPU
+ * counts under the bars (the current count highlighted). */
 static void draw_axes(const exp_view *v, WINDOW *w, int plot_h, double ymax, int nb, int nfit,
-                      int bar_w)
+                      int bar_w, int cap_y)
 {
     const exp_results *r = v->r;
     int x0 = 1 + AXIS_W;
     char lab[32];
+    int mid = plot_h / 2;
+#define NEAR_CAP(row) (cap_y >= 0 && (row) - cap_y <= 1 && cap_y - (row) <= 1)
     if (ymax > 0) {
-        pane_putf(w, 1, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, fmt_gb(ymax, lab, sizeof lab));
-        pane_putf(w, 1 + plot_h / 2, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1,
-                  fmt_gb(ymax * (plot_h - plot_h / 2) / plot_h, lab, sizeof lab));
+        if (!NEAR_CAP(0))
+            pane_putf(w, 1, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1,
+                      fmt_gb(ymax, lab, sizeof lab));
+        if (!NEAR_CAP(mid))
+            pane_putf(w, 1 + mid, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1,
+                      fmt_gb(ymax * (plot_h - mid) / plot_h, lab, sizeof lab));
     }
-    pane_putf(w, plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "0");
+    if (!NEAR_CAP(plot_h - 1))
+        pane_putf(w, plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "0");
+#undef NEAR_CAP
+    if (cap_y >= 0)
+        pane_putf(w, 1 + cap_y, 1, AXIS_W - 1, ROLE_CAP, "%*s", AXIS_W - 1,
+                  fmt_gb(r->front_capacity, lab, sizeof lab));
     pane_putf(w, 1 + plot_h, 1, AXIS_W - 1, ROLE_LABEL, "%*s", AXIS_W - 1, "GPUs");
     for (int c = 0; c < nb && c < nfit; c++) {
         int bx = x0 + c * (bar_w + 1);
@@ -193,7 +215,7 @@ void pane_frontier_draw(const exp_view *v, WINDOW *w)
     chart_spec spec = {nb, 3, vals, top, r->front_capacity, bar_w, 1};
     double ymax = chart_raster(&spec, v->raster, plot_w, plot_h);
     int nfit = chart_bars_fit(plot_w, bar_w, 1);
-    draw_axes(v, w, plot_h, ymax, nb, nfit, bar_w);
+    draw_axes(v, w, plot_h, ymax, nb, nfit, bar_w, cap_row(v->raster, plot_w, plot_h));
     draw_bars(v, w, v->raster, plot_w, plot_h);
     int ncut = draw_cut_marks(v, w, vals, nb, nfit, bar_w, top, ymax);
     draw_legend(v, w, 2 + plot_h, inner_w - table, ncut);

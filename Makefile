@@ -51,7 +51,7 @@ endif
 
 # --- sources ---------------------------------------------------------------
 # Each folder is compiled with only the include paths it may use (the
-# layering table of DESIGN.md); `make check-layers` checks the includes.
+# layering table of README.md, "Architecture"); `make check-layers` checks the includes.
 ENGINE_SRC := $(shell find engine -name '*.c')
 PRESET_SRC := $(shell find presets -name '*.c')
 TUI_SRC    := $(shell find tui -name '*.c' ! -path tui/main.c)

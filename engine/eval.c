@@ -4,7 +4,7 @@
  * of the kernels each GPU runs (kernels.c) plus the communication of each
  * form of parallelism, the framework's fixed costs and the pipeline
  * schedule; then efficiency against one ideal GPU, regime, cost and the
- * error bands.  Formulas: DESIGN.md and README, "The model".
+ * error bands.  Formulas: README.md, "The model: assumptions and units".
  *
  * Placement: inside a replica, GPUs are numbered tp-fastest then by
  * pipeline stage, so a TP group fills a node before spilling over and

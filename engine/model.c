@@ -2,7 +2,7 @@
  * model.c - architecture arithmetic: parameter counts (total and active per
  * token), weight bytes, KV-cache bytes per token, the names and sizes of the
  * data types, and the seed's decode floor.  Everything here follows the
- * "Parameters per layer" and "KV cache per token" formulas of DESIGN.md.
+ * "Parameters per layer" and "KV cache per token" formulas of README.md, "The model".
  */
 #include <string.h>
 #include <strings.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
-# check_layers.sh - the build's layering rules (DESIGN.md, "The parts and the
-# tree"): every quoted #include names a header by name (never "../"), from
+# check_layers.sh - the build's layering rules (README.md, "Architecture",
+# the tree): every quoted #include names a header by name (never "../"), from
 # the including file's own folder or from a folder that folder may use; and
 # no library header crosses its line (curses outside the terminal and the
 # explorer, cJSON in the engine, CUDA outside calib/backend).

@@ -68,8 +68,9 @@ static void usage(FILE *f)
                "prints this help otherwise.\n\ncommands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-    fprintf(f, "\nRun 'shardscope COMMAND --help' for a command's options; 'man shardscope'\n"
-               "for everything.  Exit status: 0 ok, 1 runtime failure, 2 bad usage or input.\n");
+    fprintf(f, "\nRun 'shardscope COMMAND --help' for a command's options.\n"
+               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input.\n"
+               "manual: man ./tui/shardscope.1 in the source tree (installed: man shardscope)\n");
 }
 
 static const cli_command *find_command(const char *name)

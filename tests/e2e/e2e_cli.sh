@@ -519,5 +519,27 @@ done
 run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --objective cost
 expect_rc 0
 
+# Explorer flags off a terminal: why no explorer, and the eval line.
+run --model x --gpus 4 --link pcie4
+expect_rc 2
+printf '%s\n' "shardscope tui: the explorer needs a terminal (stdout is not one); for the same scenario as text:" \
+    "  shardscope eval --model x --gpu h100-sxm --gpus 4 --link pcie4" >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/err" || fail "$what: stderr is '$(cat "$tmp/err")'"
+[ ! -s "$tmp/out" ] || fail "$what: stdout not empty"
+# The manual from the tree: --help names it, and man renders it.
+run --help
+expect_out '^manual: man \./tui/shardscope\.1 in the source tree \(installed: man shardscope\)$'
+if command -v man >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    (cd "$here/../.." && MANPAGER=cat MANWIDTH=80 man ./tui/shardscope.1) >"$tmp/out" 2>"$tmp/err" ||
+        fail "man ./tui/shardscope.1: exit status $?"
+    grep -q '^NAME' "$tmp/out" || fail "man ./tui/shardscope.1: no NAME section"
+fi
+# The design notes live in the README: no file points at the old notes file.
+checks=$((checks + 1))
+design="DESIGN""[.]md"
+hits=$(cd "$here/../.." && grep -rln "$design" README.md Makefile mk tui engine presets calib tests 2>/dev/null)
+[ -z "$hits" ] || fail "the old design notes file is still referenced from: $hits"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -123,7 +123,7 @@ static void test_kv_sharding(void **state)
 
 /* Seed 002 divides nominal counts (7e9, 70e9, 405e9) x 2 B by 1024^3:
  * 13.0 / 130.4 / 754.4 GiB at TP=1, divided by TP.  It labels these "GB";
- * they are GiB (DESIGN.md: the seed mixes GiB and GB). */
+ * they are GiB (the seed mixes GiB and GB). */
 static void test_seed002_fp16_gib(void **state)
 {
     (void)state;

@@ -414,9 +414,9 @@ static void table_tails(const report_inputs *in, const report_tables *t, rtable 
         rt_num(x, r, c_p99, e->p99_s * 1e3);
         rt_num(x, r, c_ratio, e->p50_s > 0 ? e->p99_s / e->p50_s : NAN);
     }
-    rt_note(x, "%s%s", "jitter slows each GPU's compute (DESIGN.md), not the links: P99 - P50 is "
-                       "about the same on every link, so P99/P50 is larger where communication "
-                       "is small (the seed jittered communication too)",
+    rt_note(x, "%s%s", "jitter slows each GPU's compute, not the links (README: Tails): P99 - "
+                       "P50 is about the same on every link, so P99/P50 is larger where "
+                       "communication is small (the seed jittered communication too)",
             "");
 }
 

@@ -106,11 +106,61 @@ static int bench_size(const char *v, int *cols, int *rows, engine_error *err)
     return 0;
 }
 
+/* Any preselection flag given (the explorer was asked for a scenario). */
+static int has_preselection(const cli_opts *o)
+{
+    return o->v.model || o->v.gpu || o->v.link || o->v.inter_link || o->v.framework ||
+           CLI_SEEN(o, gpus) || CLI_SEEN(o, gpus_per_node) || CLI_SEEN(o, vram_gb);
+}
+
+/* "shardscope eval --model M --gpu G --gpus N ...": the same scenario off a
+ * terminal (the explorer's defaults, llama-3-70b on 8 x h100-sxm, fill in
+ * what eval requires). */
+static void eval_equivalent(const cli_opts *o, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "shardscope eval --model %s --gpu %s --gpus %d",
+                     o->v.model ? o->v.model : "llama-3-70b", o->v.gpu ? o->v.gpu : "h100-sxm",
+                     CLI_SEEN(o, gpus) ? o->v.gpus : 8);
+#define ADD(fmt, ...) \
+    if (n >= 0 && (size_t)n < len) \
+    n += snprintf(buf + n, len - (size_t)n, fmt, __VA_ARGS__)
+    if (o->v.link)
+        ADD(" --link %s", o->v.link);
+    if (o->v.inter_link)
+        ADD(" --inter-link %s", o->v.inter_link);
+    if (CLI_SEEN(o, gpus_per_node))
+        ADD(" --gpus-per-node %d", o->v.gpus_per_node);
+    if (CLI_SEEN(o, vram_gb))
+        ADD(" --vram-gb %g", o->v.vram_gb);
+    if (o->v.framework)
+        ADD(" --framework %s", o->v.framework);
+#undef ADD
+}
+
+/* Off a terminal: the help when nothing was asked for; else say why no
+ * explorer, and the eval line for the same scenario (exit 2). */
+static int not_a_terminal(const cli_opts *o, const char *which)
+{
+    if (!has_preselection(o) && !strcmp(which, "stdout")) {
+        cli_opts_help(o->cmd, stdout);
+        return CLI_OK;
+    }
+    char line[512];
+    eval_equivalent(o, line, sizeof line);
+    fprintf(stderr, "shardscope tui: the explorer needs a terminal (%s is not one); for the "
+                    "same scenario as text:\n  %s\n", which, line);
+    return CLI_USAGE;
+}
+
 int cli_tui_run(const cli_opts *opts, const preset_db *db)
 {
     explorer_opts eo;
     engine_error err = {{0}};
     int rows = 40, cols = 120;
+    if (!opts->v.bench && !isatty(STDOUT_FILENO))
+        return not_a_terminal(opts, "stdout");
+    if (!opts->v.bench && !isatty(STDIN_FILENO))
+        return not_a_terminal(opts, "stdin");
     if (bench_size(opts->v.size, &cols, &rows, &err) != 0 ||
         load_explorer_opts(opts, db, &eo, &err) != 0)
         return cli_fail("tui", &err);
@@ -123,15 +173,6 @@ int cli_tui_run(const cli_opts *opts, const preset_db *db)
         if (!term_locale_utf8())
             setlocale(LC_ALL, "C.UTF-8");
         return explorer_bench(db, rows, cols, bench_term, stdout) ? CLI_FAIL : CLI_OK;
-    }
-    if (!isatty(STDOUT_FILENO)) {
-        cli_opts_help(opts->cmd, stdout);
-        return CLI_OK;
-    }
-    if (!isatty(STDIN_FILENO)) {
-        fprintf(stderr, "shardscope tui: the explorer reads keys from a terminal; stdin is "
-                        "not one\n");
-        return CLI_USAGE;
     }
 
     term_opts o;

@@ -10,7 +10,6 @@
  */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,20 +366,6 @@ char *calib_result_to_json(const calib_result *r)
 
 /* --- reading: the checks ------------------------------------------------------ */
 
-static int check_fail(engine_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int check_fail(engine_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* The J_REQ / J_CHECK fields of one object, in table order. */
 static int check_fields(const cJSON *o, const char *obj, const jfield *f, const char *path,
                         engine_error *err)
@@ -392,19 +377,19 @@ static int check_fields(const cJSON *o, const char *obj, const jfield *f, const 
         if (!v && !(f->flags & J_REQ))
             continue;
         if (f->kind == J_STR && (!cJSON_IsString(v) || !v->valuestring))
-            return check_fail(err, "%.300s: %s: expected a string", path, f->key);
+            return engine_errorf(err, "%.300s: %s: expected a string", path, f->key);
         if (f->kind == J_OBJ && !cJSON_IsObject(v))
-            return check_fail(err, "%.300s: %s: expected an object", path, f->key);
+            return engine_errorf(err, "%.300s: %s: expected an object", path, f->key);
         if (f->kind == J_OBJ && check_fields(v, f->key, f->sub, path, err) != 0)
             return -1;
         if (f->kind != J_NUM)
             continue;
         if (!cJSON_IsNumber(v))
-            return check_fail(err, "%.300s: %s.%s: expected a number in [%g, %g]%s", path,
-                              obj, f->key, f->lo, f->hi, v ? "" : ", missing");
+            return engine_errorf(err, "%.300s: %s.%s: expected a number in [%g, %g]%s", path,
+                                 obj, f->key, f->lo, f->hi, v ? "" : ", missing");
         if (!isfinite(v->valuedouble) || v->valuedouble < f->lo || v->valuedouble > f->hi)
-            return check_fail(err, "%.300s: %s.%s: expected a number in [%g, %g], got %g",
-                              path, obj, f->key, f->lo, f->hi, v->valuedouble);
+            return engine_errorf(err, "%.300s: %s.%s: expected a number in [%g, %g], got %g",
+                                 path, obj, f->key, f->lo, f->hi, v->valuedouble);
     }
     return 0;
 }
@@ -422,8 +407,8 @@ static int check_header(const cJSON *root, const char *path, engine_error *err)
         }
     const char *b = cJSON_GetObjectItemCaseSensitive(root, "backend")->valuestring;
     if (strcmp(b, "cuda") != 0 && strcmp(b, "cpu") != 0)
-        return check_fail(err, "%.300s: backend: expected \"cuda\" or \"cpu\", got \"%.32s\"",
-                          path, b);
+        return engine_errorf(err, "%.300s: backend: expected \"cuda\" or \"cpu\", got \"%.32s\"",
+                             path, b);
     for (const jfield *f = ROOT_FIELDS; f->key; f++)
         if (f->kind != J_STR) {
             const jfield one[2] = {*f, END};
@@ -526,7 +511,7 @@ static int read_points(const cJSON *root, const char *path, calib_result *out,
     if (!pts)
         return 0;
     if (!cJSON_IsArray(pts))
-        return check_fail(err, "%.300s: points: expected an array", path);
+        return engine_errorf(err, "%.300s: points: expected an array", path);
     int i = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, pts)
@@ -539,9 +524,9 @@ static int read_points(const cJSON *root, const char *path, calib_result *out,
             if (!strcmp(k->valuestring, KIND_NAMES[j]))
                 kind = j;
         if (kind < 0)
-            return check_fail(err,
-                              "%.200s: points[%d].kind: expected \"prefill\", \"decode\" or "
-                              "\"copy\"", path, i);
+            return engine_errorf(err,
+                                 "%.200s: points[%d].kind: expected \"prefill\", \"decode\" or "
+                                 "\"copy\"", path, i);
         p.kind = (calib_point_kind)kind;
         double hidden = num_or(e, "hidden", -1), batch = num_or(e, "batch", -1),
                seq = num_or(e, "seq", -1);
@@ -550,14 +535,14 @@ static int read_points(const cJSON *root, const char *path, calib_result *out,
         p.time_s = num_or(e, "time_s", -1);
         if (hidden < 0 || hidden > 1e7 || batch < 0 || batch > 1e9 || seq < 0 || seq > 1e9 ||
             p.flops < 0 || p.bytes < 0 || !(p.time_s > 0))
-            return check_fail(err,
-                              "%.200s: points[%d]: expected non-negative hidden, batch, seq, "
-                              "flops, bytes and a positive time_s", path, i);
+            return engine_errorf(err,
+                                 "%.200s: points[%d]: expected non-negative hidden, batch, seq, "
+                                 "flops, bytes and a positive time_s", path, i);
         p.hidden = (int)hidden;
         p.batch = (int)batch;
         p.seq = (int)seq;
         if (calib_result_add_point(out, &p) != 0)
-            return check_fail(err, "%.300s: out of memory", path);
+            return engine_errorf(err, "%.300s: out of memory", path);
         i++;
     }
     return 0;
@@ -571,9 +556,9 @@ int calib_json_read(const char *text, const char *path, int full, calib_result *
     cJSON *root = cJSON_ParseWithOpts(text, &end, 0);
     if (!root || !cJSON_IsObject(root)) {
         cJSON_Delete(root);
-        return check_fail(err,
-                          "%.300s: not a calibration file (invalid JSON near byte %ld)", path,
-                          end ? (long)(end - text) : 0L);
+        return engine_errorf(err,
+                             "%.300s: not a calibration file (invalid JSON near byte %ld)", path,
+                             end ? (long)(end - text) : 0L);
     }
     int rc = check_header(root, path, err);
     if (rc == 0) {

@@ -470,6 +470,11 @@ int engine_plan_order(engine_plan a, engine_plan b);
  * Returns 0 with buf filled, or -1 with buf "" (neither usable, or the
  * path does not fit in len). */
 int engine_config_dir(const char *xdg, const char *home, char *buf, size_t len);
+/* Format err->msg (printf-style) on one line: control characters (names
+ * and values from files and argv) become '?'.  err may be NULL (nothing is
+ * written).  Returns -1, so a loader can `return engine_errorf(err, ...)`.
+ * The one error formatter of presets, calib and the front ends. */
+int engine_errorf(engine_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* --- model arithmetic ---------------------------------------------- */
 

@@ -1,10 +1,12 @@
 /*
  * util.c - small pure helpers every layer shares (see engine.h): the edit
  * distance behind "did you mean", the qsort comparator of doubles, the
- * configuration directory and the name of a CUDA-graphs setting.  One
+ * configuration directory, the name of a CUDA-graphs setting and the
+ * error formatter.  One
  * copy each; presets, calib and the front ends call these.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,4 +77,18 @@ const char *engine_graphs_name(engine_graphs g)
 {
     static const char *const NAMES[ENGINE_GRAPHS_COUNT] = {"default", "on", "off"};
     return (unsigned)g < ENGINE_GRAPHS_COUNT ? NAMES[g] : "?";
+}
+
+int engine_errorf(engine_error *err, const char *fmt, ...)
+{
+    if (!err)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    for (char *p = err->msg; *p; p++)
+        if ((unsigned char)*p < 32 || *p == 127)
+            *p = '?';
+    return -1;
 }

@@ -56,12 +56,12 @@ static int hf_int_keys(const hf_ctx *h, const char *const *keys, int has_dflt,
             *out = dflt;
             return 0;
         }
-        preset_util_error(h->err, "%s: %s: missing required field", h->path, which);
+        engine_errorf(h->err, "%s: %s: missing required field", h->path, which);
         return -1;
     }
     char why[160];
     if (preset_util_check_int(it, lo, hi, out, why, sizeof why) != 0) {
-        preset_util_error(h->err, "%s: %s: %s", h->path, which, why);
+        engine_errorf(h->err, "%s: %s: %s", h->path, which, why);
         return -1;
     }
     return 0;
@@ -78,8 +78,8 @@ static int hf_bool(const hf_ctx *h, const char *key, int dflt, int *out)
         return 0;
     }
     if (!cJSON_IsBool(it)) {
-        preset_util_error(h->err, "%s: %s: expected true or false, got %s", h->path,
-                          key, preset_util_type_name(it));
+        engine_errorf(h->err, "%s: %s: expected true or false, got %s", h->path,
+                      key, preset_util_type_name(it));
         return -1;
     }
     *out = cJSON_IsTrue(it) ? 1 : 0;
@@ -94,9 +94,9 @@ static int hf_head_dim(const hf_ctx *h, engine_model *m)
         return -1;
     if (hd == 0) {
         if (m->hidden % m->heads != 0) {
-            preset_util_error(h->err,
-                              "%s: head_dim: missing, and hidden_size (%d) is not divisible by num_attention_heads (%d)",
-                              h->path, m->hidden, m->heads);
+            engine_errorf(h->err,
+                          "%s: head_dim: missing, and hidden_size (%d) is not divisible by num_attention_heads (%d)",
+                          h->path, m->hidden, m->heads);
             return -1;
         }
         hd = m->hidden / m->heads;
@@ -140,32 +140,32 @@ static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
             hf_int_keys(h, KEYS("decoder_sparse_step"), 1, 1, 1, 100000, &step))
             return -1;
         if (step != 1) {
-            preset_util_error(h->err, "%s: decoder_sparse_step: only 1 is supported, got %d",
-                              h->path, step);
+            engine_errorf(h->err, "%s: decoder_sparse_step: only 1 is supported, got %d",
+                          h->path, step);
             return -1;
         }
         /* The shared expert is one wide MLP; model it as n experts of
          * moe_intermediate_size (exact in parameters and FLOPs). */
         if (shared % m->moe_ffn != 0) {
-            preset_util_error(h->err,
-                              "%s: shared_expert_intermediate_size: %d is not a multiple of moe_intermediate_size (%d)",
-                              h->path, shared, m->moe_ffn);
+            engine_errorf(h->err,
+                          "%s: shared_expert_intermediate_size: %d is not a multiple of moe_intermediate_size (%d)",
+                          h->path, shared, m->moe_ffn);
             return -1;
         }
         m->shared_experts = shared / m->moe_ffn;
         const cJSON *mlp_only = cJSON_GetObjectItemCaseSensitive(h->root, "mlp_only_layers");
         if (mlp_only && !cJSON_IsNull(mlp_only)) {
             if (!cJSON_IsArray(mlp_only)) {
-                preset_util_error(h->err, "%s: mlp_only_layers: expected an array, got %s",
-                                  h->path, preset_util_type_name(mlp_only));
+                engine_errorf(h->err, "%s: mlp_only_layers: expected an array, got %s",
+                              h->path, preset_util_type_name(mlp_only));
                 return -1;
             }
             int i = 0;
             for (const cJSON *x = mlp_only->child; x; x = x->next, i++)
                 if (!cJSON_IsNumber(x) || x->valuedouble != i) {
-                    preset_util_error(h->err,
-                                      "%s: mlp_only_layers: only leading dense layers (0, 1, ...) are supported",
-                                      h->path);
+                    engine_errorf(h->err,
+                                  "%s: mlp_only_layers: only leading dense layers (0, 1, ...) are supported",
+                                  h->path);
                     return -1;
                 }
             m->dense_layers = i;
@@ -184,8 +184,8 @@ static int hf_gpt2(const hf_ctx *h, engine_model *m)
         return -1;
     m->kv_heads = m->heads;
     if (m->hidden % m->heads != 0) {
-        preset_util_error(h->err, "%s: n_embd: %d is not divisible by n_head (%d)",
-                          h->path, m->hidden, m->heads);
+        engine_errorf(h->err, "%s: n_embd: %d is not divisible by n_head (%d)",
+                      h->path, m->hidden, m->heads);
         return -1;
     }
     m->head_dim = m->hidden / m->heads;
@@ -208,8 +208,8 @@ static int hf_gpt_neox(const hf_ctx *h, engine_model *m)
         return -1;
     m->kv_heads = m->heads;
     if (m->hidden % m->heads != 0) {
-        preset_util_error(h->err, "%s: hidden_size: %d is not divisible by num_attention_heads (%d)",
-                          h->path, m->hidden, m->heads);
+        engine_errorf(h->err, "%s: hidden_size: %d is not divisible by num_attention_heads (%d)",
+                      h->path, m->hidden, m->heads);
         return -1;
     }
     m->head_dim = m->hidden / m->heads;
@@ -244,8 +244,8 @@ static int hf_falcon(const hf_ctx *h, const char *type, engine_model *m)
         m->kv_heads = 1;
     }
     if (m->hidden % m->heads != 0) {
-        preset_util_error(h->err, "%s: hidden_size: %d is not divisible by num_attention_heads (%d)",
-                          h->path, m->hidden, m->heads);
+        engine_errorf(h->err, "%s: hidden_size: %d is not divisible by num_attention_heads (%d)",
+                      h->path, m->hidden, m->heads);
         return -1;
     }
     m->head_dim = m->hidden / m->heads;
@@ -284,8 +284,8 @@ static int hf_deepseek(const hf_ctx *h, engine_model *m)
             hf_int_keys(h, KEYS("moe_layer_freq"), 1, 1, 1, 100000, &freq))
             return -1;
         if (freq != 1) {
-            preset_util_error(h->err, "%s: moe_layer_freq: only 1 is supported, got %d",
-                              h->path, freq);
+            engine_errorf(h->err, "%s: moe_layer_freq: only 1 is supported, got %d",
+                          h->path, freq);
             return -1;
         }
     }
@@ -316,16 +316,16 @@ static int hf_rope_scaling(const hf_ctx *h, engine_model *m)
     if (!rs || cJSON_IsNull(rs))
         return 0;
     if (!cJSON_IsObject(rs)) {
-        preset_util_error(h->err, "%s: rope_scaling: expected an object or null, got %s",
-                          h->path, preset_util_type_name(rs));
+        engine_errorf(h->err, "%s: rope_scaling: expected an object or null, got %s",
+                      h->path, preset_util_type_name(rs));
         return -1;
     }
     double f = obj_num(rs, "factor");
     if (f < 0)
         return 0; /* e.g. {"type": "default"} or mrope sections: no stretch */
     if (!(f >= 1 && f <= 1024)) {
-        preset_util_error(h->err, "%s: rope_scaling.factor: expected a number 1..1024, got %g",
-                          h->path, f);
+        engine_errorf(h->err, "%s: rope_scaling.factor: expected a number 1..1024, got %g",
+                      h->path, f);
         return -1;
     }
     double orig = obj_num(rs, "original_max_position_embeddings");
@@ -351,7 +351,7 @@ static int quant_int_bits(const hf_ctx *h, const char *method, double bits, doub
         /* -1: one scale per output channel (negligible) */
         *g = group > 0 ? (int)group : group == -1 ? 1048576 : 128;
     } else {
-        preset_util_error(h->err, "%s: quantization_config.bits: %s with %g bits is not "
+        engine_errorf(h->err, "%s: quantization_config.bits: %s with %g bits is not "
                                   "supported (4 or 8)", h->path, method, bits);
         return -1;
     }
@@ -368,7 +368,7 @@ static int quant_bitsandbytes(const hf_ctx *h, const cJSON *q, engine_dtype *d, 
     } else if (cJSON_IsTrue(l8)) {
         *d = ENGINE_INT8;
     } else {
-        preset_util_error(h->err, "%s: quantization_config: bitsandbytes without "
+        engine_errorf(h->err, "%s: quantization_config: bitsandbytes without "
                                   "load_in_4bit or load_in_8bit", h->path);
         return -1;
     }
@@ -391,7 +391,7 @@ static int quant_compressed_tensors(const hf_ctx *h, const cJSON *q, engine_dtyp
         *d = ty && !strcmp(ty, "float") ? ENGINE_FP4 : ENGINE_INT4;
         *g = gs > 0 ? (int)gs : (*d == ENGINE_FP4 ? 16 : 128);
     } else {
-        preset_util_error(h->err, "%s: quantization_config.config_groups: weights of %g "
+        engine_errorf(h->err, "%s: quantization_config.config_groups: weights of %g "
                                   "bits are not supported (4 or 8)", h->path, nb);
         return -1;
     }
@@ -434,10 +434,10 @@ static int quant_method_dtype(const hf_ctx *h, const cJSON *q, const char *metho
     }
     if (!strcmp(method, "compressed-tensors"))
         return quant_compressed_tensors(h, q, d, g);
-    preset_util_error(h->err,
-                      "%s: quantization_config.quant_method: unsupported '%.40s' (supported: "
-                      "gptq, awq, fp8, bitsandbytes, mxfp4, modelopt, compressed-tensors)",
-                      h->path, method);
+    engine_errorf(h->err,
+                  "%s: quantization_config.quant_method: unsupported '%.40s' (supported: "
+                  "gptq, awq, fp8, bitsandbytes, mxfp4, modelopt, compressed-tensors)",
+                  h->path, method);
     return -1;
 }
 
@@ -448,14 +448,14 @@ static int hf_quantization(const hf_ctx *h, engine_model *m)
     if (!q || cJSON_IsNull(q))
         return 0;
     if (!cJSON_IsObject(q)) {
-        preset_util_error(h->err, "%s: quantization_config: expected an object, got %s",
-                          h->path, preset_util_type_name(q));
+        engine_errorf(h->err, "%s: quantization_config: expected an object, got %s",
+                      h->path, preset_util_type_name(q));
         return -1;
     }
     const char *method = obj_str(q, "quant_method");
     if (!method) {
-        preset_util_error(h->err, "%s: quantization_config.quant_method: missing required field",
-                          h->path);
+        engine_errorf(h->err, "%s: quantization_config.quant_method: missing required field",
+                      h->path);
         return -1;
     }
     engine_dtype d;
@@ -512,17 +512,17 @@ static const char *hf_model_type(const cJSON *root, const char *file, engine_err
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     if (!cJSON_IsObject(root)) {
-        preset_util_error(err, "%s: expected a JSON object, got %s", file,
-                          preset_util_type_name(root));
+        engine_errorf(err, "%s: expected a JSON object, got %s", file,
+                      preset_util_type_name(root));
         return NULL;
     }
     if (!mt || cJSON_IsNull(mt)) {
-        preset_util_error(err, "%s: model_type: missing required field", file);
+        engine_errorf(err, "%s: model_type: missing required field", file);
         return NULL;
     }
     if (!cJSON_IsString(mt)) {
-        preset_util_error(err, "%s: model_type: expected a string, got %s", file,
-                          preset_util_type_name(mt));
+        engine_errorf(err, "%s: model_type: expected a string, got %s", file,
+                      preset_util_type_name(mt));
         return NULL;
     }
     return mt->valuestring;
@@ -544,8 +544,8 @@ static int hf_family(const hf_ctx *h, const char *type, engine_model *m)
         return hf_falcon(h, type, m);
     if (!strcmp(type, "deepseek_v2") || !strcmp(type, "deepseek_v3"))
         return hf_deepseek(h, m);
-    preset_util_error(h->err, "%s: model_type: unsupported family '%.60s' (supported: %s)",
-                      h->path, type, HF_SUPPORTED);
+    engine_errorf(h->err, "%s: model_type: unsupported family '%.60s' (supported: %s)",
+                  h->path, type, HF_SUPPORTED);
     return -1;
 }
 
@@ -579,24 +579,24 @@ static int hf_check(const hf_ctx *h, const engine_model *m)
     const char *heads = hf_key(h, KEYS("num_attention_heads", "n_head"));
     const char *layers = hf_key(h, KEYS("num_hidden_layers", "n_layer"));
     if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
-        preset_util_error(h->err, "%s: %s: %d does not divide %s (%d)", h->path,
-                          hf_key(h, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv")),
-                          m->kv_heads, heads, m->heads);
+        engine_errorf(h->err, "%s: %s: %d does not divide %s (%d)", h->path,
+                      hf_key(h, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv")),
+                      m->kv_heads, heads, m->heads);
         return -1;
     }
     if (m->experts <= 0)
         return 0;
     if (m->top_k > m->experts) {
-        preset_util_error(h->err, "%s: num_experts_per_tok: expected at most %s (%d), got %d",
-                          h->path,
-                          hf_key(h, KEYS("num_local_experts", "num_experts", "n_routed_experts")),
-                          m->experts, m->top_k);
+        engine_errorf(h->err, "%s: num_experts_per_tok: expected at most %s (%d), got %d",
+                      h->path,
+                      hf_key(h, KEYS("num_local_experts", "num_experts", "n_routed_experts")),
+                      m->experts, m->top_k);
         return -1;
     }
     if (m->dense_layers >= m->layers) {
-        preset_util_error(h->err, "%s: %s: expected fewer than %s (%d), got %d", h->path,
-                          hf_key(h, KEYS("first_k_dense_replace", "mlp_only_layers")), layers,
-                          m->layers, m->dense_layers);
+        engine_errorf(h->err, "%s: %s: expected fewer than %s (%d), got %d", h->path,
+                      hf_key(h, KEYS("first_k_dense_replace", "mlp_only_layers")), layers,
+                      m->layers, m->dense_layers);
         return -1;
     }
     return 0;
@@ -623,7 +623,7 @@ int preset_model_from_hf_config(const char *path, engine_model *out,
                                 engine_error *err)
 {
     if (!path || !out) {
-        preset_util_error(err, "config.json: no path given");
+        engine_errorf(err, "config.json: no path given");
         return -1;
     }
     /* A directory means its config.json. */

@@ -625,11 +625,11 @@ int preset_model_check(const engine_model *m, const char *where, engine_error *e
 {
     char why[ENGINE_ERROR_MAX];
     if (!m) {
-        preset_util_error(err, "%s: no model", where ? where : "model");
+        engine_errorf(err, "%s: no model", where ? where : "model");
         return -1;
     }
     if (model_check_why(m, why, sizeof why) != 0) {
-        preset_util_error(err, "%s: %s", where ? where : m->name, why);
+        engine_errorf(err, "%s: %s", where ? where : m->name, why);
         return -1;
     }
     return 0;
@@ -1023,13 +1023,13 @@ static void check_gpu_links(preset_db *db)
 int preset_db_load(const char *user_dir, preset_db **out, engine_error *err)
 {
     if (!out) {
-        preset_util_error(err, "preset_db_load: no output pointer");
+        engine_errorf(err, "preset_db_load: no output pointer");
         return -1;
     }
     *out = NULL;
     preset_db *db = calloc(1, sizeof *db);
     if (!db) {
-        preset_util_error(err, "presets: out of memory");
+        engine_errorf(err, "presets: out of memory");
         return -1;
     }
     int oom = 0;
@@ -1046,7 +1046,7 @@ int preset_db_load(const char *user_dir, preset_db **out, engine_error *err)
         check_gpu_links(db);
     if (oom) {
         preset_db_free(db);
-        preset_util_error(err, "presets: out of memory");
+        engine_errorf(err, "presets: out of memory");
         return -1;
     }
     *out = db;

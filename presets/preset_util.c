@@ -8,21 +8,9 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void preset_util_error(engine_error *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    preset_util_one_line(err->msg);
-}
 
 void preset_util_one_line(char *s)
 {
@@ -39,14 +27,14 @@ int preset_util_read_file(const char *path, char **text, size_t *len,
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        preset_util_error(err, "%s: cannot read: %s", path, strerror(errno));
+        engine_errorf(err, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     if (!buf) {
         fclose(f);
-        preset_util_error(err, "%s: out of memory", path);
+        engine_errorf(err, "%s: out of memory", path);
         return -1;
     }
     for (;;) {
@@ -54,8 +42,8 @@ int preset_util_read_file(const char *path, char **text, size_t *len,
             if (cap >= PRESET_FILE_MAX + 2) {
                 free(buf);
                 fclose(f);
-                preset_util_error(err, "%s: file too large (over %u MiB)", path,
-                                  PRESET_FILE_MAX / (1024u * 1024u));
+                engine_errorf(err, "%s: file too large (over %u MiB)", path,
+                              PRESET_FILE_MAX / (1024u * 1024u));
                 return -1;
             }
             size_t ncap = cap * 2;
@@ -65,7 +53,7 @@ int preset_util_read_file(const char *path, char **text, size_t *len,
             if (!nb) {
                 free(buf);
                 fclose(f);
-                preset_util_error(err, "%s: out of memory", path);
+                engine_errorf(err, "%s: out of memory", path);
                 return -1;
             }
             buf = nb;
@@ -78,8 +66,8 @@ int preset_util_read_file(const char *path, char **text, size_t *len,
                 int e = errno;
                 free(buf);
                 fclose(f);
-                preset_util_error(err, "%s: cannot read: %s", path,
-                                  e ? strerror(e) : "read error");
+                engine_errorf(err, "%s: cannot read: %s", path,
+                              e ? strerror(e) : "read error");
                 return -1;
             }
             break;
@@ -88,8 +76,8 @@ int preset_util_read_file(const char *path, char **text, size_t *len,
     fclose(f);
     if (n > PRESET_FILE_MAX) {
         free(buf);
-        preset_util_error(err, "%s: file too large (over %u MiB)", path,
-                          PRESET_FILE_MAX / (1024u * 1024u));
+        engine_errorf(err, "%s: file too large (over %u MiB)", path,
+                      PRESET_FILE_MAX / (1024u * 1024u));
         return -1;
     }
     buf[n] = '\0';
@@ -126,8 +114,8 @@ static void describe_at(const char *file, const char *text, size_t len,
         }
     }
     if (off >= len) {
-        preset_util_error(err, "%s: line %zu, column %zu: %s: unexpected end of file",
-                          file, line, col, what);
+        engine_errorf(err, "%s: line %zu, column %zu: %s: unexpected end of file",
+                      file, line, col, what);
         return;
     }
     char near[24];
@@ -143,8 +131,8 @@ static void describe_at(const char *file, const char *text, size_t len,
         if (len - off >= n && !memcmp(text + off, nonfinite[i], n))
             hint = " (JSON has no NaN or Infinity)";
     }
-    preset_util_error(err, "%s: line %zu, column %zu: %s near '%s'%s", file, line,
-                      col, what, near, hint);
+    engine_errorf(err, "%s: line %zu, column %zu: %s near '%s'%s", file, line,
+                  col, what, near, hint);
 }
 
 /* How many arrays and objects are open at text[off] (strings skipped). */
@@ -177,7 +165,7 @@ cJSON *preset_util_parse(const char *file, const char *text, size_t len,
     while (text && i < len && is_space(text[i]))
         i++;
     if (!text || i == len) {
-        preset_util_error(err, "%s: empty file", file);
+        engine_errorf(err, "%s: empty file", file);
         return NULL;
     }
     const char *end = NULL;

@@ -45,8 +45,4 @@ int preset_util_check_int(const cJSON *item, double lo, double hi, int *out,
 /* Replace control characters (a key with "\n" in it...) by '?'. */
 void preset_util_one_line(char *s);
 
-/* Write err->msg with printf formatting, on one line. */
-void preset_util_error(engine_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
 #endif /* SHARDSCOPE_PRESET_UTIL_H */

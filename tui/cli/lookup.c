@@ -90,8 +90,8 @@ static void unknown(const preset_db *db, const char *flag, const char *kind, con
     if (db && db->n_errors > 0)
         snprintf(rejected, sizeof rejected, "; %d preset entr%s rejected", db->n_errors,
                  db->n_errors == 1 ? "y was" : "ies were");
-    cli_errorf(err, "%s: unknown %s '%s'%s%s (see 'shardscope list %ss'%s)", flag, kind, name,
-               k > 0 ? "; close: " : "", k > 0 ? close : "", kind, rejected);
+    engine_errorf(err, "%s: unknown %s '%s'%s%s (see 'shardscope list %ss'%s)", flag, kind, name,
+                  k > 0 ? "; close: " : "", k > 0 ? close : "", kind, rejected);
 }
 
 #define NAMES_OF(arr, count)                                           \
@@ -105,8 +105,8 @@ const engine_gpu *cli_find_gpu(const preset_db *db, const char *flag, const char
 {
     const engine_gpu *g = preset_find_gpu(db, name);
     if (!g && name[0] && strspn(name, "0123456789") == strlen(name))
-        cli_errorf(err, "%s: unknown gpu '%s'; a number is a GPU count: use --gpus %s "
-                   "(see 'shardscope list gpus')", flag, name, name);
+        engine_errorf(err, "%s: unknown gpu '%s'; a number is a GPU count: use --gpus %s "
+                      "(see 'shardscope list gpus')", flag, name, name);
     else if (!g) {
         NAMES_OF(db->gpus, db->n_gpus);
         unknown(db, flag, "gpu", name, names, n_names, err);
@@ -135,8 +135,8 @@ const engine_framework *cli_find_framework(const preset_db *db, const char *flag
             size_t u = strlen(names);
             snprintf(names + u, sizeof names - u, "%s%s", i ? "|" : "", db->frameworks[i].name);
         }
-        cli_errorf(err, "%s: unknown framework '%s' (expected %s)", flag, name,
-                   names[0] ? names : "vllm|sglang|trt-llm|generic");
+        engine_errorf(err, "%s: unknown framework '%s' (expected %s)", flag, name,
+                      names[0] ? names : "vllm|sglang|trt-llm|generic");
     }
     return f;
 }
@@ -158,7 +158,7 @@ const engine_model *cli_find_model(const preset_db *db, const char *flag, const 
         engine_error e = {{0}};
         memset(storage, 0, sizeof *storage);
         if (preset_model_from_hf_config(name, storage, &e) != 0) {
-            cli_errorf(err, "%s: %s", flag, e.msg[0] ? e.msg : "cannot read the config.json");
+            engine_errorf(err, "%s: %s", flag, e.msg[0] ? e.msg : "cannot read the config.json");
             return NULL;
         }
         if (from_file)

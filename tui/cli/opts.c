@@ -160,26 +160,26 @@ static int bad_value(const char *cmd, const cli_opt *o, const char *v, engine_er
     char names[256];
     switch (o->kind) {
     case CLI_OPT_INT:
-        return cli_errorf(err, "shardscope %s: %s: expected an integer %ld..%ld, got '%s'", cmd,
-                          o->name, (long)o->min, (long)o->max, v);
+        return engine_errorf(err, "shardscope %s: %s: expected an integer %ld..%ld, got '%s'", cmd,
+                             o->name, (long)o->min, (long)o->max, v);
     case CLI_OPT_DOUBLE:
-        return cli_errorf(err, "shardscope %s: %s: expected a number %g..%g, got '%s'", cmd,
-                          o->name, o->min, o->max, v);
+        return engine_errorf(err, "shardscope %s: %s: expected a number %g..%g, got '%s'", cmd,
+                             o->name, o->min, o->max, v);
     case CLI_OPT_SIZE:
-        return cli_errorf(err,
-                          "shardscope %s: %s: expected a size such as 1024, 4KiB, 16MiB or 1GB, "
-                          "got '%s'",
-                          cmd, o->name, v);
+        return engine_errorf(err,
+                             "shardscope %s: %s: expected a size such as 1024, 4KiB, 16MiB or 1GB, "
+                             "got '%s'",
+                             cmd, o->name, v);
     case CLI_OPT_U64:
-        return cli_errorf(err,
-                          "shardscope %s: %s: expected an integer 0..18446744073709551615, got "
-                          "'%s'",
-                          cmd, o->name, v);
+        return engine_errorf(err,
+                             "shardscope %s: %s: expected an integer 0..18446744073709551615, got "
+                             "'%s'",
+                             cmd, o->name, v);
     case CLI_OPT_ENUM:
-        return cli_errorf(err, "shardscope %s: %s: expected %s, got '%s'", cmd, o->name,
-                          cli_enum_names(o->choices, names, sizeof names), v);
+        return engine_errorf(err, "shardscope %s: %s: expected %s, got '%s'", cmd, o->name,
+                             cli_enum_names(o->choices, names, sizeof names), v);
     default:
-        return cli_errorf(err, "shardscope %s: %s: expected a value, got '%s'", cmd, o->name, v);
+        return engine_errorf(err, "shardscope %s: %s: expected a value, got '%s'", cmd, o->name, v);
     }
 }
 
@@ -208,8 +208,9 @@ static int set_opt(const char *cmd, const cli_opt *o, const char *v, cli_opts *o
         if (cli_parse_size(v, &d) != 0)
             return bad_value(cmd, o, v, err);
         if (d < o->min || d > o->max)
-            return cli_errorf(err, "shardscope %s: %s: expected a size %.0f..%.0f bytes, got '%s'",
-                              cmd, o->name, o->min, o->max, v);
+            return engine_errorf(err,
+                                 "shardscope %s: %s: expected a size %.0f..%.0f bytes, got '%s'",
+                                 cmd, o->name, o->min, o->max, v);
         *(double *)field = d;
         break;
     case CLI_OPT_U64:
@@ -230,8 +231,8 @@ static int set_opt(const char *cmd, const cli_opt *o, const char *v, cli_opts *o
         if (!*v)
             return bad_value(cmd, o, v, err);
         if (list->n >= CLI_LIST_MAX)
-            return cli_errorf(err, "shardscope %s: %s: given more than %d times", cmd, o->name,
-                              CLI_LIST_MAX);
+            return engine_errorf(err, "shardscope %s: %s: given more than %d times", cmd, o->name,
+                                 CLI_LIST_MAX);
         list->item[list->n++] = v;
         break;
     }
@@ -244,8 +245,8 @@ static int unknown_opt(const char *cmd, const cli_options *os, const char *arg, 
                        engine_error *err)
 {
     const char *near = os ? closest_opt(os, arg, nlen) : NULL;
-    cli_errorf(err, "shardscope %s: %.*s: unknown option (see 'shardscope %s --help')", cmd,
-               (int)nlen, arg, cmd);
+    engine_errorf(err, "shardscope %s: %.*s: unknown option (see 'shardscope %s --help')", cmd,
+                  (int)nlen, arg, cmd);
     if (near && err) { /* the suggestion: a second line */
         size_t n = strlen(err->msg);
         snprintf(err->msg + n, sizeof err->msg - n, "\nshardscope %s: did you mean %s?", cmd,
@@ -265,8 +266,8 @@ static int parse_one(const cli_command *cmd, int argc, char **argv, int *i, cli_
             out->pos[out->n_pos++] = arg;
             return 0;
         }
-        return cli_errorf(err, "shardscope %s: unexpected argument '%s' (see 'shardscope %s --help')",
-                          name, arg, name);
+        return engine_errorf(err, "shardscope %s: unexpected argument '%s' (see 'shardscope %s --help')",
+                             name, arg, name);
     }
     const char *eq = strchr(arg, '=');
     size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -275,8 +276,8 @@ static int parse_one(const cli_command *cmd, int argc, char **argv, int *i, cli_
         return unknown_opt(name, os, arg, nlen, err);
     if (o->kind == CLI_OPT_FLAG) {
         if (eq)
-            return cli_errorf(err, "shardscope %s: %s: takes no value, got '%s'", name, o->name,
-                              eq + 1);
+            return engine_errorf(err, "shardscope %s: %s: takes no value, got '%s'", name, o->name,
+                                 eq + 1);
         return set_opt(name, o, NULL, out, err);
     }
     const char *v = NULL;
@@ -285,7 +286,7 @@ static int parse_one(const cli_command *cmd, int argc, char **argv, int *i, cli_
     else if (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0)
         v = argv[++*i];
     else
-        return cli_errorf(err, "shardscope %s: %s: missing value", name, o->name);
+        return engine_errorf(err, "shardscope %s: %s: missing value", name, o->name);
     return set_opt(name, o, v, out, err);
 }
 

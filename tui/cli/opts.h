@@ -173,11 +173,6 @@ int cli_command_exec(const cli_command *cmd, int argc, char **argv, const preset
 /* Print "shardscope CMD: " + err->msg on stderr and return CLI_USAGE. */
 int cli_fail(const char *cmd, const engine_error *err);
 
-/* Format err->msg (printf-style) on one line: control characters (from
- * argv values) become '?'.  Returns -1 so loaders can
- * `return cli_errorf(err, ...)`.  err may be NULL. */
-int cli_errorf(engine_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 /* --- values ------------------------------------------------------------ */
 

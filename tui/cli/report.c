@@ -534,10 +534,10 @@ static int model_names(const cli_opts *o, char *buf, size_t len, const char **na
     for (int i = 0; i < o->v.models.n; i++) {
         int w = snprintf(buf + used, len - used, "%s", o->v.models.item[i]);
         if (w < 0 || (size_t)w >= len - used)
-            return cli_errorf(err, "--model: the list is too long");
+            return engine_errorf(err, "--model: the list is too long");
         for (char *tok = strtok(buf + used, ","); tok; tok = strtok(NULL, ",")) {
             if (*n >= REPORT_MAX_MODELS)
-                return cli_errorf(err, "--model: at most %d models", REPORT_MAX_MODELS);
+                return engine_errorf(err, "--model: at most %d models", REPORT_MAX_MODELS);
             names[(*n)++] = tok;
         }
         used += (size_t)w + 1;
@@ -557,10 +557,10 @@ static int load_models(const char *const *names, int n, const char *focus, const
         one.model = m;
         int limit = engine_context_limit(&one);
         if (limit > 0 && (long long)one.prompt + one.gen > limit)
-            return cli_errorf(err,
-                              "--prompt/--gen: prompt + gen = %lld tokens exceeds the context of "
-                              "%d tokens of %s (--max-model-len N overrides)",
-                              (long long)one.prompt + one.gen, limit, m->name);
+            return engine_errorf(err,
+                                 "--prompt/--gen: prompt + gen = %lld tokens exceeds the context of "
+                                 "%d tokens of %s (--max-model-len N overrides)",
+                                 (long long)one.prompt + one.gen, limit, m->name);
         in->models[in->n_models++] = m;
     }
     in->focus = 0;
@@ -571,7 +571,7 @@ static int load_models(const char *const *names, int n, const char *focus, const
             found = 1;
         }
     if (focus && !found)
-        return cli_errorf(err, "--focus: '%s' is not one of the --model rows", focus);
+        return engine_errorf(err, "--focus: '%s' is not one of the --model rows", focus);
     return 0;
 }
 
@@ -583,7 +583,7 @@ static int load_links(const char *list, const preset_db *db, report_inputs *in,
     snprintf(buf, sizeof buf, "%s", list ? list : "");
     for (char *tok = list ? strtok(buf, ",") : NULL; tok; tok = strtok(NULL, ",")) {
         if (in->n_links >= REPORT_MAX_LINKS)
-            return cli_errorf(err, "--links: at most %d links", REPORT_MAX_LINKS);
+            return engine_errorf(err, "--links: at most %d links", REPORT_MAX_LINKS);
         if (!(in->links[in->n_links] = cli_find_link(db, "--links", tok, err)))
             return -1;
         in->n_links++;
@@ -594,7 +594,7 @@ static int load_links(const char *list, const preset_db *db, report_inputs *in,
             in->links[in->n_links++] = l;
     }
     if (!in->n_links)
-        return cli_errorf(err, "no interconnects to compare");
+        return engine_errorf(err, "no interconnects to compare");
     return 0;
 }
 

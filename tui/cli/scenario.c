@@ -134,13 +134,13 @@ static int load_presets(const cli_opts *o, const preset_db *db, unsigned need,
         if (!s->model)
             return -1;
     } else if (need & CLI_NEED_MODEL) {
-        return cli_errorf(err, "--model: required (a preset name or a config.json path)");
+        return engine_errorf(err, "--model: required (a preset name or a config.json path)");
     }
     if (o->v.gpu) {
         if (!(s->gpu = cli_find_gpu(db, "--gpu", o->v.gpu, err)))
             return -1;
     } else if (need & CLI_NEED_GPU) {
-        return cli_errorf(err, "--gpu: required (see 'shardscope list gpus')");
+        return engine_errorf(err, "--gpu: required (see 'shardscope list gpus')");
     }
     const engine_link *usual_intra = NULL, *usual_inter = NULL;
     int usual_per_node = 0;
@@ -165,13 +165,13 @@ static int load_calib(const cli_opts *o, const char *cmd, cli_scenario *out, eng
 {
     engine_scenario *s = &out->scenario;
     if (o->v.calib && o->v.no_calib)
-        return cli_errorf(err, "--calib: cannot be combined with --no-calib");
+        return engine_errorf(err, "--calib: cannot be combined with --no-calib");
     if (o->v.calib) {
         engine_error e = {{0}};
         char preset[ENGINE_NAME_MAX] = "";
         if (calib_store_load_file(o->v.calib, &out->calib, preset, sizeof preset, &e) != 0)
-            return cli_errorf(err, "--calib: %s",
-                              e.msg[0] ? e.msg : "cannot read the calibration");
+            return engine_errorf(err, "--calib: %s",
+                                 e.msg[0] ? e.msg : "cannot read the calibration");
         if (s->gpu && preset[0] && strcasecmp(preset, s->gpu->name) != 0)
             fprintf(stderr, "shardscope %s: --calib: note: %s was measured for %s, applied to %s\n",
                     cmd, o->v.calib, preset, s->gpu->name);
@@ -242,26 +242,26 @@ static int load_plan(const cli_opts *o, unsigned need, cli_scenario *out, engine
         int ep = CLI_SEEN(o, ep) ? o->v.ep : 1, dp = CLI_SEEN(o, dp) ? o->v.dp : 1;
         long long tpp = (long long)tp * pp, prod = tpp * dp;
         if (prod > ENGINE_MAX_GPUS)
-            return cli_errorf(err, "--tp/--pp/--dp: tp*pp*dp = %lld is above %d GPUs", prod,
-                              ENGINE_MAX_GPUS);
+            return engine_errorf(err, "--tp/--pp/--dp: tp*pp*dp = %lld is above %d GPUs", prod,
+                                 ENGINE_MAX_GPUS);
         if (!CLI_SEEN(o, dp) && seen_gpus) {
             if (gpus % tpp != 0)
-                return cli_errorf(err,
-                                  "--gpus: %d is not a multiple of tp*pp = %d*%d; give --dp or "
-                                  "change --tp/--pp",
-                                  gpus, tp, pp);
+                return engine_errorf(err,
+                                     "--gpus: %d is not a multiple of tp*pp = %d*%d; give --dp or "
+                                     "change --tp/--pp",
+                                     gpus, tp, pp);
             dp = (int)(gpus / tpp);
             prod = tpp * dp;
         }
         if (seen_gpus && prod != gpus)
-            return cli_errorf(err, "--gpus: tp*pp*dp = %d*%d*%d = %lld, but --gpus is %d", tp, pp,
-                              dp, prod, gpus);
+            return engine_errorf(err, "--gpus: tp*pp*dp = %d*%d*%d = %lld, but --gpus is %d",
+                                 tp, pp, dp, prod, gpus);
         gpus = (int)prod;
         seen_gpus = 1;
         out->plan = (engine_plan){tp, pp, dp, ep};
     }
     if (!seen_gpus && (need & CLI_NEED_GPUS))
-        return cli_errorf(err, "--gpus: required (an integer 1..%d)", ENGINE_MAX_GPUS);
+        return engine_errorf(err, "--gpus: required (an integer 1..%d)", ENGINE_MAX_GPUS);
     out->scenario.gpus = seen_gpus ? gpus : 1;
     return 0;
 }
@@ -274,27 +274,27 @@ static int load_check(const cli_opts *o, unsigned need, cli_scenario *out, engin
         int limit = engine_context_limit(s);
         long long tokens = (long long)s->prompt + s->gen;
         if (limit > 0 && tokens > limit)
-            return cli_errorf(err,
-                              "--prompt/--gen: prompt + gen = %lld tokens exceeds the context of "
-                              "%d tokens (%s; --max-model-len N overrides)",
-                              tokens, limit,
-                              CLI_SEEN(o, max_model_len) ? "--max-model-len" : s->model->name);
+            return engine_errorf(err,
+                                 "--prompt/--gen: prompt + gen = %lld tokens exceeds the context of "
+                                 "%d tokens (%s; --max-model-len N overrides)",
+                                 tokens, limit,
+                                 CLI_SEEN(o, max_model_len) ? "--max-model-len" : s->model->name);
     }
     if (s->objective == ENGINE_OBJ_COST && s->gpu && !(s->gpu->price_per_hour > 0))
-        return cli_errorf(err,
-                          "--objective cost: %s has no price (price_usd_per_hour 0); use "
-                          "--objective throughput, or give it a price in a user preset",
-                          s->gpu->name);
+        return engine_errorf(err,
+                             "--objective cost: %s has no price (price_usd_per_hour 0); use "
+                             "--objective throughput, or give it a price in a user preset",
+                             s->gpu->name);
     if (s->model && s->gpu && s->intra) {
         engine_error e = {{0}};
         if (engine_scenario_check(s, &e) != 0)
-            return cli_errorf(err, "%s", e.msg[0] ? e.msg : "the scenario is not usable");
+            return engine_errorf(err, "%s", e.msg[0] ? e.msg : "the scenario is not usable");
         /* Error bands from the validation cases, on the shipped presets
          * (a user preset cannot move them). */
         if (val_bands_shipped(&out->bands) == 0)
             s->bands = &out->bands;
     } else if (!s->intra && (need & CLI_NEED_GPU)) {
-        return cli_errorf(err, "--link: no interconnect presets are loaded");
+        return engine_errorf(err, "--link: no interconnect presets are loaded");
     }
     return 0;
 }

@@ -70,7 +70,7 @@ static int load_explorer_opts(const cli_opts *o, const preset_db *db, explorer_o
         if (!m)
             return -1;
         if (from_file)
-            return cli_errorf(err, "--model: the explorer takes preset names only; use "
+            return engine_errorf(err, "--model: the explorer takes preset names only; use "
                                    "'shardscope eval --model %s'", o->v.model);
         eo->model = m->name;
     }
@@ -102,7 +102,7 @@ static int bench_size(const char *v, int *cols, int *rows, engine_error *err)
     char extra;
     if (v && (sscanf(v, "%dx%d%c", cols, rows, &extra) != 2 || *cols < 1 || *rows < 1 ||
               *cols > 1000 || *rows > 1000))
-        return cli_errorf(err, "--size: expected COLSxROWS, got '%s'", v);
+        return engine_errorf(err, "--size: expected COLSxROWS, got '%s'", v);
     return 0;
 }
 

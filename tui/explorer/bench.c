@@ -204,7 +204,7 @@ int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
     double *t = calloc((size_t)repeats * (EXPLORER_BENCH_PARTS + 1), sizeof *t);
     if (!t) {
         explorer_free(x);
-        exp_error(err, "out of memory");
+        engine_errorf(err, "out of memory");
         return 1;
     }
     layout_compute(rows, cols, x->view.tab, &x->scr.lay);

@@ -185,7 +185,7 @@ int exp_controls_init(explorer *x, const explorer_opts *o, engine_error *err)
     int li = find_index(o ? o->link : NULL, INTRA_PREFS, 3, link_name_at, db, db->n_links);
     int ii = find_index(o ? o->inter_link : NULL, INTER_PREFS, 3, link_name_at, db, db->n_links);
     if (mi < 0 || gi < 0 || li < 0 || ii < 0) {
-        exp_error(err, "unknown %s '%s'", mi < 0 ? "model" : gi < 0 ? "GPU" : "link",
+        engine_errorf(err, "unknown %s '%s'", mi < 0 ? "model" : gi < 0 ? "GPU" : "link",
                  mi < 0 ? o->model : gi < 0 ? o->gpu : li < 0 ? o->link : o->inter_link);
         return -1;
     }
@@ -206,7 +206,7 @@ int exp_controls_init(explorer *x, const explorer_opts *o, engine_error *err)
         if (!strcasecmp(db->frameworks[i].name, o && o->framework ? o->framework : "generic"))
             x->ctl.framework = i;
     if (o && o->framework && x->ctl.framework < 0) {
-        exp_error(err, "unknown framework '%s'", o->framework);
+        engine_errorf(err, "unknown framework '%s'", o->framework);
         return -1;
     }
     x->ctl.sel = CTL_GPUS;

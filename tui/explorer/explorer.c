@@ -30,12 +30,12 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
 {
     *out = NULL;
     if (!db || db->n_models < 1 || db->n_gpus < 1 || db->n_links < 1) {
-        exp_error(err, "the preset database has no models, GPUs or links");
+        engine_errorf(err, "the preset database has no models, GPUs or links");
         return -1;
     }
     explorer *x = calloc(1, sizeof *x);
     if (!x) {
-        exp_error(err, "out of memory");
+        engine_errorf(err, "out of memory");
         return -1;
     }
     x->r.plans = calloc(EXP_MAX_PLANS, sizeof *x->r.plans);
@@ -43,7 +43,7 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     x->scr.grid = calloc(EXP_GRID_MAX, sizeof *x->scr.grid);
     if (!x->r.plans || !x->r.tails_done || !x->scr.grid) {
         explorer_free(x);
-        exp_error(err, "out of memory");
+        engine_errorf(err, "out of memory");
         return -1;
     }
     x->db = db;

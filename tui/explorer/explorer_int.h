@@ -234,8 +234,6 @@ typedef struct exp_view {
 /* state.c: reads of the state (they call nothing else of the explorer). */
 void exp_set_msg(explorer *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Fill err->msg (err may be NULL: nothing is written). */
-void exp_error(engine_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void exp_inputs_get(const explorer *x, exp_inputs *in);
 const engine_model *exp_model(const explorer *x);
 const engine_gpu *exp_gpu(const explorer *x);

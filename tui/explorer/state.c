@@ -18,16 +18,6 @@ void exp_set_msg(explorer *x, const char *fmt, ...)
     va_end(ap);
 }
 
-void exp_error(engine_error *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
-
 const char *explorer_message(const explorer *x)
 {
     return x->msg;

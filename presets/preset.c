@@ -707,55 +707,95 @@ static int parse_framework(const cJSON *obj, const char *name, engine_framework 
 
 /* --- merging by name -------------------------------------------------- */
 
-#define DB_PUT(arr, n, item)                                          \
-    do {                                                              \
-        for (int i_ = 0; i_ < (n); i_++)                              \
-            if (!strcasecmp((arr)[i_].name, (item)->name)) {          \
-                (arr)[i_] = *(item);                                  \
-                return 0;                                             \
-            }                                                         \
-        void *p_ = realloc((arr), sizeof(*(arr)) * (size_t)((n) + 1)); \
-        if (!p_)                                                      \
-            return -1;                                                \
-        (arr) = p_;                                                   \
-        (arr)[(n)++] = *(item);                                       \
-        return 0;                                                     \
-    } while (0)
+/* The kinds, in the order of the sections and of db->alloc and db->names. */
+enum { KIND_MODEL, KIND_GPU, KIND_LINK, KIND_FRAMEWORK, N_KINDS };
 
-static int db_put_model(preset_db *db, const engine_model *m)
+static const char *model_name(const void *db, int i)
 {
-    DB_PUT(db->models, db->n_models, m);
+    return ((const preset_db *)db)->models[i].name;
+}
+static const char *gpu_name(const void *db, int i)
+{
+    return ((const preset_db *)db)->gpus[i].name;
+}
+static const char *link_name(const void *db, int i)
+{
+    return ((const preset_db *)db)->links[i].name;
+}
+static const char *framework_name(const void *db, int i)
+{
+    return ((const preset_db *)db)->frameworks[i].name;
+}
+static const preset_index_name_fn NAME_OF[N_KINDS] = {model_name, gpu_name, link_name,
+                                                      framework_name};
+
+/* The count of a kind, and the address and size of its entry i. */
+static int *kind_count(preset_db *db, int kind)
+{
+    int *n[N_KINDS] = {&db->n_models, &db->n_gpus, &db->n_links, &db->n_frameworks};
+    return n[kind];
 }
 
-static int db_put_gpu(preset_db *db, const engine_gpu *g, const char *file)
+static char *kind_entry(preset_db *db, int kind, int i, size_t *size)
 {
-    int i = 0;
-    while (i < db->n_gpus && strcasecmp(db->gpus[i].name, g->name))
-        i++;
-    if (i == db->n_gpus) {
-        void *pg = realloc(db->gpus, sizeof *db->gpus * (size_t)(i + 1));
-        if (pg)
-            db->gpus = pg;
-        void *pf = realloc(db->gpu_files, sizeof *db->gpu_files * (size_t)(i + 1));
-        if (pf)
-            db->gpu_files = pf;
-        if (!pg || !pf)
-            return -1;
-        db->n_gpus++;
+    switch (kind) {
+    case KIND_MODEL: *size = sizeof *db->models; return (char *)&db->models[i];
+    case KIND_GPU: *size = sizeof *db->gpus; return (char *)&db->gpus[i];
+    case KIND_LINK: *size = sizeof *db->links; return (char *)&db->links[i];
+    default: *size = sizeof *db->frameworks; return (char *)&db->frameworks[i];
     }
-    db->gpus[i] = *g;
-    snprintf(db->gpu_files[i], sizeof db->gpu_files[i], "%s", file);
+}
+
+#define GROW(arr, cap)                                            \
+    do {                                                          \
+        void *p_ = realloc((arr), sizeof *(arr) * (size_t)(cap)); \
+        if (!p_)                                                  \
+            return -1;                                            \
+        (arr) = p_;                                               \
+    } while (0)
+
+/* Double a kind's array (and the GPUs' file names with it): adding n
+ * entries copies O(n) bytes, not O(n^2).  0 ok, -1 out of memory. */
+static int kind_grow(preset_db *db, int kind)
+{
+    int cap = db->alloc[kind] ? db->alloc[kind] * 2 : 16;
+    if (kind == KIND_MODEL)
+        GROW(db->models, cap);
+    else if (kind == KIND_GPU) {
+        GROW(db->gpus, cap);
+        GROW(db->gpu_files, cap);
+    } else if (kind == KIND_LINK)
+        GROW(db->links, cap);
+    else
+        GROW(db->frameworks, cap);
+    db->alloc[kind] = cap;
     return 0;
 }
 
-static int db_put_link(preset_db *db, const engine_link *l)
+/* Add item (an engine struct of the kind, named name) or replace the
+ * entry of that name (case-insensitive) whole.  file: where a GPU came
+ * from.  0 ok, -1 out of memory (the db is unchanged). */
+static int db_put(preset_db *db, int kind, const char *name, const void *item, const char *file)
 {
-    DB_PUT(db->links, db->n_links, l);
-}
-
-static int db_put_framework(preset_db *db, const engine_framework *f)
-{
-    DB_PUT(db->frameworks, db->n_frameworks, f);
+    size_t size;
+    int *n = kind_count(db, kind);
+    int i = preset_index_find(&db->names[kind], name, NAME_OF[kind], db);
+    int fresh = i < 0;
+    if (fresh) {
+        if (*n >= db->alloc[kind] && kind_grow(db, kind) != 0)
+            return -1;
+        i = *n;
+    }
+    char *at = kind_entry(db, kind, i, &size);
+    memcpy(at, item, size);
+    if (fresh) {
+        if (preset_index_add(&db->names[kind], i, NAME_OF[kind], db) != 0)
+            return -1;
+        (*n)++;
+    }
+    if (kind == KIND_GPU)
+        snprintf(db->gpu_files[i], sizeof db->gpu_files[i], "%s", file);
+    return 0;
 }
 
 /* --- a whole file ------------------------------------------------------- */
@@ -779,10 +819,67 @@ static int valid_name(const char *s)
     return 1;
 }
 
-static void load_section(load_ctx *c, const cJSON *sec, int kind)
+/* Parse one entry (an object) of a kind into the db; a rejected entry
+ * adds one line naming file, entry and field. */
+static void load_entry(load_ctx *c, const cJSON *it, const char *name, int kind)
 {
     char msg[ENGINE_ERROR_MAX], why[ENGINE_ERROR_MAX - 64];
-    for (const cJSON *it = sec->child; it; it = it->next) {
+    int rc = 0, put = 0;
+    if (kind == KIND_MODEL) {
+        engine_model m;
+        rc = parse_model(it, name, &m, why, sizeof why);
+        if (!rc)
+            put = db_put(c->db, kind, m.name, &m, c->file);
+    } else if (kind == KIND_GPU) {
+        engine_gpu g;
+        rc = parse_gpu(it, name, &g, why, sizeof why);
+        if (!rc)
+            put = db_put(c->db, kind, g.name, &g, c->file);
+    } else if (kind == KIND_LINK) {
+        engine_link l;
+        rc = parse_link(it, name, &l, why, sizeof why);
+        if (!rc)
+            put = db_put(c->db, kind, l.name, &l, c->file);
+    } else {
+        engine_framework f;
+        rc = parse_framework(it, name, &f, why, sizeof why);
+        if (!rc)
+            put = db_put(c->db, kind, f.name, &f, c->file);
+    }
+    if (rc) {
+        snprintf(msg, sizeof msg, "%s: %s: %s", c->file, name, why);
+        ctx_error(c, msg);
+    } else if (put) {
+        snprintf(msg, sizeof msg, "%s: %s: out of memory", c->file, name);
+        ctx_error(c, msg);
+        c->oom = 1;
+    }
+}
+
+/* The names of one section met so far, indexed: a name defined twice is
+ * found in O(1) rather than by a scan of the entries before it. */
+typedef struct seen_names {
+    const char **name;
+    int n;
+    preset_index ix;
+} seen_names;
+
+static const char *seen_name(const void *ctx, int i)
+{
+    return ((const seen_names *)ctx)->name[i];
+}
+
+static void load_section(load_ctx *c, const cJSON *sec, int kind)
+{
+    char msg[ENGINE_ERROR_MAX];
+    seen_names seen = {calloc((size_t)cJSON_GetArraySize(sec) + 1, sizeof *seen.name), 0, {0}};
+    if (!seen.name) {
+        snprintf(msg, sizeof msg, "%s: %s: out of memory", c->file, section_names[kind]);
+        ctx_error(c, msg);
+        c->oom = 1;
+        return;
+    }
+    for (const cJSON *it = sec->child; it && !c->oom; it = it->next) {
         const char *name = it->string ? it->string : "";
         if (!valid_name(name)) {
             snprintf(msg, sizeof msg,
@@ -791,53 +888,90 @@ static void load_section(load_ctx *c, const cJSON *sec, int kind)
             ctx_error(c, msg);
             continue;
         }
-        int dup = 0;
-        for (const cJSON *p = sec->child; p != it; p = p->next)
-            if (p->string && !strcasecmp(p->string, name))
-                dup = 1;
-        if (dup) {
+        if (preset_index_find(&seen.ix, name, seen_name, &seen) >= 0) {
             snprintf(msg, sizeof msg,
                      "%s: %s: duplicate name in \"%s\" (the first definition is kept)",
                      c->file, name, section_names[kind]);
             ctx_error(c, msg);
             continue;
         }
+        seen.name[seen.n] = name;
+        if (preset_index_add(&seen.ix, seen.n, seen_name, &seen) != 0) {
+            snprintf(msg, sizeof msg, "%s: %s: out of memory", c->file, name);
+            ctx_error(c, msg);
+            c->oom = 1;
+            break;
+        }
+        seen.n++;
         if (!cJSON_IsObject(it)) {
             snprintf(msg, sizeof msg, "%s: %s: expected an object, got %s", c->file,
                      name, preset_util_type_name(it));
             ctx_error(c, msg);
             continue;
         }
-        int rc = 0, put = 0;
-        if (kind == 0) {
-            engine_model m;
-            rc = parse_model(it, name, &m, why, sizeof why);
-            if (!rc)
-                put = db_put_model(c->db, &m);
-        } else if (kind == 1) {
-            engine_gpu g;
-            rc = parse_gpu(it, name, &g, why, sizeof why);
-            if (!rc)
-                put = db_put_gpu(c->db, &g, c->file);
-        } else if (kind == 2) {
-            engine_link l;
-            rc = parse_link(it, name, &l, why, sizeof why);
-            if (!rc)
-                put = db_put_link(c->db, &l);
-        } else {
-            engine_framework f;
-            rc = parse_framework(it, name, &f, why, sizeof why);
-            if (!rc)
-                put = db_put_framework(c->db, &f);
-        }
-        if (rc) {
-            snprintf(msg, sizeof msg, "%s: %s: %s", c->file, name, why);
+        load_entry(c, it, name, kind);
+    }
+    preset_index_free(&seen.ix);
+    free(seen.name);
+}
+
+static int section_kind(const char *key)
+{
+    for (int k = 0; k < N_SECTIONS; k++)
+        if (!strcmp(key, section_names[k]))
+            return k;
+    return -1;
+}
+
+/* Entries of the sections that load: known, the first of their name, and
+ * objects (what load_sections takes). */
+static long entries_of(const cJSON *root)
+{
+    unsigned seen = 0;
+    long n = 0;
+    for (const cJSON *sec = root->child; sec; sec = sec->next) {
+        int k = section_kind(sec->string ? sec->string : "");
+        if (k < 0 || (seen & (1u << k)))
+            continue;
+        seen |= 1u << k;
+        if (cJSON_IsObject(sec))
+            n += cJSON_GetArraySize(sec);
+    }
+    return n;
+}
+
+static void load_sections(load_ctx *c, const cJSON *root)
+{
+    char msg[ENGINE_ERROR_MAX];
+    unsigned seen = 0; /* kinds met: a section named twice is refused */
+    for (const cJSON *sec = root->child; sec; sec = sec->next) {
+        const char *key = sec->string ? sec->string : "";
+        int kind = section_kind(key);
+        if (kind < 0) {
+            const char *s = suggest(key, section_names, N_SECTIONS);
+            if (s)
+                snprintf(msg, sizeof msg, "%s: %s: unknown section (did you mean %s?)",
+                         c->file, key, s);
+            else
+                snprintf(msg, sizeof msg,
+                         "%s: %s: unknown section (expected models, gpus, links or frameworks)",
+                         c->file, key);
             ctx_error(c, msg);
-        } else if (put) {
-            snprintf(msg, sizeof msg, "%s: %s: out of memory", c->file, name);
-            ctx_error(c, msg);
-            c->oom = 1;
+            continue;
         }
+        if (seen & (1u << kind)) {
+            snprintf(msg, sizeof msg, "%s: %s: duplicate section", c->file, key);
+            ctx_error(c, msg);
+            continue;
+        }
+        seen |= 1u << kind;
+        if (!cJSON_IsObject(sec)) {
+            snprintf(msg, sizeof msg, "%s: %s: expected an object of named entries, got %s",
+                     c->file, key, preset_util_type_name(sec));
+            ctx_error(c, msg);
+            continue;
+        }
+        load_section(c, sec, kind);
     }
 }
 
@@ -852,53 +986,24 @@ static int add_json(preset_db *db, const char *file, const char *text,
         ctx_error(&c, e.msg);
         return -1;
     }
+    long entries = cJSON_IsObject(root) ? entries_of(root) : 0;
     if (!cJSON_IsObject(root)) {
         snprintf(msg, sizeof msg,
                  "%s: expected an object with \"models\", \"gpus\", \"links\" or \"frameworks\", got %s",
                  c.file, preset_util_type_name(root));
         ctx_error(&c, msg);
-        cJSON_Delete(root);
-        return -1;
-    }
-    if (!root->child) {
+    } else if (!root->child) {
         snprintf(msg, sizeof msg, "%s: no \"models\", \"gpus\", \"links\" or \"frameworks\" section",
                  c.file);
         ctx_error(&c, msg);
-    }
-    for (const cJSON *sec = root->child; sec; sec = sec->next) {
-        const char *key = sec->string ? sec->string : "";
-        int kind = -1;
-        for (int k = 0; k < N_SECTIONS; k++)
-            if (!strcmp(key, section_names[k]))
-                kind = k;
-        if (kind < 0) {
-            const char *s = suggest(key, section_names, N_SECTIONS);
-            if (s)
-                snprintf(msg, sizeof msg, "%s: %s: unknown section (did you mean %s?)",
-                         c.file, key, s);
-            else
-                snprintf(msg, sizeof msg,
-                         "%s: %s: unknown section (expected models, gpus, links or frameworks)",
-                         c.file, key);
-            ctx_error(&c, msg);
-            continue;
-        }
-        int dup = 0;
-        for (const cJSON *p = root->child; p != sec; p = p->next)
-            if (p->string && !strcmp(p->string, key))
-                dup = 1;
-        if (dup) {
-            snprintf(msg, sizeof msg, "%s: %s: duplicate section", c.file, key);
-            ctx_error(&c, msg);
-            continue;
-        }
-        if (!cJSON_IsObject(sec)) {
-            snprintf(msg, sizeof msg, "%s: %s: expected an object of named entries, got %s",
-                     c.file, key, preset_util_type_name(sec));
-            ctx_error(&c, msg);
-            continue;
-        }
-        load_section(&c, sec, kind);
+    } else if (entries > PRESET_MAX_FILE_ENTRIES) {
+        snprintf(msg, sizeof msg,
+                 "%s: %ld entries, more than the %d one file may hold: split it into several "
+                 "files (none of its entries were loaded)",
+                 c.file, entries, PRESET_MAX_FILE_ENTRIES);
+        ctx_error(&c, msg);
+    } else {
+        load_sections(&c, root);
     }
     cJSON_Delete(root);
     if (oom)
@@ -1062,42 +1167,51 @@ void preset_db_free(preset_db *db)
     free(db->gpu_files);
     free(db->links);
     free(db->frameworks);
+    for (int k = 0; k < N_KINDS; k++)
+        preset_index_free(&db->names[k]);
     free(db);
 }
 
 /* --- lookup ------------------------------------------------------------ */
 
-#define FIND(arr, n)                                          \
-    do {                                                      \
-        if (!db || !name)                                     \
-            return NULL;                                      \
-        for (int i_ = 0; i_ < (n); i_++)                      \
-            if (!strcasecmp((arr)[i_].name, name))            \
-                return &(arr)[i_];                            \
-        for (int i_ = 0; i_ < (n); i_++)                      \
-            if (!strcasecmp((arr)[i_].display, name))         \
-                return &(arr)[i_];                            \
-        return NULL;                                          \
+/* By name through the index (a db built by hand, without one, is scanned),
+ * then the first entry whose display name matches. */
+#define FIND(arr, n, kind)                                                   \
+    do {                                                                     \
+        if (!db || !name)                                                    \
+            return NULL;                                                     \
+        int i_ = db->names[kind].cap                                         \
+                     ? preset_index_find(&db->names[kind], name, NAME_OF[kind], db) \
+                     : -1;                                                   \
+        for (int j_ = 0; !db->names[kind].cap && i_ < 0 && j_ < (n); j_++)   \
+            if (!strcasecmp((arr)[j_].name, name))                           \
+                i_ = j_;                                                     \
+        if (i_ >= 0)                                                         \
+            return &(arr)[i_];                                               \
+        for (int j_ = 0; j_ < (n); j_++)                                     \
+            if (!strcasecmp((arr)[j_].display, name))                        \
+                return &(arr)[j_];                                           \
+        return NULL;                                                         \
     } while (0)
 
 const engine_model *preset_find_model(const preset_db *db, const char *name)
 {
-    FIND(db->models, db->n_models);
+    FIND(db->models, db->n_models, KIND_MODEL);
 }
 
 const engine_gpu *preset_find_gpu(const preset_db *db, const char *name)
 {
-    FIND(db->gpus, db->n_gpus);
+    FIND(db->gpus, db->n_gpus, KIND_GPU);
 }
 
 const engine_link *preset_find_link(const preset_db *db, const char *name)
 {
-    FIND(db->links, db->n_links);
+    FIND(db->links, db->n_links, KIND_LINK);
 }
 
 const engine_framework *preset_find_framework(const preset_db *db, const char *name)
 {
-    FIND(db->frameworks, db->n_frameworks);
+    FIND(db->frameworks, db->n_frameworks, KIND_FRAMEWORK);
 }
 
 void preset_gpu_topology(const preset_db *db, const engine_gpu *g, const engine_link **intra,

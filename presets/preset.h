@@ -13,9 +13,14 @@
 #define SHARDSCOPE_PRESET_H
 
 #include "engine.h"
+#include "preset_index.h"
 
 #define PRESET_MAX_ERRORS 64
 #define PRESET_PATH_MAX 256
+/* Most entries (models, GPUs, links and frameworks together) one presets
+ * file may hold; a file with more is rejected whole, with one line naming
+ * it (README "Your own presets").  More entries go in more files. */
+#define PRESET_MAX_FILE_ENTRIES 10000
 
 typedef struct preset_db {
     engine_model *models;
@@ -32,6 +37,11 @@ typedef struct preset_db {
     /* One line per rejected file or entry, in load order. */
     char errors[PRESET_MAX_ERRORS][ENGINE_ERROR_MAX];
     int n_errors;
+    /* The loader's own (presets/preset.c): per kind (models, gpus, links,
+     * frameworks), the allocated length of the array and its name index,
+     * which make loading n entries O(n).  All zero in a calloc'ed db. */
+    int alloc[4];
+    preset_index names[4];
 } preset_db;
 
 /* Load the shipped presets and then the user directory.  user_dir NULL

@@ -745,6 +745,104 @@ static void test_error_list_is_bounded(void **state)
     preset_db_free(db);
 }
 
+/* --- many entries (issue 13: loading was O(n^2)) -------------------------- */
+
+/* A presets file of n models named PREFIX0..PREFIX<n-1> (sources "SRC"),
+ * with the extra text (",\"other\": {...}") inside the models object.
+ * malloc'd. */
+static char *models_json(const char *prefix, int n, const char *src, const char *extra)
+{
+    size_t cap = (size_t)n * 200 + strlen(extra) + 64, len = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    len += (size_t)snprintf(t + len, cap - len, "{\"models\": {");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "%s\"%s%d\": {\"source\": \"%s\", \"layers\": 2, \"hidden\": 64,"
+                                " \"heads\": 2, \"ffn\": 128, \"vocab\": 100, \"context\": %d,"
+                                " \"mlp\": \"swiglu\"}",
+                                i ? "," : "", prefix, i, src, 512 + i);
+    snprintf(t + len, cap - len, "%s}}", extra);
+    return t;
+}
+
+/* A file above PRESET_MAX_FILE_ENTRIES (all sections together) is refused
+ * whole with one line naming it; at the cap it loads. */
+static void test_file_entry_cap(void **state)
+{
+    (void)state;
+    preset_db *db = empty_db();
+    char *t = models_json("m", PRESET_MAX_FILE_ENTRIES, "cap", "");
+    assert_int_equal(preset_db_add_json(db, "at-cap.json", t, strlen(t)), 0);
+    assert_int_equal(db->n_models, PRESET_MAX_FILE_ENTRIES);
+    assert_int_equal(db->n_errors, 0);
+    free(t);
+    preset_db_free(db);
+
+    db = empty_db();
+    t = models_json("m", PRESET_MAX_FILE_ENTRIES, "cap", "");
+    /* one GPU besides the models makes 10001 */
+    char *u = malloc(strlen(t) + 200);
+    assert_non_null(u);
+    t[strlen(t) - 1] = '\0';
+    sprintf(u, "%s, \"gpus\": {\"g\": {\"memory_gb\": 16, \"hbm_gbs\": 500,"
+               " \"tflops\": {\"fp16\": 50}, \"source\": \"s\"}}}", t);
+    assert_int_equal(preset_db_add_json(db, "big.json", u, strlen(u)), -1);
+    assert_int_equal(db->n_errors, 1);
+    assert_string_equal(db->errors[0],
+                        "big.json: 10001 entries, more than the 10000 one file may hold: split it "
+                        "into several files (none of its entries were loaded)");
+    assert_int_equal(db->n_models, 0);
+    assert_int_equal(db->n_gpus, 0);
+    free(t);
+    free(u);
+    preset_db_free(db);
+}
+
+/* Past the index's growth: a name defined twice (in another case) far
+ * into a file is still named, the first kept; a later file replaces
+ * entries whole in place and appends new ones in order. */
+static void test_many_entries_duplicates_and_order(void **state)
+{
+    (void)state;
+    preset_db *db = empty_db();
+    char *t = models_json("m", 3000, "first", ", \"M17\": {\"source\": \"dup\"}");
+    assert_int_equal(preset_db_add_json(db, "a.json", t, strlen(t)), -1);
+    free(t);
+    assert_int_equal(db->n_errors, 1);
+    assert_string_equal(db->errors[0],
+                        "a.json: M17: duplicate name in \"models\" (the first definition is kept)");
+    assert_int_equal(db->n_models, 3000);
+    for (int i = 0; i < 3000; i += 999) {
+        char name[16];
+        snprintf(name, sizeof name, "M%d", i);
+        const engine_model *m = preset_find_model(db, name);
+        assert_non_null(m);
+        assert_ptr_equal(m, &db->models[i]);
+        assert_int_equal(m->context, 512 + i);
+    }
+    assert_string_equal(preset_find_model(db, "m17")->source, "first");
+
+    /* b.json: m0..m1999 again (overrides), then new ones m3000..m3999 */
+    t = models_json("m", 2000, "second", "");
+    assert_int_equal(preset_db_add_json(db, "b.json", t, strlen(t)), 0);
+    free(t);
+    t = models_json("n", 1000, "third", "");
+    assert_int_equal(preset_db_add_json(db, "c.json", t, strlen(t)), 0);
+    free(t);
+    assert_int_equal(db->n_models, 4000);
+    assert_string_equal(db->models[0].name, "m0");
+    assert_string_equal(db->models[0].source, "second");
+    assert_string_equal(db->models[1999].source, "second");
+    assert_string_equal(db->models[2000].name, "m2000");
+    assert_string_equal(db->models[2000].source, "first");
+    assert_string_equal(db->models[3000].name, "n0");
+    assert_string_equal(db->models[3999].name, "n999");
+    assert_ptr_equal(preset_find_model(db, "N999"), &db->models[3999]);
+    assert_null(preset_find_model(db, "m3000"));
+    preset_db_free(db);
+}
+
 /* --- user directory ------------------------------------------------------ */
 
 static const char GPU_A[] =
@@ -1401,6 +1499,8 @@ int main(void)
         cmocka_unit_test(test_bad_huge_values),
         cmocka_unit_test(test_bad_unknown_key),
         cmocka_unit_test(test_bad_duplicate_name),
+        cmocka_unit_test(test_file_entry_cap),
+        cmocka_unit_test(test_many_entries_duplicates_and_order),
         cmocka_unit_test(test_bad_empty_file),
         cmocka_unit_test(test_bad_json_error_honours_len),
         cmocka_unit_test(test_bad_inconsistent),

@@ -819,6 +819,41 @@ static int valid_name(const char *s)
     return 1;
 }
 
+/* Record (msg non-NULL) or forget (msg NULL: a later file loaded the name)
+ * the rejected override of `name`.  Only names already loaded count: a
+ * rejected new name is simply absent. */
+static void note_override(preset_db *db, int kind, const char *name, const char *msg)
+{
+    int i = 0;
+    while (i < db->n_rejected && !(!strcmp(db->rejected[i].section, section_names[kind]) &&
+                                   !strcasecmp(db->rejected[i].name, name)))
+        i++;
+    if (!msg) {
+        if (i < db->n_rejected)
+            db->rejected[i] = db->rejected[--db->n_rejected];
+        return;
+    }
+    if (preset_index_find(&db->names[kind], name, NAME_OF[kind], db) < 0 ||
+        (i == db->n_rejected && i >= PRESET_MAX_ERRORS))
+        return;
+    preset_rejected *r = &db->rejected[i];
+    snprintf(r->section, sizeof r->section, "%s", section_names[kind]);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->msg, sizeof r->msg, "%s", msg);
+    preset_util_one_line(r->msg);
+    if (i == db->n_rejected)
+        db->n_rejected++;
+}
+
+const char *preset_rejected_override(const preset_db *db, const char *section,
+                                     const char *name)
+{
+    for (int i = 0; db && section && name && i < db->n_rejected; i++)
+        if (!strcmp(db->rejected[i].section, section) && !strcasecmp(db->rejected[i].name, name))
+            return db->rejected[i].msg;
+    return NULL;
+}
+
 /* Parse one entry (an object) of a kind into the db; a rejected entry
  * adds one line naming file, entry and field. */
 static void load_entry(load_ctx *c, const cJSON *it, const char *name, int kind)
@@ -848,8 +883,11 @@ static void load_entry(load_ctx *c, const cJSON *it, const char *name, int kind)
     }
     if (rc) {
         snprintf(msg, sizeof msg, "%s: %s: %s", c->file, name, why);
+        note_override(c->db, kind, name, msg);
         ctx_error(c, msg);
-    } else if (put) {
+    } else if (!put) {
+        note_override(c->db, kind, name, NULL);
+    } else {
         snprintf(msg, sizeof msg, "%s: %s: out of memory", c->file, name);
         ctx_error(c, msg);
         c->oom = 1;

@@ -22,6 +22,15 @@
  * it (README "Your own presets").  More entries go in more files. */
 #define PRESET_MAX_FILE_ENTRIES 10000
 
+/* A rejected entry whose name was already loaded (a user file overriding a
+ * shipped preset, or an earlier user file): the earlier entry stays in
+ * use, so commands warn whenever they use the name. */
+typedef struct preset_rejected {
+    char section[12];           /* "models", "gpus", "links", "frameworks" */
+    char name[ENGINE_NAME_MAX]; /* as written in the file */
+    char msg[ENGINE_ERROR_MAX]; /* the error line: file, entry, field, reason */
+} preset_rejected;
+
 typedef struct preset_db {
     engine_model *models;
     int n_models;
@@ -42,6 +51,9 @@ typedef struct preset_db {
      * which make loading n entries O(n).  All zero in a calloc'ed db. */
     int alloc[4];
     preset_index names[4];
+    /* Rejected overrides, latest per name (see preset_rejected_override). */
+    preset_rejected rejected[PRESET_MAX_ERRORS];
+    int n_rejected;
 } preset_db;
 
 /* Load the shipped presets and then the user directory.  user_dir NULL
@@ -56,6 +68,13 @@ const engine_model *preset_find_model(const preset_db *db, const char *name);
 const engine_gpu *preset_find_gpu(const preset_db *db, const char *name);
 const engine_link *preset_find_link(const preset_db *db, const char *name);
 const engine_framework *preset_find_framework(const preset_db *db, const char *name);
+
+/* The error line of a rejected override of the preset `name` in `section`
+ * ("models", "gpus", "links", "frameworks"), when the entry in use is the
+ * one loaded before it; NULL when none (or a later file replaced it).
+ * The string belongs to db. */
+const char *preset_rejected_override(const preset_db *db, const char *section,
+                                     const char *name);
 
 /* The usual topology of a GPU preset, the one the CLI, the explorer and
  * the validation all default to: its intra link (NVLink for SXM parts,

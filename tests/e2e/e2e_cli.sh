@@ -541,5 +541,22 @@ design="DESIGN""[.]md"
 hits=$(cd "$here/../.." && grep -rln "$design" README.md Makefile mk tui engine presets calib tests 2>/dev/null)
 [ -z "$hits" ] || fail "the old design notes file is still referenced from: $hits"
 
+# A rejected user override of a shipped name: the shipped entry is used,
+# and every command that uses the name says so (file and field).
+mkdir -p "$tmp/xdg-bad/shardscope"
+printf '%s\n' '{"gpus": {"h100-sxm": {"source": "mine", "memory_gb": 80, "hbm_gbs": -1,' \
+    '  "tflops": {"fp16": 989}}}}' >"$tmp/xdg-bad/shardscope/mine.json"
+warn="shardscope: warning: --gpu h100-sxm: a user preset overriding it was rejected, so the entry loaded before it is used: $tmp/xdg-bad/shardscope/mine.json: h100-sxm: hbm_gbs: expected a positive number, got -1"
+XDG_CONFIG_HOME=$tmp/xdg-bad
+for c in eval recommend; do
+    run "$c" --model llama-3-8b --gpu h100-sxm --gpus 8
+    expect_rc 0
+    [ "$(cat "$tmp/err")" = "$warn" ] || fail "$what: stderr is '$(cat "$tmp/err")', want the warning"
+    expect_out 'H100 SXM'
+done
+run eval --model llama-3-8b --gpu a100-80gb --gpus 8
+[ ! -s "$tmp/err" ] || fail "$what: a warning for a GPU not overridden: $(cat "$tmp/err")"
+XDG_CONFIG_HOME=$fx/user
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

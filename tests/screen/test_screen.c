@@ -1217,6 +1217,29 @@ static void test_frontier_min_gpus_and_capacity_label(void **state)
     screen_close();
 }
 
+/* A user file's rejected override of a preset in use is named on the bar
+ * (file and field), not silently replaced by the shipped entry. */
+static void test_rejected_override_on_bar(void **state)
+{
+    (void)state;
+    static const char bad[] =
+        "{\"gpus\": {\"h100-sxm\": {\"source\": \"mine\", \"memory_gb\": 80, "
+        "\"hbm_gbs\": -1, \"tflops\": {\"fp16\": 989}}}}";
+    preset_db *shipped = g_db, *db = NULL;
+    engine_error err = {{0}};
+    assert_int_equal(preset_db_load("", &db, &err), 0);
+    assert_int_equal(preset_db_add_json(db, "my.json", bad, strlen(bad)), -1);
+    g_db = db;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_string_equal(exp_gpu(g_x)->name, "h100-sxm");
+    assert_string_equal(g_x->msg, "user preset rejected, the earlier entry is used: my.json: "
+                                  "h100-sxm: hbm_gbs: expected a positive number, got -1");
+    assert_true(screen_contains("user preset rejected"));
+    screen_close();
+    g_db = shipped;
+    preset_db_free(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1244,6 +1267,7 @@ int main(void)
         cmocka_unit_test(test_signal_flag),
         cmocka_unit_test(test_details_of_unfit_plan),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
+        cmocka_unit_test(test_rejected_override_on_bar),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
 }

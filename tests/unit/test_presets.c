@@ -964,6 +964,42 @@ static void test_user_dir_overrides_by_name(void **state)
     remove_user_dir(dir);
 }
 
+/* A rejected entry that overrides a loaded name is recorded (file and
+ * field), so commands can warn when they use the name; a rejected new name
+ * is not, and a later file that loads the name clears the record. */
+static void test_rejected_override_recorded(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    static const char bad[] =
+        "{\"gpus\": {\"h100-sxm\": {\"source\": \"mine\", \"memory_gb\": 80, \"hbm_gbs\": -1, "
+        "\"tflops\": {\"fp16\": 989}},"
+        " \"brand-new\": {\"source\": \"mine\", \"memory_gb\": 0, \"hbm_gbs\": 1, "
+        "\"tflops\": {\"fp16\": 1}}},"
+        " \"links\": {\"NVLink4\": {\"source\": \"mine\", \"alpha_us\": 1, \"gbs\": 0}}}";
+    assert_int_equal(preset_db_add_json(db, "a.json", bad, strlen(bad)), -1);
+    assert_int_equal(db->n_errors, 3);
+    assert_int_equal(db->n_rejected, 2);
+    /* the shipped entry stays in use... */
+    assert_close(preset_find_gpu(db, "h100-sxm")->memory_bytes, 85.52e9, 1);
+    /* ...and the record says why, whatever the case of the name */
+    assert_string_equal(preset_rejected_override(db, "gpus", "H100-SXM"),
+                        "a.json: h100-sxm: hbm_gbs: expected a positive number, got -1");
+    assert_string_equal(preset_rejected_override(db, "links", "nvlink4"),
+                        "a.json: NVLink4: gbs: expected a positive number, got 0");
+    assert_null(preset_rejected_override(db, "gpus", "brand-new"));
+    assert_null(preset_rejected_override(db, "models", "h100-sxm"));
+    assert_null(preset_rejected_override(db, "gpus", "a100-80gb"));
+    /* a later file that loads the name: that entry is in use, no warning */
+    static const char good[] =
+        "{\"links\": {\"nvlink4\": {\"source\": \"mine\", \"alpha_us\": 1, \"gbs\": 450}}}";
+    assert_int_equal(preset_db_add_json(db, "b.json", good, strlen(good)), 0);
+    assert_null(preset_rejected_override(db, "links", "nvlink4"));
+    assert_non_null(preset_rejected_override(db, "gpus", "h100-sxm"));
+    assert_null(preset_rejected_override(NULL, "gpus", "h100-sxm"));
+    preset_db_free(db);
+}
+
 static void set_env(const char *name, const char *value)
 {
     if (value)
@@ -1507,6 +1543,7 @@ int main(void)
         cmocka_unit_test(test_bad_inline_cases),
         cmocka_unit_test(test_error_list_is_bounded),
         cmocka_unit_test(test_user_dir_overrides_by_name),
+        cmocka_unit_test(test_rejected_override_recorded),
         cmocka_unit_test(test_gpu_link_names_checked_after_load),
         cmocka_unit_test(test_user_dir_follows_xdg),
         cmocka_unit_test(test_hf_llama3_8b),

@@ -80,6 +80,17 @@ const char *cli_closest_name(const char *name, const char *const *names, int n)
     return best;
 }
 
+void cli_warn_rejected(const preset_db *db, const char *section, const char *flag,
+                       const char *name)
+{
+    const char *why = preset_rejected_override(db, section, name);
+    if (why)
+        fprintf(stderr,
+                "shardscope: warning: %s %s: a user preset overriding it was rejected, so the "
+                "entry loaded before it is used: %s\n",
+                flag, name, why);
+}
+
 /* "FLAG: unknown KIND 'name'; close: a, b (see 'shardscope list KINDs')". */
 static void unknown(const preset_db *db, const char *flag, const char *kind, const char *name,
                     const char *const *names, int n, engine_error *err)
@@ -110,6 +121,8 @@ const engine_gpu *cli_find_gpu(const preset_db *db, const char *flag, const char
     else if (!g) {
         NAMES_OF(db->gpus, db->n_gpus);
         unknown(db, flag, "gpu", name, names, n_names, err);
+    } else {
+        cli_warn_rejected(db, "gpus", flag, g->name);
     }
     return g;
 }
@@ -121,6 +134,8 @@ const engine_link *cli_find_link(const preset_db *db, const char *flag, const ch
     if (!l) {
         NAMES_OF(db->links, db->n_links);
         unknown(db, flag, "link", name, names, n_names, err);
+    } else {
+        cli_warn_rejected(db, "links", flag, l->name);
     }
     return l;
 }
@@ -137,6 +152,8 @@ const engine_framework *cli_find_framework(const preset_db *db, const char *flag
         }
         engine_errorf(err, "%s: unknown framework '%s' (expected %s)", flag, name,
                       names[0] ? names : "vllm|sglang|trt-llm|generic");
+    } else {
+        cli_warn_rejected(db, "frameworks", flag, f->name);
     }
     return f;
 }
@@ -152,8 +169,10 @@ const engine_model *cli_find_model(const preset_db *db, const char *flag, const 
                                    engine_model *storage, int *from_file, engine_error *err)
 {
     const engine_model *m = preset_find_model(db, name);
-    if (m)
+    if (m) {
+        cli_warn_rejected(db, "models", flag, m->name);
         return m;
+    }
     if (looks_like_path(name)) {
         engine_error e = {{0}};
         memset(storage, 0, sizeof *storage);

@@ -49,6 +49,14 @@ const engine_link *cli_default_link(const preset_db *db);
  * cli_default_link(db).  gpu may be NULL. */
 const engine_link *cli_default_link_for(const preset_db *db, const engine_gpu *gpu);
 
+/* When a user file's override of preset `name` in `section` ("models",
+ * "gpus", "links", "frameworks") was rejected, so that the entry loaded
+ * before it is in use, say so on stderr: "shardscope: warning: FLAG NAME:
+ * ... : FILE: NAME: FIELD: REASON".  The cli_find_* functions call it for
+ * every name they resolve; callers call it for presets used by default. */
+void cli_warn_rejected(const preset_db *db, const char *section, const char *flag,
+                       const char *name);
+
 /* Print the preset loader's rejected entries on stderr (one per line,
  * prefixed "shardscope: "); returns db->n_errors. */
 int cli_print_db_errors(const preset_db *db);

@@ -152,6 +152,13 @@ static int load_presets(const cli_opts *o, const preset_db *db, unsigned need,
     if (o->v.inter_link && !(s->inter = cli_find_link(db, "--inter-link", o->v.inter_link, err)))
         return -1;
     s->gpus_per_node = CLI_SEEN(o, gpus_per_node) ? o->v.gpus_per_node : usual_per_node;
+    /* The presets used by default are used too: warn about them as well. */
+    if (!o->v.link && s->intra)
+        cli_warn_rejected(db, "links", "the default --link", s->intra->name);
+    if (!o->v.inter_link && s->inter)
+        cli_warn_rejected(db, "links", "the default --inter-link", s->inter->name);
+    if (!o->v.framework)
+        cli_warn_rejected(db, "frameworks", "the default --framework", "generic");
     s->framework = preset_find_framework(db, "generic");
     if (o->v.framework &&
         !(s->framework = cli_find_framework(db, "--framework", o->v.framework, err)))

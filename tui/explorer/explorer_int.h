@@ -192,6 +192,9 @@ struct explorer {
     explorer_opts opts;
     char export_dir[512];
     char msg[EXP_MSG_MAX];
+    /* The rejected-override line last put on the bar (db's string; NULL
+     * when the presets in use have none), so it shows once per use. */
+    const char *override_warned;
     /* The error bands of every number, from the validation cases on the
      * shipped presets. */
     engine_band_table bands;

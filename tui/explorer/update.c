@@ -275,9 +275,31 @@ static void clamp_scrolls(explorer *x)
     }
 }
 
+/* A user file's rejected override of a preset in use (model, GPU, links,
+ * framework) goes on the bar each time the selection comes to it. */
+static void warn_overrides(explorer *x)
+{
+    const engine_scenario *s = &x->r.sc;
+    const char *why = NULL;
+    if (s->model)
+        why = preset_rejected_override(x->db, "models", s->model->name);
+    if (!why && s->gpu)
+        why = preset_rejected_override(x->db, "gpus", s->gpu->name);
+    if (!why && s->intra)
+        why = preset_rejected_override(x->db, "links", s->intra->name);
+    if (!why && s->inter)
+        why = preset_rejected_override(x->db, "links", s->inter->name);
+    if (!why && s->framework)
+        why = preset_rejected_override(x->db, "frameworks", s->framework->name);
+    if (why && why != x->override_warned)
+        exp_set_msg(x, "user preset rejected, the earlier entry is used: %s", why);
+    x->override_warned = why;
+}
+
 void exp_update(explorer *x)
 {
     build_scenario(x, &x->r.sc);
+    warn_overrides(x);
     for (int p = 0; p < EXP_PARTS; p++)
         exp_update_part(x, (exp_part)p);
     if (x->ov.kind == OVERLAY_CALIB)

@@ -5,8 +5,10 @@
  * same table (cJSON's paired parse/print style), so a field written is a
  * field read back.  Reading checks what the engine relies on - backend,
  * device, date, preset and the roofline's eta_compute, eta_memory and
- * overhead_s - with a sentence naming the file and the field; everything
- * else is taken as found (a missing or odd value reads as 0 / "").
+ * overhead_s - and every integer field (a whole number in [0, INT_MAX],
+ * never a float cast unchecked) with a sentence naming the file and the
+ * field; everything else is taken as found (a missing or odd value reads
+ * as 0 / "").
  */
 #include <limits.h>
 #include <math.h>
@@ -418,6 +420,32 @@ static int check_header(const cJSON *root, const char *path, engine_error *err)
     return 0;
 }
 
+/* Every integer field present in o (and its J_OBJ children): a whole
+ * number in [0, INT_MAX], never a float cast to int unchecked.  obj names
+ * o in messages ("" at the root).  0, or -1 with err naming the field. */
+static int check_ints(const cJSON *o, const char *obj, const jfield *f, const char *path,
+                      engine_error *err)
+{
+    for (; f->key; f++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
+        if (f->kind == J_OBJ && cJSON_IsObject(v) && check_ints(v, f->key, f->sub, path, err))
+            return -1;
+        if (f->kind != J_INT || !v)
+            continue;
+        double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+        if (x >= 0 && x <= INT_MAX && x == floor(x))
+            continue;
+        char got[48];
+        if (cJSON_IsNumber(v))
+            snprintf(got, sizeof got, "%.17g", x);
+        else
+            snprintf(got, sizeof got, "%s", cJSON_IsString(v) ? "a string" : "not a number");
+        return engine_errorf(err, "%.300s: %s%s%s: expected a whole number in [0, %d], got %s",
+                             path, obj, obj[0] ? "." : "", f->key, INT_MAX, got);
+    }
+    return 0;
+}
+
 /* --- reading: the values -------------------------------------------------------- */
 
 static double num_or(const cJSON *o, const char *key, double dflt)
@@ -426,10 +454,11 @@ static double num_or(const cJSON *o, const char *key, double dflt)
     return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : dflt;
 }
 
+/* An integer field, checked by check_ints when present: 0 when absent. */
 static int int_or_0(const cJSON *o, const char *key)
 {
     double v = num_or(o, key, 0);
-    return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+    return v >= 0 && v <= INT_MAX ? (int)v : 0;
 }
 
 static void read_fields(const cJSON *o, const jfield *f, calib_result *r, void *rec);
@@ -502,6 +531,24 @@ static void read_fields(const cJSON *o, const jfield *f, calib_result *r, void *
         read_field(o, f, r, rec);
 }
 
+/* points[i].key: a whole number in [0, max] into *out.  0, or -1 with err
+ * naming the point and the field. */
+static int point_int(const cJSON *e, const char *key, double max, const char *path, int i,
+                     int *out, engine_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, key);
+    double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (!(x >= 0 && x <= max && x == floor(x))) {
+        if (!cJSON_IsNumber(v))
+            return engine_errorf(err, "%.200s: points[%d].%s: expected a whole number in [0, %g]%s",
+                                 path, i, key, max, v ? "" : ", missing");
+        return engine_errorf(err, "%.200s: points[%d].%s: expected a whole number in [0, %g], got %.17g",
+                             path, i, key, max, x);
+    }
+    *out = (int)x;
+    return 0;
+}
+
 /* The points, each checked: a known kind, non-negative sizes, a positive
  * time.  0, or -1 with err naming the point. */
 static int read_points(const cJSON *root, const char *path, calib_result *out,
@@ -528,19 +575,17 @@ static int read_points(const cJSON *root, const char *path, calib_result *out,
                                  "%.200s: points[%d].kind: expected \"prefill\", \"decode\" or "
                                  "\"copy\"", path, i);
         p.kind = (calib_point_kind)kind;
-        double hidden = num_or(e, "hidden", -1), batch = num_or(e, "batch", -1),
-               seq = num_or(e, "seq", -1);
+        if (point_int(e, "hidden", 1e7, path, i, &p.hidden, err) != 0 ||
+            point_int(e, "batch", 1e9, path, i, &p.batch, err) != 0 ||
+            point_int(e, "seq", 1e9, path, i, &p.seq, err) != 0)
+            return -1;
         p.flops = num_or(e, "flops", -1);
         p.bytes = num_or(e, "bytes", -1);
         p.time_s = num_or(e, "time_s", -1);
-        if (hidden < 0 || hidden > 1e7 || batch < 0 || batch > 1e9 || seq < 0 || seq > 1e9 ||
-            p.flops < 0 || p.bytes < 0 || !(p.time_s > 0))
+        if (p.flops < 0 || p.bytes < 0 || !(p.time_s > 0))
             return engine_errorf(err,
                                  "%.200s: points[%d]: expected non-negative hidden, batch, seq, "
                                  "flops, bytes and a positive time_s", path, i);
-        p.hidden = (int)hidden;
-        p.batch = (int)batch;
-        p.seq = (int)seq;
         if (calib_result_add_point(out, &p) != 0)
             return engine_errorf(err, "%.300s: out of memory", path);
         i++;
@@ -561,6 +606,8 @@ int calib_json_read(const char *text, const char *path, int full, calib_result *
                              end ? (long)(end - text) : 0L);
     }
     int rc = check_header(root, path, err);
+    if (rc == 0)
+        rc = check_ints(root, "", ROOT_FIELDS, path, err);
     if (rc == 0) {
         read_fields(root, ROOT_FIELDS, out, out);
         out->has_power_law = out->has_power_law && out->power_law.a > 0;

@@ -189,12 +189,101 @@ static void test_json_errors(void **state)
     }
 }
 
+/* Issue 13: every integer field (device_info's counts and versions, the
+ * fits' point counts, the points' sizes) is a whole number in range, or
+ * the file is refused naming the field: 1e10, -1, 2.5 and infinity
+ * (1e999) were cast to int (undefined behaviour) or clamped.  JSON has no
+ * NaN: the token is refused as invalid JSON.  Whole numbers read exactly. */
+static void test_json_int_fields(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *obj, *key;
+    } ints[] = {
+        {"device_info", "index"},        {"device_info", "count"},
+        {"device_info", "sm_count"},     {"device_info", "clock_khz"},
+        {"device_info", "memory_clock_khz"}, {"device_info", "bus_width_bits"},
+        {"device_info", "driver_version"},   {"device_info", "runtime_version"},
+        {"power_law", "n"},              {"roofline", "n"},
+        {"roofline", "n_compute_bound"}, {"roofline", "n_memory_excluded"},
+        {"points", "hidden"},            {"points", "batch"},
+        {"points", "seq"},
+    };
+    static const struct {
+        const char *json, *shown;
+    } bad[] = {{"1e10", "10000000000"}, {"-1", "-1"}, {"2.5", "2.5"}, {"1e999", "inf"}};
+    const char *roof = "\"eta_compute\":0.5,\"eta_memory\":0.5,\"overhead_s\":0";
+    char text[1024], want[300];
+    calib_result back;
+    engine_error err = {{0}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        int point = !strcmp(ints[i].obj, "points");
+        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+            const char *val = bad[b].json;
+            if (point) /* the field under test once, the other two valid */
+                snprintf(text, sizeof text,
+                         "{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\",\"roofline\":{%s},"
+                         "\"points\":[{\"kind\":\"decode\",\"%s\":%s,\"%s\":1,\"%s\":8,"
+                         "\"flops\":1,\"bytes\":1,\"time_s\":1}]}",
+                         roof, ints[i].key, val, strcmp(ints[i].key, "batch") ? "batch" : "hidden",
+                         strcmp(ints[i].key, "seq") ? "seq" : "hidden");
+            else if (!strcmp(ints[i].obj, "roofline"))
+                snprintf(text, sizeof text,
+                         "{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\","
+                         "\"roofline\":{%s,\"%s\":%s}}", roof, ints[i].key, val);
+            else
+                snprintf(text, sizeof text,
+                         "{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\",\"roofline\":{%s},"
+                         "\"%s\":{\"a\":1,\"%s\":%s}}", roof, ints[i].obj, ints[i].key, val);
+            if (point)
+                snprintf(want, sizeof want, "f.json: points[0].%s: expected a whole number in "
+                         "[0, %s], got %s", ints[i].key,
+                         strcmp(ints[i].key, "hidden") ? "1e+09" : "1e+07", bad[b].shown);
+            else
+                snprintf(want, sizeof want, "f.json: %s.%s: expected a whole number in "
+                         "[0, 2147483647], got %s", ints[i].obj, ints[i].key, bad[b].shown);
+            err.msg[0] = '\0';
+            assert_int_equal(calib_result_from_json(text, "f.json", &back, &err), -1);
+            if (strcmp(err.msg, want) != 0)
+                fail_msg("%s: got '%s', want '%s'", text, err.msg, want);
+        }
+        /* NaN is not JSON */
+        snprintf(text, sizeof text,
+                 "{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\",\"roofline\":{%s,"
+                 "\"%s\":NaN}}", roof, ints[i].key);
+        assert_int_equal(calib_result_from_json(text, "f.json", &back, &err), -1);
+        assert_non_null(strstr(err.msg, "f.json: not a calibration file (invalid JSON"));
+    }
+    /* A string where a count belongs is named too. */
+    assert_int_equal(calib_result_from_json(
+                         "{\"backend\":\"cpu\",\"device\":\"x\",\"date\":\"d\",\"roofline\":{"
+                         "\"eta_compute\":0.5,\"eta_memory\":0.5,\"overhead_s\":0,\"n\":\"7\"}}",
+                         "f.json", &back, &err), -1);
+    assert_string_equal(err.msg, "f.json: roofline.n: expected a whole number in [0, 2147483647], "
+                                 "got a string");
+    /* In range: read exactly, up to INT_MAX. */
+    snprintf(text, sizeof text,
+             "{\"backend\":\"cuda\",\"device\":\"x\",\"date\":\"d\",\"roofline\":{%s,\"n\":12},"
+             "\"device_info\":{\"index\":0,\"sm_count\":132,\"driver_version\":2147483647},"
+             "\"points\":[{\"kind\":\"prefill\",\"hidden\":4096,\"batch\":2,\"seq\":1000000000,"
+             "\"flops\":1,\"bytes\":1,\"time_s\":1}]}", roof);
+    assert_int_equal(calib_result_from_json(text, "f.json", &back, &err), 0);
+    assert_int_equal(back.roofline.n, 12);
+    assert_int_equal(back.dev.sm_count, 132);
+    assert_int_equal(back.dev.driver_version, 2147483647);
+    assert_int_equal(back.n_points, 1);
+    assert_int_equal(back.points[0].hidden, 4096);
+    assert_int_equal(back.points[0].seq, 1000000000);
+    calib_result_free(&back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_keys),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_json_int_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

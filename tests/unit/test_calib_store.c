@@ -183,6 +183,20 @@ static void test_store_for_gpu(void **state)
     assert_string_equal(err.msg, want);
     /* Still found for h100-sxm despite the broken neighbours. */
     assert_int_equal(calib_store_load_for_gpu_in(dir, "h100-sxm", &c, &err), 1);
+    /* A newer file for it with a count that is no whole number is refused
+     * naming the field; the previous calibration stays the one applied. */
+    snprintf(path, sizeof path, "%s/three.json", dir);
+    write_text(path, "{\"backend\":\"cuda\",\"device\":\"NVIDIA H100 80GB HBM3\","
+                     "\"date\":\"2026-11-30T00:00:00Z\",\"preset\":\"h100-sxm\","
+                     "\"device_info\":{\"sm_count\":2.5},"
+                     "\"roofline\":{\"eta_compute\":0.9,\"eta_memory\":0.8,\"overhead_s\":0}}");
+    assert_int_equal(calib_store_load_file(path, &c, NULL, 0, &err), -1);
+    snprintf(want, sizeof want, "%s: device_info.sm_count: expected a whole number in "
+             "[0, 2147483647], got 2.5", path);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(calib_store_load_for_gpu_in(dir, "h100-sxm", &c, &err), 1);
+    assert_true(REL(c.eta_compute, 0.65) < 1e-6);
+    unlink(path);
 
     /* The default directory follows XDG_CONFIG_HOME. */
     char buf[600];

@@ -489,14 +489,20 @@ void calib_store_file_name(const char *device, char *buf, size_t len);
 enum { CALIB_STORE_NORMAL = 0, CALIB_STORE_STOP_AFTER_WRITE = 1 };
 
 /* Write r as JSON to `path` atomically: a temporary file in the same
- * directory, fsync, rename, fsync of the directory.  Missing directories
- * are created.  0 / -1 with err naming the path. */
+ * directory ("<path>.tmp.<our pid>.XXXXXX"), fsync, rename, fsync of the
+ * directory.  Missing directories are created.  Before writing, the
+ * temporaries of that pattern in the directory whose PID is no longer
+ * alive (kill(pid, 0) fails with ESRCH) are removed; a live writer's stay.
+ * 0 / -1 with err naming the path. */
 int calib_store_save(const calib_result *r, const char *path, int mode,
                      engine_error *err);
 /* Save to calib_store_dir()/<device>.json; the path used goes to
  * path_out (may be NULL). */
 int calib_store_save_default(const calib_result *r, char *path_out,
                              size_t path_len, engine_error *err);
+/* The writer's PID in one of calib_store_save's temporary file names
+ * ("x.json.tmp.<pid>.XXXXXX", no directory); 0 for any other name. */
+long calib_store_tmp_pid(const char *name);
 
 /* Read one saved calibration (any backend: this is an explicit request).
  * 0 ok, -1 with err naming the file and field. */

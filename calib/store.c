@@ -3,12 +3,15 @@
  * ($XDG_CONFIG_HOME/shardscope/calibration) and one file name per device,
  * the atomic save (a temporary file in the same directory, fsync, rename,
  * fsync of the directory: a crash leaves either the old file or the new
- * one, never a torn one), and which file applies: a GPU preset only ever
+ * one, never a torn one; the temporary file carries the writer's PID,
+ * "<name>.json.tmp.<pid>.XXXXXX", and each save removes those of writers
+ * that are gone), and which file applies: a GPU preset only ever
  * receives the newest "cuda" calibration naming it; CPU results are
  * applied only when a file is named explicitly.  The JSON itself is
  * result_json.c's.
  */
 #include <ctype.h>
+#include <signal.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -134,7 +137,7 @@ static int write_temp(const calib_result *r, const char *path, char *tmp, size_t
             snprintf(err->msg, sizeof err->msg, "%.300s: out of memory", path);
         return -1;
     }
-    snprintf(tmp, tmp_len, "%s.tmp.XXXXXX", path);
+    snprintf(tmp, tmp_len, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
     int fd = mkstemp(tmp);
     if (fd < 0) {
         if (err)
@@ -157,6 +160,45 @@ static int write_temp(const calib_result *r, const char *path, char *tmp, size_t
     return 0;
 }
 
+/* The writer's PID when name is one of our temporaries,
+ * "<x>.json.tmp.<pid>.XXXXXX" (six characters from mkstemp); else 0. */
+long calib_store_tmp_pid(const char *name)
+{
+    const char *t = strstr(name, ".json.tmp.");
+    if (!t || t == name)
+        return 0;
+    const char *p = t + strlen(".json.tmp."), *q = p;
+    long pid = 0;
+    while (isdigit((unsigned char)*q) && q - p < 10)
+        pid = pid * 10 + (*q++ - '0');
+    if (q == p || *q != '.' || strlen(q + 1) != 6 || pid <= 0)
+        return 0;
+    for (const char *c = q + 1; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_')
+            return 0;
+    return pid;
+}
+
+/* Remove our temporaries in dir whose writer is no longer alive (a crash
+ * mid-save); a live writer's file (or one we cannot signal) stays, and so
+ * does every name of another pattern.  Best effort: errors are ignored. */
+static void sweep_stale_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid = calib_store_tmp_pid(e->d_name);
+        if (pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        (void)unlink(path);
+    }
+    closedir(d);
+}
+
 int calib_store_save(const calib_result *r, const char *path, int mode, engine_error *err)
 {
     char dir[4096], tmp[4200];
@@ -164,6 +206,7 @@ int calib_store_save(const calib_result *r, const char *path, int mode, engine_e
         return -1;
     if (strcmp(dir, ".") != 0 && make_dirs(dir, err) != 0)
         return -1;
+    sweep_stale_temps(dir);
     if (write_temp(r, path, tmp, sizeof tmp, err) != 0)
         return -1;
     if (mode == CALIB_STORE_STOP_AFTER_WRITE)
@@ -330,7 +373,7 @@ static int pick_for_gpu(const char *dir, const char *gpu_preset_name, engine_cal
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        /* Only finished files: temporaries end in .tmp.XXXXXX. */
+        /* Only finished files: temporaries end in .tmp.<pid>.XXXXXX. */
         if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || e->d_name[0] == '.')
             continue;
         char path[4400];

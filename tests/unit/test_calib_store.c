@@ -4,7 +4,9 @@
  * the old file and an ignored temporary), which file applies to a GPU
  * preset (the newest "cuda" one naming it; CPU results never, broken
  * neighbours skipped, a broken candidate reported naming the field), the
- * XDG directory, and a saved file read back as a calib_result.
+ * XDG directory, a saved file read back as a calib_result, and the
+ * temporaries named by PID (a dead writer's removed by the next save, a
+ * live writer's and foreign names kept).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -320,6 +323,78 @@ static void test_store_load_result_round_trip(void **state)
     rmdir(dir);
 }
 
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A PID that is certainly gone: a child that exited and was reaped. */
+static long dead_pid(void)
+{
+    pid_t p = fork();
+    if (p == 0)
+        _exit(0);
+    assert_true(p > 0);
+    assert_int_equal(waitpid(p, NULL, 0), p);
+    return (long)p;
+}
+
+static void test_store_tmp_pid_pattern(void **state)
+{
+    (void)state;
+    assert_int_equal(calib_store_tmp_pid("gpu.json.tmp.1234.aB9_xY"), 1234);
+    assert_int_equal(calib_store_tmp_pid("gpu.json.tmp.1234.abc"), 0);   /* not mkstemp's 6 */
+    assert_int_equal(calib_store_tmp_pid("gpu.json.tmp.aB9xYz"), 0);     /* the old, PID-less */
+    assert_int_equal(calib_store_tmp_pid("gpu.txt.tmp.1234.aB9xYz"), 0); /* not a calibration */
+    assert_int_equal(calib_store_tmp_pid("gpu.json"), 0);
+    assert_int_equal(calib_store_tmp_pid(".json.tmp.12.abcdef"), 0);
+    assert_int_equal(calib_store_tmp_pid("gpu.json.tmp.0.abcdef"), 0);
+}
+
+/* A crash mid-save left temporaries: the next save removes the dead
+ * writer's and keeps a live one's (ours, our parent's) and other names;
+ * its own temporary carries our PID and is renamed away. */
+static void test_store_sweeps_dead_writers_temps(void **state)
+{
+    (void)state;
+    char dir[512], path[600], dead[700], live[700], parent[700], foreign[700], other[700];
+    snprintf(dir, sizeof dir, "%s/sweep", ts_calib_tmp);
+    snprintf(path, sizeof path, "%s/nvidia-h100-80gb-hbm3.json", dir);
+    calib_result r;
+    fake_result(&r, "cuda", "NVIDIA H100 80GB HBM3", "h100-sxm", "2026-11-29T00:00:00Z", 0.75);
+    engine_error err = {{0}};
+    /* A crash of our own: the temporary is named with our PID. */
+    assert_int_equal(calib_store_save(&r, path, CALIB_STORE_STOP_AFTER_WRITE, &err), 0);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q '^nvidia-h100-80gb-hbm3\\.json\\.tmp\\.%ld\\.'",
+             dir, (long)getpid());
+    assert_int_equal(system(cmd), 0);
+    snprintf(dead, sizeof dead, "%s/other-gpu.json.tmp.%ld.Ab12Cd", dir, dead_pid());
+    snprintf(live, sizeof live, "%s/nvidia-h100-80gb-hbm3.json.tmp.%ld.Zz99zz", dir,
+             (long)getpid());
+    snprintf(parent, sizeof parent, "%s/nvidia-h100-80gb-hbm3.json.tmp.%ld.Pp00pp", dir,
+             (long)getppid());
+    snprintf(foreign, sizeof foreign, "%s/nvidia-h100-80gb-hbm3.json.tmp.Xy34Zw", dir);
+    snprintf(other, sizeof other, "%s/notes.txt.tmp.%ld.Ab12Cd", dir, dead_pid());
+    const char *made[] = {dead, live, parent, foreign, other};
+    for (int i = 0; i < 5; i++)
+        write_text(made[i], "{}");
+    int before = count_tmp_files(dir);
+    assert_int_equal(before, 6);
+    assert_int_equal(calib_store_save(&r, path, CALIB_STORE_NORMAL, &err), 0);
+    assert_false(file_exists(dead));
+    assert_true(file_exists(live));
+    assert_true(file_exists(parent));
+    assert_true(file_exists(foreign));
+    assert_true(file_exists(other));
+    /* Ours from the simulated crash stays too (we are alive); the save's
+     * own temporary was renamed into place. */
+    assert_int_equal(count_tmp_files(dir), 5);
+    assert_true(file_exists(path));
+    calib_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +403,8 @@ int main(void)
         cmocka_unit_test(test_store_crash_between_write_and_rename),
         cmocka_unit_test(test_store_for_gpu),
         cmocka_unit_test(test_store_load_result_round_trip),
+        cmocka_unit_test(test_store_tmp_pid_pattern),
+        cmocka_unit_test(test_store_sweeps_dead_writers_temps),
     };
     return cmocka_run_group_tests(tests, ts_calib_tmp_setup, ts_calib_tmp_teardown);
 }

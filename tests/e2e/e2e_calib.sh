@@ -4,7 +4,8 @@
 # fraction), the atomic save (--out and the XDG default, no temporary file
 # left), `--backend cuda` exiting 2 with one line when no GPU is usable,
 # `auto` saying it fell back, no CUDA library in the binary's NEEDED list,
-# and the usage errors.  POSIX sh + grep/awk.
+# the usage errors, and Ctrl-C (SIGINT) exiting 130 with nothing saved.
+# POSIX sh + grep/awk.
 # Usage: sh tests/e2e_calib.sh PATH_TO_BINARY.  Timings are never asserted.
 set -u
 
@@ -125,6 +126,23 @@ expect_rc 2
 run calibrate --help
 expect_rc 0
 grep -q '^usage: shardscope calibrate ' "$tmp/out" || fail "$what: no usage line"
+
+# Ctrl-C cancels a running calibration: status 130 (128 + SIGINT), nothing
+# saved, no temporary file.  A background job of a script ignores SIGINT,
+# so env puts its default action back (GNU env; skipped without it).
+if env --default-signal=INT true 2>/dev/null; then
+    checks=$((checks + 1))
+    what="calibrate interrupted by SIGINT"
+    env --default-signal=INT "$bin" calibrate --backend cpu --quick --out "$tmp/int/c.json" \
+        >/dev/null 2>&1 </dev/null &
+    pid=$!
+    sleep 0.3
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    expect_rc 130
+    ls "$tmp/int" 2>/dev/null | grep -q . && fail "$what: left $(ls "$tmp/int")"
+fi
 
 if [ "$failed" -ne 0 ]; then
     echo "e2e_calib: $failed of $checks checks failed"

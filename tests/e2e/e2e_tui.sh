@@ -1,8 +1,9 @@
 #!/bin/sh
 # e2e_tui.sh - the real explorer binary in a tmux pseudo-terminal: type keys
 # (change the model, slide the GPU count, switch the interconnect, open the
-# help, export, resize down to too small and back, quit; Ctrl-C, SIGTERM and
-# SIGHUP) and check the screen text after each step with capture-pane.
+# help, export, resize down to too small and back, quit; Ctrl-C, Ctrl-\,
+# SIGTERM and SIGHUP; Alt+x and an unknown End) and check the screen text
+# after each step with capture-pane, and the terminal's modes afterwards.
 # Runs headless (tmux provides the pty) on a private socket, killed at exit.
 #   sh tests/e2e_tui.sh ./shardscope
 set -u
@@ -66,10 +67,29 @@ dead() { # SESSION: wait until the program exited; prints its exit status
 start() { # NAME COLS ROWS ENV...
     name=$1 cols=$2 rows=$3
     shift 3
-    # A shell around the explorer records its exit status.
+    # A shell around the explorer records its exit status.  It traps INT
+    # and QUIT (Ctrl-C and Ctrl-\ reach the whole foreground group) so it
+    # outlives the explorer and reports 128 + the signal, as an interactive
+    # shell would; it stays a few seconds (tmux hides the cursor of a dead
+    # pane, and modes_restored reads the modes the explorer left).
     $T new-session -d -s "$name" -x "$cols" -y "$rows" \
-        "env XDG_CONFIG_HOME=$TMPD/config SHARDSCOPE_EXPORT_DIR=$TMPD $* $BIN; echo \$? > $TMPD/$name.rc"
+        "trap : INT QUIT; env XDG_CONFIG_HOME=$TMPD/config SHARDSCOPE_EXPORT_DIR=$TMPD $* $BIN; echo \$? > $TMPD/$name.rc; sleep 5"
     $T set-option -t "$name" remain-on-exit on >/dev/null
+}
+
+# modes_restored SESSION: the terminal left as found: main screen, cursor
+# shown, keypad and mouse modes off (tmux keeps them after the exit).
+modes_restored() {
+    i=0
+    while [ $i -lt 20 ]; do
+        m=$($T display-message -p -t "$1" \
+            '#{alternate_on} #{cursor_flag} #{keypad_flag} #{keypad_cursor_flag} #{mouse_any_flag} #{mouse_standard_flag} #{mouse_button_flag}')
+        [ "$m" = "0 1 0 0 0 0 0" ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "      | modes: $m"
+    return 1
 }
 
 echo "e2e_tui: $BIN"
@@ -127,6 +147,8 @@ st=$(dead main)
 if [ "$st" = 0 ]; then pass "q quits with status 0"; else fail "q: status $st"; fi
 if screen main | grep -qF "Strategies:"; then fail "screen not restored after quit"
 else pass "terminal restored after quit"; fi
+if modes_restored main; then pass "q: cursor, keypad, mouse, alternate screen restored"
+else fail "q: terminal modes left on"; fi
 
 # --- calibration: the view, c on this machine, Esc --------------------------------
 start calib 120 40 "LC_ALL=${UTF8:-C} TERM=tmux-256color"
@@ -184,18 +206,38 @@ if [ "$st" = 0 ]; then pass "Esc with no calibration running quits"; else fail "
 start ascii 80 24 "LANG=C LC_ALL=C TERM=vt100"
 check ascii "+- 1 Controls -" "LANG=C vt100: ASCII line drawing"
 check ascii "TP8xPP1xDP1" "LANG=C vt100: ASCII plan names"
+# Escape sequences the terminfo entry does not know are not Esc: Alt+x, and
+# tmux's End (ESC [4~) under TERM=vt100, which has no End key.
+$T send-keys -t ascii M-x
+check ascii "unknown key ESC x" "Alt+x does not quit: the bar names it"
+$T send-keys -t ascii End
+check ascii "unknown key ESC [4~" "End under a mismatched TERM does not quit: the bar names it"
+if [ -s "$TMPD/ascii.rc" ]; then fail "an unknown sequence quit the explorer"
+else pass "still running after unknown sequences"; fi
 $T send-keys -t ascii Escape
 st=$(dead ascii)
 if [ "$st" = 0 ]; then pass "Esc quits"; else fail "Esc: status $st"; fi
 
-# --- signals: Ctrl-C, SIGTERM, SIGHUP restore the terminal and exit -----------
+# --- signals: Ctrl-C, Ctrl-\, SIGTERM, SIGHUP restore the terminal, then the
+# process ends as the signal would: the shell sees 128 + the signal number.
 start sigint 100 30 "LC_ALL=${UTF8:-C} TERM=xterm"
 check sigint "Strategies: 8 GPUs" "xterm (8 colours) at 100x30 opens"
 $T send-keys -t sigint C-c
 st=$(dead sigint)
-if [ "$st" = 0 ]; then pass "Ctrl-C exits (status $st)"; else fail "Ctrl-C: status $st"; fi
+if [ "$st" = 130 ]; then pass "Ctrl-C exits with status 130 (128 + SIGINT)"; else fail "Ctrl-C: status $st, want 130"; fi
 if screen sigint | grep -qF "Strategies:"; then fail "Ctrl-C: screen not restored"
 else pass "Ctrl-C: terminal restored"; fi
+if modes_restored sigint; then pass "Ctrl-C: terminal modes restored"; else fail "Ctrl-C: modes left on"; fi
+
+start sigquit 120 40 "LC_ALL=${UTF8:-C} TERM=xterm-256color"
+check sigquit "Strategies: 8 GPUs" "xterm-256color opens (Ctrl-\\ test)"
+$T send-keys -t sigquit 'C-\'
+st=$(dead sigquit)
+if [ "$st" = 131 ]; then pass "Ctrl-\\ exits with status 131 (128 + SIGQUIT)"; else fail "Ctrl-\\: status $st, want 131"; fi
+if screen sigquit | grep -qF "Strategies:"; then fail "Ctrl-\\: screen not restored"
+else pass "Ctrl-\\: terminal restored"; fi
+if modes_restored sigquit; then pass "Ctrl-\\: cursor, keypad, mouse, alternate screen restored"
+else fail "Ctrl-\\: terminal modes left on"; fi
 
 for sig in TERM HUP; do
     start "sig$sig" 120 40 "LC_ALL=${UTF8:-C} NO_COLOR=1"
@@ -205,9 +247,13 @@ for sig in TERM HUP; do
     pid=$(ps -o pid= --ppid "$sh_pid" | head -1)
     kill -s "$sig" $pid 2>/dev/null
     st=$(dead "sig$sig")
-    if [ "$st" = 0 ]; then pass "SIG$sig exits (status $st)"; else fail "SIG$sig: status $st"; fi
+    case $sig in TERM) want=143 ;; HUP) want=129 ;; esac
+    if [ "$st" = "$want" ]; then pass "SIG$sig exits with status $want (128 + SIG$sig)"
+    else fail "SIG$sig: status $st, want $want"; fi
     if screen "sig$sig" | grep -qF "Strategies:"; then fail "SIG$sig: screen not restored"
     else pass "SIG$sig: terminal restored"; fi
+    if modes_restored "sig$sig"; then pass "SIG$sig: terminal modes restored"
+    else fail "SIG$sig: modes left on"; fi
 done
 
 # --- not a terminal: the help -------------------------------------------------

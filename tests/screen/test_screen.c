@@ -1240,6 +1240,200 @@ static void test_rejected_override_on_bar(void **state)
     preset_db_free(db);
 }
 
+/* --- the loop on a terminal's bytes (issue 13: terminal and signals) ---- */
+
+static int g_keys_wr = -1;
+
+/* An explorer whose terminal reads what is written to g_keys_wr, as a
+ * terminal's bytes: curses decodes them (keypad, the ESC delay). */
+static void pipe_open(const char *term, int utf8, int rows, int cols)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    setlocale(LC_ALL, utf8 ? "C.UTF-8" : "C");
+    g_out = tmpfile();
+    g_in = fdopen(fd[0], "r");
+    g_keys_wr = fd[1];
+    assert_non_null(g_out);
+    assert_non_null(g_in);
+    term_opts o;
+    term_opts_defaults(&o);
+    o.in = g_in;
+    o.out = g_out;
+    o.term = term;
+    o.utf8 = utf8;
+    o.mouse = 0;
+    o.rows = rows;
+    o.cols = cols;
+    char msg[256];
+    if (term_open(&o, &g_caps, msg, sizeof msg) != 0)
+        fail_msg("term_open(%s): %s", term, msg);
+    explorer_opts d;
+    explorer_opts_defaults(&d);
+    engine_error err = {{0}};
+    if (explorer_new(g_db, &d, &g_caps, &g_x, &err) != 0)
+        fail_msg("explorer_new: %s", err.msg);
+    explorer_frame(g_x);
+}
+
+static void pipe_close(void)
+{
+    screen_close();
+    close(g_keys_wr);
+    g_keys_wr = -1;
+}
+
+static void send_bytes(const char *s)
+{
+    size_t n = strlen(s);
+    assert_int_equal(write(g_keys_wr, s, n), (ssize_t)n);
+}
+
+/* The terminfo string of a key (kcuf1 ...) of the open terminal. */
+static const char *key_seq(const char *cap)
+{
+    char name[16];
+    snprintf(name, sizeof name, "%s", cap);
+    const char *k = tigetstr(name);
+    assert_true(k && k != (char *)-1);
+    return k;
+}
+
+static long out_size(void)
+{
+    struct stat st;
+    fflush(g_out);
+    assert_int_equal(fstat(fileno(g_out), &st), 0);
+    return (long)st.st_size;
+}
+
+/* 30 Right keys typed at once (a held key) with the plans focused: all
+ * handled before one frame, which sends one changed frame's bytes. */
+static void test_loop_burst_of_keys_draws_one_frame(void **state)
+{
+    (void)state;
+    pipe_open("xterm-256color", 1, 40, 120);
+    explorer_key(g_x, '\t');
+    explorer_frame(g_x);
+    assert_int_equal(g_x->view.focus, PANE_STRATEGIES);
+    assert_true(screen_contains("Strategies: 8 GPUs"));
+    char burst[512] = "";
+    for (int i = 0; i < 30; i++)
+        strcat(burst, key_seq("kcuf1"));
+    long frames = g_x->scr.frames, bytes = out_size();
+    send_bytes(burst);
+    assert_int_equal(explorer_step(g_x, 1000), 0);
+    assert_int_equal(g_x->scr.frames - frames, 1);
+    assert_true(screen_contains("Strategies: 38 GPUs"));
+    long sent = out_size() - bytes;
+    assert_true(sent > 0);
+    assert_true(sent < 8192);
+    /* Nothing typed: no frame. */
+    frames = g_x->scr.frames;
+    assert_int_equal(explorer_step(g_x, 0), 0);
+    assert_int_equal(g_x->scr.frames, frames);
+    pipe_close();
+}
+
+/* Alt+x and a key the terminfo entry does not know (End as a VT220 sends
+ * it, under TERM=vt100) are named on the bar and ignored; a bare Esc
+ * still quits. */
+static void test_loop_unknown_escape_sequences_do_not_quit(void **state)
+{
+    (void)state;
+    pipe_open("vt100", 0, 24, 80);
+    send_bytes("\033x");
+    assert_int_equal(explorer_step(g_x, 1000), 0);
+    assert_string_equal(explorer_message(g_x), "unknown key ESC x (ignored)");
+    assert_true(screen_contains("unknown key ESC x"));
+    send_bytes("\033[4~");
+    assert_int_equal(explorer_step(g_x, 1000), 0);
+    assert_string_equal(explorer_message(g_x), "unknown key ESC [4~ (ignored)");
+    /* In the model filter the sequence neither closes it nor types. */
+    send_bytes("/");
+    assert_int_equal(explorer_step(g_x, 1000), 0);
+    send_bytes("\033x");
+    assert_int_equal(explorer_step(g_x, 1000), 0);
+    assert_int_equal(g_x->ov.kind, OVERLAY_LIST);
+    assert_string_equal(g_x->ov.filter, "");
+    /* A bare Esc closes the list, the next one quits. */
+    send_bytes("\033");
+    assert_int_equal(explorer_step(g_x, 1000), 0);
+    assert_int_equal(g_x->ov.kind, OVERLAY_NONE);
+    send_bytes("\033");
+    assert_int_equal(explorer_step(g_x, 1000), 1);
+    pipe_close();
+}
+
+/* Ctrl-C while a calibration runs cancels it (the flag forgotten); the
+ * next Ctrl-C quits, and the loop reports SIGINT for the exit status. */
+static void test_loop_ctrl_c_cancels_calibration_then_quits(void **state)
+{
+    (void)state;
+    fake_open("vt100", 0, 24, 80, 0);
+    term_clear_quit();
+    term_install_signals();
+    type("c");
+    assert_non_null(g_x->cal.job);
+    raise(SIGINT);
+    assert_int_equal(explorer_step(g_x, 0), 0);
+    assert_null(g_x->cal.job);
+    assert_int_equal(g_fake.released, 1);
+    assert_false(term_quit_requested());
+    assert_non_null(strstr(explorer_message(g_x), "calibration cancelled"));
+    assert_non_null(strstr(explorer_message(g_x), "(Ctrl-C again quits)"));
+    assert_true(screen_contains("calibration cancelled"));
+    raise(SIGINT);
+    assert_int_equal(explorer_step(g_x, 0), 1);
+    assert_int_equal(term_signal(), SIGINT);
+    /* SIGTERM during a calibration quits at once; so does Ctrl-\. */
+    term_clear_quit();
+    type("c");
+    raise(SIGTERM);
+    assert_int_equal(explorer_step(g_x, 0), 1);
+    assert_int_equal(term_signal(), SIGTERM);
+    term_clear_quit();
+    raise(SIGQUIT);
+    assert_int_equal(term_signal(), SIGQUIT);
+    assert_int_equal(explorer_step(g_x, 0), 1);
+    assert_int_equal(term_signal_status(SIGINT), 130);
+    term_clear_quit();
+    term_restore_signals();
+    fake_close();
+}
+
+/* The model filter with nothing matching: Enter keeps the list open and
+ * the bar says so; the bar says "Esc to cancel" only while a list is open,
+ * and that Esc closes the list with every slider kept. */
+static void test_filter_no_match_bar_agrees(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    type("+");
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    type("/");
+    assert_true(screen_contains("Esc to cancel"));
+    type("zzzz");
+    assert_true(screen_contains("(no match)"));
+    assert_true(screen_contains("nothing matches 'zzzz'"));
+    assert_int_equal(explorer_key(g_x, '\n'), 0);
+    explorer_frame(g_x);
+    assert_int_equal(g_x->ov.kind, OVERLAY_LIST);
+    assert_true(screen_contains("(no match)"));
+    assert_true(screen_contains("Esc to cancel"));
+    assert_int_equal(explorer_key(g_x, 27), 0); /* the list's Esc */
+    explorer_frame(g_x);
+    assert_int_equal(g_x->ov.kind, OVERLAY_NONE);
+    assert_false(screen_contains("Esc to cancel"));
+    assert_true(screen_contains("Strategies: 16 GPUs"));
+    /* A match chosen with Enter: closed, and the bar no longer offers Esc. */
+    type("/3-8b\n");
+    assert_int_equal(g_x->ov.kind, OVERLAY_NONE);
+    assert_false(screen_contains("Esc to cancel"));
+    assert_true(screen_contains("Llama-3-8B on 16"));
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1268,6 +1462,10 @@ int main(void)
         cmocka_unit_test(test_details_of_unfit_plan),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),
+        cmocka_unit_test(test_loop_burst_of_keys_draws_one_frame),
+        cmocka_unit_test(test_loop_unknown_escape_sequences_do_not_quit),
+        cmocka_unit_test(test_loop_ctrl_c_cancels_calibration_then_quits),
+        cmocka_unit_test(test_filter_no_match_bar_agrees),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
 }

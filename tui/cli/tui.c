@@ -196,9 +196,11 @@ int cli_tui_run(const cli_opts *opts, const preset_db *db)
         return CLI_FAIL;
     }
     explorer_set_calib_ops(x, explorer_calib_hook());
-    explorer_run(x);
+    int sig = explorer_run(x);
     explorer_free(x);
     term_close();
     term_restore_signals();
+    if (sig)
+        term_exit_signalled(sig); /* the shell sees 128 + sig */
     return CLI_OK;
 }

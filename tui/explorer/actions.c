@@ -44,7 +44,7 @@ static void list_refilter(explorer *x)
     x->ov.list.top = 0;
 }
 
-static void open_list(explorer *x, int ctl, int filter_mode)
+static void open_list(explorer *x, int ctl)
 {
     x->ov.kind = OVERLAY_LIST;
     x->ov.list.cursor = 1;
@@ -57,8 +57,7 @@ static void open_list(explorer *x, int ctl, int filter_mode)
     for (int i = 0; i < x->ov.list.n; i++)
         if (x->ov.idx[i] == x->ctl.s[ctl].value)
             x->ov.list.sel = i;
-    if (filter_mode)
-        exp_set_msg(x, "type to filter models, Enter to choose, Esc to cancel");
+    x->msg[0] = '\0'; /* the bar shows the list's keys while it is open */
 }
 
 void exp_focus_pane(explorer *x, int pane)
@@ -85,15 +84,17 @@ static void do_export(explorer *x)
     /* on failure exp_export set the message */
 }
 
+/* Enter in the list: choose and close; with nothing matching the list
+ * stays open (the bar says so), so its Esc is still the list's. */
 static void list_choose(explorer *x)
 {
-    if (x->ov.list.n > 0) {
-        int i = x->ov.idx[x->ov.list.sel];
-        exp_ctl_set(x, x->ov.ctl, i);
-        const char *disp;
-        exp_choice(x->db, x->ov.ctl, i, &disp);
-        exp_set_msg(x, "%s: %s", x->ctl.s[x->ov.ctl].label, disp);
-    }
+    if (x->ov.list.n == 0)
+        return;
+    int i = x->ov.idx[x->ov.list.sel];
+    exp_ctl_set(x, x->ov.ctl, i);
+    const char *disp;
+    exp_choice(x->db, x->ov.ctl, i, &disp);
+    exp_set_msg(x, "%s: %s", x->ctl.s[x->ov.ctl].label, disp);
     x->ov.kind = OVERLAY_NONE;
 }
 
@@ -161,7 +162,7 @@ static int run_control(explorer *x, exp_action a, int arg)
         break;
     case ACT_CTL_OPEN:
         if (exp_ctl_is_selector(sel))
-            open_list(x, sel, 0);
+            open_list(x, sel);
         break;
     case ACT_GPUS_STEP:
         exp_ctl_adjust(x, CTL_GPUS, arg, 0);
@@ -218,7 +219,7 @@ static int run_global(explorer *x, exp_action a)
         x->ov.kind = OVERLAY_HELP;
         break;
     case ACT_FILTER_MODELS:
-        open_list(x, CTL_MODEL, 1);
+        open_list(x, CTL_MODEL);
         break;
     case ACT_CALIBRATE:
         exp_calib_start(x);

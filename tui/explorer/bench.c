@@ -1,12 +1,14 @@
 /*
- * bench.c - keystroke-to-screen time and bytes per slider step of
- * the explorer, measured in-process (see explorer_bench.h).
+ * bench.c - keystroke-to-screen time, bytes per slider step and bytes
+ * per 30-key burst (a held key) of the explorer, measured in-process (see
+ * explorer_bench.h).
  */
 #include "explorer_bench.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "calib.h"
 #include "explorer.h"
@@ -99,6 +101,45 @@ static void run_script(explorer *x, FILE *out, FILE *report, bench_run *b)
     }
 }
 
+/* A held key: 30 Right keys (GPU-count steps) with the plans focused,
+ * drawn one frame per key (as the loop did before it drained its input)
+ * and typed at once into the terminal, through explorer_step. */
+typedef struct burst_run {
+    long per_key_b, coalesced_b, coalesced_frames;
+} burst_run;
+
+static void send_keys(int fd, const char *cap, int times)
+{
+    char name[16];
+    snprintf(name, sizeof name, "%s", cap);
+    const char *k = tigetstr(name);
+    if (!k || k == (char *)-1)
+        return;
+    for (int i = 0; i < times; i++)
+        if (write(fd, k, strlen(k)) < 0)
+            return;
+}
+
+static void run_burst(explorer *x, FILE *out, int keys_fd, burst_run *b)
+{
+    exp_focus_pane(x, PANE_STRATEGIES);
+    explorer_frame(x);
+    long b0 = out_bytes(out);
+    for (int i = 0; i < 30; i++) {
+        explorer_key(x, KEY_RIGHT);
+        explorer_frame(x);
+    }
+    b->per_key_b = out_bytes(out) - b0;
+    send_keys(keys_fd, "kcub1", 30); /* back, not counted */
+    explorer_step(x, 1000);
+    b0 = out_bytes(out);
+    long f0 = x->scr.frames;
+    send_keys(keys_fd, "kcuf1", 30);
+    explorer_step(x, 1000);
+    b->coalesced_b = out_bytes(out) - b0;
+    b->coalesced_frames = x->scr.frames - f0;
+}
+
 static void print_run(FILE *report, int rows, int cols, const char *term, bench_run *b)
 {
     fprintf(report, "explorer bench: %dx%d, TERM=%s, %d keys (%d slider steps)\n", cols, rows,
@@ -121,7 +162,8 @@ static void print_run(FILE *report, int rows, int cols, const char *term, bench_
 int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FILE *report)
 {
     FILE *out = tmpfile();
-    FILE *in = fopen("/dev/null", "r");
+    int keys[2] = {-1, -1};
+    FILE *in = pipe(keys) == 0 ? fdopen(keys[0], "r") : NULL;
     term_opts o;
     term_opts_defaults(&o);
     o.in = in;
@@ -144,6 +186,8 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
             fclose(out);
         if (in)
             fclose(in);
+        if (keys[1] >= 0)
+            close(keys[1]);
         return 1;
     }
     explorer_set_calib_ops(x, explorer_calib_hook()); /* as tui.c does */
@@ -155,15 +199,24 @@ int explorer_bench(const preset_db *db, int rows, int cols, const char *term, FI
         b->first_b = out_bytes(out);
         run_script(x, out, report, b);
     }
+    burst_run burst = {0, 0, 0};
+    if (b)
+        run_burst(x, out, keys[1], &burst);
     explorer_free(x);
     term_close();
     fclose(out);
     fclose(in);
+    close(keys[1]);
     if (!b) {
         fprintf(report, "bench: out of memory\n");
         return 1;
     }
     print_run(report, rows, cols, o.term, b);
+    fprintf(report,
+            "  30-key burst (Right x30, plans focused): %ld bytes one frame per key, "
+            "%ld bytes coalesced (%ld frame%s; target < 8192)\n",
+            burst.per_key_b, burst.coalesced_b, burst.coalesced_frames,
+            burst.coalesced_frames == 1 ? "" : "s");
     free(b);
     return 0;
 }

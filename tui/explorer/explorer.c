@@ -6,13 +6,18 @@
  * controls and clamps every scroll position; exp_view_make takes a
  * read-only view of it all; each pane draws from that view (werase ->
  * draw -> wnoutrefresh) and one doupdate() sends the changed cells.  Keys
- * and the mouse change the state between frames (keys.c).
+ * and the mouse change the state between frames (keys.c).  The loop
+ * handles every key already typed before it draws (a held key costs one
+ * frame per burst), names escape sequences it does not know instead of
+ * taking them for Esc, and lets a first Ctrl-C cancel a calibration.
  */
 #include "explorer_int.h"
+#include "keys.h"
 #include "validation.h"
 
 #include "chart.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +195,7 @@ static void draw_overlay(explorer *x, const exp_view *v)
 void explorer_frame(explorer *x)
 {
     int r, c;
+    x->scr.frames++;
     getmaxyx(stdscr, r, c);
     if (r != x->scr.rows || c != x->scr.cols)
         x->scr.need_layout = 1;
@@ -217,24 +223,92 @@ void explorer_frame(explorer *x)
     doupdate();
 }
 
-int explorer_run(explorer *x)
+/* --- the loop ---------------------------------------------------------- */
+
+/* After an ESC: the rest of an escape sequence curses did not recognise
+ * (Alt+x, a key of another terminal type), read without waiting.  0: a
+ * bare Esc (nothing followed within the ESC delay); 1: a sequence, named
+ * in name ("ESC x", "ESC [4~"). */
+static int read_escape_seq(char *name, size_t len)
 {
-    int dirty = 1;
-    while (!term_quit_requested()) {
-        if (explorer_poll(x))
-            dirty = 1;
-        if (dirty)
-            explorer_frame(x);
-        dirty = 0;
-        wtimeout(stdscr, x->cal.job ? 100 : 250);
-        int ch = wgetch(stdscr);
+    wtimeout(stdscr, 0);
+    int c = wgetch(stdscr);
+    if (c == ERR)
+        return 0;
+    int lead = c, used = snprintf(name, len, "ESC ");
+    for (int i = 0; c != ERR && i < 16 && used >= 0 && (size_t)used < len; i++) {
+        char buf[24];
+        int plain = c > 32 && c < 127;
+        const char *s = plain ? (buf[0] = (char)c, buf[1] = '\0', buf)
+                              : exp_key_name(c, buf, sizeof buf);
+        used += snprintf(name + used, len - (size_t)used, "%s%s", i && !plain ? " " : "", s);
+        /* CSI runs to its final byte (0x40..0x7e), SS3 is one more byte. */
+        int more = c < 256 && ((lead == '[' && (i == 0 || c < 0x40 || c > 0x7e)) ||
+                               (lead == 'O' && i == 0));
+        if (!more)
+            break;
+        c = wgetch(stdscr);
+    }
+    return 1;
+}
+
+/* One key from the terminal: an unrecognised escape sequence is named on
+ * the bar and ignored; anything else goes to explorer_key.  1: quit. */
+static int terminal_key(explorer *x, int ch)
+{
+    char name[96];
+    if (ch == 27 && read_escape_seq(name, sizeof name)) {
+        exp_set_msg(x, "unknown key %s (ignored)", name);
+        return 0;
+    }
+    return explorer_key(x, ch);
+}
+
+/* A signal came: Ctrl-C while a calibration runs cancels it (and is
+ * forgotten); anything else quits.  1: quit. */
+static int signal_came(explorer *x)
+{
+    if (term_signal() != SIGINT || !x->cal.job)
+        return 1;
+    exp_calib_cancel(x);
+    term_clear_quit();
+    size_t n = strlen(x->msg);
+    snprintf(x->msg + n, sizeof x->msg - n, " (Ctrl-C again quits)");
+    return 0;
+}
+
+int explorer_step(explorer *x, int timeout_ms)
+{
+    int dirty = 0, quit = 0;
+    wtimeout(stdscr, timeout_ms);
+    int ch = wgetch(stdscr);
+    /* Held keys: what is already typed is handled before the next frame,
+     * so a burst costs one changed frame, not one per key. */
+    for (int n = 0; ch != ERR && n < EXPLORER_KEYS_PER_FRAME; n++) {
         if (term_quit_requested())
             break;
-        if (ch == ERR)
-            continue;
         dirty = 1;
-        if (explorer_key(x, ch))
-            break;
+        if ((quit = terminal_key(x, ch)) != 0)
+            return 1;
+        wtimeout(stdscr, 0);
+        ch = wgetch(stdscr);
     }
+    if (term_quit_requested()) {
+        if (signal_came(x))
+            return 1;
+        dirty = 1;
+    }
+    if (explorer_poll(x))
+        dirty = 1;
+    if (dirty)
+        explorer_frame(x);
     return 0;
+}
+
+int explorer_run(explorer *x)
+{
+    explorer_frame(x);
+    while (!explorer_step(x, x->cal.job ? 100 : 250))
+        ;
+    return term_signal();
 }

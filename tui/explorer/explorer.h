@@ -23,6 +23,9 @@
 
 typedef struct explorer explorer;
 
+/* The most keys explorer_step handles before it draws. */
+#define EXPLORER_KEYS_PER_FRAME 256
+
 /* Preselection (NULL / 0: defaults). */
 typedef struct explorer_opts {
     const char *model, *gpu, *link, *inter_link;
@@ -48,9 +51,18 @@ void explorer_free(explorer *x);
 int explorer_key(explorer *x, int ch);
 /* Bring results up to date and draw one frame (one doupdate). */
 void explorer_frame(explorer *x);
-/* The loop: frame, wait for a key (or a signal, or calibration progress),
- * dispatch; until q / Esc (Esc first cancels a running calibration) / a
- * signal.  Returns 0. */
+/* One turn of the loop: wait up to timeout_ms (0: not at all) for a key,
+ * a signal or calibration progress; handle that key and every key already
+ * waiting (at most EXPLORER_KEYS_PER_FRAME), then draw one frame if anything
+ * changed.  An ESC followed at once by bytes curses did not recognise
+ * (Alt+x, another terminal's End) is named on the bar and ignored; only a
+ * bare Esc is Esc.  The first SIGINT while a calibration runs cancels it;
+ * any other signal quits.  Returns 1 when the explorer should quit. */
+int explorer_step(explorer *x, int timeout_ms);
+/* The loop: a frame, then explorer_step until it says quit (q / Esc; Esc
+ * and the first Ctrl-C cancel a running calibration first / a signal).
+ * Returns 0 after a key, or the number of the signal that ended it (the
+ * caller restores the terminal, then term_exit_signalled). */
 int explorer_run(explorer *x);
 
 /* Poll a running calibration (never blocks): 1 when its progress or

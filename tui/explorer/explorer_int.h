@@ -182,6 +182,7 @@ typedef struct exp_screen {
     WINDOW *header, *tabs, *bar, *overlay;
     int rows, cols;
     int need_layout;
+    long frames;                   /* explorer_frame calls so far */
     struct chart_cell *grid;       /* frontier raster, EXP_GRID_MAX cells */
 } exp_screen;
 

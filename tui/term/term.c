@@ -1,7 +1,8 @@
 /*
  * term.c - newterm/endwin, terminal modes, colour detection and the signal
  * flag.  Global state here is limited to the terminal (the SCREEN and the
- * streams it uses) and the sig_atomic_t flag set by the handlers.
+ * streams it uses) and the sig_atomic_t flag set by the handlers (the
+ * number of the signal that came).
  */
 #include "term.h"
 
@@ -10,17 +11,18 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static volatile sig_atomic_t g_quit = 0;
+static volatile sig_atomic_t g_quit = 0; /* the signal that came, 0 none */
 static SCREEN *g_screen = NULL;
-static struct sigaction g_old[3];
+#define N_SIGNALS 4
+static struct sigaction g_old[N_SIGNALS];
 static int g_signals_installed = 0;
-static const int SIGNALS[3] = {SIGINT, SIGTERM, SIGHUP};
+static const int SIGNALS[N_SIGNALS] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    g_quit = 1;
+    g_quit = sig;
 }
 
 void term_install_signals(void)
@@ -31,7 +33,7 @@ void term_install_signals(void)
     sigemptyset(&sa.sa_mask);
     /* No SA_RESTART: a blocking read returns so the loop sees the flag. */
     sa.sa_flags = 0;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < N_SIGNALS; i++)
         sigaction(SIGNALS[i], &sa, &g_old[i]);
     g_signals_installed = 1;
 }
@@ -40,7 +42,7 @@ void term_restore_signals(void)
 {
     if (!g_signals_installed)
         return;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < N_SIGNALS; i++)
         sigaction(SIGNALS[i], &g_old[i], NULL);
     g_signals_installed = 0;
 }
@@ -50,14 +52,45 @@ int term_quit_requested(void)
     return g_quit != 0;
 }
 
+int term_signal(void)
+{
+    return (int)g_quit;
+}
+
 void term_request_quit(void)
 {
-    g_quit = 1;
+    g_quit = SIGTERM;
 }
 
 void term_clear_quit(void)
 {
     g_quit = 0;
+}
+
+int term_signal_status(int sig)
+{
+    return 128 + sig;
+}
+
+void term_exit_signalled(int sig)
+{
+    fflush(NULL);
+    if (sig != SIGQUIT) {
+        /* Die of it, so a shell sees the interruption (and a script
+         * running us in a loop stops on Ctrl-C). */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_DFL;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sig, &sa, NULL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        raise(sig);
+    }
+    /* SIGQUIT would dump core: exit with its status instead. */
+    _exit(term_signal_status(sig));
 }
 
 void term_opts_defaults(term_opts *o)

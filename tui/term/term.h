@@ -2,10 +2,12 @@
  * term.h - the terminal: the one module that opens and closes curses
  * screens and installs signal handlers.
  *
- * Signals: SIGINT (Ctrl-C), SIGTERM and SIGHUP (a dropped SSH session) only
- * set a flag; the frame loop sees term_quit_requested(), leaves and calls
- * term_close(), which restores the terminal (endwin).  SIGWINCH stays with
- * ncurses, which turns it into KEY_RESIZE.
+ * Signals: SIGINT (Ctrl-C), SIGTERM, SIGHUP (a dropped SSH session) and
+ * SIGQUIT (Ctrl-\) only set a flag holding the signal's number; the frame
+ * loop sees term_signal(), leaves and calls term_close(), which restores
+ * the terminal (endwin); then the command ends the process as the signal
+ * would (term_exit_signalled), so the shell sees 128 + the number.
+ * SIGWINCH stays with ncurses, which turns it into KEY_RESIZE.
  */
 #ifndef SHARDSCOPE_TERM_H
 #define SHARDSCOPE_TERM_H
@@ -45,11 +47,20 @@ int term_open(const term_opts *o, term_caps *caps, char *msg, size_t len);
 /* Restore the terminal and free the screen.  Safe when not open. */
 void term_close(void);
 
-/* Signal handling. */
+/* Signal handling: install the handlers for SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT (the old dispositions are kept), and put those back. */
 void term_install_signals(void);
 void term_restore_signals(void);
-int term_quit_requested(void);
-void term_request_quit(void);   /* for tests: as if a signal came */
-void term_clear_quit(void);
+int term_quit_requested(void);  /* 1 once one of those signals came */
+int term_signal(void);          /* its number (the latest); 0: none */
+void term_request_quit(void);   /* for tests: as if SIGTERM came */
+void term_clear_quit(void);     /* forget it (Ctrl-C that cancelled a job) */
+/* The exit status a shell reports for sig: 128 + sig. */
+int term_signal_status(int sig);
+/* After the terminal is restored (term_close, term_restore_signals): end
+ * the process as sig would, re-raised with its default action (status
+ * 128 + sig to the shell); SIGQUIT exits 128 + SIGQUIT instead of dumping
+ * core.  Never returns. */
+void term_exit_signalled(int sig) __attribute__((noreturn));
 
 #endif /* SHARDSCOPE_TERM_H */

@@ -1,6 +1,6 @@
 /*
- * bar.c - the bottom bar: a running calibration's progress, the last
- * message, or the keys (the key table's bar entries, keys.h), and the
+ * bar.c - the bottom bar: a running calibration's progress, the open
+ * list's keys (or that nothing matches), the last message, or the keys (the key table's bar entries, keys.h), and the
  * calibration in use on the right.
  */
 #include "explorer_int.h"
@@ -77,10 +77,22 @@ static int bar_progress(const exp_view *v, WINDOW *w, int avail)
     return xx;
 }
 
+/* What the bar says while a selector's list is open: its keys, from the
+ * list's own state (so the bar and the popup always agree). */
+static const char *list_hint(const exp_view *v, char *buf, size_t len)
+{
+    if (v->ov->list.n > 0)
+        return "type to filter, Enter to choose, Esc to cancel";
+    snprintf(buf, len, "nothing matches '%s': Backspace to edit, Esc to cancel",
+             v->ov->filter);
+    return buf;
+}
+
 void pane_bar_draw(const exp_view *v, WINDOW *w)
 {
     int ww = getmaxx(w);
-    char cal[160], right[200];
+    char cal[160], right[200], hint[EXP_FILTER_MAX + 80];
+    const char *msg = v->ov->kind == OVERLAY_LIST ? list_hint(v, hint, sizeof hint) : v->msg;
     pane_fill(w, 0, 0, ww, ROLE_BAR);
     out_calibration_label(&v->cal->calib, cal, sizeof cal);
     snprintf(right, sizeof right, " calib: %s ", cal);
@@ -92,10 +104,10 @@ void pane_bar_draw(const exp_view *v, WINDOW *w)
     }
     if (v->cal->job) {
         int used = bar_progress(v, w, avail);
-        if (v->msg[0] && avail - used > 12)
-            pane_put(w, 0, used + 2, avail - used - 2, ROLE_MSG, v->msg);
-    } else if (v->msg[0]) {
-        pane_put(w, 0, 1, avail - 1, ROLE_MSG, v->msg);
+        if (msg[0] && avail - used > 12)
+            pane_put(w, 0, used + 2, avail - used - 2, ROLE_MSG, msg);
+    } else if (msg[0]) {
+        pane_put(w, 0, 1, avail - 1, ROLE_MSG, msg);
     } else {
         draw_keys(w, avail);
     }

@@ -318,7 +318,10 @@ static const char *pane_text(int pane)
 
 static int pane_contains(int pane, const char *s)
 {
-    return strstr(pane_text(pane), s) != NULL;
+    int found = strstr(pane_text(pane), s) != NULL;
+    if (!found && getenv("SCREEN_DEBUG"))
+        fprintf(stderr, "pane %d has no '%s':\n%s", pane, s, pane_text(pane));
+    return found;
 }
 
 /* --- goldens ------------------------------------------------------------ */
@@ -1434,6 +1437,156 @@ static void test_filter_no_match_bar_agrees(void **state)
     screen_close();
 }
 
+static void set_ctl(int ctl, int value)
+{
+    exp_ctl_set(g_x, ctl, value);
+    explorer_frame(g_x);
+}
+
+/* The strategies pane's columns follow the objective: E2E when ranked by
+ * latency; tokens/s and the batch evaluated (B x DP) by throughput or cost. */
+static void test_ranking_columns_follow_objective(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_true(pane_contains(PANE_STRATEGIES, " E2E "));
+    assert_false(pane_contains(PANE_STRATEGIES, "tok/s"));
+    char e2e[32];
+    fmt_seconds(g_x->r.plans[0].e2e_s, "\xc2\xb5", e2e, sizeof e2e);
+    assert_true(pane_contains(PANE_STRATEGIES, e2e));
+    for (int obj = ENGINE_OBJ_THROUGHPUT; obj <= ENGINE_OBJ_COST; obj++) {
+        set_ctl(CTL_OBJECTIVE, obj);
+        assert_true(pane_contains(PANE_STRATEGIES, "tok/s"));
+        assert_true(pane_contains(PANE_STRATEGIES, "batch"));
+        assert_false(pane_contains(PANE_STRATEGIES, " E2E "));
+        const engine_result *p = &g_x->r.plans[0];
+        char row[96];
+        snprintf(row, sizeof row, "%.1f   1\xc3\x97%d ", p->tokens_per_s, p->plan.dp);
+        if (p->plan.dp == 1)
+            snprintf(row, sizeof row, "%.1f     1 ", p->tokens_per_s);
+        assert_true(pane_contains(PANE_STRATEGIES, row));
+    }
+    set_ctl(CTL_BATCH, 4);
+    assert_true(pane_contains(PANE_STRATEGIES, "4\xc3\x97"));
+    screen_close();
+}
+
+static int usable(const engine_result *p)
+{
+    return p->valid && p->fits;
+}
+
+/* `s` cycles the sort column (the selected plan stays selected), `f`
+ * toggles "fits only", `F` (moved from f) cycles the framework. */
+static void test_sort_and_fits_only(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-70b";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 4;
+    screen_open("xterm-256color", 1, 40, 120, &eo);
+    const exp_results *r = &g_x->r;
+    type("2j");
+    const engine_result *was = exp_selected_plan(g_x);
+    static const char *const NAMES[] = {"TTFT", "ITL", "E2E", "tokens/s", "VRAM", "cost",
+                                        "eff"};
+    for (int k = 0; k < 7; k++) {
+        type("s");
+        char t[64];
+        snprintf(t, sizeof t, "sorted by %s", NAMES[k]);
+        assert_true(pane_contains(PANE_STRATEGIES, t));
+        assert_ptr_equal(exp_selected_plan(g_x), was);
+        assert_int_equal(r->n_shown, r->n_plans);
+        for (int i = 1; i < r->n_shown; i++) {
+            const engine_result *a = &r->plans[r->order[i - 1]], *b = &r->plans[r->order[i]];
+            if (!usable(b))
+                continue;
+            assert_true(usable(a));
+            double ka[] = {a->ttft_s, a->itl_s, a->e2e_s, -a->tokens_per_s, a->mem.per_gpu_bytes,
+                           a->cost_per_mtok_usd, -a->efficiency};
+            double kb[] = {b->ttft_s, b->itl_s, b->e2e_s, -b->tokens_per_s, b->mem.per_gpu_bytes,
+                           b->cost_per_mtok_usd, -b->efficiency};
+            assert_true(ka[k] <= kb[k]);
+        }
+    }
+    type("s"); /* back to the objective's ranking */
+    assert_false(pane_contains(PANE_STRATEGIES, "sorted by"));
+    for (int i = 0; i < r->n_shown; i++)
+        assert_int_equal(r->order[i], i);
+    int fit = 0;
+    for (int i = 0; i < r->n_plans; i++)
+        fit += usable(&r->plans[i]);
+    assert_true(fit > 0 && fit < r->n_plans);
+    assert_true(pane_contains(PANE_STRATEGIES, "does not fit:"));
+    type("f");
+    assert_int_equal(r->n_shown, fit);
+    assert_true(pane_contains(PANE_STRATEGIES, "fits only"));
+    assert_false(pane_contains(PANE_STRATEGIES, "does not fit:"));
+    type("f");
+    assert_int_equal(r->n_shown, r->n_plans);
+    assert_true(pane_contains(PANE_STRATEGIES, "does not fit:"));
+    /* the framework moved to F */
+    const engine_framework *fw = exp_framework(g_x);
+    type("f");
+    type("f");
+    assert_ptr_equal(exp_framework(g_x), fw);
+    type("F");
+    assert_ptr_not_equal(exp_framework(g_x), fw);
+    assert_non_null(strstr(explorer_message(g_x), "framework:"));
+    screen_close();
+}
+
+/* " ITL   -1.2 ms (-10%)": the details' delta line. */
+static void want_delta(const char *name, double pin, double cur, char *buf, size_t len)
+{
+    char d[32];
+    double x = cur - pin;
+    fmt_seconds(x < 0 ? -x : x, "\xc2\xb5", d, sizeof d);
+    snprintf(buf, len, " %-5s %s%s (%+.0f%%)", name, x > 0 ? "+" : x < 0 ? "-" : "", d,
+             x / pin * 100.0);
+}
+
+/* `p` pins the selected plan; after fp16 -> fp8 and NVLink -> PCIe the
+ * details still compare with the snapshot; `P` unpins. */
+static void test_pin_and_compare(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    assert_false(pane_contains(PANE_DETAILS, "vs pinned"));
+    type("p");
+    engine_result pin = *exp_selected_plan(g_x);
+    assert_true(pane_contains(PANE_DETAILS, "vs pinned"));
+    assert_true(pane_contains(PANE_DETAILS, "TP8\xc3\x97PP1\xc3\x97" "DP1 llama-3-70b"));
+    set_ctl(CTL_DTYPE, ENGINE_FP8);
+    const engine_result *p = exp_selected_plan(g_x);
+    assert_true(p->itl_s < pin.itl_s);
+    assert_true(pane_contains(PANE_DETAILS, "fp16 nvlink4"));
+    char line[96];
+    want_delta("ITL", pin.itl_s, p->itl_s, line, sizeof line);
+    assert_true(pane_contains(PANE_DETAILS, line));
+    want_delta("TTFT", pin.ttft_s, p->ttft_s, line, sizeof line);
+    assert_true(pane_contains(PANE_DETAILS, line));
+    assert_true(pane_contains(PANE_DETAILS, " VRAM  -"));  /* fp8 weights: less memory */
+    assert_true(pane_contains(PANE_DETAILS, " tok/s +"));
+    assert_true(pane_contains(PANE_DETAILS, " cost  -$"));
+    set_ctl(CTL_DTYPE, ENGINE_FP16);
+    int pcie = -1;
+    for (int i = 0; i < g_db->n_links; i++)
+        if (!strcmp(g_db->links[i].name, "pcie4"))
+            pcie = i;
+    set_ctl(CTL_INTRA, pcie);
+    p = exp_selected_plan(g_x);
+    assert_true(p->itl_s > pin.itl_s);
+    want_delta("ITL", pin.itl_s, p->itl_s, line, sizeof line);
+    assert_true(pane_contains(PANE_DETAILS, line));
+    assert_true(pane_contains(PANE_DETAILS, "fp16 nvlink4"));
+    type("P");
+    assert_false(pane_contains(PANE_DETAILS, "vs pinned"));
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1466,6 +1619,9 @@ int main(void)
         cmocka_unit_test(test_loop_unknown_escape_sequences_do_not_quit),
         cmocka_unit_test(test_loop_ctrl_c_cancels_calibration_then_quits),
         cmocka_unit_test(test_filter_no_match_bar_agrees),
+        cmocka_unit_test(test_ranking_columns_follow_objective),
+        cmocka_unit_test(test_sort_and_fits_only),
+        cmocka_unit_test(test_pin_and_compare),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
 }

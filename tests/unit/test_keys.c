@@ -317,7 +317,7 @@ static void test_table_shape(void **state)
                                  b[i].keys[k], b[i].scope, i, j);
         }
     }
-    assert_int_equal(help, 19); /* the help overlay's 19 lines */
+    assert_int_equal(help, 20); /* the help overlay's 20 lines */
     assert_int_equal(bar, 10);
     assert_string_equal(last_bar[0], "?");
     assert_string_equal(last_bar[1], "q");

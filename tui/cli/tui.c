@@ -32,7 +32,7 @@ static const cli_opt TUI_OPTS[] = {
     {.name = "--gpus-per-node", .kind = CLI_OPT_INT, .arg = "K", .off = CLI_AT(gpus_per_node),
      .min = 1, .max = 72, .help = "GPUs per node / NVLink domain, 1..72 (default: the GPU's)"},
     {.name = "--framework", .kind = CLI_OPT_STRING, .arg = "F", .off = CLI_AT(framework),
-     .help = "vllm|sglang|trt-llm|generic (default generic; f cycles)"},
+     .help = "vllm|sglang|trt-llm|generic (default generic; F cycles)"},
     {.name = "--vram-gb", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(vram_gb), .min = 1,
      .max = 1024, .help = "VRAM per GPU in GB, 1..1024 (default: the GPU's capacity)"},
     {.name = "--ascii", .kind = CLI_OPT_FLAG, .off = CLI_AT(ascii),

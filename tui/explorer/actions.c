@@ -198,7 +198,8 @@ static void plan_details(explorer *x)
     x->view.details.top = 0;
     if (x->scr.lay.mode != LAYOUT_FULL)
         exp_focus_pane(x, PANE_DETAILS);
-    exp_set_msg(x, "details of plan #%d", x->view.plans.sel + 1);
+    const engine_result *p = exp_selected_plan(x);
+    exp_set_msg(x, "details of plan #%d", p ? (int)(p - x->r.plans) + 1 : 0);
 }
 
 static void mouse_event(explorer *x);
@@ -235,6 +236,18 @@ static int run_global(explorer *x, exp_action a)
         break;
     case ACT_FRAMEWORK:
         next_framework(x);
+        break;
+    case ACT_SORT:
+        exp_plans_sort_next(x);
+        break;
+    case ACT_FITS_ONLY:
+        exp_plans_fits_toggle(x);
+        break;
+    case ACT_PIN:
+        exp_plans_pin(x);
+        break;
+    case ACT_UNPIN:
+        exp_plans_unpin(x);
         break;
     case ACT_REPAINT:
         clearok(curscr, TRUE);
@@ -410,7 +423,7 @@ static void mouse_click(explorer *x, int pane, int y, int xx)
             run(x, ACT_PICK_CONTROL, c, SCOPE_CONTROLS, 0);
     } else if (pane == PANE_STRATEGIES) {
         int row = layout_row_at(l, pane, pane_strategies_first_row(), y, xx);
-        if (row >= 0 && x->view.plans.top + row < x->r.n_plans)
+        if (row >= 0 && x->view.plans.top + row < x->r.n_shown)
             run(x, ACT_PICK_PLAN, x->view.plans.top + row, SCOPE_PLANS, 0);
     } else if (pane == PANE_HEAT) {
         run(x, ACT_HEAT_TOGGLE, 0, SCOPE_HEAT, 0);

@@ -111,6 +111,10 @@ typedef struct exp_results {
     double front_capacity;         /* bytes usable per GPU (VRAM slider) */
     double mem_sizes_gb[EXP_MEM_SIZES];
     int min_gpus[EXP_MEM_SIZES];
+    /* The plan list as shown (plans.c): indices into plans in the sort
+     * order, "fits only" applied; the plans listview runs over it. */
+    int order[EXP_MAX_PLANS];
+    int n_shown;
     /* What each block was computed from (its cache key). */
     exp_inputs in_part[EXP_PARTS];
     int have[EXP_PARTS];
@@ -136,6 +140,30 @@ typedef struct exp_controls {
     exp_inputs initial;    /* the starting values, for `r` */
 } exp_controls;
 
+/* The plan list's sort column (`s` cycles): the objective's ranking, or
+ * one column (times, memory, cost ascending; tokens/s, efficiency
+ * descending); plans that are not usable always follow in rank order. */
+typedef enum exp_sort {
+    EXP_SORT_RANK = 0,
+    EXP_SORT_TTFT,
+    EXP_SORT_ITL,
+    EXP_SORT_E2E,
+    EXP_SORT_TPS,
+    EXP_SORT_VRAM,
+    EXP_SORT_COST,
+    EXP_SORT_EFF,
+    EXP_SORTS
+} exp_sort;
+
+/* The pinned plan (`p`): a snapshot of its result and a label naming the
+ * plan and the inputs it was evaluated with, so it survives any control
+ * change; the details pane shows the selected plan's deltas against it. */
+typedef struct exp_pin {
+    int have;
+    engine_result res;
+    char label[256];
+} exp_pin;
+
 /* How the results are looked at: focus, compact tab, the scrolling lists
  * and the table modes. */
 typedef struct exp_viewstate {
@@ -145,6 +173,9 @@ typedef struct exp_viewstate {
     listview details;      /* the details pane: first row (scroll only) */
     int heat_mode;         /* requested heatmap mode (HEAT_BY_*) */
     int eff_view;          /* efficiency: 0 TP by link, 1 TP vs PP */
+    int sort;              /* exp_sort */
+    int fits_only;         /* `f`: hide plans that are invalid or do not fit */
+    exp_pin pin;
 } exp_viewstate;
 
 /* The overlay on top of the panes: help, a selector's list (with its
@@ -276,6 +307,18 @@ void exp_calib_fetch_view(explorer *x);
 /* The data fetched for the calibration in use: NULL for datasheet
  * defaults, when the hook has no points for it, or before the fetch. */
 const explorer_calib_view *exp_calib_view(const explorer *x);
+
+/* plans.c: the plan list's order, sort, filter and pin. */
+/* r.order / r.n_shown from r.plans, view.sort and view.fits_only. */
+void exp_plans_order(explorer *x);
+const char *exp_sort_name(int sort);
+/* `s`, `f`: the next sort column / "fits only" on or off, the selected
+ * plan kept selected when it is still shown. */
+void exp_plans_sort_next(explorer *x);
+void exp_plans_fits_toggle(explorer *x);
+/* `p`: pin the selected plan (a snapshot); `P`: forget the pin. */
+void exp_plans_pin(explorer *x);
+void exp_plans_unpin(explorer *x);
 
 /* actions.c (the key table: keys.h, keys.c) */
 void exp_focus_pane(explorer *x, int pane);

@@ -45,6 +45,10 @@ typedef enum exp_action {
     ACT_EXPORT,
     ACT_RESET,
     ACT_FRAMEWORK,
+    ACT_SORT,          /* the plan list's next sort column */
+    ACT_FITS_ONLY,
+    ACT_PIN,
+    ACT_UNPIN,
     ACT_HEAT_MODE,     /* with a message */
     ACT_REPAINT,
     ACT_MOUSE,

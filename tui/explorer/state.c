@@ -62,9 +62,9 @@ int exp_gb_of(double bytes)
 
 const engine_result *exp_selected_plan(const explorer *x)
 {
-    if (x->view.plans.sel < 0 || x->view.plans.sel >= x->r.n_plans)
+    if (x->view.plans.sel < 0 || x->view.plans.sel >= x->r.n_shown)
         return NULL;
-    return &x->r.plans[x->view.plans.sel];
+    return &x->r.plans[x->r.order[x->view.plans.sel]];
 }
 
 const char *exp_choice(const preset_db *db, int ctl, int i, const char **display)

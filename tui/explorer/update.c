@@ -182,22 +182,27 @@ int exp_visible_plan_rows(const explorer *x)
     return h < 1 ? 1 : h;
 }
 
-/* The plans on screen (the selection kept visible), then Monte Carlo
- * tails only for those and the selected one. */
+static void tails_of(exp_results *r, int i)
+{
+    if (!r->tails_done[i] && r->plans[i].valid) {
+        engine_tails(&r->sc, &r->plans[i]);
+        r->tails_done[i] = 1;
+    }
+}
+
+/* The plan list's order (plans.c), the plans on screen (the selection
+ * kept visible), then Monte Carlo tails only for those and the selected
+ * one. */
 static void ensure_tails(explorer *x)
 {
     exp_results *r = &x->r;
     listview *l = &x->view.plans;
-    listview_fit(l, r->n_plans, exp_visible_plan_rows(x));
-    for (int i = l->top; i < r->n_plans && i < l->top + l->rows; i++)
-        if (!r->tails_done[i] && r->plans[i].valid) {
-            engine_tails(&r->sc, &r->plans[i]);
-            r->tails_done[i] = 1;
-        }
-    if (l->sel < r->n_plans && !r->tails_done[l->sel] && r->plans[l->sel].valid) {
-        engine_tails(&r->sc, &r->plans[l->sel]);
-        r->tails_done[l->sel] = 1;
-    }
+    exp_plans_order(x);
+    listview_fit(l, r->n_shown, exp_visible_plan_rows(x));
+    for (int row = l->top; row < r->n_shown && row < l->top + l->rows; row++)
+        tails_of(r, r->order[row]);
+    if (l->sel < r->n_shown)
+        tails_of(r, r->order[l->sel]);
 }
 
 /* The cache key of each block: the inputs with what it does not depend on

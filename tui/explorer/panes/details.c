@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_LINES 48
+#define MAX_LINES 64
 #define LINE_W 160
+#define PIN_W 32 /* the pinned plan's label wraps to the narrow pane */
 
 typedef struct lines {
     char text[MAX_LINES][LINE_W];
@@ -79,7 +80,7 @@ static void build_time(const exp_view *v, const engine_result *p, lines *l)
     for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (p->warnings & bit)
             add(l, ROLE_BAD, " ! %s", engine_warning_text(bit));
-    if (v->view->plans.sel < v->r->n_plans && v->r->tails_done[v->view->plans.sel])
+    if (v->r->tails_done[p - v->r->plans])
         add(l, ROLE_NORMAL, " P50 / P99 %s / %s", fmt_seconds(p->p50_s, v->g->micro, a, sizeof a),
             fmt_seconds(p->p99_s, v->g->micro, b, sizeof b));
     if (p->tps_band.n > 0)
@@ -105,6 +106,73 @@ static void build_time(const exp_view *v, const engine_result *p, lines *l)
             fmt_usd(p->cost_per_mtok_usd, a, sizeof a), fmt_usd(g->price_per_hour, b, sizeof b));
     else
         add(l, ROLE_DIM, " cost - (no GPU price)");
+}
+
+/* "+12.3 ms (+25%)": b - a as a signed time or figure, and relative to a. */
+static char *delta(const exp_view *v, double a, double b, int kind, char *buf, size_t len)
+{
+    char d[32], pc[16] = "";
+    double x = b - a;
+    const char *sign = x > 0 ? "+" : x < 0 ? "-" : "";
+    double ax = x < 0 ? -x : x;
+    if (kind == 0)
+        fmt_seconds(ax, v->g->micro, d, sizeof d);
+    else if (kind == 1)
+        snprintf(d, sizeof d, "%.1f tok/s", ax);
+    else if (kind == 2)
+        fmt_gb(ax, d, sizeof d);
+    else
+        fmt_usd(ax, d, sizeof d);
+    if (a > 0)
+        snprintf(pc, sizeof pc, " (%+.0f%%)", x / a * 100.0);
+    snprintf(buf, len, "%s%s%s", sign, d, pc);
+    return buf;
+}
+
+/* The selected plan against the pinned one (`p`): TTFT, ITL, tokens/s,
+ * memory and cost deltas (times only when both fit). */
+static void build_pin(const exp_view *v, const engine_result *p, lines *l)
+{
+    const exp_pin *pin = &v->view->pin;
+    if (!pin->have)
+        return;
+    const engine_result *q = &pin->res;
+    char b[64];
+    add(l, ROLE_TITLE, "vs pinned (P unpins)");
+    /* the label in lines of at most PIN_W columns, broken at spaces */
+    const char *s = pin->label;
+    while (*s && l->n < MAX_LINES) {
+        const char *brk = NULL;
+        int cols = 0;
+        for (const char *t = s; *t && cols <= PIN_W; t++) {
+            if (*t == ' ')
+                brk = t;
+            cols += ((unsigned char)*t & 0xC0) != 0x80;
+            if (!t[1] && cols <= PIN_W)
+                brk = t + 1;
+        }
+        int n = brk && brk > s ? (int)(brk - s) : (int)strlen(s);
+        add(l, ROLE_DIM, " %.*s", n, s);
+        s += n;
+        while (*s == ' ')
+            s++;
+    }
+    if (p->valid && p->fits && q->valid && q->fits) {
+        add(l, ROLE_NORMAL, " TTFT  %s", delta(v, q->ttft_s, p->ttft_s, 0, b, sizeof b));
+        add(l, ROLE_NORMAL, " ITL   %s", delta(v, q->itl_s, p->itl_s, 0, b, sizeof b));
+        add(l, ROLE_NORMAL, " tok/s %s", delta(v, q->tokens_per_s, p->tokens_per_s, 1, b,
+                                                sizeof b));
+    } else {
+        add(l, ROLE_DIM, " times: - (%s does not fit)", p->valid && p->fits ? "the pin"
+                                                                             : "this plan");
+    }
+    add(l, ROLE_NORMAL, " VRAM  %s", delta(v, q->mem.per_gpu_bytes, p->mem.per_gpu_bytes, 2, b,
+                                           sizeof b));
+    if (p->cost_per_mtok_usd > 0 && q->cost_per_mtok_usd > 0 && p->fits && q->fits)
+        add(l, ROLE_NORMAL, " cost  %s /1M tok", delta(v, q->cost_per_mtok_usd,
+                                                       p->cost_per_mtok_usd, 3, b, sizeof b));
+    else
+        add(l, ROLE_DIM, " cost  -");
 }
 
 /* The inputs behind the numbers: model shape, GPU, links, workload. */
@@ -141,7 +209,7 @@ static void build_inputs(const exp_view *v, lines *l)
             sizeof d));
     add(l, ROLE_NORMAL, " %d GPUs/node", v->ctl->s[CTL_PER_NODE].value);
     const engine_framework *fw = v->fw;
-    add(l, ROLE_NORMAL, " framework %s (f)", fw ? fw->display : "generic");
+    add(l, ROLE_NORMAL, " framework %s (F)", fw ? fw->display : "generic");
     add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", v->ctl->s[CTL_BATCH].value,
         v->ctl->s[CTL_PROMPT].value, v->ctl->s[CTL_GEN].value);
 }
@@ -164,6 +232,7 @@ static void build(const exp_view *v, lines *l)
         add(l, ROLE_BAD, "does not fit: %s", p->reason);
     else
         add(l, ROLE_GOOD, "fits in memory");
+    build_pin(v, p, l);
     add(l, ROLE_TITLE, "Memory per GPU");
     add(l, ROLE_NORMAL, " weights      %10s", fmt_gb(m->weights_bytes, a, sizeof a));
     add(l, ROLE_NORMAL, " KV cache     %10s", fmt_gb(m->kv_bytes, a, sizeof a));
@@ -195,7 +264,10 @@ void pane_details_draw(const exp_view *v, WINDOW *w)
     lines l;
     build(v, &l);
     char title[64];
-    snprintf(title, sizeof title, "Details: plan #%d", v->view->plans.sel + 1);
+    if (v->selected)
+        snprintf(title, sizeof title, "Details: plan #%d", (int)(v->selected - v->r->plans) + 1);
+    else
+        snprintf(title, sizeof title, "Details");
     pane_frame(v, w, PANE_DETAILS, title);
     int h = getmaxy(w), ww = getmaxx(w);
     int rows = h - 2, top = v->view->details.top; /* clamped by the update step */

@@ -17,7 +17,7 @@ static int help_rows(void)
 void pane_help_size(const exp_view *v, int *h, int *w)
 {
     (void)v;
-    *h = help_rows() + 4;
+    *h = help_rows() + 2;
     *w = 70;
 }
 
@@ -28,11 +28,11 @@ void pane_help_draw(const exp_view *v, WINDOW *w)
     pane_popup(v, w);
     int h = getmaxy(w), ww = getmaxx(w);
     pane_put(w, 0, 2, ww - 4, ROLE_TITLE_FOCUS, " Help: keys (any key closes) ");
-    for (int i = 0, row = 0; i < n && row + 2 < h - 1; i++) {
+    for (int i = 0, row = 0; i < n && row + 1 < h - 1; i++) {
         if (!b[i].label || !b[i].help)
             continue;
-        pane_put(w, row + 2, 2, 18, ROLE_VALUE, b[i].label);
-        pane_put(w, row + 2, 20, ww - 22, ROLE_POPUP, b[i].help);
+        pane_put(w, row + 1, 2, 18, ROLE_VALUE, b[i].label);
+        pane_put(w, row + 1, 20, ww - 22, ROLE_POPUP, b[i].help);
         row++;
     }
 }

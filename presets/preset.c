@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "embedded.h"
+#include "list_form.h"
 #include "preset_util.h"
 
 /* Defaults for optional GPU fields (assumptions, see README). */
@@ -972,10 +973,24 @@ static long entries_of(const cJSON *root)
         if (k < 0 || (seen & (1u << k)))
             continue;
         seen |= 1u << k;
-        if (cJSON_IsObject(sec))
+        if (cJSON_IsObject(sec) || cJSON_IsArray(sec))
             n += cJSON_GetArraySize(sec);
     }
     return n;
+}
+
+/* "links": [...] as `shardscope list links --json` prints it. */
+static void load_list_form(load_ctx *c, const cJSON *sec)
+{
+    char msg[ENGINE_ERROR_MAX], why[ENGINE_ERROR_MAX - 64];
+    cJSON *links = preset_list_form_links(sec, why, sizeof why);
+    if (!links) {
+        snprintf(msg, sizeof msg, "%s: %s", c->file, why);
+        ctx_error(c, msg);
+        return;
+    }
+    load_section(c, links, KIND_LINK);
+    cJSON_Delete(links);
 }
 
 static void load_sections(load_ctx *c, const cJSON *root)
@@ -985,6 +1000,8 @@ static void load_sections(load_ctx *c, const cJSON *root)
     for (const cJSON *sec = root->child; sec; sec = sec->next) {
         const char *key = sec->string ? sec->string : "";
         int kind = section_kind(key);
+        if (!strcmp(key, "schema_version") && cJSON_IsNumber(sec))
+            continue; /* `shardscope list links --json` output */
         if (kind < 0) {
             const char *s = suggest(key, section_names, N_SECTIONS);
             if (s)
@@ -1003,6 +1020,10 @@ static void load_sections(load_ctx *c, const cJSON *root)
             continue;
         }
         seen |= 1u << kind;
+        if (kind == KIND_LINK && cJSON_IsArray(sec)) {
+            load_list_form(c, sec);
+            continue;
+        }
         if (!cJSON_IsObject(sec)) {
             snprintf(msg, sizeof msg, "%s: %s: expected an object of named entries, got %s",
                      c->file, key, preset_util_type_name(sec));

@@ -558,5 +558,48 @@ run eval --model llama-3-8b --gpu a100-80gb --gpus 8
 [ ! -s "$tmp/err" ] || fail "$what: a warning for a GPU not overridden: $(cat "$tmp/err")"
 XDG_CONFIG_HOME=$fx/user
 
+# `list links --json` output is a links file: loaded back, it lists the
+# same; an edited copy adds a link that eval takes.
+checks=$((checks + 1))
+mkdir -p "$tmp/xdg-rt/shardscope"
+XDG_CONFIG_HOME=$tmp/xdg-rt
+"$bin" list links --json >"$tmp/links-orig.json" 2>"$tmp/err" || fail "list links --json: exit $?"
+cp "$tmp/links-orig.json" "$tmp/xdg-rt/shardscope/links.json"
+run list links --json
+expect_rc 0
+[ ! -s "$tmp/err" ] || fail "$what (list output as a user file): $(head -n 3 "$tmp/err")"
+cmp -s "$tmp/links-orig.json" "$tmp/out" || fail "$what: the reloaded links differ from the listed ones"
+sed 's/"name":[[:space:]]*"nvlink4"/"name": "my-nvlink"/; s/"bytes_per_s":[[:space:]]*367000000000/"bytes_per_s": 123000000000/' \
+    "$tmp/links-orig.json" >"$tmp/xdg-rt/shardscope/links.json"
+run list links
+expect_rc 0
+[ ! -s "$tmp/err" ] || fail "$what (edited list output): $(head -n 3 "$tmp/err")"
+expect_out '^my-nvlink .* 123 GB/s'
+expect_out '^nvlink4 .* 367 GB/s'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --link my-nvlink
+expect_rc 0
+# The README's schema example loads without a single error line.
+rm -f "$tmp/xdg-rt/shardscope/links.json"
+sed -n '/^### Schema and units/,/^\*\*Models/p' "$here/../../README.md" |
+    sed -n '/^```json$/,/^```$/p' | sed '1d;$d' >"$tmp/xdg-rt/shardscope/example.json"
+for k in models gpus links frameworks; do
+    run list "$k"
+    expect_rc 0
+    [ ! -s "$tmp/err" ] || fail "$what (README schema example): $(head -n 3 "$tmp/err")"
+    expect_out '^my-'
+done
+XDG_CONFIG_HOME=$fx/user
+# Every key of the loader's field tables is documented in the README's
+# schema (as `key`, `moe.key`, `tflops.key` ...).
+checks=$((checks + 1))
+sed -n '/^static const field_spec moe_fields/,/^\/\* --- error context/p' "$here/../../presets/preset.c" |
+    grep -o '"[a-z0-9_]*"' | tr -d '"' | sort -u >"$tmp/keys"
+[ -s "$tmp/keys" ] || fail "no preset keys found in presets/preset.c"
+sed -n '/^### Schema and units/,/^### Any Hugging Face/p' "$here/../../README.md" >"$tmp/schema"
+bt='`'
+while read -r k; do
+    grep -Eq "$bt([a-z]+[.])?$k$bt" "$tmp/schema" || fail "README Schema and units: no row for preset key '$k'"
+done <"$tmp/keys"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -1000,6 +1000,43 @@ static void test_rejected_override_recorded(void **state)
     preset_db_free(db);
 }
 
+/* The shape `shardscope list links --json` prints loads as a links file:
+ * schema_version, an array of named entries in SI units. */
+static void test_list_form_links(void **state)
+{
+    (void)state;
+    preset_db *db = empty_db();
+    static const char ok[] =
+        "{\"schema_version\": 2, \"links\": [{\"name\": \"l1\", \"display\": \"L 1\","
+        " \"alpha_s\": 2e-06, \"base_s\": 5e-06, \"eager_s\": 1e-05, \"bytes_per_s\": 4e10,"
+        " \"kind\": \"nvlink\", \"mesh_links\": 0, \"curves\": {\"allreduce\": {\"gpus\": 8,"
+        " \"points\": [{\"bytes\": 1024, \"time_s\": 1.5e-05}, {\"bytes\": 4096, \"time_s\": 2e-05}]}},"
+        " \"source\": \"s\"}]}";
+    assert_int_equal(preset_db_add_json(db, "list.json", ok, strlen(ok)), 0);
+    const engine_link *l = preset_find_link(db, "l1");
+    assert_non_null(l);
+    assert_close(l->alpha_s, 2e-6, 1e-15);
+    assert_close(l->base_s, 5e-6, 1e-15);
+    assert_close(l->eager_s, 1e-5, 1e-15);
+    assert_close(l->bytes_per_s, 4e10, 1);
+    assert_int_equal(l->curve[ENGINE_OP_ALLREDUCE].n, 2);
+    assert_close(l->curve[ENGINE_OP_ALLREDUCE].time_s[1], 2e-5, 1e-15);
+    assert_string_equal(l->display, "L 1");
+    /* An entry without a name, and a misspelt key (named in file units
+     * only when it has none in SI). */
+    static const char bad[] = "{\"links\": [{\"alpha_s\": 1e-6}]}";
+    assert_int_equal(preset_db_add_json(db, "nameless.json", bad, strlen(bad)), -1);
+    assert_string_equal(db->errors[db->n_errors - 1],
+                        "nameless.json: links[0]: expected an object with a \"name\" (as "
+                        "'shardscope list links --json' prints)");
+    static const char typo[] =
+        "{\"links\": [{\"name\": \"l2\", \"alpha_s\": 1e-6, \"bytes_per_s\": 1e9, \"sorce\": \"x\"}]}";
+    assert_int_equal(preset_db_add_json(db, "typo.json", typo, strlen(typo)), -1);
+    assert_string_equal(db->errors[db->n_errors - 1],
+                        "typo.json: l2: sorce: unknown key (did you mean source?)");
+    preset_db_free(db);
+}
+
 static void set_env(const char *name, const char *value)
 {
     if (value)
@@ -1544,6 +1581,7 @@ int main(void)
         cmocka_unit_test(test_error_list_is_bounded),
         cmocka_unit_test(test_user_dir_overrides_by_name),
         cmocka_unit_test(test_rejected_override_recorded),
+        cmocka_unit_test(test_list_form_links),
         cmocka_unit_test(test_gpu_link_names_checked_after_load),
         cmocka_unit_test(test_user_dir_follows_xdg),
         cmocka_unit_test(test_hf_llama3_8b),

@@ -227,6 +227,7 @@ static int list_links(const preset_db *db, int json)
             cJSON_AddStringToObject(o, "display", l->display);
             cli_json_add_number(o, "alpha_s", l->alpha_s);
             cli_json_add_number(o, "base_s", l->base_s);
+            cli_json_add_number(o, "eager_s", l->eager_s);
             cli_json_add_number(o, "bytes_per_s", l->bytes_per_s);
             cJSON_AddStringToObject(o, "kind", engine_link_kind_name(l->kind));
             cJSON_AddNumberToObject(o, "mesh_links", l->mesh_links);

@@ -601,5 +601,28 @@ while read -r k; do
     grep -Eq "$bt([a-z]+[.])?$k$bt" "$tmp/schema" || fail "README Schema and units: no row for preset key '$k'"
 done <"$tmp/keys"
 
+# recommend: "replicas add throughput" only where there are replicas, and
+# seed 004 is explained where it first appears.
+run recommend --model llama-3-8b --gpu h100-sxm
+expect_rc 0
+grep -q 'replicas add throughput' "$tmp/out" && fail "$what: 'replicas add throughput' with DP = 1"
+first=$(grep -m 1 'seed 004' "$tmp/out")
+case $first in *"study"*) ;; *) fail "$what: seed 004 first appears unexplained: '$first'" ;; esac
+run recommend --model llama-3-8b --gpu h100-sxm --gpus-max 8
+expect_out '^answer: TP=1 x PP=1 x DP=8'
+expect_out 'replicas add throughput without communication'
+# Times are in µs, never "us", in a UTF-8 locale (the calibration table too).
+checks=$((checks + 1))
+for c in "list links" "list frameworks" "comm --link nvlink4 --gpus 8 --bytes 1KiB" \
+    "eval --model llama-3-8b --gpu h100-sxm --gpus 8" "recommend --model llama-3-8b --gpu h100-sxm" \
+    "calibrate --backend cpu --quick --no-comm --no-save"; do
+    # shellcheck disable=SC2086
+    LC_ALL=C.UTF-8 "$bin" $c >"$tmp/out" 2>&1
+    if grep -Eq '[0-9] us([^a-z]|$)' "$tmp/out"; then
+        fail "shardscope $c: a time in 'us': $(grep -Em 1 '[0-9] us([^a-z]|$)' "$tmp/out")"
+    fi
+done
+grep -nE '[0-9] us([^a-z]|$)' "$here/../../README.md" >"$tmp/us" && fail "README.md says 'us': $(head -n 2 "$tmp/us")"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -17,6 +17,7 @@
 #include "fmt.h"
 #include "json.h"
 #include "opts.h"
+#include "table.h"
 
 #define CMD "shardscope calibrate"
 
@@ -105,26 +106,37 @@ static void print_device(const calib_result *r)
            r->copy_bandwidth / 1e9);
 }
 
+/* A time right-aligned in w columns ("µs" is two bytes, one column). */
+static const char *time_col(double s, int w, char *buf, size_t len)
+{
+    char t[32];
+    fmt_seconds(s, NULL, t, sizeof t);
+    int pad = w - out_display_width(t);
+    snprintf(buf, len, "%*s%s", pad > 0 ? pad : 0, "", t);
+    return buf;
+}
+
 /* The table of measured points with both fits' predictions. */
 static void print_points(const calib_result *r)
 {
-    char t1[32], t2[32], t3[32];
+    char t1[48], t2[48], t3[48];
     printf("%-8s %6s %5s %5s %12s %10s %12s %12s\n", "kind", "hidden", "batch", "seq",
            "measured", "TFLOP/s", "power law", "roofline");
     for (int i = 0; i < r->n_points; i++) {
         const calib_point *p = &r->points[i];
         double x = (double)p->hidden * p->hidden * p->batch * p->seq;
-        fmt_seconds(p->time_s, "u", t1, sizeof t1);
-        if (r->has_power_law && p->kind != CALIB_POINT_COPY)
-            fmt_seconds(calib_power_law_predict(&r->power_law, x), "u", t2, sizeof t2);
+        int copy = p->kind == CALIB_POINT_COPY;
+        time_col(p->time_s, 12, t1, sizeof t1);
+        if (r->has_power_law && !copy)
+            time_col(calib_power_law_predict(&r->power_law, x), 12, t2, sizeof t2);
         else
-            snprintf(t2, sizeof t2, "-");
-        fmt_seconds(calib_roofline_predict(&r->roofline, p->flops, p->bytes), "u", t3, sizeof t3);
-        if (p->kind == CALIB_POINT_COPY)
-            printf("%-8s %6s %5s %5s %12s %7.1f GB/s %9s %12s\n", kind_label(p->kind), "-", "-",
-                   "-", t1, p->bytes / p->time_s / 1e9, t2, t3);
+            snprintf(t2, sizeof t2, "%*s", copy ? 9 : 12, "-");
+        time_col(calib_roofline_predict(&r->roofline, p->flops, p->bytes), 12, t3, sizeof t3);
+        if (copy)
+            printf("%-8s %6s %5s %5s %s %7.1f GB/s %s %s\n", kind_label(p->kind), "-", "-", "-",
+                   t1, p->bytes / p->time_s / 1e9, t2, t3);
         else
-            printf("%-8s %6d %5d %5d %12s %10.3f %12s %12s\n", kind_label(p->kind), p->hidden,
+            printf("%-8s %6d %5d %5d %s %10.3f %s %s\n", kind_label(p->kind), p->hidden,
                    p->batch, p->seq, t1, p->flops / p->time_s / 1e12, t2, t3);
     }
     printf("\n");
@@ -141,7 +153,7 @@ static void print_compute_fits(const calib_result *r)
                r->power_law.n);
     else
         printf("power law: not fitted: %s\n", r->power_law_error);
-    fmt_seconds(r->roofline.overhead_s, "u", t1, sizeof t1);
+    fmt_seconds(r->roofline.overhead_s, NULL, t1, sizeof t1);
     printf("roofline:  eta_compute %.3f, eta_memory %.3f%s, overhead %s per layer   "
            "MAPE %.1f%% (prefill %.1f%%), R^2 %.4f (%d points, %d compute-bound)\n",
            r->roofline.eta_compute, r->roofline.eta_memory,
@@ -162,14 +174,14 @@ static void print_comm_fits(const calib_result *r)
 {
     char t1[32];
     if (r->has_comm_fit) {
-        fmt_seconds(r->comm_fit.alpha_s, "u", t1, sizeof t1);
+        fmt_seconds(r->comm_fit.alpha_s, NULL, t1, sizeof t1);
         printf("comm:      %s: alpha %s, bandwidth %.3g GB/s, R^2 %.4f (%d sizes)\n",
                r->comm_label, t1, r->comm_fit.bandwidth / 1e9, r->comm_fit.r2, r->comm_fit.n);
     } else if (r->comm_error[0]) {
         printf("comm:      not measured: %s\n", r->comm_error);
     }
     if (r->has_p2p_fit) {
-        fmt_seconds(r->p2p_fit.alpha_s, "u", t1, sizeof t1);
+        fmt_seconds(r->p2p_fit.alpha_s, NULL, t1, sizeof t1);
         printf("p2p:       %s: alpha %s, bandwidth %.3g GB/s (algbw = busbw), R^2 %.4f "
                "(%d sizes)\n",
                r->p2p_label, t1, r->p2p_fit.bandwidth / 1e9, r->p2p_fit.r2, r->p2p_fit.n);

@@ -489,7 +489,9 @@ static void print_why(const recommend_request *q, const recommend_result *r)
     else
         printf("the search prefers it to the procedure's TP=%d x PP=%d (step 9)", r->procedure_tp,
                r->procedure_pp);
-    printf(";\n       replicas add throughput without communication\n");
+    if (c->replicas > 1) /* only where there are replicas (DP > 1) */
+        printf(";\n       replicas add throughput without communication");
+    printf("\n");
 }
 
 static void print_answer(const recommend_request *q, const recommend_result *r)
@@ -625,7 +627,9 @@ static void print_text(const recommend_request *q, const recommend_result *r)
            engine_objective_name(b->objective));
     if (q->gpus_max > 0)
         printf("GPUs allowed: %d\n\n", q->gpus_max);
-    printf("decision procedure (seed 004, \"Why distribute\"):\n");
+    printf("decision procedure of seed 004, \"Why distribute (and when not to)\" (the study\n"
+           "note this project started from: one GPU if it fits and is fast enough, else the\n"
+           "smallest TP degree, replicas for throughput, quantization as the alternative):\n");
     print_steps(q, r);
     print_answer(q, r);
     printf("\nnotes:\n");

@@ -41,6 +41,7 @@
 #include "explorer_int.h"
 #include "json.h"
 #include "term.h"
+#include "heat.h"
 
 #define DUMP_MAX (1 << 18)
 
@@ -1587,6 +1588,38 @@ static void test_pin_and_compare(void **state)
     screen_close();
 }
 
+
+/* vt100: every heat cell carries its bucket's glyph of the legend's ramp
+ * ("##==--::++**") after the value and the C/M letter (and as padding). */
+static void test_mono_heat_cells_use_the_ramp(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    type("5");
+    assert_true(pane_contains(PANE_HEAT, "M comm ##==--::++** compute C"));
+    const exp_results *r = &g_x->r;
+    int cw = 6, cells = 0; /* 80 columns: 10 columns of 6 */
+    for (int row = 0; row < r->heat_rows && row < 12; row++)
+        for (int c = 0; c < r->heat_cols; c++) {
+            const exp_cell *e = &r->heat[row][c];
+            int b = e->ok ? heat_bucket(e->ratio, theme_heat_buckets()) : -1;
+            if (b < 0)
+                continue;
+            attr_t a;
+            short pair;
+            char glyph, val[16], want[32];
+            theme_heat_style(b, &a, &pair, &glyph);
+            heat_format(e->ratio, cw - 2, val, sizeof val);
+            int pad = cw - 2 - (int)strlen(val);
+            memset(want, glyph, (size_t)pad);
+            snprintf(want + pad, sizeof want - (size_t)pad, "%s%c%c", val, e->regime, glyph);
+            assert_true(pane_contains(PANE_HEAT, want));
+            cells++;
+        }
+    assert_true(cells >= 40);
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1622,6 +1655,7 @@ int main(void)
         cmocka_unit_test(test_ranking_columns_follow_objective),
         cmocka_unit_test(test_sort_and_fits_only),
         cmocka_unit_test(test_pin_and_compare),
+        cmocka_unit_test(test_mono_heat_cells_use_the_ramp),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
 }

@@ -16,6 +16,7 @@
 #include "heat.h"
 #include "slider.h"
 #include "theme.h"
+#include "plots.h"
 
 static void test_slider_make_clamps(void **state)
 {
@@ -309,6 +310,50 @@ static void test_theme_pick(void **state)
 
 /* --- listview ------------------------------------------------------------ */
 
+
+/* Good and bad are told apart without colour (monochrome: bold against
+ * reverse video, like the heat ramp's two sides). */
+static void test_theme_mono_good_bad_differ(void **state)
+{
+    (void)state;
+    theme_init(THEME_MONO, 0);
+    assert_true(theme_attr(ROLE_GOOD) != theme_attr(ROLE_BAD));
+    assert_true(theme_attr(ROLE_BAD) & A_REVERSE);
+    assert_false(theme_attr(ROLE_GOOD) & A_REVERSE);
+}
+
+/* rgb is orange (r >= g >= b, r > b) or blue (b >= g >= r, b > r). */
+static int is_orange(unsigned rgb)
+{
+    unsigned r = rgb >> 16, g = rgb >> 8 & 255, b = rgb & 255;
+    return r >= g && g >= b && r > b;
+}
+
+static int is_blue(unsigned rgb)
+{
+    unsigned r = rgb >> 16, g = rgb >> 8 & 255, b = rgb & 255;
+    return b >= g && g >= r && b > r;
+}
+
+/* One colour-blind safe diverging palette, orange (communication-bound)
+ * to blue (compute-bound), in the explorer's 256-colour ramp and the SVG
+ * heatmaps, with the same two ends. */
+static void test_heat_palette_blue_orange(void **state)
+{
+    (void)state;
+    for (int b = 0; b < 10; b++)
+        assert_true(b < 5 ? is_orange(theme_heat256_rgb(b)) : is_blue(theme_heat256_rgb(b)));
+    for (double r = 1.0 / 1024; r < 1; r *= 2)
+        assert_true(is_orange(plot_heat_rgb(r)));
+    for (double r = 2; r < 2048; r *= 2)
+        assert_true(is_blue(plot_heat_rgb(r)));
+    assert_int_equal(plot_heat_rgb(1.0), 0xffffff);
+    assert_int_equal(plot_heat_rgb(1e-3), theme_heat256_rgb(1)); /* #d75f00 */
+    assert_int_equal(plot_heat_rgb(1e3), theme_heat256_rgb(8));  /* #005faf */
+    assert_int_equal(theme_heat256_rgb(1), 0xd75f00);
+    assert_int_equal(theme_heat256_rgb(8), 0x005faf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +368,8 @@ int main(void)
         cmocka_unit_test(test_chart_cap_rows_and_fit),
         cmocka_unit_test(test_chart_degenerate_inputs),
         cmocka_unit_test(test_theme_pick),
+        cmocka_unit_test(test_theme_mono_good_bad_differ),
+        cmocka_unit_test(test_heat_palette_blue_orange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

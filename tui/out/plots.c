@@ -21,8 +21,9 @@
 #define MT 50.0
 #define MB 60.0
 
-static const char *const COLORS[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+/* Series: the Okabe-Ito colour-blind safe set (then two greys). */
+static const char *const COLORS[] = {"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7",
+                                     "#56b4e9", "#f0e442", "#000000", "#999999", "#555555"};
 #define N_COLORS ((int)(sizeof COLORS / sizeof COLORS[0]))
 
 typedef struct axis {
@@ -192,29 +193,27 @@ int plot_chart_write(const char *path, const plot_chart *c)
     return svg_close(&s);
 }
 
-/* Colour of a compute/communication ratio: reds below 1 (M), blues above. */
+unsigned plot_heat_rgb(double v)
+{
+    if (!isfinite(v) || v <= 0)
+        return 0xeeeeee;
+    double t = log10(v) / 2; /* +-2 decades saturate */
+    t = t > 1 ? 1 : t < -1 ? -1 : t;
+    /* white at 1, towards #005faf (compute-bound) or #d75f00 (comm-bound):
+     * the explorer's 256-colour heat ramp ends (tui/term/theme.c) */
+    static const int C_END[3] = {0x00, 0x5f, 0xaf}, M_END[3] = {0xd7, 0x5f, 0x00};
+    const int *end = t >= 0 ? C_END : M_END;
+    double a = t >= 0 ? t : -t;
+    unsigned rgb = 0;
+    for (int k = 0; k < 3; k++)
+        rgb = rgb << 8 | (unsigned)(255 + (end[k] - 255) * a + 0.5);
+    return rgb;
+}
+
+/* The SVG colour of a ratio: plot_heat_rgb as "#rrggbb". */
 static void heat_color(double v, char *buf, size_t len)
 {
-    if (!isfinite(v) || v <= 0) {
-        snprintf(buf, len, "#eeeeee");
-        return;
-    }
-    double t = log10(v) / 2; /* +-2 decades saturate */
-    if (t > 1)
-        t = 1;
-    if (t < -1)
-        t = -1;
-    int r, g, b;
-    if (t >= 0) {
-        r = (int)(255 - 200 * t);
-        g = (int)(255 - 120 * t);
-        b = 255;
-    } else {
-        r = 255;
-        g = (int)(255 + 160 * t);
-        b = (int)(255 + 170 * t);
-    }
-    snprintf(buf, len, "#%02x%02x%02x", r, g, b);
+    snprintf(buf, len, "#%06x", plot_heat_rgb(v));
 }
 
 int plot_heatmap_write(const char *path, const plot_heatmap *h)

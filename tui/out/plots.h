@@ -46,6 +46,12 @@ typedef struct plot_heatmap {
     char label[PLOT_MAX_ROWS][PLOT_MAX_COLS][24];
 } plot_heatmap;
 
+/* The heatmap colour of a compute/communication ratio as 0xRRGGBB: white
+ * at 1, orange below (communication-bound), blue above, saturating at two
+ * decades; 0xeeeeee without a ratio.  One colour-blind safe palette with
+ * the explorer's heat ramp (same ends). */
+unsigned plot_heat_rgb(double ratio);
+
 /* Write one figure; 0 ok, -1 (errno) when the file cannot be written. */
 int plot_chart_write(const char *path, const plot_chart *c);
 int plot_heatmap_write(const char *path, const plot_heatmap *h);

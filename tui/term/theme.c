@@ -38,8 +38,10 @@ static const role_def ROLES[ROLE_COUNT] = {
     [ROLE_VALUE] = {A_BOLD, -1, -1, A_BOLD, -1, -1, A_BOLD},
     [ROLE_FILL] = {A_BOLD, COLOR_CYAN, -1, 0, 39, -1, 0},
     [ROLE_EMPTY] = {A_NORMAL, COLOR_BLUE, -1, 0, 238, -1, 0},
-    [ROLE_GOOD] = {A_BOLD, COLOR_GREEN, -1, A_BOLD, 77, -1, 0},
-    [ROLE_BAD] = {A_BOLD, COLOR_RED, -1, A_BOLD, 203, -1, 0},
+    /* good / bad: the two ends of the heat palette (blue / orange); in
+     * monochrome bold against reverse video, as the heat ramp's sides */
+    [ROLE_GOOD] = {A_BOLD, COLOR_CYAN, -1, A_BOLD, 75, -1, 0},
+    [ROLE_BAD] = {A_REVERSE, COLOR_RED, -1, A_BOLD, 208, -1, 0},
     [ROLE_SEG1] = {A_NORMAL, COLOR_BLUE, -1, A_BOLD, 33, -1, 0},
     [ROLE_SEG2] = {A_NORMAL, COLOR_MAGENTA, -1, A_BOLD, 170, -1, 0},
     [ROLE_SEG3] = {A_NORMAL, COLOR_YELLOW, -1, 0, 178, -1, 0},
@@ -49,17 +51,22 @@ static const role_def ROLES[ROLE_COUNT] = {
     [ROLE_POPUP] = {A_NORMAL, -1, -1, 0, 255, 235, 0},
 };
 
-/* Diverging heat ramps, communication-bound (red) to compute-bound (green). */
-static const short HEAT256_BG[HEAT_MAX] = {124, 160, 203, 210, 223, 194, 150, 113, 71, 28};
-static const short HEAT256_FG[HEAT_MAX] = {15, 15, 0, 0, 0, 0, 0, 0, 0, 15};
-static const short HEAT8_BG[6] = {COLOR_RED, COLOR_MAGENTA, COLOR_YELLOW,
-                                  COLOR_CYAN, COLOR_GREEN, COLOR_GREEN};
-static const short HEAT8_FG[6] = {COLOR_WHITE, COLOR_WHITE, COLOR_BLACK,
-                                  COLOR_BLACK, COLOR_BLACK, COLOR_WHITE};
-static const attr_t HEAT8_A[6] = {A_BOLD, 0, 0, 0, 0, A_BOLD};
+/* Diverging heat ramps, colour-blind safe: communication-bound orange to
+ * compute-bound blue (no red against green), light near a ratio of 1.  The
+ * SVG heatmaps (tui/out/plots.c plot_heat_rgb) run between the same two
+ * ends, xterm 166 (#d75f00) and 25 (#005faf); test_term.c checks both. */
+static const short HEAT256_BG[HEAT_MAX] = {130, 166, 208, 215, 223, 153, 111, 68, 25, 18};
+static const short HEAT256_FG[HEAT_MAX] = {15, 15, 0, 0, 0, 0, 0, 15, 15, 15};
+/* 8 colours have no orange: red and yellow, then cyan and blue. */
+static const short HEAT8_BG[6] = {COLOR_RED, COLOR_YELLOW, COLOR_BLACK,
+                                  COLOR_BLACK, COLOR_CYAN, COLOR_BLUE};
+static const short HEAT8_FG[6] = {COLOR_WHITE, COLOR_BLACK, COLOR_YELLOW,
+                                  COLOR_CYAN, COLOR_BLACK, COLOR_WHITE};
+static const attr_t HEAT8_A[6] = {A_BOLD, 0, A_BOLD, A_BOLD, 0, A_BOLD};
 /* Monochrome: the glyph and the attributes grow with the distance from 1;
- * the communication-bound side is reversed. */
-static const char HEATMONO_GLYPH[6] = {'#', '=', '-', '.', '+', '*'};
+ * the communication-bound side is reversed.  No '.': it would read as a
+ * decimal point next to a value, and it marks "no TP". */
+static const char HEATMONO_GLYPH[6] = {'#', '=', '-', ':', '+', '*'};
 static const attr_t HEATMONO_A[6] = {A_REVERSE | A_BOLD, A_REVERSE, A_REVERSE,
                                      A_NORMAL, A_BOLD, A_BOLD | A_UNDERLINE};
 
@@ -176,6 +183,29 @@ void theme_heat_style(int bucket, attr_t *attr, short *pair, char *glyph)
         *glyph = HEATMONO_GLYPH[bucket];
         break;
     }
+}
+
+/* 0xRRGGBB of an xterm-256 colour index (the 6x6x6 cube and the grey ramp;
+ * 0..15 as xterm's defaults). */
+static unsigned xterm_rgb(int i)
+{
+    static const unsigned SYS[16] = {0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd,
+                                     0x00cdcd, 0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00,
+                                     0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff};
+    static const unsigned LV[6] = {0, 95, 135, 175, 215, 255};
+    if (i < 16)
+        return SYS[i < 0 ? 0 : i];
+    if (i >= 232) {
+        unsigned g = 8 + 10 * (unsigned)(i - 232);
+        return g << 16 | g << 8 | g;
+    }
+    i -= 16;
+    return LV[i / 36] << 16 | LV[i / 6 % 6] << 8 | LV[i % 6];
+}
+
+unsigned theme_heat256_rgb(int bucket)
+{
+    return bucket >= 0 && bucket < HEAT_MAX ? xterm_rgb(HEAT256_BG[bucket]) : 0;
 }
 
 static const theme_glyphs GLYPHS_UTF8 = {

@@ -69,6 +69,9 @@ short theme_pair(theme_role r);
  * of one (attributes, pair, and the fill glyph used in monochrome). */
 int theme_heat_buckets(void);
 void theme_heat_style(int bucket, attr_t *attr, short *pair, char *glyph);
+/* The background of a 256-colour heat bucket (0..9) as 0xRRGGBB (0 out of
+ * range): orange on the communication-bound side, blue on the other. */
+unsigned theme_heat256_rgb(int bucket);
 
 /* Glyphs (UTF-8 strings or ASCII). */
 typedef struct theme_glyphs {

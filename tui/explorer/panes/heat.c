@@ -1,10 +1,11 @@
 /*
  * heat.c - the regime heatmap: compute/communication ratio of the
  * tensor-parallel plan, GPU counts x interconnects or models x
- * interconnects (Enter / m switches).  Cells are coloured on a diverging
- * scale (communication-bound red -> compute-bound green); monochrome
- * terminals get a glyph and attribute ramp; every cell carries its value
- * where it fits and the engine's C/M letter.
+ * interconnects (Enter / m switches).  Cells are coloured on a diverging,
+ * colour-blind safe scale (communication-bound orange -> compute-bound
+ * blue); monochrome terminals get the legend's glyph and attribute ramp in
+ * every cell; every cell carries its value where it fits and the engine's
+ * C/M letter.
  */
 #include "explorer_int.h"
 
@@ -33,7 +34,9 @@ static void draw_cell(const exp_view *v, WINDOW *w, int y, int xx, int cw, const
     theme_heat_style(b, &a, &pair, &glyph);
     heat_format(c->ratio, cw - 2, val, sizeof val);
     /* value right-aligned, the C/M letter, then the gap; pad with the
-     * ramp glyph (a space in colour). */
+     * ramp glyph (a space in colour).  Without colour the glyph is what
+     * tells the buckets apart, so it fills the gap too: every cell shows
+     * at least one glyph of the ramp the legend shows. */
     int vl = (int)strlen(val);
     int pad = cw - vl - 2;
     int k = 0;
@@ -42,7 +45,7 @@ static void draw_cell(const exp_view *v, WINDOW *w, int y, int xx, int cw, const
     memcpy(cell + k, val, (size_t)vl);
     k += vl;
     cell[k++] = c->regime == 'C' || c->regime == 'M' ? c->regime : '?';
-    cell[k++] = ' ';
+    cell[k++] = glyph;
     cell[k] = '\0';
     wattr_set(w, a, pair, NULL);
     mvwaddnstr(w, y, xx, cell, cw);

@@ -624,5 +624,37 @@ for c in "list links" "list frameworks" "comm --link nvlink4 --gpus 8 --bytes 1K
 done
 grep -nE '[0-9] us([^a-z]|$)' "$here/../../README.md" >"$tmp/us" && fail "README.md says 'us': $(head -n 2 "$tmp/us")"
 
+# The README's `comm` examples print what the binary prints: each indented
+# "shardscope comm ..." line followed by output lines is run and compared.
+sed -n '/^### `comm`/,/^### `bench`/p' "$here/../../README.md" >"$tmp/comm.md"
+n=0
+inblock=0
+while IFS= read -r line; do
+    case $line in
+    "    shardscope comm "*)
+        n=$((n + 1))
+        inblock=1
+        printf '%s\n' "${line#    shardscope }" >"$tmp/comm$n.cmd"
+        : >"$tmp/comm$n.want" ;;
+    "    "*) [ "$inblock" -eq 1 ] && printf '%s\n' "${line#    }" >>"$tmp/comm$n.want" ;;
+    *) inblock=0 ;;
+    esac
+done <"$tmp/comm.md"
+[ "$n" -gt 0 ] || fail "README.md: no 'shardscope comm' example in the comm section"
+compared=0
+i=1
+while [ "$i" -le "$n" ]; do
+    if [ -s "$tmp/comm$i.want" ]; then
+        checks=$((checks + 1))
+        compared=$((compared + 1))
+        # shellcheck disable=SC2046
+        LC_ALL=C.UTF-8 "$bin" $(cat "$tmp/comm$i.cmd") >"$tmp/comm$i.got" 2>&1
+        cmp -s "$tmp/comm$i.want" "$tmp/comm$i.got" ||
+            fail "README comm example 'shardscope $(cat "$tmp/comm$i.cmd")' prints: $(head -n 2 "$tmp/comm$i.got")"
+    fi
+    i=$((i + 1))
+done
+[ "$compared" -gt 0 ] || fail "README.md: no comm example with its output"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

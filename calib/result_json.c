@@ -20,6 +20,9 @@
 #include <cjson/cJSON.h>
 
 #include "calib.h"
+
+#define CALIB_STR_(x) #x
+#define CALIB_STR(x) CALIB_STR_(x)
 #include "internal.h"
 
 /* --- the key table -------------------------------------------------------- */
@@ -601,9 +604,12 @@ int calib_json_read(const char *text, const char *path, int full, calib_result *
     cJSON *root = cJSON_ParseWithOpts(text, &end, 0);
     if (!root || !cJSON_IsObject(root)) {
         cJSON_Delete(root);
-        return engine_errorf(err,
-                             "%.300s: not a calibration file (invalid JSON near byte %ld)", path,
-                             end ? (long)(end - text) : 0L);
+        size_t off = end ? (size_t)(end - text) : 0;
+        int deep = !root && engine_json_depth_at(text, off) >= CJSON_NESTING_LIMIT;
+        return engine_errorf(err, "%.300s: not a calibration file (%s near byte %zu)", path,
+                             deep ? "JSON nested deeper than " CALIB_STR(CJSON_NESTING_LIMIT)
+                                    " levels" : "invalid JSON",
+                             off);
     }
     int rc = check_header(root, path, err);
     if (rc == 0)

@@ -475,6 +475,11 @@ int engine_config_dir(const char *xdg, const char *home, char *buf, size_t len);
  * written).  Returns -1, so a loader can `return engine_errorf(err, ...)`.
  * The one error formatter of presets, calib and the front ends. */
 int engine_errorf(engine_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* How many JSON arrays and objects are open at text[off] (brackets inside
+ * strings skipped); off is at most the text's length.  The JSON readers
+ * (presets, calibration files) compare it with the parser's nesting limit
+ * to say "nested deeper than N levels" instead of "malformed". */
+size_t engine_json_depth_at(const char *text, size_t off);
 
 /* --- model arithmetic ---------------------------------------------- */
 

@@ -92,3 +92,25 @@ int engine_errorf(engine_error *err, const char *fmt, ...)
             *p = '?';
     return -1;
 }
+
+size_t engine_json_depth_at(const char *text, size_t off)
+{
+    size_t depth = 0;
+    int in_str = 0;
+    for (size_t i = 0; text && i < off; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return depth;
+}

@@ -135,29 +135,6 @@ static void describe_at(const char *file, const char *text, size_t len,
                   col, what, near, hint);
 }
 
-/* How many arrays and objects are open at text[off] (strings skipped). */
-static size_t depth_at(const char *text, size_t off)
-{
-    size_t depth = 0;
-    int in_str = 0;
-    for (size_t i = 0; i < off; i++) {
-        char c = text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
-        } else if (c == '"') {
-            in_str = 1;
-        } else if (c == '[' || c == '{') {
-            depth++;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            depth--;
-        }
-    }
-    return depth;
-}
-
 cJSON *preset_util_parse(const char *file, const char *text, size_t len,
                          engine_error *err)
 {
@@ -173,7 +150,7 @@ cJSON *preset_util_parse(const char *file, const char *text, size_t len,
     if (!root) {
         size_t off = end ? (size_t)(end - text) : 0;
         /* cJSON refuses deeper nesting: say so rather than "malformed". */
-        int deep = off < len && depth_at(text, off) >= CJSON_NESTING_LIMIT;
+        int deep = off < len && engine_json_depth_at(text, off) >= CJSON_NESTING_LIMIT;
         describe_at(file, text, len, off,
                     deep ? "nested deeper than " STR(CJSON_NESTING_LIMIT) " levels"
                          : "malformed JSON", err);

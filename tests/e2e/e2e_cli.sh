@@ -656,5 +656,12 @@ while [ "$i" -le "$n" ]; do
 done
 [ "$compared" -gt 0 ] || fail "README.md: no comm example with its output"
 
+# A calibration file nested past the parser's limit says so too.
+awk 'BEGIN { s = ""; for (i = 0; i < 1001; i++) s = s "["; for (i = 0; i < 1001; i++) s = s "]"; print s }' \
+    >"$tmp/deep-calib.json"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --calib "$tmp/deep-calib.json"
+expect_rc 2
+expect_err_exact "shardscope eval: --calib: $tmp/deep-calib.json: not a calibration file (JSON nested deeper than 1000 levels near byte 1000)"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -49,10 +49,25 @@ static void test_util(void **state)
     assert_string_equal(engine_graphs_name(ENGINE_GRAPHS_OFF), "off");
 }
 
+/* Open arrays and objects at an offset; brackets in strings (escaped
+ * quotes included) do not count. */
+static void test_json_depth_at(void **state)
+{
+    (void)state;
+    static const char t[] = "{\"a\": [1, {\"b\": \"[{\\\"]\"}, [2";
+    assert_int_equal(engine_json_depth_at(t, 0), 0);
+    assert_int_equal(engine_json_depth_at(t, 1), 1);
+    assert_int_equal(engine_json_depth_at(t, strlen(t)), 3);
+    assert_int_equal(engine_json_depth_at("[[]][", 5), 1);
+    assert_int_equal(engine_json_depth_at("]]", 2), 0);
+    assert_int_equal(engine_json_depth_at(NULL, 4), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_util),
+        cmocka_unit_test(test_json_depth_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

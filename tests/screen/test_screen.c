@@ -1620,6 +1620,55 @@ static void test_mono_heat_cells_use_the_ramp(void **state)
     screen_close();
 }
 
+
+/* Models x links at 120x40: names are readable (pcie3, pcie4 and pcie5
+ * apart; whole model names), and scrolling (Up/Down, < and >) reaches every
+ * model and every link. */
+static void test_heatmap_labels_and_scrolling(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    type("m5");
+    assert_int_equal(g_x->r.heat_mode, HEAT_BY_MODELS);
+    int n_models = g_db->n_models < EXP_MAX_MODELS ? g_db->n_models : EXP_MAX_MODELS;
+    int n_links = g_db->n_links < EXP_MAX_LINKS ? g_db->n_links : EXP_MAX_LINKS;
+    assert_true(n_models > 30 && n_links > 10);
+    static char seen_m[EXP_MAX_MODELS], seen_l[EXP_MAX_LINKS];
+    memset(seen_m, 0, sizeof seen_m);
+    memset(seen_l, 0, sizeof seen_l);
+    if (getenv("SCREEN_DEBUG"))
+        fprintf(stderr, "%s", pane_text(PANE_HEAT));
+    for (int down = 0; down < n_models; down++) {
+        for (int right = 0; right < n_links; right++) {
+            const char *t = pane_text(PANE_HEAT);
+            for (int i = 0; i < n_models; i++) {
+                char name[80];
+                snprintf(name, sizeof name, "\n\xe2\x94\x82%s ", g_db->models[i].name);
+                if (strstr(t, name))
+                    seen_m[i] = 1;
+            }
+            for (int i = 0; i < n_links; i++) {
+                char name[80]; /* a whole link name between blanks */
+                snprintf(name, sizeof name, " %.9s ", g_db->links[i].name);
+                if (strstr(t, name))
+                    seen_l[i] = 1;
+            }
+            type(">");
+        }
+        type("<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<j");
+    }
+    for (int i = 0; i < n_models; i++)
+        if (!seen_m[i])
+            fail_msg("model %s never shown", g_db->models[i].name);
+    for (int i = 0; i < n_links; i++)
+        if (!seen_l[i])
+            fail_msg("link %s never shown", g_db->links[i].name);
+    assert_true(g_x->view.heat_top > 0);
+    type("kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk");
+    assert_int_equal(g_x->view.heat_top, 0);
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1656,6 +1705,7 @@ int main(void)
         cmocka_unit_test(test_sort_and_fits_only),
         cmocka_unit_test(test_pin_and_compare),
         cmocka_unit_test(test_mono_heat_cells_use_the_ramp),
+        cmocka_unit_test(test_heatmap_labels_and_scrolling),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
 }

@@ -297,6 +297,12 @@ static int run(explorer *x, exp_action a, int arg, exp_scope s, int ch)
     case ACT_EFF_TOGGLE:
         x->view.eff_view = !x->view.eff_view;
         return 0;
+    case ACT_HEAT_SCROLL: /* clamped by the update step */
+        x->view.heat_top += arg;
+        return 0;
+    case ACT_HEAT_COLS:
+        x->view.heat_left += arg;
+        return 0;
     case ACT_MOVE:
     case ACT_PAGE:
     case ACT_HOME:

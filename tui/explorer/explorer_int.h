@@ -172,6 +172,7 @@ typedef struct exp_viewstate {
     listview plans;        /* the ranked plans: selection and first row */
     listview details;      /* the details pane: first row (scroll only) */
     int heat_mode;         /* requested heatmap mode (HEAT_BY_*) */
+    int heat_top, heat_left; /* the heatmap's first row and column on screen */
     int eff_view;          /* efficiency: 0 TP by link, 1 TP vs PP */
     int sort;              /* exp_sort */
     int fits_only;         /* `f`: hide plans that are invalid or do not fit */
@@ -378,6 +379,9 @@ void pane_calib_draw(const exp_view *v, WINDOW *w);
 void pane_help_size(const exp_view *v, int *h, int *w);
 void pane_list_size(const exp_view *v, int *h, int *w);
 void pane_calib_size(const exp_view *v, int *h, int *w);
+/* Rows and columns of cells the heatmap shows in an h x w window (to
+ * clamp its scroll). */
+void pane_heat_visible(const exp_view *v, int h, int w, int *rows, int *cols);
 /* Lines of the details pane for the selected plan (to clamp its scroll). */
 int pane_details_lines(const exp_view *v);
 /* Rows above the first plan in the strategies pane (the header). */

@@ -65,6 +65,8 @@ typedef enum exp_action {
     ACT_PLAN_DETAILS,
     ACT_HEAT_TOGGLE,   /* without a message */
     ACT_EFF_TOGGLE,
+    ACT_HEAT_SCROLL,   /* arg: rows down (negative: up) */
+    ACT_HEAT_COLS,     /* arg: columns right (negative: left) */
     ACT_GPUS_STEP,
     ACT_GPUS_BIG,
     ACT_LIST_CLOSE,

@@ -265,7 +265,8 @@ void exp_update_scenario(explorer *x)
 }
 
 /* Scroll positions the keys left anywhere come back inside what the
- * layout shows: the details (when on screen) and the selector list. */
+ * layout shows: the details and the heatmap (when on screen) and the
+ * selector list. */
 static void clamp_scrolls(explorer *x)
 {
     exp_view v;
@@ -273,6 +274,16 @@ static void clamp_scrolls(explorer *x)
     layout_rect d = x->scr.lay.pane[PANE_DETAILS];
     if (layout_rect_visible(d))
         listview_fit(&x->view.details, pane_details_lines(&v), d.h - 2);
+    layout_rect hr = x->scr.lay.pane[PANE_HEAT];
+    if (layout_rect_visible(hr)) {
+        int rows, cols;
+        pane_heat_visible(&v, hr.h, hr.w, &rows, &cols);
+        int mt = x->r.heat_rows - rows, ml = x->r.heat_cols - cols;
+        exp_viewstate *vs = &x->view;
+        vs->heat_top = vs->heat_top > mt ? (mt > 0 ? mt : 0) : vs->heat_top < 0 ? 0 : vs->heat_top;
+        vs->heat_left = vs->heat_left > ml ? (ml > 0 ? ml : 0)
+                                           : vs->heat_left < 0 ? 0 : vs->heat_left;
+    }
     if (x->ov.kind == OVERLAY_LIST) {
         layout_rect o = exp_overlay_rect(&v);
         if (layout_rect_visible(o))

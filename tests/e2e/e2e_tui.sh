@@ -256,6 +256,18 @@ for sig in TERM HUP; do
     else fail "SIG$sig: modes left on"; fi
 done
 
+# --- a Hugging Face config.json as --model (as eval takes it) ------------------
+HF=$(cd "$(dirname "$0")/../fixtures/presets/hf/Meta-Llama-3-8B" && pwd)/config.json
+$T new-session -d -s hf -x 120 -y 40 \
+    "env XDG_CONFIG_HOME=$TMPD/config LC_ALL=${UTF8:-C} TERM=tmux-256color $BIN tui --model $HF --gpus 2; echo \$? > $TMPD/hf.rc"
+$T set-option -t hf remain-on-exit on >/dev/null
+check hf "Meta-Llama-3-8B on 2" "tui --model config.json opens the explorer on that model"
+check hf "Strategies: 2 GPUs" "the config's model is ranked"
+$T send-keys -t hf q
+st=$(dead hf)
+if [ "$st" = 0 ]; then pass "config.json session quits with q (status 0)"
+else fail "config.json session: status $st"; fi
+
 # --- not a terminal: the help -------------------------------------------------
 out=$("$BIN" tui </dev/null 2>&1 | head -3)
 case $out in *usage:*) pass "stdout not a terminal: prints the help" ;;

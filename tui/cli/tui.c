@@ -19,7 +19,7 @@
 
 static const cli_opt TUI_OPTS[] = {
     {.name = "--model", .kind = CLI_OPT_STRING, .arg = "M", .off = CLI_AT(model),
-     .help = "model preset (see 'shardscope list models')"},
+     .help = "preset name (shardscope list models) or a path to a\nHugging Face config.json"},
     {.name = "--gpu", .kind = CLI_OPT_STRING, .arg = "G", .off = CLI_AT(gpu),
      .help = "GPU preset (see 'shardscope list gpus')"},
     {.name = "--gpus", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(gpus), .min = 1,
@@ -59,20 +59,39 @@ const cli_options cli_tui_options = {
 
 /* The explorer's preselection: preset names resolved (an error names the
  * flag), numbers as given.  0, or -1 with err. */
+/* The explorer picks its models from a db: a Hugging Face config.json
+ * given as --model goes first in *view, a shallow copy of db with its own
+ * models array (the caller frees view->models).  0, or -1 with err. */
+static int db_with_model(const preset_db *db, const engine_model *m, preset_db *view,
+                         engine_error *err)
+{
+    *view = *db;
+    view->models = malloc(((size_t)db->n_models + 1) * sizeof *view->models);
+    if (!view->models)
+        return engine_errorf(err, "out of memory");
+    view->models[0] = *m;
+    if (db->n_models > 0)
+        memcpy(view->models + 1, db->models, (size_t)db->n_models * sizeof *db->models);
+    view->n_models = db->n_models + 1;
+    return 0;
+}
+
+/* The preselection; a config.json model is added to *view (view->models
+ * NULL when none).  0, or -1 with err. */
 static int load_explorer_opts(const cli_opts *o, const preset_db *db, explorer_opts *eo,
-                              engine_error *err)
+                              preset_db *view, engine_error *err)
 {
     explorer_opts_defaults(eo);
+    view->models = NULL;
     if (o->v.model) {
         engine_model storage;
         int from_file = 0;
         const engine_model *m = cli_find_model(db, "--model", o->v.model, &storage, &from_file, err);
         if (!m)
             return -1;
-        if (from_file)
-            return engine_errorf(err, "--model: the explorer takes preset names only; use "
-                                   "'shardscope eval --model %s'", o->v.model);
-        eo->model = m->name;
+        if (from_file && db_with_model(db, m, view, err) != 0)
+            return -1;
+        eo->model = from_file ? view->models[0].name : m->name;
     }
     const engine_gpu *g = o->v.gpu ? cli_find_gpu(db, "--gpu", o->v.gpu, err) : NULL;
     const engine_link *l = o->v.link ? cli_find_link(db, "--link", o->v.link, err) : NULL;
@@ -152,6 +171,9 @@ static int not_a_terminal(const cli_opts *o, const char *which)
     return CLI_USAGE;
 }
 
+static int tui_session(const cli_opts *opts, const preset_db *db, const explorer_opts *eo,
+                       int rows, int cols);
+
 int cli_tui_run(const cli_opts *opts, const preset_db *db)
 {
     explorer_opts eo;
@@ -161,9 +183,23 @@ int cli_tui_run(const cli_opts *opts, const preset_db *db)
         return not_a_terminal(opts, "stdout");
     if (!opts->v.bench && !isatty(STDIN_FILENO))
         return not_a_terminal(opts, "stdin");
+    preset_db view = {0};
     if (bench_size(opts->v.size, &cols, &rows, &err) != 0 ||
-        load_explorer_opts(opts, db, &eo, &err) != 0)
+        load_explorer_opts(opts, db, &eo, &view, &err) != 0) {
+        free(view.models);
         return cli_fail("tui", &err);
+    }
+    int rc = tui_session(opts, view.models ? &view : db, &eo, rows, cols);
+    free(view.models);
+    return rc;
+}
+
+/* Everything after the options: the benchmark, or the terminal and the
+ * explorer over db. */
+static int tui_session(const cli_opts *opts, const preset_db *db, const explorer_opts *eo,
+                       int rows, int cols)
+{
+    engine_error err = {{0}};
     int ascii = opts->v.ascii, mono = opts->v.mono, mouse = !opts->v.no_mouse;
     int bench = opts->v.bench;
     const char *bench_term = opts->v.term;
@@ -189,7 +225,7 @@ int cli_tui_run(const cli_opts *opts, const preset_db *db)
         return CLI_FAIL;
     }
     explorer *x = NULL;
-    if (explorer_new(db, &eo, &caps, &x, &err) != 0) {
+    if (explorer_new(db, eo, &caps, &x, &err) != 0) {
         term_close();
         term_restore_signals();
         fprintf(stderr, "shardscope tui: %s\n", err.msg);

@@ -1669,6 +1669,39 @@ static void test_heatmap_labels_and_scrolling(void **state)
     screen_close();
 }
 
+
+/* A calibration error longer than the bar: cut after a whole word, ending
+ * "(press v for details)"; the view shows it whole and the CPU fallback. */
+static void test_calib_error_on_bar_and_view(void **state)
+{
+    (void)state;
+    fake_open("vt100", 0, 24, 80, 0);
+    g_fake.outcome = -1;
+    type("c");
+    poll_and_draw();
+    const char *full = explorer_message(g_x);
+    assert_true(strlen(full) > 80);
+    dump_screen();
+    const char *bar = g_dump; /* the screen's last line */
+    for (int i = 0; i < 23 && bar; i++)
+        bar = strchr(bar, '\n') ? strchr(bar, '\n') + 1 : NULL;
+    assert_non_null(bar);
+    const char *end = strstr(bar, "... (press v for details)"); /* ASCII ellipsis */
+    if (!end)
+        fail_msg("bar: %.80s", bar);
+    assert_true(end < strchr(bar, '\n'));
+    assert_true(bar[0] == ' ');
+    size_t shown = (size_t)(end - bar - 1);
+    assert_true(shown > 20);
+    assert_int_equal(strncmp(bar + 1, full, shown), 0); /* a prefix of the message */
+    assert_true(full[shown] == ' ');                    /* that ends at a word */
+    type("v");
+    assert_true(screen_contains("Last attempt: failed: no usable GPU: cudaGetDeviceCount"));
+    assert_true(screen_contains("previous calibration kept"));
+    assert_true(screen_contains("shardscope calibrate --backend cpu"));
+    fake_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1706,6 +1739,7 @@ int main(void)
         cmocka_unit_test(test_pin_and_compare),
         cmocka_unit_test(test_mono_heat_cells_use_the_ramp),
         cmocka_unit_test(test_heatmap_labels_and_scrolling),
+        cmocka_unit_test(test_calib_error_on_bar_and_view),
     };
     return cmocka_run_group_tests_name("screen", tests, group_setup, group_teardown);
 }

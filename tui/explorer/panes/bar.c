@@ -1,7 +1,8 @@
 /*
  * bar.c - the bottom bar: a running calibration's progress, the open
- * list's keys (or that nothing matches), the last message, or the keys (the key table's bar entries, keys.h), and the
- * calibration in use on the right.
+ * list's keys (or that nothing matches), the last message (cut after a
+ * whole word when too long), or the keys (the key table's bar entries,
+ * keys.h), and the calibration in use on the right.
  */
 #include "explorer_int.h"
 #include "keys.h"
@@ -88,6 +89,32 @@ static const char *list_hint(const exp_view *v, char *buf, size_t len)
     return buf;
 }
 
+/* msg in at most avail cells: whole when it fits, else cut after its last
+ * whole word that fits, with an ellipsis and, for a calibration error
+ * ("calibration failed: ...", "calibration: <why it could not start>"),
+ * "(press v for details)" (the calibration view shows it whole). */
+static const char *fit_msg(const exp_view *v, const char *msg, int avail, char *buf,
+                           size_t len)
+{
+    if (out_display_width(msg) <= avail)
+        return msg;
+    char tail[48];
+    snprintf(tail, sizeof tail, "%s%s", v->g->utf8 ? v->g->ellipsis : "...",
+             strncmp(msg, "calibration failed", 18) && strncmp(msg, "calibration: ", 13)
+                 ? ""
+                 : " (press v for details)");
+    int room = avail - out_display_width(tail), cut = 0, cols = 0;
+    for (int i = 0; msg[i] && cols <= room; i++) {
+        if (msg[i] == ' ' && i > 0 && msg[i - 1] != ' ')
+            cut = i;
+        cols += ((unsigned char)msg[i] & 0xC0) != 0x80;
+    }
+    if (cut == 0)
+        return msg; /* one long word: cut where the bar ends */
+    snprintf(buf, len, "%.*s%s", cut, msg, tail);
+    return buf;
+}
+
 void pane_bar_draw(const exp_view *v, WINDOW *w)
 {
     int ww = getmaxx(w);
@@ -102,12 +129,14 @@ void pane_bar_draw(const exp_view *v, WINDOW *w)
         rw = 0;
         avail = ww;
     }
+    char fit[EXP_MSG_MAX + 48];
     if (v->cal->job) {
         int used = bar_progress(v, w, avail);
         if (msg[0] && avail - used > 12)
-            pane_put(w, 0, used + 2, avail - used - 2, ROLE_MSG, msg);
+            pane_put(w, 0, used + 2, avail - used - 2, ROLE_MSG,
+                     fit_msg(v, msg, avail - used - 2, fit, sizeof fit));
     } else if (msg[0]) {
-        pane_put(w, 0, 1, avail - 1, ROLE_MSG, msg);
+        pane_put(w, 0, 1, avail - 1, ROLE_MSG, fit_msg(v, msg, avail - 1, fit, sizeof fit));
     } else {
         draw_keys(w, avail);
     }

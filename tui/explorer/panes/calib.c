@@ -57,6 +57,22 @@ static cv_glyphs glyphs(const exp_view *v)
     return (cv_glyphs){"beta", "eta_c", "eta_m", "R^2", "h^2*b*s", "*", "alpha"};
 }
 
+/* How the last run in this session ended, whole (wrapped); after a failure
+ * also the command that measures without a GPU.  Returns the rows used. */
+static int draw_last_attempt(const exp_view *v, WINDOW *w, int y, int width, int rows)
+{
+    char buf[EXP_MSG_MAX + 32];
+    snprintf(buf, sizeof buf, "Last attempt: %s", v->cal->note);
+    int used = put_wrapped(w, y, 2, width, rows, ROLE_MSG, buf);
+    int failed = !strncmp(v->cal->note, "failed", 6) || !strncmp(v->cal->note, "could not", 9);
+    if (failed && used + 2 <= rows) {
+        used += put_wrapped(w, y + used, 2, width, rows - used, ROLE_POPUP,
+                            "Without a usable GPU, measure on the CPU instead:");
+        pane_put(w, y + used++, 6, width - 4, ROLE_VALUE, "shardscope calibrate --backend cpu");
+    }
+    return used;
+}
+
 static void draw_defaults(const exp_view *v, WINDOW *w, int y, int width, int rows)
 {
     char buf[600];
@@ -83,8 +99,7 @@ static void draw_defaults(const exp_view *v, WINDOW *w, int y, int width, int ro
                   v->cal->progress * 100, v->cal->step);
     } else if (v->cal->note[0] && y - y0 < rows - 1) {
         y++;
-        snprintf(buf, sizeof buf, "Last attempt: %s", v->cal->note);
-        put_wrapped(w, y, 2, width, rows - (y - y0), ROLE_MSG, buf);
+        draw_last_attempt(v, w, y, width, rows - (y - y0));
     }
 }
 
@@ -313,6 +328,8 @@ void pane_calib_draw(const exp_view *v, WINDOW *w)
                  cv->rf_peak_flops / 1e12, cv->rf_bandwidth / 1e9);
     pane_put(w, y++, 2, width, ROLE_VALUE, buf);
     fit_lines(v, w, &y, width, cv);
+    if (v->cal->note[0] && !v->cal->job) /* a later run failed: say so above the plot */
+        y += draw_last_attempt(v, w, y, width, 4);
     int foot = h - 2; /* the source line */
     draw_plot(v, w, y, foot - y, width, cv);
     if (cv->source[0]) {

@@ -1559,6 +1559,7 @@ static void test_pin_and_compare(void **state)
     type("p");
     engine_result pin = *exp_selected_plan(g_x);
     assert_true(pane_contains(PANE_DETAILS, "vs pinned"));
+    assert_true(pane_contains(PANE_DETAILS, " ITL   same")); /* itself */
     assert_true(pane_contains(PANE_DETAILS, "TP8\xc3\x97PP1\xc3\x97" "DP1 llama-3-70b"));
     set_ctl(CTL_DTYPE, ENGINE_FP8);
     const engine_result *p = exp_selected_plan(g_x);
@@ -1636,8 +1637,6 @@ static void test_heatmap_labels_and_scrolling(void **state)
     static char seen_m[EXP_MAX_MODELS], seen_l[EXP_MAX_LINKS];
     memset(seen_m, 0, sizeof seen_m);
     memset(seen_l, 0, sizeof seen_l);
-    if (getenv("SCREEN_DEBUG"))
-        fprintf(stderr, "%s", pane_text(PANE_HEAT));
     for (int down = 0; down < n_models; down++) {
         for (int right = 0; right < n_links; right++) {
             const char *t = pane_text(PANE_HEAT);

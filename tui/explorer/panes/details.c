@@ -108,11 +108,16 @@ static void build_time(const exp_view *v, const engine_result *p, lines *l)
         add(l, ROLE_DIM, " cost - (no GPU price)");
 }
 
-/* "+12.3 ms (+25%)": b - a as a signed time or figure, and relative to a. */
+/* "+12.3 ms (+25%)": b - a as a signed time or figure, and relative to a
+ * ("same" when equal). */
 static char *delta(const exp_view *v, double a, double b, int kind, char *buf, size_t len)
 {
     char d[32], pc[16] = "";
     double x = b - a;
+    if (x == 0) {
+        snprintf(buf, len, "same");
+        return buf;
+    }
     const char *sign = x > 0 ? "+" : x < 0 ? "-" : "";
     double ax = x < 0 ? -x : x;
     if (kind == 0)

@@ -360,6 +360,8 @@ static int time_events(gpu_ctx *g, int h, int t, size_t copy, int reps, double *
     double v[16];
     if (reps > 16)
         reps = 16;
+    if (reps < 1) /* the median below needs one timed repeat */
+        reps = 1;
     for (int r = -1; r < reps; r++) { /* r == -1: warm-up */
         a->event_record(g->e0, NULL);
         int s = h ? layer(g, h, t)

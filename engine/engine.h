@@ -117,6 +117,13 @@ typedef struct engine_model {
     int shared_experts;
     int moe_ffn;       /* width of one expert's MLP (0: same as ffn) */
     int dense_layers;  /* leading layers with a dense MLP (DeepSeek-V3: 3) */
+    int moe_every;     /* after those, every Nth layer is MoE (layers N-1, 2N-1, ...;
+                        * Llama 4 Maverick: 2); 0 or 1: every layer */
+    int qk_norm;       /* 1: per-head RMSNorm of q and k (Qwen3, Gemma 3): 2 x d_h a layer */
+    /* Local attention; window == 0 means every layer attends to the whole context. */
+    int window;        /* tokens a local layer attends to (sliding window or chunk) */
+    int global_every;  /* every Nth layer (N-1, 2N-1, ...) is global; 0: all layers local */
+    int window_chunked; /* 1: chunked local attention (Llama 4), 0: sliding window */
     /* Multi-head latent attention (DeepSeek); mla == 0 means GQA/MHA. */
     int mla;
     int q_lora_rank;   /* 0: full-rank query projection */
@@ -487,6 +494,9 @@ double engine_model_params(const engine_model *m);        /* total */
 double engine_model_active_params(const engine_model *m); /* per token */
 /* KV cache bytes per token for the whole model (all layers, unsharded). */
 double engine_kv_bytes_per_token(const engine_model *m, engine_dtype kv);
+/* KV-cache bytes of one ctx-token sequence over all layers (one GPU, no TP):
+ * a local-attention layer keeps at most its window. */
+double engine_kv_bytes(const engine_model *m, engine_dtype kv, double ctx);
 /* Weight bytes of the whole model at a dtype. */
 double engine_weight_bytes(const engine_model *m, engine_dtype w);
 /* Seed 004's decode floor: weight bytes / peak HBM bandwidth, seconds. */

@@ -109,7 +109,6 @@ typedef struct plan_ctx {
     int pp_cross;  /* some stage boundary crosses nodes */
     int ep_per_node;
     int ep_cross;
-    int dense_layers; /* leading layers with a dense MLP (all of them: dense model) */
 } plan_ctx;
 
 void engine_scenario_defaults(engine_scenario *s)
@@ -379,9 +378,6 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     c->edge_b = c->w_b < b16 ? b16 : c->w_b;
     c->kv_b = engine_dtype_bytes(s->kv_dtype);
     c->a_b = engine_dtype_bytes(s->act_dtype);
-    c->dense_layers = c->m->layers;
-    if (c->m->experts > 0)
-        c->dense_layers = c->m->dense_layers < c->m->layers ? c->m->dense_layers : c->m->layers;
     const engine_link *inter = s->inter;
     int k = c->per_node;
     c->tp_hier = inter && k > 0 && p.tp > k;
@@ -406,12 +402,7 @@ static void stage_layers(const plan_ctx *c, int i, int *n, int *dense)
     int base = L / pp, extra = L % pp;
     int start = i * base + (i < extra ? i : extra);
     *n = base + (i < extra ? 1 : 0);
-    int d0 = c->dense_layers - start;
-    if (d0 < 0)
-        d0 = 0;
-    if (d0 > *n)
-        d0 = *n;
-    *dense = d0;
+    *dense = *n - model_moe_layers_in(c->m, start, *n);
 }
 
 /* Prefill micro-batches: whole sequences by default (at most pp of them,

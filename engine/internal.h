@@ -30,6 +30,12 @@ typedef struct model_shape {
 void model_shape_compute(const engine_model *m, model_shape *sh);
 /* KV bytes of one token in one layer held by one GPU of a tp group. */
 double model_kv_bytes_per_token_layer(const engine_model *m, engine_dtype kv, int tp);
+/* MoE layers, and local-attention layers, among layers [start, start + n). */
+int model_moe_layers_in(const engine_model *m, int start, int n);
+int model_local_layers_in(const engine_model *m, int start, int n);
+/* Tokens of a ctx-token sequence a layer keeps in its KV cache (and attends
+ * to): the window for a local layer, else ctx. */
+double model_kv_tokens(const engine_model *m, int local, double ctx);
 
 
 /* Per-kernel constants resolved for one GPU, calibration and weight dtype

@@ -152,6 +152,36 @@ double engine_weight_elem_bytes(engine_dtype d, int group)
     return engine_dtype_bytes(d);
 }
 
+/* Layers of [start, start + n) that the predicate counts: after `lead`
+ * leading layers, every `every`-th one (every <= 1: all of them). */
+static int count_periodic(int start, int n, int lead, int every)
+{
+    int c = 0;
+    for (int i = start; i < start + n; i++)
+        if (i >= lead && (every <= 1 || (i - lead + 1) % every == 0))
+            c++;
+    return c;
+}
+
+int model_moe_layers_in(const engine_model *m, int start, int n)
+{
+    if (m->experts <= 0)
+        return 0;
+    return count_periodic(start, n, m->dense_layers, m->moe_every);
+}
+
+int model_local_layers_in(const engine_model *m, int start, int n)
+{
+    if (m->window <= 0)
+        return 0;
+    return n - (m->global_every > 0 ? count_periodic(start, n, 0, m->global_every) : 0);
+}
+
+double model_kv_tokens(const engine_model *m, int local, double ctx)
+{
+    return local && m->window > 0 && ctx > m->window ? (double)m->window : ctx;
+}
+
 /* Width of one expert's MLP. */
 static double expert_ffn(const engine_model *m)
 {
@@ -189,12 +219,11 @@ void model_shape_compute(const engine_model *m, model_shape *sh)
         sh->attn_v_dim = dh;
     }
     sh->norms = 2.0 * d; /* two RMS/LayerNorm weight vectors per layer */
+    if (m->qk_norm)
+        sh->norms += 2.0 * dh;
 
-    int moe_layers = 0, dense_layers = m->layers;
-    if (m->experts > 0) {
-        dense_layers = m->dense_layers < m->layers ? m->dense_layers : m->layers;
-        moe_layers = m->layers - dense_layers;
-    }
+    int moe_layers = model_moe_layers_in(m, 0, m->layers);
+    int dense_layers = m->layers - moe_layers;
     sh->moe_layers = moe_layers;
     sh->dense_mlp = dense_layers * mlp_params(m, m->ffn);
     if (moe_layers > 0) {
@@ -240,6 +269,13 @@ double model_kv_bytes_per_token_layer(const engine_model *m, engine_dtype kv, in
 double engine_kv_bytes_per_token(const engine_model *m, engine_dtype kv)
 {
     return m->layers * model_kv_bytes_per_token_layer(m, kv, 1);
+}
+
+double engine_kv_bytes(const engine_model *m, engine_dtype kv, double ctx)
+{
+    int local = model_local_layers_in(m, 0, m->layers);
+    double tokens = (m->layers - local) * ctx + local * model_kv_tokens(m, 1, ctx);
+    return tokens * model_kv_bytes_per_token_layer(m, kv, 1);
 }
 
 double engine_weight_bytes(const engine_model *m, engine_dtype w)

@@ -20,8 +20,9 @@
 #include "preset_util.h"
 
 #define HF_SUPPORTED \
-    "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, falcon, gpt2, gpt_neox, " \
-    "deepseek_v2, deepseek_v3"
+    "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3, gemma2, gemma3, " \
+    "gemma3_text, llama4, llama4_text, gpt_oss, falcon, gpt2, gpt_neox, deepseek_v2, " \
+    "deepseek_v3"
 
 typedef struct hf_ctx {
     const cJSON *root;
@@ -105,9 +106,89 @@ static int hf_head_dim(const hf_ctx *h, engine_model *m)
     return 0;
 }
 
-/* llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe: the same
- * core keys (Qwen3's per-head q/k norms, 2 x head_dim weights a layer, are
- * left out like the other norms' biases). */
+/* local[i] for each of L layers as the engine's window pattern: every
+ * layer local (global_every 0), or every Nth one global.  -1 with err set
+ * for another pattern; key names the config field for the message. */
+static int hf_pattern(const hf_ctx *h, const char *key, const int *local, int L, int size,
+                      engine_model *m)
+{
+    int first_global = -1, n_local = 0;
+    for (int i = 0; i < L; i++) {
+        n_local += local[i];
+        if (!local[i] && first_global < 0)
+            first_global = i;
+    }
+    if (n_local == 0 || size <= 0)
+        return 0; /* all global: no window */
+    int every = first_global < 0 ? 0 : first_global + 1;
+    for (int i = 0; i < L; i++)
+        if (local[i] != (every == 0 || (i + 1) % every != 0)) {
+            engine_errorf(h->err,
+                          "%s: %s: only every layer local or every Nth layer global is supported",
+                          h->path, key);
+            return -1;
+        }
+    m->window = size;
+    m->global_every = every;
+    return 0;
+}
+
+/* layer_types ("sliding_attention" / "full_attention" / "chunked_attention"
+ * per layer) when present: 1 and the pattern set, 0 when absent, -1 on error. */
+static int hf_layer_types(const hf_ctx *h, int size, engine_model *m)
+{
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(h->root, "layer_types");
+    if (!lt || cJSON_IsNull(lt))
+        return 0;
+    if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != m->layers) {
+        engine_errorf(h->err, "%s: layer_types: expected an array of num_hidden_layers (%d) names",
+                      h->path, m->layers);
+        return -1;
+    }
+    int *local = calloc((size_t)m->layers, sizeof *local);
+    if (!local) {
+        engine_errorf(h->err, "%s: out of memory", h->path);
+        return -1;
+    }
+    int i = 0, rc = 0;
+    for (const cJSON *x = lt->child; x; x = x->next, i++) {
+        const char *t = cJSON_IsString(x) ? x->valuestring : "";
+        if (!strcmp(t, "sliding_attention") || !strcmp(t, "chunked_attention"))
+            local[i] = 1;
+        else if (strcmp(t, "full_attention")) {
+            engine_errorf(h->err, "%s: layer_types[%d]: unknown layer type '%.40s'", h->path,
+                          i, t);
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0)
+        rc = hf_pattern(h, "layer_types", local, m->layers, size, m);
+    free(local);
+    return rc < 0 ? -1 : 1;
+}
+
+/* A sliding window of sliding_window tokens on every layer (Mistral v0.1,
+ * Phi-3; Qwen only with use_sliding_window), unless layer_types says which. */
+static int hf_sliding_all(const hf_ctx *h, int enabled, engine_model *m)
+{
+    int size = 0;
+    if (!enabled)
+        return 0;
+    if (hf_int_keys(h, KEYS("sliding_window"), 1, 0, 0, 1000000000, &size))
+        return -1;
+    int rc = hf_layer_types(h, size, m);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    if (size > 0 && size < m->context) {
+        m->window = size;
+        m->global_every = 0;
+    }
+    return 0;
+}
+
+/* llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3: the
+ * same core keys (Phi-3 fuses qkv and gate_up, the same counts). */
 static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
 {
     if (REQ("num_hidden_layers", 100000, &m->layers) ||
@@ -125,6 +206,12 @@ static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
     if (is_qwen)
         m->qkv_bias = 1; /* Qwen2 always has Q/K/V biases */
     else if (hf_bool(h, "attention_bias", 0, &m->qkv_bias))
+        return -1;
+    m->qk_norm = !strncmp(type, "qwen3", 5); /* Qwen3's per-head q/k RMSNorm */
+    int sliding = !strcmp(type, "mistral") || !strcmp(type, "mixtral") || !strcmp(type, "phi3");
+    if (!strncmp(type, "qwen", 4) && hf_bool(h, "use_sliding_window", 0, &sliding))
+        return -1;
+    if (hf_sliding_all(h, sliding, m))
         return -1;
     if (!strcmp(type, "mixtral")) {
         if (REQ("num_local_experts", 100000, &m->experts) ||
@@ -288,6 +375,128 @@ static int hf_deepseek(const hf_ctx *h, engine_model *m)
                           h->path, freq);
             return -1;
         }
+    }
+    return 0;
+}
+
+/* Gemma 2 / Gemma 3 text: GeGLU, tied embeddings, explicit head_dim,
+ * q/k norms (Gemma 3), and local layers of sliding_window tokens with every
+ * sliding_window_pattern-th layer global (Gemma 2: every other; both: the
+ * first layer local), or as layer_types says.  Gemma 3's text_config leaves
+ * out what equals the Gemma3TextConfig defaults (vocab 262208, context
+ * 131072, pattern 6); Gemma 2's the Gemma2Config ones (vocab 256000, 8192). */
+static int hf_gemma(const hf_ctx *h, const char *type, engine_model *m)
+{
+    int g3 = strcmp(type, "gemma2") != 0;
+    int size = 0, every = g3 ? 6 : 2;
+    if (REQ("num_hidden_layers", 100000, &m->layers) ||
+        REQ("hidden_size", 1000000, &m->hidden) ||
+        REQ("num_attention_heads", 100000, &m->heads) ||
+        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
+        hf_head_dim(h, m) ||
+        REQ("intermediate_size", 10000000, &m->ffn) ||
+        hf_int_keys(h, KEYS("vocab_size"), 1, g3 ? 262208 : 256000, 1, 10000000, &m->vocab) ||
+        hf_int_keys(h, KEYS("max_position_embeddings"), 1, g3 ? 131072 : 8192, 1, 1000000000,
+                    &m->context) ||
+        hf_bool(h, "tie_word_embeddings", 1, &m->tied_embeddings) ||
+        hf_bool(h, "attention_bias", 0, &m->qkv_bias) ||
+        hf_int_keys(h, KEYS("sliding_window"), 1, 4096, 0, 1000000000, &size) ||
+        (g3 && hf_int_keys(h, KEYS("sliding_window_pattern"), 1, 6, 1, 100000, &every)))
+        return -1;
+    m->gated_mlp = 1;
+    m->qk_norm = g3;
+    int rc = hf_layer_types(h, size, m);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && size > 0) {
+        m->window = size;
+        m->global_every = every;
+    }
+    return 0;
+}
+
+/* Llama 4 text: MoE with one shared expert of the experts' width
+ * (intermediate_size) on every interleave_moe_layer_step-th layer, dense
+ * layers of intermediate_size_mlp between; chunked local attention of
+ * attention_chunk_size tokens on the RoPE layers, global attention on the
+ * NoPE ones (no_rope_layers[i] == 0; default every 4th). */
+static int hf_llama4(const hf_ctx *h, engine_model *m)
+{
+    int chunk = 0, step = 1;
+    if (REQ("num_hidden_layers", 100000, &m->layers) ||
+        REQ("hidden_size", 1000000, &m->hidden) ||
+        REQ("num_attention_heads", 100000, &m->heads) ||
+        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
+        hf_head_dim(h, m) ||
+        REQ("intermediate_size", 10000000, &m->moe_ffn) ||
+        REQ("intermediate_size_mlp", 10000000, &m->ffn) ||
+        REQ("vocab_size", 10000000, &m->vocab) ||
+        REQ("max_position_embeddings", 1000000000, &m->context) ||
+        hf_bool(h, "tie_word_embeddings", 0, &m->tied_embeddings) ||
+        hf_bool(h, "attention_bias", 0, &m->qkv_bias) ||
+        REQ("num_local_experts", 100000, &m->experts) ||
+        REQ("num_experts_per_tok", 100000, &m->top_k) ||
+        hf_int_keys(h, KEYS("interleave_moe_layer_step"), 1, 1, 1, 100000, &step) ||
+        hf_int_keys(h, KEYS("attention_chunk_size"), 1, 0, 0, 1000000000, &chunk))
+        return -1;
+    m->gated_mlp = 1;
+    m->shared_experts = 1;
+    m->moe_every = step > 1 ? step : 0;
+    if (chunk <= 0)
+        return 0;
+    const cJSON *nr = cJSON_GetObjectItemCaseSensitive(h->root, "no_rope_layers");
+    int *local = calloc((size_t)m->layers, sizeof *local);
+    if (!local) {
+        engine_errorf(h->err, "%s: out of memory", h->path);
+        return -1;
+    }
+    int n = cJSON_IsArray(nr) ? cJSON_GetArraySize(nr) : 0;
+    if (n > 0 && n != m->layers) {
+        free(local);
+        engine_errorf(h->err, "%s: no_rope_layers: expected num_hidden_layers (%d) entries, got %d",
+                      h->path, m->layers, n);
+        return -1;
+    }
+    for (int i = 0; i < m->layers; i++) {
+        const cJSON *x = n > 0 ? cJSON_GetArrayItem(nr, i) : NULL;
+        local[i] = x ? cJSON_IsNumber(x) && x->valuedouble != 0 : (i + 1) % 4 != 0;
+    }
+    int rc = hf_pattern(h, "no_rope_layers", local, m->layers, chunk, m);
+    free(local);
+    m->window_chunked = m->window > 0;
+    return rc;
+}
+
+/* gpt-oss: every layer MoE (num_local_experts, experts_per_token), biased
+ * attention with learned sinks (one logit a head: left out, like the
+ * experts' biases), sliding-window layers as layer_types says (alternating,
+ * the first local).  MXFP4 comes with quantization_config. */
+static int hf_gpt_oss(const hf_ctx *h, engine_model *m)
+{
+    int size = 0;
+    if (REQ("num_hidden_layers", 100000, &m->layers) ||
+        REQ("hidden_size", 1000000, &m->hidden) ||
+        REQ("num_attention_heads", 100000, &m->heads) ||
+        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
+        hf_head_dim(h, m) ||
+        REQ("intermediate_size", 10000000, &m->ffn) ||
+        REQ("vocab_size", 10000000, &m->vocab) ||
+        REQ("max_position_embeddings", 1000000000, &m->context) ||
+        hf_bool(h, "tie_word_embeddings", 0, &m->tied_embeddings) ||
+        hf_bool(h, "attention_bias", 1, &m->qkv_bias) ||
+        REQ("num_local_experts", 100000, &m->experts) ||
+        hf_int_keys(h, KEYS("num_experts_per_tok", "experts_per_token"), 0, 0, 1, 100000,
+                    &m->top_k) ||
+        hf_int_keys(h, KEYS("sliding_window"), 1, 128, 0, 1000000000, &size))
+        return -1;
+    m->gated_mlp = 1;
+    m->moe_ffn = m->ffn;
+    int rc = hf_layer_types(h, size, m);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && size > 0) {
+        m->window = size;
+        m->global_every = 2;
     }
     return 0;
 }
@@ -533,8 +742,14 @@ static int hf_family(const hf_ctx *h, const char *type, engine_model *m)
 {
     if (!strcmp(type, "llama") || !strcmp(type, "mistral") || !strcmp(type, "mixtral") ||
         !strcmp(type, "qwen2") || !strcmp(type, "qwen2_moe") || !strcmp(type, "qwen3") ||
-        !strcmp(type, "qwen3_moe"))
+        !strcmp(type, "qwen3_moe") || !strcmp(type, "phi3"))
         return hf_llama_like(h, type, m);
+    if (!strcmp(type, "gemma2") || !strcmp(type, "gemma3") || !strcmp(type, "gemma3_text"))
+        return hf_gemma(h, type, m);
+    if (!strcmp(type, "llama4") || !strcmp(type, "llama4_text"))
+        return hf_llama4(h, m);
+    if (!strcmp(type, "gpt_oss"))
+        return hf_gpt_oss(h, m);
     if (!strcmp(type, "gpt2"))
         return hf_gpt2(h, m);
     if (!strcmp(type, "gpt_neox"))
@@ -610,7 +825,14 @@ static int hf_model(const cJSON *root, const char *file, engine_model *m, engine
     const char *type = hf_model_type(root, file, err);
     if (!type)
         return -1;
-    if (hf_family(&h, type, m) != 0 || hf_rope_scaling(&h, m) != 0 ||
+    /* Multimodal configs (Llama 4, Gemma 3) nest the language model under
+     * text_config; its keys are read there, quantization_config at the top. */
+    hf_ctx text = h;
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(root, "text_config");
+    if (cJSON_IsObject(tc))
+        text.root = tc;
+    if (hf_family(&text, type, m) != 0 ||
+        (strncmp(type, "gemma", 5) && hf_rope_scaling(&text, m) != 0) ||
         hf_quantization(&h, m) != 0)
         return -1;
     hf_set_names(root, file, type, m);

@@ -85,6 +85,13 @@ static const field_spec moe_fields[] = {
     MI("shared_experts", 0, FR_NONNEG, 100000, shared_experts),
     MI("moe_ffn", 0, FR_NONNEG, 10000000, moe_ffn),
     MI("dense_layers", 0, FR_NONNEG, 100000, dense_layers),
+    MI("every", 0, FR_NONNEG, 100000, moe_every),
+};
+
+static const field_spec window_fields[] = {
+    MI("size", 1, FR_POS, 1000000000, window),
+    MI("global_every", 0, FR_NONNEG, 100000, global_every),
+    MB("chunked", window_chunked),
 };
 
 static const field_spec mla_fields[] = {
@@ -111,6 +118,8 @@ static const field_spec model_fields[] = {
     MB("tied_embeddings", tied_embeddings),
     MB("learned_pos", learned_pos),
     MB("qkv_bias", qkv_bias),
+    MB("qk_norm", qk_norm),
+    { "window", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, window_fields, N_OF(window_fields), NULL },
     { "moe", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, moe_fields, N_OF(moe_fields), NULL },
     { "mla", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, mla_fields, N_OF(mla_fields), NULL },
     MN("params_published", 0, FR_NONNEG, 1e15, params_published),
@@ -598,7 +607,7 @@ static int model_check_why(const engine_model *m, char *why, size_t wl)
             return -1;
         }
     } else if (m->experts < 0 || m->top_k || m->shared_experts || m->moe_ffn ||
-               m->dense_layers) {
+               m->dense_layers || m->moe_every) {
         snprintf(why, wl, "moe.experts: expected a positive integer, got %d", m->experts);
         return -1;
     }

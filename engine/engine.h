@@ -322,6 +322,13 @@ typedef struct engine_scenario {
     engine_graphs cuda_graphs;   /* decode under CUDA graphs: the framework's,
                                   * or forced on / off */
     int batch;                   /* B concurrent sequences per replica */
+    int batch_max;               /* 1: each plan runs at its own max_concurrency
+                                  * (the most sequences its KV cache holds; at
+                                  * least 1); batch is then ignored */
+    int total_concurrency;       /* > 0: C sequences in all over the dp replicas
+                                  * (batch and batch_max ignored): ceil(C/dp) on
+                                  * the first C % dp replicas, floor(C/dp) on the
+                                  * rest; the most loaded one sets the latency */
     int prompt;                  /* S prompt tokens */
     int gen;                     /* G generated tokens (>= 1) */
     engine_dtype weight_dtype;
@@ -418,6 +425,16 @@ typedef struct engine_result {
     double bubble_fraction;    /* prefill pipeline bubble */
     double cost_per_mtok_usd;  /* 0 when the GPU has no price */
     double p50_s, p99_s;       /* end-to-end request latency tails */
+    /* Load and capacity (paged KV cache, ENGINE_KV_BLOCK tokens a block). */
+    int batch;                 /* sequences per replica evaluated at (the most
+                                * loaded replica under total_concurrency) */
+    long long concurrency;     /* sequences in all replicas */
+    double kv_capacity_tokens; /* KV tokens one GPU holds (whole blocks) beside
+                                * the weights, runtime and the workspace of
+                                * max_concurrency sequences, by the framework's
+                                * memory rule; a replica holds as many */
+    int max_concurrency;       /* sequences of prompt+gen tokens, ceil(len/16)
+                                * blocks each, that fit per replica; 0: none */
 } engine_result;
 
 /* --- defaults and validation --------------------------------------- */
@@ -435,6 +452,7 @@ typedef struct engine_result {
 #define ENGINE_MAX_SAMPLES 1000000       /* Monte Carlo samples */
 #define ENGINE_MAX_JITTER 3.0            /* log-normal sigma */
 #define ENGINE_MAX_SLOWDOWN 100.0        /* a straggler's multiplier */
+#define ENGINE_KV_BLOCK 16              /* tokens per KV block (vLLM's default) */
 #define ENGINE_MIN_VRAM_GB 0.001         /* --vram-gb, GB = 1e9 bytes */
 #define ENGINE_MAX_VRAM_GB 1e6
 
@@ -637,7 +655,8 @@ int engine_result_compare(const engine_result *a, const engine_result *b,
 int engine_min_gpus(const engine_scenario *s, int max_gpus);
 
 /* The most sequences per replica that fit for a plan (the batch is searched,
- * the rest of the scenario kept), at most cap; 0 when not even one fits or
+ * the rest of the scenario kept; the KV cache counted in whole blocks as
+ * engine_result.max_concurrency), at most cap; 0 when not even one fits or
  * the plan is invalid. */
 int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap);
 

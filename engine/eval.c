@@ -191,6 +191,9 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
                      ENGINE_MAX_QUANT_GROUP);
     if (s->batch < 1 || s->batch > ENGINE_MAX_BATCH)
         return failf(err, "batch", "must be 1..%d", ENGINE_MAX_BATCH);
+    if (s->total_concurrency < 0 || s->total_concurrency > ENGINE_MAX_BATCH)
+        return failf(err, "total_concurrency", "must be 0..%d (0: batch per replica)",
+                     ENGINE_MAX_BATCH);
     if (s->prompt < 1 || s->prompt > ENGINE_MAX_TOKENS)
         return failf(err, "prompt", "must be 1..%d tokens", ENGINE_MAX_TOKENS);
     if (s->gen < 1 || s->gen > ENGINE_MAX_TOKENS)
@@ -910,30 +913,85 @@ int engine_evaluate(const engine_scenario *s, engine_plan plan, engine_result *o
     return eval_plan_memo(s, plan, out, err, NULL);
 }
 
-int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,
-                   engine_error *err, ideal_memo *memo)
-{
-    if (engine_scenario_check(s, err) != 0)
-        return -1;
-    memset(out, 0, sizeof *out);
-    out->plan = plan;
-    out->regime = '-';
-    if (!plan_valid(s, plan, out->reason, sizeof out->reason))
-        return 0;
-    out->valid = 1;
+/* --- capacity (paged KV cache) ------------------------------------------- */
 
-    plan_ctx c;
-    ctx_init(&c, s, plan);
-    memory_compute(&c, &out->mem);
-    out->fits = out->mem.fits;
-    if (!out->fits)
+/* Memory of c's plan at batch b. */
+static void memory_at(const plan_ctx *c, int b, engine_memory *mem)
+{
+    engine_scenario t = *c->s;
+    t.batch = b;
+    plan_ctx cb = *c;
+    cb.s = &t;
+    memory_compute(&cb, mem);
+}
+
+/* KV bytes one GPU holds per token, and per sequence in whole blocks. */
+static double kv_token_bytes(const plan_ctx *c, double *seq_bytes)
+{
+    int n0, d0;
+    stage_layers(c, 0, &n0, &d0); /* the first stages hold the most layers */
+    double tok = n0 * model_kv_bytes_per_token_layer(c->m, c->s->kv_dtype, c->p.tp);
+    double blocks = ceil(((double)c->s->prompt + c->s->gen) / ENGINE_KV_BLOCK);
+    *seq_bytes = blocks * ENGINE_KV_BLOCK * tok;
+    return tok;
+}
+
+/* 1 when b sequences' KV blocks fit in the room the rule leaves at batch b. */
+static int paged_fits(const plan_ctx *c, int b, double seq_bytes)
+{
+    engine_memory mem;
+    memory_at(c, b, &mem);
+    return (double)b * seq_bytes <= mem.kv_capacity_bytes;
+}
+
+/* out->max_concurrency and out->kv_capacity_tokens for c's plan.  The room
+ * shrinks as the batch grows (its prefill workspace), so the largest fitting
+ * batch is searched below what one sequence's room holds. */
+static void capacity_compute(const plan_ctx *c, engine_result *out)
+{
+    double seq_b, tok_b = kv_token_bytes(c, &seq_b);
+    engine_memory mem;
+    memory_at(c, 1, &mem);
+    double bound = seq_b > 0 ? floor(mem.kv_capacity_bytes / seq_b) : ENGINE_MAX_BATCH;
+    int lo = 0, hi = bound > ENGINE_MAX_BATCH ? ENGINE_MAX_BATCH : (int)bound;
+    if (hi >= 1 && paged_fits(c, hi, seq_b)) {
+        lo = hi;
+    } else {
+        while (hi - lo > 1) { /* lo fits (0 trivially), hi does not */
+            int mid = lo + (hi - lo) / 2;
+            if (paged_fits(c, mid, seq_b))
+                lo = mid;
+            else
+                hi = mid;
+        }
+    }
+    out->max_concurrency = lo;
+    memory_at(c, lo > 0 ? lo : 1, &mem);
+    double block_b = tok_b * ENGINE_KV_BLOCK;
+    out->kv_capacity_tokens =
+        block_b > 0 ? floor(mem.kv_capacity_bytes / block_b) * ENGINE_KV_BLOCK : 0;
+}
+
+/* Evaluate c's plan at c->s->batch (capacity fields left alone). */
+static void eval_ctx(const plan_ctx *c, engine_result *out, ideal_memo *memo)
+{
+    const engine_scenario *s = c->s;
+    engine_plan plan = c->p;
+    memory_compute(c, &out->mem);
+    out->fits = out->mem.fits && s->batch <= out->max_concurrency;
+    if (!out->mem.fits)
         snprintf(out->reason, sizeof out->reason,
                  "needs %.1f GB per GPU, capacity %.1f GB", out->mem.per_gpu_bytes / 1e9,
                  out->mem.capacity_bytes / 1e9);
-    times_compute(&c, out);
-    if (c.tp_hier)
+    else if (!out->fits)
+        snprintf(out->reason, sizeof out->reason,
+                 "%d sequences need %d KV blocks of %d tokens each, room for %d",
+                 s->batch, (int)ceil(((double)s->prompt + s->gen) / ENGINE_KV_BLOCK),
+                 ENGINE_KV_BLOCK, out->max_concurrency);
+    times_compute(c, out);
+    if (c->tp_hier)
         out->warnings |= ENGINE_WARN_TP_CROSS_NODE;
-    if (c.ep_cross)
+    if (c->ep_cross)
         out->warnings |= ENGINE_WARN_EP_CROSS_NODE;
 
     /* One ideal GPU: same work, no communication, no bubble, no capacity.
@@ -947,7 +1005,7 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
     } else {
         int hit = -1;
         for (int i = 0; memo && i < memo->n; i++)
-            if (memo->pool[i] == pool)
+            if (memo->pool[i] == pool && memo->batch[i] == s->batch)
                 hit = i;
         if (hit >= 0) {
             ideal_tps = memo->tokens_per_s[hit];
@@ -955,6 +1013,7 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
             ideal_tps = ideal_tokens_per_s(s, pool);
             if (memo && memo->n < (int)(sizeof memo->pool / sizeof memo->pool[0])) {
                 memo->pool[memo->n] = pool;
+                memo->batch[memo->n] = s->batch;
                 memo->tokens_per_s[memo->n++] = ideal_tps;
             }
         }
@@ -971,7 +1030,70 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
             s->gpus * s->gpu->price_per_hour / (out->tokens_per_s * 3600.0) * 1e6;
     out->p50_s = out->p99_s = out->e2e_s; /* until engine_tails runs */
     if (s->bands)
-        bands_fill(s, &c, out);
+        bands_fill(s, c, out);
+}
+
+/* Under total_concurrency with a remainder, the dp - n_hi lighter replicas
+ * run lo sequences each: their tokens/s (a result at lo) replace their
+ * share of out's (at lo + 1), and the figures derived from it follow. */
+static void merge_lighter(const engine_scenario *s, engine_result *out, const engine_result *lr,
+                          int n_hi)
+{
+    int dp = out->plan.dp;
+    double tps = (out->tokens_per_s * n_hi + (lr ? lr->tokens_per_s : 0) * (dp - n_hi)) / dp;
+    double k = out->tokens_per_s > 0 ? tps / out->tokens_per_s : 0;
+    out->speedup *= k;
+    out->efficiency *= k;
+    out->tps_band.lo *= k;
+    out->tps_band.hi *= k;
+    out->tokens_per_s = tps;
+    out->cost_per_mtok_usd = s->gpu->price_per_hour > 0 && tps > 0
+                                 ? s->gpus * s->gpu->price_per_hour / (tps * 3600.0) * 1e6
+                                 : 0;
+}
+
+int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,
+                   engine_error *err, ideal_memo *memo)
+{
+    if (engine_scenario_check(s, err) != 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->plan = plan;
+    out->regime = '-';
+    out->batch = s->batch;
+    if (!plan_valid(s, plan, out->reason, sizeof out->reason))
+        return 0;
+    out->valid = 1;
+
+    plan_ctx c;
+    ctx_init(&c, s, plan); /* nothing in it depends on the batch */
+    capacity_compute(&c, out);
+    engine_scenario t = *s;
+    int n_hi = plan.dp, lo = 0;
+    long long total = (long long)s->batch * plan.dp;
+    if (s->total_concurrency > 0) {
+        total = s->total_concurrency;
+        lo = s->total_concurrency / plan.dp;
+        n_hi = s->total_concurrency % plan.dp;
+        t.batch = n_hi ? lo + 1 : lo;
+        if (!n_hi)
+            n_hi = plan.dp;
+    } else if (s->batch_max) {
+        t.batch = out->max_concurrency > 0 ? out->max_concurrency : 1;
+        total = (long long)t.batch * plan.dp;
+    }
+    c.s = &t;
+    out->batch = t.batch;
+    out->concurrency = total;
+    eval_ctx(&c, out, memo);
+    if (n_hi < plan.dp) {
+        engine_result lr = *out;
+        if (lo > 0) {
+            t.batch = lo;
+            eval_ctx(&c, &lr, memo);
+        }
+        merge_lighter(s, out, lo > 0 ? &lr : NULL, n_hi);
+    }
     return 0;
 }
 
@@ -990,23 +1112,17 @@ int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap)
 {
     if (engine_scenario_check(s, NULL) != 0 || cap < 1)
         return 0;
-    engine_scenario t = *s;
-    engine_memory mem;
     char reason[ENGINE_REASON_MAX];
-    t.batch = 1;
-    if (!engine_plan_memory(&t, plan, &mem, reason, sizeof reason) || !mem.fits)
+    if (!plan_valid(s, plan, reason, sizeof reason))
         return 0;
-    int lo = 1, hi = cap; /* lo fits; find the largest that does */
-    t.batch = hi;
-    if (engine_plan_memory(&t, plan, &mem, reason, sizeof reason) && mem.fits)
-        return hi;
-    while (hi - lo > 1) {
-        int mid = lo + (hi - lo) / 2;
-        t.batch = mid;
-        if (engine_plan_memory(&t, plan, &mem, reason, sizeof reason) && mem.fits)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    plan_ctx c;
+    ctx_init(&c, s, plan);
+    engine_result r;
+    memset(&r, 0, sizeof r);
+    capacity_compute(&c, &r);
+    engine_memory mem;
+    memory_at(&c, 1, &mem);
+    if (!mem.fits || r.max_concurrency < 1)
+        return 0;
+    return r.max_concurrency < cap ? r.max_concurrency : cap;
 }

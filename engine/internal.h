@@ -87,6 +87,7 @@ double normal_quantile(double p);  /* p in (0, 1) */
 typedef struct ideal_memo {
     int n;
     int pool[8];
+    int batch[8];
     double tokens_per_s[8];
 } ideal_memo;
 int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,

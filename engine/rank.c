@@ -111,7 +111,7 @@ int engine_rank(const engine_scenario *s, engine_result *out, int cap, int tails
 {
     if (engine_scenario_check(s, err) != 0)
         return -1;
-    rank_acc a = {s, out, cap, 0, {0, {0}, {0}}};
+    rank_acc a = {s, out, cap, 0, {0, {0}, {0}, {0}}};
     for_each_plan(s, eval_one, &a);
     /* qsort has no context argument for the objective; a stable insertion
      * sort over at most a few hundred plans keeps the engine global-free. */

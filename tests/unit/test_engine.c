@@ -859,6 +859,116 @@ static void test_memory_rules(void **state)
     assert_false(eval_plan(&s, 1, 1, 1, 1).fits);
 }
 
+/* KV capacity with a paged cache (16-token blocks): Llama-3-8B fp16 on one
+ * H100 (80 GB), TOTAL rule 0.9, runtime 1.5 GB, 8192-token prefill chunks.
+ * KV per token 2*L*g*d_h*2 = 2*32*8*128*2 = 131072 B, a block 2097152 B.
+ * Weights 2 * 8030261248 B; workspace 8192 tokens x (2*4096 + 6144 + 28672)
+ * x 2 B = 704643072 B plus fp32 logits 128256*4 = 513024 B per sequence.
+ * Room: 72e9 - 16060522496 - 1.5e9 - 704643072 = 53734834432 B.
+ * 1024+256 = 1280 tokens = 80 blocks: 167772160 + 513024 B a sequence ->
+ * 319 sequences; the room beside 319 workspaces, 53571179776 B, is 25544
+ * blocks = 408704 tokens (floor(25544/80) = 319).  1000+250 = 1250 tokens
+ * take 79 blocks (1264 tokens): 323 sequences, where a contiguous cache of
+ * 1250 tokens would take 326. */
+static void test_kv_capacity_paged(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_framework f = fw_test();
+    f.mem_rule = ENGINE_MEM_TOTAL;
+    f.mem_fraction = 0.9;
+    f.runtime_bytes = 1.5e9;
+    f.max_num_tokens = 8192;
+    s.framework = &f;
+    assert_near(engine_kv_bytes_per_token(&m, ENGINE_FP16), 131072, 0);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.weights_bytes, 2 * 8030261248.0, 0);
+    assert_int_equal(r.max_concurrency, 319);
+    assert_near(r.kv_capacity_tokens, 408704, 0);
+    assert_int_equal(r.batch, 1);
+    assert_true(r.concurrency == 1);
+    assert_int_equal(engine_max_batch(&s, (engine_plan){1, 1, 1, 1}, 100000), 319);
+    assert_int_equal(engine_max_batch(&s, (engine_plan){1, 1, 1, 1}, 100), 100);
+    s.prompt = 1000;
+    s.gen = 250;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.max_concurrency, 323);
+    s.batch = 323;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).fits);
+    s.batch = 324; /* contiguous KV would fit up to 326 */
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_true(r.mem.fits);
+    assert_false(r.fits);
+    assert_string_equal(r.reason, "324 sequences need 79 KV blocks of 16 tokens each, room for 323");
+    /* --batch max: the plan runs at its own max_concurrency */
+    s.batch = 1;
+    s.batch_max = 1;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.batch, 323);
+    assert_true(r.fits);
+    s.batch = 323;
+    s.batch_max = 0;
+    engine_result r323 = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, r323.itl_s, 0);
+    assert_near(r.tokens_per_s, r323.tokens_per_s, 0);
+}
+
+/* total_concurrency spreads C sequences over the replicas: C = 5 on dp 2
+ * puts 3 on the first and 2 on the second; the most loaded one sets TTFT
+ * and ITL, tokens/s is the sum of both replicas' own, cost follows. */
+static void test_total_concurrency(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    g.price_per_hour = 2.0;
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 2);
+    s.batch = 3;
+    engine_result r3 = eval_plan(&s, 1, 1, 2, 1);
+    s.batch = 2;
+    engine_result r2 = eval_plan(&s, 1, 1, 2, 1);
+    s.batch = 1;
+    s.total_concurrency = 5;
+    engine_result r = eval_plan(&s, 1, 1, 2, 1);
+    assert_int_equal(r.batch, 3);
+    assert_true(r.concurrency == 5);
+    assert_near(r.itl_s, r3.itl_s, 0);
+    assert_near(r.ttft_s, r3.ttft_s, 0);
+    assert_near(r.e2e_s, r3.e2e_s, 0);
+    double tps = (r3.tokens_per_s + r2.tokens_per_s) / 2;
+    assert_near(r.tokens_per_s, tps, 1e-12);
+    assert_near(r.cost_per_mtok_usd, 2 * 2.0 / (tps * 3600.0) * 1e6, 1e-12);
+    assert_near(r.efficiency, r3.efficiency * tps / r3.tokens_per_s, 1e-12);
+    /* even: C = 4 is 2 per replica, the same as batch 2 */
+    s.total_concurrency = 4;
+    r = eval_plan(&s, 1, 1, 2, 1);
+    assert_int_equal(r.batch, 2);
+    assert_near(r.tokens_per_s, r2.tokens_per_s, 0);
+    /* C below dp: one replica idle, half the tokens of batch 1 on both */
+    s.batch = 1;
+    s.total_concurrency = 0;
+    engine_result r1 = eval_plan(&s, 1, 1, 2, 1);
+    s.total_concurrency = 1;
+    r = eval_plan(&s, 1, 1, 2, 1);
+    assert_int_equal(r.batch, 1);
+    assert_near(r.tokens_per_s, r1.tokens_per_s / 2, 1e-12);
+    /* the one-GPU plan takes all five */
+    s.total_concurrency = 5;
+    s.gpus = 1;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.batch, 5);
+    engine_error err;
+    s.total_concurrency = -1;
+    assert_int_equal(engine_evaluate(&s, (engine_plan){1, 1, 1, 1}, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "total_concurrency"));
+}
+
 /* A framework whose host loop does not overlap the GPU adds its per-step
  * and per-sequence costs to every decode step; an overlapping one pays only
  * what the GPU cannot hide. */
@@ -1194,6 +1304,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params_exact),
+        cmocka_unit_test(test_kv_capacity_paged),
+        cmocka_unit_test(test_total_concurrency),
         cmocka_unit_test(test_params_published),
         cmocka_unit_test(test_kv_bytes_per_token),
         cmocka_unit_test(test_kv_sharding),

@@ -319,9 +319,82 @@ n=$(grep -c '"tp":' "$tmp/out")
 
 run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4
 expect_rc 0
-expect_out '^ +# +TP +PP +DP +EP +TTFT'
+expect_out '^ +# +TP +PP +DP +EP +BATCH +TTFT'
 expect_out '^ +1 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ '
 expect_out '^not fitting or invalid'
+
+# --- eval: capacity and load -------------------------------------------
+# KV capacity in 16-token blocks and the sequences that fit (one plan).
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --json
+expect_rc 0
+expect_clean_json
+expect_near batch 1 0
+mc=$(json_num max_concurrency)
+[ -n "$mc" ] && [ "$mc" -gt 100 ] || fail "$what: max_concurrency '$mc'"
+kt=$(json_num kv_capacity_tokens)
+# (the room is counted beside mc sequences' workspace, which the generic
+# profile sizes per sequence: it may hold one sequence's blocks more)
+[ -n "$kt" ] && [ $((kt % 16)) -eq 0 ] && [ $((kt / 16 / 80)) -ge "$mc" ] &&
+    [ $((kt / 16 / 80)) -le $((mc + 1)) ] ||
+    fail "$what: kv_capacity_tokens '$kt' is not whole blocks holding $mc x 80 blocks"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1
+expect_rc 0
+expect_out "^  KV capacity +$kt tokens +blocks of 16; max concurrency $mc sequences of 1280 tokens \\(80 blocks\\) per replica"
+# --batch max runs at that many; one more does not fit.
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --batch max --json
+expect_rc 0
+expect_near batch "$mc" 0
+expect_out '"fits":[[:space:]]*true'
+expect_out '"batch_max":[[:space:]]*true'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --batch $((mc + 1)) --json
+expect_rc 0
+expect_out '"fits":[[:space:]]*false'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --batch mux
+expect_rc 2
+expect_err_exact "shardscope eval: --batch: expected an integer 1..16777216 or max, got 'mux'"
+run recommend --model llama-3-8b --gpu h100-sxm --batch max
+expect_rc 2
+expect_err_exact "shardscope recommend: --batch max: only eval takes it (recommend: give a number)"
+# --total-concurrency: 10 over dp 4 is 3, 3, 2, 2: the most loaded sets
+# the latency (as batch 3), tokens/s is the replicas' sum.
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --dp 4 --batch 3 --samples 0 --json
+t3=$(json_num tokens_per_s); i3=$(json_num itl_s)
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --dp 4 --batch 2 --samples 0 --json
+t2=$(json_num tokens_per_s)
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --dp 4 --total-concurrency 10 --samples 0 --json
+expect_rc 0
+expect_clean_json
+expect_near batch 3 0
+expect_near concurrency 10 0
+expect_near total_concurrency 10 0
+expect_near itl_s "$i3" 0
+expect_near tokens_per_s "$(awk -v a="$t3" -v b="$t2" 'BEGIN { printf "%.9g", (a + b) / 2 }')" 1e-6
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --dp 4 --total-concurrency 10
+expect_rc 0
+expect_out '^  load +3 per replica +10 sequences in all; the most loaded replica sets the latency'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --total-concurrency 10 --batch 2
+expect_rc 2
+expect_err_exact "shardscope eval: --total-concurrency: cannot be combined with --batch (--batch is per replica, --total-concurrency over all of them)"
+run recommend --model llama-3-8b --gpu h100-sxm --total-concurrency 4
+expect_rc 2
+# Throughput ranks each plan at its own largest batch; --total-concurrency
+# at equal load (batch = ceil(C/dp)); latency keeps batch 1.
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --objective throughput
+expect_rc 0
+expect_out '^batch max \(each plan.s own\), prompt 1024'
+expect_out '^ +1 +1 +1 +4 +1 +[1-9][0-9][0-9] '
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --objective throughput --total-concurrency 8
+expect_rc 0
+expect_out '^8 sequences in all, prompt 1024'
+expect_out '^ +[0-9] +1 +1 +4 +1 +2 '
+expect_out '^ +[0-9] +4 +1 +1 +1 +8 '
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --objective throughput --batch 2
+expect_out '^ +[0-9] +4 +1 +1 +1 +2 '
+run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --json
+expect_out '"batch":[[:space:]]*1,'
+if grep -Eq '"batch":[[:space:]]*([02-9]|[1-9][0-9]+),' "$tmp/out"; then
+    fail "$what: a latency ranking ran at a batch other than 1"
+fi
 
 run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4 --csv
 expect_rc 0

@@ -20,6 +20,11 @@ static const cli_opt EVAL_OPTS[] = {
     {.name = "--csv", .kind = CLI_OPT_FLAG, .off = CLI_AT(csv),
      .help = "one header line, then one line per plan (SI units;\n"
              "empty where JSON has null)"},
+    {.name = "--total-concurrency", .kind = CLI_OPT_INT, .arg = "C", .min = 1,
+     .max = ENGINE_MAX_BATCH, .off = CLI_AT(total_concurrency), .section = "load:",
+     .help = "C sequences in all, spread over each plan's replicas\n"
+             "(the first C mod dp take one more; the most loaded one\n"
+             "sets the latency); not with --batch"},
     {.name = NULL},
 };
 
@@ -53,8 +58,15 @@ static void print_header(const engine_scenario *s, FILE *f)
     else if (s->gpus_per_node > 0)
         fprintf(f, ", %d GPUs per node", s->gpus_per_node);
     fprintf(f, "\n");
-    fprintf(f, "batch %d, prompt %d, gen %d tokens; weights %s, KV %s, activations %s; %s",
-            s->batch, s->prompt, s->gen, engine_dtype_name(engine_scenario_weight_dtype(s)),
+    char load[64];
+    if (s->total_concurrency > 0)
+        snprintf(load, sizeof load, "%d sequences in all", s->total_concurrency);
+    else if (s->batch_max)
+        snprintf(load, sizeof load, "batch max (each plan's own)");
+    else
+        snprintf(load, sizeof load, "batch %d", s->batch);
+    fprintf(f, "%s, prompt %d, gen %d tokens; weights %s, KV %s, activations %s; %s",
+            load, s->prompt, s->gen, engine_dtype_name(engine_scenario_weight_dtype(s)),
             engine_dtype_name(s->kv_dtype), engine_dtype_name(s->act_dtype),
             engine_schedule_name(s->schedule));
     if (s->schedule == ENGINE_SCHED_INTERLEAVED)
@@ -119,6 +131,26 @@ static void breakdown_row(const char *label, const engine_breakdown *b)
            fmt_seconds(b->pp_s, NULL, pp, sizeof pp), b->kernels);
 }
 
+/* What the KV cache holds: tokens in whole blocks, sequences of the
+ * workload's length, and the load the plan runs at. */
+static void print_capacity(const engine_scenario *s, const engine_result *r)
+{
+    char a[64], note[256];
+    long long len = (long long)s->prompt + s->gen;
+    long long blocks = (len + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+    snprintf(a, sizeof a, "%.0f tokens", r->kv_capacity_tokens);
+    snprintf(note, sizeof note, "blocks of %d; max concurrency %d sequences of %lld tokens (%lld "
+             "blocks) per replica", ENGINE_KV_BLOCK, r->max_concurrency, len, blocks);
+    row("KV capacity", a, note);
+    if (s->batch_max || s->total_concurrency > 0) {
+        snprintf(a, sizeof a, "%d per replica", r->batch);
+        snprintf(note, sizeof note, "%lld sequences in all%s", r->concurrency,
+                 s->total_concurrency > 0 && s->total_concurrency % r->plan.dp
+                     ? "; the most loaded replica sets the latency" : "");
+        row("load", a, note);
+    }
+}
+
 /* Memory per GPU, term by term, against what the framework's rule leaves. */
 static void print_memory(const engine_scenario *s, const engine_result *r)
 {
@@ -142,6 +174,7 @@ static void print_memory(const engine_scenario *s, const engine_result *r)
                  fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
                  fmt_bytes(vram, c, sizeof c), frac);
     row("total", fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a), note);
+    print_capacity(s, r);
 }
 
 /* TTFT, ITL and end-to-end with their bands, the Monte Carlo P50, and where
@@ -323,8 +356,8 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
         if (!(r->valid && r->fits))
             continue;
         if (!shown)
-            printf("  # %4s %4s %4s %4s %10s %10s %10s %11s %6s %7s %7s %10s %9s %10s %10s\n",
-                   "TP", "PP", "DP", "EP", "TTFT", "ITL", "E2E", "TOK/S", "EFF", "C/COMM",
+            printf("  # %4s %4s %4s %4s %6s %10s %10s %10s %11s %6s %7s %7s %10s %9s %10s %10s\n",
+                   "TP", "PP", "DP", "EP", "BATCH", "TTFT", "ITL", "E2E", "TOK/S", "EFF", "C/COMM",
                    "BUBBLE", "MEM/GPU", "$/MTOK", "P50", "P99");
         shown++;
         char ratio[32];
@@ -337,7 +370,8 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
         else
             snprintf(ratio, sizeof ratio, "-");
         snprintf(g, sizeof g, "%.1f", r->tokens_per_s);
-        printf("%3d %4d %4d %4d %4d ", shown, r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep);
+        printf("%3d %4d %4d %4d %4d %6d ", shown, r->plan.tp, r->plan.pp, r->plan.dp, r->plan.ep,
+               r->batch);
         out_put_col(stdout, fmt_seconds(r->ttft_s, NULL, a, sizeof a), -10);
         printf(" ");
         out_put_col(stdout, fmt_seconds(r->itl_s, NULL, b, sizeof b), -10);
@@ -359,10 +393,11 @@ static void print_ranked(const engine_scenario *s, const engine_result *rs, int 
         printf("no plan fits on %d GPUs.\n", s->gpus);
     print_unfit(rs, n, n - shown);
     print_rank_warnings(rs, n);
-    printf("\nTTFT prefill, ITL one decode step, E2E = TTFT + (gen - 1) x ITL; TOK/S generated\n"
-           "tokens/s (all replicas); EFF speedup/N; C/COMM compute/communication ratio\n"
-           "(C compute-bound, M comm-bound); MEM/GPU in GB (1e9 bytes); $/MTOK USD per\n"
-           "1M tokens; P50/P99 end-to-end latency, Monte Carlo, for the top %d.\n",
+    printf("\nBATCH sequences per replica (the most loaded); TTFT prefill, ITL one decode\n"
+           "step, E2E = TTFT + (gen - 1) x ITL; TOK/S generated tokens/s (all replicas); EFF\n"
+           "speedup/N; C/COMM compute/communication ratio (C compute-bound, M comm-bound);\n"
+           "MEM/GPU in GB (1e9 bytes); $/MTOK USD per 1M tokens; P50/P99 end-to-end\n"
+           "latency, Monte Carlo, for the top %d.\n",
            EVAL_TAILS_FOR);
 }
 
@@ -423,10 +458,17 @@ int cli_eval_run(const cli_opts *o, const preset_db *db)
     }
     engine_error err = {{0}};
     int rc;
-    if (cli_scenario_load(o, db, CLI_NEED_ALL, "eval", cs, &err) != 0)
+    if (cli_scenario_load(o, db, CLI_NEED_ALL | CLI_ALLOW_LOAD, "eval", cs, &err) != 0)
         rc = cli_fail("eval", &err);
-    else
+    else {
+        /* Throughput and cost rank at a load: each plan's largest batch
+         * unless --batch or --total-concurrency sets one. */
+        engine_scenario *s = &cs->scenario;
+        if (!cs->has_plan && s->objective != ENGINE_OBJ_LATENCY && !CLI_SEEN(o, batch) &&
+            !CLI_SEEN(o, total_concurrency))
+            s->batch_max = 1;
         rc = cs->has_plan ? eval_one(cs, o) : eval_rank(cs, o);
+    }
     free(cs);
     return rc;
 }

@@ -160,8 +160,9 @@ static int bad_value(const char *cmd, const cli_opt *o, const char *v, engine_er
     char names[256];
     switch (o->kind) {
     case CLI_OPT_INT:
-        return engine_errorf(err, "shardscope %s: %s: expected an integer %ld..%ld, got '%s'", cmd,
-                             o->name, (long)o->min, (long)o->max, v);
+        return engine_errorf(err, "shardscope %s: %s: expected an integer %ld..%ld%s, got '%s'",
+                             cmd, o->name, (long)o->min, (long)o->max,
+                             o->takes_max ? " or max" : "", v);
     case CLI_OPT_DOUBLE:
         return engine_errorf(err, "shardscope %s: %s: expected a number %g..%g, got '%s'", cmd,
                              o->name, o->min, o->max, v);
@@ -195,6 +196,10 @@ static int set_opt(const char *cmd, const cli_opt *o, const char *v, cli_opts *o
         *(int *)field = 1;
         break;
     case CLI_OPT_INT:
+        if (o->takes_max && strcasecmp(v, "max") == 0) {
+            *(int *)field = 0;
+            break;
+        }
         if (cli_parse_int(v, (long)o->min, (long)o->max, &l) != 0)
             return bad_value(cmd, o, v, err);
         *(int *)field = (int)l;

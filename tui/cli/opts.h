@@ -68,6 +68,7 @@ typedef struct cli_opt {
     double min, max;         /* INT, DOUBLE, SIZE */
     const cli_enum *choices; /* ENUM */
     const char *section;     /* heading printed before it ("workload:") */
+    int takes_max;           /* INT: the word "max" is accepted too, stored as 0 */
 } cli_opt;
 
 #define CLI_LIST_MAX 32
@@ -82,7 +83,7 @@ typedef struct cli_list {
 typedef struct cli_values {
     /* the scenario (scenario.h) */
     const char *model, *gpu, *link, *inter_link, *framework, *calib;
-    int gpus, tp, pp, dp, ep, gpus_per_node, batch, prompt, gen;
+    int gpus, tp, pp, dp, ep, gpus_per_node, batch, prompt, gen, total_concurrency;
     int microbatches, interleave, samples, max_model_len, quant_group;
     int dtype, kv_dtype, act_dtype, schedule, objective, cuda_graphs; /* ENUM */
     double vram_gb, jitter, straggler_prob, straggler_slowdown, mem_fraction;

@@ -78,8 +78,10 @@ const cli_opt cli_scenario_opts[] = {
             "context limit in tokens (default: the model's\n"
             "max_position_embeddings x rope_scaling factor)"),
     {.name = "--batch", .kind = CLI_OPT_INT, .arg = "B", .off = CLI_AT(batch), .min = 1,
-     .max = ENGINE_MAX_BATCH, .section = "workload:",
-     .help = "concurrent sequences per replica, 1.." STR(ENGINE_MAX_BATCH) " (default 1)"},
+     .max = ENGINE_MAX_BATCH, .section = "workload:", .takes_max = 1,
+     .help = "concurrent sequences per replica, 1.." STR(ENGINE_MAX_BATCH) ", or max:\n"
+             "the most whose KV cache fits (default 1; eval ranking\n"
+             "by throughput or cost: each plan's max)"},
     INT_OPT("--prompt", "S", prompt, 1, ENGINE_MAX_TOKENS,
             "prompt tokens, 1.." STR(ENGINE_MAX_TOKENS) " (default 1024)"),
     INT_OPT("--gen", "G", gen, 1, ENGINE_MAX_TOKENS,
@@ -225,6 +227,11 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
     if (CLI_SEEN(o, flag)) \
         s->field = v->flag
     TAKE(batch, batch);
+    if (CLI_SEEN(o, batch) && v->batch == 0) { /* --batch max */
+        s->batch = 1;
+        s->batch_max = 1;
+    }
+    TAKE(total_concurrency, total_concurrency);
     TAKE(prompt, prompt);
     TAKE(gen, gen);
     TAKE(microbatches, microbatches);
@@ -310,6 +317,11 @@ int cli_scenario_load(const cli_opts *o, const preset_db *db, unsigned need, con
                       cli_scenario *out, engine_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (!(need & CLI_ALLOW_LOAD) && CLI_SEEN(o, batch) && o->v.batch == 0)
+        return engine_errorf(err, "--batch max: only eval takes it (%s: give a number)", cmd);
+    if (CLI_SEEN(o, total_concurrency) && CLI_SEEN(o, batch))
+        return engine_errorf(err, "--total-concurrency: cannot be combined with --batch (--batch "
+                                  "is per replica, --total-concurrency over all of them)");
     engine_scenario_defaults(&out->scenario);
     if (load_presets(o, db, need, out, err) != 0 || load_calib(o, cmd, out, err) != 0)
         return -1;

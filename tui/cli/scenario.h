@@ -41,7 +41,9 @@ enum {
     CLI_NEED_MODEL = 1 << 0,
     CLI_NEED_GPU = 1 << 1,
     CLI_NEED_GPUS = 1 << 2, /* satisfied by a full explicit plan too */
-    CLI_NEED_ALL = CLI_NEED_MODEL | CLI_NEED_GPU | CLI_NEED_GPUS
+    CLI_NEED_ALL = CLI_NEED_MODEL | CLI_NEED_GPU | CLI_NEED_GPUS,
+    CLI_ALLOW_LOAD = 1 << 3 /* --batch max means something (eval); other commands
+                             * refuse it (--total-concurrency is eval's own flag) */
 };
 
 /* Load *out from parsed options: defaults from engine_scenario_defaults();

@@ -66,6 +66,12 @@ static void add_plan(cJSON *o, const engine_scenario *s, const engine_result *r)
     cJSON_AddBoolToObject(o, "valid", r->valid != 0);
     cJSON_AddBoolToObject(o, "fits", r->valid && r->fits);
     add_string_or_null(o, "reason", r->reason);
+    /* the load it was evaluated at, and what its KV cache holds */
+    int v = r->valid != 0;
+    add_opt(o, "batch", r->batch, v);
+    add_opt(o, "concurrency", (double)r->concurrency, v);
+    add_opt(o, "max_concurrency", r->max_concurrency, v);
+    add_opt(o, "kv_capacity_tokens", r->kv_capacity_tokens, v);
 }
 
 /* Memory (kept for a plan that does not fit: it says why) and warnings. */
@@ -223,6 +229,11 @@ cJSON *cli_scenario_json(const engine_scenario *s)
                                                        : fw ? fw->runtime_bytes : 2e9);
     cJSON_AddNumberToObject(o, "max_model_len", engine_context_limit(s));
     cJSON_AddNumberToObject(o, "batch", s->batch);
+    cJSON_AddBoolToObject(o, "batch_max", s->batch_max != 0);
+    if (s->total_concurrency > 0)
+        cJSON_AddNumberToObject(o, "total_concurrency", s->total_concurrency);
+    else
+        cJSON_AddNullToObject(o, "total_concurrency");
     cJSON_AddNumberToObject(o, "prompt", s->prompt);
     cJSON_AddNumberToObject(o, "gen", s->gen);
     add_string_or_null(o, "dtype", engine_dtype_name(engine_scenario_weight_dtype(s)));

@@ -925,15 +925,19 @@ static void memory_at(const plan_ctx *c, int b, engine_memory *mem)
     memory_compute(&cb, mem);
 }
 
-/* KV bytes one GPU holds per token, and per sequence in whole blocks. */
+/* KV bytes one GPU holds per token (every layer of the first stage), and
+ * per sequence in whole blocks: a local-attention layer keeps its window. */
 static double kv_token_bytes(const plan_ctx *c, double *seq_bytes)
 {
     int n0, d0;
     stage_layers(c, 0, &n0, &d0); /* the first stages hold the most layers */
-    double tok = n0 * model_kv_bytes_per_token_layer(c->m, c->s->kv_dtype, c->p.tp);
-    double blocks = ceil(((double)c->s->prompt + c->s->gen) / ENGINE_KV_BLOCK);
-    *seq_bytes = blocks * ENGINE_KV_BLOCK * tok;
-    return tok;
+    double layer = model_kv_bytes_per_token_layer(c->m, c->s->kv_dtype, c->p.tp);
+    double ctx = (double)c->s->prompt + c->s->gen;
+    int local = model_local_layers_in(c->m, 0, n0);
+    double full_blocks = ceil(ctx / ENGINE_KV_BLOCK);
+    double local_blocks = ceil(model_kv_tokens(c->m, 1, ctx) / ENGINE_KV_BLOCK);
+    *seq_bytes = ((n0 - local) * full_blocks + local * local_blocks) * ENGINE_KV_BLOCK * layer;
+    return n0 * layer;
 }
 
 /* 1 when b sequences' KV blocks fit in the room the rule leaves at batch b. */

@@ -355,6 +355,8 @@ typedef struct engine_plan {
 typedef struct engine_memory {
     double weights_bytes;     /* per GPU (largest pipeline stage) */
     double kv_bytes;          /* per GPU at full context S+G for the batch */
+    double kv_local_bytes;    /* the part of kv_bytes held by local-attention
+                               * layers (at most their window each); 0: none */
     double activation_bytes;  /* per GPU prefill workspace */
     double overhead_bytes;    /* runtime overhead */
     double per_gpu_bytes;     /* sum of the above */

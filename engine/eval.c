@@ -398,14 +398,41 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
 
 /* --- stages ------------------------------------------------------------- */
 
-/* Layers of stage i, and how many of them have a dense MLP. */
-static void stage_layers(const plan_ctx *c, int i, int *n, int *dense)
+/* The first layer of stage i and how many it has. */
+static int stage_span(const plan_ctx *c, int i, int *n)
 {
     int L = c->m->layers, pp = c->p.pp;
     int base = L / pp, extra = L % pp;
-    int start = i * base + (i < extra ? i : extra);
     *n = base + (i < extra ? 1 : 0);
+    return i * base + (i < extra ? i : extra);
+}
+
+/* Layers of stage i, and how many of them have a dense MLP. */
+static void stage_layers(const plan_ctx *c, int i, int *n, int *dense)
+{
+    int start = stage_span(c, i, n);
     *dense = *n - model_moe_layers_in(c->m, start, *n);
+}
+
+/* Layers of stage i by [MoE][local attention]. */
+static void stage_kinds(const plan_ctx *c, int i, int cnt[2][2])
+{
+    int n, start = stage_span(c, i, &n);
+    memset(cnt, 0, 4 * sizeof cnt[0][0]);
+    for (int j = start; j < start + n; j++)
+        cnt[model_moe_layers_in(c->m, j, 1)][model_local_layers_in(c->m, j, 1)]++;
+}
+
+/* KV bytes of stage i's layers for the batch at ctx tokens, and the part
+ * held by local-attention layers (*local). */
+static double stage_kv_bytes(const plan_ctx *c, int i, double ctx, double *local)
+{
+    const engine_model *m = c->m;
+    int n, start = stage_span(c, i, &n);
+    double per = (double)c->s->batch * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
+    int nl = model_local_layers_in(m, start, n);
+    *local = per * nl * model_kv_tokens(m, 1, ctx);
+    return per * (n - nl) * ctx + *local;
 }
 
 /* Prefill micro-batches: whole sequences by default (at most pp of them,
@@ -473,6 +500,17 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     stage_layers(c, 0, &n0, &d0); /* the first stages hold the most layers */
     double ctx = (double)s->prompt + s->gen;
     mem->kv_bytes = (double)s->batch * ctx * n0 * model_kv_bytes_per_token_layer(m, s->kv_dtype, p.tp);
+    mem->kv_local_bytes = 0;
+    if (m->window > 0) { /* local layers keep at most the window: the largest stage */
+        mem->kv_bytes = 0;
+        for (int i = 0; i < p.pp; i++) {
+            double loc, kv = stage_kv_bytes(c, i, ctx, &loc);
+            if (kv > mem->kv_bytes) {
+                mem->kv_bytes = kv;
+                mem->kv_local_bytes = loc;
+            }
+        }
+    }
 
     /* Prefill workspace of one micro-batch: residual + norm output, the
      * sharded QKV and MLP intermediates, and FP32 logits of the last tokens.
@@ -521,6 +559,7 @@ typedef enum layer_kind { LAYER_DENSE, LAYER_MOE } layer_kind;
 typedef struct step_shape {
     double seqs, t, past;
     int decode;
+    double window; /* a local layer's window (tokens); 0: global attention */
 } step_shape;
 
 static void mlp(step_acc *a, const plan_ctx *c, double T, double width, double shard)
@@ -587,11 +626,14 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
     }
     if (sp->decode) {
         double ctx = sp->past + 1;
+        if (sp->window > 0 && ctx > sp->window)
+            ctx = sp->window;
         double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
         double fl = 4.0 * sp->seqs * heads * ctx * dh;
         kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
     } else {
-        kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, kvh, dh, dh, ab),
+        kernel(a, kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, heads, kvh, dh, dh,
+                                    ab),
                &a->attn);
     }
     gemm(a, k, T, d, heads * dh, 1, wb, ab);
@@ -670,10 +712,11 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
     a->small += k->layer_extra;
 }
 
-/* The cost of stage i of the pipeline for one micro-batch; `dense` and
- * `moe` are the layer costs for that shape. */
-static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, const step_acc *dense,
-                       const step_acc *moe, step_acc *out)
+/* The cost of stage i of the pipeline for one micro-batch; lay[moe][local]
+ * are the layer costs for that shape (dense or MoE MLP, global or local
+ * attention). */
+static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc lay[2][2],
+                       step_acc *out)
 {
     const engine_scenario *s = c->s;
     const engine_model *m = c->m;
@@ -686,8 +729,16 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, const ste
     memset(out, 0, sizeof *out);
     out->host = host;
     out->coll_extra = extra;
-    acc_add(out, dense, nd);
-    acc_add(out, moe, n - nd);
+    if (m->window > 0) {
+        int cnt[2][2];
+        stage_kinds(c, i, cnt);
+        for (int e = 0; e < 2; e++)
+            for (int l = 0; l < 2; l++)
+                acc_add(out, &lay[e][l], cnt[e][l]);
+    } else {
+        acc_add(out, &lay[0][0], nd);
+        acc_add(out, &lay[1][0], n - nd);
+    }
     if (i == 0) { /* embedding lookup (vocabulary-parallel: masked, then all-reduced) */
         kernel(out, kc_small(k, 2.0 * T * d * ab), &out->small);
         if (p.tp > 1)
@@ -724,20 +775,23 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pip
     const engine_framework *fw = c->fw;
     double host = eager ? fw->launch_s : fw->graph_kernel_s;
     double extra = eager ? c->s->intra->eager_s : 0.0;
-    step_acc dense, moe, st;
-    memset(&dense, 0, sizeof dense);
-    memset(&moe, 0, sizeof moe);
-    dense.host = moe.host = host;
-    dense.coll_extra = moe.coll_extra = extra;
-    layer_cost(c, LAYER_DENSE, sp, &dense);
-    if (c->sh.moe_layers > 0)
-        layer_cost(c, LAYER_MOE, sp, &moe);
+    step_acc lay[2][2], st;
+    step_shape loc = *sp;
+    loc.window = c->m->window;
+    memset(lay, 0, sizeof lay);
+    for (int e = 0; e < 2; e++)
+        for (int l = 0; l < 2; l++) {
+            lay[e][l].host = host;
+            lay[e][l].coll_extra = extra;
+            if ((e == 0 || c->sh.moe_layers > 0) && (l == 0 || loc.window > 0))
+                layer_cost(c, e ? LAYER_MOE : LAYER_DENSE, l ? &loc : sp, &lay[e][l]);
+        }
     memset(pc, 0, sizeof *pc);
     for (int i = 0; i < c->p.pp; i++) {
         memset(&st, 0, sizeof st);
         st.host = host;
         st.coll_extra = extra;
-        stage_cost(c, i, sp, &dense, &moe, &st);
+        stage_cost(c, i, sp, lay, &st);
         double t = acc_total(&st);
         acc_add(&pc->sum, &st, 1.0);
         pc->sum_t += t;
@@ -769,7 +823,7 @@ static void fill_breakdown(engine_breakdown *b, const step_acc *a, double f)
 static step_shape prefill_shape(const plan_ctx *c, double m, double *chunks)
 {
     const double B = c->s->batch, S = c->s->prompt;
-    step_shape pf = {B / m, S, 0, 0};
+    step_shape pf = {B / m, S, 0, 0, 0};
     if (m > B) {
         pf.seqs = 1;
         pf.t = S * B / m;
@@ -839,7 +893,7 @@ static void decode_times(const plan_ctx *c, engine_result *r)
     const engine_framework *fw = c->fw;
     const double B = s->batch, S = s->prompt, G = s->gen;
     double md = B < p.pp ? B : p.pp;
-    step_shape dc = {B / md, 1, S + G / 2.0, 1};
+    step_shape dc = {B / md, 1, S + G / 2.0, 1, 0};
     pipe_cost dec;
     int graphs = engine_scenario_cuda_graphs(s);
     pipe_compute(c, &dc, !graphs, &dec);

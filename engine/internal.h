@@ -65,6 +65,10 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
                   double w_bytes, double a_bytes);
 double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,
                        double kv_heads, double qk, double v, double a_bytes);
+/* The same for a local layer attending to at most `window` keys a query
+ * (0: no window): FLOPs over the windowed keys, at most `window` past ones read. */
+double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, double window,
+                         double heads, double kv_heads, double qk, double v, double a_bytes);
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads);
 double kc_small(const kconst *k, double bytes);
 

@@ -213,10 +213,22 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
 double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,
                        double kv_heads, double qk, double v, double a_bytes)
 {
+    return kc_attn_prefill_w(k, seqs, t, past, 0, heads, kv_heads, qk, v, a_bytes);
+}
+
+double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, double window,
+                         double heads, double kv_heads, double qk, double v, double a_bytes)
+{
     if (!(seqs > 0) || !(t > 0) || !(heads > 0))
         return 0.0;
     /* Causal: query i of the chunk sees past + i + 1 keys. */
     double keys = t * past + t * (t + 1) / 2.0;
+    if (window > 0 && past + t > window) {
+        /* at most `window` keys each: the first n1 queries see fewer */
+        double n1 = window - past > 0 ? fmin(window - past, t) : 0;
+        keys = n1 * past + n1 * (n1 + 1) / 2.0 + (t - n1) * window;
+        past = fmin(past, window);
+    }
     double flops = 2.0 * seqs * heads * (qk + v) * keys;
     /* One thread block per 128 queries of a head: short prompts leave
      * multiprocessors idle. */

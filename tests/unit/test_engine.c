@@ -611,6 +611,55 @@ static void test_moe_decode_hand(void **state)
     assert_near(r.itl_s, itl, 1e-9);
 }
 
+/* Issue 11, attention windows.  A local layer keeps and reads at most its
+ * window: Llama-3-8B made all-local with a 1024-token window decodes at
+ * prompt 8000 exactly as the plain model does at a context of 1024 (its
+ * decode step attends past + 1 = S + G/2 + 1 tokens: 1022 + 1 + 1), and
+ * its KV cache is 32 layers x 1024 tokens x 128 KiB.  A window no shorter
+ * than the sequence changes nothing; a shorter one cuts prefill attention.
+ * With every 4th layer global (8 of 32), the global ones hold the whole
+ * 8002 tokens. */
+static void test_attention_window(void **state)
+{
+    (void)state;
+    engine_model full = tm_llama3_8b(), loc = full;
+    loc.window = 1024;
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s, t;
+    ts_scenario(&s, &loc, &g, &l, 1);
+    ts_scenario(&t, &full, &g, &l, 1);
+    s.prompt = 8000;
+    s.gen = 2;
+    t.prompt = 1022;
+    t.gen = 2;
+    engine_result rw = eval_plan(&s, 1, 1, 1, 1), rf = eval_plan(&t, 1, 1, 1, 1);
+    assert_near(rw.decode.attn_s, rf.decode.attn_s, 1e-12);
+    assert_near(rw.itl_s, rf.itl_s, 1e-12);
+    const double tok = 2.0 * 8 * 128 * 2; /* K and V, 8 heads of 128, fp16 */
+    assert_near(rw.mem.kv_bytes, 32 * 1024 * tok, 1e-12);
+    assert_near(rw.mem.kv_local_bytes, 32 * 1024 * tok, 1e-12);
+    /* prefill: the window is inert at 1000 tokens, cuts 8000 */
+    t.prompt = 8000;
+    rf = eval_plan(&t, 1, 1, 1, 1);
+    assert_true(rw.prefill.attn_s < 0.6 * rf.prefill.attn_s);
+    assert_near(rw.prefill.gemm_s, rf.prefill.gemm_s, 1e-12);
+    s.prompt = t.prompt = 1000;
+    rw = eval_plan(&s, 1, 1, 1, 1);
+    rf = eval_plan(&t, 1, 1, 1, 1);
+    assert_near(rw.ttft_s, rf.ttft_s, 1e-12);
+    assert_near(rw.itl_s, rf.itl_s, 1e-12);
+    /* every 4th layer global: 8 x 8194 + 24 x 1024 tokens; PP=2 halves it */
+    loc.global_every = 4;
+    s.prompt = 8000;
+    rw = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(rw.mem.kv_bytes, (8 * 8002.0 + 24 * 1024.0) * tok, 1e-12);
+    assert_near(rw.mem.kv_local_bytes, 24 * 1024 * tok, 1e-12);
+    s.gpus = 2;
+    rw = eval_plan(&s, 1, 2, 1, 1);
+    assert_near(rw.mem.kv_bytes, (4 * 8002.0 + 12 * 1024.0) * tok, 1e-12);
+}
+
 /* PP=4 with 4 micro-batches of 2 sequences: GPipe's prefill takes 4 steps
  * of the slowest stage (the last: 8 layers and the LM head) plus one pass
  * of the three others (fill), whose time is the bubble; decode keeps 4
@@ -1322,6 +1371,7 @@ int main(void)
         cmocka_unit_test(test_activation_workspace_hand),
         cmocka_unit_test(test_pp_p2p_hand),
         cmocka_unit_test(test_moe_decode_hand),
+        cmocka_unit_test(test_attention_window),
         cmocka_unit_test(test_pipeline_times),
         cmocka_unit_test(test_default_microbatches),
         cmocka_unit_test(test_invalid_plans),

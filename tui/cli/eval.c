@@ -158,6 +158,17 @@ static void print_memory(const engine_scenario *s, const engine_result *r)
     printf("\nmemory per GPU\n");
     row("weights", fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
     row("KV cache", fmt_bytes(r->mem.kv_bytes, a, sizeof a), "batch at prompt+gen tokens");
+    if (r->mem.kv_local_bytes > 0) {
+        const engine_model *m = s->model;
+        snprintf(note, sizeof note, "global-attention layers (every %d%s)", m->global_every,
+                 m->global_every == 2 ? "nd" : m->global_every == 3 ? "rd" : "th");
+        if (m->global_every > 0)
+            row("  global layers", fmt_bytes(r->mem.kv_bytes - r->mem.kv_local_bytes, a, sizeof a),
+                note);
+        snprintf(note, sizeof note, "local layers: at most %d tokens each (%s)", m->window,
+                 m->window_chunked ? "chunked attention" : "sliding window");
+        row("  local layers", fmt_bytes(r->mem.kv_local_bytes, a, sizeof a), note);
+    }
     row("activations", fmt_bytes(r->mem.activation_bytes, a, sizeof a),
         "prefill workspace");
     row("runtime overhead", fmt_bytes(r->mem.overhead_bytes, a, sizeof a),

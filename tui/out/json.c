@@ -82,6 +82,7 @@ static void add_memory(cJSON *o, const engine_result *r)
     if (mem) {
         add_opt(mem, "weights_bytes", r->mem.weights_bytes, mem_ok);
         add_opt(mem, "kv_bytes", r->mem.kv_bytes, mem_ok);
+        add_opt(mem, "kv_local_bytes", r->mem.kv_local_bytes, mem_ok);
         add_opt(mem, "activation_bytes", r->mem.activation_bytes, mem_ok);
         add_opt(mem, "overhead_bytes", r->mem.overhead_bytes, mem_ok);
         add_opt(mem, "per_gpu_bytes", r->mem.per_gpu_bytes, mem_ok);

@@ -105,6 +105,8 @@ typedef struct recommend_fit {        /* REC_STEP_FIT */
     double vram_bytes, usable_fraction, capacity_bytes, kv_room_bytes;
     int concurrency;
     double context_tokens;            /* prompt + gen */
+    double kv_capacity_tokens;        /* engine_result's, on one GPU */
+    int max_concurrency;              /* sequences of context_tokens that fit */
 } recommend_fit;
 
 typedef struct recommend_floor {      /* REC_STEP_FLOOR */

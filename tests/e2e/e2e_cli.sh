@@ -681,6 +681,13 @@ expect_rc 0
 grep -q 'replicas add throughput' "$tmp/out" && fail "$what: 'replicas add throughput' with DP = 1"
 first=$(grep -m 1 'seed 004' "$tmp/out")
 case $first in *"study"*) ;; *) fail "$what: seed 004 first appears unexplained: '$first'" ;; esac
+# recommend's fit step explains the KV capacity as eval counts it
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --json
+mc=$(json_num max_concurrency); kt=$(json_num kv_capacity_tokens)
+run recommend --model llama-3-8b --gpu h100-sxm
+expect_out "^    KV capacity: $kt tokens in blocks of 16 = $mc sequences of 1280 tokens at most\$"
+run recommend --model llama-3-8b --gpu h100-sxm --json
+expect_near max_concurrency "$mc" 0
 run recommend --model llama-3-8b --gpu h100-sxm --gpus-max 8
 expect_out '^answer: TP=1 x PP=1 x DP=8'
 expect_out 'replicas add throughput without communication'

@@ -1181,6 +1181,14 @@ static void test_details_of_unfit_plan(void **state)
             unfit = i;
     assert_true(unfit > 0);
     assert_true(pane_contains(PANE_DETAILS, "TTFT")); /* plan #1 fits */
+    /* its KV capacity as eval counts it (engine_result's, 16-token blocks) */
+    const engine_result *p1 = exp_selected_plan(g_x);
+    char want[64];
+    assert_true(p1->max_concurrency > 0);
+    snprintf(want, sizeof want, " KV tokens    %10.0f", p1->kv_capacity_tokens);
+    assert_true(pane_contains(PANE_DETAILS, want));
+    snprintf(want, sizeof want, " max seqs     %10d", p1->max_concurrency);
+    assert_true(pane_contains(PANE_DETAILS, want));
     for (int i = 0; i < unfit; i++)
         type("j");
     assert_false(exp_selected_plan(g_x)->fits);

@@ -160,6 +160,9 @@ static void print_fit(const recommend_request *q, const recommend_result *r,
     if (st->verdict == REC_PASS)
         printf("    room for the KV cache: %s (more concurrent sequences)\n",
                fb(f->kv_room_bytes, a1, sizeof a1));
+    printf("    KV capacity: %.0f tokens in blocks of %d = %d sequence%s of %.0f tokens at most\n",
+           f->kv_capacity_tokens, ENGINE_KV_BLOCK, f->max_concurrency,
+           f->max_concurrency == 1 ? "" : "s", f->context_tokens);
 }
 
 static void print_floor(const recommend_request *q, const recommend_result *r,

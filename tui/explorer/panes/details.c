@@ -247,6 +247,9 @@ static void build(const exp_view *v, lines *l)
     add(l, ROLE_NORMAL, " usable       %10s", fmt_gb(m->capacity_bytes, a, sizeof a));
     if (!p->valid)
         return;
+    /* what the paged KV cache (16-token blocks) holds at this workload */
+    add(l, ROLE_NORMAL, " KV tokens    %10.0f", p->kv_capacity_tokens);
+    add(l, ROLE_NORMAL, " max seqs     %10d", p->max_concurrency);
     /* A plan that does not fit has no times, throughput or cost (as in
      * `eval` and the export's nulls): its memory, the reason, the inputs. */
     if (p->fits)

@@ -817,6 +817,72 @@ static int hf_check(const hf_ctx *h, const engine_model *m)
     return 0;
 }
 
+/* Keys the importer reads, or knows leave the counted shape alone (token
+ * ids, norms' epsilon, dropout, rotary bases, routing details, softcaps,
+ * multimodal parts).  Any other key is named in the import note. */
+static const char *const HF_KNOWN[] = {
+    "_attn_implementation_autoset", "_name_or_path", "activation_function", "alibi",
+    "apply_residual_connection_post_layernorm", "architectures", "attention_bias",
+    "attention_chunk_size", "attention_dropout", "attn_logit_softcapping", "attn_pdrop",
+    "attn_scale", "attn_temperature_tuning", "auto_map", "aux_loss_alpha", "bias",
+    "boi_token_index", "bos_token_id", "cache_implementation", "decoder_sparse_step",
+    "dtype", "embd_pdrop", "eoi_token_index", "eos_token_id", "ep_size",
+    "experts_per_token", "ffn_hidden_size", "final_logit_softcapping",
+    "first_k_dense_replace", "floor_scale", "for_llm_compressor", "head_dim", "hidden_act",
+    "hidden_activation", "hidden_dropout", "hidden_size", "id2label", "image_token_index",
+    "initial_context_length", "initializer_range", "interleave_moe_layer_step",
+    "intermediate_size", "intermediate_size_mlp", "kv_lora_rank", "label2id",
+    "layer_norm_eps", "layer_norm_epsilon", "layer_types", "max_position_embeddings",
+    "max_window_layers", "mlp_only_layers", "mm_tokens_per_image", "model_type",
+    "moe_intermediate_size", "moe_layer_freq", "moe_layers", "multi_query", "n_ctx",
+    "n_embd", "n_group", "n_head", "n_head_kv", "n_inner", "n_layer", "n_positions",
+    "n_routed_experts", "n_shared_experts", "new_decoder_architecture", "no_rope_layers",
+    "no_rope_layer_interval", "norm_topk_prob", "num_attention_heads", "num_experts",
+    "num_experts_per_tok", "num_hidden_layers", "num_key_value_heads", "num_kv_heads",
+    "num_local_experts", "num_nextn_predict_layers", "original_max_position_embeddings",
+    "output_router_logits", "pad_token_id", "parallel_attn", "partial_rotary_factor",
+    "pretraining_tp", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
+    "quantization_config", "query_pre_attn_scalar", "resid_pdrop", "rms_norm_eps",
+    "rope_local_base_freq", "rope_parameters", "rope_scaling", "rope_theta",
+    "rotary_emb_base", "rotary_pct", "routed_scaling_factor", "router_aux_loss_coef",
+    "router_jitter_noise", "scoring_func", "seq_aux", "shared_expert_intermediate_size",
+    "sliding_window", "sliding_window_pattern", "sliding_window_size",
+    "summary_activation", "summary_first_dropout", "summary_proj_to_labels",
+    "summary_type", "summary_use_proj", "swiglu_limit", "task_specific_params",
+    "text_config", "tie_word_embeddings", "tokenizer_class", "topk_group", "topk_method",
+    "torch_dtype", "transformers_version", "use_bfloat16", "use_cache",
+    "use_parallel_residual", "use_qk_norm", "use_sliding_window", "v_head_dim",
+    "vision_config", "vocab_size",
+};
+
+static int hf_known(const char *key)
+{
+    for (size_t i = 0; i < sizeof HF_KNOWN / sizeof HF_KNOWN[0]; i++)
+        if (!strcmp(key, HF_KNOWN[i]))
+            return 1;
+    return 0;
+}
+
+/* Appends to m->source the keys of o (and of its text_config) that the
+ * importer neither reads nor knows to be harmless: "; not read: a, b". */
+static void hf_note_ignored(const cJSON *o, engine_model *m)
+{
+    char list[512] = "";
+    size_t n = 0;
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "text_config");
+    const cJSON *objs[2] = { o, cJSON_IsObject(tc) ? tc : NULL };
+    for (int j = 0; j < 2 && objs[j]; j++)
+        for (const cJSON *it = objs[j]->child; it; it = it->next)
+            if (it->string && !hf_known(it->string) && n + 1 < sizeof list) {
+                int w = snprintf(list + n, sizeof list - n, "%s%.60s", n ? ", " : "", it->string);
+                n = w > 0 && n + (size_t)w < sizeof list ? n + (size_t)w : sizeof list - 1;
+            }
+    if (!n)
+        return;
+    size_t len = strlen(m->source);
+    snprintf(m->source + len, sizeof m->source - len, "; %s %s", PRESET_HF_NOT_READ, list);
+}
+
 /* The parsed model of one config.json; 0 ok, -1 with err set. */
 static int hf_model(const cJSON *root, const char *file, engine_model *m, engine_error *err)
 {
@@ -836,6 +902,7 @@ static int hf_model(const cJSON *root, const char *file, engine_model *m, engine
         hf_quantization(&h, m) != 0)
         return -1;
     hf_set_names(root, file, type, m);
+    hf_note_ignored(root, m);
     if (hf_check(&h, m) != 0)
         return -1;
     return preset_model_check(m, file, err);

@@ -91,8 +91,12 @@ void preset_gpu_topology(const preset_db *db, const engine_gpu *g, const engine_
 int preset_db_add_json(preset_db *db, const char *file, const char *text,
                        size_t len);
 
-/* Read a Hugging Face config.json (llama, mistral, mixtral, qwen2, falcon,
- * gpt2, gpt_neox, deepseek_v3 ...) into *out.  0 ok, -1 with err. */
+/* Read a Hugging Face config.json (llama, mistral, mixtral, qwen2/3,
+ * phi3, gemma2/3, llama4, gpt_oss, falcon, gpt2, gpt_neox, deepseek_v3 ...)
+ * into *out.  0 ok, -1 with err (an unknown model_type names the supported
+ * ones).  Keys it neither reads nor knows to leave the counts alone are
+ * named in out->source after PRESET_HF_NOT_READ. */
+#define PRESET_HF_NOT_READ "not read:"
 int preset_model_from_hf_config(const char *path, engine_model *out,
                                 engine_error *err);
 

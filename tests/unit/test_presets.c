@@ -1411,6 +1411,7 @@ static void test_hf_qwen3_moe(void **state)
     assert_int_equal(m.qkv_bias, 0);
     assert_int_equal(m.dense_layers, 0);
     assert_int_equal(m.context, 40960);
+    assert_int_equal(m.qk_norm, 1); /* per-head q/k RMSNorm: 2 x 128 a layer */
     preset_db *db = shipped_db();
     const engine_model *p = preset_find_model(db, "qwen3-30b-a3b");
     assert_non_null(p);
@@ -1548,6 +1549,44 @@ static void test_window_kv_bytes(void **state)
     assert_near_rel(engine_kv_bytes(l, ENGINE_FP16, 8192),
                     8192 * engine_kv_bytes_per_token(l, ENGINE_FP16), 1e-12);
     preset_db_free(db);
+}
+
+/* Llama 4 Maverick's text_config: MoE on every second layer (1, 3, ...),
+ * dense layers of intermediate_size_mlp between; the same counts as the
+ * preset.  Extra keys still load and are named in the source. */
+static void test_hf_llama4_interleave_and_extra_keys(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    strcpy(dir, "/tmp/shardscope-hfl4-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    write_file(path,
+               "{\"model_type\": \"llama4\", \"my_new_field\": 1, \"text_config\": {"
+               "\"model_type\": \"llama4_text\", \"hidden_size\": 5120, \"num_hidden_layers\": 48,"
+               " \"num_attention_heads\": 40, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+               " \"intermediate_size\": 8192, \"intermediate_size_mlp\": 16384,"
+               " \"num_local_experts\": 128, \"num_experts_per_tok\": 1,"
+               " \"interleave_moe_layer_step\": 2, \"attention_chunk_size\": 8192,"
+               " \"vocab_size\": 202048, \"max_position_embeddings\": 1048576,"
+               " \"rope_scaling\": null, \"use_qk_norm\": false, \"fancy_mode\": true}}");
+    engine_model m = hf_load(path);
+    assert_int_equal(m.moe_every, 2);
+    assert_int_equal(m.experts, 128);
+    assert_int_equal(m.window, 8192);
+    assert_int_equal(m.global_every, 4); /* no no_rope_layers: every 4th NoPE */
+    preset_db *db = shipped_db();
+    const engine_model *p = preset_find_model(db, "llama-4-maverick");
+    assert_non_null(p);
+    assert_near_rel(engine_model_params(&m), engine_model_params(p), 1e-9);
+    assert_near_rel(engine_model_active_params(&m), engine_model_active_params(p), 1e-9);
+    assert_non_null(strstr(m.source, "; not read: my_new_field, fancy_mode"));
+    preset_db_free(db);
+    /* the known keys of a hub config leave no note */
+    m = hf_load(HF "gpt-oss-120b/config.json");
+    assert_null(strstr(m.source, "not read"));
+    unlink(path);
+    rmdir(dir);
 }
 
 /* Names from a Hugging Face cache path and from _name_or_path. */
@@ -1702,6 +1741,7 @@ int main(void)
         cmocka_unit_test(test_issue11_published_counts),
         cmocka_unit_test(test_window_kv_bytes),
         cmocka_unit_test(test_hf_issue11_models),
+        cmocka_unit_test(test_hf_llama4_interleave_and_extra_keys),
         cmocka_unit_test(test_units_are_si),
         cmocka_unit_test(test_gpu_memory_is_driver_total),
         cmocka_unit_test(test_find_is_case_insensitive_and_takes_display_names),

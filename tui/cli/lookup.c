@@ -180,6 +180,9 @@ const engine_model *cli_find_model(const preset_db *db, const char *flag, const 
             engine_errorf(err, "%s: %s", flag, e.msg[0] ? e.msg : "cannot read the config.json");
             return NULL;
         }
+        const char *nr = strstr(storage->source, "; " PRESET_HF_NOT_READ);
+        if (nr) /* one line: what the importer ignored */
+            fprintf(stderr, "note: %s: %s\n", name, nr + 2);
         if (from_file)
             *from_file = 1;
         return storage;

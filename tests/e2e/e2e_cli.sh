@@ -416,8 +416,10 @@ expect_rc 0
 expect_out '^tp,pp,dp,ep,valid,fits,reason,weights_bytes,'
 expect_out '^8,1,1,1,1,1,,[0-9]'
 expect_out '^1,1,8,1,1,0,"needs '
-n=$(awk -F, 'NR > 1 && NF < 25 { bad++ } END { print bad + 0 }' "$tmp/out")
-[ "$n" -eq 0 ] || fail "$what: $n rows with fewer than 25 fields"
+n=$(awk -F, 'NR > 1 && NF < 28 { bad++ } END { print bad + 0 }' "$tmp/out")
+[ "$n" -eq 0 ] || fail "$what: $n rows with fewer than 28 fields"
+expect_out '^tp,.*,p50_s,p99_s,batch,max_concurrency,kv_capacity_tokens$'
+expect_out '^8,1,1,1,1,1,,[0-9].*,1,[0-9]+,[0-9]+$'
 
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --csv --json
 expect_rc 2

@@ -773,7 +773,8 @@ static void check_export_csv(const char *path)
                               "kv_bytes,activation_bytes,overhead_bytes,per_gpu_bytes,"
                               "capacity_bytes,ttft_s,itl_s,e2e_s,tokens_per_s,speedup,"
                               "efficiency,compute_comm_ratio,regime,bubble_fraction,"
-                              "cost_per_mtok_usd,p50_s,p99_s\n");
+                              "cost_per_mtok_usd,p50_s,p99_s,batch,max_concurrency,"
+                              "kv_capacity_tokens\n");
     assert_non_null(fgets(line, sizeof line, f));
     assert_int_equal(strncmp(line, "strategies,1,TP", 15), 0);
     fclose(f);

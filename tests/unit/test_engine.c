@@ -966,6 +966,42 @@ static void test_kv_capacity_paged(void **state)
     assert_near(r.tokens_per_s, r323.tokens_per_s, 0);
 }
 
+/* Local-attention layers keep their window's blocks: Llama-3-8B with a
+ * 1024-token window on 3 layers of 4, prompt 8000 + gen 256 = 8256 tokens:
+ * 8 global layers x 516 blocks + 24 local x 64 blocks, 65536 B a block-layer
+ * (16 x 4096 B) = 371195904 B a sequence.  Room as in test_kv_capacity_paged:
+ * 53734834432 - 513024 B per sequence -> 144 sequences (49 without the
+ * window: 32 x 516 blocks); beside 144 workspaces 25587 blocks of all 32
+ * layers = 409392 tokens. */
+static void test_kv_capacity_window(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_framework f = fw_test();
+    f.mem_rule = ENGINE_MEM_TOTAL;
+    f.mem_fraction = 0.9;
+    f.runtime_bytes = 1.5e9;
+    f.max_num_tokens = 8192;
+    s.framework = &f;
+    s.prompt = 8000;
+    s.gen = 256;
+    s.max_model_len = 16384; /* past the model's 8192 */
+    assert_int_equal(eval_plan(&s, 1, 1, 1, 1).max_concurrency, 49);
+    m.window = 1024;
+    m.global_every = 4;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.max_concurrency, 144);
+    assert_near(r.kv_capacity_tokens, 409392, 0);
+    s.batch = 144;
+    assert_true(eval_plan(&s, 1, 1, 1, 1).fits);
+    s.batch = 145;
+    assert_false(eval_plan(&s, 1, 1, 1, 1).fits);
+}
+
 /* total_concurrency spreads C sequences over the replicas: C = 5 on dp 2
  * puts 3 on the first and 2 on the second; the most loaded one sets TTFT
  * and ITL, tokens/s is the sum of both replicas' own, cost follows. */
@@ -1355,6 +1391,7 @@ int main(void)
         cmocka_unit_test(test_params_exact),
         cmocka_unit_test(test_kv_capacity_paged),
         cmocka_unit_test(test_total_concurrency),
+        cmocka_unit_test(test_kv_capacity_window),
         cmocka_unit_test(test_params_published),
         cmocka_unit_test(test_kv_bytes_per_token),
         cmocka_unit_test(test_kv_sharding),

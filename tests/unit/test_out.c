@@ -262,16 +262,19 @@ static void test_csv_result_row(void **state)
     r.cost_per_mtok_usd = 0;      /* no price: empty */
     r.p50_s = 3;
     r.p99_s = 3.5;
+    r.batch = 3;
+    r.max_concurrency = 40;
+    r.kv_capacity_tokens = 51200;
     char *t = captured(row_of, &r);
     assert_string_equal(t, "2,1,4,1,1,1,,8000000000,0,0,0,15000000000,72000000000,"
-                           "0.25,0.012500000000000001,,320,1.5,0.75,4,C,0,,3,3.5\n");
+                           "0.25,0.012500000000000001,,320,1.5,0.75,4,C,0,,3,3.5,3,40,51200\n");
     free(t);
     /* Does not fit: memory stays, every performance field is empty. */
     r.fits = 0;
     snprintf(r.reason, sizeof r.reason, "needs 90.0 GB, has 72.0 GB");
     t = captured(row_of, &r);
     assert_string_equal(t, "2,1,4,1,1,0,\"needs 90.0 GB, has 72.0 GB\",8000000000,0,0,0,"
-                           "15000000000,72000000000,,,,,,,,,,,,\n");
+                           "15000000000,72000000000,,,,,,,,,,,,,3,40,51200\n");
     free(t);
 }
 

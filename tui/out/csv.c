@@ -35,7 +35,7 @@ void out_csv_result_header(FILE *f)
     fputs("tp,pp,dp,ep,valid,fits,reason,weights_bytes,kv_bytes,activation_bytes,"
           "overhead_bytes,per_gpu_bytes,capacity_bytes,ttft_s,itl_s,e2e_s,tokens_per_s,"
           "speedup,efficiency,compute_comm_ratio,regime,bubble_fraction,cost_per_mtok_usd,"
-          "p50_s,p99_s\n",
+          "p50_s,p99_s,batch,max_concurrency,kv_capacity_tokens\n",
           f);
 }
 
@@ -72,5 +72,11 @@ void out_csv_result_row(FILE *f, const engine_result *r, int with_tails)
     out_csv_number(f, r->p50_s, tails);
     fputc(',', f);
     out_csv_number(f, r->p99_s, tails);
+    fputc(',', f);
+    out_csv_number(f, r->batch, mem);
+    fputc(',', f);
+    out_csv_number(f, r->max_concurrency, mem);
+    fputc(',', f);
+    out_csv_number(f, r->kv_capacity_tokens, mem);
     fputc('\n', f);
 }

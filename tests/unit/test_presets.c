@@ -1589,6 +1589,49 @@ static void test_hf_llama4_interleave_and_extra_keys(void **state)
     rmdir(dir);
 }
 
+/* Issue 11, MXFP4: gpt-oss-120b's blocks at 4 bits plus an E8M0 scale per
+ * 32 (0.53125 B a weight), the embedding, head, router and norms at 16
+ * bits.  By hand at TP1: 36 x (attention 26,547,200 incl. Q/K/V biases +
+ * experts 128 x 3 x 2880^2) x 0.53125 = 61,421,788,800 B; norms 36 x 2 x
+ * 2880 x 2 = 414,720; routers 36 x 2880 x 128 x 2 = 26,542,080; embedding
+ * and head 2 x 201088 x 2880 x 2 = 2,316,533,760; final norm 5,760: in all
+ * 63,765,285,120 B.  The GEMMs run at the FP4 rate on B200 (which has it)
+ * and on 16-bit math once that rate is taken away (dequantised), with the
+ * same bytes in memory. */
+static void test_mxfp4_weights_and_math(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_model *m = preset_find_model(db, "gpt-oss-120b");
+    const engine_gpu *b200 = preset_find_gpu(db, "b200");
+    assert_non_null(m);
+    assert_non_null(b200);
+    assert_true(b200->peak_flops[ENGINE_FP4] > 0);
+    engine_gpu deq = *b200;
+    deq.peak_flops[ENGINE_FP4] = 0;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = m;
+    s.gpu = b200;
+    s.intra = preset_find_link(db, "nvlink5");
+    s.gpus = 1;
+    s.batch = 8;
+    s.prompt = 4096;
+    s.gen = 16;
+    assert_int_equal(engine_scenario_weight_dtype(&s), ENGINE_FP4);
+    assert_int_equal(engine_scenario_quant_group(&s), 32);
+    engine_result r4, r16;
+    engine_error err;
+    engine_plan p = {1, 1, 1, 1};
+    assert_int_equal(engine_evaluate(&s, p, &r4, &err), 0);
+    assert_near_rel(r4.mem.weights_bytes, 63765285120.0, 1e-12);
+    s.gpu = &deq;
+    assert_int_equal(engine_evaluate(&s, p, &r16, &err), 0);
+    assert_near_rel(r16.mem.weights_bytes, 63765285120.0, 1e-12);
+    assert_true(r16.prefill.gemm_s > 2.0 * r4.prefill.gemm_s);
+    preset_db_free(db);
+}
+
 /* Names from a Hugging Face cache path and from _name_or_path. */
 static void test_hf_names(void **state)
 {
@@ -1742,6 +1785,7 @@ int main(void)
         cmocka_unit_test(test_window_kv_bytes),
         cmocka_unit_test(test_hf_issue11_models),
         cmocka_unit_test(test_hf_llama4_interleave_and_extra_keys),
+        cmocka_unit_test(test_mxfp4_weights_and_math),
         cmocka_unit_test(test_units_are_si),
         cmocka_unit_test(test_gpu_memory_is_driver_total),
         cmocka_unit_test(test_find_is_case_insensitive_and_takes_display_names),

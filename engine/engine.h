@@ -138,6 +138,8 @@ typedef struct engine_model {
     int has_weight_dtype;
     engine_dtype weight_dtype;
     int quant_group;   /* weights per scale (int4: 128 for GPTQ/AWQ); 0: the dtype's default */
+    int attn_16bit;    /* 1: a quantized checkpoint keeps the attention projections in
+                        * 16 bits (gpt-oss's MXFP4 covers the experts only) */
 } engine_model;
 
 /* One GPU type.  Peaks are dense (no sparsity); 0 means "no native support":

@@ -469,6 +469,8 @@ static double stage_weight_bytes(const plan_ctx *c, int i)
     }
     /* norms are replicated and stay 16-bit in quantized checkpoints */
     double body = (dense * per_dense + moe * per_moe) * c->w_b + n * sh->norms * c->edge_b;
+    if (c->m->attn_16bit) /* the checkpoint keeps attention in 16 bits */
+        body += n * attn * (c->edge_b - c->w_b);
     double router = moe > 0 ? moe * sh->router / sh->moe_layers * c->edge_b : 0;
     double edges = 0;
     if (i == 0)
@@ -577,21 +579,22 @@ static void mlp(step_acc *a, const plan_ctx *c, double T, double width, double s
 static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step_acc *a)
 {
     const engine_model *m = c->m;
-    const kconst *k = &c->kc;
+    const int a16 = m->attn_16bit; /* 16-bit attention in a quantized checkpoint */
+    const kconst *k = &c->kc, *kg = a16 ? &c->kc16 : k; /* kg: the projections */
     double T = sp->seqs * sp->t;
-    double d = m->hidden, ab = c->a_b, wb = c->w_b;
+    double d = m->hidden, ab = c->a_b, wb = a16 ? c->edge_b : c->w_b;
     double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
     double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
     if (m->q_lora_rank > 0) {
-        gemm(a, k, T, m->q_lora_rank, d, 1, wb, ab); /* replicated down-projection */
+        gemm(a, kg, T, m->q_lora_rank, d, 1, wb, ab); /* replicated down-projection */
         kernel(a, kc_small(k, 2.0 * T * m->q_lora_rank * ab), &a->small);
-        gemm(a, k, T, heads * qk, m->q_lora_rank, 1, wb, ab);
+        gemm(a, kg, T, heads * qk, m->q_lora_rank, 1, wb, ab);
     } else {
-        gemm(a, k, T, heads * qk, d, 1, wb, ab);
+        gemm(a, kg, T, heads * qk, d, 1, wb, ab);
     }
-    gemm(a, k, T, lat, d, 1, wb, ab);
+    gemm(a, kg, T, lat, d, 1, wb, ab);
     kernel(a, kc_small(k, 2.0 * T * m->kv_lora_rank * ab), &a->small);
-    gemm(a, k, T, heads * ((double)m->qk_nope_dim + m->v_head_dim), m->kv_lora_rank, 1, wb, ab);
+    gemm(a, kg, T, heads * ((double)m->qk_nope_dim + m->v_head_dim), m->kv_lora_rank, 1, wb, ab);
     if (sp->decode) {
         /* Absorbed MLA: every head reads the shared latent cache. */
         double ctx = sp->past + 1;
@@ -603,7 +606,7 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
                                   m->v_head_dim, ab),
                &a->attn);
     }
-    gemm(a, k, T, d, heads * m->v_head_dim, 1, wb, ab);
+    gemm(a, kg, T, d, heads * m->v_head_dim, 1, wb, ab);
 }
 
 /* Grouped-query (or multi-head) attention: the fused QKV projection,
@@ -613,12 +616,13 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
 {
     const engine_model *m = c->m;
     const engine_plan p = c->p;
-    const kconst *k = &c->kc;
+    const int a16 = m->attn_16bit; /* 16-bit attention in a quantized checkpoint */
+    const kconst *k = &c->kc, *kg = a16 ? &c->kc16 : k; /* kg: the projections */
     double T = sp->seqs * sp->t;
-    double d = m->hidden, ab = c->a_b, wb = c->w_b;
+    double d = m->hidden, ab = c->a_b, wb = a16 ? c->edge_b : c->w_b;
     double kvh = m->kv_heads >= p.tp ? (double)m->kv_heads / p.tp : 1.0;
     double dh = m->head_dim;
-    gemm(a, k, T, (heads + 2.0 * kvh) * dh, d, 1, wb, ab);
+    gemm(a, kg, T, (heads + 2.0 * kvh) * dh, d, 1, wb, ab);
     if (!c->fw->attn_fused) {
         /* rotary on q and k, then the new K and V into the paged cache */
         kernel(a, kc_small(k, 2.0 * T * (heads + kvh) * dh * ab), &a->small);
@@ -636,7 +640,7 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
                                     ab),
                &a->attn);
     }
-    gemm(a, k, T, d, heads * dh, 1, wb, ab);
+    gemm(a, kg, T, d, heads * dh, 1, wb, ab);
 }
 
 /* A mixture-of-experts MLP of T tokens (act: their activation bytes): the

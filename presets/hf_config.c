@@ -650,6 +650,21 @@ static int quant_method_dtype(const hf_ctx *h, const cJSON *q, const char *metho
     return -1;
 }
 
+/* 1 when the modules left unquantized (modules_to_not_convert: transformers'
+ * mxfp4, bitsandbytes, fbgemm; ignore: compressed-tensors; exclude_modules:
+ * ModelOpt) name the attention ("model.layers.*.self_attn"). */
+static int quant_skips_attention(const cJSON *q)
+{
+    static const char *const lists[] = { "modules_to_not_convert", "ignore", "exclude_modules" };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(q, lists[i]);
+        for (const cJSON *x = cJSON_IsArray(l) ? l->child : NULL; x; x = x->next)
+            if (cJSON_IsString(x) && strstr(x->valuestring, "self_attn"))
+                return 1;
+    }
+    return 0;
+}
+
 /* quantization_config names the checkpoint's weight format. */
 static int hf_quantization(const hf_ctx *h, engine_model *m)
 {
@@ -674,6 +689,7 @@ static int hf_quantization(const hf_ctx *h, engine_model *m)
     m->has_weight_dtype = 1;
     m->weight_dtype = d;
     m->quant_group = g;
+    m->attn_16bit = quant_skips_attention(q);
     return 0;
 }
 

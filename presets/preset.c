@@ -126,6 +126,7 @@ static const field_spec model_fields[] = {
     MN("active_params_published", 0, FR_NONNEG, 1e15, active_params_published),
     ENUM(engine_model, "weights", 0, weight_dtype, DTYPE_CHOICES, N_OF(DTYPE_CHOICES)),
     MI("quant_group", 0, FR_POS, 1048576, quant_group),
+    MB("attn_16bit", attn_16bit),
 };
 
 #define GT(k, req, rng, dt) \

@@ -1474,6 +1474,7 @@ static void test_hf_issue11_models(void **state)
     assert_int_equal(m.has_weight_dtype, 1);
     assert_int_equal(m.weight_dtype, ENGINE_FP4);
     assert_int_equal(m.quant_group, 32);
+    assert_int_equal(m.attn_16bit, 1); /* modules_to_not_convert: self_attn */
     assert_int_equal(m.context, 131072);
     assert_near_rel(engine_model_params(&m),
                     engine_model_params(preset_find_model(db, "gpt-oss-120b")), 1e-9);
@@ -1589,15 +1590,18 @@ static void test_hf_llama4_interleave_and_extra_keys(void **state)
     rmdir(dir);
 }
 
-/* Issue 11, MXFP4: gpt-oss-120b's blocks at 4 bits plus an E8M0 scale per
- * 32 (0.53125 B a weight), the embedding, head, router and norms at 16
- * bits.  By hand at TP1: 36 x (attention 26,547,200 incl. Q/K/V biases +
- * experts 128 x 3 x 2880^2) x 0.53125 = 61,421,788,800 B; norms 36 x 2 x
- * 2880 x 2 = 414,720; routers 36 x 2880 x 128 x 2 = 26,542,080; embedding
- * and head 2 x 201088 x 2880 x 2 = 2,316,533,760; final norm 5,760: in all
- * 63,765,285,120 B.  The GEMMs run at the FP4 rate on B200 (which has it)
- * and on 16-bit math once that rate is taken away (dequantised), with the
- * same bytes in memory. */
+/* Issue 11, MXFP4: gpt-oss-120b's experts at 4 bits plus an E8M0 scale
+ * per 32 (0.53125 B a weight); attention (attn_16bit: the checkpoint's
+ * modules_to_not_convert), embedding, head, router and norms at 16 bits.
+ * By hand at TP1: experts 36 x 128 x 3 x 2880^2 x 0.53125 = 60,914,073,600
+ * B; attention 36 x 26,547,200 (Q/K/V biases included) x 2 = 1,911,398,400;
+ * norms 36 x 2 x 2880 x 2 = 414,720; routers 36 x 2880 x 128 x 2 =
+ * 26,542,080; embedding and head 2 x 201088 x 2880 x 2 = 2,316,533,760;
+ * final norm 5,760: 65,168,968,320 B in all.  The gpt-oss model card (Table
+ * 1) gives checkpoints of 60.8 GiB (65.28 GB) and 12.8 GiB (13.74 GB, for
+ * gpt-oss-20b): within 0.5 %.  The GEMMs run at the FP4 rate on B200 (which
+ * has it) and on 16-bit math once that rate is taken away (dequantised),
+ * with the same bytes. */
 static void test_mxfp4_weights_and_math(void **state)
 {
     (void)state;
@@ -1624,11 +1628,22 @@ static void test_mxfp4_weights_and_math(void **state)
     engine_error err;
     engine_plan p = {1, 1, 1, 1};
     assert_int_equal(engine_evaluate(&s, p, &r4, &err), 0);
-    assert_near_rel(r4.mem.weights_bytes, 63765285120.0, 1e-12);
+    assert_near_rel(r4.mem.weights_bytes, 65168968320.0, 1e-12);
+    assert_near_rel(r4.mem.weights_bytes, 60.8 * 1073741824.0, 0.005);
     s.gpu = &deq;
     assert_int_equal(engine_evaluate(&s, p, &r16, &err), 0);
-    assert_near_rel(r16.mem.weights_bytes, 63765285120.0, 1e-12);
+    assert_near_rel(r16.mem.weights_bytes, 65168968320.0, 1e-12);
     assert_true(r16.prefill.gemm_s > 2.0 * r4.prefill.gemm_s);
+    s.model = preset_find_model(db, "gpt-oss-20b");
+    s.gpu = b200;
+    assert_int_equal(engine_evaluate(&s, p, &r4, &err), 0);
+    assert_near_rel(r4.mem.weights_bytes, 12.8 * 1073741824.0, 0.005);
+    /* without attn_16bit the attention would count at 0.53 B: 1.4 GB less */
+    engine_model all4 = *m;
+    all4.attn_16bit = 0;
+    s.model = &all4;
+    assert_int_equal(engine_evaluate(&s, p, &r4, &err), 0);
+    assert_near_rel(r4.mem.weights_bytes, 65168968320.0 - 955699200.0 * 1.46875, 1e-12);
     preset_db_free(db);
 }
 

@@ -1545,6 +1545,10 @@ static void test_window_kv_bytes(void **state)
     const engine_model *o = preset_find_model(db, "gpt-oss-120b");
     assert_near_rel(engine_kv_bytes(o, ENGINE_FP16, 131072),
                     (18.0 * 131072 + 18.0 * 128) * 2048, 1e-12);
+    /* Mistral-7B v0.1: a 4096-token window on all 32 layers, 2 x 8 x 128 x 2 B */
+    const engine_model *mi = preset_find_model(db, "mistral-7b");
+    assert_int_equal(mi->global_every, 0);
+    assert_near_rel(engine_kv_bytes(mi, ENGINE_FP16, 32768), 32.0 * 4096 * 4096, 1e-12);
     /* a dense global model: layers x ctx x per-token */
     const engine_model *l = preset_find_model(db, "llama-3-8b");
     assert_near_rel(engine_kv_bytes(l, ENGINE_FP16, 8192),

@@ -163,6 +163,11 @@ run list models --json
 expect_rc 0
 expect_clean_json
 expect_out '"name":[[:space:]]*"llama-3-70b"'
+# issue 11: local attention and interleaved MoE (gemma-3-27b: 1024, every
+# 6th layer global; llama-4-maverick: MoE on every 2nd layer)
+expect_out '"window":[[:space:]]*1024,'
+expect_out '"global_every":[[:space:]]*6,'
+expect_out '"moe_every":[[:space:]]*2,'
 expect_out '"source":'
 
 run list gpus --json

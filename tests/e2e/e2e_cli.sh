@@ -322,6 +322,19 @@ run eval --model "$tmp/extra/config.json" --gpu h100-sxm --gpus 1
 expect_rc 2
 expect_err "model_type: unsupported family 'mamba' \(supported: llama, .*gemma3, .*llama4, .*gpt_oss, "
 
+# Issue 11: the memory breakdown shows local and global layers apart.
+# gemma-3-27b at 32768 tokens: 10 global layers x 32768 + 52 local x 1024,
+# 8192 B a token and layer (test_presets.c test_window_kv_bytes).
+run eval --model gemma-3-27b --gpu h100-sxm --gpus 1 --tp 1 --prompt 32000 --gen 768
+expect_rc 0
+expect_out '^  KV cache +3\.12 GB'
+expect_out '^    global layers +2\.68 GB +global-attention layers \(every 6th\)'
+expect_out '^    local layers +436 MB +local layers: at most 1024 tokens each \(sliding window\)'
+run eval --model gemma-3-27b --gpu h100-sxm --gpus 1 --tp 1 --prompt 32000 --gen 768 --json
+expect_rc 0
+expect_near kv_bytes 3120562176 1e-9
+expect_near kv_local_bytes 436207616 1e-9
+
 # An explicit plan the model cannot use: reported, exit 2.
 run eval --model llama-3-8b --gpu h100-sxm --gpus 3 --tp 3 --json
 expect_rc 2

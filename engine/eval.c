@@ -630,14 +630,16 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
     }
     if (sp->decode) {
         double ctx = sp->past + 1;
+        /* past the window: a sliding one sees its whole window, a chunked
+         * one (Llama 4) half a chunk on average */
         if (sp->window > 0 && ctx > sp->window)
-            ctx = sp->window;
+            ctx = m->window_chunked ? (sp->window + 1) / 2.0 : sp->window;
         double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
         double fl = 4.0 * sp->seqs * heads * ctx * dh;
         kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
     } else {
-        kernel(a, kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, heads, kvh, dh, dh,
-                                    ab),
+        kernel(a, kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked,
+                                    heads, kvh, dh, dh, ab),
                &a->attn);
     }
     gemm(a, kg, T, d, heads * dh, 1, wb, ab);

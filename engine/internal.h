@@ -66,9 +66,12 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
 double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,
                        double kv_heads, double qk, double v, double a_bytes);
 /* The same for a local layer attending to at most `window` keys a query
- * (0: no window): FLOPs over the windowed keys, at most `window` past ones read. */
+ * (0: no window): FLOPs over the windowed keys, at most `window` past ones
+ * read.  chunked: the keys of the query's own `window`-token chunk only
+ * (Llama 4), else the last `window` (sliding). */
 double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, double window,
-                         double heads, double kv_heads, double qk, double v, double a_bytes);
+                         int chunked, double heads, double kv_heads, double qk, double v,
+                         double a_bytes);
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads);
 double kc_small(const kconst *k, double bytes);
 

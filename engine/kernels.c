@@ -213,17 +213,29 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
 double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,
                        double kv_heads, double qk, double v, double a_bytes)
 {
-    return kc_attn_prefill_w(k, seqs, t, past, 0, heads, kv_heads, qk, v, a_bytes);
+    return kc_attn_prefill_w(k, seqs, t, past, 0, 0, heads, kv_heads, qk, v, a_bytes);
+}
+
+/* Keys seen by the first n positions under chunked attention of w tokens:
+ * position p sees (p mod w) + 1. */
+static double chunk_keys(double n, double w)
+{
+    double q = floor(n / w), r = n - q * w;
+    return q * w * (w + 1) / 2.0 + r * (r + 1) / 2.0;
 }
 
 double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, double window,
-                         double heads, double kv_heads, double qk, double v, double a_bytes)
+                         int chunked, double heads, double kv_heads, double qk, double v,
+                         double a_bytes)
 {
     if (!(seqs > 0) || !(t > 0) || !(heads > 0))
         return 0.0;
     /* Causal: query i of the chunk sees past + i + 1 keys. */
     double keys = t * past + t * (t + 1) / 2.0;
-    if (window > 0 && past + t > window) {
+    if (window > 0 && chunked && past + t > window) {
+        keys = chunk_keys(past + t, window) - chunk_keys(past, window);
+        past = fmod(past, window);
+    } else if (window > 0 && past + t > window) {
         /* at most `window` keys each: the first n1 queries see fewer */
         double n1 = window - past > 0 ? fmin(window - past, t) : 0;
         keys = n1 * past + n1 * (n1 + 1) / 2.0 + (t - n1) * window;

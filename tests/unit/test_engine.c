@@ -660,6 +660,42 @@ static void test_attention_window(void **state)
     assert_near(rw.mem.kv_bytes, (4 * 8002.0 + 12 * 1024.0) * tok, 1e-12);
 }
 
+/* Chunked local attention (Llama 4): a query sees only its own chunk.  All
+ * layers chunked at 1024: decode past the first chunk sees (1024 + 1) / 2
+ * keys on average, as the plain model at past + 1 = 512.5 (prompt 510,
+ * gen 3); a 4096-token prompt is four independent chunks, so its attention
+ * costs what four 1024-token sequences do without a window (same FLOPs,
+ * traffic and thread blocks); the cache still holds a whole chunk. */
+static void test_chunked_attention(void **state)
+{
+    (void)state;
+    engine_model full = tm_llama3_8b(), ch = full;
+    ch.window = 1024;
+    ch.window_chunked = 1;
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s, t;
+    ts_scenario(&s, &ch, &g, &l, 1);
+    ts_scenario(&t, &full, &g, &l, 1);
+    s.prompt = 8000;
+    s.gen = 2;
+    t.prompt = 510;
+    t.gen = 3;
+    engine_result rc = eval_plan(&s, 1, 1, 1, 1), rf = eval_plan(&t, 1, 1, 1, 1);
+    assert_near(rc.decode.attn_s, rf.decode.attn_s, 1e-12);
+    assert_near(rc.mem.kv_bytes, 32 * 1024 * 2.0 * 8 * 128 * 2, 1e-12);
+    s.prompt = 4096;
+    t.prompt = 1024;
+    t.batch = 4;
+    rc = eval_plan(&s, 1, 1, 1, 1);
+    rf = eval_plan(&t, 1, 1, 1, 1);
+    assert_near(rc.prefill.attn_s, rf.prefill.attn_s, 1e-12);
+    /* a sliding window of the same size costs more: each query sees 1024 */
+    ch.window_chunked = 0;
+    engine_result rs = eval_plan(&s, 1, 1, 1, 1);
+    assert_true(rs.prefill.attn_s > rc.prefill.attn_s);
+}
+
 /* PP=4 with 4 micro-batches of 2 sequences: GPipe's prefill takes 4 steps
  * of the slowest stage (the last: 8 layers and the LM head) plus one pass
  * of the three others (fill), whose time is the bubble; decode keeps 4
@@ -1409,6 +1445,7 @@ int main(void)
         cmocka_unit_test(test_pp_p2p_hand),
         cmocka_unit_test(test_moe_decode_hand),
         cmocka_unit_test(test_attention_window),
+        cmocka_unit_test(test_chunked_attention),
         cmocka_unit_test(test_pipeline_times),
         cmocka_unit_test(test_default_microbatches),
         cmocka_unit_test(test_invalid_plans),

@@ -1201,6 +1201,27 @@ static void test_details_of_unfit_plan(void **state)
     assert_false(pane_contains(PANE_DETAILS, "ITL"));
     assert_false(pane_contains(PANE_DETAILS, "tok/s"));
     assert_false(pane_contains(PANE_DETAILS, "/1M tok"));
+    assert_false(pane_contains(PANE_DETAILS, "  local ")); /* no window: no split */
+    screen_close();
+}
+
+/* Issue 11: a model with local attention shows its KV cache split into
+ * global and local layers (gemma-3-27b: every 6th global, 1024 tokens). */
+static void test_details_kv_local_split(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "gemma-3-27b";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 2;
+    screen_open("vt100", 0, 40, 120, &eo);
+    type("2");
+    const engine_result *p1 = exp_selected_plan(g_x);
+    assert_true(p1->mem.kv_local_bytes > 0);
+    assert_true(p1->mem.kv_local_bytes < p1->mem.kv_bytes);
+    assert_true(pane_contains(PANE_DETAILS, "  global     "));
+    assert_true(pane_contains(PANE_DETAILS, "  local      "));
     screen_close();
 }
 
@@ -1736,6 +1757,7 @@ int main(void)
         cmocka_unit_test(test_calib_view_defaults_and_no_hook),
         cmocka_unit_test(test_signal_flag),
         cmocka_unit_test(test_details_of_unfit_plan),
+        cmocka_unit_test(test_details_kv_local_split),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),
         cmocka_unit_test(test_loop_burst_of_keys_draws_one_frame),

@@ -241,6 +241,10 @@ static void build(const exp_view *v, lines *l)
     add(l, ROLE_TITLE, "Memory per GPU");
     add(l, ROLE_NORMAL, " weights      %10s", fmt_gb(m->weights_bytes, a, sizeof a));
     add(l, ROLE_NORMAL, " KV cache     %10s", fmt_gb(m->kv_bytes, a, sizeof a));
+    if (m->kv_local_bytes > 0) { /* local-attention layers hold at most their window */
+        add(l, ROLE_DIM, "  global     %10s", fmt_gb(m->kv_bytes - m->kv_local_bytes, a, sizeof a));
+        add(l, ROLE_DIM, "  local      %10s", fmt_gb(m->kv_local_bytes, a, sizeof a));
+    }
     add(l, ROLE_NORMAL, " activations  %10s", fmt_gb(m->activation_bytes, a, sizeof a));
     add(l, ROLE_NORMAL, " runtime      %10s", fmt_gb(m->overhead_bytes, a, sizeof a));
     add(l, ROLE_VALUE, " total        %10s", fmt_gb(m->per_gpu_bytes, a, sizeof a));

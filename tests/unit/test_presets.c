@@ -1594,6 +1594,50 @@ static void test_hf_llama4_interleave_and_extra_keys(void **state)
     rmdir(dir);
 }
 
+/* Issue 11: a layer_types the engine cannot express (not every layer local
+ * nor every Nth global) or of the wrong length is refused, naming the key. */
+static void test_hf_layer_types_errors(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    strcpy(dir, "/tmp/shardscope-hflt-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    const char *base = "{\"model_type\": \"gpt_oss\", \"hidden_size\": 2880, \"num_hidden_layers\": 4,"
+                       " \"num_attention_heads\": 64, \"num_key_value_heads\": 8, \"head_dim\": 64,"
+                       " \"intermediate_size\": 2880, \"vocab_size\": 201088,"
+                       " \"max_position_embeddings\": 131072, \"num_local_experts\": 32,"
+                       " \"experts_per_token\": 4, \"sliding_window\": 128, \"layer_types\": ";
+    static const struct { const char *types, *want; } T[] = {
+        { "[\"sliding_attention\", \"full_attention\", \"full_attention\", \"sliding_attention\"]}",
+          "layer_types: only every layer local or every Nth layer global is supported" },
+        { "[\"sliding_attention\", \"full_attention\"]}",
+          "layer_types: expected an array of num_hidden_layers (4) names" },
+        { "[\"sliding_attention\", \"linear_attention\", \"sliding_attention\", \"full_attention\"]}",
+          "layer_types[1]: unknown layer type 'linear_attention'" },
+    };
+    for (int i = 0; i < N_OF(T); i++) {
+        char text[2048], want[512];
+        snprintf(text, sizeof text, "%s%s", base, T[i].types);
+        write_file(path, text);
+        engine_model m;
+        engine_error err = { "" };
+        assert_int_equal(preset_model_from_hf_config(path, &m, &err), -1);
+        snprintf(want, sizeof want, "%s: %s", path, T[i].want);
+        assert_string_equal(err.msg, want);
+    }
+    /* every other layer global, the first local: accepted */
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s", base,
+             "[\"sliding_attention\", \"full_attention\", \"sliding_attention\", \"full_attention\"]}");
+    write_file(path, text);
+    engine_model m = hf_load(path);
+    assert_int_equal(m.window, 128);
+    assert_int_equal(m.global_every, 2);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Issue 11, MXFP4: gpt-oss-120b's experts at 4 bits plus an E8M0 scale
  * per 32 (0.53125 B a weight); attention (attn_16bit: the checkpoint's
  * modules_to_not_convert), embedding, head, router and norms at 16 bits.
@@ -1805,6 +1849,7 @@ int main(void)
         cmocka_unit_test(test_hf_issue11_models),
         cmocka_unit_test(test_hf_llama4_interleave_and_extra_keys),
         cmocka_unit_test(test_mxfp4_weights_and_math),
+        cmocka_unit_test(test_hf_layer_types_errors),
         cmocka_unit_test(test_units_are_si),
         cmocka_unit_test(test_gpu_memory_is_driver_total),
         cmocka_unit_test(test_find_is_case_insensitive_and_takes_display_names),

@@ -1000,40 +1000,69 @@ static double kv_token_bytes(const plan_ctx *c, double *seq_bytes)
     return n0 * layer;
 }
 
-/* 1 when b sequences' KV blocks fit in the room the rule leaves at batch b. */
-static int paged_fits(const plan_ctx *c, int b, double seq_bytes)
+/* 1 when b sequences' KV blocks fit in the room the rule leaves at batch b
+ * (that room, in *room). */
+static int paged_fits(const plan_ctx *c, int b, double seq_bytes, double *room)
 {
     engine_memory mem;
     memory_at(c, b, &mem);
+    *room = mem.kv_capacity_bytes;
     return (double)b * seq_bytes <= mem.kv_capacity_bytes;
 }
 
 /* out->max_concurrency and out->kv_capacity_tokens for c's plan.  The room
  * shrinks as the batch grows (its prefill workspace), so the largest fitting
- * batch is searched below what one sequence's room holds. */
+ * batch lies below what one sequence's room holds.  The room is linear in
+ * the batch until the workspace reaches its chunk cap, so the crossing of
+ * the line through the rooms at 1 and at that bound is tried first (it is
+ * the answer when no cap falls between); a bisection of what is left keeps
+ * the answer exact either way.  Runs on every evaluation. */
 static void capacity_compute(const plan_ctx *c, engine_result *out)
 {
     double seq_b, tok_b = kv_token_bytes(c, &seq_b);
-    engine_memory mem;
-    memory_at(c, 1, &mem);
-    double bound = seq_b > 0 ? floor(mem.kv_capacity_bytes / seq_b) : ENGINE_MAX_BATCH;
+    double room1, room_hi, room_lo = 0, room;
+    int fits1 = paged_fits(c, 1, seq_b, &room1);
+    double bound = seq_b > 0 ? floor(room1 / seq_b) : ENGINE_MAX_BATCH;
     int lo = 0, hi = bound > ENGINE_MAX_BATCH ? ENGINE_MAX_BATCH : (int)bound;
-    if (hi >= 1 && paged_fits(c, hi, seq_b)) {
+    if (fits1) {
+        lo = 1;
+        room_lo = room1;
+    }
+    if (hi > 1 && paged_fits(c, hi, seq_b, &room_hi)) {
         lo = hi;
-    } else {
-        while (hi - lo > 1) { /* lo fits (0 trivially), hi does not */
-            int mid = lo + (hi - lo) / 2;
-            if (paged_fits(c, mid, seq_b))
-                lo = mid;
-            else
-                hi = mid;
+        room_lo = room_hi;
+    } else if (hi > 1 && fits1) {
+        /* b * seq = room1 + (b - 1) * slope, slope = (room_hi - room1) / (hi - 1) */
+        double slope = (room_hi - room1) / (hi - 1);
+        double g = seq_b > slope ? floor((room1 - slope) / (seq_b - slope)) : lo;
+        int guess = !(g >= lo + 1) ? lo + 1 : g > hi - 1 ? hi - 1 : (int)g; /* NaN too */
+        for (int k = 0; k < 2 && hi - lo > 1; k++, guess++) { /* guess, then guess + 1 */
+            if (guess <= lo || guess >= hi)
+                break;
+            if (paged_fits(c, guess, seq_b, &room)) {
+                lo = guess;
+                room_lo = room;
+            } else {
+                hi = guess;
+            }
         }
+        while (hi - lo > 1) { /* lo fits, hi does not */
+            int mid = lo + (hi - lo) / 2;
+            if (paged_fits(c, mid, seq_b, &room)) {
+                lo = mid;
+                room_lo = room;
+            } else {
+                hi = mid;
+            }
+        }
+    } else if (hi <= 1) {
+        lo = fits1 && hi >= 1 ? 1 : 0;
     }
     out->max_concurrency = lo;
-    memory_at(c, lo > 0 ? lo : 1, &mem);
+    if (lo < 1)
+        room_lo = room1;
     double block_b = tok_b * ENGINE_KV_BLOCK;
-    out->kv_capacity_tokens =
-        block_b > 0 ? floor(mem.kv_capacity_bytes / block_b) * ENGINE_KV_BLOCK : 0;
+    out->kv_capacity_tokens = block_b > 0 ? floor(room_lo / block_b) * ENGINE_KV_BLOCK : 0;
 }
 
 /* Evaluate c's plan at c->s->batch (capacity fields left alone). */

@@ -187,15 +187,23 @@ static int hf_sliding_all(const hf_ctx *h, int enabled, engine_model *m)
     return 0;
 }
 
-/* llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3: the
- * same core keys (Phi-3 fuses qkv and gate_up, the same counts). */
-static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
+/* The attention shape most families spell alike: layers, hidden size,
+ * heads, KV heads (default: the heads) and the head size. */
+static int hf_attention_keys(const hf_ctx *h, engine_model *m)
 {
     if (REQ("num_hidden_layers", 100000, &m->layers) ||
         REQ("hidden_size", 1000000, &m->hidden) ||
         REQ("num_attention_heads", 100000, &m->heads) ||
         hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
-        hf_head_dim(h, m) ||
+        hf_head_dim(h, m))
+        return -1;
+    return 0;
+}
+/* llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3: the
+ * same core keys (Phi-3 fuses qkv and gate_up, the same counts). */
+static int hf_llama_like(const hf_ctx *h, const char *type, engine_model *m)
+{
+    if (hf_attention_keys(h, m) ||
         REQ("intermediate_size", 10000000, &m->ffn) ||
         REQ("vocab_size", 10000000, &m->vocab) ||
         REQ("max_position_embeddings", 1000000000, &m->context) ||
@@ -389,11 +397,7 @@ static int hf_gemma(const hf_ctx *h, const char *type, engine_model *m)
 {
     int g3 = strcmp(type, "gemma2") != 0;
     int size = 0, every = g3 ? 6 : 2;
-    if (REQ("num_hidden_layers", 100000, &m->layers) ||
-        REQ("hidden_size", 1000000, &m->hidden) ||
-        REQ("num_attention_heads", 100000, &m->heads) ||
-        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
-        hf_head_dim(h, m) ||
+    if (hf_attention_keys(h, m) ||
         REQ("intermediate_size", 10000000, &m->ffn) ||
         hf_int_keys(h, KEYS("vocab_size"), 1, g3 ? 262208 : 256000, 1, 10000000, &m->vocab) ||
         hf_int_keys(h, KEYS("max_position_embeddings"), 1, g3 ? 131072 : 8192, 1, 1000000000,
@@ -423,11 +427,7 @@ static int hf_gemma(const hf_ctx *h, const char *type, engine_model *m)
 static int hf_llama4(const hf_ctx *h, engine_model *m)
 {
     int chunk = 0, step = 1;
-    if (REQ("num_hidden_layers", 100000, &m->layers) ||
-        REQ("hidden_size", 1000000, &m->hidden) ||
-        REQ("num_attention_heads", 100000, &m->heads) ||
-        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
-        hf_head_dim(h, m) ||
+    if (hf_attention_keys(h, m) ||
         REQ("intermediate_size", 10000000, &m->moe_ffn) ||
         REQ("intermediate_size_mlp", 10000000, &m->ffn) ||
         REQ("vocab_size", 10000000, &m->vocab) ||
@@ -474,11 +474,7 @@ static int hf_llama4(const hf_ctx *h, engine_model *m)
 static int hf_gpt_oss(const hf_ctx *h, engine_model *m)
 {
     int size = 0;
-    if (REQ("num_hidden_layers", 100000, &m->layers) ||
-        REQ("hidden_size", 1000000, &m->hidden) ||
-        REQ("num_attention_heads", 100000, &m->heads) ||
-        hf_int_keys(h, KEYS("num_key_value_heads"), 1, m->heads, 1, 100000, &m->kv_heads) ||
-        hf_head_dim(h, m) ||
+    if (hf_attention_keys(h, m) ||
         REQ("intermediate_size", 10000000, &m->ffn) ||
         REQ("vocab_size", 10000000, &m->vocab) ||
         REQ("max_position_embeddings", 1000000000, &m->context) ||

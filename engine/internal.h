@@ -104,4 +104,9 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
  * assumed checked). */
 int rank_some_plan_fits(const engine_scenario *s);
 
+/* Calls fn for every plan engine_rank evaluates for s->gpus, in its
+ * enumeration order (rank.c; the scenario is assumed checked). */
+void rank_for_each_plan(const engine_scenario *s, void (*fn)(engine_plan p, void *arg),
+                        void *arg);
+
 #endif /* SHARDSCOPE_ENGINE_INTERNAL_H */

@@ -165,3 +165,9 @@ int engine_min_gpus(const engine_scenario *s, int max_gpus)
     }
     return 0;
 }
+
+void rank_for_each_plan(const engine_scenario *s, void (*fn)(engine_plan p, void *arg),
+                        void *arg)
+{
+    for_each_plan(s, fn, arg);
+}

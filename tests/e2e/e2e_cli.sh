@@ -778,5 +778,40 @@ run eval --model llama-3-8b --gpu h100-sxm --gpus 8 --calib "$tmp/deep-calib.jso
 expect_rc 2
 expect_err_exact "shardscope eval: --calib: $tmp/deep-calib.json: not a calibration file (JSON nested deeper than 1000 levels near byte 1000)"
 
+# eval --pareto: the frontier over every plan and batch.  Its per-user end is
+# batch 1 of the fastest plan (TP8 for Llama-3-70B on 8 x H100 over NVLink):
+# 1 / ITL of `eval --tp 8 --batch 1`; along the array tokens/s per GPU rises.
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4 --tp 8 --batch 1 --samples 0 --json
+itl1=$(json_num itl_s)
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4 --pareto --json
+expect_rc 0
+expect_clean_json
+sed -n '/"pareto":/,$p' "$tmp/out" >"$tmp/pareto"
+pb=$(sed -n 's/^[[:space:]]*"batch":[[:space:]]*\([0-9]*\),$/\1/p' "$tmp/pareto" | head -n 1)
+[ "$pb" = 1 ] || fail "$what: first frontier point has batch '$pb', want 1"
+pu=$(sed -n 's/^[[:space:]]*"tokens_per_s_per_user":[[:space:]]*\([-0-9.eE+]*\),$/\1/p' "$tmp/pareto" | head -n 1)
+awk -v a="$pu" -v i="$itl1" 'BEGIN { d = a * i - 1; exit !(d < 1e-9 && d > -1e-9) }' ||
+    fail "$what: per-user end $pu tok/s, want 1 / $itl1 s"
+sed -n 's/^[[:space:]]*"tokens_per_s_per_gpu":[[:space:]]*\([-0-9.eE+]*\),$/\1/p' "$tmp/pareto" >"$tmp/pgpu"
+[ "$(wc -l <"$tmp/pgpu")" -ge 3 ] || fail "$what: fewer than 3 frontier points"
+awk 'NR > 1 && $1 <= prev { bad = 1 } { prev = $1 } END { exit bad }' "$tmp/pgpu" ||
+    fail "$what: tokens_per_s_per_gpu does not rise along the frontier"
+grep -q '"tp":[[:space:]]*8,' "$tmp/pareto" || fail "$what: no TP8 point on the frontier"
+nfront=$(wc -l <"$tmp/pgpu")
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --link nvlink4 --pareto
+expect_rc 0
+expect_out "^Pareto frontier: $nfront of [0-9]+ points"
+expect_out '^  1    8    1    1    1       1 '
+for clash in "--tp 8:a plan (--tp/--pp/--dp/--ep)" "--batch 4:--batch" "--csv:--csv" \
+    "--total-concurrency 8:--total-concurrency"; do
+    # shellcheck disable=SC2086
+    run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --pareto ${clash%%:*}
+    expect_rc 2
+    expect_err_exact "shardscope eval: --pareto: sweeps every plan and batch itself; cannot be combined with ${clash#*:}"
+done
+run eval --model llama-3.1-405b --gpu h100-sxm --gpus 2 --pareto
+expect_rc 0
+expect_out '^no plan fits on 2 GPUs: no Pareto frontier.'
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -23,4 +23,9 @@
 #include "scenario.h"
 #include "table.h"
 
+/* `eval --pareto` (eval_pareto.c): the Pareto frontier of every plan and
+ * batch of cs's scenario, as text or (--json) JSON on stdout.  Returns the
+ * exit status. */
+int cli_eval_pareto(const cli_scenario *cs, const cli_opts *o);
+
 #endif /* SHARDSCOPE_CLI_COMMON_H */

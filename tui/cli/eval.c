@@ -25,6 +25,10 @@ static const cli_opt EVAL_OPTS[] = {
      .help = "C sequences in all, spread over each plan's replicas\n"
              "(the first C mod dp take one more; the most loaded one\n"
              "sets the latency); not with --batch"},
+    {.name = "--pareto", .kind = CLI_OPT_FLAG, .off = CLI_AT(pareto),
+     .help = "the Pareto frontier of every plan at every batch per\n"
+             "replica (1, 2, 4, ... and its largest): output tokens/s\n"
+             "per GPU against tokens/s per user (1 / ITL); text or --json"},
     {.name = NULL},
 };
 
@@ -456,6 +460,23 @@ static int eval_rank(const cli_scenario *cs, const cli_opts *o)
     return rc;
 }
 
+/* --pareto sweeps every plan and batch itself: a plan, a batch or a load
+ * given with it is a usage error, and so is --csv. */
+static int eval_pareto_checked(const cli_scenario *cs, const cli_opts *o)
+{
+    const char *clash = o->v.csv                         ? "--csv"
+                        : cs->has_plan                   ? "a plan (--tp/--pp/--dp/--ep)"
+                        : CLI_SEEN(o, batch)             ? "--batch"
+                        : CLI_SEEN(o, total_concurrency) ? "--total-concurrency"
+                                                         : NULL;
+    if (clash) {
+        fprintf(stderr, "shardscope eval: --pareto: sweeps every plan and batch itself; "
+                        "cannot be combined with %s\n", clash);
+        return CLI_USAGE;
+    }
+    return cli_eval_pareto(cs, o);
+}
+
 int cli_eval_run(const cli_opts *o, const preset_db *db)
 {
     if (o->v.csv && o->v.json) {
@@ -478,7 +499,10 @@ int cli_eval_run(const cli_opts *o, const preset_db *db)
         if (!cs->has_plan && s->objective != ENGINE_OBJ_LATENCY && !CLI_SEEN(o, batch) &&
             !CLI_SEEN(o, total_concurrency))
             s->batch_max = 1;
-        rc = cs->has_plan ? eval_one(cs, o) : eval_rank(cs, o);
+        if (o->v.pareto)
+            rc = eval_pareto_checked(cs, o);
+        else
+            rc = cs->has_plan ? eval_one(cs, o) : eval_rank(cs, o);
     }
     free(cs);
     return rc;

@@ -107,6 +107,8 @@ typedef struct cli_values {
     int backend, device, quick, no_comm, no_save;
     /* validate, bench */
     int cases, repeats;
+    /* eval */
+    int pareto;
 } cli_values;
 
 #define CLI_MAX_POS 4

@@ -664,4 +664,86 @@ int engine_min_gpus(const engine_scenario *s, int max_gpus);
  * the plan is invalid. */
 int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap);
 
+/* --- explain: one prefill and one decode step, kernel by kernel ----------- */
+
+typedef enum engine_kclass {
+    ENGINE_KC_GEMM = 0, /* projections, MLP, router, experts, LM head */
+    ENGINE_KC_ATTN,     /* attention over the new tokens and the KV cache */
+    ENGINE_KC_SMALL,    /* norms, rotary, activation, residual, routing, permute */
+    ENGINE_KC_LAUNCH,   /* host launch time the GPU waits for (launch floor) */
+    ENGINE_KC_HOST,     /* the framework's per-step (and per-request) host cost */
+    ENGINE_KC_COMM,     /* a collective: TP all-reduce, PP send/recv, EP all-to-all */
+    ENGINE_KC_BUBBLE,   /* pipeline idle time of the slowest stage */
+    ENGINE_KC_COUNT
+} engine_kclass;
+
+/* Which term set a kernel's time. */
+typedef enum engine_bound {
+    ENGINE_BOUND_COMPUTE = 0, /* FLOPs at the shape's rate */
+    ENGINE_BOUND_MEMORY,      /* bytes at the HBM rate */
+    ENGINE_BOUND_FLOOR,       /* the kernel's fixed cost (t0 or the shortest kernel) */
+    ENGINE_BOUND_LAUNCH,      /* the host's launch of the kernel */
+    ENGINE_BOUND_LATENCY,     /* a collective's latency part (base + ring steps * alpha) */
+    ENGINE_BOUND_BANDWIDTH,   /* a collective's bytes on the wire */
+    ENGINE_BOUND_HOST,        /* host work (scheduling, sampling) */
+    ENGINE_BOUND_IDLE,        /* waiting for the other pipeline stages */
+    ENGINE_BOUND_COUNT
+} engine_bound;
+
+#define ENGINE_EXPLAIN_MAX 48
+#define ENGINE_EXPLAIN_CONST_MAX 40
+
+/* One kernel class of a step: every call of it in the step summed (the
+ * layers of the slowest pipeline stage, times its micro-batches / chunks).
+ * flops and bytes are per GPU; bytes of a collective is its message (the
+ * buffer per GPU, nccl-tests' convention).  bound: the term that set most of
+ * time_s. */
+typedef struct engine_explain_item {
+    const char *name;  /* static string: "qkv", "down", "tp all-reduce", ... */
+    engine_kclass cls;
+    double count;      /* calls in the step */
+    double flops, bytes;
+    double time_s;
+    engine_bound bound;
+} engine_explain_item;
+
+typedef struct engine_explain_step {
+    int n;
+    engine_explain_item item[ENGINE_EXPLAIN_MAX];
+    int stage;         /* the slowest pipeline stage (0-based) */
+    double repeat;     /* times that stage's kernels run in the step (micro-batches x chunks) */
+    double total_s;    /* the step: TTFT (prefill) or ITL (decode); the items sum to it */
+} engine_explain_step;
+
+/* A constant of the model in use and where it came from. */
+typedef struct engine_explain_const {
+    const char *name;   /* static: "gemm_flops", "hbm_gemm", ... */
+    double value;
+    const char *unit;   /* static: "FLOP/s", "B/s", "s", "1" */
+    const char *origin; /* static: "calibration", "gpu preset", "framework profile",
+                         * "link preset", "engine default" */
+    const char *source; /* borrowed: the preset's or calibration's source text, or a
+                         * static note for engine defaults; valid while the
+                         * scenario's presets are */
+} engine_explain_const;
+
+typedef struct engine_explain {
+    engine_plan plan;
+    int batch;                      /* sequences per replica the steps ran at */
+    engine_explain_step prefill, decode;
+    int n_const;
+    engine_explain_const constant[ENGINE_EXPLAIN_CONST_MAX];
+} engine_explain;
+
+/* The prefill step (TTFT) and a decode step (ITL at mid-generation) of a
+ * plan, kernel class by kernel class, with the constants behind them; the
+ * steps are those engine_evaluate times (the same batch, including
+ * batch_max and total_concurrency's most loaded replica).  Returns 0 with
+ * *out filled, -1 with err when the scenario is unusable or the plan
+ * invalid.  No allocation; engine_evaluate itself never traces. */
+int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_explain *out,
+                        engine_error *err);
+const char *engine_kclass_name(engine_kclass c); /* "gemm", "attention", ... */
+const char *engine_bound_name(engine_bound b);   /* "compute", "memory", ... */
+
 #endif /* SHARDSCOPE_ENGINE_H */

@@ -21,6 +21,20 @@
 #include "engine.h"
 #include "internal.h"
 
+/* The kernels of one step by name (engine_explain_plan): NULL on the
+ * normal path, where evaluation records nothing. */
+typedef struct xt_entry {
+    const char *name;
+    engine_kclass cls;
+    double count, flops, bytes, time;
+    double bt[ENGINE_BOUND_COUNT]; /* time by the bound that set it */
+} xt_entry;
+
+typedef struct xtrace {
+    int n;
+    xt_entry e[ENGINE_EXPLAIN_MAX];
+} xtrace;
+
 /* Costs of one step on one GPU, by kind; seconds. */
 typedef struct step_acc {
     double gemm, attn, small, launch, tp, ep, pp;
@@ -28,7 +42,52 @@ typedef struct step_acc {
     double kernels;
     double host; /* host cost of one kernel launch (eager) or graph node */
     double coll_extra; /* extra cost of each collective launched eagerly */
+    xtrace *xt;        /* kernels by name (explain), or NULL */
 } step_acc;
+
+static xt_entry *xt_find(xtrace *x, const char *name, engine_kclass cls)
+{
+    for (int i = 0; i < x->n; i++)
+        if (strcmp(x->e[i].name, name) == 0)
+            return &x->e[i];
+    if (x->n >= ENGINE_EXPLAIN_MAX)
+        return NULL;
+    xt_entry *e = &x->e[x->n++];
+    memset(e, 0, sizeof *e);
+    e->name = name;
+    e->cls = cls;
+    return e;
+}
+
+static void xt_rec(xtrace *x, const char *name, engine_kclass cls, double flops, double bytes,
+                   double t, engine_bound b)
+{
+    xt_entry *e = xt_find(x, name, cls);
+    if (!e)
+        return;
+    e->count += 1;
+    e->flops += flops;
+    e->bytes += bytes;
+    e->time += t;
+    e->bt[b] += t;
+}
+
+/* dst += f * src, entry by entry. */
+static void xt_add(xtrace *dst, const xtrace *src, double f)
+{
+    for (int i = 0; f != 0 && i < src->n; i++) {
+        const xt_entry *se = &src->e[i];
+        xt_entry *e = xt_find(dst, se->name, se->cls);
+        if (!e)
+            continue;
+        e->count += f * se->count;
+        e->flops += f * se->flops;
+        e->bytes += f * se->bytes;
+        e->time += f * se->time;
+        for (int b = 0; b < ENGINE_BOUND_COUNT; b++)
+            e->bt[b] += f * se->bt[b];
+    }
+}
 
 /* A collective of GPU time t (0: none), with its eager launch cost. */
 static double coll(const step_acc *a, double t)
@@ -66,6 +125,7 @@ static void acc_scale(step_acc *a, double f)
     memset(&z, 0, sizeof z);
     z.host = a->host;
     z.coll_extra = a->coll_extra;
+    z.xt = a->xt;
     acc_add(&z, a, f);
     *a = z;
 }
@@ -75,13 +135,18 @@ static void acc_scale(step_acc *a, double f)
 static void kernel(step_acc *a, double t, double *bucket)
 {
     *bucket += t;
-    if (a->host > t)
+    if (a->host > t) {
         a->launch += a->host - t;
+        if (a->xt)
+            xt_rec(a->xt, "launch floor", ENGINE_KC_LAUNCH, 0, 0, a->host - t,
+                   ENGINE_BOUND_LAUNCH);
+    }
     a->kernels += 1;
 }
 
-static void gemm(step_acc *a, const kconst *k, double m, double n, double kk, double groups,
-                 double wb, double ab)
+/* A GEMM named `name` (explain) of m x n x kk, `groups` of them grouped. */
+static void gemm(step_acc *a, const kconst *k, const char *name, double m, double n, double kk,
+                 double groups, double wb, double ab)
 {
     if (!(m > 0) || !(n > 0) || !(kk > 0))
         return;
@@ -89,6 +154,19 @@ static void gemm(step_acc *a, const kconst *k, double m, double n, double kk, do
     a->gemm_c += c.compute;
     a->gemm_m += c.memory;
     kernel(a, c.time, &a->gemm);
+    if (a->xt)
+        xt_rec(a->xt, name, ENGINE_KC_GEMM, 2.0 * m * n * kk * (groups >= 1 ? groups : 1),
+               c.memory * k->bw, c.time, kc_gemm_bound(k, &c));
+}
+
+/* An element-wise kernel moving `bytes`. */
+static void small(step_acc *a, const kconst *k, const char *name, double bytes)
+{
+    double t = kc_small(k, bytes);
+    kernel(a, t, &a->small);
+    if (a->xt)
+        xt_rec(a->xt, name, ENGINE_KC_SMALL, 0, bytes, t,
+               bytes / k->bw_small >= t ? ENGINE_BOUND_MEMORY : ENGINE_BOUND_FLOOR);
 }
 
 /* Everything a plan's timing needs, derived once. */
@@ -109,7 +187,30 @@ typedef struct plan_ctx {
     int pp_cross;  /* some stage boundary crosses nodes */
     int ep_per_node;
     int ep_cross;
+    struct xsink *xs; /* explain: where the kernels of a step go; NULL normally */
 } plan_ctx;
+
+/* A collective named `name` (explain) of `bytes` over n GPUs: the
+ * framework's all-reduce for ENGINE_OP_ALLREDUCE, else engine_comm_time;
+ * with its eager launch cost. */
+static double comm(const plan_ctx *c, step_acc *a, const char *name, engine_collective op, int n,
+                   int per_node, double bytes)
+{
+    const engine_scenario *s = c->s;
+    double t = op == ENGINE_OP_ALLREDUCE
+                   ? engine_allreduce_s(s, c->fw, n, per_node, bytes)
+                   : engine_comm_time(op, s->intra, s->inter, n, per_node, bytes);
+    double tc = coll(a, t);
+    if (a->xt && tc > 0) {
+        double lat = op == ENGINE_OP_ALLREDUCE
+                         ? engine_allreduce_s(s, c->fw, n, per_node, 0)
+                         : engine_comm_time(op, s->intra, s->inter, n, per_node, 0);
+        lat += a->coll_extra;
+        xt_rec(a->xt, name, ENGINE_KC_COMM, 0, bytes, tc,
+               2.0 * lat >= tc ? ENGINE_BOUND_LATENCY : ENGINE_BOUND_BANDWIDTH);
+    }
+    return tc;
+}
 
 void engine_scenario_defaults(engine_scenario *s)
 {
@@ -564,14 +665,40 @@ typedef struct step_shape {
     double window; /* a local layer's window (tokens); 0: global attention */
 } step_shape;
 
-static void mlp(step_acc *a, const plan_ctx *c, double T, double width, double shard)
+/* A dense MLP of T tokens; shared: a MoE layer's shared experts (explain names). */
+static void mlp(step_acc *a, const plan_ctx *c, double T, double width, double shard, int shared)
 {
     const engine_model *m = c->m;
     double d = m->hidden, ab = c->a_b;
     double f = width / shard;
-    gemm(a, &c->kc, T, (m->gated_mlp ? 2.0 : 1.0) * f, d, 1, c->w_b, ab);
-    kernel(a, kc_small(&c->kc, (m->gated_mlp ? 3.0 : 2.0) * T * f * ab), &a->small);
-    gemm(a, &c->kc, T, d, f, 1, c->w_b, ab);
+    const char *up = m->gated_mlp ? (shared ? "shared gate_up" : "gate_up")
+                                  : (shared ? "shared up" : "up");
+    gemm(a, &c->kc, up, T, (m->gated_mlp ? 2.0 : 1.0) * f, d, 1, c->w_b, ab);
+    small(a, &c->kc, shared ? "shared activation" : "activation",
+          (m->gated_mlp ? 3.0 : 2.0) * T * f * ab);
+    gemm(a, &c->kc, shared ? "shared down" : "down", T, d, f, 1, c->w_b, ab);
+}
+
+/* Explain: an attention kernel of the step, named by phase and window. */
+static void attn_rec(step_acc *a, const step_shape *sp, const kcost *x)
+{
+    if (!a->xt)
+        return;
+    const char *name = sp->decode ? (sp->window > 0 ? "attn decode (local)" : "attn decode")
+                                  : (sp->window > 0 ? "attn prefill (local)" : "attn prefill");
+    xt_rec(a->xt, name, ENGINE_KC_ATTN, x->flops, x->bytes, x->time, x->bound);
+}
+
+/* Decode attention reading kvb bytes of KV cache with fl FLOPs. */
+static void attn_decode(step_acc *a, const kconst *k, const step_shape *sp, double kvb,
+                        double fl, double seq_heads)
+{
+    double t = kc_attn_decode(k, kvb, fl, seq_heads);
+    kernel(a, t, &a->attn);
+    if (a->xt) {
+        kcost x = {t, fl, kvb, kc_attn_decode_bound(k, kvb, fl, seq_heads)};
+        attn_rec(a, sp, &x);
+    }
 }
 
 /* Multi-head latent attention (DeepSeek): the q and latent KV
@@ -586,27 +713,30 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
     double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
     double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
     if (m->q_lora_rank > 0) {
-        gemm(a, kg, T, m->q_lora_rank, d, 1, wb, ab); /* replicated down-projection */
-        kernel(a, kc_small(k, 2.0 * T * m->q_lora_rank * ab), &a->small);
-        gemm(a, kg, T, heads * qk, m->q_lora_rank, 1, wb, ab);
+        gemm(a, kg, "mla q down", T, m->q_lora_rank, d, 1, wb, ab); /* replicated */
+        small(a, k, "mla q norm", 2.0 * T * m->q_lora_rank * ab);
+        gemm(a, kg, "mla q up", T, heads * qk, m->q_lora_rank, 1, wb, ab);
     } else {
-        gemm(a, kg, T, heads * qk, d, 1, wb, ab);
+        gemm(a, kg, "mla q", T, heads * qk, d, 1, wb, ab);
     }
-    gemm(a, kg, T, lat, d, 1, wb, ab);
-    kernel(a, kc_small(k, 2.0 * T * m->kv_lora_rank * ab), &a->small);
-    gemm(a, kg, T, heads * ((double)m->qk_nope_dim + m->v_head_dim), m->kv_lora_rank, 1, wb, ab);
+    gemm(a, kg, "mla kv down", T, lat, d, 1, wb, ab);
+    small(a, k, "mla kv norm", 2.0 * T * m->kv_lora_rank * ab);
+    gemm(a, kg, "mla kv up", T, heads * ((double)m->qk_nope_dim + m->v_head_dim),
+         m->kv_lora_rank, 1, wb, ab);
     if (sp->decode) {
         /* Absorbed MLA: every head reads the shared latent cache. */
         double ctx = sp->past + 1;
         double kvb = sp->seqs * ctx * lat * c->kv_b;
         double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank);
-        kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
+        attn_decode(a, k, sp, kvb, fl, sp->seqs * heads);
     } else {
-        kernel(a, kc_attn_prefill(k, sp->seqs, sp->t, sp->past, heads, heads, qk,
-                                  m->v_head_dim, ab),
+        kcost x;
+        kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, 0, 0, heads, heads, qk,
+                                    m->v_head_dim, ab, a->xt ? &x : NULL),
                &a->attn);
+        attn_rec(a, sp, &x);
     }
-    gemm(a, kg, T, d, heads * m->v_head_dim, 1, wb, ab);
+    gemm(a, kg, "attn out", T, d, heads * m->v_head_dim, 1, wb, ab);
 }
 
 /* Grouped-query (or multi-head) attention: the fused QKV projection,
@@ -622,11 +752,11 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
     double d = m->hidden, ab = c->a_b, wb = a16 ? c->edge_b : c->w_b;
     double kvh = m->kv_heads >= p.tp ? (double)m->kv_heads / p.tp : 1.0;
     double dh = m->head_dim;
-    gemm(a, kg, T, (heads + 2.0 * kvh) * dh, d, 1, wb, ab);
+    gemm(a, kg, "qkv", T, (heads + 2.0 * kvh) * dh, d, 1, wb, ab);
     if (!c->fw->attn_fused) {
         /* rotary on q and k, then the new K and V into the paged cache */
-        kernel(a, kc_small(k, 2.0 * T * (heads + kvh) * dh * ab), &a->small);
-        kernel(a, kc_small(k, T * 2.0 * kvh * dh * (ab + c->kv_b)), &a->small);
+        small(a, k, "rotary", 2.0 * T * (heads + kvh) * dh * ab);
+        small(a, k, "kv write", T * 2.0 * kvh * dh * (ab + c->kv_b));
     }
     if (sp->decode) {
         double ctx = sp->past + 1;
@@ -636,13 +766,15 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
             ctx = m->window_chunked ? (sp->window + 1) / 2.0 : sp->window;
         double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
         double fl = 4.0 * sp->seqs * heads * ctx * dh;
-        kernel(a, kc_attn_decode(k, kvb, fl, sp->seqs * heads), &a->attn);
+        attn_decode(a, k, sp, kvb, fl, sp->seqs * heads);
     } else {
-        kernel(a, kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked,
-                                    heads, kvh, dh, dh, ab),
+        kcost x;
+        kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked,
+                                    heads, kvh, dh, dh, ab, a->xt ? &x : NULL),
                &a->attn);
+        attn_rec(a, sp, &x);
     }
-    gemm(a, kg, T, d, heads * dh, 1, wb, ab);
+    gemm(a, kg, "attn out", T, d, heads * dh, 1, wb, ab);
 }
 
 /* A mixture-of-experts MLP of T tokens (act: their activation bytes): the
@@ -650,17 +782,16 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
  * permute and unpermute, and the EP all-to-alls. */
 static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
 {
-    const engine_scenario *s = c->s;
     const engine_model *m = c->m;
     const engine_plan p = c->p;
     const kconst *k = &c->kc;
     double d = m->hidden, ab = c->a_b, wb = c->w_b;
     double E = m->experts, K = m->top_k;
     double fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
-    gemm(a, &c->kc16, T, E, d, 1, c->edge_b, ab); /* router, replicated, 16-bit */
-    kernel(a, kc_small(k, T * E * 4.0 * 2.0), &a->small); /* softmax + top-k */
+    gemm(a, &c->kc16, "router", T, E, d, 1, c->edge_b, ab); /* replicated, 16-bit */
+    small(a, k, "moe routing", T * E * 4.0 * 2.0); /* softmax + top-k */
     if (m->shared_experts > 0)
-        mlp(a, c, T, m->shared_experts * fe, p.tp);
+        mlp(a, c, T, m->shared_experts * fe, p.tp, 1);
     /* Routed experts: ep == 1 shards every expert over the TP group;
      * ep > 1 gives each GPU E/ep whole experts and pools the tokens of
      * the ep/tp replicas of its EP group. */
@@ -675,20 +806,23 @@ static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
         hit = 1e-9;
     double me = assign / hit; /* tokens per touched expert */
     double f = fe / shard;
-    kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* permute */
-    gemm(a, k, me, (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
-    kernel(a, kc_small(k, (m->gated_mlp ? 3.0 : 2.0) * assign * f * ab), &a->small);
-    gemm(a, k, me, d, f, hit, wb, ab);
-    kernel(a, kc_small(k, (T + assign) * d * ab), &a->small); /* unpermute, combine */
-    if (p.ep > 1) /* dispatch + combine */
-        a->ep += 2.0 * coll(a, engine_comm_time(ENGINE_OP_ALLTOALL, s->intra, s->inter, p.ep,
-                                                c->ep_per_node, act * K / p.tp));
+    small(a, k, "moe permute", (T + assign) * d * ab);
+    gemm(a, k, m->gated_mlp ? "experts gate_up" : "experts up", me,
+         (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
+    small(a, k, "experts activation", (m->gated_mlp ? 3.0 : 2.0) * assign * f * ab);
+    gemm(a, k, "experts down", me, d, f, hit, wb, ab);
+    small(a, k, "moe unpermute", (T + assign) * d * ab); /* and combine */
+    if (p.ep > 1) { /* dispatch + combine */
+        double disp = comm(c, a, "ep dispatch", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node,
+                           act * K / p.tp);
+        a->ep += disp + comm(c, a, "ep combine", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node,
+                             act * K / p.tp);
+    }
 }
 
 /* One transformer layer of kind `kind` for step shape sp, added to a. */
 static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp, step_acc *a)
 {
-    const engine_scenario *s = c->s;
     const engine_model *m = c->m;
     const engine_plan p = c->p;
     const kconst *k = &c->kc;
@@ -698,24 +832,28 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
 
     /* Attention block: (residual add +) norm, projections, attention,
      * output projection, TP all-reduce. */
-    kernel(a, kc_small(k, 4.0 * T * d * ab), &a->small);
+    small(a, k, "residual + norm", 4.0 * T * d * ab);
     if (m->mla)
         attn_mla(c, sp, heads, a);
     else
         attn_gqa(c, sp, heads, a);
     double act = T * d * ab;
+    int ar_node = c->tp_hier ? c->per_node : 0;
     if (p.tp > 1)
-        a->tp += coll(a, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0, act));
+        a->tp += comm(c, a, "tp all-reduce", ENGINE_OP_ALLREDUCE, p.tp, ar_node, act);
 
     /* MLP block. */
-    kernel(a, kc_small(k, 4.0 * T * d * ab), &a->small);
+    small(a, k, "residual + norm", 4.0 * T * d * ab);
     if (kind == LAYER_DENSE)
-        mlp(a, c, T, m->ffn, p.tp);
+        mlp(a, c, T, m->ffn, p.tp, 0);
     else
         moe_mlp(c, T, act, a);
     if (p.tp > 1)
-        a->tp += coll(a, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0, act));
+        a->tp += comm(c, a, "tp all-reduce", ENGINE_OP_ALLREDUCE, p.tp, ar_node, act);
     a->small += k->layer_extra;
+    if (a->xt && k->layer_extra > 0)
+        xt_rec(a->xt, "layer overhead", ENGINE_KC_SMALL, 0, 0, k->layer_extra,
+               ENGINE_BOUND_FLOOR);
 }
 
 /* The cost of stage i of the pipeline for one micro-batch; lay[moe][local]
@@ -724,7 +862,6 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
 static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc lay[2][2],
                        step_acc *out)
 {
-    const engine_scenario *s = c->s;
     const engine_model *m = c->m;
     const engine_plan p = c->p;
     const kconst *k = &c->kc;
@@ -732,39 +869,49 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
     int n, nd;
     stage_layers(c, i, &n, &nd);
     double host = out->host, extra = out->coll_extra;
+    xtrace *xt = out->xt;
     memset(out, 0, sizeof *out);
     out->host = host;
     out->coll_extra = extra;
+    out->xt = xt;
     if (m->window > 0) {
         int cnt[2][2];
         stage_kinds(c, i, cnt);
         for (int e = 0; e < 2; e++)
-            for (int l = 0; l < 2; l++)
+            for (int l = 0; l < 2; l++) {
                 acc_add(out, &lay[e][l], cnt[e][l]);
+                if (xt)
+                    xt_add(xt, lay[e][l].xt, cnt[e][l]);
+            }
     } else {
         acc_add(out, &lay[0][0], nd);
         acc_add(out, &lay[1][0], n - nd);
+        if (xt) {
+            xt_add(xt, lay[0][0].xt, nd);
+            xt_add(xt, lay[1][0].xt, n - nd);
+        }
     }
+    int ar_node = c->tp_hier ? c->per_node : 0;
     if (i == 0) { /* embedding lookup (vocabulary-parallel: masked, then all-reduced) */
-        kernel(out, kc_small(k, 2.0 * T * d * ab), &out->small);
+        small(out, k, "embedding", 2.0 * T * d * ab);
         if (p.tp > 1)
-            out->tp += coll(out, engine_allreduce_s(s, c->fw, p.tp, c->tp_hier ? c->per_node : 0,
-                                                    T * d * ab));
+            out->tp += comm(c, out, "tp all-reduce", ENGINE_OP_ALLREDUCE, p.tp, ar_node,
+                            T * d * ab);
     }
     if (i == p.pp - 1) {
         /* Final norm, logits of the last token of each sequence (a tied
          * head still runs its GEMM), their gather over TP, sampling. */
-        kernel(out, kc_small(k, 2.0 * T * d * ab), &out->small);
-        gemm(out, &c->kc16, sp->seqs, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
+        small(out, k, "final norm", 2.0 * T * d * ab);
+        gemm(out, &c->kc16, "lm_head", sp->seqs, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
         double logits = sp->seqs * (double)m->vocab * 4.0;
         if (p.tp > 1)
-            out->tp += coll(out, engine_comm_time(ENGINE_OP_ALLGATHER, s->intra, s->inter, p.tp,
-                                                  c->tp_hier ? c->per_node : 0, logits));
-        kernel(out, kc_small(k, 3.0 * logits), &out->small);
+            out->tp += comm(c, out, "tp all-gather (logits)", ENGINE_OP_ALLGATHER, p.tp, ar_node,
+                            logits);
+        small(out, k, "sampling", 3.0 * logits);
     } else {
         /* each TP rank sends its 1/tp slice of the activations on */
-        out->pp += coll(out, engine_comm_time(ENGINE_OP_P2P, s->intra, s->inter, 2,
-                                              c->pp_cross ? 1 : 0, T * d * ab / p.tp));
+        out->pp += comm(c, out, "pp send/recv", ENGINE_OP_P2P, 2, c->pp_cross ? 1 : 0,
+                        T * d * ab / p.tp);
     }
 }
 
@@ -776,8 +923,18 @@ typedef struct pipe_cost {
     double sum_t, worst_t;
 } pipe_cost;
 
+/* Explain's sink: one layer of each kind, the stage being costed and the
+ * slowest so far, and how many times the step runs that stage. */
+typedef struct xsink {
+    xtrace lay[2][2];
+    xtrace cur, worst;
+    int worst_stage;
+    double repeat;
+} xsink;
+
 static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pipe_cost *pc)
 {
+    xsink *xs = c->xs;
     const engine_framework *fw = c->fw;
     double host = eager ? fw->launch_s : fw->graph_kernel_s;
     double extra = eager ? c->s->intra->eager_s : 0.0;
@@ -789,6 +946,10 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pip
         for (int l = 0; l < 2; l++) {
             lay[e][l].host = host;
             lay[e][l].coll_extra = extra;
+            if (xs) {
+                xs->lay[e][l].n = 0;
+                lay[e][l].xt = &xs->lay[e][l];
+            }
             if ((e == 0 || c->sh.moe_layers > 0) && (l == 0 || loc.window > 0))
                 layer_cost(c, e ? LAYER_MOE : LAYER_DENSE, l ? &loc : sp, &lay[e][l]);
         }
@@ -797,6 +958,10 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pip
         memset(&st, 0, sizeof st);
         st.host = host;
         st.coll_extra = extra;
+        if (xs) {
+            xs->cur.n = 0;
+            st.xt = &xs->cur;
+        }
         stage_cost(c, i, sp, lay, &st);
         double t = acc_total(&st);
         acc_add(&pc->sum, &st, 1.0);
@@ -804,6 +969,10 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pip
         if (t > pc->worst_t) {
             pc->worst_t = t;
             pc->worst = st;
+            if (xs) {
+                xs->worst = xs->cur;
+                xs->worst_stage = i;
+            }
         }
     }
 }
@@ -886,6 +1055,8 @@ static void prefill_times(const plan_ctx *c, engine_result *r)
     r->prefill.step_s = pf_fixed;
     r->prefill.bubble_s = bubble;
     r->compute_bound_prefill = pre.worst.gemm_c > pre.worst.gemm_m;
+    if (c->xs)
+        c->xs->repeat = m * chunks;
 }
 
 /* Decode times of a plan into r at mid-generation: min(B, pp)
@@ -922,6 +1093,8 @@ static void decode_times(const plan_ctx *c, engine_result *r)
     r->decode.step_s = dc_fixed;
     r->decode.bubble_s = r->decode_bubble_s;
     r->compute_bound_decode = dec.sum.gemm_c > dec.sum.gemm_m;
+    if (c->xs)
+        c->xs->repeat = md;
 }
 
 /* Times of a plan, filled into r (memory and validity untouched). */
@@ -1218,4 +1391,131 @@ int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap)
     if (!mem.fits || r.max_concurrency < 1)
         return 0;
     return r.max_concurrency < cap ? r.max_concurrency : cap;
+}
+
+/* --- explain ------------------------------------------------------------- */
+
+const char *engine_kclass_name(engine_kclass c)
+{
+    static const char *const names[ENGINE_KC_COUNT] = {
+        "gemm", "attention", "small", "launch", "host", "collective", "bubble"};
+    return (unsigned)c < ENGINE_KC_COUNT ? names[c] : "?";
+}
+
+const char *engine_bound_name(engine_bound b)
+{
+    static const char *const names[ENGINE_BOUND_COUNT] = {
+        "compute", "memory", "floor", "launch", "latency", "bandwidth", "host", "idle"};
+    return (unsigned)b < ENGINE_BOUND_COUNT ? names[b] : "?";
+}
+
+static void explain_item(engine_explain_step *st, const char *name, engine_kclass cls,
+                         double count, double flops, double bytes, double t, engine_bound b)
+{
+    if (st->n < ENGINE_EXPLAIN_MAX)
+        st->item[st->n++] = (engine_explain_item){name, cls, count, flops, bytes, t, b};
+}
+
+/* The slowest stage's kernels times the step's repeat, then the host's
+ * per-step cost and the bubble: the items sum to total. */
+static void explain_step(engine_explain_step *st, const xsink *xs, double total, double host,
+                         double bubble)
+{
+    st->stage = xs->worst_stage;
+    st->repeat = xs->repeat;
+    st->total_s = total;
+    for (int i = 0; i < xs->worst.n; i++) {
+        const xt_entry *e = &xs->worst.e[i];
+        int b = 0;
+        for (int j = 1; j < ENGINE_BOUND_COUNT; j++)
+            if (e->bt[j] > e->bt[b])
+                b = j;
+        double f = xs->repeat;
+        explain_item(st, e->name, e->cls, f * e->count, f * e->flops, f * e->bytes,
+                     f * e->time, (engine_bound)b);
+    }
+    if (host > 0)
+        explain_item(st, "host per step", ENGINE_KC_HOST, 1, 0, 0, host, ENGINE_BOUND_HOST);
+    if (bubble > 0)
+        explain_item(st, "pipeline bubble", ENGINE_KC_BUBBLE, 1, 0, 0, bubble,
+                     ENGINE_BOUND_IDLE);
+}
+
+static void explain_const(engine_explain *x, const char *name, double v, const char *unit,
+                          const char *origin, const char *source)
+{
+    if (x->n_const < ENGINE_EXPLAIN_CONST_MAX)
+        x->constant[x->n_const++] = (engine_explain_const){name, v, unit, origin, source};
+}
+
+/* The framework's and the links' constants (the kernels' come from kernels.c). */
+static void explain_fw_links(const plan_ctx *c, engine_explain *x)
+{
+    const engine_framework *f = c->fw;
+    const char *fo = "framework profile";
+    explain_const(x, "launch_eager", f->launch_s, "s", fo, f->source);
+    explain_const(x, "launch_graph_node", f->graph_kernel_s, "s", fo, f->source);
+    explain_const(x, "step_host", f->step_s, "s", fo, f->source);
+    explain_const(x, "step_host_per_seq", f->seq_step_s, "s", fo, f->source);
+    explain_const(x, "request_host", f->request_s, "s", fo, f->source);
+    explain_const(x, "custom_allreduce_max", f->custom_ar_max_bytes, "B", fo, f->source);
+    explain_const(x, "custom_allreduce_t0", f->custom_ar_s, "s", fo, f->source);
+    explain_const(x, "max_num_tokens", f->max_num_tokens, "tokens", fo, f->source);
+    const engine_link *ls[2] = {c->s->intra, c->s->inter};
+    static const char *const nm[2][4] = {
+        {"link_bandwidth", "link_alpha", "link_base", "link_eager"},
+        {"inter_link_bandwidth", "inter_link_alpha", "inter_link_base", "inter_link_eager"}};
+    for (int i = 0; i < 2; i++) {
+        const engine_link *l = ls[i];
+        if (!l)
+            continue;
+        explain_const(x, nm[i][0], l->bytes_per_s, "B/s", "link preset", l->source);
+        explain_const(x, nm[i][1], l->alpha_s, "s", "link preset", l->source);
+        explain_const(x, nm[i][2], l->base_s, "s", "link preset", l->source);
+        explain_const(x, nm[i][3], l->eager_s, "s", "link preset", l->source);
+    }
+}
+
+/* The batch eval_plan_memo times a plan at: batch_max's capacity, or the
+ * most loaded replica under total_concurrency. */
+static int explain_batch(const engine_scenario *s, engine_plan plan, int max_conc)
+{
+    if (s->total_concurrency > 0)
+        return s->total_concurrency / plan.dp + (s->total_concurrency % plan.dp ? 1 : 0);
+    if (s->batch_max)
+        return max_conc > 0 ? max_conc : 1;
+    return s->batch;
+}
+
+int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_explain *out,
+                        engine_error *err)
+{
+    if (engine_scenario_check(s, err) != 0)
+        return -1;
+    char reason[ENGINE_REASON_MAX];
+    if (!plan_valid(s, plan, reason, sizeof reason))
+        return engine_errorf(err, "plan tp=%d pp=%d dp=%d ep=%d: %s", plan.tp, plan.pp, plan.dp,
+                             plan.ep, reason);
+    memset(out, 0, sizeof *out);
+    out->plan = plan;
+    plan_ctx c;
+    ctx_init(&c, s, plan);
+    engine_result r;
+    memset(&r, 0, sizeof r);
+    capacity_compute(&c, &r);
+    engine_scenario t = *s;
+    t.batch = explain_batch(s, plan, r.max_concurrency);
+    c.s = &t;
+    out->batch = t.batch;
+    xsink xs; /* ~32 KB */
+    memset(&xs, 0, sizeof xs);
+    c.xs = &xs;
+    prefill_times(&c, &r);
+    explain_step(&out->prefill, &xs, r.ttft_s, r.prefill.step_s, r.prefill.bubble_s);
+    memset(&xs, 0, sizeof xs);
+    decode_times(&c, &r);
+    explain_step(&out->decode, &xs, r.itl_s, r.decode.step_s, r.decode.bubble_s);
+    kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
+    explain_fw_links(&c, out);
+    return 0;
 }

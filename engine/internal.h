@@ -73,6 +73,24 @@ double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, do
                          int chunked, double heads, double kv_heads, double qk, double v,
                          double a_bytes);
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads);
+
+/* One kernel's time with its FLOPs, bytes and the term that set it (explain). */
+typedef struct kcost {
+    double time, flops, bytes;
+    engine_bound bound;
+} kcost;
+/* kc_attn_prefill_w, filling *x when x != NULL. */
+double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, double window,
+                         int chunked, double heads, double kv_heads, double qk, double v,
+                         double a_bytes, kcost *x);
+/* The term that sets kc_attn_decode's / kc_gemm's time. */
+engine_bound kc_attn_decode_bound(const kconst *k, double kv_bytes, double flops,
+                                  double seq_heads);
+engine_bound kc_gemm_bound(const kconst *k, const gemm_cost *c);
+/* Appends the per-kernel constants of k (as kconst_init resolved them for
+ * g, c and weight dtype w) to x->constant, with where each came from. */
+void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,
+                          engine_dtype w, engine_explain *x);
 double kc_small(const kconst *k, double bytes);
 
 /* All-reduce for a TP group: the framework's custom kernel where it applies

@@ -228,6 +228,23 @@ double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, do
                          int chunked, double heads, double kv_heads, double qk, double v,
                          double a_bytes)
 {
+    return kc_attn_prefill_x(k, seqs, t, past, window, chunked, heads, kv_heads, qk, v, a_bytes,
+                             NULL);
+}
+
+/* Which of a kernel's terms set its time: the fixed cost when it exceeds
+ * both, else the larger of compute and memory. */
+static engine_bound term_bound(double t0, double compute, double memory)
+{
+    if (t0 >= compute && t0 >= memory)
+        return ENGINE_BOUND_FLOOR;
+    return compute > memory ? ENGINE_BOUND_COMPUTE : ENGINE_BOUND_MEMORY;
+}
+
+double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, double window,
+                         int chunked, double heads, double kv_heads, double qk, double v,
+                         double a_bytes, kcost *x)
+{
     if (!(seqs > 0) || !(t > 0) || !(heads > 0))
         return 0.0;
     /* Causal: query i of the chunk sees past + i + 1 keys. */
@@ -249,7 +266,10 @@ double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, do
     double util = ctas / (waves * k->sm);
     double io = seqs * (t * (heads * (qk + v) + kv_heads * (qk + v)) + past * kv_heads * (qk + v)) *
                 a_bytes;
-    return k->attn_t0 + flops / (k->flops16 * k->eta_attn * util) + io / k->bw_attn_io;
+    double tc = flops / (k->flops16 * k->eta_attn * util), tm = io / k->bw_attn_io;
+    if (x)
+        *x = (kcost){k->attn_t0 + tc + tm, flops, io, term_bound(k->attn_t0, tc, tm)};
+    return k->attn_t0 + tc + tm;
 }
 
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads)
@@ -262,10 +282,93 @@ double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq
     return k->decode_attn_t0 + (tm > tc ? tm : tc) + blocks;
 }
 
+engine_bound kc_attn_decode_bound(const kconst *k, double kv_bytes, double flops,
+                                  double seq_heads)
+{
+    double blocks = seq_heads > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
+    return term_bound(k->decode_attn_t0 + blocks, flops / (k->flops16 * k->eta_attn),
+                      kv_bytes / k->bw_kv);
+}
+
+engine_bound kc_gemm_bound(const kconst *k, const gemm_cost *c)
+{
+    return term_bound(k->gemm_t0, c->compute, c->memory);
+}
+
 double kc_small(const kconst *k, double bytes)
 {
     double t = bytes / k->bw_small;
     return t > k->floor ? t : k->floor;
+}
+
+/* --- explain: the constants and where they came from --------------------- */
+
+static void konst(engine_explain *x, const char *name, double v, const char *unit,
+                  const char *origin, const char *source)
+{
+    if (x->n_const >= ENGINE_EXPLAIN_CONST_MAX)
+        return;
+    x->constant[x->n_const++] = (engine_explain_const){name, v, unit, origin, source};
+}
+
+/* The GPU preset's field when set, else the engine default with its note. */
+static void konst_or(engine_explain *x, const engine_gpu *g, const char *name, double v,
+                     const char *unit, double preset, const char *def_note)
+{
+    if (preset > 0)
+        konst(x, name, v, unit, "gpu preset", g->source);
+    else
+        konst(x, name, v, unit, "engine default", def_note);
+}
+
+void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,
+                          engine_dtype w, engine_explain *x)
+{
+    int cal = c && c->measured;
+    int low = k->math == ENGINE_FP8 || k->math == ENGINE_INT8 || k->math == ENGINE_FP4 ||
+              k->math == ENGINE_INT4;
+    int eta_fp = (k->math == ENGINE_FP8 || k->math == ENGINE_INT8) ? g->eta_compute_fp8 > 0
+                 : low ? (g->eta_compute_fp4 > 0 || g->eta_compute_fp8 > 0) : 0;
+    int cal_c = cal && c->eta_compute > 0 && !eta_fp;
+    konst(x, "gemm_rate", k->flops, "FLOP/s", cal_c ? "calibration" : "gpu preset",
+          cal_c ? c->device : g->source);
+    int cal_m = cal && c->eta_memory > 0;
+    konst(x, "gemm_bandwidth", k->bw, "B/s", cal_m ? "calibration" : "gpu preset",
+          cal_m ? c->device : g->source);
+    if (g->eta_kv > 0)
+        konst(x, "kv_bandwidth", k->bw_kv, "B/s", "gpu preset", g->source);
+    else
+        konst(x, "kv_bandwidth", k->bw_kv, "B/s", cal_m ? "calibration" : "gpu preset",
+              cal_m ? c->device : g->source);
+    konst_or(x, g, "small_kernel_bandwidth", k->bw_small, "B/s", g->eta_small,
+             "kernels.c DEF_ETA_SMALL 0.6: vidur add, norm, activation at 4096 tokens");
+    konst_or(x, g, "attn_io_bandwidth", k->bw_attn_io, "B/s", g->eta_attn_io,
+             "kernels.c DEF_ETA_ATTN_IO 0.3");
+    konst_or(x, g, "attn_rate", k->flops16 * k->eta_attn, "FLOP/s", g->eta_attn,
+             "kernels.c DEF_ETA_ATTN 0.5 of the FP16 peak");
+    int lowp = w != ENGINE_FP16 && w != ENGINE_BF16;
+    int cal_t0 = cal && c->layer_overhead_s > 0 && !(lowp && g->gemm_t0_fp8_s > 0) &&
+                 !(k->math == ENGINE_FP4 && g->gemm_t0_fp4_s > 0);
+    double t0_preset = g->gemm_t0_s;
+    if (lowp && g->gemm_t0_fp8_s > 0)
+        t0_preset = g->gemm_t0_fp8_s;
+    if (k->math == ENGINE_FP4 && g->gemm_t0_fp4_s > 0)
+        t0_preset = g->gemm_t0_fp4_s;
+    if (cal_t0)
+        konst(x, "gemm_t0", k->gemm_t0, "s", "calibration", c->device);
+    else
+        konst_or(x, g, "gemm_t0", k->gemm_t0, "s", t0_preset,
+                 "kernels.c DEF_GEMM_T0_S 5 us: A100/H200 bf16 fits, aiconfigurator gemm.csv");
+    konst_or(x, g, "attn_prefill_t0", k->attn_t0, "s", g->attn_t0_s,
+             "kernels.c DEF_ATTN_T0_S 15 us: aiconfigurator context_attention.csv fits");
+    konst_or(x, g, "attn_decode_t0", k->decode_attn_t0, "s", g->decode_attn_t0_s,
+             "kernels.c DEF_DECODE_ATTN_T0_S 10 us: aiconfigurator generation_attention.csv");
+    konst_or(x, g, "attn_decode_per_seq_head", k->decode_seq, "s", g->decode_attn_seq_s,
+             "kernels.c DEF_DECODE_SEQ_S 0.5 us");
+    konst_or(x, g, "kernel_floor", k->floor, "s", g->kernel_floor_s,
+             "kernels.c DEF_FLOOR_S 4 us: vidur norms, rotary, add at a few tokens");
+    konst(x, "layer_overhead", k->layer_extra, "s", "gpu preset", g->source);
+    konst_or(x, g, "sm_count", k->sm, "1", g->sm_count, "kernels.c DEF_SM 108");
 }
 
 /* --- public wrappers ------------------------------------------------------ */

@@ -1,0 +1,305 @@
+/*
+ * test_explain.c - engine_explain_plan: the kernels of one prefill and one
+ * decode step add up to engine_evaluate's TTFT and ITL, hand-worked GEMM
+ * entries (FLOPs 2 m n k, bytes n k wb + (m k + m n) ab) for Llama-3-8B,
+ * the bound of each, the collectives that appear only with TP, and the
+ * constants with where each came from.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "support_models.h"
+
+static void assert_near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("got %.12g, want %.12g (rel tol %g)\n", got, want, rel);
+        fail();
+    }
+}
+
+static engine_explain X; /* large: off the stack */
+
+static void explain(const engine_scenario *s, int tp, int pp, int dp, int ep,
+                    engine_result *r)
+{
+    engine_plan p = {tp, pp, dp, ep};
+    engine_error err;
+    assert_int_equal(engine_evaluate(s, p, r, &err), 0);
+    assert_true(r->valid);
+    assert_int_equal(engine_explain_plan(s, p, &X, &err), 0);
+}
+
+static double step_sum(const engine_explain_step *st)
+{
+    double t = 0;
+    for (int i = 0; i < st->n; i++)
+        t += st->item[i].time_s;
+    return t;
+}
+
+static const engine_explain_item *item(const engine_explain_step *st, const char *name)
+{
+    for (int i = 0; i < st->n; i++)
+        if (strcmp(st->item[i].name, name) == 0)
+            return &st->item[i];
+    return NULL;
+}
+
+static int has_class(const engine_explain_step *st, engine_kclass c)
+{
+    for (int i = 0; i < st->n; i++)
+        if (st->item[i].cls == c)
+            return 1;
+    return 0;
+}
+
+static const engine_explain_const *constant(const char *name)
+{
+    for (int i = 0; i < X.n_const; i++)
+        if (strcmp(X.constant[i].name, name) == 0)
+            return &X.constant[i];
+    return NULL;
+}
+
+/* The items of each step sum to engine_evaluate's TTFT and ITL, on plans
+ * with TP, PP (bubble and send/recv), EP, MLA, batch_max and local attention. */
+static void test_explain_sums(void **state)
+{
+    (void)state;
+    engine_model models[3] = {tm_llama3_8b(), tm_mixtral_8x7b(), tm_deepseek_v3()};
+    engine_gpu g = tg_with_memory(1000);
+    engine_link l = tl_link(2e-6, 300);
+    struct {
+        int tp, pp, dp, ep, batch_max;
+    } plans[] = {{1, 1, 1, 1, 0}, {2, 1, 1, 1, 0}, {2, 2, 2, 1, 0}, {1, 4, 2, 1, 0},
+                 {2, 1, 4, 8, 0}, {4, 2, 1, 1, 1}};
+    for (int mi = 0; mi < 3; mi++) {
+        for (size_t pi = 0; pi < sizeof plans / sizeof plans[0]; pi++) {
+            if (plans[pi].ep > 1 && models[mi].experts == 0)
+                continue;
+            engine_scenario s;
+            ts_scenario(&s, &models[mi], &g, &l,
+                        plans[pi].tp * plans[pi].pp * plans[pi].dp);
+            s.batch = 8;
+            s.batch_max = plans[pi].batch_max;
+            if (mi == 0 && pi == 3) { /* a sliding window on every other layer */
+                models[mi].window = 512;
+                models[mi].global_every = 2;
+            }
+            engine_result r;
+            explain(&s, plans[pi].tp, plans[pi].pp, plans[pi].dp, plans[pi].ep, &r);
+            assert_near(step_sum(&X.prefill), r.ttft_s, 1e-9);
+            assert_near(step_sum(&X.decode), r.itl_s, 1e-9);
+            assert_near(X.prefill.total_s, r.ttft_s, 1e-12);
+            assert_near(X.decode.total_s, r.itl_s, 1e-12);
+            assert_int_equal(X.batch, r.batch);
+            if (plans[pi].pp > 1) {
+                /* prefill waits (pp - 1) stage steps; decode fills the pipe */
+                assert_non_null(item(&X.prefill, "pipeline bubble"));
+                assert_true(item(&X.prefill, "pp send/recv") ||
+                            X.prefill.stage == plans[pi].pp - 1);
+            }
+            if (plans[pi].ep > 1) {
+                assert_non_null(item(&X.decode, "ep dispatch"));
+                assert_non_null(item(&X.decode, "ep combine"));
+            }
+            models[mi].window = 0;
+            models[mi].global_every = 0;
+        }
+    }
+}
+
+/* Llama-3-8B on one H100, a 1024-token prompt: the fused QKV projection is
+ * 32 GEMMs of m = 1024 tokens, n = (32 + 2 x 8) x 128 = 6144, k = 4096. */
+static void test_explain_gemm_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r;
+    explain(&s, 1, 1, 1, 1, &r);
+    const engine_explain_item *q = item(&X.prefill, "qkv");
+    assert_non_null(q);
+    assert_int_equal(q->cls, ENGINE_KC_GEMM);
+    assert_near(q->count, 32, 0);
+    assert_near(q->flops, 32 * 2.0 * 1024 * 6144 * 4096, 1e-12);
+    assert_near(q->bytes, 32 * (6144.0 * 4096 * 2 + (1024.0 * 4096 + 1024.0 * 6144) * 2), 1e-12);
+    assert_near(q->time_s,
+                32 * engine_gemm_s(&g, NULL, ENGINE_FP16, 1024, 6144, 4096, 2, 2), 1e-12);
+    /* down: n = 4096, k = 14336 */
+    const engine_explain_item *d = item(&X.prefill, "down");
+    assert_non_null(d);
+    assert_near(d->flops, 32 * 2.0 * 1024 * 4096 * 14336, 1e-12);
+    /* the LM head runs on the last token only: m = 1, n = 128256 */
+    const engine_explain_item *h = item(&X.prefill, "lm_head");
+    assert_non_null(h);
+    assert_near(h->count, 1, 0);
+    assert_near(h->flops, 2.0 * 128256 * 4096, 1e-12);
+    /* decode: one token, the same weights */
+    q = item(&X.decode, "qkv");
+    assert_non_null(q);
+    assert_near(q->flops, 32 * 2.0 * 6144 * 4096, 1e-12);
+    assert_near(q->bytes, 32 * (6144.0 * 4096 * 2 + (4096.0 + 6144) * 2), 1e-12);
+    /* decode kernels: 32 layers x 8 + embedding, final norm, head, sampling */
+    double kernels = 0;
+    for (int i = 0; i < X.decode.n; i++)
+        if (X.decode.item[i].cls <= ENGINE_KC_SMALL)
+            kernels += X.decode.item[i].count;
+    assert_near(kernels, r.decode.kernels, 0);
+    assert_near(kernels, 32 * 8 + 4, 0);
+    /* the prefill's host cost is the generic framework's 15 us step */
+    const engine_explain_item *hs = item(&X.prefill, "host per step");
+    assert_non_null(hs);
+    assert_near(hs->time_s, 15e-6, 1e-12);
+    /* prefill launches eagerly (5 us): kernels shorter than that wait for it */
+    assert_non_null(item(&X.prefill, "launch floor"));
+}
+
+/* Batch-1 decode streams the weights (memory-bound); a 4096-token prefill
+ * runs the projections at the FLOP rate (compute-bound). */
+static void test_explain_bounds(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.prompt = 4096;
+    engine_result r;
+    explain(&s, 1, 1, 1, 1, &r);
+    const char *gemms[] = {"qkv", "attn out", "gate_up", "down"};
+    for (int i = 0; i < 4; i++) {
+        const engine_explain_item *p = item(&X.prefill, gemms[i]);
+        const engine_explain_item *d = item(&X.decode, gemms[i]);
+        assert_non_null(p);
+        assert_non_null(d);
+        assert_int_equal(p->bound, ENGINE_BOUND_COMPUTE);
+        assert_int_equal(d->bound, ENGINE_BOUND_MEMORY);
+    }
+    assert_int_equal(item(&X.decode, "lm_head")->bound, ENGINE_BOUND_MEMORY);
+    assert_int_equal(item(&X.decode, "attn decode")->cls, ENGINE_KC_ATTN);
+    assert_non_null(item(&X.prefill, "attn prefill"));
+    assert_string_equal(engine_bound_name(ENGINE_BOUND_MEMORY), "memory");
+    assert_string_equal(engine_kclass_name(ENGINE_KC_COMM), "collective");
+}
+
+/* No collective on one GPU; at TP 2 the 2 x 32 layer all-reduces and the
+ * embedding's (65 of 4096 x 2 B each: 2 (n-1)/n M / BW on a 0-latency
+ * 300 GB/s link) and the logits' all-gather. */
+static void test_explain_collectives(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_false(has_class(&X.prefill, ENGINE_KC_COMM));
+    assert_false(has_class(&X.decode, ENGINE_KC_COMM));
+    assert_false(has_class(&X.decode, ENGINE_KC_BUBBLE));
+    ts_scenario(&s, &m, &g, &l, 2);
+    explain(&s, 2, 1, 1, 1, &r);
+    const engine_explain_item *ar = item(&X.decode, "tp all-reduce");
+    assert_non_null(ar);
+    assert_near(ar->count, 65, 0);
+    assert_near(ar->bytes, 65 * 8192.0, 1e-12);
+    assert_near(ar->time_s, 65 * 8192.0 / 300e9, 1e-9);
+    assert_int_equal(ar->bound, ENGINE_BOUND_BANDWIDTH);
+    const engine_explain_item *ag = item(&X.decode, "tp all-gather (logits)");
+    assert_non_null(ag);
+    assert_near(ag->time_s, 0.5 * 128256.0 * 4 / 300e9, 1e-9);
+    assert_near(ar->time_s + ag->time_s, r.decode_comm_s, 1e-9);
+    /* a 20 us latency per ring step makes the small decode all-reduce latency-bound */
+    l = tl_link(20e-6, 300);
+    explain(&s, 2, 1, 1, 1, &r);
+    assert_int_equal(item(&X.decode, "tp all-reduce")->bound, ENGINE_BOUND_LATENCY);
+}
+
+/* The constants with their origin: the GPU preset's fields, the engine's
+ * defaults where the preset leaves one out, a calibration's fit. */
+static void test_explain_constants(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    strcpy(g.source, "test H100 datasheet");
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r;
+    explain(&s, 1, 1, 1, 1, &r);
+    const engine_explain_const *c = constant("gemm_rate");
+    assert_non_null(c);
+    assert_near(c->value, 989e12 * 0.85, 1e-12);
+    assert_string_equal(c->unit, "FLOP/s");
+    assert_string_equal(c->origin, "gpu preset");
+    assert_string_equal(c->source, "test H100 datasheet");
+    c = constant("small_kernel_bandwidth"); /* tg_h100 leaves eta_small out */
+    assert_non_null(c);
+    assert_near(c->value, 3350e9 * 0.6, 1e-12);
+    assert_string_equal(c->origin, "engine default");
+    c = constant("launch_eager");
+    assert_non_null(c);
+    assert_near(c->value, 5e-6, 1e-12);
+    assert_string_equal(c->origin, "framework profile");
+    assert_non_null(constant("link_bandwidth"));
+    assert_null(constant("inter_link_bandwidth"));
+    /* a calibration replaces the 16-bit compute fraction and the GEMM t0 */
+    engine_calib cal;
+    memset(&cal, 0, sizeof cal);
+    cal.measured = 1;
+    strcpy(cal.device, "NVIDIA H100 80GB HBM3");
+    cal.eta_compute = 0.7;
+    cal.layer_overhead_s = 16e-6;
+    s.calib = &cal;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("gemm_rate");
+    assert_near(c->value, 989e12 * 0.7, 1e-12);
+    assert_string_equal(c->origin, "calibration");
+    assert_string_equal(c->source, "NVIDIA H100 80GB HBM3");
+    c = constant("gemm_t0");
+    assert_near(c->value, 4e-6, 1e-12);
+    assert_string_equal(c->origin, "calibration");
+    assert_string_equal(constant("gemm_bandwidth")->origin, "gpu preset");
+}
+
+static void test_explain_invalid_plan(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 3);
+    engine_plan p = {3, 1, 1, 1};
+    engine_error err;
+    assert_int_equal(engine_explain_plan(&s, p, &X, &err), -1);
+    assert_non_null(strstr(err.msg, "tp=3 does not divide 32 attention heads"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_explain_sums),
+        cmocka_unit_test(test_explain_gemm_hand),
+        cmocka_unit_test(test_explain_bounds),
+        cmocka_unit_test(test_explain_collectives),
+        cmocka_unit_test(test_explain_constants),
+        cmocka_unit_test(test_explain_invalid_plan),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -746,4 +746,80 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
 const char *engine_kclass_name(engine_kclass c); /* "gemm", "attention", ... */
 const char *engine_bound_name(engine_bound b);   /* "compute", "memory", ... */
 
+/* --- one engine step under load (step.c) ------------------------------ */
+
+/* A group of prefill chunks in one step: `seqs` sequences (usually 1) each
+ * computing `tokens` new prompt tokens after `past` tokens already in its
+ * KV cache (earlier chunks; 0 for a first chunk). */
+typedef struct engine_step_chunk {
+    double seqs;   /* > 0 */
+    double tokens; /* >= 1 */
+    double past;   /* >= 0 */
+} engine_step_chunk;
+
+/* The exact mix of one iteration of one replica (continuous batching):
+ * prefill chunks and decode sequences that run together. */
+typedef struct engine_step_mix {
+    const engine_step_chunk *prefill; /* n_prefill groups, borrowed; NULL when 0 */
+    int n_prefill;
+    double decode_seqs; /* sequences generating one token each, >= 0 */
+    double decode_past; /* their mean context already cached, tokens (each new
+                         * token attends to those and itself) */
+} engine_step_mix;
+
+#define ENGINE_STEPPER_PRIV 4096
+/* A plan's step model prepared once (engine_stepper_init) and then asked
+ * for any number of steps.  Self-contained: it holds a copy of the
+ * scenario (whose model, GPU, links, framework and calibration it borrows:
+ * they must outlive it) and may be copied with memcpy. */
+typedef struct engine_stepper {
+    engine_scenario s;        /* the copy every step is timed under */
+    engine_plan plan;
+    int valid;                /* 0: the plan is impossible (reason) */
+    char reason[ENGINE_REASON_MAX];
+    /* Capacity of one replica's paged KV cache, as engine_result counts it
+     * (the framework's memory rule, the workspace of the largest batch). */
+    int max_concurrency;       /* sequences of s.prompt + s.gen tokens that fit */
+    double kv_capacity_tokens; /* KV tokens one GPU holds (whole blocks) */
+    long long kv_blocks;       /* ENGINE_KV_BLOCK-token blocks of sequences a replica
+                                * holds: kv_capacity_tokens / 16, scaled up by the
+                                * saving of local-attention layers at s's lengths
+                                * (so that kv_blocks / ceil((prompt+gen)/16) is
+                                * max_concurrency's count before the workspace) */
+    union {
+        long double align_ld;
+        void *align_p;
+        unsigned char bytes[ENGINE_STEPPER_PRIV];
+    } priv;                    /* the memoised plan context */
+} engine_stepper;
+
+/* Prepare plan's step model under s (checked).  Returns 0 with *st filled
+ * (st->valid 0 and the reason when the plan is impossible), -1 with err on
+ * an unusable scenario.  s->batch, s->microbatches and s->total_concurrency
+ * play no part in step times; s->prompt and s->gen only in the capacity. */
+int engine_stepper_init(engine_stepper *st, const engine_scenario *s, engine_plan plan,
+                        engine_error *err);
+
+/* Seconds of one iteration of one replica running `mix`, by the per-kernel
+ * model of engine_evaluate (same kernels, collectives, framework host costs):
+ *  - GEMMs, element-wise kernels and collectives run once over all the
+ *    step's tokens (sum of prefill tokens + decode sequences); the LM head
+ *    over one row per sequence; prefill attention as one varlen kernel over
+ *    the chunks, decode attention as one kernel at the mean context;
+ *  - a step with any prefill follows engine_evaluate's prefill rule: eager
+ *    launches, host cost step_s + seq_step_s * sequences + request_s added,
+ *    m = min(sequences, pp) micro-batches: m * slowest stage + (sum of
+ *    stages - slowest) / v (+ the interleaved schedule's hops);
+ *  - a decode-only step follows its decode rule: CUDA graphs as the
+ *    scenario says, md = min(sequences, pp) micro-batches in flight,
+ *    max(sum of stages, md * slowest stage), host cost hidden by an
+ *    overlapping scheduler;
+ *  - no chunking by max_num_tokens (the caller's scheduler chunks).
+ * Hence a pure-decode mix of B sequences at past S + G/2 equals
+ * engine_evaluate's itl_s at batch B, and one prefill group of B sequences
+ * of S tokens (B*S within max_num_tokens) equals its ttft_s.  An empty mix
+ * (or an invalid stepper) costs 0.  Pure (no allocation, no state), about
+ * a microsecond. */
+double engine_step_s(const engine_stepper *st, const engine_step_mix *mix);
+
 #endif /* SHARDSCOPE_ENGINE_H */

@@ -663,6 +663,7 @@ typedef struct step_shape {
     double seqs, t, past;
     int decode;
     double window; /* a local layer's window (tokens); 0: global attention */
+    const step_mix *mix; /* a mixed step (step.c): attention per part; NULL: uniform */
 } step_shape;
 
 /* A dense MLP of T tokens; shared: a MoE layer's shared experts (explain names). */
@@ -701,6 +702,70 @@ static void attn_decode(step_acc *a, const kconst *k, const step_shape *sp, doub
     }
 }
 
+/* The attention kernel of a uniform step shape under GQA/MHA. */
+static double gqa_attn_s(const plan_ctx *c, const step_shape *sp, double heads, double kvh)
+{
+    const engine_model *m = c->m;
+    const kconst *k = &c->kc;
+    double dh = m->head_dim;
+    if (sp->decode) {
+        double ctx = sp->past + 1;
+        /* past the window: a sliding one sees its whole window, a chunked
+         * one (Llama 4) half a chunk on average */
+        if (sp->window > 0 && ctx > sp->window)
+            ctx = m->window_chunked ? (sp->window + 1) / 2.0 : sp->window;
+        double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
+        double fl = 4.0 * sp->seqs * heads * ctx * dh;
+        return kc_attn_decode(k, kvb, fl, sp->seqs * heads);
+    }
+    return kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked, heads,
+                             kvh, dh, dh, c->a_b);
+}
+
+/* The attention kernel of a uniform step shape under MLA (absorbed in
+ * decode: every head reads the shared latent cache). */
+static double mla_attn_s(const plan_ctx *c, const step_shape *sp, double heads, double kvh)
+{
+    const engine_model *m = c->m;
+    (void)kvh;
+    double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
+    double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
+    if (sp->decode) {
+        double ctx = sp->past + 1;
+        double kvb = sp->seqs * ctx * lat * c->kv_b;
+        double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank);
+        return kc_attn_decode(&c->kc, kvb, fl, sp->seqs * heads);
+    }
+    return kc_attn_prefill(&c->kc, sp->seqs, sp->t, sp->past, heads, heads, qk, m->v_head_dim,
+                           c->a_b);
+}
+
+typedef double (*attn_fn)(const plan_ctx *c, const step_shape *sp, double heads, double kvh);
+
+/* The attention kernels of a mixed step (step.c): one varlen prefill kernel over its chunks (each chunk's
+ * time, one fixed cost for all) and one decode kernel over its decoding
+ * sequences at their mean context. */
+static void attn_kernels(const plan_ctx *c, const step_shape *sp, double heads, double kvh,
+                         attn_fn fn, step_acc *a)
+{
+    const step_mix *mx = sp->mix;
+    double pre = 0;
+    int parts = 0;
+    for (int i = 0; i < mx->n_pre; i++) {
+        const engine_step_chunk *ch = &mx->pre[i];
+        step_shape one = {ch->seqs / mx->mb, ch->tokens, ch->past, 0, sp->window, NULL};
+        double t = fn(c, &one, heads, kvh);
+        if (t > 0)
+            pre += parts++ ? t - c->kc.attn_t0 : t;
+    }
+    if (parts)
+        kernel(a, pre, &a->attn);
+    if (mx->dec_seqs > 0) {
+        step_shape dec = {mx->dec_seqs / mx->mb, 1, mx->dec_past, 1, sp->window, NULL};
+        kernel(a, fn(c, &dec, heads, kvh), &a->attn);
+    }
+}
+
 /* Multi-head latent attention (DeepSeek): the q and latent KV
  * projections, attention over the latent cache, the output projection. */
 static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step_acc *a)
@@ -723,7 +788,9 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
     small(a, k, "mla kv norm", 2.0 * T * m->kv_lora_rank * ab);
     gemm(a, kg, "mla kv up", T, heads * ((double)m->qk_nope_dim + m->v_head_dim),
          m->kv_lora_rank, 1, wb, ab);
-    if (sp->decode) {
+    if (sp->mix) {
+        attn_kernels(c, sp, heads, heads, mla_attn_s, a);
+    } else if (sp->decode) {
         /* Absorbed MLA: every head reads the shared latent cache. */
         double ctx = sp->past + 1;
         double kvb = sp->seqs * ctx * lat * c->kv_b;
@@ -758,7 +825,9 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
         small(a, k, "rotary", 2.0 * T * (heads + kvh) * dh * ab);
         small(a, k, "kv write", T * 2.0 * kvh * dh * (ab + c->kv_b));
     }
-    if (sp->decode) {
+    if (sp->mix) {
+        attn_kernels(c, sp, heads, kvh, gqa_attn_s, a);
+    } else if (sp->decode) {
         double ctx = sp->past + 1;
         /* past the window: a sliding one sees its whole window, a chunked
          * one (Llama 4) half a chunk on average */
@@ -998,7 +1067,7 @@ static void fill_breakdown(engine_breakdown *b, const step_acc *a, double f)
 static step_shape prefill_shape(const plan_ctx *c, double m, double *chunks)
 {
     const double B = c->s->batch, S = c->s->prompt;
-    step_shape pf = {B / m, S, 0, 0, 0};
+    step_shape pf = {B / m, S, 0, 0, 0, NULL};
     if (m > B) {
         pf.seqs = 1;
         pf.t = S * B / m;
@@ -1070,7 +1139,7 @@ static void decode_times(const plan_ctx *c, engine_result *r)
     const engine_framework *fw = c->fw;
     const double B = s->batch, S = s->prompt, G = s->gen;
     double md = B < p.pp ? B : p.pp;
-    step_shape dc = {B / md, 1, S + G / 2.0, 1, 0};
+    step_shape dc = {B / md, 1, S + G / 2.0, 1, 0, NULL};
     pipe_cost dec;
     int graphs = engine_scenario_cuda_graphs(s);
     pipe_compute(c, &dc, !graphs, &dec);
@@ -1518,4 +1587,58 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
     kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
     explain_fw_links(&c, out);
     return 0;
+}
+
+/* --- the step model of one mixed step, for step.c (internal.h) ------------ */
+
+size_t eval_ctx_size(void)
+{
+    return sizeof(plan_ctx);
+}
+
+int eval_ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p, char *reason,
+                  size_t len)
+{
+    if (!plan_valid(s, p, reason, len))
+        return 0;
+    ctx_init(c, s, p);
+    return 1;
+}
+
+void eval_ctx_bind(plan_ctx *c, const engine_scenario *s)
+{
+    c->s = s;
+}
+
+void eval_ctx_capacity(const plan_ctx *c, engine_result *out, double *seq_kv_bytes,
+                       double *token_kv_bytes)
+{
+    capacity_compute(c, out);
+    *token_kv_bytes = kv_token_bytes(c, seq_kv_bytes);
+}
+
+void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int eager, double *sum_t,
+                   double *worst_t)
+{
+    double seqs = mx->dec_seqs, tokens = mx->dec_seqs;
+    for (int i = 0; i < mx->n_pre; i++) {
+        seqs += mx->pre[i].seqs;
+        tokens += mx->pre[i].seqs * mx->pre[i].tokens;
+    }
+    /* GEMMs, small kernels and collectives see every token of the step; the
+     * LM head one row per sequence; attention its parts (attn_kernels). */
+    step_shape sp = {seqs / mx->mb, tokens / seqs, 0, 0, 0, mx};
+    if (mx->n_pre == 1 && mx->dec_seqs <= 0)
+        sp.t = mx->pre[0].tokens; /* exactly engine_evaluate's prefill shape */
+    pipe_cost pc;
+    pipe_compute(c, &sp, eager, &pc);
+    *sum_t = pc.sum_t;
+    *worst_t = pc.worst_t;
+}
+
+double eval_hop_s(const plan_ctx *c, double tokens)
+{
+    const engine_scenario *s = c->s;
+    return engine_comm_time(ENGINE_OP_P2P, s->intra, s->inter, 2, c->pp_cross ? 1 : 0,
+                            tokens * c->m->hidden * c->a_b / c->p.tp);
 }

@@ -127,4 +127,34 @@ int rank_some_plan_fits(const engine_scenario *s);
 void rank_for_each_plan(const engine_scenario *s, void (*fn)(engine_plan p, void *arg),
                         void *arg);
 
+/* --- one mixed engine step (eval.c's step model, for step.c) ----------- */
+
+/* A step's mix as the layer model sees it: the public mix divided into mb
+ * micro-batches (every count / mb). */
+typedef struct step_mix {
+    const engine_step_chunk *pre;
+    int n_pre;
+    double dec_seqs, dec_past;
+    double mb; /* micro-batches the step is split into, >= 1 */
+} step_mix;
+
+typedef struct plan_ctx plan_ctx;
+size_t eval_ctx_size(void);
+/* 1 and c filled when the plan is valid for s (borrowed: c keeps s); else
+ * 0 with the reason. */
+int eval_ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p, char *reason,
+                  size_t len);
+void eval_ctx_bind(plan_ctx *c, const engine_scenario *s); /* point c at a copy of its s */
+/* engine_result's max_concurrency and kv_capacity_tokens; the KV bytes one
+ * GPU holds per sequence of s->prompt + s->gen tokens (whole blocks, local
+ * layers at their window) and per token over all its layers. */
+void eval_ctx_capacity(const plan_ctx *c, engine_result *out, double *seq_kv_bytes,
+                       double *token_kv_bytes);
+/* The pipeline's sum of stage times and its slowest stage for one
+ * micro-batch of mx (eager: kernels launched one by one). */
+void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int eager, double *sum_t,
+                   double *worst_t);
+/* One pipeline hop of `tokens` tokens' activations (a TP rank's slice). */
+double eval_hop_s(const plan_ctx *c, double tokens);
+
 #endif /* SHARDSCOPE_ENGINE_INTERNAL_H */

@@ -1,0 +1,97 @@
+/*
+ * step.c - the time of one iteration (step) of one replica with an exact
+ * mix of prefill chunks and decode sequences, for the load simulation: the
+ * plan context of eval.c prepared once (engine_stepper), then eval.c's
+ * per-kernel layer model over the mix (eval_mix_pipe) with the framework's
+ * host costs and the pipeline rule of engine_evaluate.  Contract: engine.h.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine.h"
+#include "internal.h"
+
+static const plan_ctx *stepper_ctx(const engine_stepper *st)
+{
+    return (const plan_ctx *)(const void *)st->priv.bytes;
+}
+
+int engine_stepper_init(engine_stepper *st, const engine_scenario *s, engine_plan plan,
+                        engine_error *err)
+{
+    if (eval_ctx_size() > sizeof st->priv.bytes)
+        return engine_errorf(err, "engine: the step model's context outgrew its storage");
+    if (engine_scenario_check(s, err) != 0)
+        return -1;
+    memset(st, 0, sizeof *st);
+    st->s = *s;
+    st->plan = plan;
+    plan_ctx *c = (plan_ctx *)(void *)st->priv.bytes;
+    st->valid = eval_ctx_init(c, &st->s, plan, st->reason, sizeof st->reason);
+    if (!st->valid)
+        return 0;
+    engine_result r;
+    memset(&r, 0, sizeof r);
+    double seq_b, tok_b;
+    eval_ctx_capacity(c, &r, &seq_b, &tok_b);
+    st->max_concurrency = r.max_concurrency;
+    st->kv_capacity_tokens = r.kv_capacity_tokens;
+    double ctx = (double)s->prompt + s->gen;
+    double full = ceil(ctx / ENGINE_KV_BLOCK) * ENGINE_KV_BLOCK * tok_b;
+    double weight = full > 0 && seq_b > 0 ? seq_b / full : 1.0;
+    if (weight > 1)
+        weight = 1;
+    st->kv_blocks = (long long)floor(r.kv_capacity_tokens / ENGINE_KV_BLOCK / weight + 1e-9);
+    return 0;
+}
+
+double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
+{
+    if (!st || !st->valid || !mix)
+        return 0.0;
+    union {
+        long double align_ld;
+        void *align_p;
+        unsigned char bytes[ENGINE_STEPPER_PRIV];
+    } buf; /* a private copy, pointed at st's own scenario (st may have moved) */
+    memcpy(buf.bytes, stepper_ctx(st), eval_ctx_size());
+    plan_ctx *c = (plan_ctx *)(void *)buf.bytes;
+    eval_ctx_bind(c, &st->s);
+    const engine_scenario *s = &st->s;
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    const int pp = st->plan.pp;
+    step_mix mx = {mix->prefill, mix->n_prefill > 0 && mix->prefill ? mix->n_prefill : 0,
+                   mix->decode_seqs > 0 ? mix->decode_seqs : 0, mix->decode_past, 1};
+    double pre_seqs = 0, pre_tokens = 0;
+    for (int i = 0; i < mx.n_pre; i++) {
+        pre_seqs += mx.pre[i].seqs;
+        pre_tokens += mx.pre[i].seqs * mx.pre[i].tokens;
+    }
+    double seqs = pre_seqs + mx.dec_seqs;
+    if (!(seqs > 0))
+        return 0.0;
+    double sum, worst;
+    if (mx.n_pre > 0) {
+        /* engine_evaluate's prefill rule (prefill_times) */
+        double m = pp <= 1 ? 1 : (seqs < pp ? seqs : pp);
+        mx.mb = m;
+        eval_mix_pipe(c, &mx, 1, &sum, &worst);
+        int v = s->schedule == ENGINE_SCHED_INTERLEAVED ? s->interleave : 1;
+        double bubble = (sum - worst) / v;
+        if (v > 1 && pp > 1)
+            bubble += (v - 1) * pp * eval_hop_s(c, (pre_tokens + mx.dec_seqs) / m);
+        double fixed = fw->step_s + fw->seq_step_s * seqs + fw->request_s;
+        return m * worst + bubble + fixed;
+    }
+    /* engine_evaluate's decode rule (decode_times) */
+    double md = seqs < pp ? seqs : pp;
+    mx.mb = md;
+    eval_mix_pipe(c, &mx, !engine_scenario_cuda_graphs(s), &sum, &worst);
+    double cycle = md * worst;
+    double work = sum > cycle ? sum : cycle;
+    double host = fw->step_s + fw->seq_step_s * seqs;
+    double fixed = host;
+    if (fw->overlap)
+        fixed = host > work ? host - work : 0.0;
+    return work + fixed;
+}

@@ -1,0 +1,214 @@
+/*
+ * test_step.c - the step-time API (engine_stepper / engine_step_s) against
+ * engine_evaluate: a pure-decode mix is its ITL, a pure-prefill mix its
+ * TTFT, a mixed step lies between its parts and their sum; the KV capacity
+ * is the one engine_result reports.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "support_models.h"
+#include "support_presets.h"
+
+static void assert_near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("got %.12g, want %.12g (rel tol %g)\n", got, want, rel);
+        fail();
+    }
+}
+
+static engine_result eval_at(const engine_scenario *s, engine_plan p)
+{
+    engine_result r;
+    engine_error err;
+    assert_int_equal(engine_evaluate(s, p, &r, &err), 0);
+    assert_true(r.valid);
+    return r;
+}
+
+static double decode_mix_s(const engine_stepper *st, double b, double past)
+{
+    engine_step_mix mx = {NULL, 0, b, past};
+    return engine_step_s(st, &mx);
+}
+
+static double prefill_mix_s(const engine_stepper *st, double b, double s, double past)
+{
+    engine_step_chunk ch = {b, s, past};
+    engine_step_mix mx = {&ch, 1, 0, 0};
+    return engine_step_s(st, &mx);
+}
+
+/* One scenario and plan: decode and prefill mixes against ITL and TTFT at
+ * several batches. */
+static void check_pure(engine_scenario *s, engine_plan p)
+{
+    engine_stepper st;
+    engine_error err;
+    s->gpus = p.tp * p.pp * p.dp;
+    assert_int_equal(engine_stepper_init(&st, s, p, &err), 0);
+    assert_true(st.valid);
+    const int batches[] = {1, 3, 8, 32};
+    for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
+        s->batch = batches[i];
+        engine_result r = eval_at(s, p);
+        double past = s->prompt + s->gen / 2.0;
+        assert_near(decode_mix_s(&st, s->batch, past), r.itl_s, 1e-9);
+        const engine_framework *fw = s->framework;
+        if (!fw || fw->max_num_tokens == 0 ||
+            (double)s->batch * s->prompt <= fw->max_num_tokens)
+            assert_near(prefill_mix_s(&st, s->batch, s->prompt, 0), r.ttft_s, 1e-9);
+    }
+}
+
+static void test_pure_mixes_match_evaluate(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(2e-6, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.prompt = 512;
+    s.gen = 128;
+    const engine_plan plans[] = {{1, 1, 1, 1}, {2, 1, 1, 1}, {8, 1, 1, 1},
+                                 {1, 4, 1, 1}, {2, 2, 2, 1}};
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++)
+        check_pure(&s, plans[i]);
+    s.schedule = ENGINE_SCHED_INTERLEAVED; /* the interleaved hops */
+    check_pure(&s, plans[3]);
+    s.schedule = ENGINE_SCHED_GPIPE;
+    /* MoE (experts hit by the step's tokens) and MLA */
+    engine_model mx = tm_mixtral_8x7b();
+    s.model = &mx;
+    const engine_plan moe[] = {{2, 1, 1, 1}, {2, 1, 4, 8}};
+    for (size_t i = 0; i < 2; i++)
+        check_pure(&s, moe[i]);
+    engine_model ds = tm_deepseek_v3();
+    engine_gpu big = tg_with_memory(1000);
+    s.model = &ds;
+    s.gpu = &big;
+    check_pure(&s, (engine_plan){8, 1, 1, 8});
+}
+
+/* The shipped framework profiles: vLLM's host loop is not overlapped and
+ * costs per running sequence; SGLang's is overlapped; TensorRT-LLM fuses
+ * rotary; a local-attention model (gemma). */
+static void test_frameworks_match_evaluate(void **state)
+{
+    (void)state;
+    const char *fws[] = {"vllm", "sglang", "trt-llm", "generic"};
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "llama-3-8b");
+    s.gpu = preset_find_gpu(ts_db, "h100-sxm");
+    s.intra = preset_find_link(ts_db, "nvlink4");
+    assert_non_null(s.model);
+    assert_non_null(s.gpu);
+    assert_non_null(s.intra);
+    s.gpus = 4;
+    s.prompt = 256;
+    s.gen = 64;
+    for (size_t i = 0; i < 4; i++) {
+        s.framework = preset_find_framework(ts_db, fws[i]);
+        assert_non_null(s.framework);
+        check_pure(&s, (engine_plan){2, 1, 2, 1});
+        check_pure(&s, (engine_plan){1, 2, 2, 1});
+    }
+    const engine_model *gm = preset_find_model(ts_db, "gemma-3-27b");
+    assert_non_null(gm);
+    assert_true(gm->window > 0);
+    s.model = gm;
+    s.prompt = 2048;
+    s.gen = 2048; /* past the window */
+    s.framework = preset_find_framework(ts_db, "generic");
+    check_pure(&s, (engine_plan){4, 1, 1, 1});
+}
+
+/* A mixed step: one 512-token chunk with 32 decoding sequences.  The GEMMs
+ * stream their weights once for both, so it costs less than a prefill step
+ * plus a decode step, and more than either. */
+static void test_mixed_step_between_parts(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(2e-6, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 2);
+    engine_stepper st;
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){2, 1, 1, 1}, NULL), 0);
+    engine_step_chunk ch = {1, 512, 1024};
+    engine_step_mix both = {&ch, 1, 32, 1500};
+    double t = engine_step_s(&st, &both);
+    double pre = prefill_mix_s(&st, 1, 512, 1024), dec = decode_mix_s(&st, 32, 1500);
+    assert_true(t > pre);
+    assert_true(t > dec);
+    assert_true(t < pre + dec);
+    /* two chunks cost more than one of them, less than two steps */
+    engine_step_chunk two[2] = {{1, 256, 0}, {1, 256, 4096}};
+    engine_step_mix mx2 = {two, 2, 0, 0};
+    double t2 = engine_step_s(&st, &mx2);
+    assert_true(t2 > prefill_mix_s(&st, 1, 256, 4096));
+    assert_true(t2 < prefill_mix_s(&st, 1, 256, 0) + prefill_mix_s(&st, 1, 256, 4096));
+    /* longer contexts cost more; an empty mix costs nothing */
+    assert_true(decode_mix_s(&st, 32, 4000) > decode_mix_s(&st, 32, 1000));
+    engine_step_mix none = {NULL, 0, 0, 0};
+    assert_true(engine_step_s(&st, &none) == 0.0);
+    /* a copied stepper answers the same (it holds its own scenario) */
+    engine_stepper cp;
+    memcpy(&cp, &st, sizeof cp);
+    memset(&st, 0xff, sizeof st);
+    assert_true(engine_step_s(&cp, &both) == t);
+}
+
+/* The capacity is engine_result's: max_concurrency, kv_capacity_tokens, and
+ * kv_blocks holds max_concurrency sequences of ceil((S+G)/16) blocks. */
+static void test_stepper_capacity(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(2e-6, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.prompt = 1000;
+    s.gen = 200;
+    engine_stepper st;
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){1, 1, 1, 1}, NULL), 0);
+    engine_result r = eval_at(&s, (engine_plan){1, 1, 1, 1});
+    assert_int_equal(st.max_concurrency, r.max_concurrency);
+    assert_true(st.kv_capacity_tokens == r.kv_capacity_tokens);
+    /* 1200 tokens = 75 blocks: kv_blocks is the whole-block count */
+    assert_true(st.kv_blocks == (long long)(r.kv_capacity_tokens / 16));
+    assert_true(st.kv_blocks / 75 >= r.max_concurrency);
+    assert_true(r.max_concurrency > 100); /* 8B on 80 GB: about 128 KiB a token */
+    /* an impossible plan is refused with its reason, and costs 0 */
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){3, 1, 1, 1}, NULL), 0);
+    assert_false(st.valid);
+    assert_true(st.reason[0] != '\0');
+    assert_true(decode_mix_s(&st, 4, 100) == 0.0);
+    /* an unusable scenario is an error */
+    engine_error err;
+    s.model = NULL;
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){1, 1, 1, 1}, &err), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pure_mixes_match_evaluate),
+        cmocka_unit_test(test_frameworks_match_evaluate),
+        cmocka_unit_test(test_mixed_step_between_parts),
+        cmocka_unit_test(test_stepper_capacity),
+    };
+    return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
+}

@@ -813,5 +813,40 @@ run eval --model llama-3.1-405b --gpu h100-sxm --gpus 2 --pareto
 expect_rc 0
 expect_out '^no plan fits on 2 GPUs: no Pareto frontier.'
 
+# --- eval --explain and the explain object ------------------------------
+# The kernels of a step add up to it: the sum of explain.prefill[].time_s is
+# ttft_s, of explain.decode[].time_s itl_s (cJSON prints one member a line:
+# the time_s members after "prefill": [ belong to it until "decode": [).
+run eval --model llama-3-8b --gpu h100-sxm --gpus 2 --tp 2 --json
+expect_rc 0
+expect_clean_json
+for step in prefill:ttft_s decode:itl_s; do
+    want=$(json_num "${step#*:}")
+    got=$(awk -v s="\"${step%%:*}\":" '
+        index($0, s) == 2 || index($0, s) == 3 { on = 1; next }
+        on && /^\t\t"[a-z_]+":/ { on = 0 }
+        on && /"time_s":/ { v = $2; sub(",", "", v); t += v }
+        END { printf "%.12g", t }' "$tmp/out")
+    awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-9 * b) }' ||
+        fail "$what: explain.${step%%:*} sums to $got, want ${step#*:} $want"
+done
+expect_out '"name":[[:space:]]*"tp all-reduce"'
+expect_out '"bound":[[:space:]]*"memory"'
+expect_out '"origin":[[:space:]]*"gpu preset"'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --json
+grep -q '"tp all-reduce"' "$tmp/out" && fail "$what: a collective at TP 1"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --explain
+expect_rc 0
+expect_out '^prefill \(TTFT\): [0-9.]+ ms = stage 1 of 1'
+expect_out '^decode \(ITL\): [0-9.]+ ms = stage 1 of 1'
+# 32 fused QKV GEMMs of 1024 x 6144 x 4096: 2 m n k x 32 = 1.65 TFLOP
+expect_out '^  qkv +gemm +32 +1\.65 TFLOP +[0-9.]+ GB +[0-9.]+ ms +[0-9.]+% +compute$'
+expect_out '^  qkv +gemm +32 +1\.61 GFLOP +[0-9.]+ (MB|GB) +[0-9.]+ [^ ]+s +[0-9.]+% +memory$'
+expect_out '^  gemm_rate +841 TFLOP/s +gpu preset '
+# without a plan: the ranking, then its first plan explained
+run eval --model llama-3-8b --gpu h100-sxm --gpus 2 --explain
+expect_rc 0
+expect_out '^explain: plan TP'
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

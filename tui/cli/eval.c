@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "explain.h"
 #include "json.h"
 
 /* Plans whose Monte Carlo tails are computed in a ranking. */
@@ -29,6 +30,12 @@ static const cli_opt EVAL_OPTS[] = {
      .help = "the Pareto frontier of every plan at every batch per\n"
              "replica (1, 2, 4, ... and its largest): output tokens/s\n"
              "per GPU against tokens/s per user (1 / ITL); text or --json"},
+    {.name = "--explain", .kind = CLI_OPT_FLAG, .off = CLI_AT(explain),
+     .help = "the plan's prefill and decode step kernel by kernel\n"
+             "(FLOPs, bytes, time, bound) and the constants behind them\n"
+             "with their origin; without a plan, the first that fits.\n"
+             "--json always carries it as 'explain'; with --explain\n"
+             "every fitting plan of a ranking carries its own"},
     {.name = NULL},
 };
 
@@ -282,6 +289,31 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     print_throughput(s, r);
 }
 
+/* The plan's kernels as an "explain" member of obj (a valid plan that
+ * fits; nothing otherwise). */
+static void add_explain(cJSON *obj, const engine_scenario *s, const engine_result *r)
+{
+    if (!r->valid || !r->fits)
+        return;
+    engine_explain *x = malloc(sizeof *x);
+    if (x && engine_explain_plan(s, r->plan, x, NULL) == 0)
+        cJSON_AddItemToObject(obj, "explain", out_explain_json(x));
+    free(x);
+}
+
+static void print_explain(const engine_scenario *s, const engine_result *r)
+{
+    if (!r->valid || !r->fits)
+        return;
+    engine_explain *x = malloc(sizeof *x);
+    engine_error err = {{0}};
+    if (x && engine_explain_plan(s, r->plan, x, &err) == 0)
+        out_explain_print(stdout, x);
+    else
+        fprintf(stderr, "shardscope eval: --explain: %s\n", x ? err.msg : "out of memory");
+    free(x);
+}
+
 static int eval_one(const cli_scenario *cs, const cli_opts *o)
 {
     const engine_scenario *s = &cs->scenario;
@@ -302,11 +334,15 @@ static int eval_one(const cli_scenario *cs, const cli_opts *o)
         out_csv_result_row(stdout, &r, 1);
     } else if (o->v.json) {
         cJSON *j = cli_result_json(s, &r);
-        if (j)
+        if (j) {
             cJSON_AddItemToObject(j, "scenario", cli_scenario_json(s));
+            add_explain(j, s, &r);
+        }
         rc = cli_json_print("eval", stdout, j) ? CLI_FAIL : CLI_OK;
     } else {
         print_one(s, &r);
+        if (o->v.explain)
+            print_explain(s, &r);
     }
     if (!r.valid) {
         char plan[96];
@@ -449,12 +485,19 @@ static int eval_rank(const cli_scenario *cs, const cli_opts *o)
                 engine_result r = rs[i];
                 if (i >= EVAL_TAILS_FOR || s->mc_samples == 0)
                     r.p50_s = r.p99_s = 0;
-                cJSON_AddItemToArray(arr, cli_result_json(s, &r));
+                cJSON *pj = cli_result_json(s, &r);
+                if (pj && o->v.explain)
+                    add_explain(pj, s, &r);
+                cJSON_AddItemToArray(arr, pj);
             }
+            if (n > 0) /* the first plan of the ranking: the one to run */
+                add_explain(root, s, &rs[0]);
         }
         rc = cli_json_print("eval", stdout, root) ? CLI_FAIL : CLI_OK;
     } else {
         print_ranked(s, rs, n);
+        if (o->v.explain && n > 0)
+            print_explain(s, &rs[0]);
     }
     free(rs);
     return rc;

@@ -109,6 +109,9 @@ typedef struct cli_values {
     int cases, repeats;
     /* eval */
     int pareto;
+    int explain;
+    const char *save_scenario; /* eval --save-scenario FILE */
+    const char *scenario_file; /* --scenario FILE (every scenario command, tui) */
 } cli_values;
 
 #define CLI_MAX_POS 4

@@ -1,0 +1,41 @@
+/*
+ * explain.h - the per-kernel breakdown of engine_explain_plan as text rows
+ * (eval --explain, the explorer's details page 2) and as JSON (eval --json's
+ * "explain" object).  One formatter for every front end.
+ */
+#ifndef SHARDSCOPE_OUT_EXPLAIN_H
+#define SHARDSCOPE_OUT_EXPLAIN_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine.h"
+
+/* Column header of out_explain_row (no trailing newline). */
+const char *out_explain_header(void);
+
+/* One item as a row of the text table: name, class, count, FLOPs, bytes,
+ * time, share of step_s, bound ("qkv  gemm  32  1.65 TFLOP  1.6 GB  1.9 ms
+ * 8.4%  compute").  Writes into buf (truncated as snprintf), returns buf. */
+char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, size_t len);
+
+/* "prefill: TTFT 22.5 ms = stage 1 of 1 x 1 + host + bubble": the line
+ * above a step's table.  phase: "prefill" or "decode". */
+char *out_explain_title(const engine_explain_step *st, const char *phase, int pp, char *buf,
+                        size_t len);
+
+/* A constant's value with its unit ("5.00 µs", "2.68 TB/s", "132"). */
+char *out_explain_value(const engine_explain_const *c, char *buf, size_t len);
+
+/* Both steps' tables and the constants, with units, on f. */
+void out_explain_print(FILE *f, const engine_explain *x);
+
+/* {plan, batch, prefill: {total_s, stage, repeat, items: [...]}, ...}: see
+ * README ("JSON schema").  The arrays `prefill` and `decode` hold {name,
+ * class, count, flops, bytes, time_s, bound}; `constants` {name, value,
+ * unit, origin, source}.  New object owned by the caller; NULL when out of
+ * memory. */
+cJSON *out_explain_json(const engine_explain *x);
+
+#endif /* SHARDSCOPE_OUT_EXPLAIN_H */

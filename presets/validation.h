@@ -126,4 +126,84 @@ typedef struct val_stats {
 /* Stats over results in category cat (VAL_CAT_COUNT: all). */
 void val_stats_of(const val_result *r, int n, int cat, val_stats *out);
 
+/* --- serving under load (validation_serving.c) ------------------------ */
+
+/* How the published run offered its requests. */
+typedef enum val_arrival {
+    VAL_ARRIVAL_CLOSED = 0, /* a closed loop keeping `load` requests in flight
+                             * (a benchmark client's max concurrency) */
+    VAL_ARRIVAL_POISSON,    /* Poisson arrivals at `load` requests/s */
+    VAL_ARRIVAL_OFFLINE,    /* every request queued at t = 0 (rate inf) */
+    VAL_ARRIVAL_COUNT
+} val_arrival;
+
+/* The statistic a source prints for its TTFT and TPOT columns. */
+typedef enum val_stat {
+    VAL_STAT_MEAN = 0, /* mean over requests */
+    VAL_STAT_P50,      /* median over requests */
+    VAL_STAT_COUNT
+} val_stat;
+
+/* The figures one serving row may publish. */
+typedef enum val_figure {
+    VAL_FIG_TTFT = 0, /* time to first token, s */
+    VAL_FIG_TPOT,     /* per request (e2e - TTFT) / (G - 1), s (vLLM's TPOT,
+                       * AIPerf's and NIM's ITL) */
+    VAL_FIG_TPS,      /* output tokens/s of the deployment */
+    VAL_FIG_COUNT
+} val_figure;
+
+/* Default |predicted / measured - 1| a serving figure is held to when its
+ * row gives none (0). */
+#define VAL_SERVING_BAND 0.30
+
+/* One published serving run under a stated load: a plan and a load
+ * (arrivals, lengths, engine limits) and up to three measured figures.
+ * Pointers are static strings; a figure of 0 was not published. */
+typedef struct val_serving_case {
+    const char *id;        /* unique, short */
+    const char *source;    /* URL or repo@commit:path and the table */
+    const char *setup;     /* framework version, client and the flags that matter */
+    const char *sweep;     /* rows of one published sweep share it (the
+                            * saturation rule, val_serving_saturated); NULL: alone */
+    const char *model;     /* preset names */
+    const char *gpu;
+    const char *framework; /* profile; NULL: generic */
+    int gpus, tp, pp, ep;  /* dp = gpus / (tp * pp); ep 0 or 1: none */
+    val_arrival arrival;
+    double load;           /* CLOSED: requests in flight in all; POISSON:
+                            * requests/s; OFFLINE: unused */
+    int requests;          /* the run's request count; 0: unstated */
+    int prompt, gen;       /* tokens; the means when spread > 0 */
+    double spread;         /* lengths uniform within (1 +- spread) x the mean; 0: fixed */
+    engine_dtype weights, kv;
+    int max_num_seqs;      /* the run's limit; 0: the framework's */
+    double mem_fraction;   /* 0: the framework's */
+    int max_model_len;     /* 0: the model's */
+    val_stat stat;         /* of ttft_s and tpot_s */
+    double ttft_s, tpot_s; /* measured, s; 0: not published */
+    double tps;            /* measured output tokens/s; 0: not published */
+    double band[VAL_FIG_COUNT]; /* asserted |predicted / measured - 1|; 0: VAL_SERVING_BAND */
+    const char *note;      /* why a figure is off, or NULL */
+} val_serving_case;
+
+/* The shipped serving table (validation_serving.c). */
+extern const val_serving_case val_serving_cases[];
+extern const int val_serving_case_count;
+
+/* The published value of figure f of case c (SI), 0 when not published. */
+double val_serving_measured(const val_serving_case *c, val_figure f);
+
+/* The band figure f of case c is held to. */
+double val_serving_band(const val_serving_case *c, val_figure f);
+
+/* 1 when case i of the shipped table is past its sweep's knee, by the
+ * published numbers alone (never the model's): its measured output
+ * tokens/s is at least 0.9 of the highest of the rows sharing its sweep.
+ * A row outside a sweep, or without a throughput, is below saturation (0). */
+int val_serving_saturated(int i);
+
+const char *val_arrival_name(val_arrival a);
+const char *val_figure_name(val_figure f);
+
 #endif /* SHARDSCOPE_VALIDATION_H */

@@ -140,7 +140,26 @@ typedef struct engine_model {
     int quant_group;   /* weights per scale (int4: 128 for GPTQ/AWQ); 0: the dtype's default */
     int attn_16bit;    /* 1: a quantized checkpoint keeps the attention projections in
                         * 16 bits (gpt-oss's MXFP4 covers the experts only) */
+    int mtp_layers;    /* multi-token-prediction modules shipped with the checkpoint
+                        * (DeepSeek-V3/R1 num_nextn_predict_layers: 1); 0: none */
 } engine_model;
+
+/* Speculative decoding (engine_scenario.spec_*).  A target step verifies
+ * k drafted tokens plus one of its own for every sequence; with i.i.d.
+ * acceptance P it yields E = (1 - P^(k+1)) / (1 - P) tokens (Leviathan et
+ * al. 2023, eq. 1).  The drafts come from a small model (DRAFT), an EAGLE
+ * head (one decoder layer + the LM head, EAGLE paper) or DeepSeek's MTP
+ * module (one transformer block + the shared head, DeepSeek-V3 report
+ * 2.2). */
+typedef enum engine_spec_method {
+    ENGINE_SPEC_NONE = 0,
+    ENGINE_SPEC_DRAFT,
+    ENGINE_SPEC_EAGLE,
+    ENGINE_SPEC_MTP,
+    ENGINE_SPEC_COUNT
+} engine_spec_method;
+
+#define ENGINE_MAX_SPEC_K 64 /* drafted tokens per step */
 
 /* One GPU type.  Peaks are dense (no sparsity); 0 means "no native support":
  * the engine then computes at the FP16 rate (weight-only quantization).
@@ -348,6 +367,12 @@ typedef struct engine_scenario {
                                   * the severity is 1 + Exp(mean - 1) */
     int mc_samples;              /* Monte Carlo samples (e.g. 1000) */
     uint64_t seed;
+    /* Speculative decoding; spec_method NONE leaves every number as without. */
+    engine_spec_method spec_method;
+    int spec_k;                  /* drafted tokens per target step, 0..ENGINE_MAX_SPEC_K
+                                  * (engine_spec_default gives the method's) */
+    double spec_accept;          /* per-token acceptance rate P, in [0, 1] */
+    const engine_model *spec_draft; /* DRAFT: the draft model (same vocabulary) */
 } engine_scenario;
 
 typedef struct engine_plan {
@@ -367,6 +392,9 @@ typedef struct engine_memory {
                                * plus fraction * (vram - non-KV terms) */
     double kv_capacity_bytes; /* KV cache the rule leaves room for */
     int fits;
+    double spec_weights_bytes; /* part of weights_bytes: the draft model, EAGLE head or
+                                * MTP module (speculative decoding); 0: none */
+    double spec_kv_bytes;      /* part of kv_bytes: the draft's own KV cache */
 } engine_memory;
 
 /* Where the time of one step (prefill or decode) goes on the slowest
@@ -393,6 +421,22 @@ typedef struct engine_band {
     int n;     /* validation cases behind it; 0 = no band */
     int level; /* fallback level (0 = the exact category) */
 } engine_band;
+
+/* What speculation did to a decode step (engine_result.spec).  With it,
+ * itl_s = (draft_s + verify_s) / tokens_per_step and the decode breakdown
+ * is that of one target step divided by tokens_per_step. */
+typedef struct engine_spec_result {
+    int on;                  /* 1: the scenario speculates */
+    engine_spec_method method;
+    int k;                   /* drafted tokens per target step */
+    double accept;           /* P */
+    double tokens_per_step;  /* E = (1 - P^(k+1)) / (1 - P) */
+    double draft_s;          /* k draft steps of the batch, per target step */
+    double verify_s;         /* the target's step over k + 1 tokens a sequence,
+                              * framework host cost included */
+    double draft_prefill_s;  /* part of ttft_s: the draft model's own prefill */
+    int draft_tp;            /* GPUs one draft model is sharded over (DRAFT) */
+} engine_spec_result;
 
 typedef struct engine_result {
     engine_plan plan;
@@ -439,6 +483,7 @@ typedef struct engine_result {
                                 * memory rule; a replica holds as many */
     int max_concurrency;       /* sequences of prompt+gen tokens, ceil(len/16)
                                 * blocks each, that fit per replica; 0: none */
+    engine_spec_result spec;   /* speculative decoding; on == 0 without */
 } engine_result;
 
 /* --- defaults and validation --------------------------------------- */
@@ -479,6 +524,20 @@ int engine_objective_parse(const char *s, engine_objective *out);
 const char *engine_collective_name(engine_collective c);
 int engine_collective_parse(const char *s, engine_collective *out);
 const char *engine_graphs_name(engine_graphs g); /* "default", "on", "off" */
+const char *engine_spec_method_name(engine_spec_method m); /* "none", "draft", ... */
+int engine_spec_method_parse(const char *s, engine_spec_method *out);
+/* A method's documented default speculation length k and acceptance rate
+ * P (README, "The model"; sources in engine_spec_default_source); NONE:
+ * 0 and 0. */
+void engine_spec_default(engine_spec_method m, int *k, double *accept);
+const char *engine_spec_default_source(engine_spec_method m);
+/* Expected tokens per target step with k drafts accepted i.i.d. with
+ * probability P: (1 - P^(k+1)) / (1 - P), k + 1 at P = 1, 1 at k = 0. */
+double engine_spec_tokens_per_step(int k, double accept);
+/* The acceptance rate P whose expected tokens per step at k drafts is
+ * `length` (a measured acceptance length), by bisection; length is
+ * clamped to [1, k + 1]. */
+double engine_spec_accept_for_length(int k, double length);
 
 /* --- small shared utilities (engine/util.c; pure) -------------------- */
 

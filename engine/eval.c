@@ -268,6 +268,29 @@ static int fw_check(const engine_framework *f)
            f->graph_kernel_s);
 }
 
+/* Speculative decoding: a known method, k and P in range, a draft model
+ * for DRAFT, MTP layers in the model for MTP. */
+static int check_spec(const engine_scenario *s, engine_error *err)
+{
+    if ((unsigned)s->spec_method >= ENGINE_SPEC_COUNT)
+        return fail(err, "spec_method", "must be none, draft, eagle or mtp");
+    if (s->spec_method == ENGINE_SPEC_NONE)
+        return 0;
+    if (s->spec_k < 0 || s->spec_k > ENGINE_MAX_SPEC_K)
+        return failf(err, "spec_k", "must be 0..%d drafted tokens", ENGINE_MAX_SPEC_K);
+    if (!(s->spec_accept >= 0 && s->spec_accept <= 1))
+        return fail(err, "spec_accept", "must be in [0, 1]");
+    const engine_model *d = s->spec_draft;
+    if (s->spec_method == ENGINE_SPEC_DRAFT &&
+        (!d || d->layers < 1 || d->hidden < 1 || d->heads < 1 || d->kv_heads < 1 ||
+         d->vocab < 1 || (!d->mla && d->head_dim < 1) || d->ffn < 0))
+        return fail(err, "spec_draft", "the draft method needs a usable draft model");
+    if (s->spec_method == ENGINE_SPEC_MTP && s->model && s->model->mtp_layers < 1)
+        return failf(err, "spec_method", "mtp needs a model with MTP layers "
+                     "(num_nextn_predict_layers); %.64s has none", s->model->name);
+    return 0;
+}
+
 /* The numbers of a scenario against ENGINE_MAX_* (the command line's
  * flags take their ranges from the same constants). */
 static int check_numbers(const engine_scenario *s, engine_error *err)
@@ -319,7 +342,7 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
                      ENGINE_MAX_SLOWDOWN);
     if (s->mc_samples < 0 || s->mc_samples > ENGINE_MAX_SAMPLES)
         return failf(err, "samples", "must be 0..%d", ENGINE_MAX_SAMPLES);
-    return 0;
+    return check_spec(s, err);
 }
 
 int engine_scenario_check(const engine_scenario *s, engine_error *err)
@@ -551,6 +574,12 @@ static double prefill_microbatches(const plan_ctx *c)
 
 /* --- memory ------------------------------------------------------------- */
 
+static int spec_on(const engine_scenario *s)
+{
+    return s->spec_method != ENGINE_SPEC_NONE;
+}
+static double spec_memory(const plan_ctx *c, double *kv_tok);
+
 /* Weight bytes held by one GPU of stage i. */
 static double stage_weight_bytes(const plan_ctx *c, int i)
 {
@@ -636,6 +665,13 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     mem->activation_bytes = tokens * per_token * c->a_b + seqs * (double)m->vocab / p.tp * 4.0;
     mem->overhead_bytes =
         s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes : c->fw->runtime_bytes;
+    if (spec_on(s)) { /* counted on the largest stage: an upper bound under pp > 1 */
+        double kv_tok;
+        mem->spec_weights_bytes = spec_memory(c, &kv_tok);
+        mem->spec_kv_bytes = (double)s->batch * ctx * kv_tok;
+        mem->weights_bytes += mem->spec_weights_bytes;
+        mem->kv_bytes += mem->spec_kv_bytes;
+    }
     mem->per_gpu_bytes =
         mem->weights_bytes + mem->kv_bytes + mem->activation_bytes + mem->overhead_bytes;
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
@@ -791,10 +827,11 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
     if (sp->mix) {
         attn_kernels(c, sp, heads, heads, mla_attn_s, a);
     } else if (sp->decode) {
-        /* Absorbed MLA: every head reads the shared latent cache. */
-        double ctx = sp->past + 1;
+        /* Absorbed MLA: every head reads the shared latent cache (once for
+         * the t query tokens of a verification step). */
+        double ctx = sp->past + sp->t;
         double kvb = sp->seqs * ctx * lat * c->kv_b;
-        double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank);
+        double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank) * sp->t;
         attn_decode(a, k, sp, kvb, fl, sp->seqs * heads);
     } else {
         kcost x;
@@ -828,13 +865,13 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
     if (sp->mix) {
         attn_kernels(c, sp, heads, kvh, gqa_attn_s, a);
     } else if (sp->decode) {
-        double ctx = sp->past + 1;
+        double ctx = sp->past + sp->t; /* t > 1: a verification step, cache read once */
         /* past the window: a sliding one sees its whole window, a chunked
          * one (Llama 4) half a chunk on average */
         if (sp->window > 0 && ctx > sp->window)
             ctx = m->window_chunked ? (sp->window + 1) / 2.0 : sp->window;
         double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
-        double fl = 4.0 * sp->seqs * heads * ctx * dh;
+        double fl = 4.0 * sp->seqs * heads * ctx * dh * sp->t;
         attn_decode(a, k, sp, kvb, fl, sp->seqs * heads);
     } else {
         kcost x;
@@ -971,8 +1008,9 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
         /* Final norm, logits of the last token of each sequence (a tied
          * head still runs its GEMM), their gather over TP, sampling. */
         small(out, k, "final norm", 2.0 * T * d * ab);
-        gemm(out, &c->kc16, "lm_head", sp->seqs, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
-        double logits = sp->seqs * (double)m->vocab * 4.0;
+        double rows = sp->decode ? T : sp->seqs; /* a verification step: every token */
+        gemm(out, &c->kc16, "lm_head", rows, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
+        double logits = rows * (double)m->vocab * 4.0;
         if (p.tp > 1)
             out->tp += comm(c, out, "tp all-gather (logits)", ENGINE_OP_ALLGATHER, p.tp, ar_node,
                             logits);
@@ -1131,15 +1169,16 @@ static void prefill_times(const plan_ctx *c, engine_result *r)
 /* Decode times of a plan into r at mid-generation: min(B, pp)
  * micro-batches in flight; a token crosses every stage in turn (the sum
  * of the stage times), and the slowest stage serves every micro-batch once
- * per step. */
-static void decode_times(const plan_ctx *c, engine_result *r)
+ * per step.  t: tokens a sequence runs per step (1; k + 1 when a step
+ * verifies k drafted tokens). */
+static void decode_times(const plan_ctx *c, double t, engine_result *r)
 {
     const engine_scenario *s = c->s;
     const engine_plan p = c->p;
     const engine_framework *fw = c->fw;
     const double B = s->batch, S = s->prompt, G = s->gen;
     double md = B < p.pp ? B : p.pp;
-    step_shape dc = {B / md, 1, S + G / 2.0, 1, 0, NULL};
+    step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL};
     pipe_cost dec;
     int graphs = engine_scenario_cuda_graphs(s);
     pipe_compute(c, &dc, !graphs, &dec);
@@ -1166,12 +1205,19 @@ static void decode_times(const plan_ctx *c, engine_result *r)
         c->xs->repeat = md;
 }
 
+static void spec_apply(const plan_ctx *c, engine_result *r);
+
 /* Times of a plan, filled into r (memory and validity untouched). */
 static void times_compute(const plan_ctx *c, engine_result *r)
 {
     const double B = c->s->batch, G = c->s->gen;
     prefill_times(c, r);
-    decode_times(c, r);
+    if (spec_on(c->s)) {
+        decode_times(c, c->s->spec_k + 1.0, r);
+        spec_apply(c, r);
+    } else {
+        decode_times(c, 1, r);
+    }
     r->e2e_s = r->ttft_s + (G - 1) * r->itl_s;
     r->tokens_per_s = c->p.dp * B * G / r->e2e_s;
     r->compute_s = r->prefill_compute_s + (G - 1) * r->decode_compute_s;
@@ -1239,6 +1285,12 @@ static double kv_token_bytes(const plan_ctx *c, double *seq_bytes)
     double full_blocks = ceil(ctx / ENGINE_KV_BLOCK);
     double local_blocks = ceil(model_kv_tokens(c->m, 1, ctx) / ENGINE_KV_BLOCK);
     *seq_bytes = ((n0 - local) * full_blocks + local * local_blocks) * ENGINE_KV_BLOCK * layer;
+    if (spec_on(c->s)) { /* the draft's (or head's) cache grows with the sequence too */
+        double kv_tok;
+        spec_memory(c, &kv_tok);
+        *seq_bytes += full_blocks * ENGINE_KV_BLOCK * kv_tok;
+        return n0 * layer + kv_tok;
+    }
     return n0 * layer;
 }
 
@@ -1582,7 +1634,8 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
     prefill_times(&c, &r);
     explain_step(&out->prefill, &xs, r.ttft_s, r.prefill.step_s, r.prefill.bubble_s);
     memset(&xs, 0, sizeof xs);
-    decode_times(&c, &r);
+    /* with speculation: the target's verification step of k + 1 tokens */
+    decode_times(&c, spec_on(s) ? s->spec_k + 1.0 : 1.0, &r);
     explain_step(&out->decode, &xs, r.itl_s, r.decode.step_s, r.decode.bubble_s);
     kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
     explain_fw_links(&c, out);
@@ -1641,4 +1694,202 @@ double eval_hop_s(const plan_ctx *c, double tokens)
     const engine_scenario *s = c->s;
     return engine_comm_time(ENGINE_OP_P2P, s->intra, s->inter, 2, c->pp_cross ? 1 : 0,
                             tokens * c->m->hidden * c->a_b / c->p.tp);
+}
+
+/* --- speculative decoding ------------------------------------------------ */
+
+/* The GPUs one draft model is sharded over: the target's TP group when the
+ * draft's heads allow it (vLLM and SGLang run the draft at the target's
+ * TP), else unsharded on each GPU of the group
+ * (speculative_draft_tensor_parallel_size 1). */
+static int spec_draft_tp(const engine_model *d, int tp)
+{
+    if (d->heads % tp == 0 && (d->mla || d->kv_heads % tp == 0 || tp % d->kv_heads == 0))
+        return tp;
+    return 1;
+}
+
+/* The draft model's own scenario and plan context: the target's workload
+ * and GPUs, its TP group, no pipeline, no experts split. */
+static void spec_draft_ctx(const plan_ctx *c, engine_scenario *ds, plan_ctx *dc)
+{
+    *ds = *c->s;
+    ds->model = c->s->spec_draft;
+    ds->spec_method = ENGINE_SPEC_NONE;
+    ds->spec_draft = NULL;
+    engine_plan dp = {spec_draft_tp(ds->model, c->p.tp), 1, 1, 1};
+    ctx_init(dc, ds, dp);
+}
+
+/* Weight bytes per GPU the speculation adds, and the KV bytes one token
+ * of a sequence adds (*kv_tok).  DRAFT: the whole draft model over its TP
+ * group.  EAGLE: one decoder layer of the target's shape with a dense MLP
+ * and the 2d x d feature projection (EAGLE paper); MTP: one transformer
+ * block like the model's MoE layers and the 2d x d projection M
+ * (DeepSeek-V3 report 2.2).  Both share the target's embedding and head
+ * and keep one layer of KV cache. */
+static double spec_memory(const plan_ctx *c, double *kv_tok)
+{
+    const engine_scenario *s = c->s;
+    const engine_model *m = c->m;
+    const model_shape *sh = &c->sh;
+    const engine_plan p = c->p;
+    *kv_tok = 0;
+    if (!spec_on(s))
+        return 0;
+    if (s->spec_method == ENGINE_SPEC_DRAFT) {
+        const engine_model *d = s->spec_draft;
+        int tpd = spec_draft_tp(d, p.tp);
+        engine_dtype w = d->has_weight_dtype && s->weight_dtype == ENGINE_FP16 ? d->weight_dtype
+                                                                              : s->weight_dtype;
+        *kv_tok = d->layers * model_kv_bytes_per_token_layer(d, s->kv_dtype, tpd);
+        return engine_model_params(d) * engine_weight_elem_bytes(w, engine_scenario_quant_group(s)) /
+               tpd;
+    }
+    double d = m->hidden;
+    double attn = (sh->attn - sh->attn_rep) / p.tp + sh->attn_rep;
+    double mlp = (m->gated_mlp ? 3.0 : 2.0) * d * (double)m->ffn / p.tp, router = 0;
+    if (s->spec_method == ENGINE_SPEC_MTP && sh->moe_layers > 0) {
+        mlp = sh->experts / sh->moe_layers / (p.ep > 1 ? p.ep : p.tp) +
+              sh->shared / sh->moe_layers / p.tp;
+        router = sh->router / sh->moe_layers;
+    }
+    *kv_tok = model_kv_bytes_per_token_layer(m, s->kv_dtype, p.tp);
+    return (attn + mlp + 2.0 * d * d / p.tp) * c->w_b + (router + 2.0 * sh->norms) * c->edge_b;
+}
+
+/* The LM head of `seqs` rows on the last stage: final norm, logits, their
+ * gather over TP, sampling (as stage_cost's last stage). */
+static void spec_lm_head(const plan_ctx *c, double seqs, step_acc *a)
+{
+    const engine_scenario *s = c->s;
+    const engine_model *m = c->m;
+    const engine_plan p = c->p;
+    double d = m->hidden, ab = c->a_b;
+    (void)s;
+    small(a, &c->kc, "draft final norm", 2.0 * seqs * d * ab);
+    gemm(a, &c->kc16, "draft lm_head", seqs, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
+    double logits = seqs * (double)m->vocab * 4.0;
+    if (p.tp > 1)
+        a->tp += comm(c, a, "draft tp all-gather (logits)", ENGINE_OP_ALLGATHER, p.tp,
+                      c->tp_hier ? c->per_node : 0, logits);
+    small(a, &c->kc, "draft sampling", 3.0 * logits);
+}
+
+/* One draft token of an EAGLE head or MTP module for the batch: the
+ * embedding + feature norms, the 2d -> d projection, one layer of the
+ * target's shape, the shared LM head. */
+static void spec_head_step(const plan_ctx *c, const step_shape *sp, step_acc *a)
+{
+    const engine_model *m = c->m;
+    double T = sp->seqs * sp->t, d = m->hidden, ab = c->a_b;
+    small(a, &c->kc, "draft embed norms", 4.0 * T * d * ab);
+    gemm(a, &c->kc, "draft projection", T, d / c->p.tp, 2.0 * d, 1, c->w_b, ab);
+    int moe = c->s->spec_method == ENGINE_SPEC_MTP && c->sh.moe_layers > 0;
+    layer_cost(c, moe ? LAYER_MOE : LAYER_DENSE, sp, a);
+    spec_lm_head(c, sp->seqs, a);
+}
+
+/* The k draft steps of one target step for the replica's batch, into *a;
+ * returns their time. */
+static double spec_draft_cost(const plan_ctx *c, step_acc *a)
+{
+    const engine_scenario *s = c->s;
+    int eager = !engine_scenario_cuda_graphs(s);
+    memset(a, 0, sizeof *a);
+    a->host = eager ? c->fw->launch_s : c->fw->graph_kernel_s;
+    a->coll_extra = eager ? s->intra->eager_s : 0.0;
+    if (s->spec_k <= 0)
+        return 0;
+    step_shape sp = {s->batch, 1, s->prompt + s->gen / 2.0, 1, 0, NULL};
+    if (s->spec_method == ENGINE_SPEC_DRAFT) {
+        engine_scenario ds;
+        plan_ctx dc;
+        pipe_cost pc;
+        spec_draft_ctx(c, &ds, &dc);
+        pipe_compute(&dc, &sp, eager, &pc);
+        *a = pc.sum;
+    } else {
+        spec_head_step(c, &sp, a);
+    }
+    acc_scale(a, s->spec_k);
+    return acc_total(a);
+}
+
+/* The draft model's prefill of the batch (DRAFT only; an EAGLE head or MTP
+ * module is left out of TTFT), eager like the target's, into *a. */
+static double spec_draft_prefill(const plan_ctx *c, step_acc *a)
+{
+    memset(a, 0, sizeof *a);
+    if (c->s->spec_method != ENGINE_SPEC_DRAFT)
+        return 0;
+    engine_scenario ds;
+    plan_ctx dc;
+    pipe_cost pc;
+    double chunks;
+    spec_draft_ctx(c, &ds, &dc);
+    step_shape pf = prefill_shape(&dc, 1, &chunks);
+    pipe_compute(&dc, &pf, 1, &pc);
+    *a = pc.sum;
+    acc_scale(a, chunks);
+    return acc_total(a);
+}
+
+/* a's kernel times (times f) added to a breakdown. */
+static void breakdown_add(engine_breakdown *b, const step_acc *a)
+{
+    b->gemm_s += a->gemm;
+    b->attn_s += a->attn;
+    b->small_s += a->small;
+    b->launch_s += a->launch;
+    b->tp_s += a->tp;
+    b->ep_s += a->ep;
+    b->pp_s += a->pp;
+    b->kernels += (int)(a->kernels + 0.5);
+}
+
+static void breakdown_scale(engine_breakdown *b, double f)
+{
+    b->gemm_s *= f;
+    b->attn_s *= f;
+    b->small_s *= f;
+    b->launch_s *= f;
+    b->tp_s *= f;
+    b->ep_s *= f;
+    b->pp_s *= f;
+    b->step_s *= f;
+    b->bubble_s *= f;
+}
+
+/* r holds the target's verification step of k + 1 tokens a sequence as its
+ * decode step: add the k draft steps and divide by the expected tokens per
+ * step, so itl_s = (draft_s + verify_s) / E; add the draft model's prefill
+ * to TTFT. */
+static void spec_apply(const plan_ctx *c, engine_result *r)
+{
+    const engine_scenario *s = c->s;
+    engine_spec_result *sr = &r->spec;
+    step_acc d, pf;
+    sr->on = 1;
+    sr->method = s->spec_method;
+    sr->k = s->spec_k;
+    sr->accept = s->spec_accept;
+    sr->tokens_per_step = engine_spec_tokens_per_step(s->spec_k, s->spec_accept);
+    sr->verify_s = r->itl_s;
+    sr->draft_s = spec_draft_cost(c, &d);
+    sr->draft_tp = s->spec_method == ENGINE_SPEC_DRAFT ? spec_draft_tp(s->spec_draft, c->p.tp) : 0;
+    double e = sr->tokens_per_step;
+    r->decode_compute_s = (r->decode_compute_s + sr->draft_s - acc_comm(&d)) / e;
+    r->decode_comm_s = (r->decode_comm_s + acc_comm(&d)) / e;
+    r->decode_bubble_s /= e;
+    r->itl_s = r->decode_compute_s + r->decode_comm_s + r->decode_bubble_s;
+    breakdown_add(&r->decode, &d);
+    breakdown_scale(&r->decode, 1.0 / e);
+    sr->draft_prefill_s = spec_draft_prefill(c, &pf);
+    if (sr->draft_prefill_s > 0) {
+        r->prefill_compute_s += sr->draft_prefill_s - acc_comm(&pf);
+        r->prefill_comm_s += acc_comm(&pf);
+        r->ttft_s = r->prefill_compute_s + r->prefill_comm_s + r->prefill_bubble_s;
+        breakdown_add(&r->prefill, &pf);
+    }
 }

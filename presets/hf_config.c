@@ -366,7 +366,8 @@ static int hf_deepseek(const hf_ctx *h, engine_model *m)
         REQ("qk_nope_head_dim", 1000000, &m->qk_nope_dim) ||
         hf_int_keys(h, KEYS("qk_rope_head_dim"), 0, 0, 0, 1000000, &m->qk_rope_dim) ||
         REQ("v_head_dim", 1000000, &m->v_head_dim) ||
-        hf_int_keys(h, KEYS("n_routed_experts"), 1, 0, 0, 100000, &m->experts))
+        hf_int_keys(h, KEYS("n_routed_experts"), 1, 0, 0, 100000, &m->experts) ||
+        hf_int_keys(h, KEYS("num_nextn_predict_layers"), 1, 0, 0, 100, &m->mtp_layers))
         return -1;
     m->mla = 1;
     m->gated_mlp = 1;

@@ -127,6 +127,7 @@ static const field_spec model_fields[] = {
     ENUM(engine_model, "weights", 0, weight_dtype, DTYPE_CHOICES, N_OF(DTYPE_CHOICES)),
     MI("quant_group", 0, FR_POS, 1048576, quant_group),
     MB("attn_16bit", attn_16bit),
+    MI("num_nextn_predict_layers", 0, FR_NONNEG, 100, mtp_layers),
 };
 
 #define GT(k, req, rng, dt) \

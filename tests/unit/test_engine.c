@@ -365,7 +365,7 @@ static double hand_layer(const hand_step *h)
     double t = h_small(h, 4 * T * d * 2);             /* residual add + norm */
     t += h_gemm(h, T, (heads + 2 * kvh) * dh, d, wb);  /* QKV */
     if (h->decode) {
-        double ctx = h->past + 1; /* K and V of kvh heads, 2 B each */
+        double ctx = h->past + h->t; /* K and V of kvh heads, 2 B each (read once) */
         t += kern(engine_attn_decode_s(h->g, h->seqs * ctx * 2 * kvh * dh * 2, h->seqs * heads),
                   h->host);
     } else {
@@ -391,10 +391,11 @@ static double hand_last(const hand_step *h)
 {
     const engine_model *m = h->m;
     double V = m->vocab;
+    double rows = h->decode ? h->seqs * h->t : h->seqs; /* verification: every token */
     return h_small(h, 2 * h->seqs * h->t * m->hidden * 2) +
-           kern(engine_gemm_s(h->g, NULL, ENGINE_FP16, h->seqs, V / h->tp, m->hidden, 2, 2),
+           kern(engine_gemm_s(h->g, NULL, ENGINE_FP16, rows, V / h->tp, m->hidden, 2, 2),
                 h->host) +
-           h_small(h, 3 * h->seqs * V * 4);
+           h_small(h, 3 * rows * V * 4);
 }
 
 static double hand_all(const hand_step *h, int layers)
@@ -1421,6 +1422,183 @@ static void test_slider_extremes(void **state)
                     }
 }
 
+
+/* --- speculative decoding ------------------------------------------------ */
+
+/* E = (1 - P^(k+1)) / (1 - P) (Leviathan et al. 2023, eq. 1), by hand. */
+static void test_spec_tokens_per_step(void **state)
+{
+    (void)state;
+    /* 1 + 0.75 + 0.5625 + 0.421875 */
+    assert_near(engine_spec_tokens_per_step(3, 0.75), 2.734375, 1e-12);
+    assert_near(engine_spec_tokens_per_step(1, 0.875), 1.875, 1e-12);
+    /* (1 - 0.7^5) / 0.3 = (1 - 0.16807) / 0.3 */
+    assert_near(engine_spec_tokens_per_step(4, 0.7), 2.7731, 1e-12);
+    assert_true(engine_spec_tokens_per_step(0, 0.9) == 1.0);
+    assert_true(engine_spec_tokens_per_step(5, 0.0) == 1.0);
+    assert_true(engine_spec_tokens_per_step(3, 1.0) == 4.0);
+    /* the inverse: TensorRT-LLM's measured MTP-1 acceptance length 1.92 is P 0.92 */
+    assert_near(engine_spec_accept_for_length(1, 1.92), 0.92, 1e-9);
+    assert_near(engine_spec_tokens_per_step(3, engine_spec_accept_for_length(3, 2.82)), 2.82,
+                1e-9);
+    assert_true(engine_spec_accept_for_length(3, 0.5) == 0.0);
+    assert_true(engine_spec_accept_for_length(3, 9.0) == 1.0);
+    /* every method has a default from its source */
+    int k;
+    double p;
+    engine_spec_default(ENGINE_SPEC_MTP, &k, &p);
+    assert_int_equal(k, 1);
+    assert_near(p, 0.875, 1e-12);
+    engine_spec_default(ENGINE_SPEC_EAGLE, &k, &p);
+    assert_int_equal(k, 3);
+    assert_near(p, 0.75, 1e-12);
+    engine_spec_default(ENGINE_SPEC_DRAFT, &k, &p);
+    assert_int_equal(k, 4);
+    assert_near(p, 0.70, 1e-12);
+    engine_spec_method mm;
+    assert_int_equal(engine_spec_method_parse("EAGLE", &mm), 0);
+    assert_int_equal(mm, ENGINE_SPEC_EAGLE);
+    assert_int_equal(engine_spec_method_parse("medusa", &mm), -1);
+    assert_string_equal(engine_spec_method_name(ENGINE_SPEC_MTP), "mtp");
+}
+
+/* EAGLE on Llama-3-8B, one H100, batch 1: the verification step runs 4
+ * tokens through the model (the cache read once, logits for all 4), each
+ * of the 3 drafts one layer of the model's shape after a 2d -> d
+ * projection, plus the LM head; ITL = (verify + draft) / E.  k = 0 is the
+ * plain decode step; P = 0 pays the drafts and the verification for one
+ * token a step. */
+static void test_spec_eagle_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result plain = eval_plan(&s, 1, 1, 1, 1);
+    assert_false(plain.spec.on);
+    s.spec_method = ENGINE_SPEC_EAGLE;
+    s.spec_k = 3;
+    s.spec_accept = 0.75;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step vf = {&m, &g, ENGINE_FP16, 1, 1, 4, 1152, 1, 0};
+    double verify = hand_all(&vf, 32);
+    hand_step dr = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    double d = 4096;
+    double one = h_small(&dr, 4 * d * 2) + h_gemm(&dr, 1, d, 2 * d, 2) + hand_layer(&dr) +
+                 hand_last(&dr);
+    assert_true(r.spec.on);
+    assert_near(r.spec.verify_s, verify, 1e-9);
+    assert_near(r.spec.draft_s, 3 * one, 1e-9);
+    assert_near(r.spec.tokens_per_step, 2.734375, 1e-12);
+    assert_near(r.itl_s, (verify + 3 * one) / 2.734375, 1e-9);
+    /* the verification costs about a plain step (the weights are read once);
+     * a draft token is a 1/32 of the layers but the whole 1 GB LM head, so
+     * three of them cost a fifth to a third of a step */
+    assert_true(r.spec.verify_s < 1.05 * plain.itl_s);
+    assert_true(r.spec.draft_s > 0.2 * r.spec.verify_s && r.spec.draft_s < 0.3 * r.spec.verify_s);
+    assert_true(r.itl_s < 0.5 * plain.itl_s);
+    assert_near(r.e2e_s, r.ttft_s + 255 * r.itl_s, 1e-12);
+    assert_near(r.tokens_per_s, 256 / r.e2e_s, 1e-12);
+    assert_near(r.ttft_s, plain.ttft_s, 1e-12); /* an EAGLE head adds no prefill */
+    const engine_breakdown *b = &r.decode;
+    assert_near(b->gemm_s + b->attn_s + b->small_s + b->launch_s + b->step_s + b->tp_s +
+                    b->ep_s + b->pp_s + b->bubble_s,
+                r.itl_s, 1e-12);
+    /* memory: one layer (41943040 + 176160768 params) and the 2d x d projection
+     * (33554432) at 2 B, its two norms (2 x 8192 x 2 B); one layer of KV,
+     * 2 x 8 x 128 x 2 B a token, for 1280 tokens */
+    assert_near(r.mem.spec_weights_bytes, 251658240.0 * 2 + 32768, 1e-12);
+    assert_near(r.mem.weights_bytes, plain.mem.weights_bytes + r.mem.spec_weights_bytes, 1e-12);
+    assert_near(r.mem.spec_kv_bytes, 4096.0 * 1280, 1e-12);
+    assert_near(r.mem.kv_bytes, plain.mem.kv_bytes + 4096.0 * 1280, 1e-12);
+    assert_true(r.max_concurrency < plain.max_concurrency);
+
+    s.spec_k = 0; /* nothing drafted: the plain step */
+    engine_result k0 = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(k0.itl_s, plain.itl_s, 1e-12);
+    assert_true(k0.spec.draft_s == 0 && k0.spec.tokens_per_step == 1.0);
+    s.spec_k = 3;
+    s.spec_accept = 0; /* every draft rejected: the overhead alone */
+    engine_result p0 = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(p0.itl_s, verify + 3 * one, 1e-9);
+    assert_true(p0.itl_s > plain.itl_s);
+}
+
+/* A draft model (a 2-layer Llama-3-8B shape) decodes k = 2 steps of the
+ * batch on the target's GPU; its prefill adds to TTFT (eager, without the
+ * framework's step cost); its weights and KV cache add to memory. */
+static void test_spec_draft_model(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_model dm = tm_llama3_8b();
+    dm.layers = 2;
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result plain = eval_plan(&s, 1, 1, 1, 1);
+    s.spec_method = ENGINE_SPEC_DRAFT;
+    s.spec_k = 2;
+    s.spec_accept = 0.5;
+    engine_error err;
+    assert_int_equal(engine_scenario_check(&s, &err), -1); /* no draft model */
+    assert_non_null(strstr(err.msg, "spec_draft"));
+    s.spec_draft = &dm;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step dd = {&dm, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    assert_near(r.spec.draft_s, 2 * hand_all(&dd, 2), 1e-9);
+    hand_step vf = {&m, &g, ENGINE_FP16, 1, 1, 3, 1152, 1, 0};
+    assert_near(r.spec.verify_s, hand_all(&vf, 32), 1e-9);
+    assert_near(r.itl_s, (r.spec.draft_s + r.spec.verify_s) / 1.75, 1e-12);
+    hand_step dp = {&dm, &g, ENGINE_FP16, 1, 1, 1024, 0, 0, 5e-6};
+    assert_near(r.spec.draft_prefill_s, hand_all(&dp, 2), 1e-9);
+    assert_near(r.ttft_s, plain.ttft_s + r.spec.draft_prefill_s, 1e-12);
+    assert_int_equal(r.spec.draft_tp, 1);
+    assert_near(r.mem.spec_weights_bytes, engine_model_params(&dm) * 2, 1e-12);
+    /* 2 layers x 4096 B a token x 1280 tokens */
+    assert_near(r.mem.spec_kv_bytes, 2 * 4096.0 * 1280, 1e-12);
+}
+
+/* MTP needs the model's own MTP layers (DeepSeek-V3: one); it drafts with
+ * one MoE block, so it costs more than EAGLE's dense layer at batch 1 but
+ * is far below a target step. */
+static void test_spec_mtp(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(1e-6, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.spec_method = ENGINE_SPEC_MTP;
+    s.spec_k = 1;
+    s.spec_accept = 0.875;
+    engine_error err;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_non_null(strstr(err.msg, "mtp needs a model with MTP layers"));
+    engine_model ds = tm_deepseek_v3();
+    ds.mtp_layers = 1;
+    engine_gpu big = tg_with_memory(2000);
+    ts_scenario(&s, &ds, &big, &l, 8);
+    s.weight_dtype = ENGINE_FP8;
+    engine_result plain = eval_plan(&s, 8, 1, 1, 1);
+    s.spec_method = ENGINE_SPEC_MTP;
+    s.spec_k = 1;
+    s.spec_accept = 0.875;
+    engine_result r = eval_plan(&s, 8, 1, 1, 1);
+    assert_true(r.valid && r.spec.on);
+    assert_near(r.spec.tokens_per_step, 1.875, 1e-12);
+    assert_true(r.spec.draft_s > 0 && r.spec.draft_s < 0.1 * r.spec.verify_s);
+    assert_true(r.itl_s < plain.itl_s);
+    assert_true(r.itl_s > plain.itl_s / 1.875);
+    /* one MoE block: 256 experts x 3 x 7168 x 2048 weights over 8 GPUs at 1 B */
+    assert_true(r.mem.spec_weights_bytes > 256.0 * 3 * 7168 * 2048 / 8);
+    assert_true(r.mem.spec_weights_bytes < 1.1 * (256.0 * 3 * 7168 * 2048 / 8) + 0.3e9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1462,6 +1640,10 @@ int main(void)
         cmocka_unit_test(test_tails_deterministic),
         cmocka_unit_test(test_more_bandwidth_never_slower),
         cmocka_unit_test(test_slider_extremes),
+        cmocka_unit_test(test_spec_tokens_per_step),
+        cmocka_unit_test(test_spec_eagle_hand),
+        cmocka_unit_test(test_spec_draft_model),
+        cmocka_unit_test(test_spec_mtp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

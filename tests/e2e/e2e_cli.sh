@@ -847,6 +847,45 @@ expect_out '^  gemm_rate +841 TFLOP/s +gpu preset '
 run eval --model llama-3-8b --gpu h100-sxm --gpus 2 --explain
 expect_rc 0
 expect_out '^explain: plan TP'
+# Speculative decoding: the spec object (method, k, P, E, the draft and
+# verification split), ITL = (draft + verify) / E, the method's defaults,
+# and one-line errors naming the flag.
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --spec-method eagle --samples 0 --json
+expect_rc 0
+expect_clean_json
+expect_out '"method":[[:space:]]*"eagle",'
+expect_near k 3 0
+expect_near accept 0.75 1e-12
+expect_near expected_tokens_per_step 2.734375 1e-9
+expect_near spec_k 3 0
+sd=$(json_num draft_s); sv=$(json_num verify_s)
+expect_near itl_s "$(awk -v a="$sd" -v b="$sv" 'BEGIN { printf "%.12g", (a + b) / 2.734375 }')" 1e-9
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --samples 0 --json
+if grep -q '"spec' "$tmp/out"; then
+    fail "$what: a spec field without --spec-method"
+fi
+run eval --model deepseek-v3 --gpu h200 --gpus 8 --tp 8 --dtype fp8 --spec-method mtp --spec-k 2 --spec-accept 0.8 --samples 0 --json
+expect_rc 0
+expect_near expected_tokens_per_step 2.44 1e-9
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --spec-method draft --spec-draft llama-3.2-1b
+expect_rc 0
+expect_out '^speculative decoding: draft with llama-3.2-1b, k 4, acceptance 0.7: 2.77 tokens per target step$'
+expect_out '^  draft prefill +[0-9.]+ ms +part of TTFT$'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --spec-k 3
+expect_rc 2
+expect_err_exact "shardscope eval: --spec-k: needs --spec-method draft|eagle|mtp"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --spec-method draft
+expect_rc 2
+expect_err_exact "shardscope eval: --spec-draft: required with --spec-method draft (a preset name or a config.json path)"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --spec-method eagle --spec-draft llama-3.2-1b
+expect_rc 2
+expect_err_exact "shardscope eval: --spec-draft: only with --spec-method draft (eagle drafts with an EAGLE head)"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --spec-method mtp
+expect_rc 2
+expect_err_exact "shardscope eval: --spec-method mtp: llama-3-8b has no MTP layers (num_nextn_predict_layers 0); MTP is DeepSeek-V3/R1's, use eagle or draft"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --spec-method eagle --spec-accept 1.5
+expect_rc 2
+expect_err_exact "shardscope eval: --spec-accept: expected a number 0..1, got '1.5'"
 
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -88,6 +88,11 @@ static void print_header(const engine_scenario *s, FILE *f)
             s->framework ? s->framework->name : "generic",
             engine_scenario_cuda_graphs(s) ? "on" : "off",
             out_calibration_label(s->calib, cal, sizeof cal));
+    if (s->spec_method != ENGINE_SPEC_NONE)
+        fprintf(f, "speculative decoding: %s%s%s, k %d, acceptance %.3g: %.3g tokens per target "
+                "step\n", engine_spec_method_name(s->spec_method),
+                s->spec_draft ? " with " : "", s->spec_draft ? s->spec_draft->name : "",
+                s->spec_k, s->spec_accept, engine_spec_tokens_per_step(s->spec_k, s->spec_accept));
 }
 
 /* "12.34 ms (11.9-13.2 ms)": a time with its validation band. */
@@ -168,7 +173,16 @@ static void print_memory(const engine_scenario *s, const engine_result *r)
     char a[64], b[64], c[64], note[256];
     printf("\nmemory per GPU\n");
     row("weights", fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
+    if (r->spec.on)
+        row(r->spec.method == ENGINE_SPEC_DRAFT ? "  draft model" : "  draft head",
+            fmt_bytes(r->mem.spec_weights_bytes, a, sizeof a),
+            r->spec.method == ENGINE_SPEC_DRAFT ? "its weights over its TP group"
+            : r->spec.method == ENGINE_SPEC_MTP ? "the MTP module: one block + projection"
+                                                : "the EAGLE head: one layer + projection");
     row("KV cache", fmt_bytes(r->mem.kv_bytes, a, sizeof a), "batch at prompt+gen tokens");
+    if (r->spec.on)
+        row("  draft KV", fmt_bytes(r->mem.spec_kv_bytes, a, sizeof a),
+            r->spec.method == ENGINE_SPEC_DRAFT ? "the draft model's cache" : "its one layer's cache");
     if (r->mem.kv_local_bytes > 0) {
         const engine_model *m = s->model;
         snprintf(note, sizeof note, "global-attention layers (every %d%s)", m->global_every,
@@ -227,7 +241,39 @@ static void print_latency(const engine_scenario *s, const engine_result *r)
 
     printf("\nwhere a step goes (per GPU, critical path)\n");
     breakdown_row("prefill", &r->prefill);
-    breakdown_row("decode step", &r->decode);
+    breakdown_row(r->spec.on ? "decode per token" : "decode step", &r->decode);
+}
+
+/* What speculation does to a decode step: E, the draft and the
+ * verification, and the ITL they give. */
+static void print_spec(const engine_scenario *s, const engine_result *r)
+{
+    const engine_spec_result *sp = &r->spec;
+    char a[64], note[256];
+    if (!sp->on)
+        return;
+    int dk;
+    double dp;
+    engine_spec_default(sp->method, &dk, &dp);
+    printf("\nspeculative decoding (%s, k %d%s, acceptance %.3g%s)\n",
+           engine_spec_method_name(sp->method), sp->k, sp->k == dk ? " default" : "", sp->accept,
+           sp->accept == dp ? " default" : "");
+    snprintf(a, sizeof a, "%.3f", sp->tokens_per_step);
+    row("tokens per step", a, "E = (1 - P^(k+1)) / (1 - P), i.i.d. acceptance");
+    if (sp->method == ENGINE_SPEC_DRAFT)
+        snprintf(note, sizeof note, "%d decode steps of %s on %d GPU%s", sp->k,
+                 s->spec_draft ? s->spec_draft->name : "the draft", sp->draft_tp,
+                 sp->draft_tp == 1 ? "" : "s");
+    else
+        snprintf(note, sizeof note, "%d steps of the %s: one layer + the LM head", sp->k,
+                 sp->method == ENGINE_SPEC_MTP ? "MTP module" : "EAGLE head");
+    row("draft", fmt_seconds(sp->draft_s, NULL, a, sizeof a), note);
+    snprintf(note, sizeof note, "one target step of %d tokens a sequence", sp->k + 1);
+    row("verification", fmt_seconds(sp->verify_s, NULL, a, sizeof a), note);
+    snprintf(note, sizeof note, "(draft + verification) / %.3f", sp->tokens_per_step);
+    row("ITL", fmt_seconds(r->itl_s, NULL, a, sizeof a), note);
+    if (sp->draft_prefill_s > 0)
+        row("draft prefill", fmt_seconds(sp->draft_prefill_s, NULL, a, sizeof a), "part of TTFT");
 }
 
 /* Tokens/s, speedup and efficiency, the regime, the bubble and the cost. */
@@ -286,6 +332,7 @@ static void print_one(const engine_scenario *s, const engine_result *r)
     if (!r->fits)
         return;
     print_latency(s, r);
+    print_spec(s, r);
     print_throughput(s, r);
 }
 

@@ -112,6 +112,10 @@ typedef struct cli_values {
     int explain;
     const char *save_scenario; /* eval --save-scenario FILE */
     const char *scenario_file; /* --scenario FILE (every scenario command, tui) */
+    /* speculative decoding (scenario); recommend's --allow-spec */
+    int spec_method, spec_k; /* ENUM, INT */
+    double spec_accept;
+    const char *spec_draft, *allow_spec;
 } cli_values;
 
 #define CLI_MAX_POS 4

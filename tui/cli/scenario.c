@@ -21,6 +21,7 @@ static const char *dtype_name(int i) { return engine_dtype_name((engine_dtype)i)
 static const char *schedule_name(int i) { return engine_schedule_name((engine_schedule)i); }
 static const char *objective_name(int i) { return engine_objective_name((engine_objective)i); }
 static const char *graphs_name(int i) { return engine_graphs_name((engine_graphs)i); }
+static const char *spec_name(int i) { return engine_spec_method_name((engine_spec_method)i); }
 
 static const cli_enum DTYPES = {dtype_name, ENGINE_DTYPE_COUNT};
 /* Activations and communication: the float formats only (fp16, bf16,
@@ -29,6 +30,7 @@ static const cli_enum ACT_DTYPES = {dtype_name, ENGINE_FP8 + 1};
 static const cli_enum SCHEDULES = {schedule_name, ENGINE_SCHED_COUNT};
 static const cli_enum OBJECTIVES = {objective_name, ENGINE_OBJ_COUNT};
 static const cli_enum GRAPHS = {graphs_name, ENGINE_GRAPHS_COUNT};
+static const cli_enum SPECS = {spec_name, ENGINE_SPEC_COUNT};
 
 #define INT_OPT(nm, a, field, lo, hi, text) \
     {.name = nm, .kind = CLI_OPT_INT, .arg = a, .help = text, .off = CLI_AT(field), .min = lo, .max = hi}
@@ -102,6 +104,19 @@ const cli_opt cli_scenario_opts[] = {
             "chunks per stage for the interleaved schedule, 1.." STR(ENGINE_MAX_INTERLEAVE)
             " (2)"),
     ENUM_OPT("--objective", "O", objective, OBJECTIVES, "(ranking; default latency)"),
+    {.name = "--spec-method", .kind = CLI_OPT_ENUM, .arg = "M", .off = CLI_AT(spec_method),
+     .choices = &SPECS, .section = "speculative decoding:",
+     .help = ": drafts verified by one\ntarget step (default none; mtp: DeepSeek-V3/R1's own MTP\n"
+             "module; eagle: an EAGLE head; draft: --spec-draft)"},
+    INT_OPT("--spec-k", "K", spec_k, 0, ENGINE_MAX_SPEC_K,
+            "drafted tokens per target step, 0.." STR(ENGINE_MAX_SPEC_K) " (default: the\n"
+            "method's: draft 4, eagle 3, mtp 1)"),
+    NUM_OPT("--spec-accept", "P", spec_accept, 0, 1,
+            "per-token acceptance rate, 0..1 (default: the method's\n"
+            "published one: draft 0.70, eagle 0.75, mtp 0.875)"),
+    STR_OPT("--spec-draft", "MODEL", spec_draft,
+            "the draft model of --spec-method draft: a preset name or\n"
+            "a Hugging Face config.json (same vocabulary as --model)"),
     {.name = "--jitter", .kind = CLI_OPT_DOUBLE, .arg = "SIGMA", .off = CLI_AT(jitter), .min = 0,
      .max = ENGINE_MAX_JITTER, .section = "tails (Monte Carlo):",
      .help = "log-normal sigma of per-GPU compute, 0..3 (default 0.12)"},
@@ -243,6 +258,50 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
 #undef TAKE
 }
 
+/* --spec-method and its parameters: the method's defaults for k and P
+ * unless given; --spec-draft for draft only; mtp only on a model with MTP
+ * layers. */
+static int load_spec(const cli_opts *o, const preset_db *db, cli_scenario *out,
+                     engine_error *err)
+{
+    engine_scenario *s = &out->scenario;
+    engine_spec_method m = (engine_spec_method)o->v.spec_method;
+    if (m == ENGINE_SPEC_NONE) {
+        const char *flag = CLI_SEEN(o, spec_k) ? "--spec-k" : CLI_SEEN(o, spec_accept)
+                                                                  ? "--spec-accept"
+                                                              : o->v.spec_draft ? "--spec-draft"
+                                                                                : NULL;
+        if (flag)
+            return engine_errorf(err, "%s: needs --spec-method draft|eagle|mtp", flag);
+        return 0;
+    }
+    s->spec_method = m;
+    engine_spec_default(m, &s->spec_k, &s->spec_accept);
+    if (CLI_SEEN(o, spec_k))
+        s->spec_k = o->v.spec_k;
+    if (CLI_SEEN(o, spec_accept))
+        s->spec_accept = o->v.spec_accept;
+    if (m != ENGINE_SPEC_DRAFT && o->v.spec_draft)
+        return engine_errorf(err, "--spec-draft: only with --spec-method draft (%s drafts with "
+                                  "%s)", engine_spec_method_name(m),
+                             m == ENGINE_SPEC_MTP ? "the model's own MTP module" : "an EAGLE head");
+    if (m == ENGINE_SPEC_DRAFT) {
+        if (!o->v.spec_draft)
+            return engine_errorf(err, "--spec-draft: required with --spec-method draft (a preset "
+                                      "name or a config.json path)");
+        s->spec_draft = cli_find_model(db, "--spec-draft", o->v.spec_draft, &out->draft_model,
+                                       NULL, err);
+        if (!s->spec_draft)
+            return -1;
+    }
+    if (m == ENGINE_SPEC_MTP && s->model && s->model->mtp_layers < 1)
+        return engine_errorf(err, "--spec-method mtp: %s has no MTP layers "
+                                  "(num_nextn_predict_layers 0); MTP is DeepSeek-V3/R1's, use "
+                                  "eagle or draft",
+                             s->model->name);
+    return 0;
+}
+
 /* The GPU count and the explicit plan (--tp --pp --dp --ep).  Degree
  * products are 64-bit: each degree is at most ENGINE_MAX_GPUS (2^20), so
  * tp*pp*dp fits, and it is checked against the limit before any int holds
@@ -326,7 +385,7 @@ int cli_scenario_load(const cli_opts *o, const preset_db *db, unsigned need, con
     if (load_presets(o, db, need, out, err) != 0 || load_calib(o, cmd, out, err) != 0)
         return -1;
     load_workload(o, &out->scenario);
-    if (load_plan(o, need, out, err) != 0)
+    if (load_spec(o, db, out, err) != 0 || load_plan(o, need, out, err) != 0)
         return -1;
     return load_check(o, need, out, err);
 }

@@ -18,7 +18,8 @@
  * [--batch B] [--prompt S] [--gen G] [--dtype D] [--quant-group N]
  * [--kv-dtype D] [--act-dtype D] [--microbatches M] [--schedule S]
  * [--interleave V] [--objective O] [--jitter SIGMA] [--straggler-prob P]
- * [--straggler-slowdown X] [--samples K] [--seed N] [--calib FILE |
+ * [--straggler-slowdown X] [--samples K] [--seed N] [--spec-method M
+ * --spec-k K --spec-accept P --spec-draft MODEL] [--calib FILE |
  * --no-calib] [--json], ended by a NULL name. */
 extern const cli_opt cli_scenario_opts[];
 
@@ -34,6 +35,7 @@ typedef struct cli_scenario {
     int model_from_file;     /* 1 when --model was a config.json path */
     engine_plan plan;        /* the explicit plan, when has_plan */
     int has_plan;            /* 1 when any of --tp --pp --dp --ep was given */
+    engine_model draft_model; /* storage when --spec-draft is a config.json path */
 } cli_scenario;
 
 /* Which scenario flags are mandatory. */

@@ -88,6 +88,10 @@ static void add_memory(cJSON *o, const engine_result *r)
         add_opt(mem, "per_gpu_bytes", r->mem.per_gpu_bytes, mem_ok);
         add_opt(mem, "capacity_bytes", r->mem.capacity_bytes, mem_ok);
         add_opt(mem, "kv_capacity_bytes", r->mem.kv_capacity_bytes, mem_ok);
+        if (r->spec.on) { /* only with speculation: the JSON without stays as it was */
+            add_opt(mem, "spec_weights_bytes", r->mem.spec_weights_bytes, mem_ok);
+            add_opt(mem, "spec_kv_bytes", r->mem.spec_kv_bytes, mem_ok);
+        }
     }
     cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
     for (unsigned bit = 1; warn && bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
@@ -187,6 +191,28 @@ static void add_phases(cJSON *o, const engine_result *r, int ok)
     }
 }
 
+/* Speculative decoding, only when on: method, k, P, E and the step split. */
+static void add_spec(cJSON *o, const engine_result *r, int ok)
+{
+    const engine_spec_result *sp = &r->spec;
+    if (!sp->on)
+        return;
+    cJSON *so = cJSON_AddObjectToObject(o, "spec");
+    if (!so)
+        return;
+    cJSON_AddStringToObject(so, "method", engine_spec_method_name(sp->method));
+    cJSON_AddNumberToObject(so, "k", sp->k);
+    cli_json_add_number(so, "accept", sp->accept);
+    const named_num f[] = {
+        {"expected_tokens_per_step", sp->tokens_per_step},
+        {"draft_s", sp->draft_s},
+        {"verify_s", sp->verify_s},
+        {"draft_prefill_s", sp->draft_prefill_s},
+    };
+    add_opts(so, f, sizeof f / sizeof f[0], ok);
+    add_opt(so, "draft_tp", sp->draft_tp, ok && sp->method == ENGINE_SPEC_DRAFT);
+}
+
 cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -198,6 +224,7 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
     add_performance(o, r, ok);
     add_bands(o, r, ok);
     add_phases(o, r, ok);
+    add_spec(o, r, ok);
     return o;
 }
 
@@ -261,6 +288,12 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     }
     char cal[ENGINE_NAME_MAX + 64];
     cJSON_AddStringToObject(o, "calibration", out_calibration_label(s->calib, cal, sizeof cal));
+    if (s->spec_method != ENGINE_SPEC_NONE) { /* only with speculation */
+        cJSON_AddStringToObject(o, "spec_method", engine_spec_method_name(s->spec_method));
+        cJSON_AddNumberToObject(o, "spec_k", s->spec_k);
+        cli_json_add_number(o, "spec_accept", s->spec_accept);
+        add_string_or_null(o, "spec_draft", s->spec_draft ? s->spec_draft->name : NULL);
+    }
     return o;
 }
 

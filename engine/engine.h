@@ -21,6 +21,7 @@
 #define ENGINE_SOURCE_MAX 1024
 #define ENGINE_REASON_MAX 128
 #define ENGINE_ERROR_MAX 384
+#define ENGINE_HF_ID_MAX 128
 
 /* A human sentence naming the file, entry and field that went wrong. */
 typedef struct engine_error {
@@ -142,6 +143,8 @@ typedef struct engine_model {
                         * 16 bits (gpt-oss's MXFP4 covers the experts only) */
     int mtp_layers;    /* multi-token-prediction modules shipped with the checkpoint
                         * (DeepSeek-V3/R1 num_nextn_predict_layers: 1); 0: none */
+    char hf_id[ENGINE_HF_ID_MAX]; /* Hugging Face repo "owner/name" for launch
+                                   * lines; "" unknown (the preset name is used) */
 } engine_model;
 
 /* Speculative decoding (engine_scenario.spec_*).  A target step verifies

@@ -105,6 +105,7 @@ static const field_spec mla_fields[] = {
 static const field_spec model_fields[] = {
     STR(engine_model, "display", 0, display),
     STR(engine_model, "source", 1, source),
+    STR(engine_model, "hf_id", 0, hf_id),
     NOTE,
     MI("layers", 1, FR_POS, 100000, layers),
     MI("hidden", 1, FR_POS, 1000000, hidden),

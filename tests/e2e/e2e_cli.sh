@@ -887,5 +887,33 @@ run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --spec-method eagle --spec-a
 expect_rc 2
 expect_err_exact "shardscope eval: --spec-accept: expected a number 0..1, got '1.5'"
 
+# recommend --json: a launch line per framework at the top level, carrying
+# the chosen plan (TP2 x DP2 at fp8 for Llama-3-70B on up to 4 x H100 with
+# 8 sequences per replica), the concurrency, prompt + gen and fp8; the
+# model's Hugging Face id from presets/models.json.
+run recommend --model llama-3-70b --gpu h100-sxm --gpus-max 4 --allow-quant fp8 --concurrency 8 --json
+expect_rc 0
+expect_clean_json
+expect_out '^	"launch":	\{$'
+expect_out '^		"vllm":	"vllm serve meta-llama/Meta-Llama-3-70B-Instruct --tensor-parallel-size 2 --pipeline-parallel-size 1 --data-parallel-size 2 --gpu-memory-utilization 0\.90 --max-num-seqs 8 --max-model-len 1280 --quantization fp8",$'
+expect_out '^		"sglang":	"python -m sglang\.launch_server --model-path meta-llama/Meta-Llama-3-70B-Instruct --tp-size 2 --pp-size 1 --dp-size 2 --mem-fraction-static 0\.[0-9][0-9] --max-running-requests 8 --context-length 1280 --quantization fp8",$'
+expect_out '^		"trtllm":	"trtllm-serve meta-llama/Meta-Llama-3-70B-Instruct --backend pytorch --tp_size 2 --pp_size 1 --max_batch_size 8 --max_seq_len 1280 --kv_cache_free_gpu_memory_fraction 0\.[0-9][0-9]  # .*start 2 servers, one per replica'
+tp=$(sed -n '/^	"plan":/,/}/s/^[[:space:]]*"tp":[[:space:]]*\([0-9]*\),$/\1/p' "$tmp/out")
+dp=$(sed -n '/^	"plan":/,/}/s/^[[:space:]]*"dp":[[:space:]]*\([0-9]*\),$/\1/p' "$tmp/out")
+[ "$tp/$dp" = 2/2 ] || fail "$what: chosen plan tp/dp '$tp/$dp', want 2/2 as the launch lines say"
+run recommend --model llama-3-70b --gpu h100-sxm --gpus-max 4 --allow-quant fp8 --concurrency 8
+expect_rc 0
+expect_out '^launch \(flags as documented: vLLM v0\.10, SGLang v0\.5, TensorRT-LLM 1\.x\):$'
+expect_out '^  vllm    vllm serve meta-llama/Meta-Llama-3-70B-Instruct --tensor-parallel-size 2 '
+expect_out '^  sglang  python -m sglang\.launch_server --model-path '
+expect_out '^  trtllm  trtllm-serve meta-llama/Meta-Llama-3-70B-Instruct --backend pytorch '
+# infeasible: no plan, no launch lines
+run recommend --model llama-3.1-405b --gpu h100-sxm --gpus-max 2 --json
+expect_rc 0
+expect_out '^	"launch":	null,$'
+# a model without a Hugging Face id names its preset and says so
+run recommend --model gpt3-175b --gpu h100-sxm --json
+expect_out "\"vllm\":	\"vllm serve gpt3-175b .*# no Hugging Face id for 'gpt3-175b'"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

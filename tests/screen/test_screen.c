@@ -40,6 +40,7 @@
 #include "explorer.h"
 #include "explorer_int.h"
 #include "json.h"
+#include "launch.h"
 #include "term.h"
 #include "heat.h"
 
@@ -1226,6 +1227,97 @@ static void test_details_kv_local_split(void **state)
 }
 
 
+/* The inner text of the details pane's rows, every line of it: scrolled
+ * down one line at a time until the end (trailing blanks dropped). */
+#define DLINES 160
+static int details_all_lines(char out[DLINES][200])
+{
+    int n = 0, prev = -1;
+    for (int guard = 0; guard < DLINES; guard++) {
+        layout_rect rc = g_x->scr.lay.pane[PANE_DETAILS];
+        int top = g_x->view.details.top;
+        if (top == prev)
+            break;
+        prev = top;
+        for (int y = 1; y < rc.h - 1 && top + y - 1 < DLINES; y++) {
+            char *o = out[top + y - 1];
+            int k = 0;
+            for (int x = 1; x < rc.w - 2 && k < 198; x++) { /* left of the scroll marks */
+                cchar_t cc;
+                wchar_t wch[CCHARW_MAX + 1] = {0};
+                attr_t a = 0;
+                short pair = 0;
+                char c = '?';
+                if (mvwin_wch(curscr, rc.y + y, rc.x + x, &cc) != ERR &&
+                    getcchar(&cc, wch, &a, &pair, NULL) != ERR)
+                    c = wch[0] > 0 && wch[0] < 128 ? (char)wch[0] : '?';
+                o[k++] = c;
+            }
+            while (k > 0 && o[k - 1] == ' ')
+                k--;
+            o[k] = '\0';
+            if (top + y > n)
+                n = top + y;
+        }
+        explorer_key(g_x, KEY_DOWN);
+        explorer_frame(g_x);
+    }
+    return n;
+}
+
+/* The details pane shows the selected plan's launch line for each
+ * framework: the generator's line (launch.h), word for word, wrapped to the
+ * pane at 80 x 24 without colours. */
+static void test_details_launch_lines(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    type("3");
+    assert_int_equal(g_x->view.focus, PANE_DETAILS);
+    const engine_result *p = exp_selected_plan(g_x);
+    assert_non_null(p);
+    assert_true(p->valid && p->fits);
+    static char got[DLINES][200];
+    memset(got, 0, sizeof got);
+    int n = details_all_lines(got);
+    if (getenv("SCREEN_DEBUG"))
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, "%3d|%s|\n", i, got[i]);
+    int title = -1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(got[i], "Launch"))
+            title = i;
+    assert_true(title > 0);
+    for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
+        char want[ENGINE_LAUNCH_MAX], joined[2 * ENGINE_LAUNCH_MAX] = "", head[16];
+        assert_int_equal(engine_launch_line((engine_launch_fw)f, &g_x->r.sc, p, want, sizeof want),
+                         0);
+        /* the pane joins words with one space */
+        for (char *d; (d = strstr(want, "  ")) != NULL;)
+            memmove(d, d + 1, strlen(d));
+        snprintf(head, sizeof head, " %s: ", engine_launch_name((engine_launch_fw)f));
+        int at = -1;
+        for (int i = title; i < n; i++)
+            if (!strncmp(got[i], head, strlen(head)))
+                at = i;
+        assert_true(at > title);
+        strcat(joined, got[at] + strlen(head));
+        for (int i = at + 1; i < n && !strncmp(got[i], "   ", 3) && got[i][3] != ' '; i++) {
+            assert_true(strlen(got[i]) <= (size_t)g_x->scr.lay.pane[PANE_DETAILS].w - 3);
+            strcat(joined, " ");
+            strcat(joined, got[i] + 3);
+        }
+        assert_string_equal(joined, want);
+    }
+    /* the default scenario: Llama-3-70B, whose Hugging Face id the lines carry */
+    assert_non_null(strstr(got[title + 1], "vllm serve"));
+    int seen_id = 0;
+    for (int i = title; i < n; i++)
+        seen_id |= strstr(got[i], "meta-llama/Meta-Llama-3-70B-Instruct") != NULL;
+    assert_true(seen_id);
+    screen_close();
+}
+
 /* The frontier: the smallest GPU count that fits, not a power of two
  * (Llama-3-70B on 80 GB: 3), and the capacity line's row labelled with the
  * usable capacity (77.0 GB on an H100 SXM), not the band it falls in. */
@@ -1758,6 +1850,7 @@ int main(void)
         cmocka_unit_test(test_signal_flag),
         cmocka_unit_test(test_details_of_unfit_plan),
         cmocka_unit_test(test_details_kv_local_split),
+        cmocka_unit_test(test_details_launch_lines),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),
         cmocka_unit_test(test_loop_burst_of_keys_draws_one_frame),

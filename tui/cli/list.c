@@ -71,6 +71,10 @@ static int list_models(const preset_db *db, int json)
                 cli_json_add_number(o, "params_published", m->params_published);
             else
                 cJSON_AddNullToObject(o, "params_published");
+            if (m->hf_id[0])
+                cJSON_AddStringToObject(o, "hf_id", m->hf_id);
+            else
+                cJSON_AddNullToObject(o, "hf_id");
             cli_json_add_number(o, "kv_bytes_per_token_fp16",
                                 engine_kv_bytes_per_token(m, ENGINE_FP16));
             cJSON_AddStringToObject(o, "source", m->source);

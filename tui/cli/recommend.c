@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "json.h"
+#include "launch.h"
 
 #define CMD "recommend"
 /* GPUs per node assumed when --gpus-per-node is not given. */
@@ -497,6 +498,17 @@ static void print_why(const recommend_request *q, const recommend_result *r)
     printf("\n");
 }
 
+/* One launch line per framework for the chosen plan (launch.h). */
+static void print_launch(const recommend_result *r)
+{
+    char line[ENGINE_LAUNCH_MAX];
+    printf("launch (flags as documented: vLLM v0.10, SGLang v0.5, TensorRT-LLM 1.x):\n");
+    for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++)
+        if (engine_launch_line((engine_launch_fw)f, &r->chosen_scenario, &r->chosen_result, line,
+                               sizeof line) == 0)
+            printf("  %-7s %s\n", engine_launch_name((engine_launch_fw)f), line);
+}
+
 static void print_answer(const recommend_request *q, const recommend_result *r)
 {
     char p[96], a1[32], a2[32];
@@ -518,6 +530,7 @@ static void print_answer(const recommend_request *q, const recommend_result *r)
         if (q->gpus_max <= 0)
             printf("  scale throughput with replicas of this %d-GPU unit\n", c->unit_gpus);
         print_why(q, r);
+        print_launch(r);
         if (r->n_alts) {
             printf("alternatives:\n");
             for (int i = 0; i < r->n_alts; i++)
@@ -731,6 +744,25 @@ static void add_steps(cJSON *root, const recommend_result *r)
     }
 }
 
+/* "launch": {vllm, sglang, trtllm} for the chosen plan; null without one. */
+static void add_launch(cJSON *root, const recommend_result *r)
+{
+    if (!r->have_choice) {
+        cJSON_AddNullToObject(root, "launch");
+        return;
+    }
+    cJSON *l = cJSON_AddObjectToObject(root, "launch");
+    char line[ENGINE_LAUNCH_MAX];
+    for (int f = 0; f < ENGINE_LAUNCH_COUNT && l; f++) {
+        const char *name = engine_launch_name((engine_launch_fw)f);
+        if (engine_launch_line((engine_launch_fw)f, &r->chosen_scenario, &r->chosen_result, line,
+                               sizeof line) == 0)
+            cJSON_AddStringToObject(l, name, line);
+        else
+            cJSON_AddNullToObject(l, name);
+    }
+}
+
 static int print_json(const recommend_request *q, const recommend_result *r)
 {
     cJSON *root = cJSON_CreateObject();
@@ -782,6 +814,7 @@ static int print_json(const recommend_request *q, const recommend_result *r)
         cJSON_AddItemToObject(root, "result", cli_result_json(&r->chosen_scenario, &r->chosen_result));
     else
         cJSON_AddNullToObject(root, "result");
+    add_launch(root, r);
     cJSON *notes = cJSON_AddArrayToObject(root, "notes");
     for (int i = 0; i < N_NOTES; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(NOTES[i]));

@@ -6,12 +6,13 @@
  * reason only, as `eval` shows it).  Scrolls with Up/Down when focused.
  */
 #include "explorer_int.h"
+#include "launch.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_LINES 64
+#define MAX_LINES 112
 #define LINE_W 160
 #define PIN_W 32 /* the pinned plan's label wraps to the narrow pane */
 
@@ -219,6 +220,54 @@ static void build_inputs(const exp_view *v, lines *l)
         v->ctl->s[CTL_PROMPT].value, v->ctl->s[CTL_GEN].value);
 }
 
+/* Words of text on lines of at most w cells, the first after `head`, the
+ * rest indented three cells (a word longer than a line is cut). */
+static void add_wrapped(lines *l, const char *head, const char *text, int w)
+{
+    char cur[LINE_W];
+    int n = snprintf(cur, sizeof cur, "%s", head);
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        int k = 0;
+        while (p[k] && p[k] != ' ')
+            k++;
+        if (!k)
+            break;
+        if (n > 3 && n + 1 + k > w) {
+            add(l, ROLE_NORMAL, "%s", cur);
+            n = snprintf(cur, sizeof cur, "   ");
+        }
+        n += snprintf(cur + n, sizeof cur - (size_t)n, "%s%.*s", n > 3 ? " " : "",
+                      k > LINE_W - 8 ? LINE_W - 8 : k, p);
+        if (n >= (int)sizeof cur)
+            n = (int)sizeof cur - 1;
+        p += k;
+    }
+    if (n > 3)
+        add(l, ROLE_NORMAL, "%s", cur);
+}
+
+/* The selected plan's launch line for each framework (launch.h), wrapped
+ * to the pane's width. */
+static void build_launch(const exp_view *v, const engine_result *p, lines *l)
+{
+    int w = v->lay ? v->lay->pane[PANE_DETAILS].w - 3 : 0; /* clear of the scroll marks */
+    if (w < 20)
+        w = 78;
+    if (w > LINE_W - 1)
+        w = LINE_W - 1;
+    add(l, ROLE_TITLE, "Launch");
+    char line[ENGINE_LAUNCH_MAX], head[16];
+    for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
+        if (engine_launch_line((engine_launch_fw)f, &v->r->sc, p, line, sizeof line) != 0)
+            continue;
+        snprintf(head, sizeof head, " %s:", engine_launch_name((engine_launch_fw)f));
+        add_wrapped(l, head, line, w);
+    }
+}
+
 static void build(const exp_view *v, lines *l)
 {
     const engine_result *p = v->selected;
@@ -256,9 +305,10 @@ static void build(const exp_view *v, lines *l)
     add(l, ROLE_NORMAL, " max seqs     %10d", p->max_concurrency);
     /* A plan that does not fit has no times, throughput or cost (as in
      * `eval` and the export's nulls): its memory, the reason, the inputs. */
-    if (p->fits)
+    if (p->fits) {
         build_time(v, p, l);
-    else
+        build_launch(v, p, l);
+    } else
         add(l, ROLE_DIM, " no times, throughput or cost: it does not fit");
     build_inputs(v, l);
 }

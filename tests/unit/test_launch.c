@@ -1,0 +1,258 @@
+/*
+ * test_launch.c - the launch lines of launch.h against lines checked by
+ * hand: Llama-3-70B TP4 on 4 x H100 (80 GB) at fp8, a Mixtral EP plan with
+ * DP attention and one whose EP group spans two of four replicas, the
+ * framework memory rules, the KV dtype, a pre-quantized checkpoint, a model
+ * without a Hugging Face id, and refusals.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "launch.h"
+#include "support_models.h"
+
+static engine_result eval_at(const engine_scenario *s, int tp, int pp, int dp, int ep)
+{
+    engine_result r;
+    engine_plan p = {tp, pp, dp, ep};
+    assert_int_equal(engine_evaluate(s, p, &r, NULL), 0);
+    assert_true(r.valid && r.fits);
+    return r;
+}
+
+static void assert_line(engine_launch_fw fw, const engine_scenario *s, const engine_result *r,
+                        const char *want)
+{
+    char buf[ENGINE_LAUNCH_MAX];
+    assert_int_equal(engine_launch_line(fw, s, r, buf, sizeof buf), 0);
+    assert_string_equal(buf, want);
+}
+
+/* 4 x H100 (80e9 bytes), TP4, fp8 weights, batch 8, 1024 + 256 tokens,
+ * the generic profile (0.9 of the total).  Per GPU: weights 18.17 GB,
+ * activations 0.55 GB, runtime 2 GB, KV room 72 - 20.71 = 51.29 GB.
+ *   vLLM: 72 / 80 = 0.90;
+ *   SGLang: (18.17 + 51.29) / 80 = 0.868 -> 0.86;
+ *   TensorRT-LLM: 51.29 / (80 - 20.71) = 0.865 -> 0.86;
+ * 8 sequences (room for 299), max length 1280; fp8 quantized on the fly
+ * (vLLM, SGLang) or from an FP8 checkpoint (TensorRT-LLM). */
+static void test_llama70b_tp4_fp8(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_70b();
+    snprintf(m.hf_id, sizeof m.hf_id, "meta-llama/Meta-Llama-3-70B-Instruct");
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    s.weight_dtype = ENGINE_FP8;
+    s.batch = 8;
+    engine_result r = eval_at(&s, 4, 1, 1, 1);
+    assert_true(fabs(r.mem.weights_bytes - 18.17e9) < 0.01e9);
+    assert_true(fabs(r.mem.kv_capacity_bytes - 51.29e9) < 0.01e9);
+    assert_int_equal(r.max_concurrency, 299);
+    assert_true(engine_launch_mem_fraction(ENGINE_LAUNCH_VLLM, &s, &r) == 0.90);
+    assert_true(engine_launch_mem_fraction(ENGINE_LAUNCH_SGLANG, &s, &r) == 0.86);
+    assert_true(engine_launch_mem_fraction(ENGINE_LAUNCH_TRTLLM, &s, &r) == 0.86);
+    assert_line(ENGINE_LAUNCH_VLLM, &s, &r,
+                "vllm serve meta-llama/Meta-Llama-3-70B-Instruct --tensor-parallel-size 4 "
+                "--pipeline-parallel-size 1 --data-parallel-size 1 --gpu-memory-utilization 0.90 "
+                "--max-num-seqs 8 --max-model-len 1280 --quantization fp8");
+    assert_line(ENGINE_LAUNCH_SGLANG, &s, &r,
+                "python -m sglang.launch_server --model-path meta-llama/Meta-Llama-3-70B-Instruct "
+                "--tp-size 4 --pp-size 1 --dp-size 1 --mem-fraction-static 0.86 "
+                "--max-running-requests 8 --context-length 1280 --quantization fp8");
+    assert_line(ENGINE_LAUNCH_TRTLLM, &s, &r,
+                "trtllm-serve meta-llama/Meta-Llama-3-70B-Instruct --backend pytorch --tp_size 4 "
+                "--pp_size 1 --max_batch_size 8 --max_seq_len 1280 "
+                "--kv_cache_free_gpu_memory_fraction 0.86  # fp8 weights: serve an FP8 checkpoint "
+                "(e.g. NVIDIA Model Optimizer)");
+    /* an explicit context limit is the max length; the batch is capped by
+     * the KV cache */
+    s.max_model_len = 4096;
+    assert_int_equal(engine_launch_max_len(&s), 4096);
+    r.batch = 1000;
+    assert_int_equal(engine_launch_max_seqs(&r), 299);
+}
+
+/* Mixtral-8x7B on 8 x H100, TP1 x DP8 with EP8: one server whose expert
+ * group spans all eight replicas.  vLLM: DP 8 with --enable-expert-parallel
+ * (EP = TP x DP = 8); SGLang: --tp-size 8 with DP attention (attention 8 / 8
+ * = 1 GPU wide) and 8 x 4 = 32 running requests in all; TensorRT-LLM:
+ * tp_size 8, ep_size 8, attention DP in the YAML, 32 in its batch. */
+static void test_mixtral_ep8(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    snprintf(m.hf_id, sizeof m.hf_id, "mistralai/Mixtral-8x7B-v0.1");
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.batch = 4;
+    engine_result r = eval_at(&s, 1, 1, 8, 8);
+    assert_line(ENGINE_LAUNCH_VLLM, &s, &r,
+                "vllm serve mistralai/Mixtral-8x7B-v0.1 --tensor-parallel-size 1 "
+                "--pipeline-parallel-size 1 --data-parallel-size 8 --enable-expert-parallel "
+                "--gpu-memory-utilization 0.90 --max-num-seqs 4 --max-model-len 1280");
+    char want[ENGINE_LAUNCH_MAX];
+    snprintf(want, sizeof want,
+             "python -m sglang.launch_server --model-path mistralai/Mixtral-8x7B-v0.1 "
+             "--tp-size 8 --pp-size 1 --dp-size 8 --enable-dp-attention --ep-size 8 "
+             "--mem-fraction-static %.2f --max-running-requests 32 --context-length 1280",
+             floor((r.mem.weights_bytes + r.mem.kv_capacity_bytes) / 80e9 * 100 + 1e-6) / 100);
+    assert_line(ENGINE_LAUNCH_SGLANG, &s, &r, want);
+    double free_b = 80e9 - r.mem.weights_bytes - r.mem.activation_bytes - r.mem.overhead_bytes;
+    snprintf(want, sizeof want,
+             "trtllm-serve mistralai/Mixtral-8x7B-v0.1 --backend pytorch --tp_size 8 --pp_size 1 "
+             "--ep_size 8 --max_batch_size 32 --max_seq_len 1280 "
+             "--kv_cache_free_gpu_memory_fraction %.2f  # enable_attention_dp: true in --config "
+             "(attention on 1 GPU per replica)",
+             floor(r.mem.kv_capacity_bytes / free_b * 100 + 1e-6) / 100);
+    assert_line(ENGINE_LAUNCH_TRTLLM, &s, &r, want);
+}
+
+/* TP2 x DP4 with EP4: an expert group spans two replicas, so each server
+ * holds two and two servers run; without a Hugging Face id the preset name
+ * stands in and the line says so. */
+static void test_mixtral_ep4_two_servers(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.batch = 4;
+    engine_result r = eval_at(&s, 2, 1, 4, 4);
+    assert_line(ENGINE_LAUNCH_VLLM, &s, &r,
+                "vllm serve mixtral-8x7b --tensor-parallel-size 2 --pipeline-parallel-size 1 "
+                "--data-parallel-size 2 --enable-expert-parallel --gpu-memory-utilization 0.90 "
+                "--max-num-seqs 4 --max-model-len 1280  # no Hugging Face id for 'mixtral-8x7b': "
+                "put its checkpoint in place of the name; start 2 such servers (dp 4 = 2 x 2) "
+                "behind a load balancer");
+    char buf[ENGINE_LAUNCH_MAX];
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_SGLANG, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --tp-size 4 --pp-size 1 --dp-size 2 --enable-dp-attention "
+                                "--ep-size 4 "));
+    assert_non_null(strstr(buf, " --max-running-requests 8 "));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_TRTLLM, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --tp_size 4 --pp_size 1 --ep_size 4 --max_batch_size 8 "));
+    assert_non_null(strstr(buf, "(attention on 2 GPUs per replica); start 2 servers, one per "
+                                "replica group (no data-parallel flag)"));
+    /* a dense plan with replicas: vLLM and SGLang one server, TensorRT-LLM one each */
+    engine_model d = tm_llama3_8b();
+    s.model = &d;
+    r = eval_at(&s, 2, 1, 4, 1);
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --data-parallel-size 4 --gpu-memory-utilization"));
+    assert_null(strstr(buf, "expert"));
+    assert_null(strstr(buf, "servers"));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_SGLANG, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --tp-size 2 --pp-size 1 --dp-size 4 --mem-fraction-static"));
+    assert_null(strstr(buf, "--ep-size"));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_TRTLLM, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --tp_size 2 --pp_size 1 --max_batch_size 4 "));
+    assert_non_null(strstr(buf, "start 4 servers, one per replica (no data-parallel flag)"));
+}
+
+/* TensorRT-LLM's own rule (0.85 of what is free after the non-KV terms):
+ * its line carries 0.85 exactly; vLLM's is the same budget over the total. */
+static void test_memory_rule_free(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_framework fw;
+    engine_framework_generic(&fw);
+    fw.mem_rule = ENGINE_MEM_FREE;
+    fw.mem_fraction = 0.85;
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.framework = &fw;
+    engine_result r = eval_at(&s, 1, 1, 1, 1);
+    assert_true(engine_launch_mem_fraction(ENGINE_LAUNCH_TRTLLM, &s, &r) == 0.85);
+    double vllm = floor(r.mem.capacity_bytes / 80e9 * 100 + 1e-6) / 100;
+    assert_true(engine_launch_mem_fraction(ENGINE_LAUNCH_VLLM, &s, &r) == vllm);
+    assert_true(vllm > 0.85 && vllm < 0.95);
+}
+
+/* An fp8 KV cache; a checkpoint that is already FP8 needs no flag; int4
+ * needs an AWQ/GPTQ checkpoint. */
+static void test_dtypes(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.kv_dtype = ENGINE_FP8;
+    engine_result r = eval_at(&s, 1, 1, 1, 1);
+    char buf[ENGINE_LAUNCH_MAX];
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --kv-cache-dtype fp8"));
+    assert_null(strstr(buf, "--quantization"));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_SGLANG, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --kv-cache-dtype fp8_e4m3"));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_TRTLLM, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "fp8 KV cache: kv_cache_config.dtype fp8 in --config"));
+    s.kv_dtype = ENGINE_FP16;
+    snprintf(m.hf_id, sizeof m.hf_id, "meta-llama/Meta-Llama-3-8B");
+    m.has_weight_dtype = 1;
+    m.weight_dtype = ENGINE_FP8; /* the checkpoint's own format */
+    r = eval_at(&s, 1, 1, 1, 1);
+    for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
+        assert_int_equal(engine_launch_line((engine_launch_fw)f, &s, &r, buf, sizeof buf), 0);
+        assert_null(strstr(buf, "--quantization"));
+        assert_null(strstr(buf, "checkpoint"));
+    }
+    m.has_weight_dtype = 0;
+    s.weight_dtype = ENGINE_INT4;
+    r = eval_at(&s, 1, 1, 1, 1);
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "# int4 weights: serve an AWQ or GPTQ checkpoint"));
+}
+
+/* An invalid plan, a buffer too small, an unknown framework: -1 and "". */
+static void test_refusals(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_result r = eval_at(&s, 1, 1, 1, 1);
+    char buf[32] = "x";
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), -1);
+    assert_string_equal(buf, "");
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_COUNT, &s, &r, buf, sizeof buf), -1);
+    r.valid = 0;
+    char big[ENGINE_LAUNCH_MAX];
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, big, sizeof big), -1);
+    assert_string_equal(big, "");
+    assert_string_equal(engine_launch_name(ENGINE_LAUNCH_TRTLLM), "trtllm");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_llama70b_tp4_fp8),
+        cmocka_unit_test(test_mixtral_ep8),
+        cmocka_unit_test(test_mixtral_ep4_two_servers),
+        cmocka_unit_test(test_memory_rule_free),
+        cmocka_unit_test(test_dtypes),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

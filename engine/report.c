@@ -250,6 +250,17 @@ static void bubble_table(const report_inputs *in, report_tables *out)
     }
 }
 
+/* The focus model's plan-and-batch points on REPORT_PARETO_GPUS GPUs. */
+static int pareto_table(const report_inputs *in, report_tables *out, engine_error *err)
+{
+    engine_scenario s = cell(in, in->models[in->focus], in->ref_link, REPORT_PARETO_GPUS);
+    int n = engine_pareto_points(&s, out->pareto, REPORT_MAX_PARETO, err);
+    if (n < 0)
+        return -1;
+    out->n_pareto = n;
+    return 0;
+}
+
 int report_compute(const report_inputs *in, report_tables *out, engine_error *err)
 {
     if (in->n_models < 1 || in->n_models > REPORT_MAX_MODELS || in->n_links < 1 ||
@@ -261,7 +272,8 @@ int report_compute(const report_inputs *in, report_tables *out, engine_error *er
         return -1;
     }
     if (model_tables(in, out, err) || split_rows(in, out, err) || cheapest(in, out, err) ||
-        tails_and_scaling(in, out, err) || pp_hybrid_scaling(in, out, err))
+        tails_and_scaling(in, out, err) || pp_hybrid_scaling(in, out, err) ||
+        pareto_table(in, out, err))
         return -1;
     bubble_table(in, out);
     return 0;

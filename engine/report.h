@@ -18,6 +18,7 @@
 #define SHARDSCOPE_REPORT_H
 
 #include "engine.h"
+#include "pareto.h"
 
 #define REPORT_MAX_MODELS 16
 #define REPORT_MAX_LINKS 8
@@ -28,6 +29,8 @@
 #define REPORT_N_PP 4
 #define REPORT_N_M 7
 #define REPORT_SCRATCH 512
+#define REPORT_MAX_PARETO 1024 /* plan-and-batch points of the Pareto figure */
+#define REPORT_PARETO_GPUS 8
 
 typedef struct report_inputs {
     /* GPU, calibration, workload, dtypes, jitter, seed, gpus_per_node.
@@ -91,6 +94,11 @@ typedef struct report_tables {
     /* Least memory per GPU over the plans with dp = 1 (bytes; 0: none). */
     double vram_frontier[REPORT_MAX_MODELS][REPORT_MAX_COUNTS];
     engine_result scratch[REPORT_SCRATCH];
+    /* Focus model on REPORT_PARETO_GPUS GPUs over ref_link: every plan at
+     * every batch (engine_pareto_points: marked, sorted from the per-user
+     * end); 0 points when nothing fits there. */
+    int n_pareto;
+    engine_pareto_point pareto[REPORT_MAX_PARETO];
 } report_tables;
 
 /* Compute every table.  0 ok; -1 with err when an input is unusable. */

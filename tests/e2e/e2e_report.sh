@@ -47,7 +47,8 @@ check "top_config.csv header" has "$tmp/csv/top_config.csv" \
 check "tail_latency.csv header" has "$tmp/csv/tail_latency.csv" "interconnect,p50_ms,p99_ms,p99_over_p50"
 check "text report has the min-GPU table" has "$tmp/report.txt" "Minimum GPU count by GPU memory"
 
-for f in tp_scaling_efficiency regime_heatmap tp_vs_pp pipeline_bubble cost_efficiency vram_frontier; do
+for f in tp_scaling_efficiency regime_heatmap tp_vs_pp pipeline_bubble cost_efficiency vram_frontier \
+    pareto_frontier; do
     svg=$tmp/svg/$f.svg
     check "$f.svg exists" test -s "$svg"
     check "$f.svg parses (xmllint)" xmllint --noout "$svg"
@@ -69,6 +70,8 @@ series vram_frontier "1 GPU" "2 GPUs" "8 GPUs" "16 GPUs" "80 GB GPU (usable 90%)
 check "tp_scaling_efficiency: axis units" has "$tmp/svg/tp_scaling_efficiency.svg" "efficiency (%)"
 check "cost_efficiency: axis units" has "$tmp/svg/cost_efficiency.svg" "cost (USD per 1M tokens)"
 check "vram_frontier: axis units" has "$tmp/svg/vram_frontier.svg" "memory per GPU (GB)"
+series pareto_frontier "Pareto frontier" "TP1xPP1xDP8"
+check "pareto_frontier: axis units" has "$tmp/svg/pareto_frontier.svg" "output tokens/s per GPU"
 check "regime_heatmap: legend" has "$tmp/svg/regime_heatmap.svg" "C: compute-bound"
 
 check "report --format json parses" sh -c "'$bin' report --format json | grep -q '\"tables\"'"

@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "report.h"
+#include "fmt.h"
+#include "plots.h"
 #include "preset.h"
 #include "support_presets.h"
 #include "cli.h"
@@ -235,11 +237,63 @@ static void test_csv_files(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The Pareto figure's table: the focus model (LLaMA-7B) on 8 x A100 over
+ * the reference link, every plan and batch as engine_pareto_points gives
+ * them for that scenario, from batch 1 of the fastest plan; and the SVG
+ * names the frontier and each plan on it, with its axes' units. */
+static void test_pareto_table_and_figure(void **state)
+{
+    (void)state;
+    report_inputs in;
+    report_tables *t = compute(&in);
+    assert_true(t->n_pareto > 10);
+    engine_scenario s = in.base;
+    s.model = in.models[in.focus];
+    s.intra = in.ref_link;
+    s.gpus = REPORT_PARETO_GPUS;
+    static engine_pareto_point want[REPORT_MAX_PARETO];
+    assert_int_equal(engine_pareto_points(&s, want, REPORT_MAX_PARETO, NULL), t->n_pareto);
+    assert_memory_equal(want, t->pareto, (size_t)t->n_pareto * sizeof want[0]);
+    assert_true(t->pareto[0].frontier);
+    assert_int_equal(t->pareto[0].batch, 1);
+    char dir[] = "/tmp/shardscope-plots-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char failed[256] = "", path[512];
+    assert_int_equal(plots_write_report(dir, &in, t, failed, sizeof failed), 0);
+    snprintf(path, sizeof path, "%s/pareto_frontier.svg", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char svg[1 << 18];
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = '\0';
+    fclose(f);
+    assert_non_null(strstr(svg, "data-series=\"Pareto frontier\""));
+    assert_non_null(strstr(svg, "tokens/s per user (1 / ITL)"));
+    assert_non_null(strstr(svg, "output tokens/s per GPU"));
+    assert_non_null(strstr(svg, "Pareto frontier: LLaMA-7B on 8 x "));
+    char series[96];
+    fmt_plan(t->pareto[0].plan, "x", series, sizeof series);
+    char want_s[128];
+    snprintf(want_s, sizeof want_s, "data-series=\"%s\"", series);
+    assert_non_null(strstr(svg, want_s)); /* the fastest plan's own sweep */
+    static const char *const FILES[] = {"tp_scaling_efficiency.svg", "regime_heatmap.svg",
+                                        "tp_vs_pp.svg", "pipeline_bubble.svg",
+                                        "cost_efficiency.svg", "vram_frontier.svg",
+                                        "pareto_frontier.svg"};
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, FILES[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_numbers),
         cmocka_unit_test(test_csv_files),
+        cmocka_unit_test(test_pareto_table_and_figure),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

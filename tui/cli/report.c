@@ -461,7 +461,8 @@ static const cli_opt REPORT_OPTS[] = {
      .help = "also write one CSV per table: DIR/<table>.csv"},
     {.name = "--plots", .kind = CLI_OPT_STRING, .arg = "DIR", .off = CLI_AT(plots),
      .help = "write the SVG figures: tp_scaling_efficiency, regime_heatmap,\n"
-             "tp_vs_pp, pipeline_bubble, cost_efficiency, vram_frontier"},
+             "tp_vs_pp, pipeline_bubble, cost_efficiency, vram_frontier,\n"
+             "pareto_frontier (the focus model on 8 GPUs)"},
     {.name = NULL},
 };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "svg.h"
 
 #define W 760.0
@@ -449,6 +450,41 @@ static void fig_vram(const fig_ctx *f, plot_chart *cp)
     }
 }
 
+/* 7. The Pareto frontier of the focus model on REPORT_PARETO_GPUS GPUs:
+ * output tokens/s per GPU against tokens/s per user, the frontier first,
+ * then each plan that has a frontier point as its own batch sweep (batch 1
+ * on the right: the most per user). */
+static void fig_pareto(const fig_ctx *f, plot_chart *cp)
+{
+    const report_tables *t = f->t;
+    snprintf(cp->title, sizeof cp->title, "Pareto frontier: %s on %d x %s over %s", mname(f->focus),
+             REPORT_PARETO_GPUS, f->gpu, f->in->ref_link->name);
+    snprintf(cp->xlabel, sizeof cp->xlabel, "tokens/s per user (1 / ITL)");
+    snprintf(cp->ylabel, sizeof cp->ylabel, "output tokens/s per GPU");
+    cp->ylog = 10;
+    plot_series *front = &cp->series[cp->n_series++];
+    series_init(front, t->n_pareto ? "Pareto frontier" : "Pareto frontier (no plan fits)");
+    for (int i = t->n_pareto - 1; i >= 0; i--) /* per user ascending: left to right */
+        if (t->pareto[i].frontier)
+            series_add(front, t->pareto[i].tokens_per_s_per_user,
+                       t->pareto[i].tokens_per_s_per_gpu);
+    for (int i = 0; i < t->n_pareto && cp->n_series < PLOT_MAX_SERIES; i++) {
+        const engine_pareto_point *p = &t->pareto[i];
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++) /* one series per plan on the frontier */
+            seen = t->pareto[k].frontier && !memcmp(&t->pareto[k].plan, &p->plan, sizeof p->plan);
+        if (!p->frontier || seen)
+            continue;
+        plot_series *ps = &cp->series[cp->n_series++];
+        char name[64];
+        fmt_plan(p->plan, "x", name, sizeof name);
+        series_init(ps, name);
+        for (int k = 0; k < t->n_pareto; k++) /* sorted by per-user rate: one sweep */
+            if (!memcmp(&t->pareto[k].plan, &p->plan, sizeof p->plan))
+                series_add(ps, t->pareto[k].tokens_per_s_per_user, t->pareto[k].tokens_per_s_per_gpu);
+    }
+}
+
 int plots_write_report(const char *dir, const report_inputs *in, const report_tables *t,
                        char *failed, size_t len)
 {
@@ -463,6 +499,7 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
         {"pipeline_bubble.svg", fig_bubble, NULL},
         {"cost_efficiency.svg", fig_cost, NULL},
         {"vram_frontier.svg", fig_vram, NULL},
+        {"pareto_frontier.svg", fig_pareto, NULL},
     };
     struct figs {
         plot_chart c;

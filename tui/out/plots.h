@@ -1,6 +1,6 @@
 /*
  * plots.h - the report's SVG figures: a line chart and a heatmap drawn with
- * svg.h, and plots_write_report(), which writes the six figures of the
+ * svg.h, and plots_write_report(), which writes the seven figures of the
  * scaling study from a computed report_tables (it computes nothing: every
  * value is an engine result).  Each figure has a title, axes with units and
  * a legend naming its series.
@@ -56,10 +56,10 @@ unsigned plot_heat_rgb(double ratio);
 int plot_chart_write(const char *path, const plot_chart *c);
 int plot_heatmap_write(const char *path, const plot_heatmap *h);
 
-/* The six figures into dir (which must exist): tp_scaling_efficiency.svg,
+/* The seven figures into dir (which must exist): tp_scaling_efficiency.svg,
  * regime_heatmap.svg, tp_vs_pp.svg, pipeline_bubble.svg,
- * cost_efficiency.svg, vram_frontier.svg.  0 ok; -1 with the failing path
- * in failed (len bytes). */
+ * cost_efficiency.svg, vram_frontier.svg, pareto_frontier.svg.  0 ok; -1
+ * with the failing path in failed (len bytes). */
 int plots_write_report(const char *dir, const report_inputs *in, const report_tables *t,
                        char *failed, size_t len);
 

@@ -27,6 +27,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1318,6 +1319,40 @@ static void test_details_launch_lines(void **state)
     screen_close();
 }
 
+/* Issue 11: `x` turns the details pane to its second page, the selected
+ * plan kernel by kernel (engine_explain_plan) and the constants with their
+ * origin; `x` again turns it back. */
+static void test_details_explain_page(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 40, 120, NULL);
+    assert_false(pane_contains(PANE_DETAILS, "Prefill (TTFT)"));
+    type("x");
+    assert_true(g_x->view.details_page == 1);
+    assert_true(g_x->r.explain_ok);
+    const engine_result *p = exp_selected_plan(g_x);
+    assert_true(fabs(g_x->r.explain.prefill.total_s - p->ttft_s) <= 1e-12 * p->ttft_s);
+    assert_true(fabs(g_x->r.explain.decode.total_s - p->itl_s) <= 1e-12 * p->itl_s);
+    assert_true(pane_contains(PANE_DETAILS, "kernels (x: page 1)"));
+    assert_true(pane_contains(PANE_DETAILS, "Prefill (TTFT)"));
+    assert_true(pane_contains(PANE_DETAILS, " qkv "));
+    assert_true(pane_contains(PANE_DETAILS, "tp all-reduce"));
+    assert_true(pane_contains(PANE_DETAILS, "(2/2)"));
+    check_golden("explorer-120x40-vt100-explain");
+    /* the constants are further down: scroll the focused details pane */
+    type("3");
+    for (int i = 0; i < 30; i++)
+        keys((const int[]){KEY_NPAGE}, 1);
+    /* the end of page 2: the links' constants */
+    assert_true(pane_contains(PANE_DETAILS, "inter_link_bandwidth"));
+    assert_true(pane_contains(PANE_DETAILS, "link preset"));
+    assert_true(pane_contains(PANE_DETAILS, "10.0 us")); /* ASCII micro on vt100 */
+    type("x");
+    assert_true(g_x->view.details_page == 0);
+    assert_true(pane_contains(PANE_DETAILS, "Memory per GPU"));
+    screen_close();
+}
+
 /* The frontier: the smallest GPU count that fits, not a power of two
  * (Llama-3-70B on 80 GB: 3), and the capacity line's row labelled with the
  * usable capacity (77.0 GB on an H100 SXM), not the band it falls in. */
@@ -1851,6 +1886,7 @@ int main(void)
         cmocka_unit_test(test_details_of_unfit_plan),
         cmocka_unit_test(test_details_kv_local_split),
         cmocka_unit_test(test_details_launch_lines),
+        cmocka_unit_test(test_details_explain_page),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),
         cmocka_unit_test(test_loop_burst_of_keys_draws_one_frame),

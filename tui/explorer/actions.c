@@ -249,6 +249,13 @@ static int run_global(explorer *x, exp_action a)
     case ACT_UNPIN:
         exp_plans_unpin(x);
         break;
+    case ACT_DETAILS_PAGE:
+        x->view.details_page = !x->view.details_page;
+        x->view.details.top = 0;
+        exp_set_msg(x, "details page %d of 2: %s", x->view.details_page + 1,
+                    x->view.details_page ? "the selected plan kernel by kernel (explain)"
+                                         : "the selected plan");
+        break;
     case ACT_REPAINT:
         clearok(curscr, TRUE);
         break;

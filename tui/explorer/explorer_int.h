@@ -118,6 +118,11 @@ typedef struct exp_results {
     /* What each block was computed from (its cache key). */
     exp_inputs in_part[EXP_PARTS];
     int have[EXP_PARTS];
+    /* The selected plan kernel by kernel (details page 2, `x`): computed
+     * by the update step while that page is shown; explain_ok 0: none
+     * (no plan, or it is invalid or does not fit). */
+    engine_explain explain;
+    int explain_ok;
 } exp_results;
 
 
@@ -177,6 +182,7 @@ typedef struct exp_viewstate {
     int sort;              /* exp_sort */
     int fits_only;         /* `f`: hide plans that are invalid or do not fit */
     exp_pin pin;
+    int details_page;      /* `x`: 0 the plan; 1 its kernels and constants (explain) */
 } exp_viewstate;
 
 /* The overlay on top of the panes: help, a selector's list (with its

@@ -72,6 +72,7 @@ typedef enum exp_action {
     ACT_LIST_CLOSE,
     ACT_LIST_CHOOSE,
     ACT_LIST_ERASE,
+    ACT_DETAILS_PAGE,  /* the details pane's next page (plan, explain) */
     /* From the mouse only (arg: the pane, control or row clicked). */
     ACT_CLICK_PANE,
     ACT_PICK_CONTROL,

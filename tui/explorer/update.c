@@ -312,12 +312,23 @@ static void warn_overrides(explorer *x)
     x->override_warned = why;
 }
 
+/* The selected plan kernel by kernel, while the details pane shows it
+ * (one evaluation's work: no cache key). */
+static void update_explain(explorer *x)
+{
+    const engine_result *p = exp_selected_plan(x);
+    x->r.explain_ok = 0;
+    if (x->view.details_page && p && p->valid && p->fits)
+        x->r.explain_ok = engine_explain_plan(&x->r.sc, p->plan, &x->r.explain, NULL) == 0;
+}
+
 void exp_update(explorer *x)
 {
     build_scenario(x, &x->r.sc);
     warn_overrides(x);
     for (int p = 0; p < EXP_PARTS; p++)
         exp_update_part(x, (exp_part)p);
+    update_explain(x);
     if (x->ov.kind == OVERLAY_CALIB)
         exp_calib_fetch_view(x);
     clamp_scrolls(x);

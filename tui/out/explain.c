@@ -59,10 +59,11 @@ char *out_explain_title(const engine_explain_step *st, const char *phase, int pp
     return buf;
 }
 
-char *out_explain_value(const engine_explain_const *c, char *buf, size_t len)
+char *out_explain_value(const engine_explain_const *c, const char *micro, char *buf,
+                        size_t len)
 {
     if (strcmp(c->unit, "s") == 0)
-        fmt_seconds(c->value, NULL, buf, len);
+        fmt_seconds(c->value, micro, buf, len);
     else if (strcmp(c->unit, "B") == 0)
         fmt_bytes(c->value, buf, len);
     else if (strcmp(c->unit, "B/s") == 0 || strcmp(c->unit, "FLOP/s") == 0)
@@ -105,7 +106,7 @@ void out_explain_print(FILE *f, const engine_explain *x)
         int same = prev && strcmp(prev, src) == 0; /* a run of one preset's fields */
         prev = src;
         fprintf(f, "  %-26s %-*s %-18s %.80s%s\n", c->name,
-                strstr(out_explain_value(c, v, sizeof v), "\xc2\xb5") ? 15 : 14, v, c->origin,
+                strstr(out_explain_value(c, NULL, v, sizeof v), "\xc2\xb5") ? 15 : 14, v, c->origin,
                 same ? "(as above)" : src, !same && strlen(src) > 80 ? "..." : "");
     }
     fprintf(f, "\nbound: compute (FLOPs at the shape's rate), memory (bytes at HBM rate), floor\n"

@@ -25,8 +25,10 @@ char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, s
 char *out_explain_title(const engine_explain_step *st, const char *phase, int pp, char *buf,
                         size_t len);
 
-/* A constant's value with its unit ("5.00 µs", "2.68 TB/s", "132"). */
-char *out_explain_value(const engine_explain_const *c, char *buf, size_t len);
+/* A constant's value with its unit ("5.00 µs", "2.68 TB/s", "132"); micro as
+ * fmt_seconds (NULL: UTF-8 "µ"). */
+char *out_explain_value(const engine_explain_const *c, const char *micro, char *buf,
+                        size_t len);
 
 /* Both steps' tables and the constants, with units, on f. */
 void out_explain_print(FILE *f, const engine_explain *x);

@@ -7,12 +7,13 @@
  */
 #include "explorer_int.h"
 #include "launch.h"
+#include "explain.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_LINES 112
+#define MAX_LINES 256 /* page 2: two lines per kernel class and per constant */
 #define LINE_W 160
 #define PIN_W 32 /* the pinned plan's label wraps to the narrow pane */
 
@@ -268,6 +269,56 @@ static void build_launch(const exp_view *v, const engine_result *p, lines *l)
     }
 }
 
+/* One step of page 2: a line per kernel class (name, time, share of the
+ * step) and a dim one under it (count, FLOPs, bytes, bound). */
+static void build_step(const exp_view *v, const engine_explain_step *st, const char *title,
+                       int pp, lines *l)
+{
+    char a[32], b[32], c[32], d[32];
+    add(l, ROLE_TITLE, "%s %s", title, fmt_seconds(st->total_s, v->g->micro, a, sizeof a));
+    snprintf(b, sizeof b, "%.4g", st->repeat);
+    add(l, ROLE_DIM, " stage %d of %d (slowest) x %s", st->stage + 1, pp, b);
+    for (int i = 0; i < st->n; i++) {
+        const engine_explain_item *it = &st->item[i];
+        add(l, ROLE_NORMAL, " %-16.16s %9s %6s", it->name,
+            fmt_seconds(it->time_s, v->g->micro, a, sizeof a),
+            fmt_percent(st->total_s > 0 ? it->time_s / st->total_s : 0, b, sizeof b));
+        if (it->flops > 0)
+            fmt_rate(it->flops, "FLOP", c, sizeof c);
+        else
+            snprintf(c, sizeof c, "-");
+        if (it->bytes > 0)
+            fmt_bytes(it->bytes, d, sizeof d);
+        else
+            snprintf(d, sizeof d, "-");
+        snprintf(a, sizeof a, "%.4g", it->count);
+        add(l, ROLE_DIM, "  %sx %s %s %s", a, c, d, engine_bound_name(it->bound));
+    }
+}
+
+/* Page 2 (`x`): the selected plan's prefill and decode steps kernel by
+ * kernel, then the constants with their origin. */
+static void build_explain(const exp_view *v, const engine_result *p, lines *l)
+{
+    char a[48];
+    const engine_explain *x = &v->r->explain;
+    add(l, ROLE_VALUE, "%s kernels (x: page 1)", fmt_plan(p->plan, v->g->times, a, sizeof a));
+    if (!v->r->explain_ok) {
+        add(l, ROLE_DIM, " no kernels: %s", !p->valid ? "the plan is invalid"
+                                            : !p->fits ? "it does not fit" : "not computed");
+        return;
+    }
+    add(l, ROLE_DIM, " per GPU, %d sequences a replica", x->batch);
+    build_step(v, &x->prefill, "Prefill (TTFT)", p->plan.pp, l);
+    build_step(v, &x->decode, "Decode step (ITL)", p->plan.pp, l);
+    add(l, ROLE_TITLE, "Constants (origin)");
+    for (int i = 0; i < x->n_const; i++) {
+        const engine_explain_const *c = &x->constant[i];
+        add(l, ROLE_NORMAL, " %-22.22s %s", c->name, out_explain_value(c, v->g->micro, a, sizeof a));
+        add(l, ROLE_DIM, "  %s", c->origin);
+    }
+}
+
 static void build(const exp_view *v, lines *l)
 {
     const engine_result *p = v->selected;
@@ -275,6 +326,10 @@ static void build(const exp_view *v, lines *l)
     l->n = 0;
     if (!p) {
         add(l, ROLE_DIM, "no plan selected");
+        return;
+    }
+    if (v->view->details_page) {
+        build_explain(v, p, l);
         return;
     }
     const engine_memory *m = &p->mem;
@@ -327,7 +382,8 @@ void pane_details_draw(const exp_view *v, WINDOW *w)
     build(v, &l);
     char title[64];
     if (v->selected)
-        snprintf(title, sizeof title, "Details: plan #%d", (int)(v->selected - v->r->plans) + 1);
+        snprintf(title, sizeof title, "Details: plan #%d%s",
+                 (int)(v->selected - v->r->plans) + 1, v->view->details_page ? " (2/2)" : "");
     else
         snprintf(title, sizeof title, "Details");
     pane_frame(v, w, PANE_DETAILS, title);

@@ -15,10 +15,11 @@ static const char *const CAT_NAMES[VAL_CAT_COUNT] = {
     "batch-1 decode", "high-batch throughput", "prefill/TTFT", "TP=8",
     "PP and TPxPP",   "MoE with TP",           "MoE with EP",  "FP8/int4/FP4",
     "H100/H200/B200/MI300X", "multi-node",     "small (<3B)",  "long context (>=32k)",
+    "speculative decoding",
 };
 
 static const char *const METRIC_NAMES[VAL_METRIC_COUNT] = {
-    "TTFT", "ITL", "E2E", "tok/s", "tok/s/GPU", "tok/s/user",
+    "TTFT", "ITL", "E2E", "tok/s", "tok/s/GPU", "tok/s/user", "speedup",
 };
 
 const char *val_category_name(val_category c)
@@ -33,7 +34,29 @@ const char *val_metric_name(val_metric m)
 
 static int is_rate(val_metric m)
 {
-    return m == VAL_TPS || m == VAL_TPS_GPU || m == VAL_TPS_USER;
+    return m == VAL_TPS || m == VAL_TPS_GPU || m == VAL_TPS_USER || m == VAL_SPEEDUP;
+}
+
+/* The case's speculation into s: k from the case or the method, P from
+ * the case, its measured acceptance length, or the method. */
+static int val_spec(const preset_db *db, const val_case *c, engine_scenario *s, engine_error *err)
+{
+    if (c->spec_method == ENGINE_SPEC_NONE)
+        return 0;
+    s->spec_method = c->spec_method;
+    engine_spec_default(c->spec_method, &s->spec_k, &s->spec_accept);
+    if (c->spec_k > 0)
+        s->spec_k = c->spec_k;
+    if (c->spec_accept > 0)
+        s->spec_accept = c->spec_accept;
+    else if (c->spec_length > 0)
+        s->spec_accept = engine_spec_accept_for_length(s->spec_k, c->spec_length);
+    if (c->spec_draft && !(s->spec_draft = preset_find_model(db, c->spec_draft))) {
+        snprintf(err->msg, sizeof err->msg, "validation case %s: unknown draft preset '%s'",
+                 c->id, c->spec_draft);
+        return -1;
+    }
+    return 0;
 }
 
 int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, engine_plan *plan,
@@ -92,7 +115,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
                  c->id, c->gpus);
         return -1;
     }
-    return 0;
+    return val_spec(db, c, s, err);
 }
 
 /* The offline runs' batch: the most sequences the KV cache holds, capped
@@ -105,9 +128,9 @@ static int is_decode_metric(val_metric m)
 }
 
 /* The engine's figure for the case's metric, in its SI unit. */
-static double val_predicted(const val_case *c, const engine_scenario *s, const engine_result *r)
+static double val_metric_of(val_metric m, const engine_scenario *s, const engine_result *r)
 {
-    switch (c->metric) {
+    switch (m) {
     case VAL_TTFT:
         return r->ttft_s;
     case VAL_ITL:
@@ -121,6 +144,24 @@ static double val_predicted(const val_case *c, const engine_scenario *s, const e
     default:
         return 1.0 / r->itl_s;
     }
+}
+
+/* The engine's figure for the case's metric; a speed-up is spec_base with
+ * speculation against the same scenario without (*fits: both fit). */
+static double val_predicted(const val_case *c, const engine_scenario *s, engine_plan p,
+                            const engine_result *r, int *fits)
+{
+    if (c->metric != VAL_SPEEDUP)
+        return val_metric_of(c->metric, s, r);
+    engine_scenario plain = *s;
+    plain.spec_method = ENGINE_SPEC_NONE;
+    engine_result r0;
+    engine_error err;
+    if (engine_evaluate(&plain, p, &r0, &err) != 0)
+        return 0;
+    *fits = *fits && r0.fits;
+    double with = val_metric_of(c->spec_base, s, r), without = val_metric_of(c->spec_base, &plain, &r0);
+    return is_rate(c->spec_base) ? with / without : without / with;
 }
 
 /* The GPUs of the H100 generation and later. */
@@ -145,6 +186,8 @@ static unsigned val_categories(const val_case *c, const engine_scenario *s, engi
         cat |= 1u << VAL_CAT_BATCH1;
     if ((c->batch <= 0 || s->batch >= 16) && !decode_metric && c->metric != VAL_TTFT)
         cat |= 1u << VAL_CAT_HIGH_BATCH;
+    if (c->spec_method != ENGINE_SPEC_NONE)
+        return 1u << VAL_CAT_SPEC; /* a category of its own */
     if (c->metric == VAL_TTFT)
         cat |= 1u << VAL_CAT_PREFILL;
     if (p.tp == 8)
@@ -214,7 +257,7 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
     }
     out->ok = 1;
     out->fits = r.fits;
-    out->predicted = val_predicted(c, &s, &r);
+    out->predicted = val_predicted(c, &s, p, &r, &out->fits);
     out->ratio = out->predicted / c->measured;
     out->q = is_rate(c->metric) ? out->ratio : 1.0 / out->ratio;
     out->categories = c->out_of_scope ? 0 : val_categories(c, &s, p);
@@ -229,7 +272,8 @@ int val_run_all(const preset_db *db, val_result *out, engine_band_table *bands)
     int n = 0;
     for (int i = 0; i < val_case_count; i++) {
         val_run_case(db, &val_cases[i], &out[i]);
-        if (out[i].ok && !val_cases[i].out_of_scope && n < VAL_MAX_CASES)
+        if (out[i].ok && !val_cases[i].out_of_scope &&
+            val_cases[i].spec_method == ENGINE_SPEC_NONE && n < VAL_MAX_CASES)
             bc[n++] = out[i].band_case;
     }
     if (bands && engine_bands_build(bc, n, bands) != 0)
@@ -253,6 +297,8 @@ void val_stats_of(const val_result *r, int n, int cat, val_stats *out)
         if (!r[i].ok || r[i].c->out_of_scope)
             continue;
         if (cat < VAL_CAT_COUNT && !(r[i].categories & (1u << cat)))
+            continue;
+        if (cat >= VAL_CAT_COUNT && r[i].c->spec_method != ENGINE_SPEC_NONE)
             continue;
         ape[k++] = fabs(r[i].ratio - 1.0);
         double speed = is_rate(r[i].c->metric) ? r[i].ratio : 1.0 / r[i].ratio;

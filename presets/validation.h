@@ -26,6 +26,8 @@ typedef enum val_metric {
     VAL_TPS,        /* output tokens/s, all GPUs of the deployment */
     VAL_TPS_GPU,    /* output tokens/s per GPU */
     VAL_TPS_USER,   /* output tokens/s of one sequence (1 / ITL) */
+    VAL_SPEEDUP,    /* speculative decoding's speed-up: spec_base without over with
+                     * (a time) or with over without (a rate); dimensionless */
     VAL_METRIC_COUNT
 } val_metric;
 
@@ -56,6 +58,16 @@ typedef struct val_case {
     int out_of_scope;      /* 1: run on software the engine does not model (Hugging
                             * Face transformers' eager generate loop): reported
                             * apart, left out of the statistics and the bands */
+    /* Speculative decoding (the "speculative decoding" category: counted
+     * there only, left out of the overall statistics and the error bands,
+     * which describe plain decoding). */
+    engine_spec_method spec_method; /* NONE: the run did not speculate */
+    int spec_k;            /* drafted tokens per step; 0: the method's default */
+    double spec_accept;    /* acceptance rate; 0: from spec_length, else the method's */
+    double spec_length;    /* the measured acceptance length (tokens per target
+                            * step) where the source states it; 0: unstated */
+    const char *spec_draft; /* DRAFT: the draft model's preset */
+    val_metric spec_base;  /* VAL_SPEEDUP: the metric whose ratio the speed-up is */
 } val_case;
 
 /* The shipped table (validation_cases.c). */
@@ -76,6 +88,7 @@ typedef enum val_category {
     VAL_CAT_MULTINODE,   /* more GPUs than one NVLink domain / node */
     VAL_CAT_SMALL,       /* models below 3 B parameters */
     VAL_CAT_LONG,        /* prompt + gen >= 32768 tokens */
+    VAL_CAT_SPEC,        /* speculative decoding (its cases count here only) */
     VAL_CAT_COUNT
 } val_category;
 

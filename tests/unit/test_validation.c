@@ -405,6 +405,68 @@ static void test_replicas_vs_tp(void **state)
     assert_true(x_dp4 > 1.5 * x_tp4 && x_dp4 > x_tp2);
 }
 
+
+/* The speculative-decoding category: its cases count there only (not in
+ * the overall statistics, not in the error bands); a speed-up is the
+ * scenario without speculation over the same with it; P comes from the
+ * measured acceptance length where the source states one, else the
+ * method's default. */
+static void test_spec_category(void **state)
+{
+    (void)state;
+    int n_spec = 0, n_plain = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        const val_case *c = &val_cases[i];
+        if (c->out_of_scope || !results[i].ok)
+            continue;
+        if (c->spec_method == ENGINE_SPEC_NONE) {
+            n_plain++;
+            assert_false(results[i].categories & (1u << VAL_CAT_SPEC));
+            continue;
+        }
+        n_spec++;
+        assert_int_equal(results[i].categories, 1u << VAL_CAT_SPEC);
+        assert_int_equal(c->metric, VAL_SPEEDUP);
+        assert_non_null(c->note);
+    }
+    assert_true(n_spec >= ENGINE_BAND_MIN_CASES);
+    val_stats all;
+    val_stats_of(results, val_case_count, VAL_CAT_COUNT, &all);
+    assert_int_equal(all.n, n_plain);
+    val_stats sp;
+    val_stats_of(results, val_case_count, VAL_CAT_SPEC, &sp);
+    assert_int_equal(sp.n, n_spec);
+
+    /* one case by hand: SGLang/AMD DeepSeek-V3 MTP at concurrency 1 */
+    const val_case *c = NULL;
+    const val_result *r = NULL;
+    for (int i = 0; i < val_case_count; i++)
+        if (!strcmp(val_cases[i].id, "sg7-dsv3-mi300x-f8-mtp2-c1-1024-1024")) {
+            c = &val_cases[i];
+            r = &results[i];
+        }
+    assert_non_null(c);
+    engine_scenario s;
+    engine_plan p;
+    engine_error err;
+    assert_int_equal(val_scenario(ts_db, c, &s, &p, &err), 0);
+    assert_int_equal(s.spec_method, ENGINE_SPEC_MTP);
+    assert_int_equal(s.spec_k, 2);
+    assert_true(s.spec_accept == 0.875); /* not stated: the MTP default */
+    engine_result with, without;
+    assert_int_equal(engine_evaluate(&s, p, &with, &err), 0);
+    s.spec_method = ENGINE_SPEC_NONE;
+    assert_int_equal(engine_evaluate(&s, p, &without, &err), 0);
+    assert_true(fabs(r->predicted - without.e2e_s / with.e2e_s) < 1e-12);
+    assert_true(r->predicted > 1.5 && r->predicted < 3.0);
+    /* TensorRT-LLM's MTP 1: P solved from the measured acceptance length 1.92 */
+    for (int i = 0; i < val_case_count; i++)
+        if (!strcmp(val_cases[i].id, "trtb-dsr1-b200-f4-mtp1-c1-1024-2048"))
+            c = &val_cases[i];
+    assert_int_equal(val_scenario(ts_db, c, &s, &p, &err), 0);
+    assert_true(fabs(s.spec_accept - 0.92) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_serving_table_consistent),
         cmocka_unit_test(test_serving_saturation_rule),
         cmocka_unit_test(test_replicas_vs_tp),
+        cmocka_unit_test(test_spec_category),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

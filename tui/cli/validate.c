@@ -56,6 +56,8 @@ static void shown(double v, val_metric m, char *buf, size_t len)
 {
     if (is_time(m))
         fmt_seconds(v, NULL, buf, len);
+    else if (m == VAL_SPEEDUP)
+        snprintf(buf, len, "%.2f x", v);
     else
         snprintf(buf, len, "%.1f %s", v, m == VAL_TPS_GPU ? "tok/s/GPU" : "tok/s");
 }
@@ -64,7 +66,8 @@ static void cats_text(unsigned cats, char *buf, size_t len)
 {
     static const char *const SHORT[VAL_CAT_COUNT] = {"b1",   "batch", "ttft", "tp8",
                                                      "pp",   "moe-tp", "moe-ep", "quant",
-                                                     "h100+", "multinode", "small", "long"};
+                                                     "h100+", "multinode", "small", "long",
+                                                     "spec"};
     buf[0] = '\0';
     for (int c = 0; c < VAL_CAT_COUNT; c++)
         if (cats & (1u << c)) {
@@ -156,7 +159,8 @@ static void print_text(const val_result *r, int n, int cases)
            TARGET_WORST, worst_x <= TARGET_WORST ? "met" : "MISSED", worst_x,
            all.refused == 0 ? "met" : "MISSED", all.refused);
     printf("APE = |predicted / measured - 1|; ratios are predicted / measured (times and rates\n"
-           "alike); a case may count in several categories.\n");
+           "alike); a case may count in several categories.  Speculative-decoding cases (speed-ups\n"
+           "with over without) count in their own row only, not in overall or the error bands.\n");
     if (oos > 0) {
         printf("\nout of scope (software the engine does not model; not in the statistics):\n");
         for (int i = 0; i < n; i++)

@@ -37,6 +37,8 @@
 
 #include "calib.h"
 #include "calib_fixture.h"
+#include "cli.h"
+#include "scenario.h"
 #include "preset.h"
 #include "explorer.h"
 #include "explorer_int.h"
@@ -1353,6 +1355,134 @@ static void test_details_explain_page(void **state)
     screen_close();
 }
 
+/* Split a command line of plain words (no quotes) into argv, in place. */
+static int split_words(char *line, char **argv, int cap)
+{
+    int n = 0;
+    for (char *t = strtok(line, " "); t && n < cap; t = strtok(NULL, " "))
+        argv[n++] = t;
+    return n;
+}
+
+/* The bar's command after "copied: " or "copy: ", parsed by eval's own
+ * option parser and loaded into *cs (the round trip of `y`). */
+static void parse_copied(const char *msg, cli_scenario *cs)
+{
+    static char line[1024];
+    const char *c = strstr(msg, "shardscope eval ");
+    assert_non_null(c);
+    snprintf(line, sizeof line, "%s", c + strlen("shardscope "));
+    char *argv[64];
+    int argc = split_words(line, argv, 64);
+    static const cli_command EVAL = {"eval", "", "", &cli_eval_options, cli_eval_run};
+    cli_opts o;
+    engine_error err = {{0}};
+    assert_int_equal(cli_opts_parse(&EVAL, argc, argv, &o, &err), CLI_OK);
+    if (cli_scenario_load(&o, g_db, CLI_NEED_ALL | CLI_ALLOW_LOAD, "eval", cs, &err) != 0)
+        fail_msg("cli_scenario_load: %s", err.msg);
+    assert_true(cs->has_plan);
+}
+
+/* The explorer's scenario and the command line's agree field by field,
+ * and the selected plan evaluates to the same numbers. */
+static void assert_same_scenario(const engine_scenario *a, const cli_scenario *cs)
+{
+    const engine_scenario *b = &cs->scenario;
+    assert_ptr_equal(a->model, b->model);
+    assert_ptr_equal(a->gpu, b->gpu);
+    assert_ptr_equal(a->intra, b->intra);
+    assert_ptr_equal(a->inter, b->inter);
+    assert_ptr_equal(a->framework, b->framework);
+    assert_int_equal(a->gpus, b->gpus);
+    assert_int_equal(a->gpus_per_node, b->gpus_per_node);
+    assert_true(a->vram_bytes == b->vram_bytes);
+    assert_int_equal(a->batch, b->batch);
+    assert_int_equal(a->batch_max, b->batch_max);
+    assert_int_equal(a->prompt, b->prompt);
+    assert_int_equal(a->gen, b->gen);
+    assert_int_equal(engine_scenario_weight_dtype(a), engine_scenario_weight_dtype(b));
+    assert_int_equal(engine_scenario_quant_group(a), engine_scenario_quant_group(b));
+    assert_int_equal(a->kv_dtype, b->kv_dtype);
+    assert_int_equal(a->microbatches, b->microbatches);
+    assert_int_equal(a->schedule, b->schedule);
+    assert_int_equal(a->objective, b->objective);
+    assert_int_equal(a->calib != NULL, b->calib != NULL);
+    const engine_result *p = exp_selected_plan(g_x);
+    assert_int_equal(p->plan.tp, cs->plan.tp);
+    assert_int_equal(p->plan.pp, cs->plan.pp);
+    assert_int_equal(p->plan.dp, cs->plan.dp);
+    assert_int_equal(p->plan.ep, cs->plan.ep);
+    engine_result r;
+    assert_int_equal(engine_evaluate(b, cs->plan, &r, NULL), 0);
+    assert_true(r.valid && r.fits);
+    assert_true(r.ttft_s == p->ttft_s);
+    assert_true(r.itl_s == p->itl_s);
+    assert_true(r.tokens_per_s == p->tokens_per_s);
+}
+
+/* Issue 11: `y` copies the state as a `shardscope eval` line that the
+ * command line's own parser turns back into the same scenario and the
+ * same numbers; OSC 52 goes to an xterm, not to a VT100 (TERM rule), and
+ * the bar shows the line either way. */
+static void test_copy_as_command(void **state)
+{
+    (void)state;
+    screen_open("xterm-256color", 1, 40, 160, NULL);
+    /* defaults first: only the model, GPU, count and plan (and --no-calib) */
+    type("y");
+    assert_non_null(strstr(g_x->msg, "copied: shardscope eval --model llama-3-70b --gpu "
+                                     "h100-sxm --gpus 8 --tp 8 --pp 1 --dp 1 --no-calib"));
+    static cli_scenario cs;
+    parse_copied(g_x->msg, &cs);
+    assert_same_scenario(&g_x->r.sc, &cs);
+    /* the sequence went to the terminal: ESC ] 52 ; c ; base64 BEL */
+    char want[2048];
+    const char *line = strstr(g_x->msg, "shardscope eval");
+    assert_true(term_osc52(line, want, sizeof want) > 0);
+    fflush(g_out);
+    long end = ftell(g_out);
+    static char got[1 << 20];
+    rewind(g_out);
+    size_t n = fread(got, 1, sizeof got - 1, g_out);
+    got[n] = '\0';
+    fseek(g_out, end, SEEK_SET);
+    assert_non_null(strstr(got, want));
+    /* controls changed: the second plan, batch, tokens, fp8, a schedule,
+     * another inter-node link and GPUs per node, VRAM, a framework */
+    exp_ctl_set(g_x, CTL_BATCH, 4);
+    exp_ctl_set(g_x, CTL_PROMPT, 2048);
+    exp_ctl_set(g_x, CTL_GEN, 128);
+    exp_ctl_set(g_x, CTL_DTYPE, ENGINE_FP8);
+    exp_ctl_set(g_x, CTL_SCHED, ENGINE_SCHED_1F1B);
+    exp_ctl_set(g_x, CTL_PER_NODE, 4);
+    exp_ctl_set(g_x, CTL_VRAM, 70);
+    for (int i = 0; i < g_db->n_links; i++)
+        if (!strcmp(g_db->links[i].name, "ib-hdr"))
+            exp_ctl_set(g_x, CTL_INTER, i);
+    type("F"); /* the next framework */
+    type("2");
+    keys((const int[]){KEY_DOWN}, 1);
+    type("y");
+    assert_non_null(strstr(g_x->msg, "--batch 4 --prompt 2048 --gen 128 --dtype fp8"));
+    assert_non_null(strstr(g_x->msg, "--inter-link ib-hdr --gpus-per-node 4 --vram-gb 70"));
+    assert_non_null(strstr(g_x->msg, "--schedule 1f1b"));
+    assert_non_null(strstr(g_x->msg, "--framework "));
+    parse_copied(g_x->msg, &cs);
+    assert_same_scenario(&g_x->r.sc, &cs);
+    screen_close();
+
+    /* a VT100 gets no OSC 52, the bar still shows the line */
+    screen_open("vt100", 0, 24, 80, NULL);
+    type("y");
+    assert_non_null(strstr(g_x->msg, "copy: shardscope eval --model llama-3-70b"));
+    fflush(g_out);
+    rewind(g_out);
+    n = fread(got, 1, sizeof got - 1, g_out);
+    got[n] = '\0';
+    assert_null(strstr(got, "\033]52;"));
+    screen_close();
+}
+
 /* The frontier: the smallest GPU count that fits, not a power of two
  * (Llama-3-70B on 80 GB: 3), and the capacity line's row labelled with the
  * usable capacity (77.0 GB on an H100 SXM), not the band it falls in. */
@@ -1887,6 +2017,7 @@ int main(void)
         cmocka_unit_test(test_details_kv_local_split),
         cmocka_unit_test(test_details_launch_lines),
         cmocka_unit_test(test_details_explain_page),
+        cmocka_unit_test(test_copy_as_command),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),
         cmocka_unit_test(test_loop_burst_of_keys_draws_one_frame),

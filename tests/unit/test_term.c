@@ -15,6 +15,7 @@
 #include "chart.h"
 #include "heat.h"
 #include "slider.h"
+#include "term.h"
 #include "theme.h"
 #include "plots.h"
 
@@ -354,9 +355,56 @@ static void test_heat_palette_blue_orange(void **state)
     assert_int_equal(theme_heat256_rgb(8), 0x005faf);
 }
 
+/* RFC 4648 section 10's test vectors, and a buffer one byte short. */
+static void test_base64_rfc4648(void **state)
+{
+    (void)state;
+    static const char *const in[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+    static const char *const out[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=",
+                                      "Zm9vYmFy"};
+    char buf[32];
+    for (int i = 0; i < 7; i++) {
+        assert_int_equal(term_base64((const unsigned char *)in[i], strlen(in[i]), buf, sizeof buf),
+                         (int)strlen(out[i]));
+        assert_string_equal(buf, out[i]);
+    }
+    const unsigned char bin[3] = {0xfb, 0xff, 0x00};
+    assert_int_equal(term_base64(bin, 3, buf, sizeof buf), 4);
+    assert_string_equal(buf, "+/8A");
+    assert_int_equal(term_base64((const unsigned char *)"foobar", 6, buf, 8), -1);
+    assert_string_equal(buf, "");
+    assert_int_equal(term_base64((const unsigned char *)"foobar", 6, buf, 9), 8);
+}
+
+/* ESC ] 52 ; c ; base64 BEL, and the TERM / SHARDSCOPE_OSC52 rule. */
+static void test_osc52(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_int_equal(term_osc52("shardscope eval", buf, sizeof buf), 7 + 20 + 1);
+    assert_string_equal(buf, "\033]52;c;c2hhcmRzY29wZSBldmFs\a");
+    assert_int_equal(term_osc52("shardscope eval", buf, 28), -1);
+    assert_int_equal(term_osc52("shardscope eval", buf, 29), 28);
+    assert_true(term_osc52_allowed("xterm-256color", NULL));
+    assert_true(term_osc52_allowed("tmux-256color", ""));
+    assert_true(term_osc52_allowed("screen", NULL));
+    assert_false(term_osc52_allowed("dumb", NULL));
+    assert_false(term_osc52_allowed("linux", NULL));
+    assert_false(term_osc52_allowed("vt100", NULL));
+    assert_false(term_osc52_allowed("cons25", NULL));
+    assert_false(term_osc52_allowed("", NULL));
+    assert_false(term_osc52_allowed(NULL, NULL));
+    assert_false(term_osc52_allowed("xterm-256color", "0"));
+    assert_true(term_osc52_allowed("vt100", "1"));
+    /* no screen open: nothing is sent */
+    assert_int_equal(term_clipboard("x"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base64_rfc4648),
+        cmocka_unit_test(test_osc52),
         cmocka_unit_test(test_slider_make_clamps),
         cmocka_unit_test(test_slider_gpu_count_pow2_and_fine),
         cmocka_unit_test(test_slider_geom_linear_list),

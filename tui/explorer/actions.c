@@ -204,6 +204,20 @@ static void plan_details(explorer *x)
 
 static void mouse_event(explorer *x);
 
+/* `y`: the state as an eval command line, to the clipboard through OSC 52
+ * where the terminal takes it (term_osc52_allowed), and on the bar always. */
+static void copy_command(explorer *x)
+{
+    char line[1024];
+    exp_update(x); /* the scenario and the selection of the current controls */
+    if (exp_command_line(x, line, sizeof line) != 0) {
+        exp_set_msg(x, "cannot copy: %s", line[0] ? "the command is too long" : "no scenario");
+        return;
+    }
+    int sent = term_clipboard(line);
+    exp_set_msg(x, "%s %s", sent == 1 ? "copied:" : "copy:", line);
+}
+
 /* The actions on the whole explorer (files, calibration, overlays). */
 static int run_global(explorer *x, exp_action a)
 {
@@ -248,6 +262,9 @@ static int run_global(explorer *x, exp_action a)
         break;
     case ACT_UNPIN:
         exp_plans_unpin(x);
+        break;
+    case ACT_COPY_COMMAND:
+        copy_command(x);
         break;
     case ACT_DETAILS_PAGE:
         x->view.details_page = !x->view.details_page;

@@ -351,6 +351,11 @@ int exp_visible_plan_rows(const explorer *x);
 /* export.c */
 int exp_export(explorer *x, char *names, size_t len);
 
+/* command.c: the `shardscope eval ...` line of the current state and the
+ * selected plan (`y`), into buf.  0 ok; -1 when it did not fit or there is
+ * no model or GPU (buf then holds what fitted, or ""). */
+int exp_command_line(const explorer *x, char *buf, size_t len);
+
 /* Drawing helpers (panes/common.c).  Nothing here changes the explorer. */
 void pane_frame(const exp_view *v, WINDOW *w, int pane, const char *title);
 void pane_put(WINDOW *w, int y, int x, int maxw, theme_role role, const char *s);

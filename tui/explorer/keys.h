@@ -73,6 +73,7 @@ typedef enum exp_action {
     ACT_LIST_CHOOSE,
     ACT_LIST_ERASE,
     ACT_DETAILS_PAGE,  /* the details pane's next page (plan, explain) */
+    ACT_COPY_COMMAND,  /* the state as a `shardscope eval` line: clipboard and bar */
     /* From the mouse only (arg: the pane, control or row clicked). */
     ACT_CLICK_PANE,
     ACT_PICK_CONTROL,

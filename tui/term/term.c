@@ -15,6 +15,8 @@
 
 static volatile sig_atomic_t g_quit = 0; /* the signal that came, 0 none */
 static SCREEN *g_screen = NULL;
+static FILE *g_out = NULL;            /* the open screen's output stream */
+static char g_type[64];               /* and its terminal type */
 #define N_SIGNALS 4
 static struct sigaction g_old[N_SIGNALS];
 static int g_signals_installed = 0;
@@ -117,6 +119,8 @@ int term_open(const term_opts *o, term_caps *caps, char *msg, size_t len)
     if (g_screen)
         term_close();
     g_screen = newterm(type, out, in);
+    g_out = out;
+    snprintf(g_type, sizeof g_type, "%s", type);
     if (!g_screen) {
         snprintf(msg, len, "cannot open terminal '%s' (no terminfo entry?)", type);
         return -1;
@@ -172,4 +176,72 @@ void term_close(void)
         endwin();
     delscreen(g_screen);
     g_screen = NULL;
+    g_out = NULL;
+}
+
+/* --- the clipboard (OSC 52) ----------------------------------------------- */
+
+int term_base64(const unsigned char *in, size_t n, char *out, size_t cap)
+{
+    static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t need = (n + 2) / 3 * 4 + 1;
+    if (cap < need) {
+        if (cap > 0)
+            out[0] = '\0';
+        return -1;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned)in[i + 1] << 8;
+        if (i + 2 < n)
+            v |= in[i + 2];
+        out[o++] = A[(v >> 18) & 63];
+        out[o++] = A[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? A[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < n ? A[v & 63] : '=';
+    }
+    out[o] = '\0';
+    return (int)o;
+}
+
+int term_osc52(const char *text, char *out, size_t cap)
+{
+    static const char head[] = "\033]52;c;";
+    size_t hl = sizeof head - 1;
+    if (cap < hl + 2)
+        return -1;
+    memcpy(out, head, hl);
+    int n = term_base64((const unsigned char *)text, strlen(text), out + hl, cap - hl - 1);
+    if (n < 0) {
+        out[0] = '\0';
+        return -1;
+    }
+    out[hl + (size_t)n] = '\a';
+    out[hl + (size_t)n + 1] = '\0';
+    return (int)hl + n + 1;
+}
+
+int term_osc52_allowed(const char *term, const char *env)
+{
+    if (env && !strcmp(env, "0"))
+        return 0;
+    if (env && !strcmp(env, "1"))
+        return 1;
+    if (!term || !*term || !strcmp(term, "dumb"))
+        return 0;
+    return strncmp(term, "linux", 5) && strncmp(term, "cons", 4) && strncmp(term, "vt", 2);
+}
+
+int term_clipboard(const char *text)
+{
+    if (!g_screen || !g_out || !term_osc52_allowed(g_type, getenv("SHARDSCOPE_OSC52")))
+        return 0;
+    static char seq[65536 / 3 * 4 + 64];
+    if (strlen(text) > 65536 || term_osc52(text, seq, sizeof seq) < 0)
+        return -1;
+    fputs(seq, g_out);
+    fflush(g_out);
+    return 1;
 }

@@ -47,6 +47,25 @@ int term_open(const term_opts *o, term_caps *caps, char *msg, size_t len);
 /* Restore the terminal and free the screen.  Safe when not open. */
 void term_close(void);
 
+/* --- the clipboard (OSC 52) ------------------------------------------- */
+
+/* Standard base64 (RFC 4648, with '=' padding) of n bytes into out, NUL
+ * terminated.  Returns the length written, or -1 (out left empty) when cap
+ * cannot hold 4 * ceil(n / 3) + 1 bytes. */
+int term_base64(const unsigned char *in, size_t n, char *out, size_t cap);
+/* The OSC 52 sequence that puts text on the clipboard: ESC ] 52 ; c ;
+ * base64(text) BEL.  Returns its length, or -1 when cap is too small. */
+int term_osc52(const char *text, char *out, size_t cap);
+/* Whether to send OSC 52 to a terminal of type `term`: env (the value of
+ * SHARDSCOPE_OSC52, may be NULL) "0" never, "1" always; otherwise yes
+ * unless term is unset or empty, "dumb", the Linux or BSD console
+ * ("linux*", "cons*") or a real VT ("vt*"), which do not take it. */
+int term_osc52_allowed(const char *term, const char *env);
+/* Send text to the open terminal's clipboard with OSC 52 when
+ * term_osc52_allowed(TERM of the screen, getenv("SHARDSCOPE_OSC52")).
+ * Returns 1 sent, 0 not allowed or not open, -1 too long (limit 64 kB). */
+int term_clipboard(const char *text);
+
 /* Signal handling: install the handlers for SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT (the old dispositions are kept), and put those back. */
 void term_install_signals(void);

@@ -238,6 +238,8 @@ static int cand_cmp(const recommend_request *q, const recommend_cand *a, const r
         c = a->unit - b->unit;
     if (!c) /* the unquantized dtype first, then the wider quantized one */
         c = engine_cmp(engine_dtype_bytes(b->dtype), engine_dtype_bytes(a->dtype));
+    if (!c) /* the requested speculation before one it was allowed to add */
+        c = (a->spec != q->base.spec_method) - (b->spec != q->base.spec_method);
     if (!c)
         c = engine_plan_order(a->plan, b->plan);
     return c;
@@ -245,7 +247,8 @@ static int cand_cmp(const recommend_request *q, const recommend_cand *a, const r
 
 static int same_cand(const recommend_cand *a, const recommend_cand *b)
 {
-    return a->dtype == b->dtype && a->plan.tp == b->plan.tp && a->plan.pp == b->plan.pp &&
+    return a->dtype == b->dtype && a->spec == b->spec && a->plan.tp == b->plan.tp &&
+           a->plan.pp == b->plan.pp &&
            a->plan.ep == b->plan.ep;
 }
 
@@ -287,6 +290,42 @@ static int dtype_allowed(const recommend_request *q, engine_dtype d)
     return d == q->base.weight_dtype || (q->allow_quant & (1u << d));
 }
 
+/* Speculation m in s: the request's own k and P for its method, another
+ * allowed method's defaults. */
+static void spec_set(const recommend_request *q, engine_spec_method m, engine_scenario *s)
+{
+    if (m == q->base.spec_method)
+        return;
+    s->spec_method = m;
+    engine_spec_default(m, &s->spec_k, &s->spec_accept);
+}
+
+/* The speculation methods to search: the request's, then the allowed ones
+ * the model can run. */
+static int spec_methods(const recommend_request *q, engine_spec_method *ms)
+{
+    int n = 0;
+    ms[n++] = q->base.spec_method;
+    for (int m = ENGINE_SPEC_DRAFT; m < ENGINE_SPEC_COUNT; m++) {
+        if (m == (int)q->base.spec_method || !(q->allow_spec & (1u << m)))
+            continue;
+        if ((m == ENGINE_SPEC_MTP && q->base.model->mtp_layers < 1) ||
+            (m == ENGINE_SPEC_DRAFT && !q->base.spec_draft))
+            continue;
+        ms[n++] = (engine_spec_method)m;
+    }
+    return n;
+}
+
+void recommend_option_scenario(const recommend_request *q, const recommend_option *o,
+                               engine_scenario *s)
+{
+    *s = q->base;
+    s->gpus = o->unit_gpus;
+    s->weight_dtype = o->dtype;
+    spec_set(q, o->spec, s);
+}
+
 static int search(const recommend_request *q, recommend_result *out, engine_error *err)
 {
     const engine_scenario *b = &q->base;
@@ -303,13 +342,17 @@ static int search(const recommend_request *q, recommend_result *out, engine_erro
         if (engine_dtype_bytes(QUANT[i]) < engine_dtype_bytes(b->weight_dtype))
             dts[n_dt++] = QUANT[i];
 
+    engine_spec_method ms[ENGINE_SPEC_COUNT];
+    int n_ms = spec_methods(q, ms);
     out->n_cands = 0;
     out->plans_evaluated = 0;
+    for (int mi = 0; mi < n_ms; mi++)
     for (int di = 0; di < n_dt; di++) {
         for (int si = 0; si < n_sizes; si++) {
             engine_scenario s = *b;
             s.gpus = sizes[si];
             s.weight_dtype = dts[di];
+            spec_set(q, ms[mi], &s);
             int n = engine_rank(&s, out->scratch, RECOMMEND_SCRATCH, 0, err);
             if (n < 0)
                 return -1;
@@ -327,6 +370,7 @@ static int search(const recommend_request *q, recommend_result *out, engine_erro
                     break;
                 recommend_cand *c = &out->cands[out->n_cands++];
                 c->dtype = dts[di];
+                c->spec = ms[mi];
                 c->plan = r->plan;
                 c->unit = s.gpus;
                 c->allowed = (unsigned char)dtype_allowed(q, dts[di]);
@@ -352,12 +396,14 @@ static void make_option(const recommend_request *q, const recommend_cand *c, rec
     engine_scenario s = q->base;
     s.gpus = c->unit;
     s.weight_dtype = c->dtype;
+    spec_set(q, c->spec, &s);
     engine_plan p = c->plan; /* the unit: dp 1, or the replicas its EP group couples */
     engine_evaluate(&s, p, &o->unit, NULL);
     int reps = q->gpus_max > 0 ? q->gpus_max / c->unit : 1;
     if (reps < 1)
         reps = 1;
     o->dtype = c->dtype;
+    o->spec = c->spec;
     o->plan = p;
     o->plan.dp = p.dp * reps;
     o->replicas = reps;
@@ -712,6 +758,7 @@ static int choose(rec_ctx *c, int ci, recommend_step *st, engine_error *err)
     out->chosen_scenario = q->base;
     out->chosen_scenario.gpus = out->chosen.gpus;
     out->chosen_scenario.weight_dtype = cand->dtype;
+    spec_set(q, cand->spec, &out->chosen_scenario);
     if (engine_evaluate(&out->chosen_scenario, out->chosen.plan, &out->chosen_result, err))
         return -1;
     engine_tails(&out->chosen_scenario, &out->chosen_result);

@@ -200,6 +200,10 @@ typedef struct recommend_request {
     double itl_target_s;   /* 0: none */
     double ttft_target_s;  /* 0: none */
     unsigned allow_quant;  /* bit (1u << dtype) per weight dtype accepted besides base */
+    unsigned allow_spec;   /* bit (1u << engine_spec_method) per speculative-decoding
+                            * method the search may choose besides base.spec_method,
+                            * at that method's default k and P (mtp only on a model
+                            * with MTP layers, draft only with base.spec_draft) */
 } recommend_request;
 
 typedef enum recommend_status {
@@ -223,6 +227,7 @@ typedef enum recommend_nearest {
  * that fill gpus_max. */
 typedef struct recommend_option {
     engine_dtype dtype;
+    engine_spec_method spec; /* the speculation it runs (base.spec_method or allowed) */
     engine_plan plan;     /* dp = replicas x the unit's own dp */
     int replicas;         /* units that fill gpus_max (1 without a limit) */
     int unit_gpus;        /* tp * pp (x ep/tp when an EP group spans replicas) */
@@ -238,6 +243,7 @@ typedef struct recommend_option {
 /* Compact record of one searched plan (internal to the search). */
 typedef struct recommend_cand {
     engine_dtype dtype;
+    engine_spec_method spec;
     engine_plan plan; /* dp = 1, or ep/tp when the EP group spans replicas */
     int unit;
     unsigned char allowed, within, topo, itl_ok, ttft_ok;
@@ -280,6 +286,11 @@ int recommend_run(const recommend_request *req, recommend_result *out, engine_er
 const char *recommend_step_name(recommend_step_id id);  /* "fit_one_gpu" ... */
 const char *recommend_verdict_name(recommend_verdict v); /* "pass" ... */
 const char *recommend_status_name(recommend_status s);   /* "feasible" ... */
+
+/* The scenario of one replica unit of option o (its GPUs, dtype and
+ * speculation) from the request's base, into *s (pointers borrowed). */
+void recommend_option_scenario(const recommend_request *q, const recommend_option *o,
+                               engine_scenario *s);
 
 /* The number called key in a step's named list; fallback when absent. */
 double recommend_get(const recommend_step *st, const char *key, double fallback);

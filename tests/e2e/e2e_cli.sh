@@ -915,5 +915,23 @@ expect_out '^	"launch":	null,$'
 run recommend --model gpt3-175b --gpu h100-sxm --json
 expect_out "\"vllm\":	\"vllm serve gpt3-175b .*# no Hugging Face id for 'gpt3-175b'"
 
+
+# recommend --allow-spec: speculation as an option; the why-lines say so.
+run recommend --model deepseek-v3 --gpu h200 --gpus 8 --dtype fp8 --objective latency --allow-spec mtp
+expect_rc 0
+expect_out '^answer: TP=[0-9]+ x PP=[0-9]+ x DP=[0-9]+, fp8, mtp speculation - 8 GPUs$'
+expect_out 'mtp speculative decoding \(allowed by --allow-spec\): k 1 at acceptance 0.875, 1.88 tokens per target step: ITL .* against .* without$'
+run recommend --model deepseek-v3 --gpu h200 --gpus 8 --dtype fp8 --objective latency --allow-spec mtp --json
+expect_rc 0
+expect_clean_json
+expect_out '"allow_spec":[[:space:]]*\["mtp"\]'
+expect_out '"spec_method":[[:space:]]*"mtp",'
+run recommend --model llama-3-8b --gpu h100-sxm --allow-spec mtp
+expect_rc 2
+expect_err_exact "shardscope recommend: --allow-spec: mtp: llama-3-8b has no MTP layers (num_nextn_predict_layers 0)"
+run recommend --model llama-3-8b --gpu h100-sxm --allow-spec medusa
+expect_rc 2
+expect_err_exact "shardscope recommend: --allow-spec: expected a comma-separated list of eagle, mtp, got 'medusa'"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -545,6 +545,48 @@ static void test_recommend_never_beaten_by_eval(void **state)
     }
 }
 
+
+/* --allow-spec: speculation is an option the search may choose.  Llama-3-8B
+ * on H100 ranked by latency: allowed EAGLE, the chosen plan speculates (its
+ * ITL is the verification and drafts over E, below the plain one); not
+ * allowed, it does not; MTP on a model without MTP layers is never tried. */
+static void test_allow_spec(void **state)
+{
+    (void)state;
+    recommend_request q;
+    memset(&q, 0, sizeof q);
+    engine_scenario_defaults(&q.base);
+    q.base.model = preset_find_model(ts_db, "llama-3-8b");
+    q.base.gpu = preset_find_gpu(ts_db, "h100-sxm");
+    q.base.intra = preset_find_link(ts_db, "nvlink4");
+    assert_non_null(q.base.model);
+    q.base.gpus_per_node = 8;
+    q.base.objective = ENGINE_OBJ_LATENCY;
+    q.gpus_max = 1;
+    recommend_result *plain = calloc(1, sizeof *plain), *r = calloc(1, sizeof *r);
+    assert_non_null(plain);
+    assert_non_null(r);
+    engine_error err = {{0}};
+    assert_int_equal(recommend_run(&q, plain, &err), 0);
+    assert_true(plain->have_choice);
+    assert_int_equal(plain->chosen.spec, ENGINE_SPEC_NONE);
+    assert_false(plain->chosen_result.spec.on);
+    q.allow_spec = 1u << ENGINE_SPEC_EAGLE | 1u << ENGINE_SPEC_MTP;
+    assert_int_equal(recommend_run(&q, r, &err), 0);
+    assert_true(r->have_choice);
+    assert_int_equal(r->chosen.spec, ENGINE_SPEC_EAGLE);
+    assert_true(r->chosen_result.spec.on);
+    assert_int_equal(r->chosen_result.spec.k, 3); /* EAGLE's default */
+    assert_true(r->chosen_result.itl_s < 0.6 * plain->chosen_result.itl_s);
+    for (int i = 0; i < r->n_cands; i++)
+        assert_true(r->cands[i].spec != ENGINE_SPEC_MTP);
+    engine_scenario s;
+    recommend_option_scenario(&q, &r->chosen, &s);
+    assert_int_equal(s.spec_method, ENGINE_SPEC_EAGLE);
+    free(plain);
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -565,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_cannot_fit_quant_would),
         cmocka_unit_test(test_round_tp),
         cmocka_unit_test(test_hand_built_example_a),
+        cmocka_unit_test(test_allow_spec),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

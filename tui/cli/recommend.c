@@ -45,6 +45,9 @@ static const cli_opt RECOMMEND_OPTS[] = {
              "end-to-end; cost)"},
     {.name = "--allow-quant", .kind = CLI_OPT_STRING, .arg = "LIST", .off = CLI_AT(allow_quant),
      .help = "weight dtypes you accept besides --dtype (fp8,int8,int4)"},
+    {.name = "--allow-spec", .kind = CLI_OPT_STRING, .arg = "LIST", .off = CLI_AT(allow_spec),
+     .help = "speculative decoding it may choose besides --spec-method\n"
+             "(eagle,mtp; each at its default k and acceptance)"},
     {.name = NULL},
 };
 
@@ -87,7 +90,46 @@ static int parse_quant(const char *list, unsigned *mask)
     return 0;
 }
 
+/* --allow-spec LIST: eagle and mtp (mtp only on a model with MTP layers). */
+static int parse_spec(const char *list, const engine_model *m, unsigned *mask)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", list);
+    *mask = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        engine_spec_method s;
+        if (!strcmp(tok, "none"))
+            continue;
+        if (engine_spec_method_parse(tok, &s) != 0 || s == ENGINE_SPEC_NONE) {
+            fprintf(stderr, "shardscope " CMD ": --allow-spec: expected a comma-separated list of "
+                            "eagle, mtp, got '%s'\n", tok);
+            return -1;
+        }
+        if (s == ENGINE_SPEC_DRAFT) {
+            fprintf(stderr, "shardscope " CMD ": --allow-spec: draft needs a draft model: give "
+                            "--spec-method draft --spec-draft MODEL instead\n");
+            return -1;
+        }
+        if (s == ENGINE_SPEC_MTP && m && m->mtp_layers < 1) {
+            fprintf(stderr, "shardscope " CMD ": --allow-spec: mtp: %s has no MTP layers "
+                            "(num_nextn_predict_layers 0)\n", m->name);
+            return -1;
+        }
+        *mask |= 1u << s;
+    }
+    return 0;
+}
+
 /* --- formatting helpers ---------------------------------------------------- */
+
+/* " + MTP speculation (k 1)" for an option that speculates, else "". */
+static const char *spec_suffix(engine_spec_method m, char *buf, size_t n)
+{
+    if (m == ENGINE_SPEC_NONE)
+        return "";
+    snprintf(buf, n, ", %s speculation", engine_spec_method_name(m));
+    return buf;
+}
 
 static const char *model_name(const engine_model *m)
 {
@@ -428,8 +470,9 @@ static void print_alt(const recommend_request *q, const recommend_result *r, int
 {
     const recommend_option *o = &r->alt[i], *c = &r->chosen;
     char p[96], a1[32];
-    printf("  %d. %s: %d GPU%s per replica", i + 1, plan_str(&o->plan, o->dtype, p, sizeof p),
-           o->unit_gpus, o->unit_gpus == 1 ? "" : "s");
+    char sx[48];
+    printf("  %d. %s%s: %d GPU%s per replica", i + 1, plan_str(&o->plan, o->dtype, p, sizeof p),
+           spec_suffix(o->spec, sx, sizeof sx), o->unit_gpus, o->unit_gpus == 1 ? "" : "s");
     if (o->nodes > 1)
         printf(" on %d nodes", o->nodes);
     if (!o->allowed)
@@ -450,6 +493,11 @@ static void print_alt(const recommend_request *q, const recommend_result *r, int
                engine_dtype_bytes(o->dtype) < engine_dtype_bytes(c->dtype)
                    ? "fewer bytes per token, some accuracy risk"
                    : "no quantization loss, more memory and bandwidth");
+    if (o->spec != c->spec)
+        printf("     %s\n", o->spec == ENGINE_SPEC_NONE
+                                ? "no speculative decoding: one token per target step"
+                                : "speculative decoding: more tokens per target step at the "
+                                  "acceptance assumed");
     if (o->nodes > c->nodes)
         printf("     spans %d nodes: multi-node operations (seed 004 §8)\n", o->nodes);
     if (o->plan.pp > 1 && c->plan.pp == 1)
@@ -495,6 +543,24 @@ static void print_why(const recommend_request *q, const recommend_result *r)
                r->procedure_pp);
     if (c->replicas > 1) /* only where there are replicas (DP > 1) */
         printf(";\n       replicas add throughput without communication");
+    if (c->spec != ENGINE_SPEC_NONE && c->spec != q->base.spec_method) {
+        /* the same unit without speculation, for the comparison */
+        engine_scenario s;
+        engine_result plain;
+        recommend_option_scenario(q, c, &s);
+        s.spec_method = q->base.spec_method;
+        s.spec_k = q->base.spec_k;
+        s.spec_accept = q->base.spec_accept;
+        engine_plan unit = {c->plan.tp, c->plan.pp, c->plan.dp / c->replicas, c->plan.ep};
+        if (engine_evaluate(&s, unit, &plain, NULL) == 0 && plain.valid) {
+            char a2[32];
+            const engine_spec_result *sp = &c->unit.spec;
+            printf(";\n       %s speculative decoding (allowed by --allow-spec): k %d at "
+                   "acceptance %.3g, %.2f tokens per target step: ITL %s against %s without",
+                   engine_spec_method_name(c->spec), sp->k, sp->accept, sp->tokens_per_step,
+                   fs(c->unit.itl_s, a1, sizeof a1), fs(plain.itl_s, a2, sizeof a2));
+        }
+    }
     printf("\n");
 }
 
@@ -517,8 +583,9 @@ static void print_answer(const recommend_request *q, const recommend_result *r)
     if (r->have_choice) {
         const recommend_option *c = &r->chosen;
         const engine_result *cr = &r->chosen_result;
-        printf("answer: %s - %d GPU%s", plan_str(&c->plan, c->dtype, p, sizeof p), c->gpus,
-               c->gpus == 1 ? "" : "s");
+        char sx[48];
+        printf("answer: %s%s - %d GPU%s", plan_str(&c->plan, c->dtype, p, sizeof p),
+               spec_suffix(c->spec, sx, sizeof sx), c->gpus, c->gpus == 1 ? "" : "s");
         if (c->replicas > 1)
             printf(" (%d replicas of %d)", c->replicas, c->unit_gpus);
         if (c->nodes > 1)
@@ -690,6 +757,7 @@ static cJSON *option_json(const recommend_request *q, const recommend_option *o)
     cJSON *j = cJSON_CreateObject();
     cJSON_AddItemToObject(j, "plan", out_plan_json(&o->plan));
     cJSON_AddStringToObject(j, "dtype", engine_dtype_name(o->dtype));
+    cJSON_AddStringToObject(j, "spec_method", engine_spec_method_name(o->spec));
     cJSON_AddNumberToObject(j, "gpus", o->gpus);
     cJSON_AddNumberToObject(j, "unit_gpus", o->unit_gpus);
     cJSON_AddNumberToObject(j, "nodes", o->nodes);
@@ -697,9 +765,8 @@ static cJSON *option_json(const recommend_request *q, const recommend_option *o)
     cJSON_AddBoolToObject(j, "within_gpus_max", o->within_limit);
     cJSON_AddBoolToObject(j, "meets_itl", o->meets_itl);
     cJSON_AddBoolToObject(j, "meets_ttft", o->meets_ttft);
-    engine_scenario s = q->base;
-    s.gpus = o->unit_gpus;
-    s.weight_dtype = o->dtype;
+    engine_scenario s;
+    recommend_option_scenario(q, o, &s);
     cJSON_AddItemToObject(j, "replica", cli_result_json(&s, &o->unit));
     return j;
 }
@@ -725,6 +792,10 @@ static void add_request(cJSON *root, const recommend_request *q)
     for (int d = 0; d < ENGINE_DTYPE_COUNT; d++)
         if (q->allow_quant & (1u << d))
             cJSON_AddItemToArray(aq, cJSON_CreateString(engine_dtype_name((engine_dtype)d)));
+    cJSON *as = cJSON_AddArrayToObject(req, "allow_spec");
+    for (int m = 0; m < ENGINE_SPEC_COUNT; m++)
+        if (q->allow_spec & (1u << m))
+            cJSON_AddItemToArray(as, cJSON_CreateString(engine_spec_method_name((engine_spec_method)m)));
     cJSON_AddStringToObject(req, "objective", engine_objective_name(q->base.objective));
 }
 
@@ -848,6 +919,10 @@ int cli_recommend_run(const cli_opts *o, const preset_db *db)
     }
     q->base = cs->scenario;
     q->allow_quant = allow_quant;
+    if (o->v.allow_spec && parse_spec(o->v.allow_spec, q->base.model, &q->allow_spec) != 0) {
+        rc = CLI_USAGE;
+        goto done;
+    }
     /* --gpus N reads as the number of GPUs available. */
     q->gpus_max = CLI_SEEN(o, gpus_max) ? o->v.gpus_max
                   : CLI_SEEN(o, gpus)   ? cs->scenario.gpus

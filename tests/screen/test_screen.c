@@ -1988,6 +1988,57 @@ static void test_calib_error_on_bar_and_view(void **state)
     fake_close();
 }
 
+/* The frontier pane's Pareto view (`o`): computed only while it is on
+ * screen, cached by its inputs (the batch and the objective are not among
+ * them), the engine's points for the current scenario; drawn with the
+ * frontier `*`, the selected plan `+` and `@` at its batch, readable
+ * without colours (goldens at 80x24 vt100 and 120x40 xterm-256color). */
+static void test_pareto_view(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    assert_false(g_x->r.have[EXP_PART_PARETO]); /* hidden: not computed */
+    type("o");
+    assert_int_equal(g_x->view.front_view, 1);
+    assert_int_equal(g_x->view.focus, PANE_FRONTIER);
+    assert_true(g_x->r.have[EXP_PART_PARETO]);
+    static engine_pareto_point want[EXP_PARETO_MAX];
+    int n = engine_pareto_points(&g_x->r.sc, want, EXP_PARETO_MAX, NULL);
+    assert_true(n > 10);
+    assert_int_equal(g_x->r.n_pareto, n);
+    assert_memory_equal(want, g_x->r.pareto, (size_t)n * sizeof want[0]);
+    assert_true(pane_contains(PANE_FRONTIER, "Pareto frontier: output tok/s per GPU"));
+    assert_true(pane_contains(PANE_FRONTIER, "@"));
+    assert_true(pane_contains(PANE_FRONTIER, "*"));
+    assert_true(pane_contains(PANE_FRONTIER, "* frontier  + TP8xPP1xDP1  @ B=1  . other"));
+    assert_true(pane_contains(PANE_FRONTIER, "frontier         B   /GPU /user"));
+    assert_true(pane_contains(PANE_FRONTIER, "TP8xPP1xDP1      1     10    84"));
+    check_golden("explorer-80x24-vt100-pareto");
+    /* the batch does not move the points: no recomputation */
+    g_x->r.pareto[0].batch = -7; /* a sentinel the engine never writes */
+    set_ctl(CTL_BATCH, 8);
+    assert_int_equal(g_x->r.pareto[0].batch, -7);
+    assert_true(pane_contains(PANE_FRONTIER, "@ B=8"));
+    /* the GPU count does */
+    set_ctl(CTL_GPUS, 4);
+    assert_int_equal(g_x->r.sc.gpus, 4);
+    assert_true(g_x->r.pareto[0].batch >= 1);
+    n = engine_pareto_points(&g_x->r.sc, want, EXP_PARETO_MAX, NULL);
+    assert_int_equal(g_x->r.n_pareto, n);
+    /* back to the VRAM frontier: hidden again, nothing recomputed */
+    type("o");
+    assert_int_equal(g_x->view.front_view, 0);
+    assert_true(pane_contains(PANE_FRONTIER, "VRAM frontier"));
+    g_x->r.pareto[0].batch = -7;
+    set_ctl(CTL_GPUS, 8);
+    assert_int_equal(g_x->r.pareto[0].batch, -7);
+    screen_close();
+    screen_open("xterm-256color", 1, 40, 120, NULL);
+    type("o");
+    check_golden("explorer-120x40-xterm-256color-pareto");
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2018,6 +2069,7 @@ int main(void)
         cmocka_unit_test(test_details_launch_lines),
         cmocka_unit_test(test_details_explain_page),
         cmocka_unit_test(test_copy_as_command),
+        cmocka_unit_test(test_pareto_view),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),
         cmocka_unit_test(test_loop_burst_of_keys_draws_one_frame),

@@ -70,9 +70,10 @@ static double time_eval(const engine_scenario *s, int repeats, double *t)
 static int print_json(const explorer_bench_update_result *u, double eval_s, int repeats)
 {
     static const char *const PART[EXPLORER_BENCH_PARTS] = {
-        "rank_s", "efficiency_s", "regime_grid_s", "frontier_s", "tails_s"};
+        "rank_s", "efficiency_s", "regime_grid_s", "frontier_s", "tails_s", "pareto_s"};
     static const char *const COUNT[EXPLORER_BENCH_PARTS] = {
-        "rank_plans", "efficiency_cells", "regime_cells", "frontier_cells", "tail_plans"};
+        "rank_plans", "efficiency_cells", "regime_cells", "frontier_cells", "tail_plans",
+        "pareto_points"};
     cJSON *o = cJSON_CreateObject();
     cli_json_add_number(o, "plan_eval_s", eval_s);
     cli_json_add_number(o, "frame_recompute_s", u->frame_s);
@@ -129,6 +130,9 @@ static void print_text(const explorer_bench_update_result *u, double eval_s, int
               "%ld cells (memory only; min GPUs by any count)", c[EXPLORER_BENCH_FRONT]);
     print_row("  tails", u->part_s[EXPLORER_BENCH_TAILS], "%ld plans, %d Monte Carlo samples each",
               c[EXPLORER_BENCH_TAILS], u->mc_samples);
+    print_row("  Pareto frontier", u->part_s[EXPLORER_BENCH_PARETO],
+              "%ld plan-and-batch points (only while its view is on screen)",
+              c[EXPLORER_BENCH_PARETO]);
 }
 
 int cli_bench_run(const cli_opts *o, const preset_db *db)

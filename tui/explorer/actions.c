@@ -321,6 +321,13 @@ static int run(explorer *x, exp_action a, int arg, exp_scope s, int ch)
     case ACT_EFF_TOGGLE:
         x->view.eff_view = !x->view.eff_view;
         return 0;
+    case ACT_FRONT_VIEW:
+        x->view.front_view = !x->view.front_view;
+        exp_focus_pane(x, PANE_FRONTIER);
+        exp_set_msg(x, "frontier pane: %s (o toggles)",
+                    x->view.front_view ? "Pareto frontier, output tok/s per GPU vs tok/s per user"
+                                       : "VRAM frontier, memory per GPU vs GPU count");
+        return 0;
     case ACT_HEAT_SCROLL: /* clamped by the update step */
         x->view.heat_top += arg;
         return 0;

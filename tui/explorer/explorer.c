@@ -46,7 +46,8 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     x->r.plans = calloc(EXP_MAX_PLANS, sizeof *x->r.plans);
     x->r.tails_done = calloc(EXP_MAX_PLANS, 1);
     x->scr.grid = calloc(EXP_GRID_MAX, sizeof *x->scr.grid);
-    if (!x->r.plans || !x->r.tails_done || !x->scr.grid) {
+    x->r.pareto = calloc(EXP_PARETO_MAX, sizeof *x->r.pareto);
+    if (!x->r.plans || !x->r.tails_done || !x->scr.grid || !x->r.pareto) {
         explorer_free(x);
         engine_errorf(err, "out of memory");
         return -1;
@@ -104,6 +105,7 @@ void explorer_free(explorer *x)
     free(x->cal.grid);
     free(x->r.plans);
     free(x->r.tails_done);
+    free(x->r.pareto);
     free(x->scr.grid);
     free(x);
 }

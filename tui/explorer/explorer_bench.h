@@ -30,6 +30,7 @@ enum {
     EXPLORER_BENCH_HEAT,     /* regime heatmap */
     EXPLORER_BENCH_FRONT,    /* VRAM frontier and min GPUs */
     EXPLORER_BENCH_TAILS,    /* tails of the plans on screen */
+    EXPLORER_BENCH_PARETO,   /* the Pareto view (timed as if on screen) */
     EXPLORER_BENCH_PARTS
 };
 typedef struct explorer_bench_update_result {

@@ -13,6 +13,7 @@
 #include "explorer_calib.h"
 #include "fmt.h"
 #include "layout.h"
+#include "pareto.h"
 #include "listview.h"
 #include "slider.h"
 #include "table.h"
@@ -32,6 +33,8 @@
 #define EXP_MSG_MAX 256
 #define EXP_FILTER_MAX 48
 #define EXP_GRID_MAX (300 * 100) /* frontier raster cells (plot area) */
+/* Plan-and-batch points of the Pareto view: every plan at most batch count. */
+#define EXP_PARETO_MAX (EXP_MAX_PLANS * ENGINE_PARETO_BATCHES)
 
 typedef enum ctl_id {
     CTL_MODEL = 0,
@@ -81,6 +84,7 @@ typedef enum exp_part {
     EXP_PART_HEAT,     /* the regime heatmap */
     EXP_PART_FRONT,    /* least memory per count, min GPUs per size */
     EXP_PART_TAILS,    /* Monte Carlo tails of the plans on screen */
+    EXP_PART_PARETO,   /* the Pareto frontier: only while its view is on screen */
     EXP_PARTS
 } exp_part;
 
@@ -88,6 +92,10 @@ typedef struct exp_results {
     engine_scenario sc;            /* the scenario of the current inputs */
     /* Ranked plans for the current GPU count. */
     engine_result *plans;          /* EXP_MAX_PLANS, allocated once */
+    /* Pareto view: every plan and batch (engine_pareto_points: marked,
+     * sorted from the per-user end); EXP_PARETO_MAX, allocated once. */
+    engine_pareto_point *pareto;
+    int n_pareto;
     unsigned char *tails_done;     /* per plan */
     int n_plans;
     int rank_failed;
@@ -183,6 +191,8 @@ typedef struct exp_viewstate {
     int fits_only;         /* `f`: hide plans that are invalid or do not fit */
     exp_pin pin;
     int details_page;      /* `x`: 0 the plan; 1 its kernels and constants (explain) */
+    int front_view;        /* `o`: the frontier pane shows 0 the VRAM frontier,
+                            * 1 the Pareto frontier */
 } exp_viewstate;
 
 /* The overlay on top of the panes: help, a selector's list (with its
@@ -379,6 +389,8 @@ void pane_details_draw(const exp_view *v, WINDOW *w);
 void pane_efficiency_draw(const exp_view *v, WINDOW *w);
 void pane_heat_draw(const exp_view *v, WINDOW *w);
 void pane_frontier_draw(const exp_view *v, WINDOW *w);
+/* The frontier pane's Pareto view (`o`): panes/pareto.c. */
+void pane_pareto_draw(const exp_view *v, WINDOW *w);
 void pane_header_draw(const exp_view *v, WINDOW *w);
 void pane_tabs_draw(const exp_view *v, WINDOW *w);
 void pane_bar_draw(const exp_view *v, WINDOW *w);

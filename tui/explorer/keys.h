@@ -65,6 +65,7 @@ typedef enum exp_action {
     ACT_PLAN_DETAILS,
     ACT_HEAT_TOGGLE,   /* without a message */
     ACT_EFF_TOGGLE,
+    ACT_FRONT_VIEW,    /* the frontier pane: VRAM frontier <-> Pareto frontier */
     ACT_HEAT_SCROLL,   /* arg: rows down (negative: up) */
     ACT_HEAT_COLS,     /* arg: columns right (negative: left) */
     ACT_GPUS_STEP,

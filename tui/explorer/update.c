@@ -173,6 +173,21 @@ static void compute_front(explorer *x)
                          ENGINE_GRID_ANY_COUNT, r->min_gpus);
 }
 
+/* Every plan and batch at the current GPU count (the frontier pane's
+ * Pareto view). */
+static void compute_pareto(explorer *x)
+{
+    exp_results *r = &x->r;
+    int n = engine_pareto_points(&r->sc, r->pareto, EXP_PARETO_MAX, NULL);
+    r->n_pareto = n > 0 ? n : 0;
+}
+
+/* 1 when the frontier pane is on screen showing the Pareto view. */
+static int pareto_visible(const explorer *x)
+{
+    return x->view.front_view && layout_rect_visible(x->scr.lay.pane[PANE_FRONTIER]);
+}
+
 int exp_visible_plan_rows(const explorer *x)
 {
     layout_rect rc = x->scr.lay.pane[PANE_STRATEGIES];
@@ -227,6 +242,10 @@ static exp_inputs part_key(const explorer *x, const exp_inputs *in, exp_part p)
         k.v[CTL_GPUS] = 0;
         k.v[CTL_OBJECTIVE] = 0;
         break;
+    case EXP_PART_PARETO: /* sweeps the batch itself; ranks nothing */
+        k.v[CTL_BATCH] = 0;
+        k.v[CTL_OBJECTIVE] = 0;
+        break;
     default:
         break;
     }
@@ -241,6 +260,8 @@ void exp_update_part(explorer *x, exp_part p)
         ensure_tails(x);
         return;
     }
+    if (p == EXP_PART_PARETO && !pareto_visible(x))
+        return; /* computed when its view comes on screen */
     exp_inputs in;
     exp_inputs_get(x, &in);
     exp_inputs k = part_key(x, &in, p);
@@ -248,7 +269,10 @@ void exp_update_part(explorer *x, exp_part p)
                 (p == EXP_PART_HEAT && x->r.heat_mode != x->view.heat_mode);
     if (!stale)
         return;
-    COMPUTE[p](x);
+    if (p == EXP_PART_PARETO)
+        compute_pareto(x);
+    else
+        COMPUTE[p](x);
     x->r.in_part[p] = k;
     x->r.have[p] = 1;
 }

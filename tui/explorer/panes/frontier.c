@@ -184,6 +184,10 @@ static double scale_top(const exp_view *v)
 
 void pane_frontier_draw(const exp_view *v, WINDOW *w)
 {
+    if (v->view->front_view) {
+        pane_pareto_draw(v, w);
+        return;
+    }
     theme_window(w);
     const exp_results *r = v->r;
     int h = getmaxy(w), ww = getmaxx(w);

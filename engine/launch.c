@@ -157,9 +157,20 @@ static void checkpoint_note(const engine_scenario *s, line *l)
         note(l, "%s", FMT[w]);
 }
 
+/* A server larger than a node (gpus_per_node) needs the framework's
+ * multi-node launch, which a single command line does not carry. */
+static void nodes_note(const engine_scenario *s, engine_plan p, int k, line *l)
+{
+    long long n = (long long)p.tp * p.pp * k;
+    int node = s->gpus_per_node;
+    if (node > 0 && n > node)
+        note(l, "one server spans %lld nodes of %d GPUs: start it with the framework's "
+                "multi-node launch", (n + node - 1) / node, node);
+}
+
 static void servers_note(const engine_scenario *s, engine_plan p, int k, line *l)
 {
-    (void)s;
+    nodes_note(s, p, k, l);
     if (p.dp > k)
         note(l, "start %d such servers (dp %d = %d x %d) behind a load balancer", p.dp / k, p.dp,
              p.dp / k, k);
@@ -264,6 +275,7 @@ static void gen_trtllm(const engine_scenario *s, const engine_result *r, line *l
     checkpoint_note(s, l);
     if (s->kv_dtype == ENGINE_FP8)
         note(l, "fp8 KV cache: kv_cache_config.dtype fp8 in --config");
+    nodes_note(s, p, k, l);
     if (p.dp > k)
         note(l, "start %d servers, one per replica%s (no data-parallel flag)", p.dp / k,
              k > 1 ? " group" : "");

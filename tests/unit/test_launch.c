@@ -118,6 +118,14 @@ static void test_mixtral_ep8(void **state)
              "(attention on 1 GPU per replica)",
              floor(r.mem.kv_capacity_bytes / free_b * 100 + 1e-6) / 100);
     assert_line(ENGINE_LAUNCH_TRTLLM, &s, &r, want);
+    /* the same server on nodes of 4 GPUs spans two of them */
+    s.gpus_per_node = 4;
+    char buf[ENGINE_LAUNCH_MAX];
+    for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
+        assert_int_equal(engine_launch_line((engine_launch_fw)f, &s, &r, buf, sizeof buf), 0);
+        assert_non_null(strstr(buf, "one server spans 2 nodes of 4 GPUs: start it with the "
+                                    "framework's multi-node launch"));
+    }
 }
 
 /* TP2 x DP4 with EP4: an expert group spans two replicas, so each server

@@ -46,7 +46,9 @@ const cli_options cli_eval_options = {
              "compute/communication ratio and regime (C compute-bound, M comm-bound),\n"
              "pipeline bubble, cost per 1M tokens and Monte Carlo P50/P99.\n"
              "Without a plan: every plan for N GPUs ranked by --objective; plans that do\n"
-             "not fit or are invalid are listed after, with their reason.\n",
+             "not fit or are invalid are listed after, with their reason.\n"
+             "With --pareto: the Pareto frontier of every plan at every batch per replica\n"
+             "(output tokens/s per GPU against tokens/s per user).\n",
     .footer = "Units: GB = 1e9 bytes; times in s, ms, \xc2\xb5s; cost in USD per 1M generated\n"
               "tokens.  JSON numbers are SI (bytes, seconds, tokens/s, USD); null where a\n"
               "number does not apply.  Exit status: 0 evaluated (even when it does not\n"

@@ -59,7 +59,8 @@ const cli_options cli_recommend_options = {
              "degree the heads allow, the interconnect/topology check, replicas, and\n"
              "quantization instead of more GPUs or nodes.  Then checks the answer against\n"
              "the engine's full plan search (every replica size, every allowed dtype) and\n"
-             "prints the chosen plan, why, and the next two alternatives.\n",
+             "prints the chosen plan, why, a launch line for it for vLLM, SGLang and\n"
+             "TensorRT-LLM, and the next two alternatives.\n",
     .footer = "Exit status: 0 with an answer, including \"infeasible\" (then the nearest\n"
               "feasible option is printed); 2 bad usage or input.\n"
               "Examples:\n"

@@ -2039,6 +2039,65 @@ static void test_pareto_view(void **state)
     screen_close();
 }
 
+/* Issue 11 §4: `S` turns speculative decoding on (eagle at its default k 3
+ * and acceptance 0.75), `[` `]` and `{` `}` move k and P; the details pane
+ * shows E and the draft / verification split, the selected plan's ITL is
+ * (draft + verification) / E, `y`'s command line carries the flags; on a
+ * model without MTP layers the next `S` turns it off. */
+static void test_details_speculation(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-8b";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 1;
+    screen_open("vt100", 0, 40, 120, &eo);
+    type("3");
+    const engine_result *p = exp_selected_plan(g_x);
+    assert_false(p->spec.on);
+    double plain_itl = p->itl_s;
+    static char got[DLINES][200];
+    memset(got, 0, sizeof got);
+    int n = details_all_lines(got), off = 0;
+    for (int i = 0; i < n; i++)
+        off |= !strcmp(got[i], " speculation none (S)");
+    assert_true(off);
+    type("S");
+    p = exp_selected_plan(g_x);
+    assert_true(p->spec.on);
+    assert_int_equal(p->spec.method, ENGINE_SPEC_EAGLE);
+    assert_int_equal(p->spec.k, 3);
+    assert_true(fabs(p->spec.accept - 0.75) < 1e-12);
+    assert_true(fabs(p->itl_s - (p->spec.draft_s + p->spec.verify_s) / 2.734375) <
+                1e-12 * p->itl_s);
+    assert_true(p->itl_s < plain_itl);
+    memset(got, 0, sizeof got);
+    g_x->view.details.top = 0;
+    explorer_frame(g_x);
+    n = details_all_lines(got);
+    int e_line = 0, split = 0, ctl = 0;
+    for (int i = 0; i < n; i++) {
+        e_line |= strstr(got[i], "  eagle: E 2.73 tokens/step") == got[i];
+        split |= strncmp(got[i], "  draft ", 8) == 0 && strstr(got[i], " + verify ") != NULL;
+        ctl |= strstr(got[i], "  k 3 ([ ]), P 0.75 ({ })") == got[i];
+    }
+    assert_true(e_line && split && ctl);
+    char line[1024];
+    assert_int_equal(exp_command_line(g_x, line, sizeof line), 0);
+    assert_non_null(strstr(line, " --spec-method eagle --spec-k 3 --spec-accept 0.75"));
+    type("]{");
+    p = exp_selected_plan(g_x);
+    assert_int_equal(p->spec.k, 4);
+    assert_true(fabs(p->spec.accept - 0.70) < 1e-12);
+    assert_true(fabs(p->spec.tokens_per_step - engine_spec_tokens_per_step(4, 0.70)) < 1e-12);
+    type("S"); /* Llama-3-8B has no MTP layers: back to none */
+    p = exp_selected_plan(g_x);
+    assert_false(p->spec.on);
+    assert_true(fabs(p->itl_s - plain_itl) < 1e-15);
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2068,6 +2127,7 @@ int main(void)
         cmocka_unit_test(test_details_kv_local_split),
         cmocka_unit_test(test_details_launch_lines),
         cmocka_unit_test(test_details_explain_page),
+        cmocka_unit_test(test_details_speculation),
         cmocka_unit_test(test_copy_as_command),
         cmocka_unit_test(test_pareto_view),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),

@@ -185,6 +185,46 @@ static void next_framework(explorer *x)
     }
 }
 
+/* `S`: the next speculation method (none, eagle, then mtp where the model
+ * has MTP layers) at its default k and acceptance; `[` `]` `{` `}` adjust
+ * them.  The bar says what runs and the tokens per step it gives. */
+static void spec_msg(explorer *x)
+{
+    if (x->ctl.spec_method == ENGINE_SPEC_NONE) {
+        exp_set_msg(x, "speculation: none");
+        return;
+    }
+    exp_set_msg(x, "speculation: %s, k %d, acceptance %.2f: %.2f tokens per target step",
+                engine_spec_method_name((engine_spec_method)x->ctl.spec_method), x->ctl.spec_k,
+                x->ctl.spec_pct / 100.0,
+                engine_spec_tokens_per_step(x->ctl.spec_k, x->ctl.spec_pct / 100.0));
+}
+
+static void spec_next(explorer *x)
+{
+    int m = x->ctl.spec_method;
+    m = m == ENGINE_SPEC_NONE ? ENGINE_SPEC_EAGLE
+        : m == ENGINE_SPEC_EAGLE && exp_model(x)->mtp_layers > 0 ? ENGINE_SPEC_MTP
+                                                                  : ENGINE_SPEC_NONE;
+    double p;
+    x->ctl.spec_method = m;
+    engine_spec_default((engine_spec_method)m, &x->ctl.spec_k, &p);
+    x->ctl.spec_pct = (int)(p * 100 + 0.5);
+    spec_msg(x);
+}
+
+static void spec_adjust(explorer *x, int dk, int dp)
+{
+    if (x->ctl.spec_method == ENGINE_SPEC_NONE) {
+        exp_set_msg(x, "speculation is off: S turns it on");
+        return;
+    }
+    int k = x->ctl.spec_k + dk, p = x->ctl.spec_pct + dp;
+    x->ctl.spec_k = k < 0 ? 0 : k > ENGINE_MAX_SPEC_K ? ENGINE_MAX_SPEC_K : k;
+    x->ctl.spec_pct = p < 0 ? 0 : p > 100 ? 100 : p;
+    spec_msg(x);
+}
+
 static void heat_mode(explorer *x)
 {
     x->view.heat_mode = !x->view.heat_mode;
@@ -250,6 +290,9 @@ static int run_global(explorer *x, exp_action a)
         break;
     case ACT_FRAMEWORK:
         next_framework(x);
+        break;
+    case ACT_SPEC:
+        spec_next(x);
         break;
     case ACT_SORT:
         exp_plans_sort_next(x);
@@ -344,6 +387,12 @@ static int run(explorer *x, exp_action a, int arg, exp_scope s, int ch)
         return 0;
     case ACT_PLAN_DETAILS:
         plan_details(x);
+        return 0;
+    case ACT_SPEC_K:
+        spec_adjust(x, arg, 0);
+        return 0;
+    case ACT_SPEC_P:
+        spec_adjust(x, 0, arg);
         return 0;
     case ACT_CTL_SELECT:
     case ACT_CTL_STEP:

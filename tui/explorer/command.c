@@ -106,6 +106,13 @@ int exp_command_line(const explorer *x, char *buf, size_t len)
         put(buf, len, &n, "--schedule", engine_schedule_name(s->schedule));
     if (s->objective != ENGINE_OBJ_LATENCY)
         put(buf, len, &n, "--objective", engine_objective_name(s->objective));
+    if (s->spec_method != ENGINE_SPEC_NONE) {
+        char pa[16];
+        put(buf, len, &n, "--spec-method", engine_spec_method_name(s->spec_method));
+        put_int(buf, len, &n, "--spec-k", s->spec_k);
+        snprintf(pa, sizeof pa, "%.2f", s->spec_accept);
+        put(buf, len, &n, "--spec-accept", pa);
+    }
     if (!s->calib)
         put(buf, len, &n, "--no-calib", NULL);
     return n < len ? 0 : -1;

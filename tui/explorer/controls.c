@@ -99,6 +99,9 @@ static void apply_inputs(explorer *x, const exp_inputs *in)
         slider_set(&x->ctl.s[i], in->v[i]);
     }
     x->ctl.framework = in->framework;
+    x->ctl.spec_method = in->spec_method;
+    x->ctl.spec_k = in->spec_k;
+    x->ctl.spec_pct = in->spec_pct;
     set_context_ranges(x);
     slider_set(&x->ctl.s[CTL_PROMPT], in->v[CTL_PROMPT]);
     slider_set(&x->ctl.s[CTL_GEN], in->v[CTL_GEN]);

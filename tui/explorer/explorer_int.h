@@ -63,6 +63,7 @@ typedef struct exp_inputs {
     int v[CTL_COUNT];
     int calib_serial;
     int framework; /* index into db->frameworks; -1: built-in generic */
+    int spec_method, spec_k, spec_pct; /* speculative decoding: method, k, P in % */
 } exp_inputs;
 
 /* One small evaluated cell (efficiency, heatmap, comparison). */
@@ -150,6 +151,9 @@ typedef struct exp_controls {
     slider s[CTL_COUNT];
     int sel;               /* the selected control */
     int framework;         /* index into db->frameworks; -1: built-in generic */
+    int spec_method;       /* engine_spec_method (`S`; none, eagle, mtp) */
+    int spec_k;            /* drafted tokens (`[` `]`) */
+    int spec_pct;          /* acceptance rate in % (`{` `}`) */
     exp_inputs initial;    /* the starting values, for `r` */
 } exp_controls;
 

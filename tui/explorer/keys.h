@@ -75,6 +75,9 @@ typedef enum exp_action {
     ACT_LIST_ERASE,
     ACT_DETAILS_PAGE,  /* the details pane's next page (plan, explain) */
     ACT_COPY_COMMAND,  /* the state as a `shardscope eval` line: clipboard and bar */
+    ACT_SPEC,          /* speculative decoding: the next method (none, eagle, mtp) */
+    ACT_SPEC_K,        /* arg: drafted tokens -1 / +1 */
+    ACT_SPEC_P,        /* arg: acceptance rate -5 / +5 % */
     /* From the mouse only (arg: the pane, control or row clicked). */
     ACT_CLICK_PANE,
     ACT_PICK_CONTROL,

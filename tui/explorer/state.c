@@ -45,6 +45,9 @@ void exp_inputs_get(const explorer *x, exp_inputs *in)
         in->v[i] = x->ctl.s[i].value;
     in->calib_serial = x->cal.serial;
     in->framework = x->ctl.framework;
+    in->spec_method = x->ctl.spec_method;
+    in->spec_k = x->ctl.spec_k;
+    in->spec_pct = x->ctl.spec_pct;
 }
 
 const engine_framework *exp_framework(const explorer *x)

@@ -42,6 +42,13 @@ static void build_scenario(const explorer *x, engine_scenario *s)
     s->microbatches = x->ctl.s[CTL_MICRO].value;
     s->schedule = (engine_schedule)x->ctl.s[CTL_SCHED].value;
     s->objective = (engine_objective)x->ctl.s[CTL_OBJECTIVE].value;
+    /* speculation (`S`); mtp only where the model has MTP layers */
+    if (x->ctl.spec_method != ENGINE_SPEC_NONE &&
+        (x->ctl.spec_method != ENGINE_SPEC_MTP || s->model->mtp_layers > 0)) {
+        s->spec_method = (engine_spec_method)x->ctl.spec_method;
+        s->spec_k = x->ctl.spec_k;
+        s->spec_accept = x->ctl.spec_pct / 100.0;
+    }
 }
 
 /* The small cell a pane draws from an evaluated result. */

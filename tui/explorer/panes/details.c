@@ -78,6 +78,17 @@ static void build_time(const exp_view *v, const engine_result *p, lines *l)
         sizeof a),
         fmt_seconds(p->decode.ep_s, v->g->micro, b, sizeof b), fmt_seconds(p->decode.pp_s,
             v->g->micro, c, sizeof c));
+    if (p->spec.on) { /* ITL = (draft + verification) / E */
+        const engine_spec_result *sp = &p->spec;
+        add(l, ROLE_NORMAL, "  %s: E %.2f tokens/step", engine_spec_method_name(sp->method),
+            sp->tokens_per_step);
+        add(l, ROLE_NORMAL, "  draft %s + verify %s", fmt_seconds(sp->draft_s, v->g->micro, a,
+            sizeof a),
+            fmt_seconds(sp->verify_s, v->g->micro, b, sizeof b));
+        if (sp->draft_prefill_s > 0)
+            add(l, ROLE_NORMAL, "  draft prefill %s (in TTFT)",
+                fmt_seconds(sp->draft_prefill_s, v->g->micro, a, sizeof a));
+    }
     add(l, ROLE_NORMAL, " end to end %s", with_band(v, p->e2e_s, &p->e2e_band, wb, sizeof wb));
     for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (p->warnings & bit)
@@ -217,6 +228,16 @@ static void build_inputs(const exp_view *v, lines *l)
     add(l, ROLE_NORMAL, " %d GPUs/node", v->ctl->s[CTL_PER_NODE].value);
     const engine_framework *fw = v->fw;
     add(l, ROLE_NORMAL, " framework %s (F)", fw ? fw->display : "generic");
+    if (v->ctl->spec_method == ENGINE_SPEC_NONE)
+        add(l, ROLE_NORMAL, " speculation none (S)");
+    else if (v->ctl->spec_method == ENGINE_SPEC_MTP && v->model->mtp_layers < 1)
+        add(l, ROLE_DIM, " speculation mtp: no MTP layers (S)");
+    else {
+        add(l, ROLE_NORMAL, " speculation %s (S)",
+            engine_spec_method_name((engine_spec_method)v->ctl->spec_method));
+        add(l, ROLE_NORMAL, "  k %d ([ ]), P %.2f ({ })", v->ctl->spec_k,
+            v->ctl->spec_pct / 100.0);
+    }
     add(l, ROLE_NORMAL, " batch %d, prompt %d, gen %d tok", v->ctl->s[CTL_BATCH].value,
         v->ctl->s[CTL_PROMPT].value, v->ctl->s[CTL_GEN].value);
 }
@@ -344,7 +365,11 @@ static void build(const exp_view *v, lines *l)
     build_pin(v, p, l);
     add(l, ROLE_TITLE, "Memory per GPU");
     add(l, ROLE_NORMAL, " weights      %10s", fmt_gb(m->weights_bytes, a, sizeof a));
+    if (m->spec_weights_bytes > 0)
+        add(l, ROLE_DIM, "  draft      %10s", fmt_gb(m->spec_weights_bytes, a, sizeof a));
     add(l, ROLE_NORMAL, " KV cache     %10s", fmt_gb(m->kv_bytes, a, sizeof a));
+    if (m->spec_kv_bytes > 0)
+        add(l, ROLE_DIM, "  draft KV   %10s", fmt_gb(m->spec_kv_bytes, a, sizeof a));
     if (m->kv_local_bytes > 0) { /* local-attention layers hold at most their window */
         add(l, ROLE_DIM, "  global     %10s", fmt_gb(m->kv_bytes - m->kv_local_bytes, a, sizeof a));
         add(l, ROLE_DIM, "  local      %10s", fmt_gb(m->kv_local_bytes, a, sizeof a));

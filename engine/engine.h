@@ -269,6 +269,13 @@ typedef struct engine_framework {
     engine_mem_rule mem_rule;
     double mem_fraction;      /* of the total (TOTAL) or of the free memory (FREE) */
     double runtime_bytes;     /* CUDA context, NCCL and library workspaces */
+    /* Serving limits of the load simulation (sim.h). */
+    int max_num_seqs;         /* running requests a replica batches (vLLM
+                               * max_num_seqs, SGLang max_running_requests,
+                               * TensorRT-LLM max_batch_size); 0: 256 */
+    int chunked_prefill;      /* 1: its scheduler chunks prefills into the
+                               * max_num_tokens budget beside the decodes;
+                               * 0: prefill first (decodes pause) */
 } engine_framework;
 
 /* The compute-model constants in use.  measured == 0: datasheet defaults

@@ -428,6 +428,8 @@ static const engine_framework GENERIC = {
     .mem_rule = ENGINE_MEM_TOTAL,
     .mem_fraction = 0.9,
     .runtime_bytes = 2e9,
+    .max_num_seqs = 256,
+    .chunked_prefill = 0,
 };
 
 void engine_framework_generic(engine_framework *f)

@@ -212,6 +212,8 @@ static const field_spec framework_fields[] = {
     ENUM(engine_framework, "memory_rule", 1, mem_rule, MEM_RULE_CHOICES, N_OF(MEM_RULE_CHOICES)),
     FN("memory_fraction", 1, FR_FRAC, 1, 1, mem_fraction),
     FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),
+    { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
+    { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
 };
 
 /* --- error context ---------------------------------------------------- */

@@ -31,6 +31,11 @@ static const cli_command COMMANDS[] = {
      "eval --model M --gpu G --gpus N [--tp T --pp P --dp D --ep E]\n"
      "                       [options] [--json | --csv]",
      &cli_eval_options, cli_eval_run},
+    {"load", "serve a plan under a request load (simulated)",
+     "load --model M --gpu G --gpus N [--tp T --pp P --dp D --ep E]\n"
+     "                       [--rate R|inf | --total-concurrency C | --trace FILE]\n"
+     "                       [--requests N] [--seed S] [--ttft-ms X] [--itl-ms Y] [--json]",
+     &cli_load_options, cli_load_run},
     {"comm", "time one collective over a link",
      "comm --link L --gpus N --bytes SIZE\n"
      "                       [--op allreduce|allgather|reducescatter|alltoall|p2p]\n"

@@ -29,6 +29,7 @@ CLI_COMMAND(report);
 CLI_COMMAND(calibrate);
 CLI_COMMAND(validate);
 CLI_COMMAND(bench);
+CLI_COMMAND(load);      /* serving under a request load (engine/sim.h) */
 
 /* `shardscope report ARGS` without main's table (argv[0] is "report"):
  * parse, then run.  For tests. */

@@ -116,6 +116,10 @@ typedef struct cli_values {
     int spec_method, spec_k; /* ENUM, INT */
     double spec_accept;
     const char *spec_draft, *allow_spec;
+    /* load */
+    const char *load_rate, *trace, *prompt_dist, *gen_dist;
+    int requests, max_num_seqs, max_batched_tokens, scheduler;
+    double slo_percentile;
 } cli_values;
 
 #define CLI_MAX_POS 4

@@ -1,0 +1,746 @@
+/*
+ * sim.c - the load simulation of sim.h: requests generated from the
+ * configuration (or a trace), dispatched round-robin to the replicas, each
+ * replica simulated step by step under continuous batching with a reserved
+ * paged KV cache, each step timed by engine_step_s; then the per-request
+ * figures (TTFT, TPOT, e2e), throughput, goodput, batch and KV use, the
+ * queue over time and the overload test.  Contract and model: sim.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "internal.h"
+#include "sim.h"
+
+/* One request: its lengths and what happened to it (seconds; -1: not yet). */
+typedef struct sreq {
+    double arrival, admit, first, done;
+    int prompt, gen;
+} sreq;
+
+/* A running request of a replica: prompt tokens computed, output tokens
+ * produced, and the chunk planned for the step being built. */
+typedef struct srun {
+    int req;
+    int pre_done, gen_done, plan;
+} srun;
+
+/* The workspace, carved. */
+typedef struct sim_ws {
+    sreq *req;
+    int *queue;
+    srun *run;
+    engine_step_chunk *chunk;
+    double *sort;
+    int n, run_cap;
+} sim_ws;
+
+/* Accumulators over the replicas. */
+typedef struct sim_acc {
+    long long steps, blocks_peak;
+    double busy, batch_time, kv_time;
+    int max_batch, rejected;
+} sim_acc;
+
+/* One replica's state. */
+typedef struct replica {
+    const engine_stepper *st;
+    const engine_sim_config *cfg;
+    sim_ws *w;
+    sim_acc *acc;
+    int r, dp, n_r;     /* replica index, replicas, its requests */
+    int issued;         /* closed loop: requests issued so far */
+    int next;           /* next local request to arrive */
+    int qh, qt;         /* queue ring [qh, qt) over local indices */
+    int nrun;
+    long long blocks, cap;
+    int finished;
+    double t;
+} replica;
+
+#define SIM_ALIGN 16
+#define SIM_MAX_SUSTAIN 50000
+
+static size_t align_up(size_t n)
+{
+    return (n + SIM_ALIGN - 1) / SIM_ALIGN * SIM_ALIGN;
+}
+
+void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
+{
+    memset(cfg, 0, sizeof *cfg);
+    const engine_framework *fw =
+        st && st->s.framework ? st->s.framework : engine_framework_generic_ref();
+    cfg->arrival = ENGINE_SIM_POISSON;
+    cfg->rate = 1.0;
+    cfg->requests = 1000;
+    cfg->prompt = st ? st->s.prompt : 1024;
+    cfg->gen = st ? st->s.gen : 256;
+    cfg->max_num_seqs = fw->max_num_seqs > 0 ? fw->max_num_seqs : 256;
+    cfg->max_batched_tokens = fw->max_num_tokens > 0 ? fw->max_num_tokens : 8192;
+    cfg->sched = fw->chunked_prefill ? ENGINE_SIM_CHUNKED : ENGINE_SIM_PREFILL_FIRST;
+    cfg->seed = 42;
+    cfg->slo_percentile = 99;
+}
+
+static int dist_ok(const engine_sim_dist *d)
+{
+    if (d->kind == ENGINE_SIM_UNIFORM)
+        return d->lo >= 1 && d->hi >= d->lo && d->hi <= ENGINE_MAX_TOKENS;
+    if (d->kind == ENGINE_SIM_LOGNORMAL)
+        return isfinite(d->sigma) && d->sigma > 0 && d->sigma <= 10;
+    return d->kind == ENGINE_SIM_FIXED;
+}
+
+int engine_sim_check(const engine_sim_config *c, engine_error *err)
+{
+    if (!c)
+        return engine_errorf(err, "load: no configuration");
+    if ((unsigned)c->arrival >= ENGINE_SIM_ARRIVAL_COUNT)
+        return engine_errorf(err, "load: arrival: unknown process");
+    if (c->arrival == ENGINE_SIM_POISSON && !(isfinite(c->rate) && c->rate > 0))
+        return engine_errorf(err, "load: rate: must be a finite number of requests/s above 0");
+    if (c->arrival == ENGINE_SIM_CLOSED && (c->concurrency < 1 || c->concurrency > ENGINE_MAX_BATCH))
+        return engine_errorf(err, "load: concurrency: must be 1..%d", ENGINE_MAX_BATCH);
+    if (c->arrival == ENGINE_SIM_TRACE && (!c->trace || c->n_trace < 1))
+        return engine_errorf(err, "load: trace: no requests");
+    if (c->trace) {
+        for (int i = 0; i < c->n_trace; i++) {
+            const engine_sim_request *q = &c->trace[i];
+            if (!(isfinite(q->arrival_s) && q->arrival_s >= 0) || q->prompt < 1 || q->gen < 1 ||
+                q->prompt > ENGINE_MAX_TOKENS || q->gen > ENGINE_MAX_TOKENS ||
+                (i > 0 && q->arrival_s < c->trace[i - 1].arrival_s))
+                return engine_errorf(err, "load: trace: request %d: arrival must be finite, "
+                                     "non-negative and non-decreasing, lengths 1..%d", i + 1,
+                                     ENGINE_MAX_TOKENS);
+        }
+    } else if (c->requests < 1 || c->requests > ENGINE_MAX_SAMPLES) {
+        return engine_errorf(err, "load: requests: must be 1..%d", ENGINE_MAX_SAMPLES);
+    }
+    if (c->prompt < 1 || c->prompt > ENGINE_MAX_TOKENS || c->gen < 1 || c->gen > ENGINE_MAX_TOKENS)
+        return engine_errorf(err, "load: prompt, gen: must be 1..%d tokens", ENGINE_MAX_TOKENS);
+    if (!dist_ok(&c->prompt_dist) || !dist_ok(&c->gen_dist))
+        return engine_errorf(err, "load: length distribution: uniform needs 1 <= LO <= HI, "
+                             "lognormal a sigma in (0, 10]");
+    if (c->max_num_seqs < 1 || c->max_num_seqs > ENGINE_MAX_BATCH)
+        return engine_errorf(err, "load: max_num_seqs: must be 1..%d", ENGINE_MAX_BATCH);
+    if (c->max_batched_tokens < 1 || c->max_batched_tokens > ENGINE_MAX_TOKENS)
+        return engine_errorf(err, "load: max_batched_tokens: must be 1..%d", ENGINE_MAX_TOKENS);
+    if ((unsigned)c->sched >= ENGINE_SIM_SCHED_COUNT)
+        return engine_errorf(err, "load: scheduler: unknown");
+    if (!(c->ttft_slo_s >= 0 && isfinite(c->ttft_slo_s)) ||
+        !(c->tpot_slo_s >= 0 && isfinite(c->tpot_slo_s)))
+        return engine_errorf(err, "load: SLO: must be finite and non-negative");
+    if (!(c->slo_percentile > 0 && c->slo_percentile <= 100))
+        return engine_errorf(err, "load: slo_percentile: must be in (0, 100]");
+    return 0;
+}
+
+static int sim_requests(const engine_sim_config *c)
+{
+    return c->arrival == ENGINE_SIM_TRACE ? c->n_trace : c->requests;
+}
+
+static size_t ws_bytes(int n, int mns)
+{
+    int rc = mns < n ? mns : n;
+    return align_up(sizeof(sreq) * (size_t)n) + align_up(sizeof(int) * (size_t)n) +
+           align_up(sizeof(srun) * (size_t)rc) + align_up(sizeof(engine_step_chunk) * (size_t)rc) +
+           align_up(sizeof(double) * (size_t)n) + SIM_ALIGN;
+}
+
+/* Requests of the sustainable-rate run: at least four rounds of the batch. */
+static int sustain_requests(const engine_stepper *st, const engine_sim_config *c)
+{
+    long long conc = (long long)st->plan.dp * engine_sim_max_batch(st, c);
+    long long n = sim_requests(c);
+    if (n < 4 * conc)
+        n = 4 * conc;
+    if (n > SIM_MAX_SUSTAIN && n > sim_requests(c))
+        n = sim_requests(c) > SIM_MAX_SUSTAIN ? sim_requests(c) : SIM_MAX_SUSTAIN;
+    return (int)n;
+}
+
+size_t engine_sim_workspace_bytes(const engine_stepper *st, const engine_sim_config *cfg)
+{
+    if (engine_sim_check(cfg, NULL) != 0)
+        return 0;
+    int n = sim_requests(cfg);
+    if (st && st->valid) {
+        int ns = sustain_requests(st, cfg);
+        if (ns > n)
+            n = ns;
+    }
+    return ws_bytes(n, cfg->max_num_seqs);
+}
+
+static int ws_carve(void *work, size_t bytes, int n, int mns, sim_ws *w)
+{
+    if (!work || bytes < ws_bytes(n, mns))
+        return -1;
+    unsigned char *p = work;
+    size_t mis = (uintptr_t)p % SIM_ALIGN;
+    if (mis)
+        p += SIM_ALIGN - mis;
+    w->n = n;
+    w->run_cap = mns < n ? mns : n;
+    w->req = (sreq *)(void *)p;
+    p += align_up(sizeof(sreq) * (size_t)n);
+    w->queue = (int *)(void *)p;
+    p += align_up(sizeof(int) * (size_t)n);
+    w->run = (srun *)(void *)p;
+    p += align_up(sizeof(srun) * (size_t)w->run_cap);
+    w->chunk = (engine_step_chunk *)(void *)p;
+    p += align_up(sizeof(engine_step_chunk) * (size_t)w->run_cap);
+    w->sort = (double *)(void *)p;
+    return 0;
+}
+
+/* --- requests ------------------------------------------------------------ */
+
+static int draw_len(engine_rng *g, int mean, const engine_sim_dist *d)
+{
+    double u = rng_uniform(g);
+    double x = mean;
+    if (d->kind == ENGINE_SIM_UNIFORM) {
+        x = d->lo + floor(u * (d->hi - d->lo + 1.0));
+        if (x > d->hi)
+            x = d->hi;
+    } else if (d->kind == ENGINE_SIM_LOGNORMAL) {
+        x = floor(mean * exp(d->sigma * normal_quantile(u) - d->sigma * d->sigma / 2) + 0.5);
+    }
+    if (x < 1)
+        x = 1;
+    if (x > ENGINE_MAX_TOKENS)
+        x = ENGINE_MAX_TOKENS;
+    return (int)x;
+}
+
+/* Fill n requests: lengths from the trace or the distributions, arrivals
+ * by the process (closed: issued later, -1 here). */
+static void requests_make(const engine_sim_config *c, int n, engine_sim_arrival arrival,
+                          sim_ws *w)
+{
+    engine_rng g = {c->seed ^ 0x6c6f6164ull}; /* "load" */
+    double t = 0;
+    for (int i = 0; i < n; i++) {
+        sreq *q = &w->req[i];
+        double u = rng_uniform(&g); /* drawn for every process: same lengths */
+        if (c->trace) {
+            const engine_sim_request *tr = &c->trace[i % c->n_trace];
+            q->prompt = tr->prompt;
+            q->gen = tr->gen;
+        } else {
+            q->prompt = draw_len(&g, c->prompt, &c->prompt_dist);
+            q->gen = draw_len(&g, c->gen, &c->gen_dist);
+        }
+        if (arrival == ENGINE_SIM_POISSON) {
+            t += -log(u) / c->rate;
+            q->arrival = t;
+        } else if (arrival == ENGINE_SIM_TRACE) {
+            q->arrival = c->trace[i].arrival_s;
+        } else {
+            q->arrival = arrival == ENGINE_SIM_OFFLINE ? 0.0 : -1.0;
+        }
+        q->admit = q->first = q->done = -1;
+    }
+}
+
+/* --- one replica ----------------------------------------------------------- */
+
+static sreq *rq(const replica *p, int local)
+{
+    return &p->w->req[p->r + (long long)local * p->dp];
+}
+
+static long long blocks_of(const sreq *q)
+{
+    return ((long long)q->prompt + q->gen + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+}
+
+/* Requests that may have arrived: all of them, or those issued (closed). */
+static int arrived_limit(const replica *p)
+{
+    return p->cfg->arrival == ENGINE_SIM_CLOSED ? p->issued : p->n_r;
+}
+
+static void issue_next(replica *p, double t)
+{
+    if (p->cfg->arrival == ENGINE_SIM_CLOSED && p->issued < p->n_r)
+        rq(p, p->issued++)->arrival = t;
+}
+
+static void finish(replica *p, sreq *q, double t, int rejected)
+{
+    q->done = t;
+    if (rejected) {
+        q->admit = t;
+        p->acc->rejected++;
+    } else {
+        p->blocks -= blocks_of(q);
+    }
+    p->finished++;
+    issue_next(p, t);
+}
+
+/* The head of the queue admitted when it fits (1), refused for good (-1:
+ * larger than the cache), or left waiting (0). */
+static int admit_head(replica *p)
+{
+    while (p->qh < p->qt) {
+        sreq *q = rq(p, p->w->queue[p->qh]);
+        long long need = blocks_of(q);
+        if (need > p->cap) {
+            p->qh++;
+            finish(p, q, p->t, 1);
+            continue;
+        }
+        if (p->nrun >= p->cfg->max_num_seqs || p->nrun >= p->w->run_cap ||
+            p->blocks + need > p->cap)
+            return 0;
+        srun *s = &p->w->run[p->nrun++];
+        s->req = p->w->queue[p->qh++];
+        s->pre_done = s->gen_done = s->plan = 0;
+        p->blocks += need;
+        q->admit = p->t;
+        return 1;
+    }
+    return 0;
+}
+
+/* Build the step's prefill part into w->chunk (plans on the running
+ * entries); returns the chunk count.  Chunked: partial prefills then new
+ * admissions in what the decodes leave of the budget; prefill first: new
+ * whole prompts only, when any can be admitted. */
+static int plan_prefill(replica *p, int decodes)
+{
+    const engine_sim_config *c = p->cfg;
+    long long budget = c->max_batched_tokens;
+    int nch = 0;
+    if (c->sched == ENGINE_SIM_CHUNKED) {
+        budget -= decodes;
+        for (int i = 0; i < p->nrun && budget > 0; i++) {
+            srun *s = &p->w->run[i];
+            int left = rq(p, s->req)->prompt - s->pre_done;
+            if (left <= 0)
+                continue;
+            s->plan = left < budget ? left : (int)budget;
+            budget -= s->plan;
+            p->w->chunk[nch++] = (engine_step_chunk){1, s->plan, s->pre_done};
+        }
+    }
+    while (budget > 0 && admit_head(p)) {
+        srun *s = &p->w->run[p->nrun - 1];
+        int left = rq(p, s->req)->prompt;
+        if (c->sched == ENGINE_SIM_PREFILL_FIRST && nch > 0 && left > budget) {
+            p->nrun--; /* prefill first: whole prompts within the budget */
+            p->qh--;
+            p->blocks -= blocks_of(rq(p, s->req));
+            rq(p, s->req)->admit = -1;
+            break;
+        }
+        s->plan = c->sched == ENGINE_SIM_CHUNKED && left > budget ? (int)budget : left;
+        budget -= s->plan;
+        p->w->chunk[nch++] = (engine_step_chunk){1, s->plan, 0};
+    }
+    return nch;
+}
+
+/* Account for dt seconds of steps at the current batch and cache use. */
+static void account(replica *p, double dt, long long steps, int batch)
+{
+    sim_acc *a = p->acc;
+    a->steps += steps;
+    a->busy += dt;
+    a->batch_time += batch * dt;
+    a->kv_time += (double)p->blocks / (double)p->cap * dt;
+    if (batch > a->max_batch)
+        a->max_batch = batch;
+    if (p->blocks > a->blocks_peak)
+        a->blocks_peak = p->blocks;
+}
+
+/* Drop finished entries from the running list, keeping admission order. */
+static void compact(replica *p)
+{
+    int k = 0;
+    for (int i = 0; i < p->nrun; i++) {
+        srun *s = &p->w->run[i];
+        sreq *q = rq(p, s->req);
+        if (q->done >= 0) {
+            finish(p, q, q->done, 0);
+            continue;
+        }
+        p->w->run[k++] = *s;
+    }
+    p->nrun = k;
+}
+
+/* One step with prefill chunks (and, chunked, the decodes beside them). */
+static void step_mixed(replica *p, int nch, int decodes, double dec_past)
+{
+    int pf = p->cfg->sched == ENGINE_SIM_PREFILL_FIRST;
+    engine_step_mix mx = {p->w->chunk, nch, pf ? 0 : decodes, decodes ? dec_past : 0};
+    double dt = engine_step_s(p->st, &mx);
+    int batch = nch + (int)mx.decode_seqs;
+    account(p, dt, 1, batch);
+    p->t += dt;
+    for (int i = 0; i < p->nrun; i++) {
+        srun *s = &p->w->run[i];
+        sreq *q = rq(p, s->req);
+        if (s->plan > 0) {
+            s->pre_done += s->plan;
+            s->plan = 0;
+            if (s->pre_done >= q->prompt) {
+                s->gen_done = 1;
+                q->first = p->t;
+            }
+        } else if (!pf && s->pre_done >= q->prompt && s->gen_done >= 1) {
+            s->gen_done++;
+        } else {
+            continue;
+        }
+        if (s->gen_done >= q->gen && s->pre_done >= q->prompt)
+            q->done = p->t;
+    }
+    compact(p);
+}
+
+/* Decode-only steps of the `decodes` decoding requests (ctx_sum: their
+ * cached tokens) until the first completion, or (nothing waiting) the step
+ * boundary at or after the next arrival; one step when some running
+ * request still waits for prefill budget. */
+static void step_decodes(replica *p, int decodes, double ctx_sum)
+{
+    int k = 1 << 30;
+    for (int i = 0; i < p->nrun; i++) {
+        srun *s = &p->w->run[i];
+        const sreq *q = rq(p, s->req);
+        if (s->pre_done < q->prompt)
+            k = 1;
+        else if (q->gen - s->gen_done < k)
+            k = q->gen - s->gen_done;
+    }
+    double stop = INFINITY;
+    if (p->qh == p->qt && p->next < arrived_limit(p))
+        stop = rq(p, p->next)->arrival;
+    double past = ctx_sum / decodes;
+    engine_step_mix mx = {NULL, 0, decodes, past};
+    double a = engine_step_s(p->st, &mx), b = 0;
+    if (k > 1 && !p->cfg->exact) {
+        mx.decode_past = past + (k - 1);
+        b = (engine_step_s(p->st, &mx) - a) / (k - 1);
+    }
+    double cum = 0;
+    int j = 0;
+    while (j < k) {
+        double dt = a + b * j;
+        if (p->cfg->exact && j > 0) {
+            mx.decode_past = past + j;
+            dt = engine_step_s(p->st, &mx);
+        }
+        cum += dt;
+        j++;
+        if (p->t + cum >= stop)
+            break;
+    }
+    account(p, cum, j, decodes);
+    p->t += cum;
+    for (int i = 0; i < p->nrun; i++) {
+        srun *s = &p->w->run[i];
+        sreq *q = rq(p, s->req);
+        if (s->pre_done < q->prompt)
+            continue;
+        s->gen_done += j;
+        if (s->gen_done >= q->gen)
+            q->done = p->t;
+    }
+    compact(p);
+}
+
+/* One scheduling round: arrivals in, a step out. */
+static void replica_round(replica *p)
+{
+    while (p->next < arrived_limit(p) && rq(p, p->next)->arrival <= p->t)
+        p->w->queue[p->qt++] = p->next++;
+    if (p->nrun == 0 && p->qh == p->qt) {
+        if (p->next < arrived_limit(p))
+            p->t = rq(p, p->next)->arrival; /* idle until the next arrival */
+        return;
+    }
+    int decodes = 0;
+    double ctx = 0;
+    for (int i = 0; i < p->nrun; i++) {
+        const srun *s = &p->w->run[i];
+        const sreq *q = rq(p, s->req);
+        if (s->pre_done >= q->prompt) {
+            decodes++;
+            ctx += (double)q->prompt + s->gen_done - 1;
+        }
+    }
+    int nch = plan_prefill(p, decodes);
+    if (nch > 0)
+        step_mixed(p, nch, decodes, decodes ? ctx / decodes : 0);
+    else if (decodes > 0)
+        step_decodes(p, decodes, ctx);
+    else if (p->nrun == 0 && p->qh < p->qt && p->next < arrived_limit(p))
+        p->t = rq(p, p->next)->arrival; /* the head waits for nothing here */
+}
+
+static void replica_run(replica *p)
+{
+    const engine_sim_config *c = p->cfg;
+    if (c->arrival == ENGINE_SIM_CLOSED) {
+        int conc = c->concurrency / p->dp + (p->r < c->concurrency % p->dp ? 1 : 0);
+        for (int i = 0; i < conc; i++)
+            issue_next(p, 0.0);
+    }
+    while (p->finished < p->n_r) {
+        int before = p->finished;
+        double t0 = p->t;
+        int q0 = p->qh, n0 = p->next;
+        replica_round(p);
+        if (p->finished == before && p->t == t0 && p->qh == q0 && p->next == n0 &&
+            p->nrun == 0)
+            break; /* nothing can move (cannot happen with a usable cache) */
+    }
+}
+
+/* --- figures ------------------------------------------------------------ */
+
+/* numpy's linear percentile of sorted v[0..n-1]. */
+static double pct(const double *v, int n, double p)
+{
+    if (n < 1)
+        return 0;
+    double x = p / 100.0 * (n - 1);
+    int i = (int)floor(x);
+    if (i >= n - 1)
+        return v[n - 1];
+    return v[i] + (x - i) * (v[i + 1] - v[i]);
+}
+
+typedef double (*req_metric)(const sreq *q);
+
+static double m_ttft(const sreq *q)
+{
+    return q->first - q->arrival;
+}
+
+static double m_e2e(const sreq *q)
+{
+    return q->done - q->arrival;
+}
+
+static double m_tpot(const sreq *q)
+{
+    return q->gen > 1 ? (q->done - q->first) / (q->gen - 1) : -1;
+}
+
+static int served(const sreq *q)
+{
+    return q->first >= 0 && q->done >= 0;
+}
+
+static engine_sim_pct pct_of(sim_ws *w, req_metric f, double slo_p, double *at_slo)
+{
+    int k = 0;
+    for (int i = 0; i < w->n; i++) {
+        if (!served(&w->req[i]))
+            continue;
+        double v = f(&w->req[i]);
+        if (v >= 0)
+            w->sort[k++] = v;
+    }
+    qsort(w->sort, (size_t)k, sizeof w->sort[0], engine_cmp_double);
+    engine_sim_pct p = {pct(w->sort, k, 50), pct(w->sort, k, 90), pct(w->sort, k, 99)};
+    *at_slo = pct(w->sort, k, slo_p);
+    return p;
+}
+
+/* Waiting requests at time t: arrived by t, not admitted by t. */
+static int queue_at(const sim_ws *w, double t)
+{
+    int q = 0;
+    for (int i = 0; i < w->n; i++) {
+        const sreq *r = &w->req[i];
+        if (r->arrival >= 0 && r->arrival <= t && !(r->admit >= 0 && r->admit <= t))
+            q++;
+    }
+    return q;
+}
+
+/* Overload: the queue grew through the second half of the arrivals by more
+ * than 5 % of the requests that arrived then (and at least 2), rising at the
+ * three-quarter mark too; an offline run: some request waited. */
+static int overloaded(const sim_ws *w, double t0, double t1)
+{
+    if (!(t1 > t0)) {
+        for (int i = 0; i < w->n; i++)
+            if (w->req[i].admit > w->req[i].arrival)
+                return 1;
+        return 0;
+    }
+    double tm = (t0 + t1) / 2, t3 = (tm + t1) / 2;
+    int arrived = 0;
+    for (int i = 0; i < w->n; i++)
+        if (w->req[i].arrival > tm && w->req[i].arrival <= t1)
+            arrived++;
+    int q1 = queue_at(w, tm), q2 = queue_at(w, t3), q3 = queue_at(w, t1);
+    double grow = q3 - q1;
+    return grow > 2 && grow > 0.05 * arrived && q2 > q1;
+}
+
+static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_result *o)
+{
+    double t0 = INFINITY, t1 = 0, end = 0, tokens = 0;
+    int good = 0;
+    for (int i = 0; i < w->n; i++) {
+        const sreq *q = &w->req[i];
+        t0 = fmin(t0, q->arrival);
+        t1 = fmax(t1, q->arrival);
+        end = fmax(end, q->done);
+        if (!served(q))
+            continue;
+        o->completed++;
+        tokens += q->gen;
+        int ok_t = c->ttft_slo_s <= 0 || m_ttft(q) <= c->ttft_slo_s;
+        int ok_p = c->tpot_slo_s <= 0 || q->gen <= 1 || m_tpot(q) <= c->tpot_slo_s;
+        good += ok_t && ok_p;
+    }
+    o->duration_s = end - t0;
+    double d = o->duration_s > 0 ? o->duration_s : 1;
+    o->output_tokens_per_s = tokens / d;
+    o->requests_per_s = o->completed / d;
+    o->goodput_requests_per_s = good / d;
+    o->ttft = pct_of(w, m_ttft, c->slo_percentile, &o->ttft_at_slo_s);
+    o->tpot = pct_of(w, m_tpot, c->slo_percentile, &o->tpot_at_slo_s);
+    double e2e_at;
+    o->e2e = pct_of(w, m_e2e, c->slo_percentile, &e2e_at);
+    o->slo_met = (c->ttft_slo_s <= 0 || o->ttft_at_slo_s <= c->ttft_slo_s) &&
+                 (c->tpot_slo_s <= 0 || o->tpot_at_slo_s <= c->tpot_slo_s);
+    o->overloaded = overloaded(w, t0, t1);
+    o->n_series = ENGINE_SIM_SERIES;
+    double qsum = 0;
+    for (int i = 0; i < ENGINE_SIM_SERIES; i++) {
+        double t = t0 + o->duration_s * i / (ENGINE_SIM_SERIES - 1);
+        o->series_t[i] = t;
+        o->series_queue[i] = queue_at(w, t);
+        qsum += o->series_queue[i];
+        if (o->series_queue[i] > o->max_queue)
+            o->max_queue = o->series_queue[i];
+    }
+    o->mean_queue = qsum / ENGINE_SIM_SERIES;
+    (void)dp;
+}
+
+static int run_n(const engine_stepper *st, const engine_sim_config *c, int n,
+                 engine_sim_arrival arrival, void *work, size_t bytes, engine_sim_result *out,
+                 sim_ws *w, engine_error *err)
+{
+    if (!st || !st->valid)
+        return engine_errorf(err, "load: the plan is not valid%s%s", st ? ": " : "",
+                             st ? st->reason : "");
+    if (st->kv_blocks < 1)
+        return engine_errorf(err, "load: the plan leaves no room for a KV cache block");
+    if (ws_carve(work, bytes, n, c->max_num_seqs, w) != 0)
+        return engine_errorf(err, "load: workspace too small (%zu bytes, needs %zu)", bytes,
+                             ws_bytes(n, c->max_num_seqs));
+    memset(out, 0, sizeof *out);
+    requests_make(c, n, arrival, w);
+    engine_sim_config cc = *c;
+    cc.arrival = arrival;
+    sim_acc acc;
+    memset(&acc, 0, sizeof acc);
+    int dp = st->plan.dp;
+    if (arrival == ENGINE_SIM_CLOSED && c->concurrency < dp)
+        dp = c->concurrency; /* replicas without a request in flight get none */
+    for (int r = 0; r < dp && r < n; r++) {
+        replica p;
+        memset(&p, 0, sizeof p);
+        p.st = st;
+        p.cfg = &cc;
+        p.w = w;
+        p.acc = &acc;
+        p.r = r;
+        p.dp = dp;
+        p.n_r = (n - r + dp - 1) / dp;
+        p.cap = st->kv_blocks;
+        replica_run(&p);
+    }
+    out->requests = n;
+    out->rejected = acc.rejected;
+    figures(&cc, w, dp, out);
+    out->steps = acc.steps;
+    out->mean_batch = acc.busy > 0 ? acc.batch_time / acc.busy : 0;
+    out->max_batch = acc.max_batch;
+    out->kv_use = acc.busy > 0 ? acc.kv_time / acc.busy : 0;
+    out->kv_blocks = st->kv_blocks;
+    out->kv_blocks_peak = acc.blocks_peak;
+    out->kv_use_max = (double)acc.blocks_peak / (double)st->kv_blocks;
+    out->busy_fraction = out->duration_s > 0 ? acc.busy / (out->duration_s * st->plan.dp) : 0;
+    return 0;
+}
+
+int engine_sim_run(const engine_stepper *st, const engine_sim_config *cfg, void *work,
+                   size_t work_bytes, engine_sim_result *out, engine_error *err)
+{
+    if (engine_sim_check(cfg, err) != 0)
+        return -1;
+    sim_ws w;
+    return run_n(st, cfg, sim_requests(cfg), cfg->arrival, work, work_bytes, out, &w, err);
+}
+
+int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
+{
+    long long per = ((long long)cfg->prompt + cfg->gen + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+    long long b = st && per > 0 ? st->kv_blocks / per : 1;
+    if (b > cfg->max_num_seqs)
+        b = cfg->max_num_seqs;
+    return b < 1 ? 1 : (int)b;
+}
+
+double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
+                                   void *work, size_t work_bytes, engine_error *err)
+{
+    if (engine_sim_check(cfg, err) != 0)
+        return 0;
+    if (!st || !st->valid) {
+        engine_errorf(err, "load: the plan is not valid");
+        return 0;
+    }
+    engine_sim_config c = *cfg;
+    c.concurrency = st->plan.dp * engine_sim_max_batch(st, cfg);
+    int n = sustain_requests(st, cfg);
+    sim_ws w;
+    engine_sim_result r;
+    if (run_n(st, &c, n, ENGINE_SIM_CLOSED, work, work_bytes, &r, &w, err) != 0)
+        return 0;
+    int k = 0;
+    for (int i = 0; i < w.n; i++)
+        if (served(&w.req[i]))
+            w.sort[k++] = w.req[i].done;
+    qsort(w.sort, (size_t)k, sizeof w.sort[0], engine_cmp_double);
+    int conc = c.concurrency;
+    if (k > 2 * conc && w.sort[k - conc - 1] > w.sort[conc - 1])
+        return (k - 2.0 * conc) / (w.sort[k - conc - 1] - w.sort[conc - 1]);
+    return r.requests_per_s;
+}
+
+const char *engine_sim_sched_name(engine_sim_sched s)
+{
+    return s == ENGINE_SIM_CHUNKED ? "chunked" : s == ENGINE_SIM_PREFILL_FIRST ? "prefill-first"
+                                                                               : "?";
+}
+
+int engine_sim_sched_parse(const char *s, engine_sim_sched *out)
+{
+    for (int i = 0; i < ENGINE_SIM_SCHED_COUNT; i++)
+        if (s && strcmp(s, engine_sim_sched_name((engine_sim_sched)i)) == 0) {
+            *out = (engine_sim_sched)i;
+            return 0;
+        }
+    return -1;
+}

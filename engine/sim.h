@@ -1,0 +1,181 @@
+/*
+ * sim.h - serving under load: a discrete-event simulation of one plan's
+ * replicas under continuous batching, step by step, each step timed by the
+ * engine's step model (engine_step_s) for its exact mix of prefill chunks
+ * and decode sequences.
+ *
+ * Pure C, deterministic: the arrivals and lengths come from splitmix64
+ * seeded by the configuration's seed; the same configuration gives the same
+ * result bit for bit.  No I/O, no allocation: the caller gives a workspace
+ * of engine_sim_workspace_bytes() (allocated once per run is fine).
+ *
+ * The model (README, "The model: load"):
+ *  - requests are dispatched round-robin over the dp replicas (request i
+ *    to replica i mod dp, as SGLang's data-parallel controller does by
+ *    default), and each replica is simulated on its own;
+ *  - a replica runs one step at a time; between steps its scheduler admits
+ *    waiting requests in arrival order (FIFO, head-of-line: the first that
+ *    does not fit stops admission) while it runs fewer than max_num_seqs
+ *    and its KV cache has blocks for the request's whole length;
+ *  - the paged KV cache (16-token blocks) is reserved at admission for the
+ *    prompt plus every output token, ceil((prompt + gen) / 16) blocks, and
+ *    freed at completion (TensorRT-LLM's GUARANTEED_NO_EVICT policy): a
+ *    running request never grows out of the cache, so nothing is preempted;
+ *    a request larger than the whole cache is rejected (counted, never
+ *    served);
+ *  - ENGINE_SIM_CHUNKED: every step decodes one token of each running
+ *    request, then spends what is left of the max_batched_tokens budget on
+ *    prefill chunks, partial prefills first, then new admissions (vLLM V1,
+ *    SGLang);
+ *  - ENGINE_SIM_PREFILL_FIRST: a step is either a prefill of newly admitted
+ *    whole prompts (at most max_batched_tokens in all, at least one prompt)
+ *    while decoding pauses, or, when none can be admitted, a decode step of
+ *    every running request (vLLM V0 without chunked prefill);
+ *  - the step that computes a prompt's last token produces its first output
+ *    token (TTFT = the end of that step - arrival); each later step one
+ *    more; a request ends with its gen-th token;
+ *  - a pipeline-parallel replica is one batch split into min(sequences, pp)
+ *    micro-batches per step (engine_step_s's rule);
+ *  - a run of decode-only steps between events (an arrival, a completion)
+ *    is timed by the line through its first and last step's times, exact
+ *    when the step time is affine in the context (attention reads the KV
+ *    cache linearly); `exact` times every step.
+ */
+#ifndef SHARDSCOPE_ENGINE_SIM_H
+#define SHARDSCOPE_ENGINE_SIM_H
+
+#include "engine.h"
+
+typedef enum engine_sim_arrival {
+    ENGINE_SIM_POISSON = 0, /* rate requests/s over all replicas */
+    ENGINE_SIM_OFFLINE,     /* all requests at t = 0 (--rate inf) */
+    ENGINE_SIM_CLOSED,      /* concurrency requests in flight: a completion
+                             * issues the next request on its replica */
+    ENGINE_SIM_TRACE,       /* the trace's arrival times and lengths */
+    ENGINE_SIM_ARRIVAL_COUNT
+} engine_sim_arrival;
+
+typedef enum engine_sim_dist_kind {
+    ENGINE_SIM_FIXED = 0, /* always the mean */
+    ENGINE_SIM_UNIFORM,   /* an integer in [lo, hi], uniformly */
+    ENGINE_SIM_LOGNORMAL, /* mean * exp(sigma Z - sigma^2 / 2), rounded, >= 1 */
+    ENGINE_SIM_DIST_COUNT
+} engine_sim_dist_kind;
+
+typedef struct engine_sim_dist {
+    engine_sim_dist_kind kind;
+    int lo, hi;   /* UNIFORM, 1 <= lo <= hi */
+    double sigma; /* LOGNORMAL, > 0 */
+} engine_sim_dist;
+
+typedef enum engine_sim_sched {
+    ENGINE_SIM_PREFILL_FIRST = 0,
+    ENGINE_SIM_CHUNKED,
+    ENGINE_SIM_SCHED_COUNT
+} engine_sim_sched;
+
+/* One request of a trace: arrival (s, non-decreasing along the trace),
+ * prompt and output tokens (>= 1 each). */
+typedef struct engine_sim_request {
+    double arrival_s;
+    int prompt, gen;
+} engine_sim_request;
+
+typedef struct engine_sim_config {
+    engine_sim_arrival arrival;
+    double rate;          /* POISSON: requests/s over all replicas, > 0 */
+    int concurrency;      /* CLOSED: requests in flight over all replicas, >= 1
+                           * (C / dp a replica, one more on the first C % dp) */
+    const engine_sim_request *trace; /* TRACE: n_trace requests, borrowed */
+    int n_trace;
+    int requests;         /* requests simulated (not TRACE), >= 1 */
+    int prompt, gen;      /* mean lengths (the stepper's scenario's by default) */
+    engine_sim_dist prompt_dist, gen_dist;
+    int max_num_seqs;     /* running requests per replica, >= 1 */
+    int max_batched_tokens; /* tokens a step computes (the prefill budget), >= 1 */
+    engine_sim_sched sched;
+    uint64_t seed;
+    double ttft_slo_s;    /* goodput: TTFT at most this; 0: not checked */
+    double tpot_slo_s;    /* goodput: TPOT at most this; 0: not checked */
+    double slo_percentile; /* the percentile the SLO check reads, (0, 100] */
+    int exact;            /* 1: time every decode step (no line through a run) */
+} engine_sim_config;
+
+typedef struct engine_sim_pct {
+    double p50, p90, p99;
+} engine_sim_pct;
+
+#define ENGINE_SIM_SERIES 24
+
+typedef struct engine_sim_result {
+    int requests;   /* simulated */
+    int completed;  /* served (requests - rejected) */
+    int rejected;   /* larger than a replica's whole KV cache */
+    /* Per request, over the completed ones, seconds (numpy's linear
+     * percentiles).  TPOT = (e2e - TTFT) / (gen - 1), as vLLM's
+     * benchmark_serving; requests of one output token have none. */
+    engine_sim_pct ttft, tpot, e2e;
+    double duration_s;            /* first arrival to last completion */
+    double output_tokens_per_s;   /* completed output tokens / duration */
+    double requests_per_s;        /* completed / duration */
+    double goodput_requests_per_s; /* requests meeting both SLOs / duration */
+    double ttft_at_slo_s, tpot_at_slo_s; /* at slo_percentile */
+    int slo_met;                  /* both at slo_percentile within their SLOs */
+    int overloaded;               /* the waiting queue kept growing through the
+                                   * second half of the arrivals (an offline run:
+                                   * some request had to wait) */
+    double mean_batch;            /* running requests a step, time-weighted over
+                                   * busy time, mean over replicas */
+    int max_batch;
+    double kv_use, kv_use_max;    /* reserved KV blocks / capacity: time-weighted
+                                   * mean over busy time, and the peak */
+    long long kv_blocks;          /* capacity of one replica, blocks */
+    long long kv_blocks_peak;     /* the most any replica held at once */
+    double mean_queue;            /* waiting requests (all replicas), mean over
+                                   * the series' times */
+    int max_queue;
+    long long steps;              /* engine steps, all replicas */
+    double busy_fraction;         /* busy time / (duration * dp) */
+    int n_series;                 /* queue length over time: */
+    double series_t[ENGINE_SIM_SERIES];  /* evenly spaced over [0, duration] */
+    int series_queue[ENGINE_SIM_SERIES]; /* waiting requests at that time */
+} engine_sim_result;
+
+/* Fill cfg with the defaults for a stepper's scenario and framework:
+ * POISSON at 1 request/s, 1000 requests, fixed lengths at the scenario's
+ * prompt and gen, the framework's max_num_seqs, max_num_tokens (else
+ * 8192) and scheduler, seed 42, no SLO, percentile 99. */
+void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st);
+
+/* 0 when cfg is usable, else -1 with err naming the field. */
+int engine_sim_check(const engine_sim_config *cfg, engine_error *err);
+
+/* Bytes of workspace engine_sim_run and engine_sim_sustainable_rate need
+ * for cfg on st's plan (0 when cfg is unusable; st may be NULL: the run
+ * only). */
+size_t engine_sim_workspace_bytes(const engine_stepper *st, const engine_sim_config *cfg);
+
+/* Simulate cfg on st's plan (valid, and holding at least one block).
+ * work: engine_sim_workspace_bytes(cfg) bytes, any alignment of malloc's;
+ * its contents are scratch.  Returns 0 with *out filled, -1 with err (an
+ * unusable configuration, an invalid plan, too small a workspace). */
+int engine_sim_run(const engine_stepper *st, const engine_sim_config *cfg, void *work,
+                   size_t work_bytes, engine_sim_result *out, engine_error *err);
+
+/* The largest batch a replica runs under cfg: min(max_num_seqs, the
+ * sequences of ceil((prompt + gen) / 16) blocks its KV cache holds), at
+ * least 1. */
+int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg);
+
+/* The saturation throughput, requests/s over all replicas: cfg run as a
+ * closed loop of dp * engine_sim_max_batch requests (cfg's lengths,
+ * scheduler, limits and seed; its arrival process ignored), measured over
+ * the completions between the first and the last max-batch of them (the
+ * steady window; the whole run when it has none).  0 on error (err). */
+double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
+                                   void *work, size_t work_bytes, engine_error *err);
+
+const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked" */
+int engine_sim_sched_parse(const char *s, engine_sim_sched *out);
+
+#endif /* SHARDSCOPE_ENGINE_SIM_H */

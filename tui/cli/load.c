@@ -1,0 +1,551 @@
+/*
+ * load.c - `shardscope load`: one plan (given, or the best for the
+ * scenario) served under a request load, simulated step by step
+ * (engine/sim.h): TTFT, TPOT and end-to-end percentiles, throughput,
+ * goodput under the SLOs, the sustainable rate, overload, batch and KV
+ * use and the queue over time.  Text or JSON; same inputs and seed, same
+ * bytes out.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "json.h"
+#include "sim.h"
+#include "trace.h"
+
+static const char *sched_name(int v)
+{
+    return engine_sim_sched_name((engine_sim_sched)v);
+}
+static const cli_enum SCHEDS = {sched_name, ENGINE_SIM_SCHED_COUNT};
+
+static const cli_opt LOAD_OPTS[] = {
+    {.name = "--rate", .kind = CLI_OPT_STRING, .arg = "R", .off = CLI_AT(load_rate),
+     .section = "load:",
+     .help = "Poisson arrivals at R requests/s over all replicas\n"
+             "(default 1); inf: every request at t = 0 (offline)"},
+    {.name = "--total-concurrency", .kind = CLI_OPT_INT, .arg = "C", .min = 1,
+     .max = ENGINE_MAX_BATCH, .off = CLI_AT(total_concurrency),
+     .help = "a closed loop: C requests in flight over all replicas\n"
+             "(a completion issues the next); not with --rate"},
+    {.name = "--trace", .kind = CLI_OPT_STRING, .arg = "FILE", .off = CLI_AT(trace),
+     .help = "CSV of arrival_s,prompt_tokens,output_tokens (an\n"
+             "optional header line; '#' comments); its arrivals unless\n"
+             "--total-concurrency, its lengths always"},
+    {.name = "--requests", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = ENGINE_MAX_SAMPLES,
+     .off = CLI_AT(requests), .help = "requests simulated (default 1000; a trace: its own)"},
+    {.name = "--prompt-dist", .kind = CLI_OPT_STRING, .arg = "D", .off = CLI_AT(prompt_dist),
+     .help = "prompt lengths: fixed (default) | uniform:LO-HI |\n"
+             "lognormal:SIGMA (mean --prompt)"},
+    {.name = "--gen-dist", .kind = CLI_OPT_STRING, .arg = "D", .off = CLI_AT(gen_dist),
+     .help = "output lengths, the same forms (mean --gen)"},
+    {.name = "--max-num-seqs", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = ENGINE_MAX_BATCH,
+     .off = CLI_AT(max_num_seqs), .section = "engine limits:",
+     .help = "running requests per replica (default: the framework's:\n"
+             "vLLM 256, SGLang 4096, TensorRT-LLM 2048, generic 256)"},
+    {.name = "--max-batched-tokens", .kind = CLI_OPT_INT, .arg = "N", .min = 1,
+     .max = ENGINE_MAX_TOKENS, .off = CLI_AT(max_batched_tokens),
+     .help = "tokens one step computes, the prefill budget (default:\n"
+             "the framework's max_num_tokens, 8192)"},
+    {.name = "--kv-fraction", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0.01, .max = 1,
+     .off = CLI_AT(mem_fraction),
+     .help = "memory fraction of the framework's rule (as\n"
+             "--mem-fraction: vLLM gpu_memory_utilization, TensorRT-LLM\n"
+             "kv_cache_free_gpu_mem_fraction)"},
+    {.name = "--scheduler", .kind = CLI_OPT_ENUM, .arg = NULL, .choices = &SCHEDS,
+     .off = CLI_AT(scheduler),
+     .help = "chunked prefill beside the decodes, or whole\n"
+             "prompts first while decodes pause (default: the\n"
+             "framework's: chunked for vLLM, SGLang, TensorRT-LLM;\n"
+             "prefill-first for generic)"},
+    {.name = "--ttft-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(ttft_ms), .min = 1e-6,
+     .max = 1e9, .section = "service levels:",
+     .help = "TTFT target, ms (goodput; not checked when not given)"},
+    {.name = "--itl-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(itl_ms), .min = 1e-6,
+     .max = 1e9, .help = "time-per-output-token target, ms (each request's TPOT)"},
+    {.name = "--slo-percentile", .kind = CLI_OPT_DOUBLE, .arg = "P", .min = 1e-6, .max = 100,
+     .off = CLI_AT(slo_percentile), .help = "percentile the SLO check reads (default 99)"},
+    {.name = NULL},
+};
+
+const cli_options cli_load_options = {
+    .tables = {LOAD_OPTS, cli_scenario_opts},
+    .about = "A plan (--tp/--pp/--dp/--ep), or the best plan for the scenario (by --objective,\n"
+             "default throughput at each plan's largest batch), served under a load:\n"
+             "continuous batching simulated step by step with the engine's step times.\n"
+             "Requests go round-robin to the replicas; the KV cache (16-token blocks) is\n"
+             "reserved for each request's whole length at admission.\n",
+    .footer = "TPOT per request = (e2e - TTFT) / (output tokens - 1), as vLLM's\n"
+              "benchmark_serving.  sustainable_rate: a closed loop at the largest batch the KV\n"
+              "cache holds, whatever --rate says.  overloaded: the queue kept growing through\n"
+              "the second half of the arrivals (measured).  Same inputs and --seed, same\n"
+              "output.  Exit status: 0 simulated, 2 bad usage or input.\n"
+              "Examples:\n"
+              "  shardscope load --model llama-3-8b --gpu h100-sxm --gpus 1 --rate 10\n"
+              "  shardscope load --model llama-3-70b --gpu h100-sxm --gpus 8 --tp 4 --dp 2 \\\n"
+              "      --framework vllm --rate 5 --ttft-ms 500 --itl-ms 50 --json\n",
+};
+
+/* --- inputs -------------------------------------------------------------- */
+
+/* "fixed" | "uniform:LO-HI" | "lognormal:SIGMA". */
+static int parse_dist(const char *flag, const char *v, engine_sim_dist *d, engine_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (!v || !strcmp(v, "fixed"))
+        return 0;
+    char *end;
+    if (!strncmp(v, "uniform:", 8)) {
+        long lo = strtol(v + 8, &end, 10), hi = -1;
+        if (end != v + 8 && *end == '-')
+            hi = strtol(end + 1, &end, 10);
+        if (*end || lo < 1 || hi < lo || hi > ENGINE_MAX_TOKENS)
+            return engine_errorf(err, "%s: expected uniform:LO-HI with 1 <= LO <= HI <= %d, "
+                                 "got '%s'", flag, ENGINE_MAX_TOKENS, v);
+        d->kind = ENGINE_SIM_UNIFORM;
+        d->lo = (int)lo;
+        d->hi = (int)hi;
+        return 0;
+    }
+    if (!strncmp(v, "lognormal:", 10)) {
+        double sg = strtod(v + 10, &end);
+        if (end == v + 10 || *end || !(sg > 0 && sg <= 10))
+            return engine_errorf(err, "%s: expected lognormal:SIGMA with 0 < SIGMA <= 10, got "
+                                 "'%s'", flag, v);
+        d->kind = ENGINE_SIM_LOGNORMAL;
+        d->sigma = sg;
+        return 0;
+    }
+    return engine_errorf(err, "%s: expected fixed, uniform:LO-HI or lognormal:SIGMA, got '%s'",
+                         flag, v);
+}
+
+static int parse_rate(const char *v, engine_sim_config *c, engine_error *err)
+{
+    if (!strcmp(v, "inf")) {
+        c->arrival = ENGINE_SIM_OFFLINE;
+        return 0;
+    }
+    char *end;
+    double r = strtod(v, &end);
+    if (end == v || *end || !isfinite(r) || !(r > 0) || r > 1e9)
+        return engine_errorf(err, "--rate: expected requests/s above 0 (at most 1e9) or inf, "
+                             "got '%s'", v);
+    c->arrival = ENGINE_SIM_POISSON;
+    c->rate = r;
+    return 0;
+}
+
+/* Read the whole trace file; rows allocated (free). */
+static int load_trace(const char *path, engine_sim_request **rows, int *n, engine_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return engine_errorf(err, "--trace: %s: cannot open", path);
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    for (;;) {
+        if (!text) {
+            fclose(f);
+            return engine_errorf(err, "--trace: %s: out of memory", path);
+        }
+        len += fread(text + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        char *t = cap > (size_t)1 << 30 ? NULL : realloc(text, cap * 2);
+        if (!t)
+            free(text);
+        text = t;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(text);
+        return engine_errorf(err, "--trace: %s: read error", path);
+    }
+    int lines = cli_trace_lines(text, len);
+    int room = lines < CLI_TRACE_MAX ? lines : CLI_TRACE_MAX;
+    *rows = malloc(sizeof **rows * (size_t)(room > 0 ? room : 1));
+    if (!*rows) {
+        free(text);
+        return engine_errorf(err, "--trace: %s: out of memory", path);
+    }
+    engine_error pe = {{0}};
+    *n = cli_trace_parse(text, len, path, *rows, room, &pe);
+    free(text);
+    if (*n < 0) {
+        free(*rows);
+        *rows = NULL;
+        return engine_errorf(err, "--trace: %s", pe.msg);
+    }
+    return 0;
+}
+
+/* The simulation's configuration from the flags (defaults: the stepper's
+ * framework and scenario). */
+static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_config *c,
+                       engine_error *err)
+{
+    const cli_values *v = &o->v;
+    engine_sim_defaults(c, st);
+    if (CLI_SEEN(o, load_rate) && CLI_SEEN(o, total_concurrency))
+        return engine_errorf(err, "--rate: cannot be combined with --total-concurrency");
+    if (CLI_SEEN(o, load_rate) && parse_rate(v->load_rate, c, err) != 0)
+        return -1;
+    if (CLI_SEEN(o, total_concurrency)) {
+        c->arrival = ENGINE_SIM_CLOSED;
+        c->concurrency = v->total_concurrency;
+    }
+    if (CLI_SEEN(o, requests))
+        c->requests = v->requests;
+    if (parse_dist("--prompt-dist", v->prompt_dist, &c->prompt_dist, err) != 0 ||
+        parse_dist("--gen-dist", v->gen_dist, &c->gen_dist, err) != 0)
+        return -1;
+    if (CLI_SEEN(o, max_num_seqs))
+        c->max_num_seqs = v->max_num_seqs;
+    if (CLI_SEEN(o, max_batched_tokens))
+        c->max_batched_tokens = v->max_batched_tokens;
+    if (CLI_SEEN(o, scheduler))
+        c->sched = (engine_sim_sched)v->scheduler;
+    c->seed = st->s.seed;
+    c->ttft_slo_s = CLI_SEEN(o, ttft_ms) ? v->ttft_ms / 1e3 : 0;
+    c->tpot_slo_s = CLI_SEEN(o, itl_ms) ? v->itl_ms / 1e3 : 0;
+    if (CLI_SEEN(o, slo_percentile))
+        c->slo_percentile = v->slo_percentile;
+    return 0;
+}
+
+/* The plan: the explicit one, or the first that fits in the ranking by the
+ * scenario's objective (throughput at each plan's largest batch unless
+ * --objective, --batch or --total-concurrency say otherwise). */
+static int pick_plan(const cli_scenario *cs, const cli_opts *o, engine_plan *plan,
+                     engine_error *err)
+{
+    if (cs->has_plan) {
+        *plan = cs->plan;
+        return 0;
+    }
+    engine_scenario s = cs->scenario;
+    if (!CLI_SEEN(o, objective))
+        s.objective = ENGINE_OBJ_THROUGHPUT;
+    if (s.objective != ENGINE_OBJ_LATENCY && !CLI_SEEN(o, batch) && !s.total_concurrency)
+        s.batch_max = 1;
+    int cap = engine_plan_count(&s);
+    engine_result *rs = calloc((size_t)(cap > 0 ? cap : 1), sizeof *rs);
+    if (!rs)
+        return engine_errorf(err, "out of memory for %d plans", cap);
+    int n = engine_rank(&s, rs, cap, 0, err);
+    int found = n > 0 && rs[0].valid && rs[0].fits;
+    if (found)
+        *plan = rs[0].plan;
+    free(rs);
+    if (n < 0)
+        return -1;
+    if (!found)
+        return engine_errorf(err, "no plan fits on %d GPUs", s.gpus);
+    return 0;
+}
+
+/* --- output -------------------------------------------------------------- */
+
+static cJSON *pct_json(const engine_sim_pct *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cli_json_add_number(o, "p50", p->p50);
+    cli_json_add_number(o, "p90", p->p90);
+    cli_json_add_number(o, "p99", p->p99);
+    return o;
+}
+
+static const char *arrival_name(engine_sim_arrival a)
+{
+    static const char *const names[] = {"poisson", "offline", "closed", "trace"};
+    return (unsigned)a < ENGINE_SIM_ARRIVAL_COUNT ? names[a] : "?";
+}
+
+static cJSON *dist_json(const engine_sim_dist *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    static const char *const kinds[] = {"fixed", "uniform", "lognormal"};
+    cJSON_AddStringToObject(o, "kind", kinds[d->kind]);
+    if (d->kind == ENGINE_SIM_UNIFORM) {
+        cJSON_AddNumberToObject(o, "lo", d->lo);
+        cJSON_AddNumberToObject(o, "hi", d->hi);
+    } else if (d->kind == ENGINE_SIM_LOGNORMAL) {
+        cli_json_add_number(o, "sigma", d->sigma);
+    }
+    return o;
+}
+
+static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "arrival", arrival_name(c->arrival));
+    if (c->arrival == ENGINE_SIM_POISSON)
+        cli_json_add_number(o, "rate", c->rate);
+    else
+        cJSON_AddNullToObject(o, "rate");
+    if (c->arrival == ENGINE_SIM_CLOSED)
+        cJSON_AddNumberToObject(o, "concurrency", c->concurrency);
+    else
+        cJSON_AddNullToObject(o, "concurrency");
+    if (trace)
+        cJSON_AddStringToObject(o, "trace", trace);
+    else
+        cJSON_AddNullToObject(o, "trace");
+    cJSON_AddNumberToObject(o, "requests", c->arrival == ENGINE_SIM_TRACE ? c->n_trace
+                                                                          : c->requests);
+    cJSON_AddItemToObject(o, "prompt_dist", dist_json(&c->prompt_dist));
+    cJSON_AddItemToObject(o, "gen_dist", dist_json(&c->gen_dist));
+    cJSON_AddStringToObject(o, "scheduler", engine_sim_sched_name(c->sched));
+    cJSON_AddNumberToObject(o, "max_num_seqs", c->max_num_seqs);
+    cJSON_AddNumberToObject(o, "max_batched_tokens", c->max_batched_tokens);
+    return o;
+}
+
+static cJSON *load_json_stats(const engine_stepper *st, const engine_sim_config *c,
+                              const engine_sim_result *r, cJSON *root)
+{
+    cJSON *b = cJSON_AddObjectToObject(root, "batch");
+    cli_json_add_number(b, "mean", r->mean_batch);
+    cJSON_AddNumberToObject(b, "max", r->max_batch);
+    cJSON_AddNumberToObject(b, "max_num_seqs", c->max_num_seqs);
+    cJSON *kv = cJSON_AddObjectToObject(root, "kv");
+    cJSON_AddNumberToObject(kv, "capacity_blocks", (double)st->kv_blocks);
+    cJSON_AddNumberToObject(kv, "capacity_tokens", (double)st->kv_blocks * ENGINE_KV_BLOCK);
+    cJSON_AddNumberToObject(kv, "block_tokens", ENGINE_KV_BLOCK);
+    cli_json_add_number(kv, "use_mean", r->kv_use);
+    cli_json_add_number(kv, "use_peak", r->kv_use_max);
+    cJSON_AddNumberToObject(kv, "peak_blocks", (double)r->kv_blocks_peak);
+    cJSON *q = cJSON_AddObjectToObject(root, "queue");
+    cli_json_add_number(q, "mean", r->mean_queue);
+    cJSON_AddNumberToObject(q, "max", r->max_queue);
+    cJSON *ts = cJSON_AddArrayToObject(q, "t_s");
+    cJSON *wa = cJSON_AddArrayToObject(q, "waiting");
+    for (int i = 0; i < r->n_series; i++) {
+        cJSON_AddItemToArray(ts, cJSON_CreateNumber(r->series_t[i]));
+        cJSON_AddItemToArray(wa, cJSON_CreateNumber(r->series_queue[i]));
+    }
+    cJSON *s = cJSON_AddObjectToObject(root, "slo");
+    cli_json_add_number(s, "percentile", c->slo_percentile);
+    if (c->ttft_slo_s > 0)
+        cli_json_add_number(s, "ttft_target_s", c->ttft_slo_s);
+    else
+        cJSON_AddNullToObject(s, "ttft_target_s");
+    if (c->tpot_slo_s > 0)
+        cli_json_add_number(s, "tpot_target_s", c->tpot_slo_s);
+    else
+        cJSON_AddNullToObject(s, "tpot_target_s");
+    cli_json_add_number(s, "ttft_s", r->ttft_at_slo_s);
+    cli_json_add_number(s, "tpot_s", r->tpot_at_slo_s);
+    cJSON_AddBoolToObject(s, "met", r->slo_met);
+    return root;
+}
+
+static int print_json(const engine_stepper *st, const engine_sim_config *c,
+                      const engine_sim_result *r, double sustain, const char *trace)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return cli_json_print("load", stdout, NULL);
+    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&st->s));
+    cJSON_AddItemToObject(root, "plan", out_plan_json(&st->plan));
+    cJSON_AddItemToObject(root, "load", load_json_inputs(c, trace));
+    cJSON_AddItemToObject(root, "ttft_s", pct_json(&r->ttft));
+    cJSON_AddItemToObject(root, "tpot_s", pct_json(&r->tpot));
+    cJSON_AddItemToObject(root, "e2e_s", pct_json(&r->e2e));
+    cli_json_add_number(root, "output_tokens_per_s", r->output_tokens_per_s);
+    cli_json_add_number(root, "requests_per_s", r->requests_per_s);
+    cli_json_add_number(root, "goodput_requests_per_s", r->goodput_requests_per_s);
+    cJSON_AddBoolToObject(root, "overloaded", r->overloaded);
+    cli_json_add_number(root, "sustainable_rate", sustain);
+    cli_json_add_number(root, "mean_batch", r->mean_batch);
+    cli_json_add_number(root, "kv_use", r->kv_use);
+    cJSON_AddNumberToObject(root, "requests_completed", r->completed);
+    cJSON_AddNumberToObject(root, "requests_rejected", r->rejected);
+    cli_json_add_number(root, "duration_s", r->duration_s);
+    cJSON_AddNumberToObject(root, "steps", (double)r->steps);
+    cli_json_add_number(root, "busy_fraction", r->busy_fraction);
+    load_json_stats(st, c, r, root);
+    return cli_json_print("load", stdout, root) ? CLI_FAIL : CLI_OK;
+}
+
+static void print_dist(const char *what, int mean, const engine_sim_dist *d)
+{
+    if (d->kind == ENGINE_SIM_UNIFORM)
+        printf("%s uniform %d-%d", what, d->lo, d->hi);
+    else if (d->kind == ENGINE_SIM_LOGNORMAL)
+        printf("%s lognormal mean %d sigma %g", what, mean, d->sigma);
+    else
+        printf("%s %d", what, mean);
+}
+
+static void print_inputs(const engine_stepper *st, const engine_sim_config *c, const char *trace,
+                         int picked)
+{
+    const engine_scenario *s = &st->s;
+    const engine_plan *p = &st->plan;
+    printf("%s on %d x %s, link %s; plan tp=%d pp=%d dp=%d ep=%d%s\n",
+           s->model->display[0] ? s->model->display : s->model->name, s->gpus,
+           s->gpu->display[0] ? s->gpu->display : s->gpu->name, s->intra->name, p->tp, p->pp,
+           p->dp, p->ep, picked ? " (the best for the scenario)" : "");
+    if (c->arrival == ENGINE_SIM_POISSON)
+        printf("load: Poisson %g requests/s", c->rate);
+    else if (c->arrival == ENGINE_SIM_OFFLINE)
+        printf("load: offline (every request at t = 0)");
+    else if (c->arrival == ENGINE_SIM_CLOSED)
+        printf("load: closed loop, %d requests in flight", c->concurrency);
+    else
+        printf("load: trace %s", trace);
+    if (trace && c->arrival != ENGINE_SIM_TRACE)
+        printf(" (lengths from %s)", trace);
+    printf(", %d requests, ", c->arrival == ENGINE_SIM_TRACE ? c->n_trace : c->requests);
+    if (!trace) {
+        print_dist("prompt", c->prompt, &c->prompt_dist);
+        print_dist(", output", c->gen, &c->gen_dist);
+        printf(" tokens, ");
+    }
+    printf("seed %llu\n", (unsigned long long)c->seed);
+    printf("engine: %s, scheduler %s, at most %d requests and %d tokens a step; KV cache "
+           "%lld blocks of %d tokens per replica\n",
+           s->framework ? s->framework->name : "generic", engine_sim_sched_name(c->sched),
+           c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK);
+}
+
+static void pct_row(const char *label, const engine_sim_pct *p)
+{
+    char a[32], b[32], d[32];
+    printf("  %-6s", label);
+    out_put_col(stdout, fmt_seconds(p->p50, NULL, a, sizeof a), -11);
+    out_put_col(stdout, fmt_seconds(p->p90, NULL, b, sizeof b), -11);
+    out_put_col(stdout, fmt_seconds(p->p99, NULL, d, sizeof d), -11);
+    printf("\n");
+}
+
+static void print_text(const engine_stepper *st, const engine_sim_config *c,
+                       const engine_sim_result *r, double sustain)
+{
+    char a[32], b[32], x[32], y[32];
+    printf("\n  %-6s%11s%11s%11s\n", "", "p50", "p90", "p99");
+    pct_row("TTFT", &r->ttft);
+    pct_row("TPOT", &r->tpot);
+    pct_row("E2E", &r->e2e);
+    printf("\n  throughput     %.1f output tokens/s, %.3f requests/s (%d of %d served",
+           r->output_tokens_per_s, r->requests_per_s, r->completed, r->requests);
+    if (r->rejected)
+        printf(", %d larger than the KV cache", r->rejected);
+    printf(", over %.2f s)\n", r->duration_s);
+    printf("  goodput        %.3f requests/s", r->goodput_requests_per_s);
+    if (c->ttft_slo_s > 0 || c->tpot_slo_s > 0)
+        printf(" meeting TTFT <= %s and TPOT <= %s\n",
+               c->ttft_slo_s > 0 ? fmt_seconds(c->ttft_slo_s, NULL, x, sizeof x) : "any",
+               c->tpot_slo_s > 0 ? fmt_seconds(c->tpot_slo_s, NULL, y, sizeof y) : "any");
+    else
+        printf(" (no --ttft-ms / --itl-ms: every request counts)\n");
+    printf("  SLO at p%g     TTFT %s, TPOT %s: %s\n", c->slo_percentile,
+           fmt_seconds(r->ttft_at_slo_s, NULL, a, sizeof a),
+           fmt_seconds(r->tpot_at_slo_s, NULL, b, sizeof b),
+           c->ttft_slo_s <= 0 && c->tpot_slo_s <= 0 ? "no targets given"
+           : r->slo_met                             ? "met"
+                                                    : "missed");
+    printf("  sustainable    %.3f requests/s (closed loop at %d requests per replica)\n", sustain,
+           engine_sim_max_batch(st, c));
+    if (r->overloaded)
+        printf("  state          OVERLOADED: the queue kept growing through the second half of "
+               "the arrivals;\n                 these percentiles grow with the run's length\n");
+    else
+        printf("  state          steady (the queue did not keep growing)\n");
+    printf("  batch          mean %.1f, max %d requests a step (max-num-seqs %d)\n",
+           r->mean_batch, r->max_batch, c->max_num_seqs);
+    printf("  KV cache       mean %.1f %%, peak %.1f %% of %lld blocks (%lld tokens)\n",
+           100 * r->kv_use, 100 * r->kv_use_max, st->kv_blocks, st->kv_blocks * ENGINE_KV_BLOCK);
+    printf("  queue          mean %.1f, max %d waiting; over time:", r->mean_queue, r->max_queue);
+    for (int i = 0; i < r->n_series; i++)
+        printf(" %d", r->series_queue[i]);
+    printf("\n  steps          %lld engine steps, replicas busy %.1f %% of the time\n", r->steps,
+           100 * r->busy_fraction);
+}
+
+/* --- run ------------------------------------------------------------------- */
+
+static int load_simulate(const cli_scenario *cs, const cli_opts *o, int picked, engine_plan plan)
+{
+    engine_error err = {{0}};
+    engine_stepper *st = malloc(sizeof *st);
+    engine_sim_request *rows = NULL;
+    void *work = NULL;
+    int rc = CLI_USAGE;
+    engine_sim_config c;
+    if (!st || engine_stepper_init(st, &cs->scenario, plan, &err) != 0)
+        goto fail;
+    if (!st->valid) {
+        engine_errorf(&err, "plan tp=%d pp=%d dp=%d ep=%d: %s", plan.tp, plan.pp, plan.dp, plan.ep,
+                      st->reason);
+        goto fail;
+    }
+    if (load_config(o, st, &c, &err) != 0)
+        goto fail;
+    if (o->v.trace) {
+        if (load_trace(o->v.trace, &rows, &c.n_trace, &err) != 0)
+            goto fail;
+        c.trace = rows;
+        if (c.arrival != ENGINE_SIM_CLOSED) {
+            if (CLI_SEEN(o, load_rate)) {
+                engine_errorf(&err, "--trace: its arrivals are the load; not with --rate");
+                goto fail;
+            }
+            c.arrival = ENGINE_SIM_TRACE;
+        }
+    }
+    if (st->kv_blocks < 1) {
+        engine_errorf(&err, "plan tp=%d pp=%d dp=%d ep=%d: no room for the KV cache", plan.tp,
+                      plan.pp, plan.dp, plan.ep);
+        goto fail;
+    }
+    size_t bytes = engine_sim_workspace_bytes(st, &c);
+    work = bytes ? malloc(bytes) : NULL;
+    engine_sim_result r;
+    if (!work || engine_sim_run(st, &c, work, bytes, &r, &err) != 0)
+        goto fail;
+    double sustain = engine_sim_sustainable_rate(st, &c, work, bytes, &err);
+    if (o->v.json) {
+        rc = print_json(st, &c, &r, sustain, o->v.trace);
+    } else {
+        print_inputs(st, &c, o->v.trace, picked);
+        print_text(st, &c, &r, sustain);
+        rc = CLI_OK;
+    }
+    goto done;
+fail:
+    if (!err.msg[0])
+        engine_errorf(&err, "out of memory");
+    rc = cli_fail("load", &err);
+done:
+    free(work);
+    free(rows);
+    free(st);
+    return rc;
+}
+
+int cli_load_run(const cli_opts *o, const preset_db *db)
+{
+    cli_scenario *cs = malloc(sizeof *cs);
+    if (!cs) {
+        fprintf(stderr, "shardscope load: out of memory\n");
+        return CLI_FAIL;
+    }
+    engine_error err = {{0}};
+    int rc;
+    engine_plan plan = {1, 1, 1, 1};
+    if (cli_scenario_load(o, db, CLI_NEED_ALL, "load", cs, &err) != 0 ||
+        pick_plan(cs, o, &plan, &err) != 0)
+        rc = cli_fail("load", &err);
+    else
+        rc = load_simulate(cs, o, !cs->has_plan, plan);
+    free(cs);
+    return rc;
+}

@@ -1,0 +1,149 @@
+#!/bin/sh
+# e2e_load.sh - `shardscope load` end to end: text and JSON, the top-level
+# JSON names, byte-identical output for the same inputs and seed, overload
+# at a rate far above the sustainable one, a closed loop, a trace file and
+# its errors (file, line, field; exit 2), and usage errors.  POSIX sh +
+# grep/sed/awk only.  Usage: sh tests/e2e/e2e_load.sh PATH_TO_BINARY
+set -u
+
+bin=${1:-./shardscope}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/../fixtures/cli
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/shardscope-e2e-load.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+XDG_CONFIG_HOME=$fx/user
+HOME=$tmp
+export XDG_CONFIG_HOME HOME
+LC_ALL=C
+export LC_ALL
+
+. "$here/lib_e2e.sh"
+
+# json_bool KEY / json_num KEY: the first top-level-looking member.
+json_val() {
+    sed -n "s/^	\"$1\":[[:space:]]*\\([^,]*\\),\\{0,1\\}[[:space:]]*\$/\\1/p" "$tmp/out" | head -n 1
+}
+
+base="--model llama-3-8b --gpu h100-sxm --gpus 1 --framework vllm"
+
+# text: the table and the summary lines
+run load $base --rate 5 --requests 300
+expect_rc 0
+expect_out '^  TTFT +[0-9.]+ ms'
+expect_out '^  TPOT '
+expect_out '^  E2E '
+expect_out '^  sustainable +[0-9.]+ requests/s'
+expect_out '^  state +steady'
+expect_out 'plan tp=1 pp=1 dp=1 ep=1 \(the best for the scenario\)'
+
+# JSON: the names scripts read, at the top level
+run load $base --rate 5 --requests 300 --json --ttft-ms 200 --itl-ms 50
+expect_rc 0
+expect_schema
+for k in ttft_s tpot_s e2e_s; do
+    grep -q "^	\"$k\":	{" "$tmp/out" || fail "$what: no top-level object $k"
+done
+for k in output_tokens_per_s requests_per_s goodput_requests_per_s sustainable_rate mean_batch kv_use; do
+    v=$(json_val "$k")
+    case $v in [0-9]*) ;; *) fail "$what: top-level $k is '$v', want a number" ;; esac
+done
+[ "$(json_val overloaded)" = false ] || fail "$what: overloaded is '$(json_val overloaded)' at 5 requests/s"
+grep -q '"p99":' "$tmp/out" || fail "$what: no p99"
+grep -Eiq -- ':[[:space:]]*-?(nan|inf)' "$tmp/out" && fail "$what: NaN or infinity in the JSON"
+grep -Eiq '"(date|time|timestamp|wall[a-z_]*)":' "$tmp/out" && fail "$what: a wall-clock field"
+
+# byte-identical for the same inputs and seed; another seed differs
+run load $base --rate 8 --requests 400 --seed 7 --json --prompt-dist lognormal:0.7 --gen-dist uniform:32-256
+cp "$tmp/out" "$tmp/a.json"
+run load $base --rate 8 --requests 400 --seed 7 --json --prompt-dist lognormal:0.7 --gen-dist uniform:32-256
+cmp -s "$tmp/a.json" "$tmp/out" || fail "$what: two runs with one seed differ"
+run load $base --rate 8 --requests 400 --seed 7 --prompt-dist lognormal:0.7 --gen-dist uniform:32-256
+cp "$tmp/out" "$tmp/a.txt"
+run load $base --rate 8 --requests 400 --seed 7 --prompt-dist lognormal:0.7 --gen-dist uniform:32-256
+cmp -s "$tmp/a.txt" "$tmp/out" || fail "$what: two text runs with one seed differ"
+run load $base --rate 8 --requests 400 --seed 8 --json --prompt-dist lognormal:0.7 --gen-dist uniform:32-256
+cmp -s "$tmp/a.json" "$tmp/out" && fail "$what: another seed gave the same output"
+
+# far above the sustainable rate: overloaded, and the sustainable rate stays
+run load $base --rate 5 --requests 2000 --json
+sus=$(json_val sustainable_rate)
+run load $base --rate 200 --requests 2000 --json
+expect_rc 0
+[ "$(json_val overloaded)" = true ] || fail "$what: not overloaded at 200 requests/s"
+[ "$(json_val sustainable_rate)" = "$sus" ] || fail "$what: sustainable_rate depends on --rate"
+run load $base --rate 200 --requests 2000
+expect_out '^  state +OVERLOADED'
+
+# offline and closed loop
+run load $base --rate inf --requests 500 --json
+expect_rc 0
+[ "$(json_val requests_completed)" = 500 ] || fail "$what: not every request served"
+run load $base --total-concurrency 16 --requests 500 --json
+expect_rc 0
+grep -q '"arrival":	"closed"' "$tmp/out" || fail "$what: not a closed loop"
+grep -q '"max":	16,' "$tmp/out" || fail "$what: the batch did not reach 16"
+
+# a trace, with a header
+printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n1.0,300,30\n' >"$tmp/t.csv"
+run load $base --trace "$tmp/t.csv" --json
+expect_rc 0
+[ "$(json_val requests_completed)" = 3 ] || fail "$what: three trace requests not served"
+grep -q '"arrival":	"trace"' "$tmp/out" || fail "$what: not the trace's arrivals"
+
+# trace errors: one line naming the file, line and field; exit 2
+printf '0,100,10\n0.5,abc,20\n' >"$tmp/bad.csv"
+run load $base --trace "$tmp/bad.csv"
+expect_rc 2
+printf 'shardscope load: --trace: %s:2: prompt_tokens: expected an integer 1..100000000, got '"'"'abc'"'"'\n' \
+    "$tmp/bad.csv" >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/err" || fail "$what: stderr is '$(cat "$tmp/err")'"
+printf '1,100,10\n0.5,100,20\n' >"$tmp/bad2.csv"
+run load $base --trace "$tmp/bad2.csv"
+expect_rc 2
+expect_err "bad2.csv:2: arrival_s: 0.5 is before"
+printf '0,100\n' >"$tmp/bad3.csv"
+run load $base --trace "$tmp/bad3.csv"
+expect_rc 2
+expect_err "bad3.csv:1: expected 3 fields"
+run load $base --trace "$tmp/missing.csv"
+expect_rc 2
+expect_err "missing.csv: cannot open"
+
+# usage errors
+run load $base --rate fast
+expect_rc 2
+expect_err "^shardscope load: --rate: expected requests/s above 0"
+run load $base --rate 5 --total-concurrency 4
+expect_rc 2
+expect_err "cannot be combined with --total-concurrency"
+run load $base --prompt-dist uniform:9-3
+expect_rc 2
+expect_err "^shardscope load: --prompt-dist: expected uniform:LO-HI"
+run load $base --scheduler fifo
+expect_rc 2
+expect_err "^shardscope load: --scheduler: expected prefill-first\\|chunked"
+run load $base --tp 3
+expect_rc 2
+run load --help
+expect_rc 0
+expect_out '^  --rate R'
+expect_out '^  --max-num-seqs N'
+
+# README.md and the man page name every option `load --help` lists
+checks=$((checks + 1))
+"$bin" load --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' >"$tmp/opts"
+[ -s "$tmp/opts" ] || fail "shardscope load --help: no options listed"
+while read -r o; do
+    man=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+    grep -q -- "$man" "$here/../../tui/shardscope.1" || fail "tui/shardscope.1 does not mention load $o"
+    grep -Eq -- "$o([^a-z-]|\$)" "$here/../../README.md" || fail "README.md does not mention load $o"
+done <"$tmp/opts"
+if command -v groff >/dev/null 2>&1; then
+    groff -man -Tutf8 -ww -z "$here/../../tui/shardscope.1" >"$tmp/out" 2>"$tmp/err" ||
+        fail "groff tui/shardscope.1: exit status $?"
+    [ ! -s "$tmp/err" ] || fail "groff tui/shardscope.1: $(head -n 3 "$tmp/err")"
+fi
+
+echo "e2e_load: $checks checks, $failed failed"
+[ "$failed" -eq 0 ]

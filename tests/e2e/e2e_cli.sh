@@ -933,5 +933,60 @@ run recommend --model llama-3-8b --gpu h100-sxm --allow-spec medusa
 expect_rc 2
 expect_err_exact "shardscope recommend: --allow-spec: expected a comma-separated list of eagle, mtp, got 'medusa'"
 
+# --- scenario files: save -> load gives the same eval --json -------------
+scn="$tmp/scenario.json"
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --tp 4 --dp 2 --batch 4 --prompt 2048 \
+    --dtype fp8 --framework vllm --kv-dtype fp8 --save-scenario "$scn" --json
+expect_rc 0
+cp "$tmp/out" "$tmp/saved-eval.json"
+[ -s "$scn" ] || fail "$what: no scenario file written"
+grep -q '"kind":[[:space:]]*"shardscope scenario"' "$scn" || fail "$what: no kind in the file"
+expect_schema "$scn"
+ls "$tmp" | grep -q 'scenario.json.tmp' && fail "$what: a temporary file was left behind"
+run eval --scenario "$scn" --json
+expect_rc 0
+cmp -s "$tmp/saved-eval.json" "$tmp/out" || fail "$what: eval --json differs from the saving run's"
+# a ranking too (no plan in the file)
+run eval --model llama-3-8b --gpu a100-80gb --gpus 4 --objective throughput --save-scenario "$scn"
+expect_rc 0
+cp "$tmp/out" "$tmp/saved-rank.txt"
+run eval --scenario "$scn"
+cmp -s "$tmp/saved-rank.txt" "$tmp/out" || fail "$what: the ranking differs from the saving run's"
+# the command line overrides the file's fields
+run eval --scenario "$scn" --gpus 2 --prompt 512
+expect_rc 0
+expect_out '^objective: throughput; [0-9]+ plans for 2 GPUs'
+expect_out 'prompt 512, gen 256'
+# bad files: one line naming the file and the field, exit 2
+printf '{"model": "llama-3-8b", "gpu": "h100-sxm", "gpus": true}\n' >"$tmp/bad.json"
+run eval --scenario "$tmp/bad.json"
+expect_rc 2
+expect_err_exact "shardscope eval: $tmp/bad.json: gpus: expected an integer 1..1048576, got true"
+printf '{"model": "llama-3-8b", "gpu": "h100-sxx", "gpus": 1}\n' >"$tmp/bad.json"
+run eval --scenario "$tmp/bad.json"
+expect_rc 2
+expect_err "^shardscope eval: $tmp/bad\.json: gpu: unknown gpu 'h100-sxx'"
+printf '{"model": "llama-3-8b", "gpu": "h100-sxm", "gpus": 1, "batch": 0}\n' >"$tmp/bad.json"
+run eval --scenario "$tmp/bad.json"
+expect_rc 2
+expect_err_exact "shardscope eval: $tmp/bad.json: batch: expected an integer 1..16777216 or \"max\", got 0"
+printf '{"model": "llama-3-8b",\n "gpu": }\n' >"$tmp/bad.json"
+run eval --scenario "$tmp/bad.json"
+expect_rc 2
+expect_err_exact "shardscope eval: $tmp/bad.json: not JSON (line 2)"
+run eval --scenario "$tmp/none.json"
+expect_rc 2
+expect_err_exact "shardscope eval: $tmp/none.json: cannot read: No such file or directory"
+# unknown fields: a note on stderr, it still evaluates
+printf '{"model": "llama-3-8b", "gpu": "h100-sxm", "gpus": 1, "tp": 1, "colour": "blue"}\n' \
+    >"$tmp/extra.json"
+run eval --scenario "$tmp/extra.json"
+expect_rc 0
+expect_err "^shardscope eval: --scenario: note: $tmp/extra\.json: unknown fields ignored: colour$"
+expect_out '^plan tp=1 pp=1 dp=1 ep=1: fits'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --save-scenario /nonexistent/dir/s.json
+expect_rc 1
+expect_err "^shardscope eval: --save-scenario: /nonexistent/dir/s\.json: cannot create a temporary file"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

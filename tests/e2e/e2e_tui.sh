@@ -268,6 +268,31 @@ st=$(dead hf)
 if [ "$st" = 0 ]; then pass "config.json session quits with q (status 0)"
 else fail "config.json session: status $st"; fi
 
+# --- a scenario file (eval --save-scenario) opens the explorer on it ----------
+"$BIN" eval --model llama-3-8b --gpu h100-sxm --gpus 4 --tp 2 --dp 2 --batch 8 --prompt 2048 \
+    --kv-dtype fp8 --save-scenario "$TMPD/scn.json" >/dev/null 2>&1 ||
+    fail "eval --save-scenario for the explorer"
+$T new-session -d -s scn -x 120 -y 40 \
+    "env XDG_CONFIG_HOME=$TMPD/config LC_ALL=${UTF8:-C} TERM=tmux-256color $BIN --scenario $TMPD/scn.json; echo \$? > $TMPD/scn.rc"
+$T set-option -t scn remain-on-exit on >/dev/null
+check scn "Llama-3-8B on 4" "--scenario FILE opens the explorer on its model and GPU count"
+check scn "8 seq" "the file's batch is the explorer's"
+check scn "2048 tok" "the file's prompt is the explorer's"
+check scn "not in the explorer: kv_dtype" "what the explorer cannot show is named on the bar"
+$T send-keys -t scn x
+if [ -n "$UTF8" ]; then times='×'; else times=x; fi
+check scn "TP2${times}PP1${times}DP2 kernels" "the file's plan is the selected one (details page 2)"
+$T send-keys -t scn q
+st=$(dead scn)
+if [ "$st" = 0 ]; then pass "scenario session quits with q (status 0)"
+else fail "scenario session: status $st"; fi
+echo '{"gpus": "four"}' >"$TMPD/bad-scn.json"
+out=$("$BIN" --scenario "$TMPD/bad-scn.json" 2>&1 </dev/null); st=$?
+case "$st:$out" in
+    "2:shardscope tui: $TMPD/bad-scn.json: gpus: expected an integer"*) pass "a bad scenario file: exit 2 naming the file and field" ;;
+    *) fail "a bad scenario file: status $st, '$out'" ;;
+esac
+
 # --- not a terminal: the help -------------------------------------------------
 out=$("$BIN" tui </dev/null 2>&1 | head -3)
 case $out in *usage:*) pass "stdout not a terminal: prints the help" ;;

@@ -13,6 +13,7 @@
 #include "cli_common.h"
 #include "explain.h"
 #include "json.h"
+#include "scenario_file.h"
 
 /* Plans whose Monte Carlo tails are computed in a ranking. */
 #define EVAL_TAILS_FOR 3
@@ -36,6 +37,15 @@ static const cli_opt EVAL_OPTS[] = {
              "with their origin; without a plan, the first that fits.\n"
              "--json always carries it as 'explain'; with --explain\n"
              "every fitting plan of a ranking carries its own"},
+    {.name = "--scenario", .kind = CLI_OPT_STRING, .arg = "FILE", .off = CLI_AT(scenario_file),
+     .section = "scenario files:",
+     .help = "read the scenario from FILE (JSON: the flags by name, as\n"
+             "--save-scenario writes them); flags given here override\n"
+             "its fields"},
+    {.name = "--save-scenario", .kind = CLI_OPT_STRING, .arg = "FILE",
+     .off = CLI_AT(save_scenario),
+     .help = "write the whole scenario (presets resolved, the plan,\n"
+             "every number) to FILE atomically, then evaluate as usual"},
     {.name = NULL},
 };
 
@@ -569,12 +579,41 @@ static int eval_pareto_checked(const cli_scenario *cs, const cli_opts *o)
     return cli_eval_pareto(cs, o);
 }
 
+/* eval over the options with --scenario FILE merged in (*merged, *sf). */
+static int eval_run(const cli_opts *o, const preset_db *db, const cli_scenario_file *sf);
+
 int cli_eval_run(const cli_opts *o, const preset_db *db)
 {
     if (o->v.csv && o->v.json) {
         fprintf(stderr, "shardscope eval: --csv: cannot be combined with --json\n");
         return CLI_USAGE;
     }
+    if (!o->v.scenario_file)
+        return eval_run(o, db, NULL);
+    cli_opts *merged = malloc(sizeof *merged);
+    cli_scenario_file sf;
+    engine_error err = {{0}};
+    if (!merged) {
+        fprintf(stderr, "shardscope eval: out of memory\n");
+        return CLI_FAIL;
+    }
+    *merged = *o;
+    int rc;
+    if (cli_scenario_file_merge(o->v.scenario_file, merged, &sf, &err) != 0) {
+        rc = cli_fail("eval", &err);
+    } else {
+        if (sf.note[0])
+            fprintf(stderr, "shardscope eval: --scenario: note: %s: unknown fields ignored: %s\n",
+                    o->v.scenario_file, sf.note);
+        rc = eval_run(merged, db, &sf);
+        cli_scenario_file_free(&sf);
+    }
+    free(merged);
+    return rc;
+}
+
+static int eval_run(const cli_opts *o, const preset_db *db, const cli_scenario_file *sf)
+{
     cli_scenario *cs = malloc(sizeof *cs);
     if (!cs) {
         fprintf(stderr, "shardscope eval: out of memory\n");
@@ -582,9 +621,14 @@ int cli_eval_run(const cli_opts *o, const preset_db *db)
     }
     engine_error err = {{0}};
     int rc;
-    if (cli_scenario_load(o, db, CLI_NEED_ALL | CLI_ALLOW_LOAD, "eval", cs, &err) != 0)
+    if (cli_scenario_load(o, db, CLI_NEED_ALL | CLI_ALLOW_LOAD, "eval", cs, &err) != 0) {
+        cli_scenario_file_blame(sf, &err);
         rc = cli_fail("eval", &err);
-    else {
+    } else if (o->v.save_scenario &&
+               cli_scenario_file_save(o->v.save_scenario, o, cs, &err) != 0) {
+        fprintf(stderr, "shardscope eval: --save-scenario: %s\n", err.msg);
+        rc = CLI_FAIL;
+    } else {
         /* Throughput and cost rank at a load: each plan's largest batch
          * unless --batch or --total-concurrency sets one. */
         engine_scenario *s = &cs->scenario;

@@ -15,6 +15,7 @@
 #include "explorer.h"
 #include "explorer_bench.h"
 #include "explorer_calib.h"
+#include "scenario_file.h"
 #include "term.h"
 
 static const cli_opt TUI_OPTS[] = {
@@ -41,6 +42,10 @@ static const cli_opt TUI_OPTS[] = {
      .help = "no colours (NO_COLOR=1 does the same)"},
     {.name = "--no-mouse", .kind = CLI_OPT_FLAG, .off = CLI_AT(no_mouse),
      .help = "leave the mouse to the terminal"},
+    {.name = "--scenario", .kind = CLI_OPT_STRING, .arg = "FILE", .off = CLI_AT(scenario_file),
+     .help = "open on a scenario file (eval --save-scenario): model,\n"
+             "GPU, links, counts, VRAM, framework, workload and plan;\n"
+             "flags given here override its fields"},
     /* Hidden: the scripted explorer benchmark (make bench). */
     {.name = "--bench", .kind = CLI_OPT_FLAG, .off = CLI_AT(bench)},
     {.name = "--size", .kind = CLI_OPT_STRING, .arg = "COLSxROWS", .off = CLI_AT(size)},
@@ -112,6 +117,68 @@ static int load_explorer_opts(const cli_opts *o, const preset_db *db, explorer_o
         eo->gpus_per_node = o->v.gpus_per_node;
     if (CLI_SEEN(o, vram_gb))
         eo->vram_gb = o->v.vram_gb;
+    /* the workload and plan: only a scenario file gives them */
+    if (CLI_SEEN(o, batch) && o->v.batch > 0)
+        eo->batch = o->v.batch;
+    if (CLI_SEEN(o, prompt))
+        eo->prompt = o->v.prompt;
+    if (CLI_SEEN(o, gen))
+        eo->gen = o->v.gen;
+    if (CLI_SEEN(o, microbatches))
+        eo->microbatches = o->v.microbatches;
+    if (CLI_SEEN(o, dtype))
+        eo->dtype = o->v.dtype;
+    if (CLI_SEEN(o, schedule))
+        eo->schedule = o->v.schedule;
+    if (CLI_SEEN(o, objective))
+        eo->objective = o->v.objective;
+    if (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep))
+        eo->plan = (engine_plan){CLI_SEEN(o, tp) ? o->v.tp : 1, CLI_SEEN(o, pp) ? o->v.pp : 1,
+                                 CLI_SEEN(o, dp) ? o->v.dp : 1, CLI_SEEN(o, ep) ? o->v.ep : 1};
+    return 0;
+}
+
+/* What a scenario file sets that the explorer has no control for (the
+ * scenario checked as eval loads it: a bad file fails here, naming the
+ * file and the field), into note ("" none). 0, or -1 with err. */
+static int scenario_file_check(const cli_opts *o, const preset_db *db,
+                               const cli_scenario_file *sf, char *note, size_t len,
+                               engine_error *err)
+{
+    cli_scenario *cs = malloc(sizeof *cs);
+    if (!cs)
+        return engine_errorf(err, "out of memory");
+    if (cli_scenario_load(o, db, CLI_ALLOW_LOAD, "tui", cs, err) != 0) {
+        cli_scenario_file_blame(sf, err);
+        free(cs);
+        return -1;
+    }
+    engine_scenario d;
+    engine_scenario_defaults(&d);
+    const engine_scenario *s = &cs->scenario;
+    const struct {
+        const char *name;
+        int differs;
+    } f[] = {{"kv_dtype", s->kv_dtype != d.kv_dtype},
+             {"act_dtype", s->act_dtype != d.act_dtype},
+             {"cuda_graphs", s->cuda_graphs != d.cuda_graphs},
+             {"mem_fraction", s->usable_fraction != d.usable_fraction},
+             {"max_model_len", s->max_model_len != d.max_model_len},
+             {"quant_group", CLI_SEEN(o, quant_group)},
+             {"interleave", s->interleave != d.interleave},
+             {"batch max", s->batch_max != 0},
+             {"total_concurrency", s->total_concurrency != 0},
+             {"spec_method", s->spec_method != d.spec_method},
+             {"tails (jitter, stragglers, samples, seed)",
+              s->jitter_sigma != d.jitter_sigma || s->straggler_prob != d.straggler_prob ||
+                  s->straggler_slowdown != d.straggler_slowdown ||
+                  s->mc_samples != d.mc_samples || s->seed != d.seed}};
+    size_t n = 0;
+    note[0] = '\0';
+    for (size_t i = 0; i < sizeof f / sizeof f[0] && n < len; i++)
+        if (f[i].differs)
+            n += (size_t)snprintf(note + n, len - n, "%s%s", n ? ", " : "", f[i].name);
+    free(cs);
     return 0;
 }
 
@@ -174,7 +241,40 @@ static int not_a_terminal(const cli_opts *o, const char *which)
 static int tui_session(const cli_opts *opts, const preset_db *db, const explorer_opts *eo,
                        int rows, int cols);
 
+static int tui_run(const cli_opts *opts, const preset_db *db, const char *message);
+
 int cli_tui_run(const cli_opts *opts, const preset_db *db)
+{
+    if (!opts->v.scenario_file)
+        return tui_run(opts, db, NULL);
+    cli_opts *merged = malloc(sizeof *merged);
+    if (!merged) {
+        fprintf(stderr, "shardscope tui: out of memory\n");
+        return CLI_FAIL;
+    }
+    *merged = *opts;
+    cli_scenario_file sf;
+    engine_error err = {{0}};
+    char note[300], msg[700] = "";
+    int rc;
+    if (cli_scenario_file_merge(opts->v.scenario_file, merged, &sf, &err) != 0) {
+        rc = cli_fail("tui", &err);
+    } else if (scenario_file_check(merged, db, &sf, note, sizeof note, &err) != 0) {
+        rc = cli_fail("tui", &err);
+        cli_scenario_file_free(&sf);
+    } else {
+        if (sf.note[0] || note[0])
+            snprintf(msg, sizeof msg, "%s:%s%s%s%s", opts->v.scenario_file,
+                     note[0] ? " not in the explorer: " : "", note, sf.note[0] ? "; unknown: " : "",
+                     sf.note);
+        rc = tui_run(merged, db, msg[0] ? msg : NULL);
+        cli_scenario_file_free(&sf);
+    }
+    free(merged);
+    return rc;
+}
+
+static int tui_run(const cli_opts *opts, const preset_db *db, const char *message)
 {
     explorer_opts eo;
     engine_error err = {{0}};
@@ -189,6 +289,7 @@ int cli_tui_run(const cli_opts *opts, const preset_db *db)
         free(view.models);
         return cli_fail("tui", &err);
     }
+    eo.message = message;
     int rc = tui_session(opts, view.models ? &view : db, &eo, rows, cols);
     free(view.models);
     return rc;

@@ -138,6 +138,23 @@ void exp_ctl_reset(explorer *x)
     exp_set_msg(x, "reset to the starting values");
 }
 
+/* The workload a scenario file gave (explorer_opts), where set. */
+static void apply_workload(slider *c, const explorer_opts *o)
+{
+    const struct {
+        int ctl, v;
+    } w[] = {{CTL_BATCH, o->batch > 0 ? o->batch : -1},
+             {CTL_PROMPT, o->prompt > 0 ? o->prompt : -1},
+             {CTL_GEN, o->gen > 0 ? o->gen : -1},
+             {CTL_MICRO, o->microbatches},
+             {CTL_DTYPE, o->dtype},
+             {CTL_SCHED, o->schedule},
+             {CTL_OBJECTIVE, o->objective}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (w[i].v >= 0)
+            slider_set(&c[w[i].ctl], w[i].v);
+}
+
 static void make_sliders(explorer *x, const explorer_opts *o, int mi, int gi, int li, int ii)
 {
     const preset_db *db = x->db;
@@ -172,6 +189,8 @@ static void make_sliders(explorer *x, const explorer_opts *o, int mi, int gi, in
     set_context_ranges(x);
     slider_set(&c[CTL_PROMPT], d.prompt);
     slider_set(&c[CTL_GEN], d.gen);
+    if (o)
+        apply_workload(c, o);
 }
 
 int exp_controls_init(explorer *x, const explorer_opts *o, engine_error *err)

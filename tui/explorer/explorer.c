@@ -26,6 +26,7 @@
 void explorer_opts_defaults(explorer_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->microbatches = o->dtype = o->schedule = o->objective = -1;
 }
 
 
@@ -74,6 +75,8 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     x->view.plans = (listview){.cursor = 1, .rows = 8};
     x->view.details = (listview){.cursor = 0, .rows = 8, .page = 8};
     x->scr.need_layout = 1;
+    if (o && o->message)
+        exp_set_msg(x, "%s", o->message);
     *out = x;
     return 0;
 }

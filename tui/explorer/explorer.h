@@ -34,6 +34,12 @@ typedef struct explorer_opts {
     int gpus_per_node;   /* 0: the GPU's NVLink domain (or node) */
     double vram_gb;      /* 0: the GPU's capacity */
     const char *export_dir; /* NULL: $SHARDSCOPE_EXPORT_DIR or "." */
+    /* The workload (a scenario file): 0 / -1 keep the explorer's default. */
+    int batch, prompt, gen; /* 0: 1, 1024, 256 */
+    int microbatches;       /* -1: auto; 0.. as the control */
+    int dtype, schedule, objective; /* -1: fp16, gpipe, latency */
+    engine_plan plan;       /* tp > 0: select this plan when it is ranked */
+    const char *message;    /* NULL, or a line for the bar at the start */
 } explorer_opts;
 
 void explorer_opts_defaults(explorer_opts *o);

@@ -353,12 +353,28 @@ static void update_explain(explorer *x)
         x->r.explain_ok = engine_explain_plan(&x->r.sc, p->plan, &x->r.explain, NULL) == 0;
 }
 
+/* The plan a scenario file named (explorer_opts.plan), selected once it
+ * is ranked; then forgotten. */
+static void select_wanted_plan(explorer *x)
+{
+    engine_plan w = x->opts.plan;
+    if (w.tp < 1)
+        return;
+    for (int i = 0; i < x->r.n_shown; i++) {
+        engine_plan p = x->r.plans[x->r.order[i]].plan;
+        if (p.tp == w.tp && p.pp == w.pp && p.dp == w.dp && p.ep == w.ep)
+            x->view.plans.sel = i;
+    }
+    x->opts.plan.tp = 0;
+}
+
 void exp_update(explorer *x)
 {
     build_scenario(x, &x->r.sc);
     warn_overrides(x);
     for (int p = 0; p < EXP_PARTS; p++)
         exp_update_part(x, (exp_part)p);
+    select_wanted_plan(x);
     update_explain(x);
     if (x->ov.kind == OVERLAY_CALIB)
         exp_calib_fetch_view(x);

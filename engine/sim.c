@@ -40,7 +40,7 @@ typedef struct sim_ws {
 /* Accumulators over the replicas. */
 typedef struct sim_acc {
     long long steps, blocks_peak;
-    double busy, batch_time, kv_time;
+    double busy, batch_time, kv_time, sys_time;
     int max_batch, rejected;
 } sim_acc;
 
@@ -356,6 +356,17 @@ static void account(replica *p, double dt, long long steps, int batch)
     a->busy += dt;
     a->batch_time += batch * dt;
     a->kv_time += (double)p->blocks / (double)p->cap * dt;
+    /* requests in the system over [t, t + dt]: running, queued, and those
+     * arrived but not yet enqueued (an arrival joins the queue at the next
+     * scheduling round), each from its arrival */
+    double t1 = p->t + dt, sys = (double)(p->nrun + p->qt - p->qh) * dt;
+    for (int i = p->next; i < arrived_limit(p); i++) {
+        double at = rq(p, i)->arrival;
+        if (at >= t1)
+            break;
+        sys += t1 - (at > p->t ? at : p->t);
+    }
+    a->sys_time += sys;
     if (batch > a->max_batch)
         a->max_batch = batch;
     if (p->blocks > a->blocks_peak)
@@ -555,7 +566,11 @@ static engine_sim_pct pct_of(sim_ws *w, req_metric f, double slo_p, double *at_s
             w->sort[k++] = v;
     }
     qsort(w->sort, (size_t)k, sizeof w->sort[0], engine_cmp_double);
-    engine_sim_pct p = {pct(w->sort, k, 50), pct(w->sort, k, 90), pct(w->sort, k, 99)};
+    double sum = 0;
+    for (int i = 0; i < k; i++)
+        sum += w->sort[i];
+    engine_sim_pct p = {pct(w->sort, k, 50), pct(w->sort, k, 90), pct(w->sort, k, 99),
+                        k > 0 ? sum / k : 0};
     *at_slo = pct(w->sort, k, slo_p);
     return p;
 }
@@ -681,6 +696,7 @@ static int run_n(const engine_stepper *st, const engine_sim_config *c, int n,
     out->kv_blocks_peak = acc.blocks_peak;
     out->kv_use_max = (double)acc.blocks_peak / (double)st->kv_blocks;
     out->busy_fraction = out->duration_s > 0 ? acc.busy / (out->duration_s * st->plan.dp) : 0;
+    out->mean_in_system = out->duration_s > 0 ? acc.sys_time / out->duration_s : 0;
     return 0;
 }
 

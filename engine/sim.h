@@ -103,6 +103,7 @@ typedef struct engine_sim_config {
 
 typedef struct engine_sim_pct {
     double p50, p90, p99;
+    double mean; /* over the same requests */
 } engine_sim_pct;
 
 #define ENGINE_SIM_SERIES 24
@@ -133,6 +134,11 @@ typedef struct engine_sim_result {
     long long kv_blocks_peak;     /* the most any replica held at once */
     double mean_queue;            /* waiting requests (all replicas), mean over
                                    * the series' times */
+    double mean_in_system;        /* requests queued or running (all replicas),
+                                   * time-weighted over the duration, step by
+                                   * step: Little's L against requests_per_s x
+                                   * e2e.mean (an arrival counts from the step
+                                   * boundary that enqueues it) */
     int max_queue;
     long long steps;              /* engine steps, all replicas */
     double busy_fraction;         /* busy time / (duration * dp) */

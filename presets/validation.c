@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim.h"
+
 static const char *const CAT_NAMES[VAL_CAT_COUNT] = {
     "batch-1 decode", "high-batch throughput", "prefill/TTFT", "TP=8",
     "PP and TPxPP",   "MoE with TP",           "MoE with EP",  "FP8/int4/FP4",
     "H100/H200/B200/MI300X", "multi-node",     "small (<3B)",  "long context (>=32k)",
     "speculative decoding",
+    "serving (simulated)",
 };
 
 static const char *const METRIC_NAMES[VAL_METRIC_COUNT] = {
@@ -336,4 +339,160 @@ int val_bands_shipped(engine_band_table *out)
     free(r);
     preset_db_free(db);
     return out->n_cases > 0 ? 0 : -1;
+}
+
+/* --- the serving rows through the load simulation ---------------------- */
+
+/* Requests one row simulates: the run's published count, else enough for
+ * stable means of a closed loop (VAL_SERVING_PER_SLOT per request in
+ * flight), at least VAL_SERVING_MIN_REQUESTS. */
+static int serving_requests(const val_serving_case *c)
+{
+    if (c->requests > 0)
+        return c->requests;
+    int n = c->arrival == VAL_ARRIVAL_CLOSED ? VAL_SERVING_PER_SLOT * (int)c->load : 0;
+    return n > VAL_SERVING_MIN_REQUESTS ? n : VAL_SERVING_MIN_REQUESTS;
+}
+
+static engine_sim_dist serving_dist(int mean, double spread)
+{
+    engine_sim_dist d = {ENGINE_SIM_FIXED, 0, 0, 0};
+    if (spread > 0) {
+        d.kind = ENGINE_SIM_UNIFORM;
+        d.lo = (int)lround(mean * (1 - spread));
+        d.hi = (int)lround(mean * (1 + spread));
+        if (d.lo < 1)
+            d.lo = 1;
+    }
+    return d;
+}
+
+/* The simulation's configuration for row c on stepper st: the framework's
+ * limits and scheduler (engine_sim_defaults), the row's load and lengths. */
+static void serving_config(const val_serving_case *c, const engine_stepper *st,
+                           engine_sim_config *cfg)
+{
+    static const engine_sim_arrival ARRIVAL[VAL_ARRIVAL_COUNT] = {
+        ENGINE_SIM_CLOSED, ENGINE_SIM_POISSON, ENGINE_SIM_OFFLINE};
+    engine_sim_defaults(cfg, st);
+    cfg->arrival = ARRIVAL[c->arrival];
+    if (c->arrival == VAL_ARRIVAL_CLOSED)
+        cfg->concurrency = (int)c->load;
+    if (c->arrival == VAL_ARRIVAL_POISSON)
+        cfg->rate = c->load;
+    cfg->requests = serving_requests(c);
+    cfg->prompt = c->prompt;
+    cfg->gen = c->gen;
+    cfg->prompt_dist = serving_dist(c->prompt, c->spread);
+    cfg->gen_dist = serving_dist(c->gen, c->spread);
+    if (c->max_num_seqs > 0)
+        cfg->max_num_seqs = c->max_num_seqs;
+    cfg->seed = VAL_SERVING_SEED;
+}
+
+/* Row c's figure f from the simulation, in the row's statistic. */
+static double serving_figure(const val_serving_case *c, const engine_sim_result *r, val_figure f)
+{
+    if (f == VAL_FIG_TPS)
+        return r->output_tokens_per_s;
+    const engine_sim_pct *p = f == VAL_FIG_TTFT ? &r->ttft : &r->tpot;
+    return c->stat == VAL_STAT_MEAN ? p->mean : p->p50;
+}
+
+/* Row c's scenario and plan, through the static case builder. */
+static int serving_scenario(const preset_db *db, const val_serving_case *c, engine_scenario *s,
+                            engine_plan *plan, engine_error *err)
+{
+    val_case v = {.id = c->id, .source = c->source, .setup = c->setup, .model = c->model,
+                  .gpu = c->gpu, .framework = c->framework, .gpus = c->gpus, .tp = c->tp,
+                  .pp = c->pp, .ep = c->ep, .batch = 1, .prompt = c->prompt, .gen = c->gen,
+                  .weights = c->weights, .kv = c->kv, .mem_fraction = c->mem_fraction,
+                  .max_model_len = c->max_model_len, .eager = c->eager};
+    return val_scenario(db, &v, s, plan, err);
+}
+
+static void serving_fail(val_serving_result *out, const char *id, const char *msg)
+{
+    out->ok = 0;
+    snprintf(out->error, sizeof out->error, "serving case %.40s: %.300s", id, msg);
+}
+
+void val_serving_run_case(const preset_db *db, int i, val_serving_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < 0 || i >= val_serving_case_count)
+        return;
+    const val_serving_case *c = &val_serving_cases[i];
+    out->c = c;
+    out->saturated = val_serving_saturated(i);
+    engine_scenario s;
+    engine_plan plan;
+    engine_error err = {{0}};
+    engine_stepper st;
+    if (serving_scenario(db, c, &s, &plan, &err) != 0 ||
+        engine_stepper_init(&st, &s, plan, &err) != 0)
+        return serving_fail(out, c->id, err.msg);
+    if (!st.valid)
+        return serving_fail(out, c->id, st.reason);
+    engine_sim_config cfg;
+    serving_config(c, &st, &cfg);
+    size_t bytes = engine_sim_workspace_bytes(&st, &cfg);
+    void *work = bytes ? malloc(bytes) : NULL;
+    engine_sim_result r;
+    int rc = work ? engine_sim_run(&st, &cfg, work, bytes, &r, &err) : -1;
+    free(work);
+    if (rc != 0)
+        return serving_fail(out, c->id, work || bytes ? err.msg : "out of memory");
+    out->ok = 1;
+    out->overloaded = r.overloaded;
+    out->requests = r.requests;
+    out->mean_batch = r.mean_batch;
+    out->max_batch = r.max_batch;
+    for (int f = 0; f < VAL_FIG_COUNT; f++) {
+        double m = val_serving_measured(c, (val_figure)f);
+        out->predicted[f] = serving_figure(c, &r, (val_figure)f);
+        out->ratio[f] = m > 0 ? out->predicted[f] / m : 0;
+    }
+}
+
+int val_serving_run_all(const preset_db *db, val_serving_result *out)
+{
+    for (int i = 0; i < val_serving_case_count; i++)
+        val_serving_run_case(db, i, &out[i]);
+    return val_serving_case_count;
+}
+
+void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, int knee,
+                          val_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    double ape[VAL_MAX_CASES];
+    double logsum = 0, worst = 1;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!r[i].ok) {
+            out->refused++;
+            continue;
+        }
+        if ((knee == 1 && r[i].saturated) || (knee == 2 && !r[i].saturated))
+            continue;
+        for (int f = 0; f < VAL_FIG_COUNT && k < VAL_MAX_CASES; f++) {
+            double q = r[i].ratio[f];
+            if (!(figures & (1u << f)) || !(q > 0))
+                continue;
+            ape[k++] = fabs(q - 1.0);
+            logsum += log(f == VAL_FIG_TPS ? q : 1.0 / q);
+            if (fabs(log(q)) > fabs(log(worst)))
+                worst = q;
+        }
+    }
+    out->n = k;
+    if (k == 0)
+        return;
+    out->median_ape = median_of(ape, k);
+    double pos = 0.9 * (k - 1);
+    int j = (int)floor(pos);
+    out->p90_ape = j + 1 < k ? ape[j] + (pos - j) * (ape[j + 1] - ape[j]) : ape[k - 1];
+    out->worst_ratio = worst;
+    out->speed_bias = exp(logsum / k);
 }

@@ -89,6 +89,8 @@ typedef enum val_category {
     VAL_CAT_SMALL,       /* models below 3 B parameters */
     VAL_CAT_LONG,        /* prompt + gen >= 32768 tokens */
     VAL_CAT_SPEC,        /* speculative decoding (its cases count here only) */
+    VAL_CAT_SERVING,     /* the serving rows under load (validation_serving.c),
+                          * through the load simulation; no static case */
     VAL_CAT_COUNT
 } val_category;
 
@@ -193,6 +195,7 @@ typedef struct val_serving_case {
     int max_num_seqs;      /* the run's limit; 0: the framework's */
     double mem_fraction;   /* 0: the framework's */
     int max_model_len;     /* 0: the model's */
+    int eager;             /* 1: the run launched decode eagerly (--enforce-eager) */
     val_stat stat;         /* of ttft_s and tpot_s */
     double ttft_s, tpot_s; /* measured, s; 0: not published */
     double tps;            /* measured output tokens/s; 0: not published */
@@ -218,5 +221,37 @@ int val_serving_saturated(int i);
 
 const char *val_arrival_name(val_arrival a);
 const char *val_figure_name(val_figure f);
+
+/* What the load simulation says for one serving row. */
+typedef struct val_serving_result {
+    const val_serving_case *c;
+    int ok;                       /* built and simulated */
+    char error[ENGINE_ERROR_MAX]; /* why not, when !ok */
+    int saturated;                /* val_serving_saturated: the published knee */
+    int overloaded;               /* the simulation's verdict */
+    int requests;                 /* simulated */
+    double predicted[VAL_FIG_COUNT]; /* SI, the row's statistic */
+    double ratio[VAL_FIG_COUNT];     /* predicted / measured; 0: not published */
+    double mean_batch;            /* running requests a step */
+    int max_batch;                /* the most a replica ran (KV cache, max_num_seqs) */
+} val_serving_result;
+
+/* Requests, seed and the simulation's defaults for the rows (validation.c). */
+#define VAL_SERVING_MIN_REQUESTS 400 /* at least, when the run's count is unstated */
+#define VAL_SERVING_PER_SLOT 8       /* closed loop: requests per one in flight */
+#define VAL_SERVING_SEED 42
+
+/* Simulate shipped row i on db's presets into *out. */
+void val_serving_run_case(const preset_db *db, int i, val_serving_result *out);
+
+/* Every shipped row into out[0..val_serving_case_count-1]; returns the count. */
+int val_serving_run_all(const preset_db *db, val_serving_result *out);
+
+/* Statistics over the published figures of a set of rows: figures mask
+ * (bits 1u << val_figure); knee 0: every row, 1: rows below saturation
+ * only, 2: rows past it only.  n counts figures; speed_bias over times
+ * (TTFT, TPOT) and rates alike; refused: rows that could not be simulated. */
+void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, int knee,
+                          val_stats *out);
 
 #endif /* SHARDSCOPE_VALIDATION_H */

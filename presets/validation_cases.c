@@ -716,12 +716,12 @@ const val_case val_cases[] = {
     /* --- NIM: Llama-3.3-70B FP8 TP2 on 2 x H100, AIPerf concurrency 1 --- */
     {"nim-l33-70b-h100-f8-tp2-c1-5000-500-ttft", "https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md, Llama-3.3-70b-instruct Results (NIM 1.8.0, 2 x H100 80G, fp8 TP2), 5000 Input / 500 Output, concurrency 1",
      "NIM 1.8.0 (TensorRT-LLM profile presumed), fp8 TP2, AIPerf concurrency 1",
-     "llama-3.1-70b", "h100-sxm", NULL, NULL, "trt-llm", 2, 2, 1, 1, 1, 0, 5000, 500, F8, B16, 0, 0,
-     VAL_TTFT, 406.77e-3, 0.30, "'H100 80G', SXM presumed", 0, 0, 0},
+     "llama-3.1-70b", "h100-sxm", NULL, NULL, "trt-llm", 2, 2, 1, 1, 1, 0, 5000, 500, F8, F8, 0, 0,
+     VAL_TTFT, 406.77e-3, 0.30, "'H100 80G', SXM presumed; FP8 KV cache: the same NIM tables serve 150 concurrent 5500-token requests on one 80 GB H100 (validation_serving.c), which a 16-bit cache cannot hold", 0, 0, 0},
     {"nim-l33-70b-h100-f8-tp2-c1-5000-500-itl", "https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md, Llama-3.3-70b-instruct Results (NIM 1.8.0, 2 x H100 80G, fp8 TP2), 5000 Input / 500 Output, concurrency 1",
      "NIM 1.8.0 (TensorRT-LLM profile presumed), fp8 TP2, AIPerf concurrency 1",
-     "llama-3.1-70b", "h100-sxm", NULL, NULL, "trt-llm", 2, 2, 1, 1, 1, 0, 5000, 500, F8, B16, 0, 0,
-     VAL_ITL, 18.58e-3, 0.30, "'H100 80G', SXM presumed", 0, 0, 0},
+     "llama-3.1-70b", "h100-sxm", NULL, NULL, "trt-llm", 2, 2, 1, 1, 1, 0, 5000, 500, F8, F8, 0, 0,
+     VAL_ITL, 18.58e-3, 0.30, "'H100 80G', SXM presumed; FP8 KV cache (see the TTFT row)", 0, 0, 0},
     /* --- BK: vLLM nightly latency tests, batch 8, 32 in / 128 out, dummy weights --- */
     {"bk-l3-8b-h200-b8-32-128", "https://buildkite.com/vllm/performance-benchmark/builds/9513, Latency tests (latency_llama8B_tp1)",
      "vLLM nightly (late 2024) benchmark_latency, batch 8, input 32, output 128, load_format dummy",

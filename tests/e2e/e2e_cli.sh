@@ -298,9 +298,15 @@ run validate
 expect_rc 0
 expect_out '^overall +[0-9]+ '
 expect_out '^speed bias: '
+# the serving row: published runs under load through the load simulation
+expect_out '^serving \(simulated\) +[0-9]+ +[0-9.]+% '
+expect_out '^  below saturation, target median APE <= 25 % each: TTFT (met|MISSED) \([0-9.]+ % over [0-9]+\), TPOT (met|MISSED)'
 run validate --json
 expect_rc 0
 expect_clean_json
+expect_out '"serving_target":'
+expect_out '"serving_cases":'
+expect_out '"category":[[:space:]]*"serving \(simulated\)"'
 
 # A Hugging Face config.json gives the same model as the preset.
 run eval --model "$fx/llama-3-8b/config.json" --gpu h100-sxm --gpus 1 --tp 1 --json

@@ -112,6 +112,7 @@ static const char *const MODELS[] = {
     "llama-3.2-1b", "llama-3.2-3b", "tinyllama-1.1b", "phi-2", "qwen2.5-0.5b",
     "qwen2.5-1.5b", "qwen2.5-3b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b",
     "qwen3-0.6b", "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b",
+    "qwen3-14b", /* the serving table (presets/validation_serving.c) */
     "deepseek-r1", "ft-gpt-20b", "megatron-530b",
     /* issue 11: today's models */
     "llama-4-scout", "llama-4-maverick", "gemma-2-9b", "gemma-2-27b", "gemma-3-27b",

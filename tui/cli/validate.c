@@ -3,8 +3,11 @@
  * table of published measurements (presets/validation_cases.c), one table
  * per category (n, median and 90th-percentile absolute error, worst ratio,
  * speed bias), the overall line and the targets; --cases lists every case,
- * --json and --csv give the same numbers for scripts.  The shipped presets
- * are used alone, so a user preset never changes the verdict.  The exit
+ * --json and --csv give the same numbers for scripts.  The "serving" row
+ * runs the serving table (presets/validation_serving.c) through the load
+ * simulation and reports its median error of TTFT and TPOT below
+ * saturation against the 25 % target.  The shipped presets are used alone,
+ * so a user preset never changes the verdict.  The exit
  * status is 0 unless a case cannot be built (a missing preset: 1); a missed
  * target is reported, not an error (the per-case assertions live in
  * tests/test_validation.c).
@@ -23,10 +26,15 @@
 #define TARGET_MEDIAN_ALL 0.10
 #define TARGET_MEDIAN_CAT 0.15
 #define TARGET_WORST 2.0
+/* Target of issue "Serving under load": TTFT and TPOT below saturation. */
+#define TARGET_SERVING 0.25
+#define SERVING_LATENCY ((1u << VAL_FIG_TTFT) | (1u << VAL_FIG_TPOT))
+#define SERVING_ALL ((1u << VAL_FIG_COUNT) - 1)
 
 static const cli_opt VALIDATE_OPTS[] = {
     {.name = "--cases", .kind = CLI_OPT_FLAG, .off = CLI_AT(cases),
-     .help = "also list every case: id, metric, measured, predicted, ratio"},
+     .help = "also list every case: id, metric, measured, predicted, ratio (and\n"
+             "every serving row's figures)"},
     {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
      .help = "one object {summary: [...], cases: [...]} (SI units)"},
     {.name = "--csv", .kind = CLI_OPT_FLAG, .off = CLI_AT(csv),
@@ -40,7 +48,10 @@ const cli_options cli_validate_options = {
              "(TensorRT-LLM, vLLM, SGLang, FasterTransformer, MLC, ... with their sources)\n"
              "on the shipped presets, and print per category: n, median and 90th\n"
              "percentile of |predicted/measured - 1| (APE), the worst ratio, and the\n"
-             "speed bias (geometric mean of predicted/measured speed: > 1 optimistic).\n",
+             "speed bias (geometric mean of predicted/measured speed: > 1 optimistic).\n"
+             "The serving row runs published serving runs under a stated load through\n"
+             "the load simulation (shardscope load) and gives their TTFT and TPOT error\n"
+             "below saturation against a 25 % target.\n",
     .footer = "Ratios are predicted/measured for times and rates alike.  Targets: median\n"
               "APE <= 10 % overall, <= 15 % per category, worst within 2x, no measured\n"
               "run refused as 'does not fit'.  Exit status 0 (targets are reported, not\n"
@@ -64,10 +75,10 @@ static void shown(double v, val_metric m, char *buf, size_t len)
 
 static void cats_text(unsigned cats, char *buf, size_t len)
 {
-    static const char *const SHORT[VAL_CAT_COUNT] = {"b1",   "batch", "ttft", "tp8",
-                                                     "pp",   "moe-tp", "moe-ep", "quant",
+    static const char *const SHORT[VAL_CAT_COUNT] = {"b1",    "batch",     "ttft",  "tp8",
+                                                     "pp",    "moe-tp",    "moe-ep", "quant",
                                                      "h100+", "multinode", "small", "long",
-                                                     "spec"};
+                                                     "spec",  "serving"};
     buf[0] = '\0';
     for (int c = 0; c < VAL_CAT_COUNT; c++)
         if (cats & (1u << c)) {
@@ -96,40 +107,55 @@ static void print_cases(const val_result *r, int n)
     }
 }
 
-static void print_text(const val_result *r, int n, int cases)
+/* Everything one validation run evaluated. */
+typedef struct vrun {
+    const val_result *r; /* the static cases */
+    int n;
+    const val_serving_result *sv; /* the serving rows */
+    int ns;
+} vrun;
+
+/* A category's statistics; the serving one over every published figure. */
+static void cat_stats(const vrun *v, int c, val_stats *st)
 {
-    int ok = 0, sources = 0;
-    for (int i = 0; i < n; i++)
-        ok += r[i].ok;
-    /* distinct sources: compare the part before the first ',' */
-    for (int i = 0; i < n; i++) {
-        size_t li = strcspn(r[i].c->source, ",");
+    if (c == VAL_CAT_SERVING)
+        val_serving_stats_of(v->sv, v->ns, SERVING_ALL, 0, st);
+    else
+        val_stats_of(v->r, v->n, c, st);
+}
+
+static int distinct_sources(const vrun *v)
+{
+    /* compare the part before the first ',' */
+    int sources = 0;
+    for (int i = 0; i < v->n; i++) {
+        size_t li = strcspn(v->r[i].c->source, ",");
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
-            seen = strcspn(r[j].c->source, ",") == li &&
-                   !strncmp(r[i].c->source, r[j].c->source, li);
+            seen = strcspn(v->r[j].c->source, ",") == li &&
+                   !strncmp(v->r[i].c->source, v->r[j].c->source, li);
         sources += !seen;
     }
-    int oos = 0;
-    for (int i = 0; i < n; i++)
-        oos += r[i].c->out_of_scope != 0;
-    printf("shardscope validation: %d published measurements from %d sources, %d evaluated, "
-           "%d in scope\n\n",
-           n, sources, ok, n - oos);
+    return sources;
+}
+
+/* The category table; *missed, *missed_v: the worst static category above
+ * its target (NULL when none). */
+static void print_categories(const vrun *v, const val_stats *all, const char **missed,
+                             double *missed_v)
+{
     printf("%-24s %4s %11s %9s %12s %10s %8s\n", "category", "n", "median APE", "p90 APE",
            "worst ratio", "speed bias", "refused");
-    val_stats all;
-    val_stats_of(r, n, VAL_CAT_COUNT, &all);
-    const char *missed_cat = NULL;
-    double missed_v = 0;
+    *missed = NULL;
+    *missed_v = 0;
     for (int c = 0; c <= VAL_CAT_COUNT; c++) {
         val_stats st;
         if (c == VAL_CAT_COUNT) {
             printf("%s\n", "---------------------------------------------------------------"
                            "--------------------");
-            st = all;
+            st = *all;
         } else {
-            val_stats_of(r, n, c, &st);
+            cat_stats(v, c, &st);
         }
         const char *name = c == VAL_CAT_COUNT ? "overall" : val_category_name((val_category)c);
         if (st.n == 0) {
@@ -139,40 +165,223 @@ static void print_text(const val_result *r, int n, int cases)
         printf("%-24s %4d %10.1f%% %8.1f%% %12.2f %10.3f %8d\n", name, st.n,
                100 * st.median_ape, 100 * st.p90_ape, st.worst_ratio, st.speed_bias,
                st.refused);
-        if (c < VAL_CAT_COUNT && st.median_ape > TARGET_MEDIAN_CAT && st.median_ape > missed_v) {
-            missed_cat = name;
-            missed_v = st.median_ape;
+        if (c < VAL_CAT_COUNT && c != VAL_CAT_SERVING && st.median_ape > TARGET_MEDIAN_CAT &&
+            st.median_ape > *missed_v) {
+            *missed = name;
+            *missed_v = st.median_ape;
         }
     }
-    double worst = all.worst_ratio > 0 ? all.worst_ratio : 1;
+}
+
+static void print_targets(const val_stats *all, const char *missed_cat, double missed_v)
+{
+    double worst = all->worst_ratio > 0 ? all->worst_ratio : 1;
     double worst_x = worst >= 1 ? worst : 1 / worst;
     printf("\nspeed bias: geometric mean of predicted/measured speed = %.3f (%s by %.1f %%)\n",
-           all.speed_bias, all.speed_bias >= 1 ? "optimistic" : "pessimistic",
-           100 * fabs(all.speed_bias - 1));
+           all->speed_bias, all->speed_bias >= 1 ? "optimistic" : "pessimistic",
+           100 * fabs(all->speed_bias - 1));
     printf("targets: median APE <= %.0f %% overall: %s (%.1f %%); every category <= %.0f %%: "
            "%s",
-           100 * TARGET_MEDIAN_ALL, all.median_ape <= TARGET_MEDIAN_ALL ? "met" : "MISSED",
-           100 * all.median_ape, 100 * TARGET_MEDIAN_CAT, missed_cat ? "MISSED" : "met");
+           100 * TARGET_MEDIAN_ALL, all->median_ape <= TARGET_MEDIAN_ALL ? "met" : "MISSED",
+           100 * all->median_ape, 100 * TARGET_MEDIAN_CAT, missed_cat ? "MISSED" : "met");
     if (missed_cat)
         printf(" (worst: %s %.1f %%)", missed_cat, 100 * missed_v);
     printf(";\n         worst within %.0fx: %s (%.2fx); no measured run refused: %s (%d)\n",
            TARGET_WORST, worst_x <= TARGET_WORST ? "met" : "MISSED", worst_x,
-           all.refused == 0 ? "met" : "MISSED", all.refused);
-    printf("APE = |predicted / measured - 1|; ratios are predicted / measured (times and rates\n"
-           "alike); a case may count in several categories.  Speculative-decoding cases (speed-ups\n"
-           "with over without) count in their own row only, not in overall or the error bands.\n");
-    if (oos > 0) {
-        printf("\nout of scope (software the engine does not model; not in the statistics):\n");
-        for (int i = 0; i < n; i++)
-            if (r[i].c->out_of_scope && r[i].ok)
-                printf("  %-40.40s ratio %6.2f  %s\n", r[i].c->id, r[i].ratio,
-                       r[i].c->note ? r[i].c->note : "");
-    }
-    if (cases)
-        print_cases(r, n);
+           all->refused == 0 ? "met" : "MISSED", all->refused);
 }
 
-static int print_json(const val_result *r, int n)
+static const char *met(const val_stats *st)
+{
+    return st->n && st->median_ape <= TARGET_SERVING ? "met" : "MISSED";
+}
+
+/* The serving rows: their headline (TTFT and TPOT below saturation against
+ * the 25 % target) and the rest. */
+static void print_serving(const vrun *v)
+{
+    val_stats below, ttft, tpot, past, tps;
+    val_serving_stats_of(v->sv, v->ns, SERVING_LATENCY, 1, &below);
+    val_serving_stats_of(v->sv, v->ns, 1u << VAL_FIG_TTFT, 1, &ttft);
+    val_serving_stats_of(v->sv, v->ns, 1u << VAL_FIG_TPOT, 1, &tpot);
+    val_serving_stats_of(v->sv, v->ns, 1u << VAL_FIG_TPS, 0, &tps);
+    val_serving_stats_of(v->sv, v->ns, SERVING_LATENCY, 2, &past);
+    int sat = 0;
+    for (int i = 0; i < v->ns; i++)
+        sat += v->sv[i].ok && v->sv[i].saturated;
+    printf("\nserving (%d published runs under load through the load simulation, %d past "
+           "their knee):\n",
+           v->ns, sat);
+    printf("  below saturation, target median APE <= %.0f %% each: TTFT %s (%.1f %% over %d), "
+           "TPOT %s (%.1f %% over %d);\n  both together %.1f %% over %d figures\n",
+           100 * TARGET_SERVING, met(&ttft), 100 * ttft.median_ape, ttft.n, met(&tpot),
+           100 * tpot.median_ape, tpot.n, 100 * below.median_ape, below.n);
+    printf("  TTFT and TPOT past the knee: median APE %.1f %% over %d; output tok/s: %.1f %% over "
+           "%d\n",
+           100 * past.median_ape, past.n, 100 * tps.median_ape, tps.n);
+}
+
+static void print_serving_cases(const vrun *v)
+{
+    printf("\n%-40s %-5s %9s %10s %10s %6s %10s %10s %6s %9s %9s %6s\n", "serving row", "knee",
+           "load", "TTFT", "predicted", "ratio", "TPOT", "predicted", "ratio", "tok/s",
+           "predicted", "ratio");
+    for (int i = 0; i < v->ns; i++) {
+        const val_serving_result *r = &v->sv[i];
+        const val_serving_case *c = &val_serving_cases[i];
+        if (!r->ok) {
+            printf("%-40.40s %s\n", c->id, r->error);
+            continue;
+        }
+        char load[24], t[2][24], p[2][24];
+        snprintf(load, sizeof load, c->arrival == VAL_ARRIVAL_CLOSED ? "C=%g"
+                                    : c->arrival == VAL_ARRIVAL_POISSON ? "%g/s" : "offline",
+                 c->load);
+        for (int f = 0; f < 2; f++) {
+            double m = val_serving_measured(c, (val_figure)f);
+            if (m > 0)
+                fmt_seconds(m, NULL, t[f], sizeof t[f]);
+            else
+                snprintf(t[f], sizeof t[f], "-");
+            fmt_seconds(r->predicted[f], NULL, p[f], sizeof p[f]);
+        }
+        printf("%-40.40s %-5s %9s %10s %10s %6.2f %10s %10s %6.2f %9.1f %9.1f %6.2f%s\n", c->id,
+               r->saturated ? "past" : "", load, t[0], p[0], r->ratio[0], t[1], p[1],
+               r->ratio[1], c->tps, r->predicted[VAL_FIG_TPS], r->ratio[VAL_FIG_TPS],
+               r->overloaded ? " (overloaded)" : "");
+    }
+}
+
+static void print_text(const vrun *v, int cases)
+{
+    int ok = 0, oos = 0;
+    for (int i = 0; i < v->n; i++) {
+        ok += v->r[i].ok;
+        oos += v->r[i].c->out_of_scope != 0;
+    }
+    printf("shardscope validation: %d published measurements from %d sources, %d evaluated, "
+           "%d in scope\n\n",
+           v->n, distinct_sources(v), ok, v->n - oos);
+    val_stats all;
+    val_stats_of(v->r, v->n, VAL_CAT_COUNT, &all);
+    const char *missed_cat;
+    double missed_v;
+    print_categories(v, &all, &missed_cat, &missed_v);
+    print_targets(&all, missed_cat, missed_v);
+    printf("APE = |predicted / measured - 1|; ratios are predicted / measured (times and rates\n"
+           "alike); a case may count in several categories.  Speculative-decoding cases (speed-ups\n"
+           "with over without) count in their own row only, not in overall or the error bands;\n"
+           "the serving row's figures (the load simulation) are apart too.\n");
+    print_serving(v);
+    if (oos > 0) {
+        printf("\nout of scope (software the engine does not model; not in the statistics):\n");
+        for (int i = 0; i < v->n; i++)
+            if (v->r[i].c->out_of_scope && v->r[i].ok)
+                printf("  %-40.40s ratio %6.2f  %s\n", v->r[i].c->id, v->r[i].ratio,
+                       v->r[i].c->note ? v->r[i].c->note : "");
+    }
+    if (cases) {
+        print_cases(v->r, v->n);
+        print_serving_cases(v);
+    }
+}
+
+static void json_stats(cJSON *o, const val_stats *st)
+{
+    cJSON_AddNumberToObject(o, "n", st->n);
+    cli_json_add_number(o, "median_ape", st->n ? st->median_ape : NAN);
+    cli_json_add_number(o, "p90_ape", st->n ? st->p90_ape : NAN);
+    cli_json_add_number(o, "worst_ratio", st->n ? st->worst_ratio : NAN);
+    cli_json_add_number(o, "speed_bias", st->n ? st->speed_bias : NAN);
+    cJSON_AddNumberToObject(o, "refused", st->refused);
+}
+
+static cJSON *json_case(const val_result *r)
+{
+    const val_case *c = r->c;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", c->id);
+    cJSON_AddStringToObject(o, "source", c->source);
+    cJSON_AddStringToObject(o, "setup", c->setup);
+    cJSON_AddStringToObject(o, "metric", val_metric_name(c->metric));
+    cli_json_add_number(o, "measured", c->measured);
+    cJSON_AddBoolToObject(o, "evaluated", r->ok != 0);
+    if (r->ok) {
+        cli_json_add_number(o, "predicted", r->predicted);
+        cli_json_add_number(o, "ratio", r->ratio);
+        cJSON_AddNumberToObject(o, "batch", r->batch);
+        cJSON_AddBoolToObject(o, "fits", r->fits != 0);
+        cJSON *cats = cJSON_AddArrayToObject(o, "categories");
+        for (int k = 0; cats && k < VAL_CAT_COUNT; k++)
+            if (r->categories & (1u << k))
+                cJSON_AddItemToArray(cats, cJSON_CreateString(val_category_name((val_category)k)));
+    } else {
+        cJSON_AddStringToObject(o, "error", r->error);
+    }
+    cli_json_add_number(o, "band", c->band);
+    if (c->note)
+        cJSON_AddStringToObject(o, "note", c->note);
+    else
+        cJSON_AddNullToObject(o, "note");
+    return o;
+}
+
+/* One serving row: its load and, per published figure, measured, predicted,
+ * ratio and band (SI). */
+static cJSON *json_serving_case(const val_serving_result *r, const val_serving_case *c)
+{
+    static const char *const KEYS[VAL_FIG_COUNT] = {"ttft_s", "tpot_s", "output_tokens_per_s"};
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", c->id);
+    cJSON_AddStringToObject(o, "source", c->source);
+    cJSON_AddStringToObject(o, "setup", c->setup);
+    cJSON_AddStringToObject(o, "arrival", val_arrival_name(c->arrival));
+    cli_json_add_number(o, "load", c->load);
+    cJSON_AddNumberToObject(o, "prompt", c->prompt);
+    cJSON_AddNumberToObject(o, "gen", c->gen);
+    cJSON_AddStringToObject(o, "statistic", c->stat == VAL_STAT_MEAN ? "mean" : "p50");
+    cJSON_AddBoolToObject(o, "saturated", r->saturated != 0);
+    cJSON_AddBoolToObject(o, "evaluated", r->ok != 0);
+    if (!r->ok)
+        cJSON_AddStringToObject(o, "error", r->error);
+    else
+        cJSON_AddBoolToObject(o, "overloaded", r->overloaded != 0);
+    for (int f = 0; f < VAL_FIG_COUNT; f++) {
+        double m = val_serving_measured(c, (val_figure)f);
+        if (m <= 0)
+            continue;
+        cJSON *g = cJSON_AddObjectToObject(o, KEYS[f]);
+        cli_json_add_number(g, "measured", m);
+        cli_json_add_number(g, "predicted", r->ok ? r->predicted[f] : NAN);
+        cli_json_add_number(g, "ratio", r->ok ? r->ratio[f] : NAN);
+        cli_json_add_number(g, "band", val_serving_band(c, (val_figure)f));
+    }
+    if (c->note)
+        cJSON_AddStringToObject(o, "note", c->note);
+    else
+        cJSON_AddNullToObject(o, "note");
+    return o;
+}
+
+static void json_serving(cJSON *root, const vrun *v)
+{
+    static const char *const KEYS[3] = {"ttft", "tpot", "both"};
+    static const unsigned FIGS[3] = {1u << VAL_FIG_TTFT, 1u << VAL_FIG_TPOT, SERVING_LATENCY};
+    cJSON *t = cJSON_AddObjectToObject(root, "serving_target");
+    cli_json_add_number(t, "target", TARGET_SERVING);
+    for (int k = 0; t && k < 3; k++) {
+        val_stats st;
+        val_serving_stats_of(v->sv, v->ns, FIGS[k], 1, &st);
+        cJSON *g = cJSON_AddObjectToObject(t, KEYS[k]);
+        json_stats(g, &st);
+        cJSON_AddBoolToObject(g, "met", st.n && st.median_ape <= TARGET_SERVING);
+    }
+    cJSON *arr = cJSON_AddArrayToObject(root, "serving_cases");
+    for (int i = 0; arr && i < v->ns; i++)
+        cJSON_AddItemToArray(arr, json_serving_case(&v->sv[i], &val_serving_cases[i]));
+}
+
+static int print_json(const vrun *v)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root)
@@ -180,48 +389,20 @@ static int print_json(const val_result *r, int n)
     cJSON *sum = cJSON_AddArrayToObject(root, "summary");
     for (int c = 0; sum && c <= VAL_CAT_COUNT; c++) {
         val_stats st;
-        val_stats_of(r, n, c, &st);
+        if (c == VAL_CAT_COUNT)
+            val_stats_of(v->r, v->n, c, &st);
+        else
+            cat_stats(v, c, &st);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "category",
                                 c == VAL_CAT_COUNT ? "overall" : val_category_name((val_category)c));
-        cJSON_AddNumberToObject(o, "n", st.n);
-        cli_json_add_number(o, "median_ape", st.n ? st.median_ape : NAN);
-        cli_json_add_number(o, "p90_ape", st.n ? st.p90_ape : NAN);
-        cli_json_add_number(o, "worst_ratio", st.n ? st.worst_ratio : NAN);
-        cli_json_add_number(o, "speed_bias", st.n ? st.speed_bias : NAN);
-        cJSON_AddNumberToObject(o, "refused", st.refused);
+        json_stats(o, &st);
         cJSON_AddItemToArray(sum, o);
     }
     cJSON *arr = cJSON_AddArrayToObject(root, "cases");
-    for (int i = 0; arr && i < n; i++) {
-        const val_case *c = r[i].c;
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "id", c->id);
-        cJSON_AddStringToObject(o, "source", c->source);
-        cJSON_AddStringToObject(o, "setup", c->setup);
-        cJSON_AddStringToObject(o, "metric", val_metric_name(c->metric));
-        cli_json_add_number(o, "measured", c->measured);
-        cJSON_AddBoolToObject(o, "evaluated", r[i].ok != 0);
-        if (r[i].ok) {
-            cli_json_add_number(o, "predicted", r[i].predicted);
-            cli_json_add_number(o, "ratio", r[i].ratio);
-            cJSON_AddNumberToObject(o, "batch", r[i].batch);
-            cJSON_AddBoolToObject(o, "fits", r[i].fits != 0);
-            cJSON *cats = cJSON_AddArrayToObject(o, "categories");
-            for (int k = 0; cats && k < VAL_CAT_COUNT; k++)
-                if (r[i].categories & (1u << k))
-                    cJSON_AddItemToArray(cats,
-                                         cJSON_CreateString(val_category_name((val_category)k)));
-        } else {
-            cJSON_AddStringToObject(o, "error", r[i].error);
-        }
-        cli_json_add_number(o, "band", c->band);
-        if (c->note)
-            cJSON_AddStringToObject(o, "note", c->note);
-        else
-            cJSON_AddNullToObject(o, "note");
-        cJSON_AddItemToArray(arr, o);
-    }
+    for (int i = 0; arr && i < v->n; i++)
+        cJSON_AddItemToArray(arr, json_case(&v->r[i]));
+    json_serving(root, v);
     return cli_json_print("validate", stdout, root);
 }
 
@@ -260,25 +441,35 @@ int cli_validate_run(const cli_opts *o, const preset_db *db)
         return CLI_FAIL;
     }
     val_result *r = calloc((size_t)(val_case_count > 0 ? val_case_count : 1), sizeof *r);
-    if (!r) {
+    val_serving_result *sv =
+        calloc((size_t)(val_serving_case_count > 0 ? val_serving_case_count : 1), sizeof *sv);
+    if (!r || !sv) {
+        free(r);
+        free(sv);
         preset_db_free(shipped);
         fprintf(stderr, "shardscope validate: out of memory\n");
         return CLI_FAIL;
     }
-    int n = val_run_all(shipped, r, NULL);
+    vrun v = {r, val_run_all(shipped, r, NULL), sv, csv ? 0 : val_serving_run_all(shipped, sv)};
     int failed = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < v.n; i++)
         if (!r[i].ok) {
             fprintf(stderr, "shardscope validate: %s\n", r[i].error);
             failed++;
         }
+    for (int i = 0; i < v.ns; i++)
+        if (!sv[i].ok) {
+            fprintf(stderr, "shardscope validate: %s\n", sv[i].error);
+            failed++;
+        }
     if (json)
-        rc = print_json(r, n) ? CLI_FAIL : CLI_OK;
+        rc = print_json(&v) ? CLI_FAIL : CLI_OK;
     else if (csv)
-        print_csv(r, n);
+        print_csv(r, v.n);
     else
-        print_text(r, n, cases);
+        print_text(&v, cases);
     free(r);
+    free(sv);
     preset_db_free(shipped);
     if (failed)
         return CLI_FAIL;

@@ -1407,6 +1407,9 @@ static void assert_same_scenario(const engine_scenario *a, const cli_scenario *c
     assert_int_equal(a->schedule, b->schedule);
     assert_int_equal(a->objective, b->objective);
     assert_int_equal(a->calib != NULL, b->calib != NULL);
+    assert_int_equal(a->spec_method, b->spec_method);
+    assert_int_equal(a->spec_k, b->spec_k);
+    assert_true(a->spec_accept == b->spec_accept);
     const engine_result *p = exp_selected_plan(g_x);
     assert_int_equal(p->plan.tp, cs->plan.tp);
     assert_int_equal(p->plan.pp, cs->plan.pp);
@@ -1460,6 +1463,8 @@ static void test_copy_as_command(void **state)
         if (!strcmp(g_db->links[i].name, "ib-hdr"))
             exp_ctl_set(g_x, CTL_INTER, i);
     type("F"); /* the next framework */
+    type("S"); /* speculation: eagle at its defaults */
+    assert_int_equal(g_x->ctl.spec_method, ENGINE_SPEC_EAGLE);
     type("2");
     keys((const int[]){KEY_DOWN}, 1);
     type("y");
@@ -1467,6 +1472,7 @@ static void test_copy_as_command(void **state)
     assert_non_null(strstr(g_x->msg, "--inter-link ib-hdr --gpus-per-node 4 --vram-gb 70"));
     assert_non_null(strstr(g_x->msg, "--schedule 1f1b"));
     assert_non_null(strstr(g_x->msg, "--framework "));
+    assert_non_null(strstr(g_x->msg, "--spec-method eagle"));
     parse_copied(g_x->msg, &cs);
     assert_same_scenario(&g_x->r.sc, &cs);
     screen_close();
@@ -1480,6 +1486,51 @@ static void test_copy_as_command(void **state)
     n = fread(got, 1, sizeof got - 1, g_out);
     got[n] = '\0';
     assert_null(strstr(got, "\033]52;"));
+    screen_close();
+}
+
+/* A scenario file's workload, plan and speculation reach the explorer
+ * through explorer_opts (tui --scenario), and its start message the bar. */
+static void test_opts_workload_plan_spec(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-8b";
+    eo.gpus = 4;
+    eo.batch = 8;
+    eo.prompt = 2048;
+    eo.gen = 128;
+    eo.dtype = ENGINE_FP8;
+    eo.schedule = ENGINE_SCHED_1F1B;
+    eo.objective = ENGINE_OBJ_THROUGHPUT;
+    eo.plan = (engine_plan){2, 1, 2, 1};
+    eo.spec_method = ENGINE_SPEC_EAGLE;
+    eo.spec_k = 5;
+    eo.message = "run.json: not in the explorer: kv_dtype";
+    screen_open("vt100", 0, 40, 120, &eo);
+    assert_int_equal(g_x->ctl.s[CTL_BATCH].value, 8);
+    assert_int_equal(g_x->ctl.s[CTL_PROMPT].value, 2048);
+    assert_int_equal(g_x->ctl.s[CTL_GEN].value, 128);
+    assert_int_equal(g_x->ctl.s[CTL_DTYPE].value, ENGINE_FP8);
+    assert_int_equal(g_x->ctl.s[CTL_SCHED].value, ENGINE_SCHED_1F1B);
+    assert_int_equal(g_x->ctl.s[CTL_OBJECTIVE].value, ENGINE_OBJ_THROUGHPUT);
+    assert_int_equal(g_x->ctl.spec_method, ENGINE_SPEC_EAGLE);
+    assert_int_equal(g_x->ctl.spec_k, 5);
+    double p;
+    int k;
+    engine_spec_default(ENGINE_SPEC_EAGLE, &k, &p);
+    assert_int_equal(g_x->ctl.spec_pct, (int)(p * 100 + 0.5));
+    const engine_result *sel = exp_selected_plan(g_x);
+    assert_non_null(sel);
+    assert_int_equal(sel->plan.tp, 2);
+    assert_int_equal(sel->plan.dp, 2);
+    assert_non_null(strstr(g_x->msg, "not in the explorer: kv_dtype"));
+    /* y gives the same back */
+    type("y");
+    assert_non_null(strstr(g_x->msg, "--tp 2 --pp 1 --dp 2"));
+    assert_non_null(strstr(g_x->msg, "--batch 8 --prompt 2048 --gen 128 --dtype fp8"));
+    assert_non_null(strstr(g_x->msg, "--spec-method eagle --spec-k 5"));
     screen_close();
 }
 
@@ -2129,6 +2180,7 @@ int main(void)
         cmocka_unit_test(test_details_explain_page),
         cmocka_unit_test(test_details_speculation),
         cmocka_unit_test(test_copy_as_command),
+        cmocka_unit_test(test_opts_workload_plan_spec),
         cmocka_unit_test(test_pareto_view),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),

@@ -5,6 +5,7 @@
  * instead.  The hidden `--bench` runs the scripted explorer benchmark.
  */
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,13 @@ static int load_explorer_opts(const cli_opts *o, const preset_db *db, explorer_o
         eo->schedule = o->v.schedule;
     if (CLI_SEEN(o, objective))
         eo->objective = o->v.objective;
+    if (CLI_SEEN(o, spec_method) && o->v.spec_method != ENGINE_SPEC_DRAFT) {
+        eo->spec_method = o->v.spec_method;
+        if (CLI_SEEN(o, spec_k))
+            eo->spec_k = o->v.spec_k;
+        if (CLI_SEEN(o, spec_accept))
+            eo->spec_pct = (int)(o->v.spec_accept * 100 + 0.5);
+    }
     if (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep))
         eo->plan = (engine_plan){CLI_SEEN(o, tp) ? o->v.tp : 1, CLI_SEEN(o, pp) ? o->v.pp : 1,
                                  CLI_SEEN(o, dp) ? o->v.dp : 1, CLI_SEEN(o, ep) ? o->v.ep : 1};
@@ -168,7 +176,10 @@ static int scenario_file_check(const cli_opts *o, const preset_db *db,
              {"interleave", s->interleave != d.interleave},
              {"batch max", s->batch_max != 0},
              {"total_concurrency", s->total_concurrency != 0},
-             {"spec_method", s->spec_method != d.spec_method},
+             {"spec_accept (whole % only)",
+              s->spec_method != ENGINE_SPEC_NONE &&
+                  fabs(s->spec_accept * 100 - floor(s->spec_accept * 100 + 0.5)) > 1e-9},
+             {"spec_method draft", s->spec_method == ENGINE_SPEC_DRAFT},
              {"tails (jitter, stragglers, samples, seed)",
               s->jitter_sigma != d.jitter_sigma || s->straggler_prob != d.straggler_prob ||
                   s->straggler_slowdown != d.straggler_slowdown ||

@@ -231,6 +231,16 @@ int exp_controls_init(explorer *x, const explorer_opts *o, engine_error *err)
         engine_errorf(err, "unknown framework '%s'", o->framework);
         return -1;
     }
+    if (o && o->spec_method > 0 && o->spec_method < ENGINE_SPEC_COUNT) {
+        double p;
+        x->ctl.spec_method = o->spec_method;
+        engine_spec_default((engine_spec_method)o->spec_method, &x->ctl.spec_k, &p);
+        x->ctl.spec_pct = (int)(p * 100 + 0.5);
+        if (o->spec_k >= 0)
+            x->ctl.spec_k = o->spec_k > ENGINE_MAX_SPEC_K ? ENGINE_MAX_SPEC_K : o->spec_k;
+        if (o->spec_pct >= 0)
+            x->ctl.spec_pct = o->spec_pct > 100 ? 100 : o->spec_pct;
+    }
     x->ctl.sel = CTL_GPUS;
     return 0;
 }

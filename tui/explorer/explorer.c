@@ -27,6 +27,7 @@ void explorer_opts_defaults(explorer_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->microbatches = o->dtype = o->schedule = o->objective = -1;
+    o->spec_method = o->spec_k = o->spec_pct = -1;
 }
 
 

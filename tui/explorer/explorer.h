@@ -39,6 +39,8 @@ typedef struct explorer_opts {
     int microbatches;       /* -1: auto; 0.. as the control */
     int dtype, schedule, objective; /* -1: fp16, gpipe, latency */
     engine_plan plan;       /* tp > 0: select this plan when it is ranked */
+    int spec_method;        /* -1: none; else an engine_spec_method at its defaults */
+    int spec_k, spec_pct;   /* -1: the method's default k / acceptance (in %) */
     const char *message;    /* NULL, or a line for the bar at the start */
 } explorer_opts;
 

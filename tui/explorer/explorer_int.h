@@ -30,7 +30,7 @@
 #define EXP_MEM_SIZES 6
 #define EXP_MAX_GPUS 1024
 #define EXP_MAX_PER_NODE 72 /* GB200 NVL72 */
-#define EXP_MSG_MAX 256
+#define EXP_MSG_MAX 1100 /* a copied eval line (`y`) fits whole; the bar shows what fits */
 #define EXP_FILTER_MAX 48
 #define EXP_GRID_MAX (300 * 100) /* frontier raster cells (plot area) */
 /* Plan-and-batch points of the Pareto view: every plan at most batch count. */

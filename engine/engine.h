@@ -891,4 +891,13 @@ int engine_stepper_init(engine_stepper *st, const engine_scenario *s, engine_pla
  * a microsecond. */
 double engine_step_s(const engine_stepper *st, const engine_step_mix *mix);
 
+/* Speculative decoding in a step (st->s.spec_method not NONE): a
+ * decode-only mix costs the verification of k + 1 tokens a sequence plus
+ * the k draft steps (so a pure-decode mix of B sequences at past S + G/2
+ * is engine_evaluate's spec.draft_s + spec.verify_s, its itl_s times E),
+ * and each decode sequence gains engine_step_tokens() = E tokens on
+ * average; a step with prefill runs its decode sequences without
+ * speculation (1 token each, the cost above).  Without speculation: 1. */
+double engine_step_tokens(const engine_stepper *st, const engine_step_mix *mix);
+
 #endif /* SHARDSCOPE_ENGINE_H */

@@ -1790,9 +1790,9 @@ static void spec_head_step(const plan_ctx *c, const step_shape *sp, step_acc *a)
     spec_lm_head(c, sp->seqs, a);
 }
 
-/* The k draft steps of one target step for the replica's batch, into *a;
- * returns their time. */
-static double spec_draft_cost(const plan_ctx *c, step_acc *a)
+/* The k draft steps of one target step for `seqs` sequences at `past`
+ * cached tokens, into *a; returns their time. */
+static double spec_draft_cost_at(const plan_ctx *c, double seqs, double past, step_acc *a)
 {
     const engine_scenario *s = c->s;
     int eager = !engine_scenario_cuda_graphs(s);
@@ -1801,7 +1801,7 @@ static double spec_draft_cost(const plan_ctx *c, step_acc *a)
     a->coll_extra = eager ? s->intra->eager_s : 0.0;
     if (s->spec_k <= 0)
         return 0;
-    step_shape sp = {s->batch, 1, s->prompt + s->gen / 2.0, 1, 0, NULL};
+    step_shape sp = {seqs, 1, past, 1, 0, NULL};
     if (s->spec_method == ENGINE_SPEC_DRAFT) {
         engine_scenario ds;
         plan_ctx dc;
@@ -1814,6 +1814,30 @@ static double spec_draft_cost(const plan_ctx *c, step_acc *a)
     }
     acc_scale(a, s->spec_k);
     return acc_total(a);
+}
+
+/* The drafts of one target step for the replica's batch at mid-generation. */
+static double spec_draft_cost(const plan_ctx *c, step_acc *a)
+{
+    const engine_scenario *s = c->s;
+    return spec_draft_cost_at(c, s->batch, s->prompt + s->gen / 2.0, a);
+}
+
+double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
+{
+    const engine_scenario *s = c->s;
+    const engine_framework *fw = c->fw;
+    int pp = c->p.pp;
+    double md = seqs < pp ? seqs : pp;
+    step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL};
+    pipe_cost dec;
+    pipe_compute(c, &dc, !engine_scenario_cuda_graphs(s), &dec);
+    double cycle = md * dec.worst_t;
+    double work = dec.sum_t > cycle ? dec.sum_t : cycle;
+    double host = fw->step_s + fw->seq_step_s * seqs;
+    double fixed = fw->overlap ? (host > work ? host - work : 0.0) : host;
+    step_acc d;
+    return work + fixed + spec_draft_cost_at(c, seqs, past, &d);
 }
 
 /* The draft model's prefill of the batch (DRAFT only; an EAGLE head or MTP

@@ -156,5 +156,9 @@ void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int eager, double *sum
                    double *worst_t);
 /* One pipeline hop of `tokens` tokens' activations (a TP rank's slice). */
 double eval_hop_s(const plan_ctx *c, double tokens);
+/* A decode-only step of `seqs` sequences at `past` cached tokens when the
+ * scenario speculates: the verification of k + 1 tokens a sequence by
+ * decode_times' rule (host cost included) plus the k draft steps. */
+double eval_spec_decode_s(const plan_ctx *c, double seqs, double past);
 
 #endif /* SHARDSCOPE_ENGINE_INTERNAL_H */

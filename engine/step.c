@@ -45,6 +45,14 @@ int engine_stepper_init(engine_stepper *st, const engine_scenario *s, engine_pla
     return 0;
 }
 
+double engine_step_tokens(const engine_stepper *st, const engine_step_mix *mix)
+{
+    if (!st || !st->valid || !mix || st->s.spec_method == ENGINE_SPEC_NONE ||
+        (mix->n_prefill > 0 && mix->prefill))
+        return 1.0;
+    return engine_spec_tokens_per_step(st->s.spec_k, st->s.spec_accept);
+}
+
 double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
 {
     if (!st || !st->valid || !mix)
@@ -83,7 +91,10 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
         double fixed = fw->step_s + fw->seq_step_s * seqs + fw->request_s;
         return m * worst + bubble + fixed;
     }
-    /* engine_evaluate's decode rule (decode_times) */
+    /* engine_evaluate's decode rule (decode_times); with speculation its
+     * verification of k + 1 tokens a sequence and the k drafts */
+    if (s->spec_method != ENGINE_SPEC_NONE)
+        return eval_spec_decode_s(c, mx.dec_seqs, mx.dec_past);
     double md = seqs < pp ? seqs : pp;
     mx.mb = md;
     eval_mix_pipe(c, &mx, !engine_scenario_cuda_graphs(s), &sum, &worst);

@@ -202,9 +202,56 @@ static void test_stepper_capacity(void **state)
     assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){1, 1, 1, 1}, &err), -1);
 }
 
+
+/* Speculative decoding in a step: a pure-decode mix costs the verification
+ * of k + 1 tokens a sequence plus the k drafts (engine_evaluate's draft_s +
+ * verify_s, its itl_s x E) and yields E tokens a sequence; a step with
+ * prefill runs plain (1 token each); without speculation 1. */
+static void test_spec_steps(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(2e-6, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 2);
+    s.prompt = 512;
+    s.gen = 128;
+    engine_stepper st;
+    engine_error err;
+    engine_step_mix dec = {NULL, 0, 8, 512 + 64};
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){2, 1, 1, 1}, &err), 0);
+    assert_true(engine_step_tokens(&st, &dec) == 1.0);
+    double plain = engine_step_s(&st, &dec);
+    s.spec_method = ENGINE_SPEC_EAGLE;
+    s.spec_k = 3;
+    s.spec_accept = 0.75;
+    const engine_plan plans[] = {{2, 1, 1, 1}, {1, 2, 1, 1}};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(engine_stepper_init(&st, &s, plans[i], &err), 0);
+        for (int b = 1; b <= 16; b *= 4) {
+            s.batch = b;
+            engine_result r = eval_at(&s, plans[i]);
+            assert_true(r.spec.on);
+            double t = decode_mix_s(&st, b, s.prompt + s.gen / 2.0);
+            assert_near(t, r.spec.draft_s + r.spec.verify_s, 1e-9);
+            assert_near(t, r.itl_s * r.spec.tokens_per_step, 1e-9);
+        }
+    }
+    assert_near(engine_step_tokens(&st, &dec), 2.734375, 1e-12);
+    assert_int_equal(engine_stepper_init(&st, &s, plans[0], &err), 0);
+    assert_true(engine_step_s(&st, &dec) > plain); /* k + 1 tokens and the drafts */
+    engine_step_chunk ch = {1, 256, 0};
+    engine_step_mix mixed = {&ch, 1, 8, 512 + 64};
+    assert_true(engine_step_tokens(&st, &mixed) == 1.0);
+    /* the drafts alone cost about a quarter of a plain step here */
+    assert_true(engine_step_s(&st, &dec) < 2.0 * plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec_steps),
         cmocka_unit_test(test_pure_mixes_match_evaluate),
         cmocka_unit_test(test_frameworks_match_evaluate),
         cmocka_unit_test(test_mixed_step_between_parts),

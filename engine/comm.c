@@ -189,3 +189,56 @@ double engine_bubble_fraction(int pp, int m, engine_schedule s, int v)
         bubble /= v;
     return bubble / (m + bubble);
 }
+
+/* --- DeepEP all-to-all (dispatch / combine) --------------------------------- */
+
+/* A DeepEP table: bandwidth (B/s) at EP sizes 2^lg[i]; between them linear
+ * in log2(ep), outside them the nearest end. */
+typedef struct deepep_table {
+    int n;
+    double lg[6];
+    double bw[2][6]; /* [dispatch, combine] */
+} deepep_table;
+
+/* deepseek-ai/DeepEP docs/legacy.md (V1), H800 + CX7 400 Gb/s. */
+static const deepep_table DEEPEP_INTER = {3, {4, 5, 6}, {{43e9, 58e9, 51e9}, {43e9, 57e9, 50e9}}};
+static const deepep_table DEEPEP_LL = {6,
+                                       {3, 4, 5, 6, 7, 8},
+                                       {{98e9, 63e9, 48e9, 43e9, 39e9, 39e9},
+                                        {127e9, 74e9, 53e9, 46e9, 39e9, 40e9}}};
+#define DEEPEP_NVL_DISPATCH 153e9 /* intranode EP8, of H800's ~160 GB/s NVLink */
+#define DEEPEP_NVL_COMBINE 158e9
+#define DEEPEP_H800_NVLINK 160e9
+#define DEEPEP_CX7 42.4e9 /* the ib-ndr preset: the CX7 400G port DeepEP ran on */
+
+static double deepep_table_bw(const deepep_table *t, int combine, int ep)
+{
+    double x = log2(ep > 1 ? ep : 1);
+    const double *bw = t->bw[combine ? 1 : 0];
+    if (x <= t->lg[0])
+        return bw[0];
+    for (int i = 1; i < t->n; i++)
+        if (x <= t->lg[i])
+            return bw[i - 1] + (bw[i] - bw[i - 1]) * (x - t->lg[i - 1]) / (t->lg[i] - t->lg[i - 1]);
+    return bw[t->n - 1];
+}
+
+double engine_deepep_s(const engine_link *intra, const engine_link *inter, int ep, int cross,
+                       int ll, int combine, double bytes)
+{
+    if (ep <= 1 || !(bytes > 0) || !intra)
+        return 0.0;
+    const engine_link *net = inter ? inter : intra;
+    if (ll) {
+        /* pure RDMA: the table's bandwidth at this EP size on the NIC */
+        double bw = deepep_table_bw(&DEEPEP_LL, combine, ep) * net->bytes_per_s / DEEPEP_CX7;
+        return 2.0 * net->alpha_s + bytes / bw;
+    }
+    if (!cross || !inter) {
+        double bw = (combine ? DEEPEP_NVL_COMBINE : DEEPEP_NVL_DISPATCH) * intra->bytes_per_s /
+                    DEEPEP_H800_NVLINK;
+        return intra->base_s + bytes / bw;
+    }
+    double bw = deepep_table_bw(&DEEPEP_INTER, combine, ep) * inter->bytes_per_s / DEEPEP_CX7;
+    return inter->base_s + bytes / bw;
+}

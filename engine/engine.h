@@ -54,6 +54,19 @@ typedef enum engine_graphs {
     ENGINE_GRAPHS_COUNT
 } engine_graphs;
 
+/* How an MoE layer's tokens reach their experts across an EP group
+ * (engine_scenario.a2a; README "The model", MoE as deployed). */
+typedef enum engine_a2a {
+    ENGINE_A2A_NCCL = 0,  /* NCCL all-to-all, dispatch and combine alike */
+    ENGINE_A2A_DEEPEP,    /* DeepEP normal kernels (NVLink + RDMA forwarding) */
+    ENGINE_A2A_DEEPEP_LL, /* DeepEP low-latency kernels (pure RDMA) where a rank
+                           * dispatches at most ENGINE_DEEPEP_LL_TOKENS tokens,
+                           * else the normal ones */
+    ENGINE_A2A_COUNT
+} engine_a2a;
+#define ENGINE_DEEPEP_LL_TOKENS 256
+#define ENGINE_MAX_IMBALANCE 64.0 /* --moe-imbalance */
+
 /* Kinds of interconnect, for what a framework can do on them (a custom
  * all-reduce needs peer-to-peer loads and stores: NVLink or xGMI). */
 typedef enum engine_link_kind {
@@ -266,6 +279,11 @@ typedef struct engine_framework {
     double custom_ar_max_bytes; /* all-reduces up to this size use the framework's
                                  * own kernel inside an NVLink domain; 0: never */
     double custom_ar_s;       /* that kernel's fixed cost */
+    int tbo;                  /* 1: two-batch overlap of the EP all-to-all (the
+                               * step split into two micro-batches, one's
+                               * dispatch/combine under the other's compute) */
+    int fuse_ar_norm;         /* 1: each TP all-reduce runs fused with the
+                               * residual add + RMSNorm after it (one kernel) */
     engine_mem_rule mem_rule;
     double mem_fraction;      /* of the total (TOTAL) or of the free memory (FREE) */
     double runtime_bytes;     /* CUDA context, NCCL and library workspaces */
@@ -352,6 +370,14 @@ typedef struct engine_scenario {
                                   * the dtype's default */
     engine_graphs cuda_graphs;   /* decode under CUDA graphs: the framework's,
                                   * or forced on / off */
+    engine_graphs tbo;           /* two-batch overlap: the framework's, on, off */
+    engine_graphs fuse_ar_norm;  /* fused all-reduce + norm: the framework's, on, off */
+    engine_a2a a2a;              /* EP dispatch/combine kernels (default NCCL) */
+    int redundant_experts;       /* extra physical expert slots of an EP plan
+                                  * (EPLB replicas: 256 + 32 = 288); 0: none */
+    double moe_imbalance;        /* busiest EP rank's routed tokens over the mean,
+                                  * >= 1; 0: the default rule
+                                  * (engine_moe_imbalance_default) */
     int batch;                   /* B concurrent sequences per replica */
     int batch_max;               /* 1: each plan runs at its own max_concurrency
                                   * (the most sequences its KV cache holds; at
@@ -423,6 +449,12 @@ typedef struct engine_breakdown {
     double pp_s;     /* pipeline point-to-point */
     double bubble_s; /* pipeline idle time */
     int kernels;     /* kernels launched per step on one GPU */
+    /* What the overlap techniques took off this step (already out of the
+     * parts above): the EP all-to-all hidden by two-batch overlap (negative:
+     * the split cost more than it hid), and the norm kernels fused into
+     * the TP all-reduces. */
+    double tbo_hidden_s;
+    double ar_norm_saved_s;
 } engine_breakdown;
 
 /* An error band [lo, hi] around a value, lo <= value <= hi. */
@@ -494,6 +526,9 @@ typedef struct engine_result {
     int max_concurrency;       /* sequences of prompt+gen tokens, ceil(len/16)
                                 * blocks each, that fit per replica; 0: none */
     engine_spec_result spec;   /* speculative decoding; on == 0 without */
+    /* MoE as deployed (0 for a dense model): */
+    int expert_slots;          /* physical expert slots (experts + redundant) */
+    double moe_imbalance;      /* routing imbalance the busiest group ran at */
 } engine_result;
 
 /* --- defaults and validation --------------------------------------- */
@@ -548,6 +583,8 @@ double engine_spec_tokens_per_step(int k, double accept);
  * `length` (a measured acceptance length), by bisection; length is
  * clamped to [1, k + 1]. */
 double engine_spec_accept_for_length(int k, double length);
+const char *engine_a2a_name(engine_a2a a);       /* "nccl", "deepep", "deepep-ll" */
+int engine_a2a_parse(const char *s, engine_a2a *out); /* 0 ok, -1 bad */
 
 /* --- small shared utilities (engine/util.c; pure) -------------------- */
 
@@ -611,6 +648,23 @@ double engine_scenario_usable_fraction(const engine_scenario *s);
 /* 1 when decode steps replay a CUDA graph: the scenario's choice, else its
  * framework's (the generic one's without a framework). */
 int engine_scenario_cuda_graphs(const engine_scenario *s);
+/* 1 when two-batch overlap, or the fused all-reduce + norm, is on: the
+ * scenario's choice, else its framework's. */
+int engine_scenario_tbo(const engine_scenario *s);
+int engine_scenario_fuse_ar_norm(const engine_scenario *s);
+/* The default routing imbalance (max over mean routed tokens of the busiest
+ * of `groups` expert groups holding `slots` physical experts; 1 for one
+ * group): 1 + c * sqrt(2 ln groups) / sqrt(slots / groups), the expected
+ * maximum of `groups` sums of slots/groups expert loads whose per-expert
+ * coefficient of variation is c.  c from TensorRT-LLM's measured DeepSeek-R1
+ * routing (examples/wide_ep/ep_load_balancer/README.md): imbalance ratio
+ * (max - mean) / mean 1.564 at EP32 over 256 experts gives c = 1.680;
+ * with redundant experts placed by EPLB (EP36, 288 slots) 0.115 gives
+ * c = 0.1215 (redundant != 0). */
+double engine_moe_imbalance_default(int groups, int slots, int redundant);
+/* The imbalance a scenario runs with for that plan shape: its own, else
+ * the default rule. */
+double engine_scenario_moe_imbalance(const engine_scenario *s, int groups, int slots);
 /* Fill the built-in generic framework profile (CUDA graphs, a small fixed
  * cost per step, NCCL all-reduces, 0.9 of the total memory, 2 GB runtime). */
 void engine_framework_generic(engine_framework *f);
@@ -680,6 +734,21 @@ double engine_comm_time(engine_collective op, const engine_link *intra,
  * two do not hide each other (validated against published measurements:
  * README, "Validation"); calibration fits the same form. */
 double engine_roofline_s(double compute_s, double memory_s);
+
+/* One DeepEP dispatch (combine == 0) or combine (combine == 1) moving
+ * `bytes` from each rank (tokens x top-k x hidden x bytes) over an EP group
+ * of ep GPUs, ll: the low-latency kernels, else the normal ones; cross:
+ * the group spans NVLink domains.  Bandwidths are DeepEP's published H800
+ * tables (deepseek-ai/DeepEP docs/legacy.md, V1) rescaled to the links:
+ * intranode normal 153 / 158 GB/s of H800's ~160 GB/s NVLink; internode
+ * normal 43/58/51 (dispatch) and 43/57/50 GB/s (combine) at EP16/32/64
+ * and low-latency 98/63/48/43/39/39 and 127/74/53/46/39/40 GB/s at
+ * EP8..256 on CX7 400G NICs (the ib-ndr preset's 42.4 GB/s), between EP
+ * sizes linear in log2(ep).  Fixed cost: the normal kernels the link's
+ * base cost (launch and the CPU wait for the counts), the low-latency ones
+ * two network latencies (the data write and its arrival flag). */
+double engine_deepep_s(const engine_link *intra, const engine_link *inter, int ep, int cross,
+                       int ll, int combine, double bytes);
 
 /* nccl-tests bus-bandwidth factor: busbw = algbw * factor. */
 double engine_busbw_factor(engine_collective op, int n);

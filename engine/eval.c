@@ -43,6 +43,8 @@ typedef struct step_acc {
     double host; /* host cost of one kernel launch (eager) or graph node */
     double coll_extra; /* extra cost of each collective launched eagerly */
     xtrace *xt;        /* kernels by name (explain), or NULL */
+    double tbo_hidden; /* EP all-to-all hidden by two-batch overlap (out of ep) */
+    double ar_saved;   /* norm kernels fused into the TP all-reduces (not in small) */
 } step_acc;
 
 static xt_entry *xt_find(xtrace *x, const char *name, engine_kclass cls)
@@ -117,6 +119,8 @@ static void acc_add(step_acc *dst, const step_acc *src, double f)
     dst->gemm_c += f * src->gemm_c;
     dst->gemm_m += f * src->gemm_m;
     dst->kernels += f * src->kernels;
+    dst->tbo_hidden += f * src->tbo_hidden;
+    dst->ar_saved += f * src->ar_saved;
 }
 
 static void acc_scale(step_acc *a, double f)
@@ -188,6 +192,11 @@ typedef struct plan_ctx {
     int ep_per_node;
     int ep_cross;
     struct xsink *xs; /* explain: where the kernels of a step go; NULL normally */
+    /* MoE as deployed (README "The model"): */
+    double slots;     /* physical expert slots: experts + redundant ones (EP plans) */
+    double imbalance; /* busiest expert group's routed tokens over the mean */
+    int fuse_ar_norm; /* the norm after each TP all-reduce runs inside it */
+    int tbo;          /* two-batch overlap of the EP all-to-all */
 } plan_ctx;
 
 /* A collective named `name` (explain) of `bytes` over n GPUs: the
@@ -307,6 +316,18 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
         return fail(err, "runtime_overhead", "must be a finite size (negative: the framework's)");
     if ((unsigned)s->cuda_graphs >= ENGINE_GRAPHS_COUNT)
         return fail(err, "cuda_graphs", "must be default, on or off");
+    if ((unsigned)s->tbo >= ENGINE_GRAPHS_COUNT)
+        return fail(err, "tbo", "must be default, on or off");
+    if ((unsigned)s->fuse_ar_norm >= ENGINE_GRAPHS_COUNT)
+        return fail(err, "fuse_ar_norm", "must be default, on or off");
+    if ((unsigned)s->a2a >= ENGINE_A2A_COUNT)
+        return fail(err, "a2a", "must be nccl, deepep or deepep-ll");
+    if (s->redundant_experts < 0 || s->redundant_experts > ENGINE_MAX_GPUS)
+        return failf(err, "redundant_experts", "must be 0..%d", ENGINE_MAX_GPUS);
+    if (!(s->moe_imbalance == 0 ||
+          (s->moe_imbalance >= 1 && s->moe_imbalance <= ENGINE_MAX_IMBALANCE)))
+        return failf(err, "moe_imbalance", "must be in [1, %g] (0: the default rule)",
+                     ENGINE_MAX_IMBALANCE);
     if (s->max_model_len < 0 || s->max_model_len > ENGINE_MAX_CONTEXT)
         return failf(err, "max_model_len", "must be 0..%d (0: the model's context)",
                      ENGINE_MAX_CONTEXT);
@@ -411,6 +432,43 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
     return (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs != 0;
 }
 
+static int switch_of(engine_graphs v, int fw_default)
+{
+    return v == ENGINE_GRAPHS_ON ? 1 : v == ENGINE_GRAPHS_OFF ? 0 : fw_default != 0;
+}
+
+int engine_scenario_tbo(const engine_scenario *s)
+{
+    return switch_of(s->tbo, (s->framework ? s->framework : engine_framework_generic_ref())->tbo);
+}
+
+int engine_scenario_fuse_ar_norm(const engine_scenario *s)
+{
+    return switch_of(s->fuse_ar_norm,
+                     (s->framework ? s->framework : engine_framework_generic_ref())->fuse_ar_norm);
+}
+
+/* Per-expert coefficients of variation of the routed load (engine.h). */
+#define MOE_CV_PLAIN 1.680 /* DeepSeek-R1, no redundant experts (TensorRT-LLM EP32) */
+#define MOE_CV_EPLB 0.1215 /* the same with EPLB over 288 slots (EP36) */
+
+double engine_moe_imbalance_default(int groups, int slots, int redundant)
+{
+    if (groups <= 1 || slots < groups)
+        return 1.0;
+    double cv = redundant > 0 ? MOE_CV_EPLB : MOE_CV_PLAIN;
+    return 1.0 + cv * sqrt(2.0 * log((double)groups)) / sqrt((double)slots / groups);
+}
+
+double engine_scenario_moe_imbalance(const engine_scenario *s, int groups, int slots)
+{
+    if (groups <= 1)
+        return 1.0;
+    if (s->moe_imbalance > 0)
+        return s->moe_imbalance;
+    return engine_moe_imbalance_default(groups, slots, s->redundant_experts);
+}
+
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s)
 {
     if (s->model && s->model->has_weight_dtype && s->weight_dtype == ENGINE_FP16)
@@ -471,12 +529,21 @@ static int plan_valid(const engine_scenario *s, engine_plan p, char *reason, siz
             snprintf(reason, len, "ep=%d needs a mixture-of-experts model", p.ep);
             return 0;
         }
-        if (m->experts % p.ep) {
-            snprintf(reason, len, "ep=%d does not divide %d experts", p.ep, m->experts);
+        long long slots = (long long)m->experts + s->redundant_experts;
+        if (slots % p.ep) {
+            if (s->redundant_experts > 0)
+                snprintf(reason, len, "ep=%d does not divide %d experts + %d redundant = %lld",
+                         p.ep, m->experts, s->redundant_experts, slots);
+            else
+                snprintf(reason, len, "ep=%d does not divide %d experts", p.ep, m->experts);
             return 0;
         }
-        if (p.ep % p.tp || ((long long)p.tp * p.dp) % p.ep) {
-            snprintf(reason, len, "ep=%d must be a multiple of tp=%d dividing tp*dp=%lld", p.ep,
+        /* ep < tp: expert groups inside the TP group; ep >= tp: whole
+         * experts per GPU over ep/tp replicas. */
+        if (p.ep < p.tp ? p.tp % p.ep != 0
+                        : (p.ep % p.tp || ((long long)p.tp * p.dp) % p.ep)) {
+            snprintf(reason, len,
+                     "ep=%d must divide tp=%d, or be a multiple of it dividing tp*dp=%lld", p.ep,
                      p.tp, (long long)p.tp * p.dp);
             return 0;
         }
@@ -518,6 +585,15 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     long long span = (long long)(p.ep / p.tp) * p.tp * p.pp;
     c->ep_cross = p.ep > 1 && k > 0 && span > k;
     c->ep_per_node = (inter && c->ep_cross) ? (k / p.pp > 0 ? k / p.pp : 1) : 0;
+    /* Redundant experts are extra slots of an EP plan; without EP every GPU
+     * holds a slice of every expert and they mean nothing. */
+    int groups = p.ep > 1 ? p.ep : 1;
+    c->slots = (double)c->m->experts + (groups > 1 ? s->redundant_experts : 0);
+    c->imbalance = c->m->experts > 0
+                       ? engine_scenario_moe_imbalance(s, groups, (int)c->slots)
+                       : 1.0;
+    c->fuse_ar_norm = p.tp > 1 && engine_scenario_fuse_ar_norm(s);
+    c->tbo = c->m->experts > 0 && p.ep > 1 && p.ep >= p.tp && engine_scenario_tbo(s);
 }
 
 /* --- stages ------------------------------------------------------------- */
@@ -593,7 +669,10 @@ static double stage_weight_bytes(const plan_ctx *c, int i)
     double per_dense = attn + mlp_one / p.tp;
     double per_moe = 0;
     if (sh->moe_layers > 0) {
-        double experts = sh->experts / sh->moe_layers / (p.ep > 1 ? p.ep : p.tp);
+        /* ep >= tp > ...: slots/ep whole experts; ep < tp: slots/ep experts
+         * split tp/ep ways, i.e. slots/tp experts' worth (ep 1 included) */
+        double replicas = c->m->experts > 0 ? c->slots / c->m->experts : 1.0;
+        double experts = sh->experts * replicas / sh->moe_layers / (p.ep >= p.tp && p.ep > 1 ? p.ep : p.tp);
         double shared = sh->shared / sh->moe_layers / p.tp;
         per_moe = attn + experts + shared;
     }
@@ -883,6 +962,30 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
     gemm(a, kg, "attn out", T, d, heads * dh, 1, wb, ab);
 }
 
+/* Dispatch + combine of an EP group, `bytes` from each GPU (the busiest
+ * one's share): NCCL's all-to-all twice, or DeepEP's kernels (low-latency
+ * ones where a rank dispatches at most ENGINE_DEEPEP_LL_TOKENS tokens). */
+static double ep_alltoall(const plan_ctx *c, double T, double bytes, step_acc *a)
+{
+    const engine_scenario *s = c->s;
+    const engine_plan p = c->p;
+    if (s->a2a == ENGINE_A2A_NCCL) {
+        double disp = comm(c, a, "ep dispatch", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node, bytes);
+        return disp + comm(c, a, "ep combine", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node, bytes);
+    }
+    int ll = s->a2a == ENGINE_A2A_DEEPEP_LL && T / p.tp <= ENGINE_DEEPEP_LL_TOKENS;
+    int cross = c->ep_cross && s->inter;
+    double t = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        double tc = coll(a, engine_deepep_s(s->intra, s->inter, p.ep, cross, ll, dir, bytes));
+        if (a->xt && tc > 0)
+            xt_rec(a->xt, dir ? "ep combine (deepep)" : "ep dispatch (deepep)", ENGINE_KC_COMM, 0,
+                   bytes, tc, ENGINE_BOUND_BANDWIDTH);
+        t += tc;
+    }
+    return t;
+}
+
 /* A mixture-of-experts MLP of T tokens (act: their activation bytes): the
  * router, shared experts, the routed experts' grouped GEMMs between
  * permute and unpermute, and the EP all-to-alls. */
@@ -898,32 +1001,51 @@ static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
     small(a, k, "moe routing", T * E * 4.0 * 2.0); /* softmax + top-k */
     if (m->shared_experts > 0)
         mlp(a, c, T, m->shared_experts * fe, p.tp, 1);
-    /* Routed experts: ep == 1 shards every expert over the TP group;
-     * ep > 1 gives each GPU E/ep whole experts and pools the tokens of
-     * the ep/tp replicas of its EP group. */
-    double shard = p.ep > 1 ? 1.0 : p.tp;
+    /* Routed experts over S = c->slots physical slots (E plus redundant
+     * replicas): ep == 1 shards every expert over the TP group; 1 < ep < tp
+     * splits them into ep groups, each expert sharded over the tp/ep GPUs of
+     * its group (every TP rank already holds all the tokens: no all-to-all,
+     * the MLP's TP all-reduce combines); ep >= tp gives each GPU S/ep whole
+     * experts and pools the tokens of the ep/tp replicas of its EP group. */
+    double S = c->slots;
+    double shard = p.ep >= p.tp ? 1.0 : (double)p.tp / p.ep;
     double pool = T * (p.ep > p.tp ? (double)p.ep / p.tp : 1.0);
-    double local = p.ep > 1 ? E / p.ep : E;
+    double local = p.ep > 1 ? S / p.ep : E;
     double assign = pool * K / (p.ep > 1 ? p.ep : 1); /* token-expert pairs here */
-    /* Expected experts hit when the pooled tokens each pick K of E
-     * uniformly: local * (1 - (1 - K/E)^pool). */
-    double hit = K < E ? local * (1.0 - exp(pool * log1p(-K / E))) : local;
+    /* Expected slots hit when the pooled tokens each pick K of S
+     * uniformly: local * (1 - (1 - K/S)^pool). */
+    double hit = K < S ? local * (1.0 - exp(pool * log1p(-K / S))) : local;
     if (hit < 1e-9)
         hit = 1e-9;
-    double me = assign / hit; /* tokens per touched expert */
+    /* The busiest group gets imbalance x the mean of the pairs (at most
+     * every pooled token on min(K, local) of its slots): its GEMMs, its
+     * permutes and its all-to-all set the step. */
+    double busy = fmin(assign * c->imbalance, pool * fmin(K, local));
+    if (busy < assign)
+        busy = assign;
+    double me = busy / hit; /* tokens per touched expert */
     double f = fe / shard;
-    small(a, k, "moe permute", (T + assign) * d * ab);
+    small(a, k, "moe permute", (T + busy) * d * ab);
     gemm(a, k, m->gated_mlp ? "experts gate_up" : "experts up", me,
          (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
-    small(a, k, "experts activation", (m->gated_mlp ? 3.0 : 2.0) * assign * f * ab);
+    small(a, k, "experts activation", (m->gated_mlp ? 3.0 : 2.0) * busy * f * ab);
     gemm(a, k, "experts down", me, d, f, hit, wb, ab);
-    small(a, k, "moe unpermute", (T + assign) * d * ab); /* and combine */
-    if (p.ep > 1) { /* dispatch + combine */
-        double disp = comm(c, a, "ep dispatch", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node,
-                           act * K / p.tp);
-        a->ep += disp + comm(c, a, "ep combine", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node,
-                             act * K / p.tp);
+    small(a, k, "moe unpermute", (T + busy) * d * ab); /* and combine */
+    if (p.ep > 1 && p.ep >= p.tp)
+        a->ep += ep_alltoall(c, T, act * K / p.tp * (busy / assign), a);
+}
+
+/* The residual add + norm named `name` (explain) after a TP all-reduce
+ * (`bytes` moved): its own kernel, or fused into the all-reduce, its time
+ * and launch gap saved. */
+static void norm_after_ar(step_acc *a, const plan_ctx *c, const char *name, double bytes)
+{
+    if (!c->fuse_ar_norm) {
+        small(a, &c->kc, name, bytes);
+        return;
     }
+    double t = kc_small(&c->kc, bytes);
+    a->ar_saved += t + (a->host > t ? a->host - t : 0.0);
 }
 
 /* One transformer layer of kind `kind` for step shape sp, added to a. */
@@ -938,7 +1060,7 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
 
     /* Attention block: (residual add +) norm, projections, attention,
      * output projection, TP all-reduce. */
-    small(a, k, "residual + norm", 4.0 * T * d * ab);
+    norm_after_ar(a, c, "residual + norm", 4.0 * T * d * ab);
     if (m->mla)
         attn_mla(c, sp, heads, a);
     else
@@ -949,7 +1071,7 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
         a->tp += comm(c, a, "tp all-reduce", ENGINE_OP_ALLREDUCE, p.tp, ar_node, act);
 
     /* MLP block. */
-    small(a, k, "residual + norm", 4.0 * T * d * ab);
+    norm_after_ar(a, c, "residual + norm", 4.0 * T * d * ab);
     if (kind == LAYER_DENSE)
         mlp(a, c, T, m->ffn, p.tp, 0);
     else
@@ -998,6 +1120,16 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
         }
     }
     int ar_node = c->tp_hier ? c->per_node : 0;
+    if (i > 0 && c->fuse_ar_norm && n > 0) {
+        /* the stage's first norm follows a receive, not an all-reduce */
+        plan_ctx plain = *c;
+        plain.fuse_ar_norm = 0;
+        step_acc one = *out;
+        one.ar_saved = 0;
+        norm_after_ar(&one, c, "residual + norm", 4.0 * T * d * ab);
+        out->ar_saved -= one.ar_saved;
+        norm_after_ar(out, &plain, "residual + norm", 4.0 * T * d * ab);
+    }
     if (i == 0) { /* embedding lookup (vocabulary-parallel: masked, then all-reduced) */
         small(out, k, "embedding", 2.0 * T * d * ab);
         if (p.tp > 1)
@@ -1007,7 +1139,7 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
     if (i == p.pp - 1) {
         /* Final norm, logits of the last token of each sequence (a tied
          * head still runs its GEMM), their gather over TP, sampling. */
-        small(out, k, "final norm", 2.0 * T * d * ab);
+        norm_after_ar(out, c, "final norm", 2.0 * T * d * ab);
         double rows = sp->decode ? T : sp->seqs; /* a verification step: every token */
         gemm(out, &c->kc16, "lm_head", rows, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
         double logits = rows * (double)m->vocab * 4.0;
@@ -1039,16 +1171,14 @@ typedef struct xsink {
     double repeat;
 } xsink;
 
-static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pipe_cost *pc)
+/* The layer costs lay[moe][local] of step shape sp (recorded in xs when
+ * given). */
+static void layer_costs(const plan_ctx *c, const step_shape *sp, double host, double extra,
+                        step_acc lay[2][2], xsink *xs)
 {
-    xsink *xs = c->xs;
-    const engine_framework *fw = c->fw;
-    double host = eager ? fw->launch_s : fw->graph_kernel_s;
-    double extra = eager ? c->s->intra->eager_s : 0.0;
-    step_acc lay[2][2], st;
     step_shape loc = *sp;
     loc.window = c->m->window;
-    memset(lay, 0, sizeof lay);
+    memset(lay, 0, 4 * sizeof lay[0][0]);
     for (int e = 0; e < 2; e++)
         for (int l = 0; l < 2; l++) {
             lay[e][l].host = host;
@@ -1060,6 +1190,53 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pip
             if ((e == 0 || c->sh.moe_layers > 0) && (l == 0 || loc.window > 0))
                 layer_cost(c, e ? LAYER_MOE : LAYER_DENSE, l ? &loc : sp, &lay[e][l]);
         }
+}
+
+/* Two-batch overlap (SGLang --enable-two-batch-overlap, DeepSeek's dual
+ * micro-batch overlap): the step runs as two halves, one's EP dispatch and
+ * combine under the other's compute, so the stage costs its TP and PP
+ * communication plus max(2 x half compute, 2 x half all-to-all) instead of
+ * compute + all-to-all.  What it hides (never more than the all-to-all;
+ * negative when the halves' fixed costs outweigh it) comes out of st->ep. */
+static void tbo_apply(step_acc *st, const step_acc *half)
+{
+    double plain = acc_total(st);
+    double hc = acc_total(half) - acc_comm(half);
+    double overlapped = st->tp + st->pp + fmax(2.0 * hc, 2.0 * half->ep);
+    double hidden = fmin(plain - overlapped, st->ep);
+    st->ep -= hidden;
+    st->tbo_hidden += hidden;
+}
+
+/* The half of a step two-batch overlap runs: half the sequences, else
+ * (one prompt) half its tokens; 0 when it cannot be split. */
+static int tbo_half(const step_shape *sp, step_shape *half)
+{
+    *half = *sp;
+    if (sp->seqs >= 2) {
+        half->seqs = sp->seqs / 2;
+        return 1;
+    }
+    if (!sp->decode && sp->seqs * sp->t >= 2) {
+        half->t = sp->t / 2;
+        half->past = sp->past + sp->t / 4; /* the two halves' mean */
+        return 1;
+    }
+    return 0;
+}
+
+static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pipe_cost *pc)
+{
+    xsink *xs = c->xs;
+    const engine_framework *fw = c->fw;
+    double host = eager ? fw->launch_s : fw->graph_kernel_s;
+    double extra = eager ? c->s->intra->eager_s : 0.0;
+    step_acc lay[2][2], lay_h[2][2], st, st_h;
+    step_shape half;
+    int tbo = c->tbo && tbo_half(sp, &half);
+    layer_costs(c, sp, host, extra, lay, xs);
+    if (tbo)
+        layer_costs(c, &half, host, extra, lay_h, NULL);
     memset(pc, 0, sizeof *pc);
     for (int i = 0; i < c->p.pp; i++) {
         memset(&st, 0, sizeof st);
@@ -1070,6 +1247,16 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pip
             st.xt = &xs->cur;
         }
         stage_cost(c, i, sp, lay, &st);
+        if (tbo) {
+            memset(&st_h, 0, sizeof st_h);
+            st_h.host = host;
+            st_h.coll_extra = extra;
+            stage_cost(c, i, &half, lay_h, &st_h);
+            tbo_apply(&st, &st_h);
+            if (st.xt && st.tbo_hidden != 0) /* explain sums to the step */
+                xt_rec(st.xt, "tbo hidden (ep)", ENGINE_KC_COMM, 0, 0, -st.tbo_hidden,
+                       ENGINE_BOUND_BANDWIDTH);
+        }
         double t = acc_total(&st);
         acc_add(&pc->sum, &st, 1.0);
         pc->sum_t += t;
@@ -1094,6 +1281,8 @@ static void fill_breakdown(engine_breakdown *b, const step_acc *a, double f)
     b->ep_s = f * a->ep;
     b->pp_s = f * a->pp;
     b->kernels = (int)(a->kernels + 0.5);
+    b->tbo_hidden_s = f * a->tbo_hidden;
+    b->ar_norm_saved_s = f * a->ar_saved;
 }
 
 /* The prefill micro-batch's shape for m micro-batches: whole sequences by
@@ -1376,6 +1565,8 @@ static void eval_ctx(const plan_ctx *c, engine_result *out, ideal_memo *memo)
                  s->batch, (int)ceil(((double)s->prompt + s->gen) / ENGINE_KV_BLOCK),
                  ENGINE_KV_BLOCK, out->max_concurrency);
     times_compute(c, out);
+    out->expert_slots = (int)c->slots;
+    out->moe_imbalance = c->m->experts > 0 ? c->imbalance : 0.0;
     if (c->tp_hier)
         out->warnings |= ENGINE_WARN_TP_CROSS_NODE;
     if (c->ep_cross)

@@ -92,6 +92,22 @@ int engine_collective_parse(const char *s, engine_collective *out)
     return 0;
 }
 
+static const char *const A2A_NAMES[ENGINE_A2A_COUNT] = {"nccl", "deepep", "deepep-ll"};
+
+const char *engine_a2a_name(engine_a2a a)
+{
+    return (unsigned)a < ENGINE_A2A_COUNT ? A2A_NAMES[a] : "?";
+}
+
+int engine_a2a_parse(const char *s, engine_a2a *out)
+{
+    int i = parse_name(s, A2A_NAMES, ENGINE_A2A_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_a2a)i;
+    return 0;
+}
+
 const char *engine_link_kind_name(engine_link_kind k)
 {
     return (unsigned)k < ENGINE_LINK_KIND_COUNT ? LINK_KIND_NAMES[k] : "?";

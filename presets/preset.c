@@ -209,6 +209,8 @@ static const field_spec framework_fields[] = {
     { "max_num_tokens", FK_INT, 0, FR_NONNEG, 100000000, 1, offsetof(engine_framework, max_num_tokens), 0, NULL, 0, NULL },
     FN("custom_allreduce_max_bytes", 0, FR_NONNEG, 1e12, 1, custom_ar_max_bytes),
     FN("custom_allreduce_us", 0, FR_NONNEG, 1000000, 1e-6, custom_ar_s),
+    { "two_batch_overlap", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, tbo), 0, NULL, 0, NULL },
+    { "fuse_allreduce_norm", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, fuse_ar_norm), 0, NULL, 0, NULL },
     ENUM(engine_framework, "memory_rule", 1, mem_rule, MEM_RULE_CHOICES, N_OF(MEM_RULE_CHOICES)),
     FN("memory_fraction", 1, FR_FRAC, 1, 1, mem_fraction),
     FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),

@@ -869,6 +869,7 @@ static void test_moe_ep(void **state)
     engine_link l = tl_link(0, 300);
     engine_scenario s;
     ts_scenario(&s, &m, &g, &l, 8);
+    s.moe_imbalance = 1; /* uniform routing; the default rule below */
     engine_result tp8 = eval_plan(&s, 8, 1, 1, 1);
     engine_result ep8 = eval_plan(&s, 1, 1, 8, 8);
     assert_true(tp8.valid && ep8.valid);
@@ -878,6 +879,13 @@ static void test_moe_ep(void **state)
     assert_near(ep8.mem.weights_bytes, (others + experts / 8) * 2, 1e-6);
     /* decode all-to-all: 2 x 32 layers x (7/8 x 1 token x 2 x 4096 x 2 B / 300 GB/s) */
     assert_near(ep8.decode_comm_s, 64 * (7.0 / 8 * 2 * 4096 * 2 / 300e9), 1e-9);
+    /* By default the busiest GPU gets 1 + 1.68 sqrt(2 ln 8) = 4.4 x the
+     * mean, capped at every one of the 8 pooled tokens on its one expert:
+     * 4 x the uniform all-to-all (test_moe.c works the rule through). */
+    s.moe_imbalance = 0;
+    engine_result def = eval_plan(&s, 1, 1, 8, 8);
+    assert_near(def.decode_comm_s, 4 * ep8.decode_comm_s, 1e-9);
+    s.moe_imbalance = 1;
     /* EP over 8 replicas pools their tokens through shared experts, so its
      * ideal GPU gets the pooled batch: efficiency = e2e_1(8 B) / (8 e2e) */
     engine_scenario pooled = s;

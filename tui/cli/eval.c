@@ -157,6 +157,16 @@ static void breakdown_row(const char *label, const engine_breakdown *b)
     printf("  %-18s TP all-reduce %s, EP all-to-all %s, PP send %s; %d kernels\n", "",
            fmt_seconds(b->tp_s, NULL, tp, sizeof tp), fmt_seconds(b->ep_s, NULL, ep, sizeof ep),
            fmt_seconds(b->pp_s, NULL, pp, sizeof pp), b->kernels);
+    if (b->tbo_hidden_s != 0 || b->ar_norm_saved_s > 0) {
+        char h[32], all[32], sv[32];
+        double ep_all = b->ep_s + b->tbo_hidden_s;
+        printf("  %-18s overlap: two-batch overlap hid %s of %s EP all-to-all (%.0f%%), fused "
+               "all-reduce + norm saved %s\n",
+               "", fmt_seconds(b->tbo_hidden_s, NULL, h, sizeof h),
+               fmt_seconds(ep_all, NULL, all, sizeof all),
+               ep_all > 0 ? 100.0 * b->tbo_hidden_s / ep_all : 0.0,
+               fmt_seconds(b->ar_norm_saved_s, NULL, sv, sizeof sv));
+    }
 }
 
 /* What the KV cache holds: tokens in whole blocks, sequences of the

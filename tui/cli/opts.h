@@ -88,6 +88,9 @@ typedef struct cli_values {
     int dtype, kv_dtype, act_dtype, schedule, objective, cuda_graphs; /* ENUM */
     double vram_gb, jitter, straggler_prob, straggler_slowdown, mem_fraction;
     uint64_t seed;
+    /* MoE as deployed and overlap (ENUM: tbo, fuse_ar_norm, a2a) */
+    int tbo, fuse_ar_norm, a2a, redundant_experts;
+    double moe_imbalance;
     int no_calib, json, csv;
     /* comm */
     double bytes;

@@ -31,6 +31,8 @@ static const cli_enum SCHEDULES = {schedule_name, ENGINE_SCHED_COUNT};
 static const cli_enum OBJECTIVES = {objective_name, ENGINE_OBJ_COUNT};
 static const cli_enum GRAPHS = {graphs_name, ENGINE_GRAPHS_COUNT};
 static const cli_enum SPECS = {spec_name, ENGINE_SPEC_COUNT};
+static const char *a2a_name(int i) { return engine_a2a_name((engine_a2a)i); }
+static const cli_enum A2AS = {a2a_name, ENGINE_A2A_COUNT};
 
 #define INT_OPT(nm, a, field, lo, hi, text) \
     {.name = nm, .kind = CLI_OPT_INT, .arg = a, .help = text, .off = CLI_AT(field), .min = lo, .max = hi}
@@ -72,6 +74,25 @@ const cli_opt cli_scenario_opts[] = {
              "decode steps replay a CUDA graph or launch every kernel\n"
              "eagerly (default: the framework's; vLLM --enforce-eager\n"
              "is off)"),
+    ENUM_OPT("--tbo", "on|off", tbo, GRAPHS,
+             "two-batch overlap of the EP all-to-all: one half of\n"
+             "the batch's dispatch/combine under the other's compute\n"
+             "(default: the framework's, off everywhere)"),
+    ENUM_OPT("--fuse-ar-norm", "on|off", fuse_ar_norm, GRAPHS,
+             "fuse each TP all-reduce with the residual add + norm\n"
+             "after it (TensorRT-LLM's PyTorch backend; default: the\n"
+             "framework's, off everywhere)"),
+    ENUM_OPT("--a2a", "nccl|deepep|deepep-ll", a2a, A2AS,
+             "EP dispatch/combine: NCCL all-to-all (default), DeepEP\n"
+             "normal kernels, or DeepEP low-latency kernels where a\n"
+             "rank sends at most " STR(ENGINE_DEEPEP_LL_TOKENS) " tokens"),
+    INT_OPT("--redundant-experts", "N", redundant_experts, 0, ENGINE_MAX_GPUS,
+            "extra expert slots of an EP plan (EPLB replicas, e.g.\n"
+            "32: DeepSeek's 256 experts on 288 slots; default 0)"),
+    NUM_OPT("--moe-imbalance", "F", moe_imbalance, 1, ENGINE_MAX_IMBALANCE,
+            "busiest expert group's routed tokens over the mean, >= 1\n"
+            "(default: 1 + c sqrt(2 ln ep) / sqrt(slots/ep), c from\n"
+            "measured DeepSeek-R1 routing: 1.68, with EPLB 0.12)"),
     NUM_OPT("--mem-fraction", "X", mem_fraction, 0.01, 1,
             "memory fraction of the framework's rule, 0..1 (vLLM\n"
             "gpu_memory_utilization: of the total; TensorRT-LLM:\n"
@@ -230,6 +251,12 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->objective = (engine_objective)v->objective;
     if (CLI_SEEN(o, cuda_graphs))
         s->cuda_graphs = (engine_graphs)v->cuda_graphs;
+    if (CLI_SEEN(o, tbo))
+        s->tbo = (engine_graphs)v->tbo;
+    if (CLI_SEEN(o, fuse_ar_norm))
+        s->fuse_ar_norm = (engine_graphs)v->fuse_ar_norm;
+    if (CLI_SEEN(o, a2a))
+        s->a2a = (engine_a2a)v->a2a;
     if (CLI_SEEN(o, interleave))
         s->interleave = v->interleave;
     if (CLI_SEEN(o, max_model_len))
@@ -255,6 +282,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
     TAKE(straggler_slowdown, straggler_slowdown);
     TAKE(mc_samples, samples);
     TAKE(seed, seed);
+    TAKE(redundant_experts, redundant_experts);
+    TAKE(moe_imbalance, moe_imbalance);
 #undef TAKE
 }
 

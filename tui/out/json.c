@@ -153,7 +153,7 @@ static void add_bands(cJSON *o, const engine_result *r, int ok)
 }
 
 /* prefill and decode: their split and where a step goes; request totals. */
-static void add_phases(cJSON *o, const engine_result *r, int ok)
+static void add_phases(cJSON *o, const engine_scenario *s, const engine_result *r, int ok)
 {
     const struct {
         const char *key;
@@ -183,6 +183,38 @@ static void add_phases(cJSON *o, const engine_result *r, int ok)
             {"kernels", b->kernels},
         };
         add_opts(ph, f, sizeof f / sizeof f[0], ok);
+    }
+    /* What two-batch overlap and the fused all-reduce + norm took off each
+     * step (schema 2 addition). */
+    cJSON *ov = cJSON_AddObjectToObject(o, "overlap");
+    if (ov) {
+        if (s) {
+            cJSON_AddBoolToObject(ov, "tbo", engine_scenario_tbo(s));
+            cJSON_AddBoolToObject(ov, "fuse_ar_norm", engine_scenario_fuse_ar_norm(s));
+        }
+        for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+            cJSON *ph = cJSON_AddObjectToObject(ov, phases[i].key);
+            if (!ph)
+                continue;
+            const engine_breakdown *b = phases[i].b;
+            double ep_all = b->ep_s + b->tbo_hidden_s;
+            const named_num f[] = {
+                {"tbo_hidden_s", b->tbo_hidden_s},
+                {"tbo_hidden_fraction", ep_all > 0 ? b->tbo_hidden_s / ep_all : 0.0},
+                {"fused_ar_norm_saved_s", b->ar_norm_saved_s},
+            };
+            add_opts(ph, f, sizeof f / sizeof f[0], ok);
+        }
+    }
+    /* MoE as deployed: the slots and the imbalance the plan ran at */
+    cJSON *moe = r->expert_slots > 0 ? cJSON_AddObjectToObject(o, "moe") : NULL;
+    if (moe) {
+        add_opt(moe, "expert_slots", r->expert_slots, r->valid != 0);
+        add_opt(moe, "imbalance", r->moe_imbalance, r->valid != 0);
+        if (s) {
+            cJSON_AddNumberToObject(moe, "redundant_experts", s->redundant_experts);
+            cJSON_AddStringToObject(moe, "a2a", engine_a2a_name(s->a2a));
+        }
     }
     cJSON *req = cJSON_AddObjectToObject(o, "request");
     if (req) {
@@ -223,7 +255,7 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
     add_memory(o, r);
     add_performance(o, r, ok);
     add_bands(o, r, ok);
-    add_phases(o, r, ok);
+    add_phases(o, s, r, ok);
     add_spec(o, r, ok);
     return o;
 }

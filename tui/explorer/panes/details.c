@@ -89,6 +89,15 @@ static void build_time(const exp_view *v, const engine_result *p, lines *l)
             add(l, ROLE_NORMAL, "  draft prefill %s (in TTFT)",
                 fmt_seconds(sp->draft_prefill_s, v->g->micro, a, sizeof a));
     }
+    if (p->decode.tbo_hidden_s != 0 || p->decode.ar_norm_saved_s > 0) {
+        /* what the overlap techniques hid of a decode step's communication */
+        double ep_all = p->decode.ep_s + p->decode.tbo_hidden_s;
+        double comm = p->decode.tp_s + ep_all + p->decode.ar_norm_saved_s;
+        add(l, ROLE_NORMAL, "  hid: TBO %s (%.0f%%)", fmt_seconds(p->decode.tbo_hidden_s,
+            v->g->micro, a, sizeof a), ep_all > 0 ? 100.0 * p->decode.tbo_hidden_s / ep_all : 0.0);
+        add(l, ROLE_NORMAL, "  AR+norm %s (%.0f%%)", fmt_seconds(p->decode.ar_norm_saved_s,
+            v->g->micro, b, sizeof b), comm > 0 ? 100.0 * p->decode.ar_norm_saved_s / comm : 0.0);
+    }
     add(l, ROLE_NORMAL, " end to end %s", with_band(v, p->e2e_s, &p->e2e_band, wb, sizeof wb));
     for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
         if (p->warnings & bit)

@@ -1,0 +1,378 @@
+/*
+ * test_moe.c - MoE as it is deployed and the overlap techniques (issue 11
+ * sections 2 and 3) against hand-worked numbers: EP smaller than TP
+ * (expert groups inside the TP group), redundant expert slots, the routing
+ * imbalance, DeepEP's dispatch/combine at its published table points,
+ * two-batch overlap and the fused all-reduce + norm.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "support_models.h"
+
+static void assert_near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want))) {
+        print_error("got %.9g, want %.9g (rel tol %g)\n", got, want, rel);
+        fail();
+    }
+}
+
+static engine_result eval_plan(const engine_scenario *s, int tp, int pp, int dp, int ep)
+{
+    engine_result r;
+    engine_plan p = {tp, pp, dp, ep};
+    engine_error err;
+    assert_int_equal(engine_evaluate(s, p, &r, &err), 0);
+    return r;
+}
+
+static double gg(const engine_gpu *g, double m, double n, double k, double groups)
+{
+    return engine_grouped_gemm_s(g, NULL, ENGINE_FP16, m, n, k, groups, 2, 2);
+}
+
+static double sk(const engine_gpu *g, double bytes)
+{
+    return engine_small_kernel_s(g, bytes);
+}
+
+/* Mixtral-8x7B (8 experts, top-2, f = 14336, d = 4096) on TP8 with EP2:
+ * two groups of 4 experts, each expert split over 4 GPUs (f/4 = 3584).
+ * Every TP rank holds the token, so a GPU runs its group's share: at batch
+ * 1, 2 x 1/2 = 1 token-expert pair, 4 (1 - 6/8) = 1 expert hit, one token
+ * each; TP8 alone (EP1) runs 2 pairs on 8 (1 - 6/8) = 2 experts of f/8 =
+ * 1792.  The rest of the layer (attention, all-reduces) is the same, so
+ * the decode steps differ by 32 x the difference of the expert kernels.
+ * No all-to-all: the MLP all-reduce combines.  Memory: 4 experts x 1/4 =
+ * one expert's worth per GPU, as TP8. */
+static void test_ep_below_tp(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.moe_imbalance = 1;
+    engine_result ep2 = eval_plan(&s, 8, 1, 1, 2);
+    engine_result ep1 = eval_plan(&s, 8, 1, 1, 1);
+    assert_true(ep2.valid && ep1.valid);
+    assert_string_equal(ep2.reason, "");
+    double d = 4096;
+    double e2 = sk(&g, (1 + 1) * d * 2) * 2 + gg(&g, 1, 2 * 3584, d, 1) +
+                sk(&g, 3 * 1 * 3584 * 2) + gg(&g, 1, d, 3584, 1);
+    double e1 = sk(&g, (1 + 2) * d * 2) * 2 + gg(&g, 1, 2 * 1792, d, 2) +
+                sk(&g, 3 * 2 * 1792 * 2) + gg(&g, 1, d, 1792, 2);
+    assert_near(ep2.itl_s - ep1.itl_s, 32 * (e2 - e1), 1e-6);
+    assert_true(ep2.decode.ep_s == 0);
+    assert_near(ep2.decode.tp_s, ep1.decode.tp_s, 1e-12);
+    double experts = 32.0 * 8 * 3 * 4096 * 14336;
+    assert_near(ep2.mem.weights_bytes, ep1.mem.weights_bytes, 1e-12);
+    engine_result ep8 = eval_plan(&s, 8, 1, 1, 8); /* one whole expert per GPU */
+    assert_near(ep8.mem.weights_bytes - ep2.mem.weights_bytes, 0, 1);
+    (void)experts;
+    /* EP4 under TP8 (2 experts each over 2 GPUs) is valid; EP3 is not */
+    assert_true(eval_plan(&s, 8, 1, 1, 4).valid);
+    engine_result bad = eval_plan(&s, 8, 1, 1, 3);
+    assert_false(bad.valid);
+    assert_string_equal(bad.reason, "ep=3 does not divide 8 experts");
+    s.gpus = 4;
+    bad = eval_plan(&s, 4, 1, 1, 8);
+    assert_false(bad.valid);
+    assert_string_equal(bad.reason,
+                        "ep=8 must divide tp=4, or be a multiple of it dividing tp*dp=4");
+}
+
+/* Redundant slots: Mixtral's 8 experts + 8 replicas on EP8 (DP8): 2 slots
+ * per GPU, so its expert memory doubles (2 x 1/8 of the experts); the load
+ * spreads over the 16 physical slots (2 per GPU, each token picks 2 of 16
+ * slots).  12 slots do not split over 8 GPUs. */
+static void test_redundant_experts(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.moe_imbalance = 1;
+    engine_result plain = eval_plan(&s, 1, 1, 8, 8);
+    s.redundant_experts = 8;
+    engine_result red = eval_plan(&s, 1, 1, 8, 8);
+    assert_true(red.valid);
+    assert_int_equal(red.expert_slots, 16);
+    assert_int_equal(plain.expert_slots, 8);
+    double experts = 32.0 * 8 * 3 * 4096 * 14336;
+    assert_near(red.mem.weights_bytes - plain.mem.weights_bytes, experts / 8 * 2, 1e-9);
+    /* decode batch 1: 8 pooled tokens pick 2 of 16 slots; this GPU's 2
+     * slots are hit 2 (1 - (14/16)^8) times, 16 x 2 / 8 = 2 pairs */
+    double hit = 2 * (1 - pow(14.0 / 16, 8));
+    double hit_plain = 1 * (1 - pow(6.0 / 8, 8));
+    double d = 4096, f = 14336;
+    double dr = gg(&g, 2 / hit, 2 * f, d, hit) + gg(&g, 2 / hit, d, f, hit);
+    double dp = gg(&g, 2 / hit_plain, 2 * f, d, hit_plain) + gg(&g, 2 / hit_plain, d, f, hit_plain);
+    assert_near(red.itl_s - plain.itl_s, 32 * (dr - dp), 1e-6);
+    s.redundant_experts = 4;
+    engine_result bad = eval_plan(&s, 1, 1, 8, 8);
+    assert_false(bad.valid);
+    assert_string_equal(bad.reason, "ep=8 does not divide 8 experts + 4 redundant = 12");
+    /* without EP the replicas mean nothing: ignored */
+    s.gpus = 1;
+    engine_result one = eval_plan(&s, 1, 1, 1, 1);
+    assert_true(one.valid);
+    assert_int_equal(one.expert_slots, 8);
+}
+
+/* The default imbalance reproduces the two measurements it comes from:
+ * TensorRT-LLM's DeepSeek-R1 routing, (max - mean) / mean = 1.564 at EP32
+ * over 256 experts and 0.115 with EPLB at EP36 over 288 slots
+ * (examples/wide_ep/ep_load_balancer/README.md); one group: 1. */
+static void test_imbalance_default(void **state)
+{
+    (void)state;
+    assert_near(engine_moe_imbalance_default(32, 256, 0), 2.564, 0.002);
+    assert_near(engine_moe_imbalance_default(36, 288, 32), 1.115, 0.002);
+    assert_true(engine_moe_imbalance_default(1, 256, 0) == 1.0);
+    assert_true(engine_moe_imbalance_default(8, 256, 0) < engine_moe_imbalance_default(32, 256, 0));
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    assert_near(engine_scenario_moe_imbalance(&s, 32, 256), 2.564, 0.002);
+    s.moe_imbalance = 1.5;
+    assert_true(engine_scenario_moe_imbalance(&s, 32, 256) == 1.5);
+    assert_true(engine_scenario_moe_imbalance(&s, 1, 256) == 1.0);
+}
+
+/* Imbalance 2 on a compute-bound prefill (Mixtral EP8 over 8 replicas,
+ * 4096-token prompts: 32768 pooled tokens, 8192 pairs on each GPU's
+ * expert, 16384 on the busiest): its expert GEMMs run twice the tokens
+ * (about twice the time) and its all-to-all moves twice the bytes.
+ * Imbalance 1 is the uniform model: the hand-worked EP numbers. */
+static void test_imbalance_stretches(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.prompt = 4096;
+    s.gen = 2;
+    s.moe_imbalance = 1;
+    engine_result r1 = eval_plan(&s, 1, 1, 8, 8);
+    s.moe_imbalance = 2;
+    engine_result r2 = eval_plan(&s, 1, 1, 8, 8);
+    double d = 4096, f = 14336;
+    double g1 = gg(&g, 8192, 2 * f, d, 1) + gg(&g, 8192, d, f, 1);
+    double g2 = gg(&g, 16384, 2 * f, d, 1) + gg(&g, 16384, d, f, 1);
+    assert_near(g2 / g1, 2.0, 0.02);
+    assert_near(r2.prefill.gemm_s - r1.prefill.gemm_s, 32 * (g2 - g1), 1e-6);
+    assert_near(r2.prefill.ep_s, 2 * r1.prefill.ep_s, 1e-9);
+    /* uniform decode all-to-all: 2 x 32 x 7/8 x 8 pooled... one token of
+     * 2 x 4096 x 2 B per GPU over 300 GB/s */
+    s.prompt = 1024;
+    s.gen = 256;
+    s.moe_imbalance = 1;
+    engine_result u = eval_plan(&s, 1, 1, 8, 8);
+    assert_near(u.decode_comm_s, 64 * (7.0 / 8 * 2 * 4096 * 2 / 300e9), 1e-9);
+    /* the busiest GPU cannot get more than every pooled token on its one
+     * expert: 8 pairs, 4 x the mean, whatever the factor */
+    s.moe_imbalance = 10;
+    engine_result cap = eval_plan(&s, 1, 1, 8, 8);
+    assert_near(cap.decode_comm_s, 4 * u.decode_comm_s, 1e-9);
+    assert_near(cap.moe_imbalance, 10, 0);
+}
+
+/* DeepEP at its published points (docs/legacy.md, H800): on the links it
+ * ran on (CX7 400G = the ib-ndr preset's 42.4 GB/s; NVLink ~160 GB/s) the
+ * bandwidths are the table's; low-latency EP8 dispatch of 128 tokens x 8
+ * x 7168 FP8 bytes and combine in BF16 come within 10 % of the published
+ * 77 and 114 us (the model adds two 4 us network latencies). */
+static void test_deepep_table(void **state)
+{
+    (void)state;
+    engine_link nvl = tl_link(0, 160);
+    nvl.base_s = 5e-6;
+    engine_link ib = tl_link(4e-6, 42.4);
+    ib.base_s = 19e-6;
+    assert_near(engine_deepep_s(&nvl, &ib, 8, 0, 0, 0, 1e9), 5e-6 + 1e9 / 153e9, 1e-12);
+    assert_near(engine_deepep_s(&nvl, &ib, 8, 0, 0, 1, 1e9), 5e-6 + 1e9 / 158e9, 1e-12);
+    assert_near(engine_deepep_s(&nvl, &ib, 16, 1, 0, 0, 1e9), 19e-6 + 1e9 / 43e9, 1e-12);
+    assert_near(engine_deepep_s(&nvl, &ib, 64, 1, 0, 1, 1e9), 19e-6 + 1e9 / 50e9, 1e-12);
+    /* EP24: between EP16 (43) and EP32 (58) at log2(24) - 4 */
+    double bw24 = 43e9 + 15e9 * (log2(24.0) - 4);
+    assert_near(engine_deepep_s(&nvl, &ib, 24, 1, 0, 0, 1e9), 19e-6 + 1e9 / bw24, 1e-12);
+    double disp = 128.0 * 8 * 7168, comb = 2 * disp;
+    double ll_d = engine_deepep_s(&nvl, &ib, 8, 1, 1, 0, disp);
+    double ll_c = engine_deepep_s(&nvl, &ib, 8, 1, 1, 1, comb);
+    assert_near(ll_d, 8e-6 + disp / 98e9, 1e-12);
+    assert_near(ll_c, 8e-6 + comb / 127e9, 1e-12);
+    assert_near(ll_d, 77e-6, 0.10);
+    assert_near(ll_c, 114e-6, 0.10);
+    assert_near(engine_deepep_s(&nvl, &ib, 256, 1, 1, 1, comb), 8e-6 + comb / 40e9, 1e-12);
+    assert_true(engine_deepep_s(&nvl, &ib, 1, 0, 0, 0, 1e9) == 0);
+    /* in an evaluation: --a2a deepep replaces NCCL's two all-to-alls by a
+     * dispatch and a combine per MoE layer (decode batch 1: one token of
+     * 2 x 4096 x 2 B per GPU) */
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &nvl, 8);
+    s.moe_imbalance = 1;
+    s.a2a = ENGINE_A2A_DEEPEP;
+    engine_result r = eval_plan(&s, 1, 1, 8, 8);
+    double b = 2 * 4096 * 2;
+    assert_near(r.decode.ep_s,
+                32 * (engine_deepep_s(&nvl, NULL, 8, 0, 0, 0, b) +
+                      engine_deepep_s(&nvl, NULL, 8, 0, 0, 1, b)),
+                1e-9);
+    s.a2a = ENGINE_A2A_DEEPEP_LL; /* 1 token per rank: the low-latency kernels */
+    r = eval_plan(&s, 1, 1, 8, 8);
+    assert_near(r.decode.ep_s,
+                32 * (engine_deepep_s(&nvl, NULL, 8, 0, 1, 0, b) +
+                      engine_deepep_s(&nvl, NULL, 8, 0, 1, 1, b)),
+                1e-9);
+    /* 1024-token prefills exceed the low-latency bound: the normal kernels */
+    assert_near(r.prefill.ep_s,
+                32 * (engine_deepep_s(&nvl, NULL, 8, 0, 0, 0, 1024 * b) +
+                      engine_deepep_s(&nvl, NULL, 8, 0, 0, 1, 1024 * b)),
+                1e-9);
+    assert_string_equal(engine_a2a_name(ENGINE_A2A_DEEPEP_LL), "deepep-ll");
+    engine_a2a a;
+    assert_int_equal(engine_a2a_parse("DeepEP", &a), 0);
+    assert_int_equal(a, ENGINE_A2A_DEEPEP);
+    assert_int_equal(engine_a2a_parse("mpi", &a), -1);
+}
+
+/* Two-batch overlap on a slow link (1 GB/s: comm-bound), decode batch 64: the step becomes
+ * max(2 x half compute, 2 x half all-to-all); the halves are the same
+ * scenario at half the batch.  What it hides is the compute (the smaller
+ * part) minus its overhead, the all-to-all latency paid twice. */
+static void test_tbo_hand(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(1e-6, 1);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.moe_imbalance = 1;
+    s.batch = 64;
+    engine_result off = eval_plan(&s, 1, 1, 8, 8);
+    s.batch = 32;
+    engine_result half = eval_plan(&s, 1, 1, 8, 8);
+    s.batch = 64;
+    s.tbo = ENGINE_GRAPHS_ON;
+    engine_result on = eval_plan(&s, 1, 1, 8, 8);
+    const engine_breakdown *f = &off.decode, *h = &half.decode;
+    double C = f->gemm_s + f->attn_s + f->small_s + f->launch_s;
+    double M = f->ep_s;
+    double Ch = h->gemm_s + h->attn_s + h->small_s + h->launch_s;
+    double Mh = h->ep_s;
+    assert_true(M > C && 2 * Mh > 2 * Ch); /* comm-bound */
+    double hidden = C - (2 * Mh - M);      /* min(C, M) minus the overhead */
+    assert_true(hidden > 0 && 2 * Mh - M > 0);
+    assert_near(on.decode.tbo_hidden_s, hidden, 1e-9);
+    assert_near(on.decode.ep_s, M - hidden, 1e-9);
+    assert_near(off.itl_s - on.itl_s, hidden, 1e-9);
+    assert_true(off.decode.tbo_hidden_s == 0);
+    /* off by default (no framework enables it), and without EP a no-op */
+    s.tbo = ENGINE_GRAPHS_DEFAULT;
+    assert_int_equal(engine_scenario_tbo(&s), 0);
+    s.tbo = ENGINE_GRAPHS_ON;
+    s.gpus = 1;
+    engine_result one = eval_plan(&s, 1, 1, 1, 1);
+    assert_true(one.decode.tbo_hidden_s == 0 && one.prefill.tbo_hidden_s == 0);
+}
+
+/* Fused all-reduce + norm (Llama-3-8B, TP2, decode batch 1): each of the
+ * 2 x 32 + 1 all-reduces (the embedding's and two a layer) takes the norm
+ * after it into its own kernel: 65 kernels fewer, and the step saves
+ * those norms (64 residual add + norms of 4 d 2 B, the final norm of
+ * 2 d 2 B), nothing else. */
+static void test_fused_ar_norm(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 2);
+    engine_result off = eval_plan(&s, 2, 1, 1, 1);
+    s.fuse_ar_norm = ENGINE_GRAPHS_ON;
+    engine_result on = eval_plan(&s, 2, 1, 1, 1);
+    assert_int_equal(off.decode.kernels - on.decode.kernels, 65);
+    assert_int_equal(off.prefill.kernels - on.prefill.kernels, 65);
+    double saved = 64 * sk(&g, 4 * 4096 * 2) + sk(&g, 2 * 4096 * 2);
+    assert_near(on.decode.ar_norm_saved_s, saved, 1e-9);
+    assert_near(off.itl_s - on.itl_s, saved, 1e-9);
+    assert_near(on.decode.tp_s, off.decode.tp_s, 1e-12);
+    assert_true(off.decode.ar_norm_saved_s == 0);
+    /* nothing to fuse without TP */
+    s.gpus = 1;
+    engine_result one = eval_plan(&s, 1, 1, 1, 1);
+    assert_true(one.decode.ar_norm_saved_s == 0);
+    /* pipeline stages: a stage's first norm follows a receive, so each
+     * stage fuses one norm per all-reduce it runs after its first layer */
+    s.gpus = 4;
+    s.fuse_ar_norm = ENGINE_GRAPHS_OFF;
+    engine_result pp_off = eval_plan(&s, 2, 2, 1, 1);
+    s.fuse_ar_norm = ENGINE_GRAPHS_ON;
+    engine_result pp_on = eval_plan(&s, 2, 2, 1, 1);
+    /* the slowest (last) stage: 16 layers' 32 all-reduces, 31 layer norms
+     * and the final norm fused */
+    assert_int_equal(pp_off.decode.kernels - pp_on.decode.kernels, 32);
+}
+
+/* Out-of-range settings are refused by name. */
+static void test_moe_scenario_errors(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_error err;
+    s.moe_imbalance = 0.5;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg, "scenario: moe_imbalance: must be in [1, 64] (0: the default rule)");
+    s.moe_imbalance = 0;
+    s.redundant_experts = -1;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg, "scenario: redundant_experts: must be 0..1048576");
+    s.redundant_experts = 0;
+    s.a2a = ENGINE_A2A_COUNT;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg, "scenario: a2a: must be nccl, deepep or deepep-ll");
+    s.a2a = ENGINE_A2A_NCCL;
+    s.tbo = ENGINE_GRAPHS_COUNT;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg, "scenario: tbo: must be default, on or off");
+    s.tbo = ENGINE_GRAPHS_DEFAULT;
+    s.fuse_ar_norm = ENGINE_GRAPHS_COUNT;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg, "scenario: fuse_ar_norm: must be default, on or off");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ep_below_tp),
+        cmocka_unit_test(test_redundant_experts),
+        cmocka_unit_test(test_imbalance_default),
+        cmocka_unit_test(test_imbalance_stretches),
+        cmocka_unit_test(test_deepep_table),
+        cmocka_unit_test(test_tbo_hand),
+        cmocka_unit_test(test_fused_ar_norm),
+        cmocka_unit_test(test_moe_scenario_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

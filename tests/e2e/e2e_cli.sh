@@ -920,6 +920,37 @@ expect_out '^	"launch":	null,$'
 # a model without a Hugging Face id names its preset and says so
 run recommend --model gpt3-175b --gpu h100-sxm --json
 expect_out "\"vllm\":	\"vllm serve gpt3-175b .*# no Hugging Face id for 'gpt3-175b'"
+# MoE as deployed and overlap (issue 11 sections 2-3): flags, errors, JSON
+run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --moe-imbalance 0.5
+expect_rc 2
+expect_err_exact "shardscope eval: --moe-imbalance: expected a number 1..64, got '0.5'"
+run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --a2a mpi
+expect_rc 2
+expect_err_exact "shardscope eval: --a2a: expected nccl|deepep|deepep-ll, got 'mpi'"
+run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --tbo maybe
+expect_rc 2
+run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --redundant-experts 4
+expect_rc 2
+expect_err 'ep=8 does not divide 8 experts \+ 4 redundant = 12'
+run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --redundant-experts 8 --moe-imbalance 1.5 --a2a deepep --json
+expect_rc 0
+expect_clean_json
+expect_near expert_slots 16 0
+expect_near imbalance 1.5 0
+expect_out '"a2a":[[:space:]]*"deepep"'
+expect_out '"overlap":'
+expect_out '"tbo":[[:space:]]*false'
+expect_out '"tbo_hidden_s":[[:space:]]*0'
+# EP 2 under TP 8: valid, no all-to-all; the fused all-reduce + norm saves time
+run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 8 --ep 2 --batch 8 --fuse-ar-norm on --json
+expect_rc 0
+expect_out '"fuse_ar_norm":[[:space:]]*true'
+expect_out '"ep_alltoall_s":[[:space:]]*0,'
+got=$(json_num fused_ar_norm_saved_s)
+awk -v a="$got" 'BEGIN { exit !(a > 0) }' || fail "$what: fused_ar_norm_saved_s = '$got', want > 0"
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --dtype fp8 --batch 64 --tbo on
+expect_rc 0
+expect_out '^ +overlap: two-batch overlap hid [-0-9.]+ [^ ]*s of [0-9.]+ [^ ]*s EP all-to-all'
 
 
 # recommend --allow-spec: speculation as an option; the why-lines say so.

@@ -133,6 +133,8 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
     if (!(c->ttft_slo_s >= 0 && isfinite(c->ttft_slo_s)) ||
         !(c->tpot_slo_s >= 0 && isfinite(c->tpot_slo_s)))
         return engine_errorf(err, "load: SLO: must be finite and non-negative");
+    if (c->one_of < 0 || c->one_of > ENGINE_MAX_GPUS || c->warmup < 0)
+        return engine_errorf(err, "load: one_of: must be 0..%d, warmup >= 0", ENGINE_MAX_GPUS);
     if (!(c->slo_percentile > 0 && c->slo_percentile <= 100))
         return engine_errorf(err, "load: slo_percentile: must be in (0, 100]");
     return 0;
@@ -151,16 +153,21 @@ static size_t ws_bytes(int n, int mns)
            align_up(sizeof(double) * (size_t)n) + SIM_ALIGN;
 }
 
-/* Requests of the sustainable-rate run: at least four rounds of the batch. */
+/* Requests of the sustainable-rate run, on one replica (the replicas of a
+ * closed loop are independent and alike): its share of the run's, at
+ * least three rounds of the batch (warm-up, steady window, drain), in
+ * whole rounds. */
 static int sustain_requests(const engine_stepper *st, const engine_sim_config *c)
 {
-    long long conc = (long long)st->plan.dp * engine_sim_max_batch(st, c);
-    long long n = sim_requests(c);
-    if (n < 4 * conc)
-        n = 4 * conc;
-    if (n > SIM_MAX_SUSTAIN && n > sim_requests(c))
-        n = sim_requests(c) > SIM_MAX_SUSTAIN ? sim_requests(c) : SIM_MAX_SUSTAIN;
-    return (int)n;
+    long long conc = engine_sim_max_batch(st, c);
+    long long n = sim_requests(c) / st->plan.dp;
+    if (n < 3 * conc)
+        n = 3 * conc;
+    /* whole rounds: the window's ends then fall at the same phase of them */
+    n = (n + conc - 1) / conc * conc;
+    if (n > SIM_MAX_SUSTAIN)
+        n = SIM_MAX_SUSTAIN > 3 * conc ? SIM_MAX_SUSTAIN / conc * conc : 3 * conc;
+    return n < 1 ? 1 : (int)n;
 }
 
 size_t engine_sim_workspace_bytes(const engine_stepper *st, const engine_sim_config *cfg)
@@ -238,6 +245,8 @@ static void requests_make(const engine_sim_config *c, int n, engine_sim_arrival 
         }
         if (arrival == ENGINE_SIM_POISSON) {
             t += -log(u) / c->rate;
+            for (int k = 1; k < c->one_of; k++) /* the arrivals of the other replicas */
+                t += -log(rng_uniform(&g)) / c->rate;
             q->arrival = t;
         } else if (arrival == ENGINE_SIM_TRACE) {
             q->arrival = c->trace[i].arrival_s;
@@ -555,11 +564,18 @@ static int served(const sreq *q)
     return q->first >= 0 && q->done >= 0;
 }
 
-static engine_sim_pct pct_of(sim_ws *w, req_metric f, double slo_p, double *at_slo)
+/* The requests the figures read: served, after the warm-up. */
+static int counted(const sim_ws *w, const engine_sim_config *c, int i)
+{
+    return i >= c->warmup && served(&w->req[i]);
+}
+
+static engine_sim_pct pct_of(sim_ws *w, const engine_sim_config *c, req_metric f,
+                             double *at_slo)
 {
     int k = 0;
     for (int i = 0; i < w->n; i++) {
-        if (!served(&w->req[i]))
+        if (!counted(w, c, i))
             continue;
         double v = f(&w->req[i]);
         if (v >= 0)
@@ -571,7 +587,7 @@ static engine_sim_pct pct_of(sim_ws *w, req_metric f, double slo_p, double *at_s
         sum += w->sort[i];
     engine_sim_pct p = {pct(w->sort, k, 50), pct(w->sort, k, 90), pct(w->sort, k, 99),
                         k > 0 ? sum / k : 0};
-    *at_slo = pct(w->sort, k, slo_p);
+    *at_slo = pct(w->sort, k, c->slo_percentile);
     return p;
 }
 
@@ -621,6 +637,9 @@ static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_re
             continue;
         o->completed++;
         tokens += q->gen;
+        if (!counted(w, c, i))
+            continue;
+        o->measured++;
         int ok_t = c->ttft_slo_s <= 0 || m_ttft(q) <= c->ttft_slo_s;
         int ok_p = c->tpot_slo_s <= 0 || q->gen <= 1 || m_tpot(q) <= c->tpot_slo_s;
         good += ok_t && ok_p;
@@ -630,10 +649,11 @@ static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_re
     o->output_tokens_per_s = tokens / d;
     o->requests_per_s = o->completed / d;
     o->goodput_requests_per_s = good / d;
-    o->ttft = pct_of(w, m_ttft, c->slo_percentile, &o->ttft_at_slo_s);
-    o->tpot = pct_of(w, m_tpot, c->slo_percentile, &o->tpot_at_slo_s);
+    o->good = good;
+    o->ttft = pct_of(w, c, m_ttft, &o->ttft_at_slo_s);
+    o->tpot = pct_of(w, c, m_tpot, &o->tpot_at_slo_s);
     double e2e_at;
-    o->e2e = pct_of(w, m_e2e, c->slo_percentile, &e2e_at);
+    o->e2e = pct_of(w, c, m_e2e, &e2e_at);
     o->slo_met = (c->ttft_slo_s <= 0 || o->ttft_at_slo_s <= c->ttft_slo_s) &&
                  (c->tpot_slo_s <= 0 || o->tpot_at_slo_s <= c->tpot_slo_s);
     o->overloaded = overloaded(w, t0, t1);
@@ -713,6 +733,11 @@ int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
 {
     long long per = ((long long)cfg->prompt + cfg->gen + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
     long long b = st && per > 0 ? st->kv_blocks / per : 1;
+    /* at the scenario's own lengths, engine_result's count (the workspace of
+     * that many sequences counted too) */
+    if (st && cfg->prompt == st->s.prompt && cfg->gen == st->s.gen && st->max_concurrency > 0 &&
+        b > st->max_concurrency)
+        b = st->max_concurrency;
     if (b > cfg->max_num_seqs)
         b = cfg->max_num_seqs;
     return b < 1 ? 1 : (int)b;
@@ -727,22 +752,26 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
         engine_errorf(err, "load: the plan is not valid");
         return 0;
     }
+    /* One replica at its largest batch; dp of them serve dp times as many. */
+    engine_stepper one = *st;
+    one.plan.dp = 1;
     engine_sim_config c = *cfg;
-    c.concurrency = st->plan.dp * engine_sim_max_batch(st, cfg);
+    int conc = engine_sim_max_batch(st, cfg);
+    c.concurrency = conc;
     int n = sustain_requests(st, cfg);
     sim_ws w;
     engine_sim_result r;
-    if (run_n(st, &c, n, ENGINE_SIM_CLOSED, work, work_bytes, &r, &w, err) != 0)
+    if (run_n(&one, &c, n, ENGINE_SIM_CLOSED, work, work_bytes, &r, &w, err) != 0)
         return 0;
     int k = 0;
     for (int i = 0; i < w.n; i++)
         if (served(&w.req[i]))
             w.sort[k++] = w.req[i].done;
     qsort(w.sort, (size_t)k, sizeof w.sort[0], engine_cmp_double);
-    int conc = c.concurrency;
+    double rate = r.requests_per_s;
     if (k > 2 * conc && w.sort[k - conc - 1] > w.sort[conc - 1])
-        return (k - 2.0 * conc) / (w.sort[k - conc - 1] - w.sort[conc - 1]);
-    return r.requests_per_s;
+        rate = (k - 2.0 * conc) / (w.sort[k - conc - 1] - w.sort[conc - 1]);
+    return rate * st->plan.dp;
 }
 
 const char *engine_sim_sched_name(engine_sim_sched s)

@@ -99,6 +99,11 @@ typedef struct engine_sim_config {
     double tpot_slo_s;    /* goodput: TPOT at most this; 0: not checked */
     double slo_percentile; /* the percentile the SLO check reads, (0, 100] */
     int exact;            /* 1: time every decode step (no line through a run) */
+    /* A short run's view of a long one (the explorer's load line): */
+    int one_of;           /* POISSON: simulate every one_of-th arrival of the rate
+                           * (one replica's round-robin share; 0 or 1: all) */
+    int warmup;           /* the first warmup requests are served but left out of
+                           * the percentiles and the goodput count (0: none) */
 } engine_sim_config;
 
 typedef struct engine_sim_pct {
@@ -120,6 +125,9 @@ typedef struct engine_sim_result {
     double output_tokens_per_s;   /* completed output tokens / duration */
     double requests_per_s;        /* completed / duration */
     double goodput_requests_per_s; /* requests meeting both SLOs / duration */
+    int measured;                 /* served requests the figures read (after
+                                   * the warm-up) */
+    int good;                     /* of those, the ones meeting both SLOs */
     double ttft_at_slo_s, tpot_at_slo_s; /* at slo_percentile */
     int slo_met;                  /* both at slo_percentile within their SLOs */
     int overloaded;               /* the waiting queue kept growing through the
@@ -169,13 +177,14 @@ int engine_sim_run(const engine_stepper *st, const engine_sim_config *cfg, void 
                    size_t work_bytes, engine_sim_result *out, engine_error *err);
 
 /* The largest batch a replica runs under cfg: min(max_num_seqs, the
- * sequences of ceil((prompt + gen) / 16) blocks its KV cache holds), at
- * least 1. */
+ * sequences of ceil((prompt + gen) / 16) blocks its KV cache holds, and at
+ * the scenario's own lengths st->max_concurrency), at least 1. */
 int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg);
 
-/* The saturation throughput, requests/s over all replicas: cfg run as a
- * closed loop of dp * engine_sim_max_batch requests (cfg's lengths,
- * scheduler, limits and seed; its arrival process ignored), measured over
+/* The saturation throughput, requests/s over all replicas: dp times that
+ * of one replica run as a closed loop of engine_sim_max_batch requests
+ * (cfg's lengths, scheduler, limits and seed; its arrival process ignored;
+ * requests / dp of them, at least three rounds of the batch), measured over
  * the completions between the first and the last max-batch of them (the
  * steady window; the whole run when it has none).  0 on error (err). */
 double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,

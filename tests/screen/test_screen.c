@@ -2149,6 +2149,53 @@ static void test_details_speculation(void **state)
     screen_close();
 }
 
+/* The load line: the selected plan under the rate and SLO controls (a
+ * small simulation); moving those controls re-runs it alone, never the
+ * ranking; past the sustainable rate it says OVERLOADED. */
+static void test_details_load_line(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-8b";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 1;
+    screen_open("vt100", 0, 40, 120, &eo);
+    assert_true(pane_contains(PANE_DETAILS, "Load at 2.0 req/s (sim of 200)"));
+    assert_true(pane_contains(PANE_DETAILS, " sustainable "));
+    assert_true(pane_contains(PANE_DETAILS, "SLO met"));
+    const exp_results *r = &g_x->r;
+    assert_true(r->load_ok);
+    assert_int_equal(r->load.requests, EXP_LOAD_REQUESTS);
+    /* the sustainable rate: the static model at the largest batch that fits */
+    engine_scenario t = r->sc;
+    engine_sim_config c;
+    engine_sim_defaults(&c, r->load_st);
+    t.batch = engine_sim_max_batch(r->load_st, &c);
+    engine_result er;
+    assert_int_equal(engine_evaluate(&t, exp_selected_plan(g_x)->plan, &er, NULL), 0);
+    assert_true(fabs(r->load_sustainable - er.tokens_per_s / t.gen) < 1e-9 * er.tokens_per_s);
+    double ttft2 = r->load.ttft.p99;
+    /* the rate control re-runs the load line only */
+    snprintf(g_x->r.rank_err, sizeof g_x->r.rank_err, "sentinel");
+    set_ctl(CTL_RATE, 100);
+    assert_string_equal(g_x->r.rank_err, "sentinel");
+    assert_true(pane_contains(PANE_DETAILS, "Load at 10.0 req/s"));
+    assert_true(r->load.ttft.p99 != ttft2);
+    /* an ITL target below any step: missed */
+    set_ctl(CTL_ITL, 1);
+    assert_true(pane_contains(PANE_DETAILS, "SLO missed"));
+    assert_string_equal(g_x->r.rank_err, "sentinel");
+    /* ten times the sustainable rate: overloaded */
+    set_ctl(CTL_RATE, (int)(100 * r->load_sustainable));
+    assert_true(r->load.overloaded);
+    assert_true(pane_contains(PANE_DETAILS, "OVERLOADED"));
+    /* a scenario input re-runs the ranking */
+    set_ctl(CTL_BATCH, 2);
+    assert_string_equal(g_x->r.rank_err, "");
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2179,6 +2226,7 @@ int main(void)
         cmocka_unit_test(test_details_launch_lines),
         cmocka_unit_test(test_details_explain_page),
         cmocka_unit_test(test_details_speculation),
+        cmocka_unit_test(test_details_load_line),
         cmocka_unit_test(test_copy_as_command),
         cmocka_unit_test(test_opts_workload_plan_spec),
         cmocka_unit_test(test_pareto_view),

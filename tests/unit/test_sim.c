@@ -336,6 +336,36 @@ static void test_sim_errors(void **state)
     assert_int_equal(engine_sim_sched_parse("fifo", &sc), -1);
 }
 
+/* The explorer's short-run view: one_of k simulates every k-th arrival of
+ * the rate (one replica's round-robin share: the arrivals k/rate apart on
+ * average), warmup leaves the first requests out of the figures. */
+static void test_one_of_and_warmup(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.rate = 40;
+    f.c.requests = 2000;
+    engine_sim_result all, one;
+    fx_run(&f, &all);
+    f.c.one_of = 4;
+    fx_run(&f, &one);
+    /* 2000 arrivals over ~50 s, or every 4th of them over ~200 s */
+    assert_near(all.requests_per_s, 40, 0.06);
+    assert_near(one.requests_per_s, 10, 0.06);
+    assert_int_equal(one.measured, 2000);
+    f.c.warmup = 1500;
+    engine_sim_result w;
+    fx_run(&f, &w);
+    assert_int_equal(w.completed, 2000);
+    assert_int_equal(w.measured, 500);
+    assert_true(w.requests_per_s == one.requests_per_s); /* the run is the same */
+    f.c.one_of = -1;
+    engine_error err;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    fx_free(&f);
+}
+
 /* --- the trace parser -------------------------------------------------- */
 
 static int parse(const char *text, engine_sim_request *rows, int cap, engine_error *err)
@@ -400,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_schedulers),
         cmocka_unit_test(test_length_distributions),
         cmocka_unit_test(test_sim_errors),
+        cmocka_unit_test(test_one_of_and_warmup),
         cmocka_unit_test(test_trace_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,10 +114,11 @@ static int print_json(const explorer_bench_update_result *u, double eval_s, doub
                       int repeats)
 {
     static const char *const PART[EXPLORER_BENCH_PARTS] = {
-        "rank_s", "efficiency_s", "regime_grid_s", "frontier_s", "tails_s", "pareto_s"};
+        "rank_s", "efficiency_s", "regime_grid_s", "frontier_s", "tails_s", "pareto_s",
+        "load_line_s"};
     static const char *const COUNT[EXPLORER_BENCH_PARTS] = {
         "rank_plans", "efficiency_cells", "regime_cells", "frontier_cells", "tail_plans",
-        "pareto_points"};
+        "pareto_points", "load_line_requests"};
     cJSON *o = cJSON_CreateObject();
     cli_json_add_number(o, "plan_eval_s", eval_s);
     cli_json_add_number(o, "frame_recompute_s", u->frame_s);
@@ -181,6 +182,9 @@ static void print_text(const explorer_bench_update_result *u, double eval_s, dou
     print_row("  Pareto frontier", u->part_s[EXPLORER_BENCH_PARETO],
               "%ld plan-and-batch points (only while its view is on screen)",
               c[EXPLORER_BENCH_PARETO]);
+    print_row("  load line", u->part_s[EXPLORER_BENCH_LOAD],
+              "%ld simulated requests + the sustainable rate (selected plan only)",
+              c[EXPLORER_BENCH_LOAD]);
     if (load_s > 0)
         print_row("load simulation", load_s, "%d requests (Llama-3-8B, 1 x H100, vLLM, 10/s); "
                   "target < 200 ms: %s", BENCH_LOAD_REQUESTS,

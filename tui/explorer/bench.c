@@ -242,6 +242,7 @@ static void count_cells(const explorer *x, explorer_bench_update_result *out)
         tails += r->tails_done[i];
     out->cells[EXPLORER_BENCH_TAILS] = tails;
     out->cells[EXPLORER_BENCH_PARETO] = r->n_pareto;
+    out->cells[EXPLORER_BENCH_LOAD] = r->load_ok ? r->load.requests : 0;
 }
 
 int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,

@@ -186,6 +186,11 @@ static void make_sliders(explorer *x, const explorer_opts *o, int mi, int gi, in
                                ENGINE_SCHED_COUNT - 1, 1, 1);
     c[CTL_OBJECTIVE] = slider_make("Objective", "", SLIDER_LIST, (int)d.objective, 0,
                                    ENGINE_OBJ_COUNT - 1, 1, 1);
+    /* The load line: Poisson rate in tenths of a request/s (0.1 .. 10000),
+     * the SLO targets in ms (goodput at p99). */
+    c[CTL_RATE] = slider_make("Rate", "req/s", SLIDER_GEOM, 20, 1, 100000, 1, 1);
+    c[CTL_TTFT] = slider_make("TTFT SLO", "ms", SLIDER_GEOM, 1000, 1, 600000, 10, 1);
+    c[CTL_ITL] = slider_make("ITL SLO", "ms", SLIDER_GEOM, 50, 1, 10000, 1, 1);
     set_context_ranges(x);
     slider_set(&c[CTL_PROMPT], d.prompt);
     slider_set(&c[CTL_GEN], d.gen);

@@ -49,7 +49,8 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     x->r.tails_done = calloc(EXP_MAX_PLANS, 1);
     x->scr.grid = calloc(EXP_GRID_MAX, sizeof *x->scr.grid);
     x->r.pareto = calloc(EXP_PARETO_MAX, sizeof *x->r.pareto);
-    if (!x->r.plans || !x->r.tails_done || !x->scr.grid || !x->r.pareto) {
+    x->r.load_st = calloc(1, sizeof *x->r.load_st);
+    if (!x->r.plans || !x->r.tails_done || !x->scr.grid || !x->r.pareto || !x->r.load_st) {
         explorer_free(x);
         engine_errorf(err, "out of memory");
         return -1;
@@ -110,6 +111,8 @@ void explorer_free(explorer *x)
     free(x->r.plans);
     free(x->r.tails_done);
     free(x->r.pareto);
+    free(x->r.load_st);
+    free(x->r.load_work);
     free(x->scr.grid);
     free(x);
 }

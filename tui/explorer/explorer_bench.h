@@ -31,6 +31,7 @@ enum {
     EXPLORER_BENCH_FRONT,    /* VRAM frontier and min GPUs */
     EXPLORER_BENCH_TAILS,    /* tails of the plans on screen */
     EXPLORER_BENCH_PARETO,   /* the Pareto view (timed as if on screen) */
+    EXPLORER_BENCH_LOAD,     /* the selected plan's load line (a small simulation) */
     EXPLORER_BENCH_PARTS
 };
 typedef struct explorer_bench_update_result {

@@ -8,6 +8,7 @@
 #include <curses.h>
 
 #include "engine.h"
+#include "sim.h"
 #include "preset.h"
 #include "explorer.h"
 #include "explorer_calib.h"
@@ -51,8 +52,18 @@ typedef enum ctl_id {
     CTL_MICRO,
     CTL_SCHED,
     CTL_OBJECTIVE,
+    CTL_RATE,      /* the load line: request rate, tenths of a request/s */
+    CTL_TTFT,      /* its TTFT target, ms */
+    CTL_ITL,       /* its TPOT (ITL) target, ms */
     CTL_COUNT
 } ctl_id;
+
+/* The first control the load line alone reads (the other blocks ignore
+ * CTL_RATE .. CTL_ITL). */
+#define CTL_FIRST_LOAD CTL_RATE
+/* Requests of the explorer's load simulation (README: how far it is from
+ * a full `shardscope load`). */
+#define EXP_LOAD_REQUESTS 200
 
 enum { HEAT_BY_GPUS = 0, HEAT_BY_MODELS = 1 };
 enum { CMP_TP = 0, CMP_PP, CMP_HYBRID, CMP_KINDS };
@@ -86,6 +97,7 @@ typedef enum exp_part {
     EXP_PART_FRONT,    /* least memory per count, min GPUs per size */
     EXP_PART_TAILS,    /* Monte Carlo tails of the plans on screen */
     EXP_PART_PARETO,   /* the Pareto frontier: only while its view is on screen */
+    EXP_PART_LOAD,     /* the selected plan under load: while the details show it */
     EXP_PARTS
 } exp_part;
 
@@ -132,6 +144,20 @@ typedef struct exp_results {
      * (no plan, or it is invalid or does not fit). */
     engine_explain explain;
     int explain_ok;
+    /* The selected plan under the load controls (details pane): a
+     * simulation of EXP_LOAD_REQUESTS requests and the sustainable rate,
+     * cached by the inputs and the plan; load_ok 0: none (no plan, or it is
+     * invalid or does not fit).  The stepper and workspace are allocated
+     * once (explorer_new), grown when a run needs more. */
+    engine_sim_result load;
+    double load_sustainable;     /* requests/s */
+    exp_inputs load_sus_key;     /* what load_sustainable was computed from: the
+                                  * inputs without the rate and SLO controls */
+    engine_plan load_plan;
+    int load_ok;
+    engine_stepper *load_st;
+    void *load_work;
+    size_t load_work_bytes;
 } exp_results;
 
 

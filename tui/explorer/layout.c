@@ -32,8 +32,8 @@ static void layout_full(layout *l)
     int body_y = 1, body_h = rows - 2;
     int lw = clampi(cols * 32 / 100, 38, 56);
     int rw = cols - lw;
-    /* 15 controls plus the border. */
-    int ctl_h = 17;
+    /* 17 controls, the hint and the border. */
+    int ctl_h = 20;
     l->pane[PANE_CONTROLS] = rect(body_y, 0, ctl_h, lw);
     l->pane[PANE_DETAILS] = rect(body_y + ctl_h, 0, body_h - ctl_h, lw);
 
@@ -79,8 +79,8 @@ static void layout_compact(layout *l, int tab)
     if (tab < 0 || tab >= PANE_COUNT)
         tab = 0;
     if (tab == PANE_CONTROLS) {
-        /* Two columns of 7 or 8 controls, the strategies below. */
-        int ctl_h = 10;
+        /* Two columns of 9 and 8 controls, the hint, the strategies below. */
+        int ctl_h = 12;
         l->pane[PANE_CONTROLS] = rect(body_y, 0, ctl_h, l->cols);
         l->pane[PANE_STRATEGIES] = rect(body_y + ctl_h, 0, body_h - ctl_h, l->cols);
         l->controls_columns = 2;

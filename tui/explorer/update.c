@@ -10,6 +10,7 @@
 #include "grid.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const double MEM_SIZES_GB[EXP_MEM_SIZES] = {8, 24, 40, 80, 141, 192};
@@ -233,6 +234,9 @@ static void ensure_tails(explorer *x)
 static exp_inputs part_key(const explorer *x, const exp_inputs *in, exp_part p)
 {
     exp_inputs k = *in;
+    if (p != EXP_PART_LOAD) /* the load controls feed the load line only */
+        for (int c = CTL_FIRST_LOAD; c < CTL_COUNT; c++)
+            k.v[c] = 0;
     switch (p) {
     case EXP_PART_EFF:
         k.v[CTL_GPUS] = 0;
@@ -259,6 +263,111 @@ static exp_inputs part_key(const explorer *x, const exp_inputs *in, exp_part p)
     return k;
 }
 
+/* 1 when the details pane is on screen at its first page (the load line). */
+static int load_visible(const explorer *x)
+{
+    return !x->view.details_page && layout_rect_visible(x->scr.lay.pane[PANE_DETAILS]);
+}
+
+/* The load configuration of the controls for st (sim.h): Poisson at the
+ * rate slider, the framework's limits and scheduler, the SLO sliders at
+ * p99, EXP_LOAD_REQUESTS requests. */
+static void load_config(const explorer *x, const engine_stepper *st, engine_sim_config *c)
+{
+    engine_sim_defaults(c, st);
+    c->rate = x->ctl.s[CTL_RATE].value / 10.0;
+    c->requests = EXP_LOAD_REQUESTS;
+    c->ttft_slo_s = x->ctl.s[CTL_TTFT].value / 1e3;
+    c->tpot_slo_s = x->ctl.s[CTL_ITL].value / 1e3;
+}
+
+/* The selected plan under load: a small simulation and the sustainable
+ * rate, into x->r.load (the workspace grows when it must).  The sustainable
+ * rate does not depend on the rate and SLO controls: it is kept while only
+ * they changed (sus_fresh 0). */
+static void compute_load(explorer *x, const engine_result *p, int sus_fresh)
+{
+    exp_results *r = &x->r;
+    r->load_ok = 0;
+    if (!p || !p->valid || !p->fits || !r->load_st)
+        return;
+    r->load_plan = p->plan;
+    if (engine_stepper_init(r->load_st, &r->sc, p->plan, NULL) != 0 || !r->load_st->valid ||
+        r->load_st->kv_blocks < 1)
+        return;
+    /* One replica, its round-robin share of the arrivals (every dp-th):
+     * dp times the requests a run of all of them would give it, for the
+     * same cost. */
+    int dp = r->load_st->plan.dp;
+    r->load_st->plan.dp = 1;
+    engine_sim_config c;
+    load_config(x, r->load_st, &c);
+    c.one_of = dp;
+    size_t need = engine_sim_workspace_bytes(r->load_st, &c);
+    if (need > r->load_work_bytes) {
+        void *w = realloc(r->load_work, need);
+        if (!w)
+            return;
+        r->load_work = w;
+        r->load_work_bytes = need;
+    }
+    if (engine_sim_run(r->load_st, &c, r->load_work, r->load_work_bytes, &r->load, NULL) != 0)
+        return;
+    if (sus_fresh) {
+        /* The static model at the largest batch the cache holds: within 4 %
+         * of `load`'s closed-loop run (README), a thousand times cheaper. */
+        engine_scenario t = r->sc;
+        t.batch = engine_sim_max_batch(r->load_st, &c);
+        t.batch_max = 0;
+        t.total_concurrency = 0;
+        engine_result er;
+        r->load_sustainable = engine_evaluate(&t, p->plan, &er, NULL) == 0 && er.fits
+                                  ? er.tokens_per_s / t.gen
+                                  : 0;
+    }
+
+    /* A short run's goodput over its own duration counts the drain: take
+     * the steady state's instead, the share of requests meeting the SLOs
+     * times what is served (the rate, or the sustainable rate past it). */
+    double served = r->load.overloaded ? r->load_sustainable : c.rate;
+    if (served > r->load_sustainable && r->load_sustainable > 0)
+        served = r->load_sustainable;
+    r->load.goodput_requests_per_s =
+        r->load.measured > 0 ? served * r->load.good / r->load.measured : 0;
+    /* A short run ends before a queue can grow for long: past the
+     * sustainable rate it is overloaded whatever the run measured. */
+    if (c.rate >= r->load_sustainable)
+        r->load.overloaded = 1;
+    if (r->load_sustainable <= 0)
+        return;
+    r->load_ok = 1;
+}
+
+/* The load line's block: recomputed when the inputs or the selected plan
+ * changed, and only while the details pane shows it. */
+static void update_load(explorer *x, const exp_inputs *k)
+{
+    exp_results *r = &x->r;
+    const engine_result *p = exp_selected_plan(x);
+    engine_plan none = {0, 0, 0, 0};
+    engine_plan want = p ? p->plan : none;
+    int stale = !r->have[EXP_PART_LOAD] || memcmp(k, &r->in_part[EXP_PART_LOAD], sizeof *k) ||
+                memcmp(&want, &r->load_plan, sizeof want);
+    if (!stale)
+        return;
+    exp_inputs sk = *k;
+    for (int c = CTL_FIRST_LOAD; c < CTL_COUNT; c++)
+        sk.v[c] = 0;
+    int sus_fresh = !r->have[EXP_PART_LOAD] || !r->load_ok ||
+                    memcmp(&sk, &r->load_sus_key, sizeof sk) ||
+                    memcmp(&want, &r->load_plan, sizeof want);
+    compute_load(x, p, sus_fresh);
+    r->load_sus_key = sk;
+    r->load_plan = want;
+    r->in_part[EXP_PART_LOAD] = *k;
+    r->have[EXP_PART_LOAD] = 1;
+}
+
 void exp_update_part(explorer *x, exp_part p)
 {
     static void (*const COMPUTE[EXP_PART_TAILS])(explorer *) = {compute_rank, compute_eff,
@@ -269,9 +378,15 @@ void exp_update_part(explorer *x, exp_part p)
     }
     if (p == EXP_PART_PARETO && !pareto_visible(x))
         return; /* computed when its view comes on screen */
+    if (p == EXP_PART_LOAD && !load_visible(x))
+        return; /* computed when the details pane comes on screen */
     exp_inputs in;
     exp_inputs_get(x, &in);
     exp_inputs k = part_key(x, &in, p);
+    if (p == EXP_PART_LOAD) {
+        update_load(x, &k);
+        return;
+    }
     int stale = !x->r.have[p] || memcmp(&k, &x->r.in_part[p], sizeof k) ||
                 (p == EXP_PART_HEAT && x->r.heat_mode != x->view.heat_mode);
     if (!stale)

@@ -49,6 +49,9 @@ static char *ctl_value(const exp_view *v, int ctl, char *buf, size_t len)
     case CTL_OBJECTIVE:
         snprintf(buf, len, "%s", engine_objective_name((engine_objective)val));
         break;
+    case CTL_RATE:
+        snprintf(buf, len, "%.1f req/s", val / 10.0);
+        break;
     case CTL_MICRO:
         if (val == 0)
             snprintf(buf, len, "auto (= pp)");

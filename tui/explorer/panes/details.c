@@ -130,6 +130,30 @@ static void build_time(const exp_view *v, const engine_result *p, lines *l)
         add(l, ROLE_DIM, " cost - (no GPU price)");
 }
 
+/* The load line: the selected plan under the rate and SLO controls (a
+ * small simulation, update.c): the sustainable rate, p99 TTFT and TPOT,
+ * goodput, overload. */
+static void build_load(const exp_view *v, const engine_result *p, lines *l)
+{
+    const exp_results *r = v->r;
+    char a[32], b[32];
+    add(l, ROLE_TITLE, "Load at %.1f req/s (sim of %d)", v->ctl->s[CTL_RATE].value / 10.0,
+        EXP_LOAD_REQUESTS);
+    if (!r->load_ok || memcmp(&r->load_plan, &p->plan, sizeof p->plan) != 0) {
+        add(l, ROLE_DIM, " not simulated");
+        return;
+    }
+    const engine_sim_result *s = &r->load;
+    add(l, ROLE_NORMAL, " sustainable %.2f req/s", r->load_sustainable);
+    add(l, ROLE_NORMAL, " p99 TTFT %s TPOT %s", fmt_seconds(s->ttft.p99, v->g->micro, a, sizeof a),
+        fmt_seconds(s->tpot.p99, v->g->micro, b, sizeof b));
+    if (s->overloaded)
+        add(l, ROLE_BAD, " OVERLOADED: goodput %.2f req/s", s->goodput_requests_per_s);
+    else
+        add(l, s->slo_met ? ROLE_GOOD : ROLE_BAD, " goodput %.2f req/s, SLO %s",
+            s->goodput_requests_per_s, s->slo_met ? "met" : "missed");
+}
+
 /* "+12.3 ms (+25%)": b - a as a signed time or figure, and relative to a
  * ("same" when equal). */
 static char *delta(const exp_view *v, double a, double b, int kind, char *buf, size_t len)
@@ -395,6 +419,7 @@ static void build(const exp_view *v, lines *l)
     /* A plan that does not fit has no times, throughput or cost (as in
      * `eval` and the export's nulls): its memory, the reason, the inputs. */
     if (p->fits) {
+        build_load(v, p, l);
         build_time(v, p, l);
         build_launch(v, p, l);
     } else

@@ -79,8 +79,9 @@ static void layout_compact(layout *l, int tab)
     if (tab < 0 || tab >= PANE_COUNT)
         tab = 0;
     if (tab == PANE_CONTROLS) {
-        /* Two columns of 9 and 8 controls, the hint, the strategies below. */
-        int ctl_h = 12;
+        /* Two columns of 9 and 8 controls (the hint in the second's last
+         * row), the strategies below. */
+        int ctl_h = 11;
         l->pane[PANE_CONTROLS] = rect(body_y, 0, ctl_h, l->cols);
         l->pane[PANE_STRATEGIES] = rect(body_y + ctl_h, 0, body_h - ctl_h, l->cols);
         l->controls_columns = 2;

@@ -114,10 +114,14 @@ void pane_controls_draw(const exp_view *v, WINDOW *w)
             continue;
         draw_control(v, w, c, 1 + row, 1 + col * colw, colw - (col < cols - 1 ? 1 : 0));
     }
-    if (pc + 1 < h - 1) {
-        char hint[96];
-        snprintf(hint, sizeof hint, "%s%s adjust  +/- big  Enter list  / model",
-                 v->g->left, v->g->right);
+    char hint[96];
+    snprintf(hint, sizeof hint, "%s%s adjust  +/- big  Enter list  / model", v->g->left,
+             v->g->right);
+    if (pc + 1 < h - 1)
         pane_put(w, pc + 1, 2, ww - 4, ROLE_DIM, hint);
+    else if (cols == 2 && CTL_COUNT < 2 * pc && pc < h - 1) { /* the second column's free row */
+        snprintf(hint, sizeof hint, "%s%s adjust +/- big Enter list / model", v->g->left,
+                 v->g->right);
+        pane_put(w, pc, 2 + colw, ww - 3 - colw, ROLE_DIM, hint);
     }
 }

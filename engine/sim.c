@@ -25,6 +25,7 @@ typedef struct sreq {
 typedef struct srun {
     int req;
     int pre_done, gen_done, plan;
+    double gen_frac; /* speculative decoding: expected tokens not yet whole */
 } srun;
 
 /* The workspace, carved. */
@@ -312,6 +313,7 @@ static int admit_head(replica *p)
         srun *s = &p->w->run[p->nrun++];
         s->req = p->w->queue[p->qh++];
         s->pre_done = s->gen_done = s->plan = 0;
+        s->gen_frac = 0;
         p->blocks += need;
         q->admit = p->t;
         return 1;
@@ -434,23 +436,30 @@ static void step_mixed(replica *p, int nch, int decodes, double dec_past)
  * request still waits for prefill budget. */
 static void step_decodes(replica *p, int decodes, double ctx_sum)
 {
+    /* with speculative decoding a step gains e tokens a sequence on
+     * average (engine_step_tokens): k steps until the first completion */
+    engine_step_mix mx = {NULL, 0, decodes, ctx_sum / decodes};
+    double e = engine_step_tokens(p->st, &mx);
     int k = 1 << 30;
     for (int i = 0; i < p->nrun; i++) {
         srun *s = &p->w->run[i];
         const sreq *q = rq(p, s->req);
         if (s->pre_done < q->prompt)
             k = 1;
-        else if (q->gen - s->gen_done < k)
+        else if (e == 1.0 && q->gen - s->gen_done < k)
             k = q->gen - s->gen_done;
+        else if (e != 1.0 && (q->gen - s->gen_done - s->gen_frac) / e < k)
+            k = (int)ceil((q->gen - s->gen_done - s->gen_frac) / e - 1e-9);
     }
+    if (k < 1)
+        k = 1;
     double stop = INFINITY;
     if (p->qh == p->qt && p->next < arrived_limit(p))
         stop = rq(p, p->next)->arrival;
     double past = ctx_sum / decodes;
-    engine_step_mix mx = {NULL, 0, decodes, past};
     double a = engine_step_s(p->st, &mx), b = 0;
     if (k > 1 && !p->cfg->exact) {
-        mx.decode_past = past + (k - 1);
+        mx.decode_past = past + (k - 1) * e;
         b = (engine_step_s(p->st, &mx) - a) / (k - 1);
     }
     double cum = 0;
@@ -458,7 +467,7 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
     while (j < k) {
         double dt = a + b * j;
         if (p->cfg->exact && j > 0) {
-            mx.decode_past = past + j;
+            mx.decode_past = past + j * e;
             dt = engine_step_s(p->st, &mx);
         }
         cum += dt;
@@ -473,7 +482,14 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
         sreq *q = rq(p, s->req);
         if (s->pre_done < q->prompt)
             continue;
-        s->gen_done += j;
+        if (e == 1.0) {
+            s->gen_done += j;
+        } else {
+            double g = s->gen_frac + j * e;
+            int whole = (int)floor(g + 1e-9);
+            s->gen_done += whole;
+            s->gen_frac = g - whole > 0 ? g - whole : 0;
+        }
         if (s->gen_done >= q->gen)
             q->done = p->t;
     }

@@ -418,9 +418,53 @@ static void test_trace_parse(void **state)
     assert_int_equal(cli_trace_lines("a\nb\nc", 5), 3);
 }
 
+
+/* Speculative decoding (EAGLE, k 3, P 0.75: E = 2.734375 tokens a step):
+ * one server, requests one at a time, every step timed.  After the prefill
+ * (the first token) the 63 others take ceil(63 / E) = 24 decode steps, step
+ * j at 512 + j E cached tokens, each the verification of 4 tokens plus the
+ * 3 drafts; TPOT is then close to engine_evaluate's spec ITL. */
+static void test_spec_decoding(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.s.spec_method = ENGINE_SPEC_EAGLE;
+    f.s.spec_k = 3;
+    f.s.spec_accept = 0.75;
+    engine_error err;
+    assert_int_equal(engine_stepper_init(&f.st, &f.s, (engine_plan){1, 1, 1, 1}, &err), 0);
+    f.c.arrival = ENGINE_SIM_OFFLINE;
+    f.c.requests = 5;
+    f.c.max_num_seqs = 1;
+    f.c.exact = 1;
+    engine_step_chunk ch = {1, 512, 0};
+    engine_step_mix pre = {&ch, 1, 0, 0};
+    double ttft = engine_step_s(&f.st, &pre), dec = 0, e = 2.734375;
+    for (int j = 0; j < 24; j++) {
+        engine_step_mix d = {NULL, 0, 1, 512 + j * e};
+        assert_near(engine_step_tokens(&f.st, &d), e, 1e-12);
+        dec += engine_step_s(&f.st, &d);
+    }
+    engine_sim_result r;
+    fx_run(&f, &r);
+    assert_int_equal(r.completed, 5);
+    assert_int_equal(r.steps, 5 * (1 + 24));
+    assert_near(r.duration_s, 5 * (ttft + dec), 1e-12);
+    assert_near(r.tpot.p50, dec / 63, 1e-12);
+    f.s.batch = 1;
+    f.s.gen = 64;
+    engine_result er;
+    assert_int_equal(engine_evaluate(&f.s, (engine_plan){1, 1, 1, 1}, &er, &err), 0);
+    /* ceil(63 / E) = 24 whole steps where engine_evaluate counts 63 / E */
+    assert_near(r.tpot.p50, er.itl_s * 24 * e / 63, 0.01);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec_decoding),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_single_server_by_hand),
         cmocka_unit_test(test_offline_finishes),

@@ -387,6 +387,8 @@ static void serving_config(const val_serving_case *c, const engine_stepper *st,
     cfg->gen_dist = serving_dist(c->gen, c->spread);
     if (c->max_num_seqs > 0)
         cfg->max_num_seqs = c->max_num_seqs;
+    if (c->max_batched_tokens > 0)
+        cfg->max_batched_tokens = c->max_batched_tokens;
     cfg->seed = VAL_SERVING_SEED;
 }
 

@@ -193,6 +193,7 @@ typedef struct val_serving_case {
     double spread;         /* lengths uniform within (1 +- spread) x the mean; 0: fixed */
     engine_dtype weights, kv;
     int max_num_seqs;      /* the run's limit; 0: the framework's */
+    int max_batched_tokens; /* the run's prefill token budget a step; 0: the framework's */
     double mem_fraction;   /* 0: the framework's */
     int max_model_len;     /* 0: the model's */
     int eager;             /* 1: the run launched decode eagerly (--enforce-eager) */
@@ -214,9 +215,10 @@ double val_serving_measured(const val_serving_case *c, val_figure f);
 double val_serving_band(const val_serving_case *c, val_figure f);
 
 /* 1 when case i of the shipped table is past its sweep's knee, by the
- * published numbers alone (never the model's): its measured output
- * tokens/s is at least 0.9 of the highest of the rows sharing its sweep.
- * A row outside a sweep, or without a throughput, is below saturation (0). */
+ * published numbers alone (never the model's): an offline run (every
+ * request at t = 0), or a row whose measured output tokens/s is at least
+ * 0.9 of the highest of the rows sharing its sweep.  Any other row outside
+ * a sweep, or without a throughput, is below saturation (0). */
 int val_serving_saturated(int i);
 
 const char *val_arrival_name(val_arrival a);

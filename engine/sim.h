@@ -40,6 +40,14 @@
  *    is timed by the line through its first and last step's times, exact
  *    when the step time is affine in the context (attention reads the KV
  *    cache linearly); `exact` times every step.
+ *
+ * A single server, for queueing checks: with max_num_seqs 1, dp 1 and fixed
+ * lengths S and G, a replica is one FIFO server whose service time is
+ * engine_step_s(one prefill chunk of S) + the sum over j < G - 1 of
+ * engine_step_s(one decode at past S + j) (exactly so with `exact`), the
+ * same for every request: Poisson arrivals make it an M/D/1 queue, a trace
+ * or evenly spaced arrivals a D/D/1 one.  A request's TTFT is its wait plus
+ * the prefill step, its e2e its wait plus the service time.
  */
 #ifndef SHARDSCOPE_ENGINE_SIM_H
 #define SHARDSCOPE_ENGINE_SIM_H

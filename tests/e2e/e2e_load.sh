@@ -130,6 +130,21 @@ expect_rc 0
 expect_out '^  --rate R'
 expect_out '^  --max-num-seqs N'
 
+# speculative decoding is not simulated: refused by name
+run load $base --spec-method eagle
+expect_rc 2
+expect_err "^shardscope load: --spec-method: speculative decoding is not simulated"
+
+# --max-batched-tokens sizes the activation workspace too: a smaller budget
+# leaves the generic profile (whole prompts at once) more KV cache
+gen="--model llama-3-8b --gpu h100-sxm --gpus 1 --requests 50"
+run load $gen --json
+b0=$(sed -n 's/^		"capacity_blocks":	\([0-9]*\),$/\1/p' "$tmp/out")
+run load $gen --json --max-batched-tokens 2048
+b1=$(sed -n 's/^		"capacity_blocks":	\([0-9]*\),$/\1/p' "$tmp/out")
+grep -q '"max_batched_tokens":	2048' "$tmp/out" || fail "$what: the budget is not 2048"
+[ -n "$b0" ] && [ -n "$b1" ] && [ "$b1" -gt "$b0" ] || fail "$what: capacity_blocks $b0 -> $b1, want more"
+
 # README.md and the man page name every option `load --help` lists
 checks=$((checks + 1))
 "$bin" load --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' >"$tmp/opts"

@@ -480,7 +480,20 @@ static int load_simulate(const cli_scenario *cs, const cli_opts *o, int picked, 
     void *work = NULL;
     int rc = CLI_USAGE;
     engine_sim_config c;
-    if (!st || engine_stepper_init(st, &cs->scenario, plan, &err) != 0)
+    /* --max-batched-tokens is the framework's max_num_tokens too: it sizes
+     * the activation workspace the KV cache shares memory with (vLLM
+     * profiles with max_num_batched_tokens). */
+    engine_scenario s = cs->scenario;
+    engine_framework fw;
+    if (CLI_SEEN(o, max_batched_tokens)) {
+        if (s.framework)
+            fw = *s.framework;
+        else
+            engine_framework_generic(&fw);
+        fw.max_num_tokens = o->v.max_batched_tokens;
+        s.framework = &fw;
+    }
+    if (!st || engine_stepper_init(st, &s, plan, &err) != 0)
         goto fail;
     if (!st->valid) {
         engine_errorf(&err, "plan tp=%d pp=%d dp=%d ep=%d: %s", plan.tp, plan.pp, plan.dp, plan.ep,
@@ -541,8 +554,13 @@ int cli_load_run(const cli_opts *o, const preset_db *db)
     engine_error err = {{0}};
     int rc;
     engine_plan plan = {1, 1, 1, 1};
-    if (cli_scenario_load(o, db, CLI_NEED_ALL, "load", cs, &err) != 0 ||
-        pick_plan(cs, o, &plan, &err) != 0)
+    if (cli_scenario_load(o, db, CLI_NEED_ALL, "load", cs, &err) != 0)
+        rc = cli_fail("load", &err);
+    else if (cs->scenario.spec_method != ENGINE_SPEC_NONE) {
+        fprintf(stderr, "shardscope load: --spec-method: speculative decoding is not simulated "
+                        "under load (the step model times plain decode steps); drop it\n");
+        rc = CLI_USAGE;
+    } else if (pick_plan(cs, o, &plan, &err) != 0)
         rc = cli_fail("load", &err);
     else
         rc = load_simulate(cs, o, !cs->has_plan, plan);

@@ -34,6 +34,9 @@
  *  - the step that computes a prompt's last token produces its first output
  *    token (TTFT = the end of that step - arrival); each later step one
  *    more; a request ends with its gen-th token;
+ *  - with speculative decoding (the scenario's spec_method) a decode-only
+ *    step gains engine_step_tokens() tokens a request on average (whole
+ *    tokens carried per request); a step with prefill decodes one token;
  *  - a pipeline-parallel replica is one batch split into min(sequences, pp)
  *    micro-batches per step (engine_step_s's rule);
  *  - a run of decode-only steps between events (an arrival, a completion)

@@ -130,10 +130,14 @@ expect_rc 0
 expect_out '^  --rate R'
 expect_out '^  --max-num-seqs N'
 
-# speculative decoding is not simulated: refused by name
-run load $base --spec-method eagle
-expect_rc 2
-expect_err "^shardscope load: --spec-method: speculative decoding is not simulated"
+# speculative decoding: simulated (E tokens a decode step), so TPOT drops
+run load $base --rate 2 --requests 200 --json
+t0=$(sed -n '/"tpot_s":/,/}/s/^		"p50":	\([0-9.e+-]*\),$/\1/p' "$tmp/out" | head -n 1)
+run load $base --rate 2 --requests 200 --json --spec-method eagle
+expect_rc 0
+t1=$(sed -n '/"tpot_s":/,/}/s/^		"p50":	\([0-9.e+-]*\),$/\1/p' "$tmp/out" | head -n 1)
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(a > 0 && b > 0 && b < a) }' ||
+    fail "$what: TPOT p50 $t0 -> $t1 with speculation, want lower"
 
 # --max-batched-tokens sizes the activation workspace too: a smaller budget
 # leaves the generic profile (whole prompts at once) more KV cache

@@ -554,13 +554,8 @@ int cli_load_run(const cli_opts *o, const preset_db *db)
     engine_error err = {{0}};
     int rc;
     engine_plan plan = {1, 1, 1, 1};
-    if (cli_scenario_load(o, db, CLI_NEED_ALL, "load", cs, &err) != 0)
-        rc = cli_fail("load", &err);
-    else if (cs->scenario.spec_method != ENGINE_SPEC_NONE) {
-        fprintf(stderr, "shardscope load: --spec-method: speculative decoding is not simulated "
-                        "under load (the step model times plain decode steps); drop it\n");
-        rc = CLI_USAGE;
-    } else if (pick_plan(cs, o, &plan, &err) != 0)
+    if (cli_scenario_load(o, db, CLI_NEED_ALL, "load", cs, &err) != 0 ||
+        pick_plan(cs, o, &plan, &err) != 0)
         rc = cli_fail("load", &err);
     else
         rc = load_simulate(cs, o, !cs->has_plan, plan);

@@ -19,6 +19,8 @@ static const char *const CAT_NAMES[VAL_CAT_COUNT] = {
     "H100/H200/B200/MI300X", "multi-node",     "small (<3B)",  "long context (>=32k)",
     "speculative decoding",
     "serving (simulated)",
+    "MoE with EP < TP",
+    "sliding-window models",
 };
 
 static const char *const METRIC_NAMES[VAL_METRIC_COUNT] = {
@@ -106,6 +108,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->usable_fraction = c->mem_fraction;
     s->max_model_len = c->max_model_len;
     s->cuda_graphs = c->eager ? ENGINE_GRAPHS_OFF : ENGINE_GRAPHS_DEFAULT;
+    s->fuse_ar_norm = c->fuse_ar_norm ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->microbatches = c->microbatches;
     s->mc_samples = 0;
     int unit = c->tp * c->pp;
@@ -211,6 +214,10 @@ static unsigned val_categories(const val_case *c, const engine_scenario *s, engi
         cat |= 1u << VAL_CAT_SMALL;
     if ((long long)c->prompt + c->gen >= 32768)
         cat |= 1u << VAL_CAT_LONG;
+    if (m->experts > 0 && p.ep > 1 && p.ep < p.tp)
+        cat |= 1u << VAL_CAT_MOE_EP_TP;
+    if (m->window > 0)
+        cat |= 1u << VAL_CAT_SLIDING;
     return cat;
 }
 

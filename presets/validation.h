@@ -68,6 +68,8 @@ typedef struct val_case {
                             * step) where the source states it; 0: unstated */
     const char *spec_draft; /* DRAFT: the draft model's preset */
     val_metric spec_base;  /* VAL_SPEEDUP: the metric whose ratio the speed-up is */
+    int fuse_ar_norm;      /* 1: the run fused each TP all-reduce with the norm
+                            * after it (stated by the source); 0: the profile's */
 } val_case;
 
 /* The shipped table (validation_cases.c). */
@@ -91,6 +93,8 @@ typedef enum val_category {
     VAL_CAT_SPEC,        /* speculative decoding (its cases count here only) */
     VAL_CAT_SERVING,     /* the serving rows under load (validation_serving.c),
                           * through the load simulation; no static case */
+    VAL_CAT_MOE_EP_TP,   /* MoE with 1 < ep < tp: expert groups inside the TP group */
+    VAL_CAT_SLIDING,     /* models with local attention (sliding window or chunks) */
     VAL_CAT_COUNT
 } val_category;
 

@@ -116,6 +116,11 @@ static void test_table_is_broad(void **state)
         print_message("  %-24s %3d\n", val_category_name((val_category)c), per_cat[c]);
         if (c == VAL_CAT_SERVING)
             assert_int_equal(per_cat[c], 0); /* the serving rows are apart */
+        else if (c == VAL_CAT_MOE_EP_TP)
+            /* one published run without speculation found (TRT-LLM's
+             * DeepSeek-R1 TP8 x EP4 on B200); the EP < TP runs with MTP
+             * are speed-ups of the speculative-decoding category */
+            assert_true(per_cat[c] >= 1);
         else
             assert_true(per_cat[c] >= ENGINE_BAND_MIN_CASES);
     }
@@ -540,9 +545,48 @@ static void test_spec_category(void **state)
     assert_true(fabs(s.spec_accept - 0.92) < 1e-9);
 }
 
+/* Issue 11's categories: every case of a model with local attention is a
+ * sliding-window case (Mistral v0.1, GPT-OSS, Llama 4), every MoE plan with
+ * 1 < ep < tp an EP < TP one, and nothing else is. */
+static void test_issue11_categories(void **state)
+{
+    (void)state;
+    int sliding = 0, ep_tp = 0, found_tp8ep4 = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        const val_case *c = &val_cases[i];
+        if (c->out_of_scope || !results[i].ok || c->spec_method != ENGINE_SPEC_NONE)
+            continue;
+        int want_s = strstr(c->model, "mistral-7b") || strstr(c->model, "gpt-oss") ||
+                     strstr(c->model, "llama-4") || strstr(c->model, "gemma");
+        int want_e = c->ep > 1 && c->ep < c->tp;
+        int is_s = (results[i].categories >> VAL_CAT_SLIDING) & 1;
+        int is_e = (results[i].categories >> VAL_CAT_MOE_EP_TP) & 1;
+        if (want_s != is_s || want_e != is_e)
+            print_message("  %s: sliding %d/%d, ep<tp %d/%d\n", c->id, is_s, want_s, is_e, want_e);
+        assert_int_equal(is_s, want_s);
+        assert_int_equal(is_e, want_e);
+        sliding += is_s;
+        ep_tp += is_e;
+        if (!strcmp(c->id, "trtb-dsr1-b200-f4-tp8ep4-c1-1024-2048")) {
+            found_tp8ep4 = 1;
+            assert_true(c->fuse_ar_norm);
+        }
+    }
+    assert_true(found_tp8ep4);
+    assert_true(sliding >= 20);
+    val_stats st;
+    val_stats_of(results, val_case_count, VAL_CAT_SLIDING, &st);
+    assert_int_equal(st.n, sliding);
+    print_message("  sliding-window: %d cases, median APE %.1f %%\n", st.n, 100 * st.median_ape);
+    val_stats_of(results, val_case_count, VAL_CAT_MOE_EP_TP, &st);
+    assert_int_equal(st.n, ep_tp);
+    print_message("  MoE with EP < TP: %d cases, median APE %.1f %%\n", st.n, 100 * st.median_ape);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_issue11_categories),
         cmocka_unit_test(test_every_case_in_its_band),
         cmocka_unit_test(test_no_measured_run_refused),
         cmocka_unit_test(test_table_is_broad),

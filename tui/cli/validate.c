@@ -78,7 +78,8 @@ static void cats_text(unsigned cats, char *buf, size_t len)
     static const char *const SHORT[VAL_CAT_COUNT] = {"b1",    "batch",     "ttft",  "tp8",
                                                      "pp",    "moe-tp",    "moe-ep", "quant",
                                                      "h100+", "multinode", "small", "long",
-                                                     "spec",  "serving"};
+                                                     "spec",  "serving",   "moe-ep<tp",
+                                                     "sliding"};
     buf[0] = '\0';
     for (int c = 0; c < VAL_CAT_COUNT; c++)
         if (cats & (1u << c)) {

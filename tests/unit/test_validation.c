@@ -271,6 +271,8 @@ static void test_serving_saturation_rule(void **state)
     /* NIM 70B 500/2000 (no C=250 row): highest 4624.14 (C=200); 0.9 x = 4161.73 */
     assert_false(val_serving_saturated(serving_index("nim-l33-70b-h100-f8-tp2-c150-500-2000"))); /* 3948.26 */
     assert_true(val_serving_saturated(serving_index("nim-l33-70b-h100-f8-tp2-c200-500-2000")));
+    /* an offline run (every request at t = 0) is past the knee by construction */
+    assert_true(val_serving_saturated(serving_index("gps-qwen3-14b-h100-vllm-off-3996-200")));
     /* a row outside a sweep is below saturation; out of range is 0 */
     assert_false(val_serving_saturated(serving_index("vb3-l31-8b-h100-c8-20k-2k")));
     assert_false(val_serving_saturated(-1));

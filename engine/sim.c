@@ -12,11 +12,13 @@
 
 #include "engine.h"
 #include "internal.h"
+#include "disagg.h"
 #include "sim.h"
 
 /* One request: its lengths and what happened to it (seconds; -1: not yet). */
 typedef struct sreq {
     double arrival, admit, first, done;
+    double t0; /* disaggregated: the arrival at the prefill pool */
     int prompt, gen;
 } sreq;
 
@@ -58,6 +60,7 @@ typedef struct replica {
     int nrun;
     long long blocks, cap;
     int finished;
+    int prefilled;      /* disaggregated decode pool: prompts arrive cached */
     double t;
 } replica;
 
@@ -316,6 +319,13 @@ static int admit_head(replica *p)
         s->gen_frac = 0;
         p->blocks += need;
         q->admit = p->t;
+        if (p->prefilled) { /* its KV is here and its first token made */
+            s->pre_done = q->prompt;
+            s->gen_done = 1;
+            q->first = p->t;
+            if (q->gen <= 1)
+                q->done = p->t;
+        }
         return 1;
     }
     return 0;
@@ -501,6 +511,11 @@ static void replica_round(replica *p)
 {
     while (p->next < arrived_limit(p) && rq(p, p->next)->arrival <= p->t)
         p->w->queue[p->qt++] = p->next++;
+    if (p->prefilled) { /* no prefill: admit what fits straight to decode */
+        while (admit_head(p))
+            ;
+        compact(p);
+    }
     if (p->nrun == 0 && p->qh == p->qt) {
         if (p->next < arrived_limit(p))
             p->t = rq(p, p->next)->arrival; /* idle until the next arrival */
@@ -687,9 +702,42 @@ static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_re
     (void)dp;
 }
 
+/* The replicas of one pool over requests w->req[0..n-1] (round-robin). */
+static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_ws *w, int n,
+                     int dp, sim_acc *acc, int prefilled)
+{
+    for (int r = 0; r < dp && r < n; r++) {
+        replica p;
+        memset(&p, 0, sizeof p);
+        p.st = st;
+        p.cfg = cc;
+        p.w = w;
+        p.acc = acc;
+        p.r = r;
+        p.dp = dp;
+        p.n_r = (n - r + dp - 1) / dp;
+        p.cap = st->kv_blocks;
+        p.prefilled = prefilled;
+        replica_run(&p);
+    }
+}
+
+static void acc_out(const engine_stepper *st, const sim_acc *acc, engine_sim_result *out)
+{
+    out->steps += acc->steps;
+    out->mean_batch = acc->busy > 0 ? acc->batch_time / acc->busy : 0;
+    out->max_batch = acc->max_batch;
+    out->kv_use = acc->busy > 0 ? acc->kv_time / acc->busy : 0;
+    out->kv_blocks = st->kv_blocks;
+    out->kv_blocks_peak = acc->blocks_peak;
+    out->kv_use_max = (double)acc->blocks_peak / (double)st->kv_blocks;
+    out->busy_fraction = out->duration_s > 0 ? acc->busy / (out->duration_s * st->plan.dp) : 0;
+    out->mean_in_system = out->duration_s > 0 ? acc->sys_time / out->duration_s : 0;
+}
+
 static int run_n(const engine_stepper *st, const engine_sim_config *c, int n,
                  engine_sim_arrival arrival, void *work, size_t bytes, engine_sim_result *out,
-                 sim_ws *w, engine_error *err)
+                 sim_ws *w, int prefilled, engine_error *err)
 {
     if (!st || !st->valid)
         return engine_errorf(err, "load: the plan is not valid%s%s", st ? ": " : "",
@@ -708,31 +756,11 @@ static int run_n(const engine_stepper *st, const engine_sim_config *c, int n,
     int dp = st->plan.dp;
     if (arrival == ENGINE_SIM_CLOSED && c->concurrency < dp)
         dp = c->concurrency; /* replicas without a request in flight get none */
-    for (int r = 0; r < dp && r < n; r++) {
-        replica p;
-        memset(&p, 0, sizeof p);
-        p.st = st;
-        p.cfg = &cc;
-        p.w = w;
-        p.acc = &acc;
-        p.r = r;
-        p.dp = dp;
-        p.n_r = (n - r + dp - 1) / dp;
-        p.cap = st->kv_blocks;
-        replica_run(&p);
-    }
+    run_pool(st, &cc, w, n, dp, &acc, prefilled);
     out->requests = n;
     out->rejected = acc.rejected;
     figures(&cc, w, dp, out);
-    out->steps = acc.steps;
-    out->mean_batch = acc.busy > 0 ? acc.batch_time / acc.busy : 0;
-    out->max_batch = acc.max_batch;
-    out->kv_use = acc.busy > 0 ? acc.kv_time / acc.busy : 0;
-    out->kv_blocks = st->kv_blocks;
-    out->kv_blocks_peak = acc.blocks_peak;
-    out->kv_use_max = (double)acc.blocks_peak / (double)st->kv_blocks;
-    out->busy_fraction = out->duration_s > 0 ? acc.busy / (out->duration_s * st->plan.dp) : 0;
-    out->mean_in_system = out->duration_s > 0 ? acc.sys_time / out->duration_s : 0;
+    acc_out(st, &acc, out);
     return 0;
 }
 
@@ -742,7 +770,7 @@ int engine_sim_run(const engine_stepper *st, const engine_sim_config *cfg, void 
     if (engine_sim_check(cfg, err) != 0)
         return -1;
     sim_ws w;
-    return run_n(st, cfg, sim_requests(cfg), cfg->arrival, work, work_bytes, out, &w, err);
+    return run_n(st, cfg, sim_requests(cfg), cfg->arrival, work, work_bytes, out, &w, 0, err);
 }
 
 int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
@@ -759,8 +787,8 @@ int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
     return b < 1 ? 1 : (int)b;
 }
 
-double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
-                                   void *work, size_t work_bytes, engine_error *err)
+static double sustain(const engine_stepper *st, const engine_sim_config *cfg, void *work,
+                      size_t work_bytes, int prefilled, engine_error *err)
 {
     if (engine_sim_check(cfg, err) != 0)
         return 0;
@@ -777,7 +805,7 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
     int n = sustain_requests(st, cfg);
     sim_ws w;
     engine_sim_result r;
-    if (run_n(&one, &c, n, ENGINE_SIM_CLOSED, work, work_bytes, &r, &w, err) != 0)
+    if (run_n(&one, &c, n, ENGINE_SIM_CLOSED, work, work_bytes, &r, &w, prefilled, err) != 0)
         return 0;
     int k = 0;
     for (int i = 0; i < w.n; i++)
@@ -788,6 +816,12 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
     if (k > 2 * conc && w.sort[k - conc - 1] > w.sort[conc - 1])
         rate = (k - 2.0 * conc) / (w.sort[k - conc - 1] - w.sort[conc - 1]);
     return rate * st->plan.dp;
+}
+
+double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
+                                   void *work, size_t work_bytes, engine_error *err)
+{
+    return sustain(st, cfg, work, work_bytes, 0, err);
 }
 
 const char *engine_sim_sched_name(engine_sim_sched s)
@@ -804,4 +838,143 @@ int engine_sim_sched_parse(const char *s, engine_sim_sched *out)
             return 0;
         }
     return -1;
+}
+
+/* --- disaggregated prefill/decode: two pools ------------------------------ */
+
+static size_t disagg_ws_bytes(int n, int mns)
+{
+    return ws_bytes(n, mns) + align_up(sizeof(sreq) * (size_t)n) + SIM_ALIGN;
+}
+
+size_t engine_sim_disagg_workspace_bytes(const engine_stepper *pre, const engine_stepper *dec,
+                                         const engine_sim_config *cfg)
+{
+    if (engine_sim_check(cfg, NULL) != 0)
+        return 0;
+    size_t a = disagg_ws_bytes(sim_requests(cfg), cfg->max_num_seqs);
+    size_t b = engine_sim_workspace_bytes(pre, cfg), c = engine_sim_workspace_bytes(dec, cfg);
+    a = a > b ? a : b;
+    return a > c ? a : c;
+}
+
+/* Served requests first, by arrival at the decode pool (then the prefill
+ * arrival, then the lengths: a total order, so qsort is deterministic). */
+static int by_decode_arrival(const void *pa, const void *pb)
+{
+    const sreq *a = pa, *b = pb;
+    int ra = a->first < 0, rb = b->first < 0;
+    if (ra != rb)
+        return ra - rb;
+    int c = engine_cmp(a->arrival, b->arrival);
+    if (!c)
+        c = engine_cmp(a->t0, b->t0);
+    if (!c)
+        c = (a->prompt > b->prompt) - (a->prompt < b->prompt);
+    if (!c)
+        c = (a->gen > b->gen) - (a->gen < b->gen);
+    return c;
+}
+
+/* After the prefill pool: each request's arrival at the decode pool (its
+ * first token plus the exposed transfer), sorted into d; returns how many
+ * were served by the prefill pool. */
+static int decode_arrivals(const sim_ws *w, sreq *d, const engine_sim_transfer *x,
+                           double *in_flight)
+{
+    int ok = 0;
+    *in_flight = 0;
+    for (int i = 0; i < w->n; i++) {
+        const sreq *q = &w->req[i];
+        sreq *r = &d[i];
+        *r = *q;
+        r->t0 = q->arrival;
+        r->admit = r->done = -1;
+        if (q->first < 0 || q->done < 0) { /* rejected by a prefill replica */
+            r->first = -1;
+            r->arrival = r->done = r->admit = q->arrival;
+            continue;
+        }
+        double t = x->base_s + x->per_token_s * q->prompt;
+        r->arrival = q->first + engine_disagg_exposed_s(t, q->first - q->admit, x->layers);
+        *in_flight += r->arrival - q->first;
+        r->first = 0;
+        ok++;
+    }
+    qsort(d, (size_t)w->n, sizeof *d, by_decode_arrival);
+    for (int i = 0; i < ok; i++)
+        d[i].first = -1; /* set again at admission to a decode replica */
+    return ok;
+}
+
+int engine_sim_disagg_run(const engine_stepper *pre, const engine_stepper *dec,
+                          const engine_sim_config *cfg, const engine_sim_transfer *x, void *work,
+                          size_t bytes, engine_sim_result *out, engine_error *err)
+{
+    if (engine_sim_check(cfg, err) != 0)
+        return -1;
+    if (cfg->arrival == ENGINE_SIM_CLOSED)
+        return engine_errorf(err, "load: disaggregated: a closed loop is not simulated "
+                             "(use a rate, an offline run or a trace)");
+    int n = sim_requests(cfg);
+    sim_ws w;
+    if (!pre || !pre->valid || !dec || !dec->valid)
+        return engine_errorf(err, "load: disaggregated: a pool's plan is not valid");
+    if (pre->kv_blocks < 1 || dec->kv_blocks < 1)
+        return engine_errorf(err, "load: disaggregated: a pool leaves no room for a KV block");
+    if (!work || bytes < disagg_ws_bytes(n, cfg->max_num_seqs) ||
+        ws_carve(work, bytes, n, cfg->max_num_seqs, &w) != 0)
+        return engine_errorf(err, "load: workspace too small (%zu bytes, needs %zu)", bytes,
+                             disagg_ws_bytes(n, cfg->max_num_seqs));
+    sreq *d = (sreq *)(void *)((unsigned char *)w.sort + align_up(sizeof(double) * (size_t)n));
+    memset(out, 0, sizeof *out);
+    requests_make(cfg, n, cfg->arrival, &w);
+    for (int i = 0; i < n; i++) /* the prefill pool makes the first token only */
+        w.req[i].t0 = w.req[i].gen, w.req[i].gen = 1;
+    sim_acc ap, ad;
+    memset(&ap, 0, sizeof ap);
+    memset(&ad, 0, sizeof ad);
+    run_pool(pre, cfg, &w, n, pre->plan.dp, &ap, 0);
+    for (int i = 0; i < n; i++)
+        w.req[i].gen = (int)w.req[i].t0;
+    double in_flight;
+    int ok = decode_arrivals(&w, d, x, &in_flight);
+    sreq *keep = w.req;
+    w.req = d;
+    engine_sim_config cd = *cfg;
+    cd.arrival = ENGINE_SIM_TRACE; /* arrivals as given in d */
+    run_pool(dec, &cd, &w, ok, dec->plan.dp, &ad, 1);
+    for (int i = 0; i < n; i++) { /* the user's view: arrival, first token, done */
+        sreq *q = &d[i];
+        if (i < ok && q->first >= 0)
+            q->first = q->arrival;
+        q->arrival = q->t0;
+    }
+    out->requests = n;
+    out->rejected = ap.rejected + ad.rejected;
+    figures(cfg, &w, dec->plan.dp, out);
+    out->steps = ap.steps;
+    acc_out(dec, &ad, out);
+    /* in the system: in a prefill pool, in transfer, in a decode pool */
+    out->mean_in_system =
+        out->duration_s > 0 ? (ap.sys_time + in_flight + ad.sys_time) / out->duration_s : 0;
+    w.req = keep;
+    return 0;
+}
+
+double engine_sim_disagg_sustainable_rate(const engine_stepper *pre, const engine_stepper *dec,
+                                          const engine_sim_config *cfg, void *work,
+                                          size_t bytes, double *prefill_rate,
+                                          double *decode_rate, engine_error *err)
+{
+    engine_sim_config cp = *cfg;
+    cp.gen = 1;
+    cp.gen_dist.kind = ENGINE_SIM_FIXED;
+    double a = sustain(pre, &cp, work, bytes, 0, err);
+    double b = cfg->gen > 1 ? sustain(dec, cfg, work, bytes, 1, err) : INFINITY;
+    if (prefill_rate)
+        *prefill_rate = a;
+    if (decode_rate)
+        *decode_rate = b;
+    return a < b ? a : b;
 }

@@ -204,4 +204,47 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
 const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked" */
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out);
 
+/* --- disaggregated prefill/decode (disagg.h) -------------------------------
+ * Two pools simulated in turn (a two-stage composition, exact for FIFO
+ * pools that do not feed back): every request first runs on the prefill
+ * stepper's dp replicas (round-robin) with one output token, its KV
+ * reserved for prompt + 1 tokens and freed when that token is made; it
+ * reaches the decode pool when that token is made plus the exposed part
+ * of its KV transfer, T = base_s + per_token_s * prompt, overlapped layer
+ * by layer with its prefill (engine_disagg_exposed_s over `layers`, the
+ * prefill time being its admission to its first token); the decode
+ * stepper's dp replicas take the requests round-robin in that order, admit
+ * them with their prompts cached (KV reserved for prompt + gen) and make
+ * tokens 2..gen.  A request's TTFT is its arrival at the decode pool
+ * minus its arrival, its TPOT (done - that) / (gen - 1): a wait for a
+ * decode slot counts in TPOT.  The result's batch, KV and busy figures
+ * are the decode pool's, steps both pools'; the queue counts requests not
+ * yet admitted to a decode replica.  Closed loops are refused. */
+typedef struct engine_sim_transfer {
+    double base_s;      /* fixed part of one request's KV transfer, s */
+    double per_token_s; /* per prompt token, s */
+    int layers;         /* L of the layer-wise overlap (>= 1) */
+} engine_sim_transfer;
+
+/* Workspace of engine_sim_disagg_run and _sustainable_rate (0: cfg
+ * unusable). */
+size_t engine_sim_disagg_workspace_bytes(const engine_stepper *pre, const engine_stepper *dec,
+                                         const engine_sim_config *cfg);
+
+/* Simulate cfg on the two pools.  Returns 0 with *out, -1 with err (cfg
+ * unusable or closed, a plan invalid, workspace too small). */
+int engine_sim_disagg_run(const engine_stepper *pre, const engine_stepper *dec,
+                          const engine_sim_config *cfg, const engine_sim_transfer *x, void *work,
+                          size_t bytes, engine_sim_result *out, engine_error *err);
+
+/* The smaller of the pools' saturation rates (requests/s): the prefill
+ * pool as a closed loop of one-token requests, the decode pool as a closed
+ * loop of cached-prompt requests, each at its largest batch (as
+ * engine_sim_sustainable_rate); each pool's into *prefill_rate /
+ * *decode_rate when not NULL (decode: infinite when gen is 1).  0 on error. */
+double engine_sim_disagg_sustainable_rate(const engine_stepper *pre, const engine_stepper *dec,
+                                          const engine_sim_config *cfg, void *work,
+                                          size_t bytes, double *prefill_rate,
+                                          double *decode_rate, engine_error *err);
+
 #endif /* SHARDSCOPE_ENGINE_SIM_H */

@@ -852,8 +852,11 @@ size_t engine_sim_disagg_workspace_bytes(const engine_stepper *pre, const engine
 {
     if (engine_sim_check(cfg, NULL) != 0)
         return 0;
+    engine_sim_config cp = *cfg; /* the prefill pool's sustainable-rate run: one token */
+    cp.gen = 1;
+    cp.gen_dist.kind = ENGINE_SIM_FIXED;
     size_t a = disagg_ws_bytes(sim_requests(cfg), cfg->max_num_seqs);
-    size_t b = engine_sim_workspace_bytes(pre, cfg), c = engine_sim_workspace_bytes(dec, cfg);
+    size_t b = engine_sim_workspace_bytes(pre, &cp), c = engine_sim_workspace_bytes(dec, cfg);
     a = a > b ? a : b;
     return a > c ? a : c;
 }

@@ -1024,6 +1024,54 @@ expect_out '^plan tp=1 pp=1 dp=1 ep=1: fits'
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --save-scenario /nonexistent/dir/s.json
 expect_rc 1
 expect_err "^shardscope eval: --save-scenario: /nonexistent/dir/s\.json: cannot create a temporary file"
+# recommend --rate: fleet sizing (the cheapest plan and GPU count meeting
+# the targets at p99, confirmed by the load simulation).
+run recommend --model llama-3-8b --gpu h100-sxm --rate 10 --ttft-ms 500 --itl-ms 50
+expect_rc 0
+expect_out '^Fleet for Llama-3-8B on H100 SXM at 10 requests/s \(prompt 1024, output 256 tokens\): p99 TTFT <= 500 ms, p99 TPOT <= 50.0 ms$'
+expect_out '^answer: 1 x TP1 replica, fp16: 1 GPU, \$3.99/h, max-num-seqs [0-9]+$'
+expect_out '^      simulated: p99 TTFT .* ms, p99 TPOT .* ms, goodput [0-9.]+ requests/s'
+expect_out '^  - aggregated: (a disaggregated plan needs at least 2 GPUs by the screen|the cheapest disaggregated)'
+expect_out '^  1\. '
+expect_out '^  2\. '
+expect_out '^  vllm    vllm serve meta-llama/Meta-Llama-3-8B --tensor-parallel-size 1'
+run recommend --model llama-3-8b --gpu h100-sxm --rate 10 --ttft-ms 500 --itl-ms 50 --json
+expect_rc 0
+expect_clean_json
+expect_out '^	"verdict":	"feasible",$'
+expect_out '^	"kind":	"aggregated",$'
+expect_out '^	"gpus":	1,$'
+expect_out '"sustainable_rate":	[0-9.]+'
+expect_out '"goodput_requests_per_s":	[0-9.]+'
+expect_out '^	"launch":	\{$'
+expect_out '^		"vllm":	"vllm serve '
+expect_out '^	"launch_prefill":	null,?$'
+run recommend --model llama-3-70b --gpu h100-sxm --prompt 4096 --rate 4 --ttft-ms 1500 --itl-ms 30 --framework vllm --json
+expect_rc 0
+expect_out '^	"kind":	"disaggregated",$'
+expect_out '^	"launch_prefill":	\{$'
+run recommend --model llama-3-8b --gpu h100-sxm --rate 10 --ttft-ms 500 --itl-ms 0.5
+expect_rc 0
+expect_out '^answer: INFEASIBLE: no plan meets both targets at this rate; the nearest:$'
+expect_out '^closest: '
+run recommend --model llama-3-8b --gpu h100-sxm --rate 0 --ttft-ms 500 --itl-ms 50
+expect_rc 2
+expect_err_exact "shardscope recommend: --rate: expected requests/s above 0, got '0'"
+run recommend --model llama-3-8b --gpu h100-sxm --rate 5 --ttft-ms 500
+expect_rc 2
+expect_err_exact "shardscope recommend: --rate: fleet sizing needs both targets, --ttft-ms and --itl-ms"
+run recommend --model llama-3-8b --gpu h100-sxm --rate 5 --ttft-ms 500 --itl-ms 50 --concurrency 4
+expect_rc 2
+expect_err_exact "shardscope recommend: --concurrency/--batch: with --rate the search chooses the concurrency (max-num-seqs)"
+run recommend --model llama-3-8b --gpu h100-sxm --disagg only
+expect_rc 2
+expect_err_exact "shardscope recommend: --disagg: only with --rate (fleet sizing)"
+run recommend --model llama-3-8b --gpu h100-sxm --slo-percentile 90
+expect_rc 2
+expect_err_exact "shardscope recommend: --slo-percentile: only with --rate (fleet sizing)"
+run recommend --model llama-3-8b --gpu h100-sxm --rate 5 --ttft-ms 500 --itl-ms 50 --disagg maybe
+expect_rc 2
+expect_err_exact "shardscope recommend: --disagg: expected auto|off|only, got 'maybe'"
 
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -123,6 +123,8 @@ typedef struct cli_values {
     const char *load_rate, *trace, *prompt_dist, *gen_dist;
     int requests, max_num_seqs, max_batched_tokens, scheduler;
     double slo_percentile;
+    /* recommend --rate (fleet sizing) */
+    int disagg; /* ENUM engine_fleet_disagg */
 } cli_values;
 
 #define CLI_MAX_POS 4

@@ -15,6 +15,8 @@
 #include "cli_common.h"
 #include "json.h"
 #include "launch.h"
+#include "fleet.h"
+#include "recommend_fleet.h"
 
 #define CMD "recommend"
 /* GPUs per node assumed when --gpus-per-node is not given. */
@@ -22,6 +24,8 @@
 
 static const char *objective_name(int i) { return engine_objective_name((engine_objective)i); }
 static const cli_enum REC_OBJECTIVES = {objective_name, ENGINE_OBJ_COUNT};
+static const char *disagg_name(int i) { return engine_fleet_disagg_name((engine_fleet_disagg)i); }
+static const cli_enum REC_DISAGG = {disagg_name, ENGINE_FLEET_DISAGG_COUNT};
 
 static const cli_opt RECOMMEND_OPTS[] = {
     {.name = "--gpus-max", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(gpus_max), .min = 1,
@@ -48,6 +52,19 @@ static const cli_opt RECOMMEND_OPTS[] = {
     {.name = "--allow-spec", .kind = CLI_OPT_STRING, .arg = "LIST", .off = CLI_AT(allow_spec),
      .help = "speculative decoding it may choose besides --spec-method\n"
              "(eagle,mtp; each at its default k and acceptance)"},
+    {.name = "--rate", .kind = CLI_OPT_STRING, .arg = "R", .off = CLI_AT(load_rate),
+     .section = "fleet sizing:",
+     .help = "requests/s (Poisson) to serve: the cheapest plan and GPU\n"
+             "count meeting --ttft-ms and --itl-ms (each request's TPOT)\n"
+             "at --slo-percentile, confirmed by the load simulation"},
+    {.name = "--slo-percentile", .kind = CLI_OPT_DOUBLE, .arg = "P", .min = 1e-6, .max = 100,
+     .off = CLI_AT(slo_percentile), .help = "percentile the targets hold at (default 99)"},
+    {.name = "--disagg", .kind = CLI_OPT_ENUM, .arg = "MODE", .off = CLI_AT(disagg),
+     .choices = &REC_DISAGG,
+     .help = ": auto (default: aggregated and xPyD prefill/decode\n"
+             "pools), off (aggregated only), only (xPyD only)"},
+    {.name = "--requests", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = ENGINE_MAX_SAMPLES,
+     .off = CLI_AT(requests), .help = "requests per simulation (default 2000)"},
     {.name = NULL},
 };
 
@@ -905,6 +922,8 @@ int cli_recommend_run(const cli_opts *o, const preset_db *db)
                         "use 'shardscope eval' to evaluate one\n");
         return CLI_USAGE;
     }
+    if (cli_recommend_fleet_flags(o) != 0)
+        return CLI_USAGE;
     cli_scenario *cs = calloc(1, sizeof *cs);
     recommend_result *res = calloc(1, sizeof *res);
     recommend_request *q = calloc(1, sizeof *q);
@@ -916,6 +935,10 @@ int cli_recommend_run(const cli_opts *o, const preset_db *db)
     }
     if (cli_scenario_load(o, db, CLI_NEED_MODEL | CLI_NEED_GPU, CMD, cs, &err) != 0) {
         rc = cli_fail(CMD, &err);
+        goto done;
+    }
+    if (cli_recommend_is_fleet(o)) {
+        rc = cli_recommend_fleet(o, cs, allow_quant);
         goto done;
     }
     q->base = cs->scenario;

@@ -1,0 +1,547 @@
+/*
+ * fleet.c - fleet sizing (fleet.h): an analytic screen of every replica
+ * unit (and prefill/decode pair) at the rate, then the load simulation of
+ * the cheapest candidates to confirm them.  Contract and model: fleet.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disagg.h"
+#include "engine.h"
+#include "fleet.h"
+#include "sim.h"
+
+#define FLEET_SUSTAIN_REQUESTS 50000
+#define FLEET_MAX_REPLICAS 4096
+
+const char *engine_fleet_disagg_name(engine_fleet_disagg d)
+{
+    static const char *const n[] = {"auto", "off", "only"};
+    return (unsigned)d < ENGINE_FLEET_DISAGG_COUNT ? n[d] : "?";
+}
+
+const char *engine_fleet_status_name(engine_fleet_status s)
+{
+    static const char *const n[] = {"feasible", "needs_more_gpus", "unreachable"};
+    return (unsigned)s <= ENGINE_FLEET_UNREACHABLE ? n[s] : "?";
+}
+
+int engine_fleet_check(const engine_fleet_request *q, engine_error *err)
+{
+    if (!q)
+        return engine_errorf(err, "fleet: no request");
+    if (!(isfinite(q->rate) && q->rate > 0))
+        return engine_errorf(err, "fleet: rate: must be a finite number of requests/s above 0");
+    if (!(isfinite(q->ttft_slo_s) && q->ttft_slo_s > 0) ||
+        !(isfinite(q->tpot_slo_s) && q->tpot_slo_s > 0))
+        return engine_errorf(err, "fleet: a rate needs both targets, TTFT and TPOT, above 0");
+    if (!(q->slo_percentile >= 0 && q->slo_percentile <= 100))
+        return engine_errorf(err, "fleet: slo_percentile: must be in (0, 100]");
+    if (q->gpus_max < 0 || q->gpus_max > ENGINE_MAX_GPUS)
+        return engine_errorf(err, "fleet: gpus_max: must be 1..%d", ENGINE_MAX_GPUS);
+    if ((unsigned)q->disagg >= ENGINE_FLEET_DISAGG_COUNT)
+        return engine_errorf(err, "fleet: disagg: unknown mode");
+    if (q->requests < 0 || q->requests > ENGINE_MAX_SAMPLES)
+        return engine_errorf(err, "fleet: requests: must be 1..%d", ENGINE_MAX_SAMPLES);
+    engine_scenario s = q->base;
+    s.gpus = 1;
+    return engine_scenario_check(&s, err);
+}
+
+static int req_n(const engine_fleet_request *q)
+{
+    return q->requests > 0 ? q->requests : FLEET_DEFAULT_REQUESTS;
+}
+
+static int gmax(const engine_fleet_request *q)
+{
+    return q->gpus_max > 0 ? q->gpus_max : FLEET_DEFAULT_GPUS_MAX;
+}
+
+static int per_node(const engine_fleet_request *q)
+{
+    return q->base.gpus_per_node > 0 ? q->base.gpus_per_node : 8;
+}
+
+size_t engine_fleet_workspace_bytes(const engine_fleet_request *q)
+{
+    if (engine_fleet_check(q, NULL) != 0)
+        return 0;
+    engine_sim_config c;
+    engine_sim_defaults(&c, NULL);
+    c.requests = req_n(q) > FLEET_SUSTAIN_REQUESTS ? req_n(q) : FLEET_SUSTAIN_REQUESTS;
+    c.max_num_seqs = c.requests;
+    c.prompt = q->base.prompt;
+    c.gen = q->base.gen;
+    return engine_sim_disagg_workspace_bytes(NULL, NULL, &c);
+}
+
+void engine_fleet_scenario(const engine_fleet_request *q, const engine_fleet_option *o,
+                           engine_plan p, engine_scenario *s)
+{
+    *s = q->base;
+    s->weight_dtype = o->dtype;
+    s->gpus = p.tp * p.pp * p.dp;
+    s->batch = 1;
+    s->batch_max = 0;
+    s->total_concurrency = 0;
+    if (s->gpus_per_node <= 0)
+        s->gpus_per_node = per_node(q);
+}
+
+/* --- the screen ------------------------------------------------------------ */
+
+/* One replica unit's figures from its step model. */
+typedef struct unit_fig {
+    engine_plan plan;  /* dp = 1 */
+    double P;          /* one prompt alone */
+    double Pb;         /* a prompt's share of a batched prefill step */
+    int B;             /* largest batch within the TPOT target (0: none) */
+    double itl, itl1;  /* decode step at B, at 1 */
+} unit_fig;
+
+static double decode_step(const engine_stepper *st, int b)
+{
+    engine_step_mix m = {NULL, 0, b, st->s.prompt + st->s.gen / 2.0};
+    return engine_step_s(st, &m);
+}
+
+static double prefill_step(const engine_stepper *st, int seqs)
+{
+    engine_step_chunk ch = {seqs, st->s.prompt, 0};
+    engine_step_mix m = {&ch, 1, 0, 0};
+    return engine_step_s(st, &m);
+}
+
+/* 1 with *f when the unit is valid and one sequence fits. */
+static int unit_screen(const engine_fleet_request *q, engine_dtype d, engine_plan u,
+                       unit_fig *f)
+{
+    engine_fleet_option o;
+    memset(&o, 0, sizeof o);
+    o.dtype = d;
+    engine_scenario s;
+    engine_fleet_scenario(q, &o, u, &s);
+    engine_stepper st;
+    if (engine_stepper_init(&st, &s, u, NULL) != 0 || !st.valid || st.max_concurrency < 1)
+        return 0;
+    memset(f, 0, sizeof *f);
+    f->plan = u;
+    f->P = prefill_step(&st, 1);
+    f->itl1 = decode_step(&st, 1);
+    const engine_framework *fw = s.framework ? s.framework : engine_framework_generic_ref();
+    int cap = st.max_concurrency;
+    int mns = fw->max_num_seqs > 0 ? fw->max_num_seqs : 256;
+    if (cap > mns)
+        cap = mns;
+    int bp = fw->max_num_tokens > 0 ? fw->max_num_tokens / s.prompt : 1;
+    bp = bp < 1 ? 1 : bp > cap ? cap : bp;
+    f->Pb = prefill_step(&st, bp) / bp;
+    if (f->itl1 > q->tpot_slo_s)
+        return 1; /* B = 0: no batch meets the target */
+    int lo = 1, hi = cap;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (decode_step(&st, mid) <= q->tpot_slo_s)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    f->B = lo;
+    f->itl = decode_step(&st, lo);
+    return 1;
+}
+
+/* The units of one dtype: tp powers of two inside a node, pp 1..8 (pp 1
+ * only for disaggregated pools), ep = tp on an MoE model when it divides
+ * the experts.  Returns how many. */
+static int unit_list(const engine_fleet_request *q, engine_dtype d, int pp_max, unit_fig *u,
+                     int cap)
+{
+    const engine_model *m = q->base.model;
+    int n = 0;
+    for (int tp = 1; tp <= per_node(q) && tp <= gmax(q); tp *= 2)
+        for (int pp = 1; pp <= pp_max && tp * pp <= gmax(q); pp *= 2)
+            for (int k = 0; k < 2 && n < cap; k++) {
+                int ep = 1;
+                if (k == 1) {
+                    if (m->experts < 1 || tp < 2 || m->experts % tp)
+                        continue;
+                    ep = tp;
+                }
+                if (unit_screen(q, d, (engine_plan){tp, pp, 1, ep}, &u[n]))
+                    n++;
+            }
+    return n;
+}
+
+static int ceil_pos(double x)
+{
+    if (!(x < FLEET_MAX_REPLICAS))
+        return FLEET_MAX_REPLICAS;
+    int r = (int)ceil(x - 1e-9);
+    return r < 1 ? 1 : r;
+}
+
+static void opt_gpus(const engine_fleet_request *q, engine_fleet_option *o)
+{
+    o->gpus = o->disagg ? engine_disagg_gpus(o->dplan) : o->plan.tp * o->plan.pp * o->plan.dp;
+    o->cost_per_hour_usd = o->gpus * q->base.gpu->price_per_hour;
+    o->within_limit = o->gpus <= gmax(q);
+}
+
+static void add_cand(engine_fleet_result *r, const engine_fleet_option *o)
+{
+    if (r->n_cands < FLEET_MAX_CANDS)
+        r->cand[r->n_cands++] = *o;
+}
+
+static void screen_agg(const engine_fleet_request *q, engine_dtype d, const unit_fig *u, int n,
+                       engine_fleet_result *r)
+{
+    for (int i = 0; i < n; i++) {
+        if (u[i].B < 1 || u[i].P > q->ttft_slo_s)
+            continue;
+        double mu = 1.0 / (u[i].P + (q->base.gen - 1) * u[i].itl / u[i].B);
+        engine_fleet_option o;
+        memset(&o, 0, sizeof o);
+        o.dtype = d;
+        o.plan = u[i].plan;
+        o.plan.dp = ceil_pos(q->rate / (FLEET_UTILISATION * mu));
+        o.max_num_seqs = u[i].B;
+        o.prefill_s = u[i].P;
+        o.itl_s = u[i].itl;
+        opt_gpus(q, &o);
+        o.screen_gpus = o.gpus;
+        o.screen_rate = o.plan.dp * mu;
+        add_cand(r, &o);
+    }
+}
+
+static void screen_disagg(const engine_fleet_request *q, engine_dtype d, const unit_fig *u,
+                          int n, engine_fleet_result *r)
+{
+    double gen1 = q->base.gen - 1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            const unit_fig *p = &u[i], *dd = &u[j];
+            if (dd->B < 1 || p->P > q->ttft_slo_s)
+                continue;
+            engine_fleet_option o;
+            memset(&o, 0, sizeof o);
+            o.disagg = 1;
+            o.dtype = d;
+            o.dplan.prefill = p->plan;
+            o.dplan.decode = dd->plan;
+            engine_scenario s;
+            engine_fleet_scenario(q, &o, p->plan, &s);
+            double t = engine_disagg_transfer_s(&s, o.dplan, s.prompt, NULL, NULL);
+            o.transfer_exposed_s = engine_disagg_exposed_s(t, p->P, s.model->layers);
+            if (p->P + o.transfer_exposed_s > q->ttft_slo_s)
+                continue;
+            o.dplan.prefill.dp = ceil_pos(q->rate * p->Pb / FLEET_UTILISATION);
+            o.dplan.decode.dp =
+                gen1 > 0 ? ceil_pos(q->rate * gen1 * dd->itl / (dd->B * FLEET_UTILISATION)) : 1;
+            o.max_num_seqs = dd->B;
+            o.prefill_s = p->P;
+            o.itl_s = dd->itl;
+            opt_gpus(q, &o);
+            o.screen_gpus = o.gpus;
+            double rp = o.dplan.prefill.dp / p->Pb;
+            double rd = gen1 > 0 ? o.dplan.decode.dp * dd->B / (gen1 * dd->itl) : INFINITY;
+            o.screen_rate = rp < rd ? rp : rd;
+            add_cand(r, &o);
+        }
+}
+
+/* The unit nearest the targets when none passes: the smallest worst
+ * ratio of its batch-1 prefill and decode step to the targets. */
+static void nearest_unit(const engine_fleet_request *q, engine_dtype d, const unit_fig *u,
+                         int n, double *best, engine_fleet_option *o)
+{
+    for (int i = 0; i < n; i++) {
+        double w = fmax(u[i].P / q->ttft_slo_s, u[i].itl1 / q->tpot_slo_s);
+        if (w >= *best)
+            continue;
+        *best = w;
+        memset(o, 0, sizeof *o);
+        o->dtype = d;
+        o->plan = u[i].plan;
+        double mu = 1.0 / (u[i].P + (q->base.gen - 1) * u[i].itl1);
+        o->plan.dp = ceil_pos(q->rate / (FLEET_UTILISATION * mu));
+        o->max_num_seqs = 1;
+        o->prefill_s = u[i].P;
+        o->itl_s = u[i].itl1;
+        opt_gpus(q, o);
+        o->screen_gpus = o->gpus;
+        o->screen_rate = o->plan.dp * mu;
+    }
+}
+
+/* --- the simulation -------------------------------------------------------- */
+
+typedef struct fleet_ws {
+    void *work;
+    size_t bytes;
+    int sims;
+} fleet_ws;
+
+static void sim_config(const engine_fleet_request *q, const engine_stepper *st,
+                       const engine_fleet_option *o, engine_sim_config *c)
+{
+    engine_sim_defaults(c, st);
+    c->arrival = ENGINE_SIM_POISSON;
+    c->rate = q->rate;
+    c->requests = req_n(q);
+    c->seed = q->seed;
+    c->ttft_slo_s = q->ttft_slo_s;
+    c->tpot_slo_s = q->tpot_slo_s;
+    c->slo_percentile = q->slo_percentile > 0 ? q->slo_percentile : 99;
+    c->max_num_seqs = o->max_num_seqs;
+}
+
+/* The steppers of o: the plan (pre), or both pools. */
+static int steppers(const engine_fleet_request *q, const engine_fleet_option *o,
+                    engine_stepper *pre, engine_stepper *dec)
+{
+    engine_scenario s;
+    engine_plan a = o->disagg ? o->dplan.prefill : o->plan;
+    engine_fleet_scenario(q, o, a, &s);
+    if (engine_stepper_init(pre, &s, a, NULL) != 0 || !pre->valid || pre->kv_blocks < 1)
+        return -1;
+    if (!o->disagg)
+        return 0;
+    engine_fleet_scenario(q, o, o->dplan.decode, &s);
+    if (engine_stepper_init(dec, &s, o->dplan.decode, NULL) != 0 || !dec->valid ||
+        dec->kv_blocks < 1)
+        return -1;
+    return 0;
+}
+
+/* Simulate o at the rate into o->sim; 0, or -1 when it cannot run. */
+static int simulate(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws *w,
+                    int sustain)
+{
+    engine_stepper pre, dec;
+    memset(&pre, 0, sizeof pre);
+    memset(&dec, 0, sizeof dec);
+    if (steppers(q, o, &pre, &dec) != 0)
+        return -1;
+    engine_sim_config c;
+    sim_config(q, o->disagg ? &dec : &pre, o, &c);
+    int rc;
+    w->sims++;
+    if (o->disagg) {
+        engine_sim_transfer x;
+        engine_scenario s;
+        engine_fleet_scenario(q, o, o->dplan.prefill, &s);
+        engine_disagg_sim_transfer(&s, o->dplan, &x);
+        if (engine_sim_disagg_workspace_bytes(&pre, &dec, &c) > w->bytes)
+            return -1;
+        rc = engine_sim_disagg_run(&pre, &dec, &c, &x, w->work, w->bytes, &o->sim, NULL);
+        if (rc == 0 && sustain)
+            o->sustainable_rate = engine_sim_disagg_sustainable_rate(
+                &pre, &dec, &c, w->work, w->bytes, &o->prefill_rate, &o->decode_rate, NULL);
+    } else {
+        if (engine_sim_workspace_bytes(&pre, &c) > w->bytes)
+            return -1;
+        rc = engine_sim_run(&pre, &c, w->work, w->bytes, &o->sim, NULL);
+        if (rc == 0 && sustain)
+            o->sustainable_rate = engine_sim_sustainable_rate(&pre, &c, w->work, w->bytes, NULL);
+    }
+    if (rc != 0)
+        return -1;
+    o->simulated = 1;
+    o->meets = o->sim.slo_met && !o->sim.overloaded && o->sim.rejected == 0 &&
+               o->sim.completed > 0;
+    return 0;
+}
+
+/* One more replica where o missed (fleet.h). */
+static void bump(const engine_fleet_request *q, engine_fleet_option *o)
+{
+    int ttft_miss = o->sim.ttft_at_slo_s > q->ttft_slo_s;
+    int tpot_miss = o->sim.tpot_at_slo_s > q->tpot_slo_s;
+    if (!o->disagg) {
+        o->plan.dp++;
+        if (tpot_miss && o->max_num_seqs > 1)
+            o->max_num_seqs = o->max_num_seqs * 3 / 4 > 0 ? o->max_num_seqs * 3 / 4 : 1;
+    } else if (tpot_miss && !ttft_miss) {
+        o->dplan.decode.dp++;
+    } else if (ttft_miss && !tpot_miss) {
+        o->dplan.prefill.dp++;
+    } else {
+        o->dplan.prefill.dp++;
+        o->dplan.decode.dp++;
+    }
+    o->bumps++;
+    opt_gpus(q, o);
+}
+
+/* Simulate o, adding replicas after a miss; 1 when it meets the targets. */
+static int confirm(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws *w)
+{
+    for (int k = 0; k <= FLEET_BUMPS && w->sims < FLEET_MAX_SIMS; k++) {
+        if (simulate(q, o, w, 0) != 0)
+            return 0;
+        if (o->meets)
+            return 1;
+        if (k < FLEET_BUMPS)
+            bump(q, o);
+    }
+    return 0;
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+    const engine_fleet_option *a = pa, *b = pb;
+    if (a->gpus != b->gpus)
+        return a->gpus < b->gpus ? -1 : 1;
+    if (a->disagg != b->disagg)
+        return a->disagg - b->disagg;
+    int c = engine_cmp(b->screen_rate, a->screen_rate);
+    if (c)
+        return c;
+    if (a->dtype != b->dtype)
+        return (int)a->dtype - (int)b->dtype; /* the heavier (base) dtype first */
+    c = engine_plan_order(a->disagg ? a->dplan.decode : a->plan,
+                          b->disagg ? b->dplan.decode : b->plan);
+    if (c)
+        return c;
+    return engine_plan_order(a->dplan.prefill, b->dplan.prefill);
+}
+
+static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
+                       engine_fleet_option *near, double *near_w)
+{
+    unit_fig u[64];
+    engine_dtype base = engine_scenario_weight_dtype(&q->base);
+    for (int d = 0; d < ENGINE_DTYPE_COUNT; d++) {
+        if (d != (int)base && !(q->allow_quant & (1u << d)))
+            continue;
+        int n = unit_list(q, (engine_dtype)d, 8, u, 64);
+        r->units += n;
+        if (q->disagg != ENGINE_FLEET_DISAGG_ONLY)
+            screen_agg(q, (engine_dtype)d, u, n, r);
+        nearest_unit(q, (engine_dtype)d, u, n, near_w, near);
+        if (q->disagg == ENGINE_FLEET_DISAGG_OFF)
+            continue;
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (u[i].plan.pp == 1)
+                u[m++] = u[i];
+        screen_disagg(q, (engine_dtype)d, u, m, r);
+        r->disagg_searched = 1;
+    }
+    r->candidates = r->n_cands;
+    qsort(r->cand, (size_t)r->n_cands, sizeof r->cand[0], cand_cmp);
+    for (int i = 0; i < r->n_cands && !r->disagg_screen_gpus; i++)
+        if (r->cand[i].disagg)
+            r->disagg_screen_gpus = r->cand[i].screen_gpus;
+}
+
+/* --- the answer ------------------------------------------------------------ */
+
+static double worst_ratio(const engine_fleet_request *q, const engine_fleet_option *o)
+{
+    double w = fmax(o->sim.ttft_at_slo_s / q->ttft_slo_s, o->sim.tpot_at_slo_s / q->tpot_slo_s);
+    return o->sim.overloaded ? w + 1e6 : w;
+}
+
+/* conf[0..n-1]: indices of confirmed candidates by GPUs, aggregated first,
+ * then search order; insert i. */
+static void conf_insert(const engine_fleet_result *r, int *conf, int *n, int i)
+{
+    int k = *n;
+    while (k > 0) {
+        const engine_fleet_option *a = &r->cand[conf[k - 1]], *b = &r->cand[i];
+        if (a->gpus < b->gpus || (a->gpus == b->gpus && a->disagg <= b->disagg))
+            break;
+        conf[k] = conf[k - 1];
+        k--;
+    }
+    conf[k] = i;
+    (*n)++;
+}
+
+static int search(const engine_fleet_request *q, engine_fleet_result *r, fleet_ws *w, int *conf)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_cands && w->sims < FLEET_MAX_SIMS; i++) {
+        if (n > FLEET_ALTS && r->cand[i].screen_gpus >= r->cand[conf[FLEET_ALTS]].gpus)
+            break;
+        if (confirm(q, &r->cand[i], w))
+            conf_insert(r, conf, &n, i);
+    }
+    return n;
+}
+
+static void finish(const engine_fleet_request *q, engine_fleet_result *r, fleet_ws *w,
+                   const int *conf, int n, engine_fleet_option *near, double near_w)
+{
+    int first = -1;
+    for (int k = 0; k < n; k++) {
+        const engine_fleet_option *o = &r->cand[conf[k]];
+        if (o->within_limit && first < 0)
+            first = k;
+        if (o->within_limit && !o->disagg && !r->have_best_agg)
+            r->best_agg = *o, r->have_best_agg = 1;
+        if (o->within_limit && o->disagg && !r->have_best_disagg)
+            r->best_disagg = *o, r->have_best_disagg = 1;
+    }
+    if (first >= 0) {
+        r->status = ENGINE_FLEET_FEASIBLE;
+        r->have_choice = 1;
+        r->chosen = r->cand[conf[first]];
+        simulate(q, &r->chosen, w, 1);
+        for (int k = first + 1; k < n && r->n_alts < FLEET_ALTS; k++) {
+            r->alt[r->n_alts] = r->cand[conf[k]];
+            simulate(q, &r->alt[r->n_alts++], w, 1);
+        }
+        return;
+    }
+    r->have_closest = 1;
+    if (n > 0) {
+        r->status = ENGINE_FLEET_MORE_GPUS;
+        r->closest = r->cand[conf[0]];
+    } else {
+        r->status = ENGINE_FLEET_UNREACHABLE;
+        double best = INFINITY;
+        for (int i = 0; i < r->n_cands; i++)
+            if (r->cand[i].simulated && worst_ratio(q, &r->cand[i]) < best) {
+                best = worst_ratio(q, &r->cand[i]);
+                r->closest = r->cand[i];
+            }
+        if (!(best < INFINITY)) {
+            if (!(near_w < INFINITY)) {
+                r->have_closest = 0; /* nothing fits at all */
+                return;
+            }
+            r->closest = *near;
+        }
+    }
+    simulate(q, &r->closest, w, 1);
+}
+
+int engine_fleet_run(const engine_fleet_request *q, engine_fleet_result *out, void *work,
+                     size_t bytes, engine_error *err)
+{
+    if (engine_fleet_check(q, err) != 0)
+        return -1;
+    size_t need = engine_fleet_workspace_bytes(q);
+    if (!work || bytes < need)
+        return engine_errorf(err, "fleet: workspace too small (%zu bytes, needs %zu)", bytes,
+                             need);
+    memset(out, 0, sizeof *out);
+    fleet_ws w = {work, bytes, 0};
+    engine_fleet_option near;
+    memset(&near, 0, sizeof near);
+    double near_w = INFINITY;
+    screen_all(q, out, &near, &near_w);
+    int conf[FLEET_MAX_CANDS];
+    int n = search(q, out, &w, conf);
+    finish(q, out, &w, conf, n, &near, near_w);
+    out->simulations = w.sims;
+    return 0;
+}

@@ -1,0 +1,283 @@
+/*
+ * test_fleet.c - fleet sizing (engine/fleet.h, recommend --rate): the
+ * screen's replica count worked by hand and growing with the rate, the
+ * chosen plan's simulated percentiles within the targets (re-simulated
+ * here), an unreachable target and a too-small GPU limit answered with the
+ * closest option, disaggregation chosen only when it needs fewer GPUs (a
+ * case each way) and the modes off/only, request errors.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "disagg.h"
+#include "engine.h"
+#include "fleet.h"
+#include "sim.h"
+#include "support_models.h"
+
+typedef struct fixture {
+    engine_model m;
+    engine_gpu g;
+    engine_link l, x;
+    engine_fleet_request q;
+    engine_fleet_result *r;
+    void *work;
+    size_t bytes;
+} fixture;
+
+/* H100s, 8 a node on a 300 GB/s NVLink-like link, a 50 GB/s scale-out
+ * link; prompt 1024, gen 256; fp16; 500 requests a run. */
+static void fx_init(fixture *f, engine_model m)
+{
+    memset(f, 0, sizeof *f);
+    f->m = m;
+    f->g = tg_h100();
+    f->l = tl_link(2e-6, 300);
+    f->x = tl_link(5e-6, 50);
+    ts_scenario(&f->q.base, &f->m, &f->g, &f->l, 1);
+    f->q.base.inter = &f->x;
+    f->q.base.gpus_per_node = 8;
+    f->q.base.prompt = 1024;
+    f->q.base.gen = 256;
+    f->q.rate = 5;
+    f->q.ttft_slo_s = 0.5;
+    f->q.tpot_slo_s = 0.05;
+    f->q.slo_percentile = 99;
+    f->q.gpus_max = 64;
+    f->q.requests = 500;
+    f->q.seed = 7;
+    f->r = calloc(1, sizeof *f->r);
+    assert_non_null(f->r);
+}
+
+static void fx_run(fixture *f)
+{
+    engine_error err = {{0}};
+    size_t b = engine_fleet_workspace_bytes(&f->q);
+    assert_true(b > 0);
+    if (b > f->bytes) {
+        free(f->work);
+        f->work = malloc(b);
+        f->bytes = b;
+    }
+    if (engine_fleet_run(&f->q, f->r, f->work, f->bytes, &err) != 0) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+}
+
+static void fx_free(fixture *f)
+{
+    free(f->work);
+    free(f->r);
+}
+
+/* The chosen plan re-simulated here from its own description: its
+ * percentiles are within the targets and it is not overloaded. */
+static void assert_chosen_meets(const fixture *f)
+{
+    const engine_fleet_option *o = &f->r->chosen;
+    assert_true(o->meets);
+    engine_error err = {{0}};
+    engine_sim_result s;
+    engine_scenario sc;
+    engine_stepper pre, dec;
+    engine_sim_config c;
+    engine_plan a = o->disagg ? o->dplan.prefill : o->plan;
+    engine_fleet_scenario(&f->q, o, a, &sc);
+    assert_int_equal(engine_stepper_init(&pre, &sc, a, &err), 0);
+    if (o->disagg) {
+        engine_scenario sd;
+        engine_fleet_scenario(&f->q, o, o->dplan.decode, &sd);
+        assert_int_equal(engine_stepper_init(&dec, &sd, o->dplan.decode, &err), 0);
+    }
+    engine_sim_defaults(&c, o->disagg ? &dec : &pre);
+    c.rate = f->q.rate;
+    c.requests = f->q.requests;
+    c.seed = f->q.seed;
+    c.max_num_seqs = o->max_num_seqs;
+    c.ttft_slo_s = f->q.ttft_slo_s;
+    c.tpot_slo_s = f->q.tpot_slo_s;
+    size_t b = o->disagg ? engine_sim_disagg_workspace_bytes(&pre, &dec, &c)
+                         : engine_sim_workspace_bytes(&pre, &c);
+    void *w = malloc(b);
+    if (o->disagg) {
+        engine_sim_transfer x;
+        engine_disagg_sim_transfer(&sc, o->dplan, &x);
+        assert_int_equal(engine_sim_disagg_run(&pre, &dec, &c, &x, w, b, &s, &err), 0);
+    } else {
+        assert_int_equal(engine_sim_run(&pre, &c, w, b, &s, &err), 0);
+    }
+    free(w);
+    assert_true(s.ttft.p99 <= f->q.ttft_slo_s);
+    assert_true(s.tpot.p99 <= f->q.tpot_slo_s);
+    assert_false(s.overloaded);
+    assert_true(s.ttft.p99 == o->sim.ttft.p99); /* the same run the search reported */
+}
+
+/* The screen by hand for Llama-3-8B at TP1: mu = 1 / (P + (G - 1) ITL(B) /
+ * B) with B the largest batch whose decode step is within 50 ms; replicas
+ * ceil(R / (0.9 mu)).  GPUs never fall as the rate grows, and grow from 5
+ * to 80 requests/s. */
+static void test_replicas_grow_with_rate(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_8b());
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    engine_scenario s = f.q.base;
+    s.gpus = 1;
+    engine_stepper st;
+    engine_error err;
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){1, 1, 1, 1}, &err), 0);
+    engine_step_chunk ch = {1, 1024, 0};
+    engine_step_mix pm = {&ch, 1, 0, 0};
+    double P = engine_step_s(&st, &pm);
+    int B = 0;
+    double itl = 0;
+    int cap = st.max_concurrency < 256 ? st.max_concurrency : 256; /* generic max_num_seqs */
+    for (int b = 1; b <= cap; b++) {
+        engine_step_mix dm = {NULL, 0, b, 1024 + 128};
+        double t = engine_step_s(&st, &dm);
+        if (t <= 0.05)
+            B = b, itl = t;
+    }
+    assert_true(B > 1);
+    double mu = 1 / (P + 255 * itl / B);
+    int prev = 0;
+    const double rates[] = {5, 20, 40, 80};
+    for (int i = 0; i < 4; i++) {
+        f.q.rate = rates[i];
+        fx_run(&f);
+        assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+        assert_true(f.r->chosen.gpus >= prev);
+        prev = f.r->chosen.gpus;
+        assert_chosen_meets(&f);
+        /* the TP1 candidate as the screen sized it */
+        int found = 0;
+        for (int k = 0; k < f.r->n_cands; k++) {
+            const engine_fleet_option *o = &f.r->cand[k];
+            if (o->plan.tp == 1 && o->plan.pp == 1 && o->dtype == ENGINE_FP16) {
+                assert_int_equal(o->screen_gpus, (int)ceil(rates[i] / (0.9 * mu)));
+                assert_int_equal(o->max_num_seqs <= B, 1);
+                found = 1;
+            }
+        }
+        assert_true(found);
+        if (i == 0)
+            assert_int_equal(f.r->chosen.gpus, 1);
+    }
+    assert_true(prev >= 4);
+    fx_free(&f);
+}
+
+/* A TPOT target below every plan's batch-1 decode step: unreachable, with
+ * the nearest option simulated; a GPU limit below what the rate needs:
+ * infeasible within it, the cheapest beyond it named. */
+static void test_infeasible_answers(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_8b());
+    f.q.tpot_slo_s = 0.0005;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_UNREACHABLE);
+    assert_false(f.r->have_choice);
+    assert_true(f.r->have_closest);
+    assert_true(f.r->closest.simulated);
+    assert_true(f.r->closest.sim.tpot_at_slo_s > f.q.tpot_slo_s);
+    f.q.tpot_slo_s = 0.05;
+    f.q.rate = 80;
+    f.q.gpus_max = 2;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_MORE_GPUS);
+    assert_true(f.r->have_closest);
+    assert_true(f.r->closest.meets);
+    assert_true(f.r->closest.gpus > 2);
+    assert_false(f.r->closest.within_limit);
+    fx_free(&f);
+}
+
+/* Llama-3-70B with long prompts and a tight TPOT: decodes beside
+ * 4096-token prefills miss the target unless the replicas stay lightly
+ * loaded, so the prefill/decode split needs fewer GPUs and is chosen;
+ * Llama-3-8B at short prompts: aggregated, and no xPyD option is cheaper. */
+static void test_disagg_only_when_cheaper(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_70b());
+    f.q.base.prompt = 4096;
+    f.q.rate = 4;
+    f.q.ttft_slo_s = 1.5;
+    f.q.tpot_slo_s = 0.03;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    assert_true(f.r->chosen.disagg);
+    assert_chosen_meets(&f);
+    assert_true(f.r->have_best_agg);
+    assert_true(f.r->chosen.gpus < f.r->best_agg.gpus);
+    int with = f.r->chosen.gpus;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_false(f.r->chosen.disagg);
+    assert_true(f.r->chosen.gpus > with);
+    fx_free(&f);
+
+    fx_init(&f, tm_llama3_8b());
+    f.q.base.prompt = 512;
+    f.q.rate = 20;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    assert_false(f.r->chosen.disagg);
+    assert_true(f.r->disagg_searched);
+    assert_true(!f.r->have_best_disagg || f.r->best_disagg.gpus >= f.r->chosen.gpus);
+    assert_true(f.r->disagg_screen_gpus >= 2);
+    f.q.disagg = ENGINE_FLEET_DISAGG_ONLY;
+    fx_run(&f);
+    assert_true(f.r->chosen.disagg);
+    assert_chosen_meets(&f);
+    fx_free(&f);
+}
+
+static void test_request_errors(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_8b());
+    engine_error err = {{0}};
+    f.q.rate = 0;
+    assert_int_equal(engine_fleet_check(&f.q, &err), -1);
+    assert_non_null(strstr(err.msg, "rate"));
+    f.q.rate = 1;
+    f.q.ttft_slo_s = 0;
+    assert_int_equal(engine_fleet_check(&f.q, &err), -1);
+    assert_non_null(strstr(err.msg, "TTFT"));
+    f.q.ttft_slo_s = 1;
+    f.q.slo_percentile = 101;
+    assert_int_equal(engine_fleet_check(&f.q, &err), -1);
+    assert_non_null(strstr(err.msg, "slo_percentile"));
+    f.q.slo_percentile = 99;
+    assert_int_equal(engine_fleet_check(&f.q, &err), 0);
+    assert_int_equal(engine_fleet_run(&f.q, f.r, NULL, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "workspace"));
+    fx_free(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_replicas_grow_with_rate),
+        cmocka_unit_test(test_infeasible_answers),
+        cmocka_unit_test(test_disagg_only_when_cheaper),
+        cmocka_unit_test(test_request_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

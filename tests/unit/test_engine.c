@@ -1523,6 +1523,12 @@ static void test_spec_eagle_hand(void **state)
     assert_near(r.mem.kv_bytes, plain.mem.kv_bytes + 4096.0 * 1280, 1e-12);
     assert_true(r.max_concurrency < plain.max_concurrency);
 
+    /* explained, the decode step is the verification step */
+    static engine_explain ex;
+    engine_error eerr;
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){1, 1, 1, 1}, &ex, &eerr), 0);
+    assert_near(ex.decode.total_s, r.spec.verify_s, 1e-12);
+
     s.spec_k = 0; /* nothing drafted: the plain step */
     engine_result k0 = eval_plan(&s, 1, 1, 1, 1);
     assert_near(k0.itl_s, plain.itl_s, 1e-12);

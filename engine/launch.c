@@ -66,7 +66,7 @@ typedef struct line {
     char *buf;
     size_t len, used;
     int over;
-    char notes[384];
+    char notes[640];
     size_t nused;
 } line;
 
@@ -281,6 +281,45 @@ static void gen_trtllm(const engine_scenario *s, const engine_result *r, line *l
              k > 1 ? " group" : "");
 }
 
+/* Speculative decoding, as a note (the EAGLE head or draft checkpoint is
+ * the user's to name): SGLang's --speculative-algorithm NEXTN (the model's
+ * MTP module) / EAGLE / STANDALONE (a draft model) with num-steps k, topk 1
+ * and k + 1 draft tokens (lm-sys blog 2025-09-02, SGLang speculative
+ * decoding docs); vLLM's --speculative-config num_speculative_tokens with
+ * method deepseek_mtp or eagle, or the draft's model; TensorRT-LLM's
+ * speculative_config in --config (tech blog 2: decoding_type MTP,
+ * num_nextn_predict_layers). */
+static void spec_note(engine_launch_fw fw, const engine_scenario *s, line *l)
+{
+    engine_spec_method m = s->spec_method;
+    if (m == ENGINE_SPEC_NONE)
+        return;
+    int k = s->spec_k;
+    const char *head = m == ENGINE_SPEC_DRAFT ? "DRAFT_MODEL" : "EAGLE_HEAD";
+    if (fw == ENGINE_LAUNCH_SGLANG) {
+        note(l, "%s speculation: --speculative-algorithm %s --speculative-num-steps %d "
+                "--speculative-eagle-topk 1 --speculative-num-draft-tokens %d%s%s",
+             engine_spec_method_name(m), m == ENGINE_SPEC_MTP ? "NEXTN"
+                                         : m == ENGINE_SPEC_EAGLE ? "EAGLE" : "STANDALONE",
+             k, k + 1, m == ENGINE_SPEC_MTP ? "" : " --speculative-draft-model-path ",
+             m == ENGINE_SPEC_MTP ? "" : head);
+    } else if (fw == ENGINE_LAUNCH_VLLM) {
+        if (m == ENGINE_SPEC_DRAFT)
+            note(l, "draft speculation: --speculative-config '{\"model\": \"%s\", "
+                    "\"num_speculative_tokens\": %d}'", head, k);
+        else
+            note(l, "%s speculation: --speculative-config '{\"method\": \"%s\", %s"
+                    "\"num_speculative_tokens\": %d}'", engine_spec_method_name(m),
+                 m == ENGINE_SPEC_MTP ? "deepseek_mtp" : "eagle",
+                 m == ENGINE_SPEC_MTP ? "" : "\"model\": \"EAGLE_HEAD\", ", k);
+    } else {
+        note(l, "%s speculation: speculative_config in --config (decoding_type %s, %d draft "
+                "tokens%s)", engine_spec_method_name(m),
+             m == ENGINE_SPEC_MTP ? "MTP" : m == ENGINE_SPEC_EAGLE ? "Eagle" : "DraftTarget", k,
+             m == ENGINE_SPEC_MTP ? ": num_nextn_predict_layers" : "");
+    }
+}
+
 int engine_launch_line(engine_launch_fw fw, const engine_scenario *s, const engine_result *r,
                        char *buf, size_t len)
 {
@@ -305,5 +344,6 @@ int engine_launch_line(engine_launch_fw fw, const engine_scenario *s, const engi
     default:
         return -1;
     }
+    spec_note(fw, s, &l);
     return finish(&l);
 }

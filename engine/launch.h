@@ -24,7 +24,7 @@ typedef enum engine_launch_fw {
 } engine_launch_fw;
 
 /* Enough for any line launch writes. */
-#define ENGINE_LAUNCH_MAX 768
+#define ENGINE_LAUNCH_MAX 1024
 
 /* "vllm", "sglang", "trtllm": the keys of recommend --json's `launch`. */
 const char *engine_launch_name(engine_launch_fw fw);

@@ -252,9 +252,45 @@ static void test_refusals(void **state)
     assert_string_equal(engine_launch_name(ENGINE_LAUNCH_TRTLLM), "trtllm");
 }
 
+
+/* Speculative decoding is named in each line's notes with the framework's
+ * own option: SGLang NEXTN with k steps and k + 1 draft tokens, vLLM's
+ * --speculative-config (deepseek_mtp), TensorRT-LLM's speculative_config. */
+static void test_speculation_notes(void **state)
+{
+    (void)state;
+    engine_model m = tm_deepseek_v3();
+    m.mtp_layers = 1;
+    snprintf(m.hf_id, sizeof m.hf_id, "deepseek-ai/DeepSeek-V3");
+    engine_gpu g = tg_with_memory(1000);
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    s.weight_dtype = ENGINE_FP8;
+    engine_result plain = eval_at(&s, 8, 1, 1, 1);
+    char a[ENGINE_LAUNCH_MAX], b[ENGINE_LAUNCH_MAX];
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_SGLANG, &s, &plain, a, sizeof a), 0);
+    assert_null(strstr(a, "speculat"));
+    s.spec_method = ENGINE_SPEC_MTP;
+    s.spec_k = 2;
+    s.spec_accept = 0.8;
+    engine_result r = eval_at(&s, 8, 1, 1, 1);
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_SGLANG, &s, &r, b, sizeof b), 0);
+    assert_non_null(strstr(b, "mtp speculation: --speculative-algorithm NEXTN "
+                              "--speculative-num-steps 2 --speculative-eagle-topk 1 "
+                              "--speculative-num-draft-tokens 3"));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, b, sizeof b), 0);
+    assert_non_null(strstr(b, "--speculative-config '{\"method\": \"deepseek_mtp\", "
+                              "\"num_speculative_tokens\": 2}'"));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_TRTLLM, &s, &r, b, sizeof b), 0);
+    assert_non_null(strstr(b, "speculative_config in --config (decoding_type MTP, 2 draft "
+                              "tokens: num_nextn_predict_layers)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_speculation_notes),
         cmocka_unit_test(test_llama70b_tp4_fp8),
         cmocka_unit_test(test_mixtral_ep8),
         cmocka_unit_test(test_mixtral_ep4_two_servers),

@@ -168,6 +168,8 @@ expect_out '"name":[[:space:]]*"llama-3-70b"'
 expect_out '"window":[[:space:]]*1024,'
 expect_out '"global_every":[[:space:]]*6,'
 expect_out '"moe_every":[[:space:]]*2,'
+# issue 11 §4: DeepSeek-V3/R1 ship one MTP module (--spec-method mtp)
+expect_out '"num_nextn_predict_layers":[[:space:]]*1,'
 expect_out '"source":'
 
 run list gpus --json

@@ -65,6 +65,7 @@ static int list_models(const preset_db *db, int json)
             cJSON_AddNumberToObject(o, "moe_every", m->moe_every);
             cJSON_AddNumberToObject(o, "window", m->window);
             cJSON_AddNumberToObject(o, "global_every", m->global_every);
+            cJSON_AddNumberToObject(o, "num_nextn_predict_layers", m->mtp_layers);
             cli_json_add_number(o, "params", engine_model_params(m));
             cli_json_add_number(o, "active_params", engine_model_active_params(m));
             if (m->params_published > 0)

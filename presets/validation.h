@@ -260,4 +260,45 @@ int val_serving_run_all(const preset_db *db, val_serving_result *out);
 void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, int knee,
                           val_stats *out);
 
+/* --- disaggregated prefill/decode pools (validation_disagg.c) -------------
+ * Published disaggregated deployments measure each pool on its own
+ * ("assuming unlimited resources for the non-tested phase", SGLang's
+ * large-scale-EP post): a prefill pool's input tokens/s and a decode pool's
+ * output tokens/s per GPU.  Each row is one pool, predicted by
+ * engine_disagg_evaluate: the prefill pool's rate x prompt (prompts per
+ * step: the row's batch), the decode pool's y x B / ITL(B). */
+typedef enum val_pool {
+    VAL_POOL_PREFILL = 0, /* input tokens/s per GPU of the prefill pool */
+    VAL_POOL_DECODE       /* output tokens/s per GPU of the decode pool */
+} val_pool;
+
+typedef struct val_disagg_case {
+    const char *id, *source, *setup;
+    const char *model, *gpu, *framework; /* presets */
+    val_pool pool;
+    int gpus, tp, ep;          /* the pool measured; dp = gpus / tp */
+    int redundant_experts;     /* EPLB slots */
+    int batch;                 /* prefill: prompts a replica's step; decode: sequences a replica */
+    int prompt, gen;           /* decode: the KV length is prompt + gen / 2 at mid-generation */
+    engine_dtype weights, kv;
+    int tbo;                   /* 1: two-batch overlap on */
+    engine_a2a a2a;
+    double measured;           /* tokens/s per GPU of the pool */
+    double band;               /* asserted |predicted / measured - 1| */
+    const char *note;          /* why a row is off, or NULL */
+} val_disagg_case;
+
+extern const val_disagg_case val_disagg_cases[];
+extern const int val_disagg_case_count;
+
+typedef struct val_disagg_result {
+    const val_disagg_case *c;
+    int ok;
+    char error[ENGINE_ERROR_MAX];
+    double predicted, ratio; /* tokens/s per GPU; predicted / measured */
+} val_disagg_result;
+
+/* Evaluate shipped row i on db's presets. */
+void val_disagg_run_case(const preset_db *db, int i, val_disagg_result *out);
+
 #endif /* SHARDSCOPE_VALIDATION_H */

@@ -585,6 +585,35 @@ static void test_issue11_categories(void **state)
     print_message("  MoE with EP < TP: %d cases, median APE %.1f %%\n", st.n, 100 * st.median_ape);
 }
 
+/* The disaggregated pools (validation_disagg.c): every row from at least
+ * two sources evaluates through engine_disagg_evaluate and sits in its
+ * band; the decode rows are the pools' own y x B / ITL(B) (checked here
+ * against engine_evaluate of the same plan), the prefill rows their rate x
+ * prompt. */
+static void test_disagg_pools_in_band(void **state)
+{
+    (void)state;
+    int decode = 0, prefill = 0, sg3 = 0, sg5 = 0;
+    for (int i = 0; i < val_disagg_case_count; i++) {
+        const val_disagg_case *c = &val_disagg_cases[i];
+        val_disagg_result r;
+        val_disagg_run_case(ts_db, i, &r);
+        if (!r.ok)
+            print_message("  %s: %s\n", c->id, r.error);
+        assert_true(r.ok);
+        print_message("  %-40s %-7s measured %8.0f predicted %8.0f ratio %.3f\n", c->id,
+                      c->pool == VAL_POOL_DECODE ? "decode" : "prefill", c->measured,
+                      r.predicted, r.ratio);
+        assert_true(fabs(r.ratio - 1) <= c->band);
+        assert_true(c->band <= 0.15 || c->note != NULL); /* a wide band says why */
+        decode += c->pool == VAL_POOL_DECODE;
+        prefill += c->pool == VAL_POOL_PREFILL;
+        sg3 += strstr(c->source, "large-scale-ep") != NULL;
+        sg5 += strstr(c->source, "gb200-part-2") != NULL;
+    }
+    assert_true(decode >= 2 && prefill >= 2 && sg3 >= 1 && sg5 >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -600,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_serving_stats_hand),
         cmocka_unit_test(test_replicas_vs_tp),
         cmocka_unit_test(test_spec_category),
+        cmocka_unit_test(test_disagg_pools_in_band),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

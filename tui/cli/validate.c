@@ -108,12 +108,16 @@ static void print_cases(const val_result *r, int n)
     }
 }
 
+#define VAL_DISAGG_SHOWN 16
+
 /* Everything one validation run evaluated. */
 typedef struct vrun {
     const val_result *r; /* the static cases */
     int n;
     const val_serving_result *sv; /* the serving rows */
     int ns;
+    val_disagg_result dg[VAL_DISAGG_SHOWN]; /* the disaggregated pools */
+    int nd;
 } vrun;
 
 /* A category's statistics; the serving one over every published figure. */
@@ -222,6 +226,30 @@ static void print_serving(const vrun *v)
            100 * past.median_ape, past.n, 100 * tps.median_ape, tps.n);
 }
 
+/* The disaggregated pools: each row (few) and their median error. */
+static void print_disagg(const vrun *v)
+{
+    double ape[VAL_DISAGG_SHOWN];
+    int k = 0;
+    for (int i = 0; i < v->nd; i++)
+        if (v->dg[i].ok)
+            ape[k++] = fabs(v->dg[i].ratio - 1);
+    qsort(ape, (size_t)k, sizeof ape[0], engine_cmp_double);
+    double med = k == 0 ? 0 : k % 2 ? ape[k / 2] : (ape[k / 2 - 1] + ape[k / 2]) / 2;
+    printf("\ndisaggregated pools (%d pools of published prefill/decode-disaggregated "
+           "deployments, each measured alone, through engine_disagg_evaluate): median APE "
+           "%.1f %%\n",
+           k, 100 * med);
+    for (int i = 0; i < v->nd; i++) {
+        const val_disagg_result *r = &v->dg[i];
+        if (!r->ok)
+            continue;
+        printf("  %-36.36s %-7s %8.0f tok/s/GPU measured, %8.0f predicted, ratio %5.2f\n",
+               r->c->id, r->c->pool == VAL_POOL_DECODE ? "decode" : "prefill", r->c->measured,
+               r->predicted, r->ratio);
+    }
+}
+
 static void print_serving_cases(const vrun *v)
 {
     printf("\n%-40s %-5s %9s %10s %10s %6s %10s %10s %6s %9s %9s %6s\n", "serving row", "knee",
@@ -274,6 +302,7 @@ static void print_text(const vrun *v, int cases)
            "with over without) count in their own row only, not in overall or the error bands;\n"
            "the serving row's figures (the load simulation) are apart too.\n");
     print_serving(v);
+    print_disagg(v);
     if (oos > 0) {
         printf("\nout of scope (software the engine does not model; not in the statistics):\n");
         for (int i = 0; i < v->n; i++)
@@ -404,6 +433,19 @@ static int print_json(const vrun *v)
     for (int i = 0; arr && i < v->n; i++)
         cJSON_AddItemToArray(arr, json_case(&v->r[i]));
     json_serving(root, v);
+    cJSON *dga = cJSON_AddArrayToObject(root, "disagg_cases");
+    for (int i = 0; i < v->nd; i++) {
+        const val_disagg_result *d = &v->dg[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", d->c->id);
+        cJSON_AddStringToObject(o, "source", d->c->source);
+        cJSON_AddStringToObject(o, "pool", d->c->pool == VAL_POOL_DECODE ? "decode" : "prefill");
+        cli_json_add_number(o, "measured_tokens_per_s_per_gpu", d->c->measured);
+        cli_json_add_number(o, "predicted_tokens_per_s_per_gpu", d->predicted);
+        cli_json_add_number(o, "ratio", d->ratio);
+        cli_json_add_number(o, "band", d->c->band);
+        cJSON_AddItemToArray(dga, o);
+    }
     return cli_json_print("validate", stdout, root);
 }
 
@@ -451,8 +493,21 @@ int cli_validate_run(const cli_opts *o, const preset_db *db)
         fprintf(stderr, "shardscope validate: out of memory\n");
         return CLI_FAIL;
     }
-    vrun v = {r, val_run_all(shipped, r, NULL), sv, csv ? 0 : val_serving_run_all(shipped, sv)};
+    vrun v;
+    memset(&v, 0, sizeof v);
+    v.r = r;
+    v.n = val_run_all(shipped, r, NULL);
+    v.sv = sv;
+    v.ns = csv ? 0 : val_serving_run_all(shipped, sv);
+    v.nd = val_disagg_case_count < VAL_DISAGG_SHOWN ? val_disagg_case_count : VAL_DISAGG_SHOWN;
+    for (int i = 0; i < v.nd && !csv; i++)
+        val_disagg_run_case(shipped, i, &v.dg[i]);
     int failed = 0;
+    for (int i = 0; i < v.nd && !csv; i++)
+        if (!v.dg[i].ok) {
+            fprintf(stderr, "shardscope validate: %s\n", v.dg[i].error);
+            failed++;
+        }
     for (int i = 0; i < v.n; i++)
         if (!r[i].ok) {
             fprintf(stderr, "shardscope validate: %s\n", r[i].error);

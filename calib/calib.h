@@ -115,6 +115,94 @@ typedef struct calib_device {
     char dtype[8];             /* GEMM element type: "fp16", "bf16", "fp32" */
 } calib_device;
 
+/* --- per-kernel measurements (schema 2) ------------------------------ */
+
+/* What a kernel point measured. */
+typedef enum calib_kclass {
+    CALIB_K_GEMM = 0, /* a model-shaped GEMM (op: qkv, out, gate_up, down,
+                         expert_gate_up, expert_down) */
+    CALIB_K_GEMV,     /* one token through a weight of n x k (4 MB .. 1 GB) */
+    CALIB_K_COPY,     /* a device-to-device (CPU: memcpy) copy; bytes read + written */
+    CALIB_K_ATTN,     /* the attention proxy: batched GEMMs QK^T and PV */
+    CALIB_K_LAUNCH,   /* a tiny kernel launched eagerly: the host's launch cost */
+    CALIB_K_GRAPH,    /* the same kernels replayed in a CUDA graph: the GPU's floor */
+    CALIB_K_COUNT
+} calib_kclass;
+
+/* One timed kernel (median of its repeats).  GEMMs are row-major
+ * C[m x n] = A[m x k] W[k x n], `batch` of them in one call (attention;
+ * 1 otherwise); launch points time `batch` kernels and time_s is per kernel. */
+typedef struct calib_kpoint {
+    calib_kclass cls;
+    char op[16];
+    char dtype[8];   /* "fp16", "bf16", "fp8", "fp32" */
+    int tp;          /* the TP degree whose shard this is (0: not a model shape) */
+    int m, n, k, batch;
+    double flops;    /* of the whole call */
+    double bytes;    /* minimum bytes moved */
+    double time_s;
+} calib_kpoint;
+
+/* The per-kernel fit: every GEMM, GEMV and attention point with the
+ * engine's form t = max(F / (peak * eff * eta_shape), B / bw) + t0
+ * (eta_shape: engine_gemm_shape_eta on `sm` multiprocessors; 1 on a CPU),
+ * the small-kernel floor and launch cost as the medians of their points;
+ * mape over all of them (one combined fit). */
+typedef struct calib_per_kernel {
+    double peak_flops;       /* the roof eff is relative to */
+    double gemm_efficiency;
+    double bw_bytes_per_s;
+    double t0_s;
+    double small_kernel_s;
+    double launch_s;
+    double copy_bytes_per_s; /* the copy plateau (read + write), not in the fit */
+    double mape;
+    int points;
+    int sm;
+    double class_mape[CALIB_K_COUNT];
+    int class_n[CALIB_K_COUNT];
+} calib_per_kernel;
+
+/* Fit pk from the points (pk->peak_flops and pk->sm set by the caller;
+ * peak 0: the best measured GEMM rate).  At least 3 GEMM/GEMV points.
+ * 0, or -1 with err ("per-kernel fit: ..."). */
+int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
+                         engine_error *err);
+/* The fit's prediction for one point (launch/graph: the constant; copy:
+ * bytes / copy_bytes_per_s). */
+double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *p);
+/* FLOPs and minimum bytes of a GEMM point (elem bytes per element). */
+void calib_kpoint_cost(calib_kpoint *p, double elem);
+const char *calib_kclass_name(calib_kclass c);
+
+/* The model-shaped sweep plan: the GEMM shapes of m at each TP degree
+ * 1, 2, 4, 8 up to max_tp that divides its heads, at each token count of
+ * tokens[] (MoE experts at the per-expert counts tokens * top_k / experts,
+ * at least 1), in dtype.  Writes up to cap points (time 0), returns how
+ * many the plan has (may exceed cap). */
+int calib_plan_gemms(const engine_model *m, int max_tp, const int *tokens, int n_tokens,
+                     const char *dtype, double elem, calib_kpoint *out, int cap);
+
+/* The BLAS the CPU backend times (OpenBLAS, loaded with dlopen: the binary
+ * never links it).  Row-major cblas calls; enums as int (CblasRowMajor 101,
+ * CblasNoTrans 111). */
+typedef struct calib_blas_api {
+    void (*sgemm)(int order, int ta, int tb, int m, int n, int k, float alpha,
+                  const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                  int ldc);                               /* cblas_sgemm */
+    void (*sgemv)(int order, int ta, int m, int n, float alpha, const float *a, int lda,
+                  const float *x, int incx, float beta, float *y, int incy); /* cblas_sgemv */
+    char *(*get_config)(void);                            /* openblas_get_config, optional */
+    int (*get_num_threads)(void);                         /* openblas_get_num_threads, optional */
+} calib_blas_api;
+
+/* The OpenBLAS table, loaded once (libopenblas.so.0, or the file named by
+ * $SHARDSCOPE_OPENBLAS when set): NULL with err saying how to install it
+ * ("... apt-get install libopenblas0 ..."). */
+const calib_blas_api *calib_blas_load(engine_error *err);
+/* The library's name and version ("OpenBLAS 0.3.21") into buf. */
+void calib_blas_version(const calib_blas_api *b, char *buf, size_t len);
+
 /* --- fits ------------------------------------------------------------ */
 
 typedef struct calib_power_law {
@@ -307,6 +395,13 @@ typedef struct calib_opts {
     const atomic_int *cancel;   /* may be NULL; nonzero: stop soon */
     const calib_cuda_api *cuda; /* NULL: the real table (dlopen'd); else a
                                    complete table (tests' fakes) */
+    /* The per-kernel sweep (schema 2): the model whose shapes are measured
+     * (borrowed; NULL: no per-kernel sweep), the largest TP degree (0: 8 on
+     * a GPU, 4 on the CPU) and the most tokens (0: 16384 on a GPU, 2048 on
+     * the CPU; --quick: 4096 / 256). */
+    const engine_model *model;
+    int max_tp;
+    int max_tokens;
 } calib_opts;
 
 void calib_opts_defaults(calib_opts *o);
@@ -359,7 +454,26 @@ typedef struct calib_result {
     calib_alpha_beta p2p_fit;
     int has_p2p_fit;
     char p2p_error[ENGINE_ERROR_MAX];
+    /* Schema 2: the per-kernel sweep (n_kpoints 0 when not run). */
+    int schema;                    /* of a loaded file; CALIB_SCHEMA when measured */
+    char library[64];              /* what was timed: "OpenBLAS 0.3.21", "cuBLAS 13.0" */
+    char model[ENGINE_NAME_MAX];   /* the model whose shapes were measured */
+    calib_kpoint *kpoints;         /* owned */
+    int n_kpoints;
+    calib_per_kernel per_kernel;
+    int has_per_kernel;
+    char kernel_note[512];         /* what the sweep left out and why */
+    char load_note[256];           /* reading an older file: what it lacks */
+    double planned_s;              /* the sweep's planned measuring time */
+    double wall_s;                 /* the whole run's wall time */
 } calib_result;
+
+/* The calibration file's schema written now; files of schema 1 load with
+ * a note (no per-kernel fit), newer ones are refused. */
+#define CALIB_SCHEMA 2
+
+/* Append a kernel point (grows the owned array).  0, -1 on OOM. */
+int calib_result_add_kpoint(calib_result *r, const calib_kpoint *p);
 
 /* Measure and fit.  On success returns CALIB_OK and fills *out (free with
  * calib_result_free).  Returns CALIB_ERR with err on failure,

@@ -49,4 +49,40 @@ void calib_json_preset(const char *text, char *buf, size_t len);
 calib_status calib_cuda_comm(const calib_opts *o, calib_result *r,
                              engine_error *err);
 
+/* The per-kernel fit and GEMM tables of r into out (kernels.c; called by
+ * calib_result_to_engine). */
+void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out);
+
+/* A backend's timer for the per-kernel sweep (ksweep.c drives it). */
+typedef struct calib_kexec {
+    void *ctx;
+    const char *tag;      /* progress prefix: "cpu", "cuda" */
+    int gpu;              /* 1: GPU token ranges and sizes */
+    int has_graph;        /* 1: CALIB_K_GRAPH can be timed */
+    const char *dtype;    /* the GEMM element type */
+    double elem;          /* its bytes */
+    double prior_flops;   /* rough rates for the planned budget */
+    double prior_bw;
+    double prior_call_s;  /* fixed seconds per timed call (sync, launch) */
+    /* Median seconds of `reps` runs of point p (after `warm` untimed ones)
+     * into *t (launch points: per kernel).  0, or -1 with err. */
+    int (*time)(void *ctx, const calib_kpoint *p, int warm, int reps, double *t,
+                engine_error *err);
+} calib_kexec;
+
+/* The per-kernel sweep of o->model on x: model GEMMs, GEMV, copy,
+ * attention proxy, launches (eager, and in a graph where x has one), into
+ * r->kpoints, then calib_fit_per_kernel.  Sets r->model, r->planned_s and
+ * r->kernel_note; progress through o.  CALIB_OK, CALIB_ERR with err,
+ * CALIB_CANCELLED. */
+calib_status calib_ksweep(const calib_opts *o, const calib_kexec *x, calib_result *r,
+                          engine_error *err);
+
+/* The CPU's kexec on OpenBLAS (backend/blas.c): CALIB_OK with *x ready
+ * (free with calib_blas_kexec_free), or CALIB_ERR with err naming the
+ * package. */
+calib_status calib_blas_kexec(const calib_opts *o, calib_kexec *x, char *library, size_t len,
+                              engine_error *err);
+void calib_blas_kexec_free(calib_kexec *x);
+
 #endif /* SHARDSCOPE_CALIB_INTERNAL_H */

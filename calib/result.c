@@ -65,6 +65,7 @@ void calib_result_free(calib_result *r)
     free(r->points);
     free(r->comm);
     free(r->p2p);
+    free(r->kpoints);
     memset(r, 0, sizeof *r);
 }
 
@@ -251,8 +252,29 @@ static void fit_series(const calib_comm_point *pts, int n, calib_alpha_beta *fit
         snprintf(why, why_len, "%s", e.msg);
 }
 
+/* The per-kernel fit of r's kernel points: relative to the chosen
+ * datasheet peak on a GPU (its SMs in the shape model), to the best
+ * measured GEMM on the CPU.  A failure leaves has_per_kernel 0 and says
+ * why in kernel_note. */
+static void fit_kernels(calib_result *r, double gpu_peak)
+{
+    r->has_per_kernel = 0;
+    if (r->n_kpoints == 0)
+        return;
+    int gpu = !strcmp(r->dev.backend, "cuda");
+    memset(&r->per_kernel, 0, sizeof r->per_kernel);
+    r->per_kernel.peak_flops = gpu ? gpu_peak : 0;
+    r->per_kernel.sm = gpu ? r->dev.sm_count : 0;
+    engine_error e = {{0}};
+    if (calib_fit_per_kernel(r->kpoints, r->n_kpoints, &r->per_kernel, &e) == 0)
+        r->has_per_kernel = 1;
+    else
+        snprintf(r->kernel_note, sizeof r->kernel_note, "%.500s", e.msg);
+}
+
 int calib_result_fit(calib_result *r, engine_error *err)
 {
+    double gpu_peak = r->roofline.peak_flops;
     fit_rates(r);
     double peak, bw;
     fit_roofs(r, &peak, &bw);
@@ -262,6 +284,7 @@ int calib_result_fit(calib_result *r, engine_error *err)
         return -1;
     roofline_note(r, ng, nex, bw);
     cross_errors(r);
+    fit_kernels(r, gpu_peak);
     r->has_comm_fit = 0;
     if (r->n_comm > 0)
         fit_series(r->comm, r->n_comm, &r->comm_fit, &r->has_comm_fit, r->comm_error,
@@ -285,4 +308,5 @@ void calib_result_to_engine(const calib_result *r, engine_calib *out)
     out->eta_compute = r->roofline.eta_compute;
     out->eta_memory = r->roofline.eta_memory;
     out->layer_overhead_s = r->roofline.overhead_s;
+    calib_per_kernel_to_engine(r, out);
 }

@@ -39,7 +39,10 @@ typedef enum jkind {
     J_FORM,    /* calib_roofline_form as its description */
     J_KIND,    /* calib_point_kind as "prefill" / "decode" / "copy" */
     J_CONST,   /* written as cnum (or cstr when set); not read */
-    J_DERIVED  /* written from derive(); not read */
+    J_DERIVED, /* written from derive(); not read */
+    J_KPOINTS, /* calib_result's kernel points (schema 2) */
+    J_CLASSES, /* per_kernel's class_mape / class_n by class name */
+    J_COLL     /* the collectives' busbw(size) tables (written only) */
 } jkind;
 
 enum {
@@ -179,8 +182,24 @@ static const jfield ROOFLINE_MAX_FIELDS[] = {
     NUM("r2", roofline_max.r2),
     END};
 
+static const jfield PER_KERNEL_FIELDS[] = {
+    NUM("t0_s", per_kernel.t0_s),
+    NUM("bw_bytes_per_s", per_kernel.bw_bytes_per_s),
+    NUM("gemm_efficiency", per_kernel.gemm_efficiency),
+    NUM("small_kernel_s", per_kernel.small_kernel_s),
+    NUM("launch_s", per_kernel.launch_s),
+    NUM("mape", per_kernel.mape),
+    INT("points", per_kernel.points),
+    NUM("peak_flops", per_kernel.peak_flops),
+    INT("sm", per_kernel.sm),
+    NUM("copy_bytes_per_s", per_kernel.copy_bytes_per_s),
+    SPECIAL("class_mape", J_CLASSES, 0),
+    CONSTS("form", "max(F / (peak * gemm_efficiency * eta_shape), B / bw) + t0 per GEMM; "
+                   "small kernel and launch: medians"),
+    END};
+
 static const jfield ROOT_FIELDS[] = {
-    CONSTN("schema", 1),
+    CONSTN("schema", CALIB_SCHEMA),
     STR("backend", dev.backend, J_REQ),
     STR("device", dev.name, J_REQ),
     STR("date", date, J_REQ),
@@ -199,6 +218,14 @@ static const jfield ROOT_FIELDS[] = {
     STR("comm_note", comm_error, J_OPT),
     SPECIAL("comm_p2p", J_COMM, 1),
     STR("comm_p2p_note", p2p_error, J_OPT),
+    STR("library", library, J_OPT),
+    STR("model", model, J_OPT),
+    OPTNUM("planned_s", planned_s),
+    OPTNUM("wall_s", wall_s),
+    OBJ("per_kernel", PER_KERNEL_FIELDS, R(has_per_kernel), J_NULL),
+    STR("kernel_note", kernel_note, J_OPT),
+    SPECIAL("kernels", J_KPOINTS, 0),
+    SPECIAL("collectives", J_COLL, 0),
     END};
 
 /* The two comm series: where each part of one lives in calib_result. */
@@ -256,6 +283,94 @@ static void write_points(cJSON *o, const char *key, const calib_result *r, int *
         }
         write_fields(e, POINT_FIELDS, r, &r->points[i], ok);
     }
+}
+
+/* The kernel points with the fit's prediction (model_s). */
+static void write_kpoints(cJSON *o, const char *key, const calib_result *r, int *ok)
+{
+    if (r->n_kpoints == 0)
+        return;
+    cJSON *arr = cJSON_AddArrayToObject(o, key);
+    for (int i = 0; arr && i < r->n_kpoints; i++) {
+        const calib_kpoint *p = &r->kpoints[i];
+        cJSON *e = cJSON_CreateObject();
+        if (!e || !cJSON_AddItemToArray(arr, e)) {
+            cJSON_Delete(e);
+            *ok = 0;
+            return;
+        }
+        put_str(e, "class", calib_kclass_name(p->cls), ok);
+        put_str(e, "op", p->op, ok);
+        put_str(e, "dtype", p->dtype, ok);
+        put_num(e, "tp", p->tp, ok);
+        put_num(e, "m", p->m, ok);
+        put_num(e, "n", p->n, ok);
+        put_num(e, "k", p->k, ok);
+        put_num(e, "batch", p->batch, ok);
+        put_num(e, "flops", p->flops, ok);
+        put_num(e, "bytes", p->bytes, ok);
+        put_num(e, "time_s", p->time_s, ok);
+        if (r->has_per_kernel)
+            put_num(e, "model_s", calib_per_kernel_predict(&r->per_kernel, p), ok);
+    }
+    if (!arr)
+        *ok = 0;
+}
+
+static void write_classes(cJSON *o, const char *key, const calib_result *r, int *ok)
+{
+    cJSON *c = cJSON_AddObjectToObject(o, key);
+    for (int k = 0; c && k < CALIB_K_COUNT; k++)
+        if (r->per_kernel.class_n[k] > 0) {
+            cJSON *e = cJSON_AddObjectToObject(c, calib_kclass_name((calib_kclass)k));
+            if (!e) {
+                *ok = 0;
+                return;
+            }
+            put_num(e, "mape", r->per_kernel.class_mape[k], ok);
+            put_num(e, "n", r->per_kernel.class_n[k], ok);
+        }
+    if (!c)
+        *ok = 0;
+}
+
+/* busbw(size) per collective (nccl-tests conventions: all-reduce busbw =
+ * algbw x 2(n-1)/n; send/recv busbw = algbw). */
+static void write_coll(cJSON *o, const char *key, const calib_result *r, int *ok)
+{
+    if (r->n_comm == 0 && r->n_p2p == 0)
+        return;
+    cJSON *arr = cJSON_AddArrayToObject(o, key);
+    for (int w = 0; arr && w < 2; w++) {
+        const calib_comm_point *pts = w ? r->p2p : r->comm;
+        int n = w ? r->n_p2p : r->n_comm;
+        if (n == 0)
+            continue;
+        int ranks = r->dev.count >= 2 && strstr(r->comm_label, "NCCL") ? r->dev.count : 2;
+        double f = w ? 1.0 : 2.0 * (ranks - 1) / ranks;
+        cJSON *c = cJSON_CreateObject();
+        if (!c || !cJSON_AddItemToArray(arr, c)) {
+            cJSON_Delete(c);
+            *ok = 0;
+            return;
+        }
+        put_str(c, "op", w ? "send_recv" : "all_reduce", ok);
+        put_str(c, "label", w ? r->p2p_label : r->comm_label, ok);
+        cJSON *cp = cJSON_AddArrayToObject(c, "points");
+        for (int i = 0; cp && i < n; i++) {
+            cJSON *e = cJSON_CreateObject();
+            if (!e || !cJSON_AddItemToArray(cp, e)) {
+                cJSON_Delete(e);
+                *ok = 0;
+                return;
+            }
+            put_num(e, "bytes", pts[i].bytes, ok);
+            put_num(e, "time_s", pts[i].time_s, ok);
+            put_num(e, "busbw_bytes_per_s", pts[i].bytes / pts[i].time_s * f, ok);
+        }
+    }
+    if (!arr)
+        *ok = 0;
 }
 
 /* root[key] = {label, alpha_s, bandwidth_bytes_per_s, r2, mape, points:
@@ -347,6 +462,9 @@ static void write_field(cJSON *o, const jfield *f, const calib_result *r, const 
         if (f->derive(r, rec, &v))
             put_num(o, f->key, v, ok);
         break;
+    case J_KPOINTS: write_kpoints(o, f->key, r, ok); break;
+    case J_CLASSES: write_classes(o, f->key, r, ok); break;
+    case J_COLL: write_coll(o, f->key, r, ok); break;
     }
 }
 
@@ -521,7 +639,16 @@ static void read_field(const cJSON *o, const jfield *f, calib_result *r, void *r
                                     : CALIB_ROOFLINE_ENGINE;
         break;
     case J_COMM: read_comm(o, f->key, (int)f->off, r); break;
+    case J_CLASSES:
+        for (int k = 0; cJSON_IsObject(v) && k < CALIB_K_COUNT; k++) {
+            const cJSON *e = cJSON_GetObjectItemCaseSensitive(v, calib_kclass_name((calib_kclass)k));
+            r->per_kernel.class_mape[k] = num_or(e, "mape", 0);
+            r->per_kernel.class_n[k] = int_or_0(e, "n");
+        }
+        break;
     case J_POINTS: /* read_points, strictly */
+    case J_KPOINTS: /* read_kpoints, strictly */
+    case J_COLL:
     case J_KIND:
     case J_CONST:
     case J_DERIVED: break;
@@ -596,6 +723,82 @@ static int read_points(const cJSON *root, const char *path, calib_result *out,
     return 0;
 }
 
+/* The kernel points, each checked: a known class, whole non-negative
+ * sizes, a positive time.  0, or -1 with err naming the point. */
+static int read_kpoints(const cJSON *root, const char *path, calib_result *out,
+                        engine_error *err)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "kernels");
+    if (!pts)
+        return 0;
+    if (!cJSON_IsArray(pts))
+        return engine_errorf(err, "%.300s: kernels: expected an array", path);
+    int i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, pts)
+    {
+        calib_kpoint p;
+        memset(&p, 0, sizeof p);
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "class");
+        int cls = -1;
+        for (int j = 0; j < CALIB_K_COUNT && cJSON_IsString(c) && c->valuestring; j++)
+            if (!strcmp(c->valuestring, calib_kclass_name((calib_kclass)j)))
+                cls = j;
+        if (cls < 0)
+            return engine_errorf(err, "%.200s: kernels[%d].class: expected gemm, gemv, copy, "
+                                 "attention, launch or graph_launch", path, i);
+        p.cls = (calib_kclass)cls;
+        const cJSON *op = cJSON_GetObjectItemCaseSensitive(e, "op");
+        const cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype");
+        if (cJSON_IsString(op) && op->valuestring)
+            snprintf(p.op, sizeof p.op, "%s", op->valuestring);
+        if (cJSON_IsString(dt) && dt->valuestring)
+            snprintf(p.dtype, sizeof p.dtype, "%s", dt->valuestring);
+        static const char *const K[] = {"tp", "m", "n", "k", "batch"};
+        int *dst[] = {&p.tp, &p.m, &p.n, &p.k, &p.batch};
+        for (int j = 0; j < 5; j++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, K[j]);
+            double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+            if (!(x >= 0 && x <= 1e9 && x == floor(x)))
+                return engine_errorf(err, "%.200s: kernels[%d].%s: expected a whole number in "
+                                     "[0, 1e9]", path, i, K[j]);
+            *dst[j] = (int)x;
+        }
+        p.flops = num_or(e, "flops", -1);
+        p.bytes = num_or(e, "bytes", -1);
+        p.time_s = num_or(e, "time_s", -1);
+        if (p.flops < 0 || p.bytes < 0 || !(p.time_s > 0))
+            return engine_errorf(err, "%.200s: kernels[%d]: expected non-negative flops and "
+                                 "bytes and a positive time_s", path, i);
+        if (calib_result_add_kpoint(out, &p) != 0)
+            return engine_errorf(err, "%.300s: out of memory", path);
+        i++;
+    }
+    return 0;
+}
+
+/* The schema: a newer one is refused (its meaning is unknown), an older
+ * one (1, or none: the first files) loads with out->load_note saying what
+ * it lacks. */
+static int check_schema(const cJSON *root, const char *path, calib_result *out,
+                        engine_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "schema");
+    double s = cJSON_IsNumber(v) ? v->valuedouble : 1;
+    if (v && (!cJSON_IsNumber(v) || s != floor(s) || s < 1))
+        return engine_errorf(err, "%.300s: schema: expected a whole number >= 1", path);
+    if (s > CALIB_SCHEMA)
+        return engine_errorf(err, "%.300s: schema %g is newer than this shardscope reads (%d); "
+                             "update shardscope or recalibrate", path, s, CALIB_SCHEMA);
+    out->schema = (int)s;
+    if (s < CALIB_SCHEMA)
+        snprintf(out->load_note, sizeof out->load_note,
+                 "schema %d file: no per-kernel fit or measured tables; the engine uses its "
+                 "layer roofline (eta_compute, eta_memory, overhead); recalibrate for the "
+                 "per-kernel model", (int)s);
+    return 0;
+}
+
 int calib_json_read(const char *text, const char *path, int full, calib_result *out,
                     engine_error *err)
 {
@@ -617,9 +820,20 @@ int calib_json_read(const char *text, const char *path, int full, calib_result *
     if (rc == 0) {
         read_fields(root, ROOT_FIELDS, out, out);
         out->has_power_law = out->has_power_law && out->power_law.a > 0;
+        rc = check_schema(root, path, out, err);
     }
+    if (rc == 0 && out->has_per_kernel &&
+        !(out->per_kernel.gemm_efficiency > 0 && out->per_kernel.bw_bytes_per_s > 0 &&
+          out->per_kernel.t0_s >= 0 && out->per_kernel.t0_s < 1 &&
+          out->per_kernel.small_kernel_s >= 0 && out->per_kernel.launch_s >= 0))
+        rc = engine_errorf(err, "%.300s: per_kernel: expected gemm_efficiency > 0, "
+                           "bw_bytes_per_s > 0, t0_s in [0, 1), small_kernel_s, launch_s >= 0",
+                           path);
     if (rc == 0 && full)
         rc = read_points(root, path, out, err);
+    /* the engine's tables come from the kernel points: read them always */
+    if (rc == 0)
+        rc = read_kpoints(root, path, out, err);
     cJSON_Delete(root);
     if (rc != 0)
         calib_result_free(out);

@@ -317,6 +317,7 @@ int calib_store_load_file(const char *path, engine_calib *out, char *preset_out,
     if (store_load(path, 0, &r, err) != 0)
         return -1;
     calib_result_to_engine(&r, out);
+    snprintf(out->source, sizeof out->source, "%s", path);
     if (preset_out)
         snprintf(preset_out, preset_len, "%s", r.preset);
     calib_result_free(&r);
@@ -353,8 +354,10 @@ static int pick_one(const char *path, const char *gpu_preset_name, engine_calib 
     }
     free(text);
     rc = !strcasecmp(r.preset, gpu_preset_name) && !strcmp(r.dev.backend, "cuda");
-    if (rc)
+    if (rc) {
         calib_result_to_engine(&r, out);
+        snprintf(out->source, sizeof out->source, "%.255s", path);
+    }
     calib_result_free(&r);
     return rc;
 }

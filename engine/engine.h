@@ -296,9 +296,36 @@ typedef struct engine_framework {
                                * 0: prefill first (decodes pause) */
 } engine_framework;
 
+/* A calibration's measured GEMM tables (schema 2): at most this many
+ * (n, k, dtype class) shapes, each timed at up to this many token counts. */
+#define ENGINE_CALIB_SHAPES 64
+#define ENGINE_CALIB_TOKENS 16
+
+/* One measured GEMM shape: C[m x n] = A[m x k] W[k x n] took t_s[i]
+ * seconds at m = m[i] tokens (m increasing, count of them).  dclass 0:
+ * 16-bit math (fp16/bf16/fp32 on a CPU), 1: 8-bit (fp8/int8). */
+typedef struct engine_calib_gemm {
+    int n, k;
+    int dclass;
+    int count;
+    double m[ENGINE_CALIB_TOKENS];
+    double t_s[ENGINE_CALIB_TOKENS];
+} engine_calib_gemm;
+
+/* Per kernel class, where the engine's constants came from
+ * (engine_calib_source). */
+typedef enum engine_calib_kind {
+    ENGINE_CALIB_K_GEMM = 0,  /* the model's GEMMs */
+    ENGINE_CALIB_K_MEMORY,    /* weight streaming bandwidth (GEMV) */
+    ENGINE_CALIB_K_SMALL,     /* element-wise kernels' floor */
+    ENGINE_CALIB_K_LAUNCH,    /* host launch cost */
+    ENGINE_CALIB_K_ATTENTION,
+    ENGINE_CALIB_K_COUNT
+} engine_calib_kind;
+
 /* The compute-model constants in use.  measured == 0: datasheet defaults
  * (the GPU preset's eta_* and overhead are used and this struct's numbers
- * are ignored). */
+ * are ignored).  A plain value (no pointers): it may be copied. */
 typedef struct engine_calib {
     int measured;
     char device[ENGINE_NAME_MAX];  /* device name as reported by the driver */
@@ -308,7 +335,39 @@ typedef struct engine_calib {
     double eta_memory;
     double layer_overhead_s;       /* fitted over the 4 GEMMs of a layer: the engine
                                     * takes a quarter of it as the GEMM fixed cost */
+    /* Schema 2: the per-kernel fit and the measured GEMM tables.  per_kernel
+     * 0 (an older file): only the three numbers above are used. */
+    int per_kernel;
+    int schema;                    /* the file's schema (1 or 2) */
+    char model[ENGINE_NAME_MAX];   /* the model whose shapes were measured */
+    char library[64];              /* "OpenBLAS 0.3.21", "cuBLAS 13.0" */
+    char source[256];              /* the file it was read from ("" unknown) */
+    double peak_flops;             /* the roof gemm_efficiency is relative to */
+    double gemm_efficiency;        /* per-GEMM max(F/(peak*eff*eta_shape), B/bw) + t0 */
+    double bw_bytes_per_s;         /* achieved weight streaming, B/s */
+    double t0_s;                   /* fixed cost per GEMM */
+    double small_kernel_s;         /* a tiny kernel's GPU time (the floor) */
+    double launch_s;               /* a kernel's host launch cost, eager */
+    double mape;                   /* of the combined fit, a fraction */
+    int sm;                        /* multiprocessors of the measured device
+                                    * (the shape model's; 0: none, a CPU) */
+    int n_gemm;
+    engine_calib_gemm gemm[ENGINE_CALIB_SHAPES];
 } engine_calib;
+
+/* The measured time of a GEMM (m tokens, k -> n, dtype class dclass) when
+ * c's tables cover it: the shape (n, k, dclass) was measured and m lies
+ * within its token counts; interpolated log-log between the two nearest.
+ * 1 with *t_s set, 0 when not covered (or c NULL / not per-kernel).  Pure,
+ * no allocation. */
+int engine_calib_gemm_lookup(const engine_calib *c, int dclass, double m, double n, double k,
+                             double *t_s);
+/* Where kernel class cls's constants come from for model m (may be NULL)
+ * under calibration c (may be NULL): "measured" (a table of m's shapes),
+ * "fitted" (the calibration's fitted constants), "default" (the GPU
+ * preset's datasheet constants).  A static string. */
+const char *engine_calib_source(const engine_calib *c, const engine_model *m, engine_calib_kind cls);
+const char *engine_calib_kind_name(engine_calib_kind cls);
 
 /* Error bands from the validation cases (engine_bands_build).  A band key
  * is (phase, MoE, dtype class, regime); a key with too few cases falls back

@@ -1230,6 +1230,8 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pip
     xsink *xs = c->xs;
     const engine_framework *fw = c->fw;
     double host = eager ? fw->launch_s : fw->graph_kernel_s;
+    if (eager && c->kc.launch_min > host) /* no faster than the measured launch */
+        host = c->kc.launch_min;
     double extra = eager ? c->s->intra->eager_s : 0.0;
     step_acc lay[2][2], lay_h[2][2], st, st_h;
     step_shape half;

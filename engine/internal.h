@@ -50,7 +50,10 @@ typedef struct kconst {
     double bw_attn_io;  /* prefill attention per-token traffic */
     double eta_attn;
     double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
+    double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int sm;
+    int dclass;         /* the math's class for table lookups (0 16-bit, 1 8-bit, 2 other) */
+    const engine_calib *tab; /* measured GEMM tables (NULL: none) */
 } kconst;
 
 typedef struct gemm_cost {

@@ -142,14 +142,53 @@ static engine_dtype math_dtype(const engine_gpu *g, engine_dtype w)
     return ENGINE_FP16;
 }
 
+/* A schema-2 calibration (per-kernel fit) over the preset's constants.
+ * The fitted GEMM rate (peak x gemm_efficiency) and streaming bandwidth
+ * are the measured device's, absolute: they replace the preset's 16-bit
+ * GEMM rate and its HBM x eta_memory, and the kernels the calibration does
+ * not measure (attention, KV reads, element-wise traffic) are scaled by the
+ * same ratios, so a calibration of another device (named explicitly)
+ * describes that device throughout.  Low-precision math keeps the preset's
+ * ratio to the 16-bit peak and its extra fixed cost. */
+static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib *c,
+                              engine_dtype w)
+{
+    double f16 = g->peak_flops[ENGINE_FP16] * (g->eta_compute > 0 ? g->eta_compute : 1);
+    double fcal = c->peak_flops * c->gemm_efficiency;
+    double bw0 = k->bw;
+    if (fcal > 0 && f16 > 0) {
+        double r = fcal / f16;
+        k->flops *= r;
+        k->flops16 *= r;
+    }
+    if (c->bw_bytes_per_s > 0 && bw0 > 0) {
+        double r = c->bw_bytes_per_s / bw0;
+        k->bw = c->bw_bytes_per_s;
+        k->bw_kv *= r;
+        k->bw_small *= r;
+        k->bw_attn_io *= r;
+    }
+    if (c->t0_s > 0) {
+        double extra = k->gemm_t0 - or_default(g->gemm_t0_s, DEF_GEMM_T0_S);
+        k->gemm_t0 = c->t0_s + (w != ENGINE_FP16 && w != ENGINE_BF16 && extra > 0 ? extra : 0);
+    }
+    if (c->small_kernel_s > 0)
+        k->floor = c->small_kernel_s;
+    if (c->launch_s > 0)
+        k->launch_min = c->launch_s;
+    if (c->sm > 0)
+        k->sm = c->sm;
+    k->tab = c->n_gemm > 0 ? c : NULL;
+}
+
 void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w)
 {
     memset(k, 0, sizeof *k);
     engine_dtype math = math_dtype(g, w);
     double eta_c = g->eta_compute, eta_m = g->eta_memory;
     double t0 = or_default(g->gemm_t0_s, DEF_GEMM_T0_S);
-    if (c && c->measured) {
-        /* A calibration measures 16-bit GEMMs: it replaces the 16-bit
+    if (c && c->measured && !c->per_kernel) {
+        /* An older calibration (schema 1) measures 16-bit GEMMs: it replaces the 16-bit
          * fraction, the bandwidth fraction and the GEMM fixed cost (its
          * per-layer overhead was fitted over a layer's four GEMMs). */
         if (c->eta_compute > 0)
@@ -193,6 +232,10 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
     k->layer_extra = g->layer_overhead_s > 0 ? g->layer_overhead_s : 0;
     k->sm = g->sm_count > 0 ? g->sm_count : DEF_SM;
+    k->dclass = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
+                : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
+    if (c && c->measured && c->per_kernel)
+        kconst_per_kernel(k, g, c, w);
 }
 
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups, double w_bytes,
@@ -207,7 +250,62 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
     gc.compute = 2.0 * m * n * kk * groups / (k->flops * eta);
     gc.memory = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
     gc.time = (gc.compute > gc.memory ? gc.compute : gc.memory) + k->gemm_t0;
+    /* A measured table covering the shape replaces the model's time (one
+     * GEMM, not a grouped kernel: the tables time single GEMMs). */
+    double t;
+    if (k->tab && groups == 1 && engine_calib_gemm_lookup(k->tab, k->dclass, m, n, kk, &t))
+        gc.time = t;
     return gc;
+}
+
+int engine_calib_gemm_lookup(const engine_calib *c, int dclass, double m, double n, double k,
+                             double *t_s)
+{
+    if (!c || !c->per_kernel || !(m > 0))
+        return 0;
+    int nc = c->n_gemm < ENGINE_CALIB_SHAPES ? c->n_gemm : ENGINE_CALIB_SHAPES;
+    for (int i = 0; i < nc; i++) {
+        const engine_calib_gemm *e = &c->gemm[i];
+        if (e->n != n || e->k != k || e->dclass != dclass || e->count < 1)
+            continue;
+        int cnt = e->count < ENGINE_CALIB_TOKENS ? e->count : ENGINE_CALIB_TOKENS;
+        if (m < e->m[0] || m > e->m[cnt - 1])
+            return 0;
+        int j = 0;
+        while (j + 1 < cnt && e->m[j + 1] < m)
+            j++;
+        if (m == e->m[j] || j + 1 >= cnt) {
+            *t_s = e->t_s[j];
+            return 1;
+        }
+        double f = log(m / e->m[j]) / log(e->m[j + 1] / e->m[j]);
+        *t_s = exp(log(e->t_s[j]) + f * log(e->t_s[j + 1] / e->t_s[j]));
+        return 1;
+    }
+    return 0;
+}
+
+const char *engine_calib_kind_name(engine_calib_kind cls)
+{
+    static const char *const N[ENGINE_CALIB_K_COUNT] = {"gemm", "memory", "small_kernel",
+                                                       "launch", "attention"};
+    return (unsigned)cls < ENGINE_CALIB_K_COUNT ? N[cls] : "?";
+}
+
+const char *engine_calib_source(const engine_calib *c, const engine_model *m, engine_calib_kind cls)
+{
+    if (!c || !c->measured)
+        return "default";
+    if (!c->per_kernel) /* an old file: eta_c, eta_m and the GEMM overhead */
+        return cls == ENGINE_CALIB_K_GEMM || cls == ENGINE_CALIB_K_MEMORY ? "fitted" : "default";
+    switch (cls) {
+    case ENGINE_CALIB_K_GEMM:
+        return c->n_gemm > 0 && m && !strcmp(m->name, c->model) ? "measured" : "fitted";
+    case ENGINE_CALIB_K_MEMORY: return c->bw_bytes_per_s > 0 ? "fitted" : "default";
+    case ENGINE_CALIB_K_SMALL: return c->small_kernel_s > 0 ? "fitted" : "default";
+    case ENGINE_CALIB_K_LAUNCH: return c->launch_s > 0 ? "fitted" : "default";
+    default: return "default"; /* attention: the preset's form, scaled (kconst_per_kernel) */
+    }
 }
 
 double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,

@@ -507,6 +507,23 @@ static calib_status cpu_copy(size_t bytes, calib_result *r, engine_error *err)
     return CALIB_OK;
 }
 
+/* The per-kernel sweep of o->model on OpenBLAS (calib_ksweep). */
+static calib_status cpu_kernels(const calib_opts *o, calib_result *r, engine_error *err)
+{
+    calib_kexec x;
+    calib_status rc = calib_blas_kexec(o, &x, r->library, sizeof r->library, err);
+    if (rc != CALIB_OK)
+        return rc;
+    rc = calib_ksweep(o, &x, r, err);
+    calib_blas_kexec_free(&x);
+    if (rc == CALIB_OK)
+        snprintf(r->kernel_note, sizeof r->kernel_note,
+                 "cpu: fp32 only; no graph launch (the floor is one 1x1x1 sgemm call); "
+                 "attention proxy: batched sgemm calls (no softmax, no causal mask); "
+                 "no collectives (loopback only)");
+    return rc;
+}
+
 calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
 {
     const int passes = 5; /* timed passes after one warm-up pass */
@@ -545,6 +562,8 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
         return CALIB_CANCELLED;
     calib_report(o, (double)done / total, "cpu: memory copy");
     if ((rc = cpu_copy(o->quick ? (64u << 20) : (256u << 20), r, err)) != CALIB_OK)
+        return rc;
+    if (o->model && (rc = cpu_kernels(o, r, err)) != CALIB_OK)
         return rc;
     calib_report(o, 1.0, "cpu: done");
     return CALIB_OK;

@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "calib.h"
 #include "cli.h"
 #include "fmt.h"
 #include "json.h"
+#include "lookup.h"
 #include "opts.h"
 #include "table.h"
 
@@ -43,6 +45,13 @@ static const cli_opt CALIBRATE_OPTS[] = {
      .help = "skip the communication sweep"},
     {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
      .help = "print the result as JSON (mape is a fraction: 0.05 = 5%)"},
+    {.name = "--model", .kind = CLI_OPT_STRING, .arg = "NAME", .off = CLI_AT(model),
+     .help = "the model whose GEMM shapes are measured\n(a preset or a config.json; default llama-3-8b)"},
+    {.name = "--max-tp", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(max_tp), .min = 1,
+     .max = 8, .help = "largest TP degree measured (default 8; CPU --quick 4)"},
+    {.name = "--max-tokens", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(max_tokens),
+     .min = 1, .max = 16384,
+     .help = "most tokens of a model GEMM (default GPU 16384, --quick 4096;\nCPU 2048, --quick 256)"},
     {.name = NULL},
 };
 
@@ -58,9 +67,13 @@ const cli_options cli_calibrate_options = {
              "  auto   cuda when a GPU is usable, else cpu (said on stderr)\n"
              "Communication without two GPUs: ping-pong between 2 local processes.\n"
              "Fits: power law T = a*(h^2*b*s)^beta (log-space least squares), roofline\n"
-             "T = max(F/(peak*eta_c), B/(bw*eta_m)) + overhead, alpha-beta for comm.\n",
+             "T = max(F/(peak*eta_c), B/(bw*eta_m)) + overhead, alpha-beta for comm.\n"
+             "Per kernel (what the engine uses): the --model's GEMMs (QKV, out, gate/up,\n"
+             "down, MoE experts) at each TP degree and token count, a GEMV sweep, a copy,\n"
+             "the attention proxy and launches (CPU: OpenBLAS, fp32), fitted as\n"
+             "max(F/(peak*eff*eta_shape), B/bw) + t0 per GEMM with one MAPE.\n",
     .footer = "Exit status: 0 ok, 2 bad usage or no usable GPU for --backend cuda,\n"
-              "1 a failure while measuring.\n",
+              "1 a failure while measuring, 130 cancelled (Ctrl-C; nothing saved).\n",
 };
 
 typedef struct progress_state {
@@ -192,12 +205,56 @@ static void print_comm_fits(const calib_result *r)
     }
 }
 
+/* The per-kernel points (model GEMMs summarised per TP degree), the
+ * fitted constants and each class's error. */
+static void print_kernels(const calib_result *r)
+{
+    if (r->n_kpoints == 0)
+        return;
+    char t1[48], t2[48];
+    printf("\nper kernel: %s, model %s, %d points (planned ~%.1f s)\n", r->library,
+           r->model, r->n_kpoints, r->planned_s);
+    printf("%-14s %-5s %3s %6s %6s %6s %5s %12s %12s %10s\n", "class", "dtype", "tp", "m",
+           "n", "k", "batch", "measured", "model", "TFLOP/s");
+    for (int i = 0; i < r->n_kpoints; i++) {
+        const calib_kpoint *p = &r->kpoints[i];
+        time_col(p->time_s, 12, t1, sizeof t1);
+        time_col(r->has_per_kernel ? calib_per_kernel_predict(&r->per_kernel, p) : 0, 12, t2,
+                 sizeof t2);
+        printf("%-14s %-5s %3d %6d %6d %6d %5d %s %s %10.3f\n", p->op, p->dtype, p->tp, p->m,
+               p->n, p->k, p->batch, t1, t2, p->flops / p->time_s / 1e12);
+    }
+    if (!r->has_per_kernel) {
+        printf("per-kernel fit: not fitted: %s\n", r->kernel_note);
+        return;
+    }
+    const calib_per_kernel *pk = &r->per_kernel;
+    char t0[32], sk[32], la[32];
+    fmt_seconds(pk->t0_s, NULL, t0, sizeof t0);
+    fmt_seconds(pk->small_kernel_s, NULL, sk, sizeof sk);
+    fmt_seconds(pk->launch_s, NULL, la, sizeof la);
+    printf("per-kernel fit: gemm_efficiency %.3f of %.4g TFLOP/s, bw %.4g GB/s, t0 %s, "
+           "small kernel %s, launch %s   MAPE %.1f%% (%d points)\n",
+           pk->gemm_efficiency, pk->peak_flops / 1e12, pk->bw_bytes_per_s / 1e9, t0, sk, la,
+           100 * pk->mape, pk->points);
+    printf("                ");
+    for (int c = 0; c < CALIB_K_COUNT; c++)
+        if (pk->class_n[c] > 0)
+            printf("%s %.1f%% (%d)  ", calib_kclass_name((calib_kclass)c),
+                   100 * pk->class_mape[c], pk->class_n[c]);
+    printf("\n");
+    if (r->kernel_note[0])
+        printf("                note: %s\n", r->kernel_note);
+}
+
 static void print_text(const calib_result *r, const char *saved)
 {
     print_device(r);
     print_points(r);
     print_compute_fits(r);
     print_comm_fits(r);
+    print_kernels(r);
+    printf("wall time: %.1f s\n", r->wall_s);
     if (saved)
         printf("saved: %s%s\n", saved,
                strcmp(r->dev.backend, "cpu") ? "" : " (CPU: used only when named explicitly)");
@@ -213,6 +270,8 @@ static void calib_opts_from(const cli_opts *opts, const preset_db *db, calib_opt
         o->device = opts->v.device;
     o->quick = o->quick || opts->v.quick;
     o->skip_comm = o->skip_comm || opts->v.no_comm;
+    o->max_tp = CLI_SEEN(opts, max_tp) ? opts->v.max_tp : 0;
+    o->max_tokens = CLI_SEEN(opts, max_tokens) ? opts->v.max_tokens : 0;
     if (db) {
         o->gpus = db->gpus;
         o->n_gpus = db->n_gpus;
@@ -238,10 +297,35 @@ static int save_result(const calib_result *r, const char *out_path, char *saved,
     return 1;
 }
 
+/* Ctrl-C: the first cancels the calibration (nothing is saved, exit 130). */
+static atomic_int g_cancel;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    atomic_store(&g_cancel, 1);
+}
+
 int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
 {
     calib_opts o;
     calib_opts_from(opts, db, &o);
+    engine_model model_storage;
+    engine_error merr = {{0}};
+    const char *mname = opts->v.model ? opts->v.model : "llama-3-8b";
+    o.model = db ? cli_find_model(db, "--model", mname, &model_storage, NULL, &merr) : NULL;
+    if (db && !o.model) {
+        fprintf(stderr, CMD ": %s\n", merr.msg);
+        return 2;
+    }
+    atomic_store(&g_cancel, 0);
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
+    o.cancel = &g_cancel;
+    double wall0 = calib_now_s();
     int json = opts->v.json;
     char note[ENGINE_ERROR_MAX + 64] = "";
     if (o.backend == CALIB_BACKEND_AUTO) {
@@ -263,8 +347,15 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
     calib_result r;
     engine_error err = {{0}};
     calib_status rc = calib_run(&o, &r, &err);
+    sigaction(SIGINT, &old_sa, NULL);
+    r.wall_s = calib_now_s() - wall0;
     if (ps.tty && ps.last >= 0)
         fprintf(stderr, "\r%50s\r", "");
+    if (rc == CALIB_CANCELLED) {
+        fprintf(stderr, CMD ": cancelled; the previous calibration is kept\n");
+        calib_result_free(&r);
+        return 130;
+    }
     if (rc == CALIB_NO_GPU) {
         fprintf(stderr, CMD ": --backend cuda: %s\n", err.msg);
         calib_result_free(&r);

@@ -220,6 +220,16 @@ static int load_calib(const cli_opts *o, const char *cmd, cli_scenario *out, eng
         if (s->gpu && preset[0] && strcasecmp(preset, s->gpu->name) != 0)
             fprintf(stderr, "shardscope %s: --calib: note: %s was measured for %s, applied to %s\n",
                     cmd, o->v.calib, preset, s->gpu->name);
+        else if (s->gpu && !preset[0])
+            fprintf(stderr, "shardscope %s: --calib: note: %s was measured on %s (%s), applied "
+                            "to %s: its rates replace the %s's\n",
+                    cmd, o->v.calib, out->calib.device, out->calib.backend, s->gpu->name,
+                    s->gpu->name);
+        if (out->calib.schema < 2)
+            fprintf(stderr, "shardscope %s: --calib: note: %s is a schema %d file: no "
+                            "per-kernel fit; the engine uses its layer roofline (recalibrate "
+                            "for the per-kernel model)\n",
+                    cmd, o->v.calib, out->calib.schema > 0 ? out->calib.schema : 1);
         s->calib = &out->calib;
     } else if (!o->v.no_calib && s->gpu && calib_store_load_for_gpu(s->gpu->name, &out->calib) == 1 &&
                out->calib.measured) {

@@ -326,7 +326,35 @@ cJSON *cli_scenario_json(const engine_scenario *s)
         cli_json_add_number(o, "spec_accept", s->spec_accept);
         add_string_or_null(o, "spec_draft", s->spec_draft ? s->spec_draft->name : NULL);
     }
+    out_json_add_calibration_detail(o, s);
     return o;
+}
+
+void out_json_add_calibration_detail(cJSON *o, const engine_scenario *s)
+{
+    const engine_calib *c = s->calib && s->calib->measured ? s->calib : NULL;
+    cJSON *d = cJSON_AddObjectToObject(o, "calibration_used");
+    if (!d)
+        return;
+    if (c) {
+        add_string_or_null(d, "file", c->source[0] ? c->source : NULL);
+        cJSON_AddStringToObject(d, "device", c->device);
+        cJSON_AddStringToObject(d, "backend", c->backend);
+        cJSON_AddStringToObject(d, "date", c->date);
+        cJSON_AddNumberToObject(d, "schema", c->schema > 0 ? c->schema : 1);
+        add_string_or_null(d, "library", c->library[0] ? c->library : NULL);
+        add_string_or_null(d, "model", c->model[0] ? c->model : NULL);
+        if (c->per_kernel) {
+            cJSON_AddNumberToObject(d, "mape", c->mape);
+            cJSON_AddNumberToObject(d, "gemm_shapes", c->n_gemm);
+        }
+    } else {
+        cJSON_AddNullToObject(d, "file");
+    }
+    cJSON *k = cJSON_AddObjectToObject(d, "kernels");
+    for (int i = 0; k && i < ENGINE_CALIB_K_COUNT; i++)
+        cJSON_AddStringToObject(k, engine_calib_kind_name((engine_calib_kind)i),
+                                engine_calib_source(c, s->model, (engine_calib_kind)i));
 }
 
 int out_json_stamp(cJSON *root)

@@ -56,6 +56,13 @@ cJSON *out_plan_json(const engine_plan *p);
  * DATE").  New object owned by the caller. */
 cJSON *cli_scenario_json(const engine_scenario *s);
 
+/* o.calibration_used = {file, device, backend, date, schema, library,
+ * model, mape, gemm_shapes (per-kernel files), kernels: {gemm, memory,
+ * small_kernel, launch, attention: "measured" | "fitted" | "default"}}
+ * (file null and every class "default" without a calibration).  Part of
+ * cli_scenario_json's object. */
+void out_json_add_calibration_detail(cJSON *o, const engine_scenario *s);
+
 /* Add a number, or null when v is not finite. */
 cJSON *cli_json_add_number(cJSON *obj, const char *name, double v);
 

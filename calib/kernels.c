@@ -1,0 +1,397 @@
+/*
+ * kernels.c - the per-kernel calibration (schema 2): the model-shaped GEMM
+ * plan, the sweep over the kernel classes a backend times (model GEMMs,
+ * GEMV, copy, attention proxy, launches), the one combined fit of the
+ * engine's per-kernel form, and the measured GEMM tables handed to the
+ * engine.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib.h"
+#include "internal.h"
+
+const char *calib_kclass_name(calib_kclass c)
+{
+    static const char *const N[CALIB_K_COUNT] = {"gemm", "gemv", "copy", "attention",
+                                                 "launch", "graph_launch"};
+    return (unsigned)c < CALIB_K_COUNT ? N[c] : "?";
+}
+
+void calib_kpoint_cost(calib_kpoint *p, double elem)
+{
+    double b = p->batch > 0 ? p->batch : 1, m = p->m, n = p->n, k = p->k;
+    p->flops = 2.0 * b * m * n * k;
+    p->bytes = b * (n * k + m * k + m * n) * elem;
+}
+
+int calib_result_add_kpoint(calib_result *r, const calib_kpoint *p)
+{
+    int n = r->n_kpoints;
+    if (n == 0 || (n >= 16 && (n & (n - 1)) == 0)) {
+        size_t cap = n == 0 ? 16 : (size_t)n * 2;
+        void *np = realloc(r->kpoints, cap * sizeof *r->kpoints);
+        if (!np)
+            return -1;
+        r->kpoints = np;
+    }
+    r->kpoints[r->n_kpoints++] = *p;
+    return 0;
+}
+
+/* --- the plan ----------------------------------------------------------- */
+
+static int add_plan(calib_kpoint *out, int cap, int n, const char *op, const char *dtype,
+                    double elem, int tp, int m, int nn, int k)
+{
+    if (n < cap && m > 0 && nn > 0 && k > 0) {
+        calib_kpoint *p = &out[n];
+        memset(p, 0, sizeof *p);
+        p->cls = CALIB_K_GEMM;
+        snprintf(p->op, sizeof p->op, "%s", op);
+        snprintf(p->dtype, sizeof p->dtype, "%s", dtype);
+        p->tp = tp;
+        p->m = m;
+        p->n = nn;
+        p->k = k;
+        p->batch = 1;
+        calib_kpoint_cost(p, elem);
+    }
+    return m > 0 && nn > 0 && k > 0 ? n + 1 : n;
+}
+
+/* The shapes engine/eval.c multiplies at TP degree tp (attn_gqa, mlp,
+ * moe_mlp with ep == 1): per token count. */
+static int plan_tp(const engine_model *m, int tp, const int *tokens, int nt, const char *dt,
+                   double elem, calib_kpoint *out, int cap, int n)
+{
+    int d = m->hidden, heads = m->heads / tp, dh = m->head_dim;
+    int kvh = m->kv_heads >= tp ? m->kv_heads / tp : 1;
+    int g = m->gated_mlp ? 2 : 1;
+    int dense = m->experts == 0 || m->dense_layers > 0 || m->moe_every > 1;
+    int fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
+    for (int i = 0; i < nt; i++) {
+        int t = tokens[i];
+        n = add_plan(out, cap, n, "qkv", dt, elem, tp, t, (heads + 2 * kvh) * dh, d);
+        n = add_plan(out, cap, n, "out", dt, elem, tp, t, d, heads * dh);
+        if (dense) {
+            n = add_plan(out, cap, n, "gate_up", dt, elem, tp, t, g * (m->ffn / tp), d);
+            n = add_plan(out, cap, n, "down", dt, elem, tp, t, d, m->ffn / tp);
+        }
+    }
+    if (m->experts > 0 && m->top_k > 0) {
+        /* per-expert token counts of a step of t tokens, each distinct once */
+        int last = 0;
+        for (int i = 0; i < nt; i++) {
+            long long me = ((long long)tokens[i] * m->top_k + m->experts - 1) / m->experts;
+            if (me < 1)
+                me = 1;
+            if (me <= last)
+                continue;
+            last = (int)me;
+            n = add_plan(out, cap, n, "expert_gate_up", dt, elem, tp, last, g * (fe / tp), d);
+            n = add_plan(out, cap, n, "expert_down", dt, elem, tp, last, d, fe / tp);
+        }
+    }
+    return n;
+}
+
+int calib_plan_gemms(const engine_model *m, int max_tp, const int *tokens, int n_tokens,
+                     const char *dtype, double elem, calib_kpoint *out, int cap)
+{
+    if (!m || m->hidden <= 0 || m->heads <= 0 || m->head_dim <= 0)
+        return 0;
+    int n = 0;
+    for (int tp = 1; tp <= 8 && tp <= max_tp; tp *= 2) {
+        if (m->heads % tp != 0)
+            continue;
+        n = plan_tp(m, tp, tokens, n_tokens, dtype, elem, out, cap, n);
+    }
+    return n;
+}
+
+/* --- the fit ------------------------------------------------------------ */
+
+typedef struct fit_pt {
+    double a;   /* FLOPs / (peak * eta_shape): seconds at eff = 1 */
+    double b;   /* bytes */
+    double t;   /* measured */
+} fit_pt;
+
+static int gemm_like(calib_kclass c)
+{
+    return c == CALIB_K_GEMM || c == CALIB_K_GEMV || c == CALIB_K_ATTN;
+}
+
+static double shape_eta(const calib_per_kernel *pk, const calib_kpoint *p)
+{
+    if (pk->sm <= 0)
+        return 1.0;
+    return engine_gemm_shape_eta(pk->sm, p->m, p->n, p->k, p->batch > 0 ? p->batch : 1);
+}
+
+static double fit_mape(const fit_pt *v, int n, const double x[3])
+{
+    double eff = exp(x[0]), bw = exp(x[1]), t0 = exp(x[2]), s = 0;
+    for (int i = 0; i < n; i++) {
+        double c = v[i].a / eff, mm = v[i].b / bw;
+        double pr = (c > mm ? c : mm) + t0;
+        s += fabs(pr - v[i].t) / v[i].t;
+    }
+    return s / n;
+}
+
+/* Nelder-Mead on the MAPE in log-parameter space from x (3 parameters). */
+static void nelder_mead(const fit_pt *v, int n, double x[3], double step)
+{
+    double p[4][3], f[4];
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 3; j++)
+            p[i][j] = x[j] + (i == j + 1 ? step : 0);
+        f[i] = fit_mape(v, n, p[i]);
+    }
+    for (int it = 0; it < 2000; it++) {
+        int hi = 0, lo = 0;
+        for (int i = 1; i < 4; i++) {
+            if (f[i] > f[hi])
+                hi = i;
+            if (f[i] < f[lo])
+                lo = i;
+        }
+        if (f[hi] - f[lo] < 1e-12 * (1 + f[lo]))
+            break;
+        double c[3] = {0, 0, 0}, r[3], e[3];
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; i != hi && j < 3; j++)
+                c[j] += p[i][j] / 3;
+        for (int j = 0; j < 3; j++)
+            r[j] = c[j] + (c[j] - p[hi][j]);
+        double fr = fit_mape(v, n, r);
+        if (fr < f[lo]) {
+            for (int j = 0; j < 3; j++)
+                e[j] = c[j] + 2 * (c[j] - p[hi][j]);
+            double fe = fit_mape(v, n, e);
+            memcpy(p[hi], fe < fr ? e : r, sizeof r);
+            f[hi] = fe < fr ? fe : fr;
+            continue;
+        }
+        int second = lo;
+        for (int i = 0; i < 4; i++)
+            if (i != hi && f[i] > f[second])
+                second = i;
+        if (fr < f[second]) {
+            memcpy(p[hi], r, sizeof r);
+            f[hi] = fr;
+            continue;
+        }
+        for (int j = 0; j < 3; j++)
+            r[j] = c[j] + 0.5 * (p[hi][j] - c[j]);
+        fr = fit_mape(v, n, r);
+        if (fr < f[hi]) {
+            memcpy(p[hi], r, sizeof r);
+            f[hi] = fr;
+            continue;
+        }
+        for (int i = 0; i < 4; i++) /* shrink towards the best */
+            if (i != lo) {
+                for (int j = 0; j < 3; j++)
+                    p[i][j] = p[lo][j] + 0.5 * (p[i][j] - p[lo][j]);
+                f[i] = fit_mape(v, n, p[i]);
+            }
+    }
+    int lo = 0;
+    for (int i = 1; i < 4; i++)
+        if (f[i] < f[lo])
+            lo = i;
+    memcpy(x, p[lo], 3 * sizeof x[0]);
+}
+
+static double median_of(double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof v[0], engine_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The launch floor and cost (medians) and the copy plateau. */
+static void fit_constants(const calib_kpoint *pts, int n, calib_per_kernel *pk, double *tmp)
+{
+    int nl = 0, ng = 0;
+    for (int i = 0; i < n; i++)
+        if (pts[i].cls == CALIB_K_LAUNCH)
+            tmp[nl++] = pts[i].time_s;
+    pk->launch_s = median_of(tmp, nl);
+    for (int i = 0; i < n; i++)
+        if (pts[i].cls == CALIB_K_GRAPH)
+            tmp[ng++] = pts[i].time_s;
+    pk->small_kernel_s = ng > 0 ? median_of(tmp, ng) : pk->launch_s;
+    pk->copy_bytes_per_s = 0;
+    for (int i = 0; i < n; i++)
+        if (pts[i].cls == CALIB_K_COPY && pts[i].time_s > 0 &&
+            pts[i].bytes / pts[i].time_s > pk->copy_bytes_per_s)
+            pk->copy_bytes_per_s = pts[i].bytes / pts[i].time_s;
+}
+
+double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *p)
+{
+    switch (p->cls) {
+    case CALIB_K_LAUNCH: return pk->launch_s;
+    case CALIB_K_GRAPH: return pk->small_kernel_s;
+    case CALIB_K_COPY: return pk->copy_bytes_per_s > 0 ? p->bytes / pk->copy_bytes_per_s : 0;
+    default: break;
+    }
+    double c = pk->peak_flops > 0 && pk->gemm_efficiency > 0
+                   ? p->flops / (pk->peak_flops * pk->gemm_efficiency * shape_eta(pk, p))
+                   : 0;
+    double mm = pk->bw_bytes_per_s > 0 ? p->bytes / pk->bw_bytes_per_s : 0;
+    return (c > mm ? c : mm) + pk->t0_s;
+}
+
+/* Each class's and the combined MAPE (copy excluded: a plateau, not fitted). */
+static void fit_errors(const calib_kpoint *pts, int n, calib_per_kernel *pk)
+{
+    double sum = 0;
+    int all = 0;
+    memset(pk->class_mape, 0, sizeof pk->class_mape);
+    memset(pk->class_n, 0, sizeof pk->class_n);
+    for (int i = 0; i < n; i++) {
+        const calib_kpoint *p = &pts[i];
+        if (!(p->time_s > 0) || (unsigned)p->cls >= CALIB_K_COUNT)
+            continue;
+        double e = fabs(calib_per_kernel_predict(pk, p) - p->time_s) / p->time_s;
+        pk->class_mape[p->cls] += e;
+        pk->class_n[p->cls]++;
+        if (p->cls != CALIB_K_COPY) {
+            sum += e;
+            all++;
+        }
+    }
+    for (int c = 0; c < CALIB_K_COUNT; c++)
+        if (pk->class_n[c] > 0)
+            pk->class_mape[c] /= pk->class_n[c];
+    pk->mape = all > 0 ? sum / all : 0;
+    pk->points = all;
+}
+
+int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
+                         engine_error *err)
+{
+    fit_pt *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    double *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
+    if (!v || !tmp) {
+        free(v);
+        free(tmp);
+        return engine_errorf(err, "per-kernel fit: out of memory");
+    }
+    double best = 0;
+    for (int i = 0; i < n; i++)
+        if (gemm_like(pts[i].cls) && pts[i].time_s > 0 &&
+            pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]) > best)
+            best = pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]);
+    if (!(pk->peak_flops > 0))
+        pk->peak_flops = best;
+    int nv = 0;
+    double eff0 = 0, bw0 = 0, tmin = INFINITY;
+    for (int i = 0; i < n && pk->peak_flops > 0; i++) {
+        const calib_kpoint *p = &pts[i];
+        if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0))
+            continue;
+        v[nv] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, p->time_s};
+        if (v[nv].a / p->time_s > eff0)
+            eff0 = v[nv].a / p->time_s;
+        if (p->bytes / p->time_s > bw0)
+            bw0 = p->bytes / p->time_s;
+        if (p->time_s < tmin)
+            tmin = p->time_s;
+        nv++;
+    }
+    if (nv < 3) {
+        free(v);
+        free(tmp);
+        return engine_errorf(err, "per-kernel fit: %d GEMM points, at least 3 needed", nv);
+    }
+    double x[3] = {log(eff0), log(bw0), log(0.3 * tmin)};
+    double f0 = INFINITY, bx[3] = {x[0], x[1], x[2]};
+    for (int round = 0; round < 4; round++) {
+        nelder_mead(v, nv, x, round == 0 ? 0.5 : 0.1);
+        double f = fit_mape(v, nv, x);
+        if (f < f0) {
+            f0 = f;
+            memcpy(bx, x, sizeof bx);
+        }
+    }
+    pk->gemm_efficiency = exp(bx[0]);
+    pk->bw_bytes_per_s = exp(bx[1]);
+    pk->t0_s = exp(bx[2]);
+    fit_constants(pts, n, pk, tmp);
+    fit_errors(pts, n, pk);
+    free(v);
+    free(tmp);
+    return 0;
+}
+
+/* --- the engine's tables ------------------------------------------------ */
+
+static int dclass_of(const char *dtype)
+{
+    return !strcmp(dtype, "fp8") || !strcmp(dtype, "int8") ? 1 : 0;
+}
+
+/* r's GEMM points as the engine's tables: one per (n, k, dclass), token
+ * counts in increasing order (a repeated count keeps the first). */
+static void tables_to_engine(const calib_result *r, engine_calib *out)
+{
+    out->n_gemm = 0;
+    for (int i = 0; i < r->n_kpoints; i++) {
+        const calib_kpoint *p = &r->kpoints[i];
+        if (p->cls != CALIB_K_GEMM || p->batch > 1 || !(p->time_s > 0))
+            continue;
+        int dc = dclass_of(p->dtype), s = 0;
+        while (s < out->n_gemm && !(out->gemm[s].n == p->n && out->gemm[s].k == p->k &&
+                                    out->gemm[s].dclass == dc))
+            s++;
+        if (s == out->n_gemm) {
+            if (s >= ENGINE_CALIB_SHAPES)
+                continue;
+            memset(&out->gemm[s], 0, sizeof out->gemm[s]);
+            out->gemm[s].n = p->n;
+            out->gemm[s].k = p->k;
+            out->gemm[s].dclass = dc;
+            out->n_gemm++;
+        }
+        engine_calib_gemm *g = &out->gemm[s];
+        int j = 0;
+        while (j < g->count && g->m[j] < p->m)
+            j++;
+        if (g->count >= ENGINE_CALIB_TOKENS || (j < g->count && g->m[j] == p->m))
+            continue;
+        memmove(&g->m[j + 1], &g->m[j], (size_t)(g->count - j) * sizeof g->m[0]);
+        memmove(&g->t_s[j + 1], &g->t_s[j], (size_t)(g->count - j) * sizeof g->t_s[0]);
+        g->m[j] = p->m;
+        g->t_s[j] = p->time_s;
+        g->count++;
+    }
+}
+
+void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out)
+{
+    out->schema = r->schema > 0 ? r->schema : CALIB_SCHEMA;
+    snprintf(out->model, sizeof out->model, "%s", r->model);
+    snprintf(out->library, sizeof out->library, "%s", r->library);
+    if (!r->has_per_kernel)
+        return;
+    const calib_per_kernel *pk = &r->per_kernel;
+    out->per_kernel = 1;
+    out->peak_flops = pk->peak_flops;
+    out->gemm_efficiency = pk->gemm_efficiency;
+    out->bw_bytes_per_s = pk->bw_bytes_per_s;
+    out->t0_s = pk->t0_s;
+    out->small_kernel_s = pk->small_kernel_s;
+    out->launch_s = pk->launch_s;
+    out->mape = pk->mape;
+    out->sm = pk->sm;
+    tables_to_engine(r, out);
+}

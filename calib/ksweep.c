@@ -1,0 +1,210 @@
+/*
+ * ksweep.c - the per-kernel sweep, the same on every backend: it plans the
+ * points (the model's GEMMs at each TP degree and token count, a GEMV
+ * sweep over weight sizes, one large copy, the attention proxy and the
+ * launch points), prints nothing, reports progress per phase and times
+ * each point through the backend's calib_kexec.
+ *
+ * The attention proxy is two batched GEMMs per shape (QK^T, then PV) at
+ * the model's head dimension: it captures the tensor-core rate of
+ * attention's matrix products at prefill and decode shapes.  It does not
+ * capture the softmax, causal masking (it computes the full T x T scores,
+ * twice the causal work), the fused kernels' tiling and on-chip reuse
+ * (flash attention never writes the scores to memory; the proxy does), or
+ * a paged KV cache's gathers.  The engine keeps its own attention model
+ * (kernels.c), scaled to the measured device.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib.h"
+#include "internal.h"
+
+#define KSWEEP_MAX 1024
+
+typedef struct kplan {
+    calib_kpoint p[KSWEEP_MAX];
+    int warm[KSWEEP_MAX], reps[KSWEEP_MAX];
+    int n;
+    double planned_s;
+} kplan;
+
+static const int TOK_GPU[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384};
+static const int TOK_GPU_Q[] = {1, 4, 16, 64, 256, 1024, 4096};
+static const int TOK_CPU[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
+static const int TOK_CPU_Q[] = {1, 4, 16, 64, 256};
+
+static double prior_s(const calib_kexec *x, const calib_kpoint *p)
+{
+    double t = x->prior_call_s;
+    if (p->cls == CALIB_K_LAUNCH || p->cls == CALIB_K_GRAPH)
+        return t * p->batch;
+    double c = p->flops / x->prior_flops, m = p->bytes / x->prior_bw;
+    return t + (c > m ? c : m);
+}
+
+static void plan_add(kplan *k, const calib_kexec *x, const calib_kpoint *p, int quick)
+{
+    if (k->n >= KSWEEP_MAX)
+        return;
+    double t = prior_s(x, p);
+    int warm = 1, reps = quick ? 3 : 5;
+    if (!x->gpu && t > 0.05) { /* a long CPU GEMM: one timed run, the warm-up is the last */
+        warm = 0;
+        reps = 1;
+    } else if (!x->gpu && t > 5e-3) {
+        reps = 3;
+    }
+    k->p[k->n] = *p;
+    k->warm[k->n] = warm;
+    k->reps[k->n] = reps;
+    k->planned_s += (warm + reps) * t;
+    k->n++;
+}
+
+static calib_kpoint kp(calib_kclass c, const char *op, const char *dt, int m, int n, int k,
+                       int batch, double elem)
+{
+    calib_kpoint p;
+    memset(&p, 0, sizeof p);
+    p.cls = c;
+    snprintf(p.op, sizeof p.op, "%s", op);
+    snprintf(p.dtype, sizeof p.dtype, "%s", dt);
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.batch = batch;
+    calib_kpoint_cost(&p, elem);
+    return p;
+}
+
+/* GEMV over weights of 4 MB .. (1 GB GPU, 256 MB CPU) at k = hidden. */
+static void plan_memory(kplan *k, const calib_kexec *x, const engine_model *m, int quick)
+{
+    double top = x->gpu ? 1024e6 : (quick ? 64e6 : 256e6);
+    int kk = m->hidden > 0 ? m->hidden : 4096;
+    for (double b = 4e6; b <= top * 1.01; b *= quick ? 16 : 4) {
+        int n = (int)(b / (x->elem * kk));
+        calib_kpoint p = kp(CALIB_K_GEMV, "gemv", x->dtype, 1, n, kk, 1, x->elem);
+        plan_add(k, x, &p, quick);
+    }
+    double cb = x->gpu ? (quick ? 256.0 : 1024.0) * 1048576 : (quick ? 64.0 : 256.0) * 1048576;
+    calib_kpoint c = kp(CALIB_K_COPY, "copy", x->dtype, 0, 0, 0, 1, x->elem);
+    c.flops = 0;
+    c.bytes = 2.0 * cb;
+    plan_add(k, x, &c, quick);
+}
+
+/* QK^T and PV at prefill lengths and decode contexts (TP 1's heads). */
+static void plan_attention(kplan *k, const calib_kexec *x, const engine_model *m, int quick)
+{
+    static const int pre_g[] = {512, 2048, 8192}, pre_c[] = {256, 1024};
+    static const int dec_g[] = {1024, 8192, 32768}, dec_c[] = {1024, 4096};
+    int h = m->heads, kv = m->kv_heads > 0 ? m->kv_heads : h, dh = m->head_dim;
+    int grp = h / kv > 0 ? h / kv : 1, seqs = 8;
+    int np = x->gpu ? (quick ? 2 : 3) : (quick ? 1 : 2);
+    for (int i = 0; i < np; i++) {
+        int t = x->gpu ? pre_g[i] : pre_c[i];
+        calib_kpoint a = kp(CALIB_K_ATTN, "prefill_qk", x->dtype, t, t, dh, h, x->elem);
+        calib_kpoint b = kp(CALIB_K_ATTN, "prefill_pv", x->dtype, t, dh, t, h, x->elem);
+        plan_add(k, x, &a, quick);
+        plan_add(k, x, &b, quick);
+    }
+    for (int i = 0; i < np; i++) {
+        int c = x->gpu ? dec_g[i] : dec_c[i];
+        calib_kpoint a = kp(CALIB_K_ATTN, "decode_qk", x->dtype, grp, c, dh, seqs * kv, x->elem);
+        calib_kpoint b = kp(CALIB_K_ATTN, "decode_pv", x->dtype, grp, dh, c, seqs * kv, x->elem);
+        plan_add(k, x, &a, quick);
+        plan_add(k, x, &b, quick);
+    }
+}
+
+static void plan_launch(kplan *k, const calib_kexec *x, int quick)
+{
+    calib_kpoint l = kp(CALIB_K_LAUNCH, x->gpu ? "memset" : "sgemm_1", x->dtype, 0, 0, 0, 256, 0);
+    l.flops = l.bytes = 0;
+    plan_add(k, x, &l, quick);
+    if (x->has_graph) {
+        calib_kpoint g = l;
+        g.cls = CALIB_K_GRAPH;
+        plan_add(k, x, &g, quick);
+    }
+}
+
+/* The whole plan; max_tp / max_tokens as calib_opts says. */
+static void plan_build(const calib_opts *o, const calib_kexec *x, kplan *k, int *max_tp,
+                       int *max_tok)
+{
+    const int *tok = x->gpu ? (o->quick ? TOK_GPU_Q : TOK_GPU) : (o->quick ? TOK_CPU_Q : TOK_CPU);
+    int nt = x->gpu ? (o->quick ? 7 : 15) : (o->quick ? 5 : 12);
+    *max_tp = o->max_tp > 0 ? o->max_tp : (x->gpu || !o->quick ? 8 : 4);
+    *max_tok = o->max_tokens > 0 ? o->max_tokens : tok[nt - 1];
+    while (nt > 1 && tok[nt - 1] > *max_tok)
+        nt--;
+    static calib_kpoint gem[KSWEEP_MAX]; /* only the measuring thread plans */
+    memset(k, 0, sizeof *k);
+    int ng = calib_plan_gemms(o->model, *max_tp, tok, nt, x->dtype, x->elem, gem, KSWEEP_MAX);
+    if (ng > KSWEEP_MAX - 32)
+        ng = KSWEEP_MAX - 32;
+    for (int i = 0; i < ng; i++)
+        plan_add(k, x, &gem[i], o->quick);
+    plan_memory(k, x, o->model, o->quick);
+    plan_attention(k, x, o->model, o->quick);
+    plan_launch(k, x, o->quick);
+}
+
+static const char *phase_label(const calib_kexec *x, const calib_kpoint *p, char *buf, size_t len)
+{
+    static const char *const W[CALIB_K_COUNT] = {"model GEMMs", "GEMV", "copy", "attention",
+                                                 "launch", "graph launch"};
+    if (p->cls == CALIB_K_GEMM)
+        snprintf(buf, len, "%s: %s TP%d", x->tag, W[p->cls], p->tp);
+    else
+        snprintf(buf, len, "%s: %s", x->tag, W[p->cls]);
+    return buf;
+}
+
+calib_status calib_ksweep(const calib_opts *o, const calib_kexec *x, calib_result *r,
+                          engine_error *err)
+{
+    if (!o->model)
+        return CALIB_OK;
+    kplan *k = malloc(sizeof *k);
+    if (!k) {
+        engine_errorf(err, "%s backend: out of memory planning the sweep", x->tag);
+        return CALIB_ERR;
+    }
+    int max_tp, max_tok;
+    plan_build(o, x, k, &max_tp, &max_tok);
+    snprintf(r->model, sizeof r->model, "%s", o->model->name);
+    r->planned_s = k->planned_s;
+    char label[64];
+    snprintf(label, sizeof label, "%s: planned %d points, ~%.0f s", x->tag, k->n,
+             k->planned_s);
+    calib_report(o, 0.0, label);
+    calib_status rc = CALIB_OK;
+    for (int i = 0; i < k->n && rc == CALIB_OK; i++) {
+        if (calib_cancelled(o)) {
+            rc = CALIB_CANCELLED;
+            break;
+        }
+        calib_report(o, (double)i / k->n, phase_label(x, &k->p[i], label, sizeof label));
+        calib_kpoint p = k->p[i];
+        if (x->time(x->ctx, &p, k->warm[i], k->reps[i], &p.time_s, err) != 0) {
+            rc = CALIB_ERR;
+        } else if (!(p.time_s > 0) || !isfinite(p.time_s)) {
+            engine_errorf(err, "%s backend: %s %dx%dx%d: time not positive", x->tag, p.op,
+                          p.m, p.n, p.k);
+            rc = CALIB_ERR;
+        } else if (calib_result_add_kpoint(r, &p) != 0) {
+            engine_errorf(err, "%s backend: out of memory", x->tag);
+            rc = CALIB_ERR;
+        }
+    }
+    free(k);
+    if (rc == CALIB_OK)
+        calib_report(o, 1.0, "kernels done");
+    return rc;
+}

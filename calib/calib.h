@@ -138,6 +138,8 @@ typedef struct calib_kpoint {
     char dtype[8];   /* "fp16", "bf16", "fp8", "fp32" */
     int tp;          /* the TP degree whose shard this is (0: not a model shape) */
     int m, n, k, batch;
+    int calls;       /* library calls the point made: 1, or batch where the
+                        library has no batched GEMM (the CPU); each pays t0 */
     double flops;    /* of the whole call */
     double bytes;    /* minimum bytes moved */
     double time_s;
@@ -159,6 +161,11 @@ typedef struct calib_per_kernel {
     double mape;
     int points;
     int sm;
+    /* CPU: the last-level cache (bytes; 0 none).  A point whose bytes per
+     * call fit in it streams from the cache, faster than any bandwidth the
+     * weights stream at: it is left out of the fit (still in every MAPE). */
+    double cache_bytes;
+    int n_cache_excluded;
     double class_mape[CALIB_K_COUNT];
     int class_n[CALIB_K_COUNT];
 } calib_per_kernel;
@@ -193,7 +200,7 @@ typedef struct calib_blas_api {
     void (*sgemv)(int order, int ta, int m, int n, float alpha, const float *a, int lda,
                   const float *x, int incx, float beta, float *y, int incy); /* cblas_sgemv */
     char *(*get_config)(void);                            /* openblas_get_config, optional */
-    int (*get_num_threads)(void);                         /* openblas_get_num_threads, optional */
+    void (*set_num_threads)(int n);                       /* openblas_set_num_threads, optional */
 } calib_blas_api;
 
 /* The OpenBLAS table, loaded once (libopenblas.so.0, or the file named by

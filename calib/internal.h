@@ -65,9 +65,9 @@ typedef struct calib_kexec {
     double prior_bw;
     double prior_call_s;  /* fixed seconds per timed call (sync, launch) */
     /* Median seconds of `reps` runs of point p (after `warm` untimed ones)
-     * into *t (launch points: per kernel).  0, or -1 with err. */
-    int (*time)(void *ctx, const calib_kpoint *p, int warm, int reps, double *t,
-                engine_error *err);
+     * into *t (launch points: per kernel); sets p->calls when the point
+     * took more than one library call.  0, or -1 with err. */
+    int (*time)(void *ctx, calib_kpoint *p, int warm, int reps, double *t, engine_error *err);
 } calib_kexec;
 
 /* The per-kernel sweep of o->model on x: model GEMMs, GEMV, copy,

@@ -118,7 +118,13 @@ typedef struct fit_pt {
     double a;   /* FLOPs / (peak * eta_shape): seconds at eff = 1 */
     double b;   /* bytes */
     double t;   /* measured */
+    double c;   /* calls: each pays t0 */
 } fit_pt;
+
+static double calls_of(const calib_kpoint *p)
+{
+    return p->calls > 1 ? p->calls : 1;
+}
 
 static int gemm_like(calib_kclass c)
 {
@@ -137,7 +143,7 @@ static double fit_mape(const fit_pt *v, int n, const double x[3])
     double eff = exp(x[0]), bw = exp(x[1]), t0 = exp(x[2]), s = 0;
     for (int i = 0; i < n; i++) {
         double c = v[i].a / eff, mm = v[i].b / bw;
-        double pr = (c > mm ? c : mm) + t0;
+        double pr = (c > mm ? c : mm) + t0 * v[i].c;
         s += fabs(pr - v[i].t) / v[i].t;
     }
     return s / n;
@@ -247,7 +253,7 @@ double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *
                    ? p->flops / (pk->peak_flops * pk->gemm_efficiency * shape_eta(pk, p))
                    : 0;
     double mm = pk->bw_bytes_per_s > 0 ? p->bytes / pk->bw_bytes_per_s : 0;
-    return (c > mm ? c : mm) + pk->t0_s;
+    return (c > mm ? c : mm) + pk->t0_s * calls_of(p);
 }
 
 /* Each class's and the combined MAPE (copy excluded: a plateau, not fitted). */
@@ -280,7 +286,7 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
                          engine_error *err)
 {
     fit_pt *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
-    double *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
+    double *tmp = malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof *tmp);
     if (!v || !tmp) {
         free(v);
         free(tmp);
@@ -293,13 +299,21 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
             best = pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]);
     if (!(pk->peak_flops > 0))
         pk->peak_flops = best;
-    int nv = 0;
+    int nv = 0, keep_cached = 0;
     double eff0 = 0, bw0 = 0, tmin = INFINITY;
+again:
+    nv = 0;
+    pk->n_cache_excluded = 0;
     for (int i = 0; i < n && pk->peak_flops > 0; i++) {
         const calib_kpoint *p = &pts[i];
         if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0))
             continue;
-        v[nv] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, p->time_s};
+        if (!keep_cached && pk->cache_bytes > 0 && p->bytes / calls_of(p) < pk->cache_bytes) {
+            pk->n_cache_excluded++;
+            continue;
+        }
+        v[nv] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, p->time_s,
+                         calls_of(p)};
         if (v[nv].a / p->time_s > eff0)
             eff0 = v[nv].a / p->time_s;
         if (p->bytes / p->time_s > bw0)
@@ -308,21 +322,40 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
             tmin = p->time_s;
         nv++;
     }
+    if (nv < 3 && pk->n_cache_excluded > 0 && !keep_cached) {
+        keep_cached = 1; /* everything fits in the cache: fit it as it is */
+        goto again;
+    }
     if (nv < 3) {
         free(v);
         free(tmp);
         return engine_errorf(err, "per-kernel fit: %d GEMM points, at least 3 needed", nv);
     }
-    double x[3] = {log(eff0), log(bw0), log(0.3 * tmin)};
-    double f0 = INFINITY, bx[3] = {x[0], x[1], x[2]};
-    for (int round = 0; round < 4; round++) {
-        nelder_mead(v, nv, x, round == 0 ? 0.5 : 0.1);
-        double f = fit_mape(v, nv, x);
-        if (f < f0) {
-            f0 = f;
-            memcpy(bx, x, sizeof bx);
-        }
+    /* Starts: the points' own rates at quantiles (the best rate is often a
+     * cache-resident outlier, from which the search can walk off to a
+     * bandwidth that never binds), then polish the best. */
+    double *re = tmp, *rb = tmp + nv;
+    for (int i = 0; i < nv; i++) {
+        re[i] = v[i].a / v[i].t;
+        rb[i] = v[i].b / v[i].t;
     }
+    qsort(re, (size_t)nv, sizeof re[0], engine_cmp_double);
+    qsort(rb, (size_t)nv, sizeof rb[0], engine_cmp_double);
+    static const double Q[] = {0.1, 0.5, 0.9, 1.0};
+    double f0 = INFINITY, bx[3] = {log(eff0), log(bw0), log(0.3 * tmin)};
+    for (int qe = 0; qe < 4; qe++)
+        for (int qb = 0; qb < 4; qb++) {
+            double x[3] = {log(re[(int)(Q[qe] * (nv - 1))]), log(rb[(int)(Q[qb] * (nv - 1))]),
+                           log(0.3 * tmin)};
+            nelder_mead(v, nv, x, 0.5);
+            double f = fit_mape(v, nv, x);
+            if (f < f0) {
+                f0 = f;
+                memcpy(bx, x, sizeof bx);
+            }
+        }
+    for (int round = 0; round < 3; round++)
+        nelder_mead(v, nv, bx, 0.05);
     pk->gemm_efficiency = exp(bx[0]);
     pk->bw_bytes_per_s = exp(bx[1]);
     pk->t0_s = exp(bx[2]);

@@ -80,12 +80,15 @@ static calib_kpoint kp(calib_kclass c, const char *op, const char *dt, int m, in
     return p;
 }
 
-/* GEMV over weights of 4 MB .. (1 GB GPU, 256 MB CPU) at k = hidden. */
+/* GEMV over weights of 4 MB .. 1 GB (GPU; --quick x16 steps) or 64 MB ..
+ * 256 MB (CPU: above its last-level cache; --quick 64 and 128 MB) at
+ * k = hidden. */
 static void plan_memory(kplan *k, const calib_kexec *x, const engine_model *m, int quick)
 {
-    double top = x->gpu ? 1024e6 : (quick ? 64e6 : 256e6);
+    double lo = x->gpu ? 4e6 : 64e6, top = x->gpu ? 1024e6 : (quick ? 128e6 : 256e6);
+    double step = x->gpu ? (quick ? 16 : 4) : 2;
     int kk = m->hidden > 0 ? m->hidden : 4096;
-    for (double b = 4e6; b <= top * 1.01; b *= quick ? 16 : 4) {
+    for (double b = lo; b <= top * 1.01; b *= step) {
         int n = (int)(b / (x->elem * kk));
         calib_kpoint p = kp(CALIB_K_GEMV, "gemv", x->dtype, 1, n, kk, 1, x->elem);
         plan_add(k, x, &p, quick);
@@ -192,6 +195,7 @@ calib_status calib_ksweep(const calib_opts *o, const calib_kexec *x, calib_resul
         }
         calib_report(o, (double)i / k->n, phase_label(x, &k->p[i], label, sizeof label));
         calib_kpoint p = k->p[i];
+        p.calls = 1;
         if (x->time(x->ctx, &p, k->warm[i], k->reps[i], &p.time_s, err) != 0) {
             rc = CALIB_ERR;
         } else if (!(p.time_s > 0) || !isfinite(p.time_s)) {

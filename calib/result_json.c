@@ -193,6 +193,8 @@ static const jfield PER_KERNEL_FIELDS[] = {
     NUM("peak_flops", per_kernel.peak_flops),
     INT("sm", per_kernel.sm),
     NUM("copy_bytes_per_s", per_kernel.copy_bytes_per_s),
+    OPTNUM("cache_bytes", per_kernel.cache_bytes),
+    INT("n_cache_excluded", per_kernel.n_cache_excluded),
     SPECIAL("class_mape", J_CLASSES, 0),
     CONSTS("form", "max(F / (peak * gemm_efficiency * eta_shape), B / bw) + t0 per GEMM; "
                    "small kernel and launch: medians"),
@@ -285,6 +287,11 @@ static void write_points(cJSON *o, const char *key, const calib_result *r, int *
     }
 }
 
+static int calls_of(const calib_kpoint *p)
+{
+    return p->calls > 1 ? p->calls : 1;
+}
+
 /* The kernel points with the fit's prediction (model_s). */
 static void write_kpoints(cJSON *o, const char *key, const calib_result *r, int *ok)
 {
@@ -307,6 +314,7 @@ static void write_kpoints(cJSON *o, const char *key, const calib_result *r, int 
         put_num(e, "n", p->n, ok);
         put_num(e, "k", p->k, ok);
         put_num(e, "batch", p->batch, ok);
+        put_num(e, "calls", calls_of(p), ok);
         put_num(e, "flops", p->flops, ok);
         put_num(e, "bytes", p->bytes, ok);
         put_num(e, "time_s", p->time_s, ok);
@@ -317,20 +325,18 @@ static void write_kpoints(cJSON *o, const char *key, const calib_result *r, int 
         *ok = 0;
 }
 
+/* class_mape {class: fraction} and class_points {class: n}, the classes
+ * measured. */
 static void write_classes(cJSON *o, const char *key, const calib_result *r, int *ok)
 {
     cJSON *c = cJSON_AddObjectToObject(o, key);
-    for (int k = 0; c && k < CALIB_K_COUNT; k++)
+    cJSON *n = cJSON_AddObjectToObject(o, "class_points");
+    for (int k = 0; c && n && k < CALIB_K_COUNT; k++)
         if (r->per_kernel.class_n[k] > 0) {
-            cJSON *e = cJSON_AddObjectToObject(c, calib_kclass_name((calib_kclass)k));
-            if (!e) {
-                *ok = 0;
-                return;
-            }
-            put_num(e, "mape", r->per_kernel.class_mape[k], ok);
-            put_num(e, "n", r->per_kernel.class_n[k], ok);
+            put_num(c, calib_kclass_name((calib_kclass)k), r->per_kernel.class_mape[k], ok);
+            put_num(n, calib_kclass_name((calib_kclass)k), r->per_kernel.class_n[k], ok);
         }
-    if (!c)
+    if (!c || !n)
         *ok = 0;
 }
 
@@ -641,9 +647,10 @@ static void read_field(const cJSON *o, const jfield *f, calib_result *r, void *r
     case J_COMM: read_comm(o, f->key, (int)f->off, r); break;
     case J_CLASSES:
         for (int k = 0; cJSON_IsObject(v) && k < CALIB_K_COUNT; k++) {
-            const cJSON *e = cJSON_GetObjectItemCaseSensitive(v, calib_kclass_name((calib_kclass)k));
-            r->per_kernel.class_mape[k] = num_or(e, "mape", 0);
-            r->per_kernel.class_n[k] = int_or_0(e, "n");
+            const char *name = calib_kclass_name((calib_kclass)k);
+            r->per_kernel.class_mape[k] = num_or(v, name, 0);
+            r->per_kernel.class_n[k] =
+                int_or_0(cJSON_GetObjectItemCaseSensitive(o, "class_points"), name);
         }
         break;
     case J_POINTS: /* read_points, strictly */
@@ -754,10 +761,14 @@ static int read_kpoints(const cJSON *root, const char *path, calib_result *out,
             snprintf(p.op, sizeof p.op, "%s", op->valuestring);
         if (cJSON_IsString(dt) && dt->valuestring)
             snprintf(p.dtype, sizeof p.dtype, "%s", dt->valuestring);
-        static const char *const K[] = {"tp", "m", "n", "k", "batch"};
-        int *dst[] = {&p.tp, &p.m, &p.n, &p.k, &p.batch};
-        for (int j = 0; j < 5; j++) {
+        static const char *const K[] = {"tp", "m", "n", "k", "batch", "calls"};
+        int *dst[] = {&p.tp, &p.m, &p.n, &p.k, &p.batch, &p.calls};
+        for (int j = 0; j < 6; j++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, K[j]);
+            if (!v && j == 5) { /* calls: 1 when absent */
+                p.calls = 1;
+                continue;
+            }
             double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
             if (!(x >= 0 && x <= 1e9 && x == floor(x)))
                 return engine_errorf(err, "%.200s: kernels[%d].%s: expected a whole number in "
@@ -831,9 +842,12 @@ int calib_json_read(const char *text, const char *path, int full, calib_result *
                            path);
     if (rc == 0 && full)
         rc = read_points(root, path, out, err);
-    /* the engine's tables come from the kernel points: read them always */
-    if (rc == 0)
+    /* the engine's tables come from the kernel points: read them always
+     * (an older schema has none: what such a file holds is not read) */
+    if (rc == 0 && out->schema >= 2)
         rc = read_kpoints(root, path, out, err);
+    if (rc == 0 && out->schema < 2)
+        out->has_per_kernel = 0;
     cJSON_Delete(root);
     if (rc != 0)
         calib_result_free(out);

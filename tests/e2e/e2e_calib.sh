@@ -42,7 +42,7 @@ check_mape() {
 
 # --- CPU, --quick, --json, --out --------------------------------------------
 out=$tmp/cal/cpu.json
-run calibrate --backend cpu --quick --json --out "$out"
+run calibrate --backend cpu --quick --model llama-3-8b --json --out "$out"
 expect_rc 0
 cp "$tmp/out" "$tmp/stdout.json"
 expect_schema "$tmp/stdout.json"
@@ -57,6 +57,19 @@ grep -q '"label":[[:space:]]*"loopback (2 local processes)"' "$tmp/stdout.json" 
 npoints=$(grep -c '"kind":' "$tmp/stdout.json")
 [ "$npoints" -ge 20 ] || fail "$what: only $npoints points"
 check_mape "$tmp/stdout.json"
+# the per-kernel calibration (schema 2): Llama-3-8B's GEMMs on OpenBLAS
+grep -Eq '"schema":[[:space:]]*2,' "$tmp/stdout.json" || fail "$what: not schema 2"
+grep -Eq '"library":[[:space:]]*"OpenBLAS [0-9]' "$tmp/stdout.json" || fail "$what: library is not OpenBLAS"
+grep -Eq '"model":[[:space:]]*"llama-3-8b"' "$tmp/stdout.json" || fail "$what: model is not llama-3-8b"
+for k in per_kernel t0_s bw_bytes_per_s gemm_efficiency small_kernel_s launch_s points kernels \
+         class_mape model_s; do
+    has_key "$tmp/stdout.json" "$k"
+done
+# 3 TP degrees (--quick on the CPU: TP <= 4) x 5 token counts (1..256) x 4 GEMMs
+ngemm=$(grep -c '"class":[[:space:]]*"gemm"' "$tmp/stdout.json")
+[ "$ngemm" -eq 60 ] || fail "$what: $ngemm model GEMM points, expected 60"
+grep -Eq '"op":[[:space:]]*"gate_up"' "$tmp/stdout.json" || fail "$what: no gate_up GEMM"
+grep -Eq '"n":[[:space:]]*6144,' "$tmp/stdout.json" || fail "$what: no TP1 QKV GEMM (n 6144)"
 [ -f "$out" ] || fail "$what: --out file $out not written"
 if [ -f "$out" ]; then
     for k in backend device date roofline eta_compute eta_memory overhead_s power_law; do
@@ -68,8 +81,41 @@ ls -a "$tmp/cal" | grep -q '\.tmp\.' && fail "$what: a temporary file was left b
     fail "$what: --out should not also write the default store"
 grep -q "saved $out" "$tmp/err" || fail "$what: stderr does not say where it saved: $(cat "$tmp/err")"
 
+# --- eval uses it: the CPU's rates, a note naming both devices ---------------
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --no-calib --json
+expect_rc 0
+itl0=$(grep -m1 '"itl_s":' "$tmp/out" | sed 's/.*: *//; s/,.*//')
+grep -A3 '"calibration_used":' "$tmp/out" | grep -q '"file":[[:space:]]*null' ||
+    fail "$what: calibration_used.file is not null without a calibration"
+grep -Eq '"gemm":[[:space:]]*"default"' "$tmp/out" || fail "$what: gemm is not a datasheet default"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --calib "$out" --json
+expect_rc 0
+itl1=$(grep -m1 '"itl_s":' "$tmp/out" | sed 's/.*: *//; s/,.*//')
+awk -v a="$itl0" -v b="$itl1" 'BEGIN { exit !(a > 0 && b > 10 * a) }' ||
+    fail "$what: ITL $itl1 s with the CPU calibration is not 10x the H100's $itl0 s"
+grep -q "\"file\":[[:space:]]*\"$out\"" "$tmp/out" || fail "$what: calibration_used.file is not $out"
+grep -Eq '"gemm":[[:space:]]*"measured"' "$tmp/out" || fail "$what: gemm is not measured"
+grep -Eq '"launch":[[:space:]]*"fitted"' "$tmp/out" || fail "$what: launch is not fitted"
+grep -q "^shardscope eval: --calib: note: $out was measured on CPU.* (cpu), applied to h100-sxm" "$tmp/err" ||
+    fail "$what: no note naming both devices: $(cat "$tmp/err")"
+# an older file loads with a note; a newer one is refused with the reason
+sed 's/"schema":[[:space:]]*2,/"schema": 1,/' "$out" >"$tmp/old.json"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --calib "$tmp/old.json" --json
+expect_rc 0
+grep -q "note: $tmp/old.json is a schema 1 file: no per-kernel fit" "$tmp/err" ||
+    fail "$what: no schema note: $(cat "$tmp/err")"
+grep -Eq '"schema":[[:space:]]*1,' "$tmp/out" || fail "$what: calibration_used.schema is not 1"
+sed 's/"schema":[[:space:]]*2,/"schema": 3,/' "$out" >"$tmp/new.json"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --calib "$tmp/new.json"
+expect_rc 2
+grep -q "schema 3 is newer than this shardscope reads (2)" "$tmp/err" ||
+    fail "$what: newer schema not refused with the reason: $(cat "$tmp/err")"
+run calibrate --backend cpu --quick --model no-such-model --no-save
+expect_rc 2
+grep -q "^shardscope calibrate: --model: " "$tmp/err" || fail "$what: stderr: $(cat "$tmp/err")"
+
 # --- text output, default store ---------------------------------------------
-run calibrate --backend cpu --quick --no-comm
+run calibrate --backend cpu --quick --no-comm --model gpt2-124m
 expect_rc 0
 grep -q '^power law: T = ' "$tmp/out" || fail "$what: no power-law line"
 grep -q '^roofline:  eta_compute ' "$tmp/out" || fail "$what: no roofline line"
@@ -79,7 +125,7 @@ n=$(ls "$XDG_CONFIG_HOME/shardscope/calibration" 2>/dev/null | grep -c '^cpu-.*\
 [ "$n" -eq 1 ] || fail "$what: expected one cpu-*.json in the store, found $n"
 
 # --- cuda without a GPU ---------------------------------------------------
-run calibrate --backend cuda --quick --no-comm --no-save
+run calibrate --backend cuda --quick --no-comm --no-save --model gpt2-124m
 if [ "$rc" -eq 0 ]; then
     echo "note: a usable GPU is present; the no-GPU exit status is not checked here"
 else
@@ -89,7 +135,7 @@ else
         fail "$what: unexpected stderr: $(cat "$tmp/err")"
     [ -s "$tmp/out" ] && fail "$what: printed on stdout"
 
-    run calibrate --quick --no-comm --no-save --json
+    run calibrate --quick --no-comm --no-save --json --model gpt2-124m
     expect_rc 0
     grep -q '^shardscope calibrate: auto: .*; using the CPU backend$' "$tmp/err" ||
         fail "$what: auto did not say it fell back: $(cat "$tmp/err")"

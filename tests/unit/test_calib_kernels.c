@@ -1,0 +1,442 @@
+/*
+ * test_calib_kernels.c - the per-kernel calibration (schema 2): the
+ * model-shaped plan (hand-worked shapes of Llama-3-8B and Mixtral), the
+ * combined fit recovering known constants from exact data, the engine's
+ * table lookup (log-log, hand-worked) and fitted fallback, where each
+ * kernel class's constants come from, the JSON round trip, old and new
+ * schemas, and the OpenBLAS path (missing library named, then a real sweep
+ * of a small model through measure -> fit -> save -> load -> engine).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "calib.h"
+#include "calib_fixture.h"
+#include "support_models.h"
+
+static const calib_kpoint *find(const calib_kpoint *p, int n, const char *op, int tp, int m)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(p[i].op, op) && p[i].tp == tp && p[i].m == m)
+            return &p[i];
+    return NULL;
+}
+
+/* Llama-3-8B: hidden 4096, 32 heads, 8 KV heads of 128, FFN 14336 (SwiGLU). */
+static void test_plan_llama3_8b(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    static const int tok[] = {1, 512};
+    calib_kpoint p[64];
+    int n = calib_plan_gemms(&m, 8, tok, 2, "fp16", 2, p, 64);
+    assert_int_equal(n, 4 * 2 * 4); /* TP 1 2 4 8 x 2 token counts x 4 GEMMs */
+    const calib_kpoint *q = find(p, n, "qkv", 1, 512);
+    assert_non_null(q);
+    assert_int_equal(q->n, (32 + 2 * 8) * 128); /* 6144 */
+    assert_int_equal(q->k, 4096);
+    assert_true(q->flops == 2.0 * 512 * 6144 * 4096);
+    assert_true(q->bytes == (6144.0 * 4096 + 512.0 * 4096 + 512.0 * 6144) * 2);
+    q = find(p, n, "qkv", 8, 1); /* 4 heads and one KV head per GPU */
+    assert_non_null(q);
+    assert_int_equal(q->n, (4 + 2) * 128);
+    q = find(p, n, "out", 8, 1);
+    assert_int_equal(q->n, 4096);
+    assert_int_equal(q->k, 512);
+    q = find(p, n, "gate_up", 8, 512);
+    assert_int_equal(q->n, 2 * 14336 / 8);
+    q = find(p, n, "down", 2, 1);
+    assert_int_equal(q->n, 4096);
+    assert_int_equal(q->k, 14336 / 2);
+    /* the cap is honoured and the count still reported */
+    assert_int_equal(calib_plan_gemms(&m, 8, tok, 2, "fp16", 2, p, 5), 32);
+    assert_int_equal(calib_plan_gemms(&m, 2, tok, 2, "fp16", 2, p, 64), 2 * 2 * 4);
+}
+
+/* Mixtral 8x7B (8 experts, top 2, no dense layers): QKV and out per token
+ * count, the expert GEMMs at ceil(t * 2 / 8) tokens, each count once. */
+static void test_plan_moe_experts(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    static const int tok[] = {1, 4, 512};
+    calib_kpoint p[64];
+    int n = calib_plan_gemms(&m, 1, tok, 3, "bf16", 2, p, 64);
+    assert_int_equal(n, 3 * 2 + 2 * 2); /* per-expert counts 1 and 128 */
+    assert_null(find(p, n, "gate_up", 1, 1));
+    const calib_kpoint *e = find(p, n, "expert_gate_up", 1, 128);
+    assert_non_null(e);
+    assert_int_equal(e->n, 2 * 14336);
+    assert_int_equal(e->k, 4096);
+    assert_non_null(find(p, n, "expert_down", 1, 1));
+    assert_null(find(p, n, "expert_down", 1, 4));
+}
+
+/* Exact data from the per-kernel form at known constants (an H100-like
+ * device: 132 SMs, 989 TFLOP/s) over model GEMMs, GEMVs and the attention
+ * proxy; launches at fixed times.  The fit recovers every constant within
+ * 1 % and its MAPE is under 0.5 %. */
+static void test_fit_recovers_constants(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    static const int tok[] = {1, 4, 16, 64, 256, 1024, 4096, 16384};
+    calib_kpoint p[320];
+    int n = calib_plan_gemms(&m, 8, tok, 8, "fp16", 2, p, 300);
+    assert_true(n > 100 && n <= 300);
+    calib_per_kernel truth = {0};
+    truth.peak_flops = 989e12;
+    truth.sm = 132;
+    truth.gemm_efficiency = 0.72;
+    truth.bw_bytes_per_s = 2.9e12;
+    truth.t0_s = 6e-6;
+    truth.launch_s = 4e-6;
+    truth.small_kernel_s = 2e-6;
+    for (double b = 4e6; b <= 1.1e9; b *= 4, n++) {
+        memset(&p[n], 0, sizeof p[n]);
+        p[n] = (calib_kpoint){.cls = CALIB_K_GEMV, .m = 1, .n = (int)(b / 8192), .k = 4096,
+                              .batch = 1};
+        calib_kpoint_cost(&p[n], 2);
+    }
+    p[n] = (calib_kpoint){.cls = CALIB_K_ATTN, .m = 2048, .n = 2048, .k = 128, .batch = 32};
+    calib_kpoint_cost(&p[n++], 2);
+    for (int i = 0; i < n; i++)
+        p[i].time_s = calib_per_kernel_predict(&truth, &p[i]);
+    p[n++] = (calib_kpoint){.cls = CALIB_K_LAUNCH, .batch = 256, .time_s = 4e-6};
+    p[n++] = (calib_kpoint){.cls = CALIB_K_GRAPH, .batch = 256, .time_s = 2e-6};
+    calib_per_kernel pk = {0};
+    pk.peak_flops = 989e12;
+    pk.sm = 132;
+    engine_error err = {{0}};
+    assert_int_equal(calib_fit_per_kernel(p, n, &pk, &err), 0);
+    assert_true(fabs(pk.gemm_efficiency / 0.72 - 1) < 0.01);
+    assert_true(fabs(pk.bw_bytes_per_s / 2.9e12 - 1) < 0.01);
+    assert_true(fabs(pk.t0_s / 6e-6 - 1) < 0.01);
+    assert_true(pk.launch_s == 4e-6);
+    assert_true(pk.small_kernel_s == 2e-6);
+    assert_true(pk.mape < 0.005);
+    assert_int_equal(pk.points, n);
+    assert_int_equal(pk.class_n[CALIB_K_GEMV], 5);
+    /* too few points: a sentence, not a fit */
+    calib_per_kernel few = {0};
+    few.peak_flops = 1e12;
+    assert_int_equal(calib_fit_per_kernel(p, 2, &few, &err), -1);
+    assert_non_null(strstr(err.msg, "at least 3"));
+}
+
+/* A calibration with one measured shape: n 4096, k 4096, 16-bit, 10 us at
+ * 1 token and 40 us at 4. */
+static engine_calib one_shape(void)
+{
+    static engine_calib c;
+    memset(&c, 0, sizeof c);
+    c.measured = 1;
+    c.per_kernel = 1;
+    c.schema = 2;
+    snprintf(c.model, sizeof c.model, "llama-3-8b");
+    c.peak_flops = 989e12;
+    c.gemm_efficiency = 0.5;
+    c.bw_bytes_per_s = 2e12;
+    c.t0_s = 5e-6;
+    c.n_gemm = 1;
+    c.gemm[0] = (engine_calib_gemm){.n = 4096, .k = 4096, .dclass = 0, .count = 2,
+                                    .m = {1, 4}, .t_s = {10e-6, 40e-6}};
+    return c;
+}
+
+static void test_engine_table_lookup(void **state)
+{
+    (void)state;
+    engine_calib c = one_shape();
+    double t = 0;
+    assert_int_equal(engine_calib_gemm_lookup(&c, 0, 1, 4096, 4096, &t), 1);
+    assert_true(t == 10e-6);
+    /* log-log halfway between 1 and 4 tokens: sqrt(10 us * 40 us) = 20 us */
+    assert_int_equal(engine_calib_gemm_lookup(&c, 0, 2, 4096, 4096, &t), 1);
+    assert_true(fabs(t - 20e-6) < 1e-15);
+    assert_int_equal(engine_calib_gemm_lookup(&c, 0, 8, 4096, 4096, &t), 0);  /* past the table */
+    assert_int_equal(engine_calib_gemm_lookup(&c, 1, 2, 4096, 4096, &t), 0);  /* fp8: not measured */
+    assert_int_equal(engine_calib_gemm_lookup(&c, 0, 2, 4096, 1024, &t), 0);  /* another shape */
+    /* the engine's GEMM takes the table where it covers the shape */
+    engine_gpu g = tg_h100();
+    assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_FP16, 2, 4096, 4096, 2, 2) - 20e-6) < 1e-15);
+    /* elsewhere the fitted constants: m 1, n 4096, k 2048 at 2 bytes is
+     * memory-bound: (4096*2048 + 2048 + 4096) * 2 B / 2e12 B/s + 5 us */
+    double want = (4096.0 * 2048 + 2048 + 4096) * 2 / 2e12 + 5e-6;
+    assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_FP16, 1, 4096, 2048, 2, 2) - want) < 1e-15);
+    /* without a table the same GEMM of 1 token is the fitted one too */
+    c.n_gemm = 0;
+    want = (4096.0 * 4096 + 4096 + 4096) * 2 / 2e12 + 5e-6;
+    assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_FP16, 1, 4096, 4096, 2, 2) - want) < 1e-15);
+}
+
+static void test_calib_sources(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b(), other = tm_llama3_70b();
+    engine_calib c = one_shape();
+    assert_string_equal(engine_calib_source(NULL, &m, ENGINE_KCLASS_GEMM), "default");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_GEMM), "measured");
+    assert_string_equal(engine_calib_source(&c, &other, ENGINE_KCLASS_GEMM), "fitted");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_MEMORY), "fitted");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_LAUNCH), "default");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_ATTENTION), "default");
+    c.per_kernel = 0; /* an old file */
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_GEMM), "fitted");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_SMALL), "default");
+}
+
+/* The fixture plus kernel points and a per-kernel fit. */
+static void with_kernels(calib_result *r)
+{
+    assert_int_equal(ts_calib_fixture(r), 0);
+    snprintf(r->model, sizeof r->model, "llama-3-8b");
+    snprintf(r->library, sizeof r->library, "cuBLAS 13.0");
+    static const int tm[] = {1, 16, 256};
+    for (int i = 0; i < 3; i++) {
+        calib_kpoint p = {.cls = CALIB_K_GEMM, .tp = 1, .m = tm[i], .n = 6144, .k = 4096,
+                          .batch = 1};
+        snprintf(p.op, sizeof p.op, "qkv");
+        snprintf(p.dtype, sizeof p.dtype, "fp16");
+        calib_kpoint_cost(&p, 2);
+        p.time_s = 20e-6 * (1 + i);
+        assert_int_equal(calib_result_add_kpoint(r, &p), 0);
+    }
+    calib_kpoint l = {.cls = CALIB_K_LAUNCH, .batch = 256, .time_s = 3e-6};
+    snprintf(l.op, sizeof l.op, "memset");
+    assert_int_equal(calib_result_add_kpoint(r, &l), 0);
+    r->has_per_kernel = 1;
+    r->per_kernel = (calib_per_kernel){.peak_flops = 989e12, .gemm_efficiency = 0.7,
+                                       .bw_bytes_per_s = 3e12, .t0_s = 5e-6,
+                                       .small_kernel_s = 2e-6, .launch_s = 3e-6, .mape = 0.04,
+                                       .points = 4, .sm = 132};
+    r->per_kernel.class_mape[CALIB_K_GEMM] = 0.05;
+    r->per_kernel.class_n[CALIB_K_GEMM] = 3;
+}
+
+static void test_json_kernels_round_trip(void **state)
+{
+    (void)state;
+    calib_result r, back;
+    with_kernels(&r);
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    cJSON *j = cJSON_Parse(text);
+    assert_int_equal((int)cJSON_GetObjectItem(j, "schema")->valuedouble, 2);
+    const cJSON *pk = cJSON_GetObjectItem(j, "per_kernel");
+    assert_true(cJSON_IsObject(pk));
+    static const char *const KEYS[] = {"t0_s", "bw_bytes_per_s", "gemm_efficiency",
+                                       "small_kernel_s", "launch_s", "mape", "points"};
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
+        assert_non_null(cJSON_GetObjectItem(pk, KEYS[i]));
+    assert_string_equal(cJSON_GetObjectItem(j, "library")->valuestring, "cuBLAS 13.0");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "kernels")), 4);
+    cJSON_Delete(j);
+    engine_error err = {{0}};
+    assert_int_equal(calib_result_from_json(text, "k.json", &back, &err), 0);
+    assert_int_equal(back.n_kpoints, 4);
+    assert_int_equal(back.has_per_kernel, 1);
+    assert_true(back.per_kernel.gemm_efficiency == 0.7);
+    assert_true(back.per_kernel.t0_s == 5e-6);
+    assert_true(back.per_kernel.class_mape[CALIB_K_GEMM] == 0.05);
+    assert_int_equal(back.schema, 2);
+    assert_string_equal(back.load_note, "");
+    assert_string_equal(back.kpoints[2].op, "qkv");
+    assert_int_equal(back.kpoints[2].m, 256);
+    /* the engine's table: one shape at 3 token counts */
+    static engine_calib ec;
+    calib_result_to_engine(&back, &ec);
+    assert_int_equal(ec.per_kernel, 1);
+    assert_int_equal(ec.n_gemm, 1);
+    assert_int_equal(ec.gemm[0].count, 3);
+    assert_true(ec.gemm[0].t_s[2] == 60e-6);
+    assert_true(ec.launch_s == 3e-6);
+    assert_string_equal(ec.model, "llama-3-8b");
+    /* a fixed point from the second write on (cJSON may move a fit
+     * constant by an ulp on its first trip, as test_calib_result_json says) */
+    calib_result third;
+    char *again = calib_result_to_json(&back);
+    assert_int_equal(calib_result_from_json(again, "k2.json", &third, &err), 0);
+    char *once_more = calib_result_to_json(&third);
+    assert_string_equal(again, once_more);
+    free(once_more);
+    calib_result_free(&third);
+    free(again);
+    free(text);
+    calib_result_free(&back);
+    calib_result_free(&r);
+}
+
+/* A file of schema 1 (or without a schema: the first files) loads with a
+ * note; a newer schema is refused with the reason; a broken per_kernel is
+ * refused naming it. */
+static void test_schema_versions(void **state)
+{
+    (void)state;
+    calib_result r, back;
+    with_kernels(&r);
+    char *text = calib_result_to_json(&r);
+    calib_result_free(&r);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    engine_error err = {{0}};
+    static const double SCHEMAS[] = {1, -1};
+    for (int i = 0; i < 2; i++) {
+        cJSON *old = cJSON_Duplicate(j, 1);
+        cJSON_DeleteItemFromObject(old, "per_kernel");
+        cJSON_DeleteItemFromObject(old, "kernels");
+        if (SCHEMAS[i] > 0)
+            cJSON_ReplaceItemInObject(old, "schema", cJSON_CreateNumber(SCHEMAS[i]));
+        else
+            cJSON_DeleteItemFromObject(old, "schema");
+        char *t = cJSON_Print(old);
+        assert_int_equal(calib_result_from_json(t, "old.json", &back, &err), 0);
+        assert_int_equal(back.schema, 1);
+        assert_non_null(strstr(back.load_note, "schema 1 file"));
+        static engine_calib ec;
+        calib_result_to_engine(&back, &ec);
+        assert_int_equal(ec.per_kernel, 0);
+        assert_int_equal(ec.schema, 1);
+        calib_result_free(&back);
+        free(t);
+        cJSON_Delete(old);
+    }
+    cJSON *newer = cJSON_Duplicate(j, 1);
+    cJSON_ReplaceItemInObject(newer, "schema", cJSON_CreateNumber(3));
+    char *t = cJSON_Print(newer);
+    assert_int_equal(calib_result_from_json(t, "new.json", &back, &err), -1);
+    assert_non_null(strstr(err.msg, "new.json: schema 3 is newer than this shardscope reads (2)"));
+    free(t);
+    cJSON_Delete(newer);
+    cJSON *bad = cJSON_Duplicate(j, 1);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(bad, "per_kernel"), "gemm_efficiency",
+                              cJSON_CreateNumber(0));
+    t = cJSON_Print(bad);
+    assert_int_equal(calib_result_from_json(t, "bad.json", &back, &err), -1);
+    assert_non_null(strstr(err.msg, "bad.json: per_kernel: expected gemm_efficiency > 0"));
+    free(t);
+    cJSON_Delete(bad);
+    cJSON *badk = cJSON_Duplicate(j, 1);
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(badk, "kernels"), 1),
+                              "class", cJSON_CreateString("fft"));
+    t = cJSON_Print(badk);
+    assert_int_equal(calib_result_from_json(t, "badk.json", &back, &err), -1);
+    assert_non_null(strstr(err.msg, "badk.json: kernels[1].class: expected gemm"));
+    free(t);
+    cJSON_Delete(badk);
+    cJSON_Delete(j);
+}
+
+/* Without OpenBLAS the CPU backend says which package to install. */
+static void test_blas_missing(void **state)
+{
+    (void)state;
+    engine_error err = {{0}};
+    setenv("SHARDSCOPE_OPENBLAS", "/nonexistent/libopenblas.so.0", 1);
+    assert_null(calib_blas_load(&err));
+    assert_non_null(strstr(err.msg, "OpenBLAS not found"));
+    assert_non_null(strstr(err.msg, "apt-get install libopenblas0"));
+    engine_model m = tm_llama3_8b();
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CPU;
+    o.quick = 1;
+    o.skip_comm = 1;
+    o.model = &m;
+    calib_result r;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_ERR);
+    assert_non_null(strstr(err.msg, "libopenblas0"));
+    calib_result_free(&r);
+    unsetenv("SHARDSCOPE_OPENBLAS");
+    const calib_blas_api *b = calib_blas_load(&err);
+    assert_non_null(b); /* mk/deps.sh test installs libopenblas0 */
+    char v[64];
+    calib_blas_version(b, v, sizeof v);
+    assert_int_equal(strncmp(v, "OpenBLAS", 8), 0);
+}
+
+/* measure -> fit -> save -> load -> the engine uses it, on OpenBLAS with a
+ * small model (hidden 256, 4 heads of 64, 2 KV heads, FFN 512). */
+static void test_cpu_sweep_end_to_end(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    snprintf(m.name, sizeof m.name, "tiny");
+    m.hidden = 256;
+    m.heads = 4;
+    m.kv_heads = 2;
+    m.head_dim = 64;
+    m.ffn = 512;
+    m.layers = 4;
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CPU;
+    o.quick = 1;
+    o.skip_comm = 1;
+    o.model = &m;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_string_equal(r.model, "tiny");
+    assert_int_equal(strncmp(r.library, "OpenBLAS", 8), 0);
+    /* 3 TP degrees (4 heads, --quick TP <= 4) x 5 token counts x 4 GEMMs,
+     * GEMVs at 64 and 128 MB, a copy, 4 attention proxies, one launch */
+    assert_int_equal(r.n_kpoints, 3 * 5 * 4 + 2 + 1 + 4 + 1);
+    assert_int_equal(r.has_per_kernel, 1);
+    assert_true(r.per_kernel.gemm_efficiency > 0 && r.per_kernel.bw_bytes_per_s > 0);
+    assert_true(r.per_kernel.mape >= 0 && isfinite(r.per_kernel.mape));
+    assert_true(r.planned_s > 0);
+    char path[] = "/tmp/shardscope_calib_k_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(calib_store_save(&r, path, CALIB_STORE_NORMAL, &err), 0);
+    static engine_calib ec;
+    char preset[ENGINE_NAME_MAX];
+    assert_int_equal(calib_store_load_file(path, &ec, preset, sizeof preset, &err), 0);
+    unlink(path);
+    assert_int_equal(ec.per_kernel, 1);
+    /* distinct (n, k): TP1 (512,256) (256,256) (1024,256) (256,512); TP2 adds
+     * out (256,128) (its QKV, gate/up and down repeat TP1's shapes); TP4 adds
+     * QKV (192,256) (one KV head) and out (256,64) */
+    assert_int_equal(ec.n_gemm, 7);
+    assert_string_equal(ec.source, path);
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(1e-6, 400);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    engine_plan p = {1, 1, 1, 1};
+    engine_result a, b;
+    assert_int_equal(engine_evaluate(&s, p, &a, &err), 0);
+    s.calib = &ec;
+    assert_int_equal(engine_evaluate(&s, p, &b, &err), 0);
+    /* a 2-core CPU is far slower than an H100 */
+    assert_true(b.itl_s > 10 * a.itl_s);
+    calib_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plan_llama3_8b),
+        cmocka_unit_test(test_plan_moe_experts),
+        cmocka_unit_test(test_fit_recovers_constants),
+        cmocka_unit_test(test_engine_table_lookup),
+        cmocka_unit_test(test_calib_sources),
+        cmocka_unit_test(test_json_kernels_round_trip),
+        cmocka_unit_test(test_schema_versions),
+        cmocka_unit_test(test_blas_missing),
+        cmocka_unit_test(test_cpu_sweep_end_to_end),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

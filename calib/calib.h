@@ -385,6 +385,22 @@ typedef struct calib_cuda_api {
                         const void *alpha, const void *a, int a_type, int lda,
                         const void *b, int b_type, int ldb, const void *beta, void *c,
                         int c_type, int ldc, int compute_type, int algo); /* cublasGemmEx */
+    /* Optional (the per-kernel sweep's attention proxy and launch points;
+     * a table without them skips those points with a note). */
+    int (*blas_gemm_strided_batched_ex)(void *handle, int transa, int transb, int m, int n,
+                                        int k, const void *alpha, const void *a, int a_type,
+                                        int lda, long long stride_a, const void *b, int b_type,
+                                        int ldb, long long stride_b, const void *beta, void *c,
+                                        int c_type, int ldc, long long stride_c, int batch,
+                                        int compute_type, int algo); /* cublasGemmStridedBatchedEx */
+    int (*mem_set_async)(void *ptr, int value, size_t bytes, void *stream); /* cudaMemsetAsync */
+    int (*stream_begin_capture)(void *stream, int mode);  /* cudaStreamBeginCapture */
+    int (*stream_end_capture)(void *stream, void **graph); /* cudaStreamEndCapture */
+    int (*graph_instantiate)(void **exec, void *graph, unsigned long long flags);
+                                                       /* cudaGraphInstantiateWithFlags */
+    int (*graph_launch)(void *exec, void *stream);     /* cudaGraphLaunch */
+    int (*graph_exec_destroy)(void *exec);             /* cudaGraphExecDestroy */
+    int (*graph_destroy)(void *graph);                 /* cudaGraphDestroy */
 } calib_cuda_api;
 
 typedef struct calib_opts {

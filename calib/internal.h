@@ -59,6 +59,8 @@ typedef struct calib_kexec {
     const char *tag;      /* progress prefix: "cpu", "cuda" */
     int gpu;              /* 1: GPU token ranges and sizes */
     int has_graph;        /* 1: CALIB_K_GRAPH can be timed */
+    int has_attn;         /* 1: CALIB_K_ATTN (batched GEMMs) can be timed */
+    int has_launch;       /* 1: CALIB_K_LAUNCH can be timed */
     const char *dtype;    /* the GEMM element type */
     double elem;          /* its bytes */
     double prior_flops;   /* rough rates for the planned budget */

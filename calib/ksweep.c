@@ -103,20 +103,22 @@ static void plan_memory(kplan *k, const calib_kexec *x, const engine_model *m, i
 /* QK^T and PV at prefill lengths and decode contexts (TP 1's heads). */
 static void plan_attention(kplan *k, const calib_kexec *x, const engine_model *m, int quick)
 {
-    static const int pre_g[] = {512, 2048, 8192}, pre_c[] = {256, 1024};
+    static const int pre_g[] = {512, 2048, 4096}, pre_c[] = {256, 1024};
     static const int dec_g[] = {1024, 8192, 32768}, dec_c[] = {1024, 4096};
     int h = m->heads, kv = m->kv_heads > 0 ? m->kv_heads : h, dh = m->head_dim;
     int grp = h / kv > 0 ? h / kv : 1, seqs = 8;
     int np = x->gpu ? (quick ? 2 : 3) : (quick ? 1 : 2);
+    if (!x->has_attn)
+        return;
     for (int i = 0; i < np; i++) {
-        int t = x->gpu ? pre_g[i] : pre_c[i];
+        int t = x->gpu ? pre_g[quick && i ? 2 : i] : pre_c[i];
         calib_kpoint a = kp(CALIB_K_ATTN, "prefill_qk", x->dtype, t, t, dh, h, x->elem);
         calib_kpoint b = kp(CALIB_K_ATTN, "prefill_pv", x->dtype, t, dh, t, h, x->elem);
         plan_add(k, x, &a, quick);
         plan_add(k, x, &b, quick);
     }
     for (int i = 0; i < np; i++) {
-        int c = x->gpu ? dec_g[i] : dec_c[i];
+        int c = x->gpu ? dec_g[quick && i ? 1 : i] : dec_c[i];
         calib_kpoint a = kp(CALIB_K_ATTN, "decode_qk", x->dtype, grp, c, dh, seqs * kv, x->elem);
         calib_kpoint b = kp(CALIB_K_ATTN, "decode_pv", x->dtype, grp, dh, c, seqs * kv, x->elem);
         plan_add(k, x, &a, quick);
@@ -128,6 +130,8 @@ static void plan_launch(kplan *k, const calib_kexec *x, int quick)
 {
     calib_kpoint l = kp(CALIB_K_LAUNCH, x->gpu ? "memset" : "sgemm_1", x->dtype, 0, 0, 0, 256, 0);
     l.flops = l.bytes = 0;
+    if (!x->has_launch)
+        return;
     plan_add(k, x, &l, quick);
     if (x->has_graph) {
         calib_kpoint g = l;

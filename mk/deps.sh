@@ -2,7 +2,7 @@
 # deps.sh - find the build (or test) dependencies with pkg-config / PATH and,
 # when some are missing, install them with apt-get (as root or through
 # sudo), printing the command; elsewhere stop with the exact install line.
-#   sh mk/deps.sh build   ncursesw, cJSON, pkg-config
+#   sh mk/deps.sh build   ncursesw, cJSON, pkg-config, OpenBLAS (dlopen'd by calibrate)
 #   sh mk/deps.sh test    + cmocka, tmux, xmllint
 #   sh mk/deps.sh clang   build + clang (make asan's clang UBSan pass)
 set -u
@@ -21,6 +21,9 @@ need_cmd() { # command, Debian package
 need_cmd pkg-config pkg-config
 need_pc ncursesw libncurses-dev
 need_pc libcjson libcjson-dev
+# OpenBLAS: loaded with dlopen by `calibrate --backend cpu` (not linked); the
+# -dev package brings libopenblas0 and its pkg-config file.
+need_pc openblas libopenblas-dev
 [ "$want" = clang ] && need_cmd clang clang
 if [ "$want" = test ]; then
     need_pc cmocka libcmocka-dev
@@ -53,5 +56,5 @@ if command -v apt-get >/dev/null 2>&1; then
     }
     exit 0
 fi
-echo "shardscope: no apt-get here; install the equivalents of: $* (pkg-config, ncursesw, cJSON, cmocka, tmux, xmllint)" >&2
+echo "shardscope: no apt-get here; install the equivalents of: $* (pkg-config, ncursesw, cJSON, OpenBLAS, cmocka, tmux, xmllint)" >&2
 exit 1

@@ -249,6 +249,8 @@ calib_status calib_blas_kexec(const calib_opts *o, calib_kexec *x, char *library
     x->tag = "cpu";
     x->gpu = 0;
     x->has_graph = 0;
+    x->has_attn = 1;
+    x->has_launch = 1;
     x->dtype = "fp32";
     x->elem = 4;
     if (b->set_num_threads)

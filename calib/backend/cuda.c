@@ -20,6 +20,7 @@
  * sizes, warm-up, median) with a timing callback each.
  */
 #include <dlfcn.h>
+#include <math.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +77,14 @@ static const cuda_sym SYMS[] = {
     SYM(blas_create, LIB_CUBLAS, "cublasCreate_v2", NULL, 0),
     SYM(blas_destroy, LIB_CUBLAS, "cublasDestroy_v2", NULL, 0),
     SYM(blas_gemm_ex, LIB_CUBLAS, "cublasGemmEx", NULL, 0),
+    SYM(blas_gemm_strided_batched_ex, LIB_CUBLAS, "cublasGemmStridedBatchedEx", NULL, 1),
+    SYM(mem_set_async, LIB_CUDART, "cudaMemsetAsync", NULL, 1),
+    SYM(stream_begin_capture, LIB_CUDART, "cudaStreamBeginCapture", NULL, 1),
+    SYM(stream_end_capture, LIB_CUDART, "cudaStreamEndCapture", NULL, 1),
+    SYM(graph_instantiate, LIB_CUDART, "cudaGraphInstantiateWithFlags", NULL, 1),
+    SYM(graph_launch, LIB_CUDART, "cudaGraphLaunch", NULL, 1),
+    SYM(graph_exec_destroy, LIB_CUDART, "cudaGraphExecDestroy", NULL, 1),
+    SYM(graph_destroy, LIB_CUDART, "cudaGraphDestroy", NULL, 1),
 };
 #define N_SYMS (sizeof SYMS / sizeof SYMS[0])
 
@@ -596,6 +605,183 @@ static calib_status gpu_sweep(gpu_ctx *g, const gpu_grid *gr, const calib_opts *
     return time_and_add(g, &p, n, gr->reps, r, err);
 }
 
+/* --- the per-kernel sweep (calib_ksweep) on cuBLAS ------------------------ */
+
+#define K_LAUNCHES 256
+#define CUDA_STREAM_CAPTURE_GLOBAL 0
+
+typedef struct kgpu {
+    const calib_cuda_api *api;
+    void *blas, *e0, *e1, *stream, *graph, *exec;
+    void *w, *x, *y;       /* weights, input, output */
+    size_t wb, xb, yb;     /* bytes */
+    int dt;
+} kgpu;
+
+/* One kernel point on the default stream (a graph launch on g->stream). */
+static int kgpu_run(kgpu *g, const calib_kpoint *p)
+{
+    const calib_cuda_api *a = g->api;
+    const float one = 1.0f, zero = 0.0f;
+    switch (p->cls) {
+    case CALIB_K_COPY:
+        return a->mem_copy_async(g->y, g->w, (size_t)(p->bytes / 2), CALIB_CUDA_MEMCPY_D2D,
+                                 NULL);
+    case CALIB_K_LAUNCH:
+        for (int i = 0; i < p->batch; i++)
+            if (a->mem_set_async(g->y, 0, 4, NULL) != 0)
+                return -1;
+        return 0;
+    case CALIB_K_GRAPH: return a->graph_launch(g->exec, g->stream);
+    case CALIB_K_ATTN: /* column-major C^T = B^T A^T, one call for the batch */
+        return a->blas_gemm_strided_batched_ex(
+            g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, g->w, g->dt, p->n,
+            (long long)p->n * p->k, g->x, g->dt, p->k, (long long)p->m * p->k, &zero, g->y,
+            g->dt, p->n, (long long)p->m * p->n, p->batch, CUBLAS_COMPUTE_32F,
+            CUBLAS_GEMM_DEFAULT);
+    default:
+        return a->blas_gemm_ex(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, g->w,
+                               g->dt, p->n, g->x, g->dt, p->k, &zero, g->y, g->dt, p->n,
+                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    }
+}
+
+static int kgpu_time(void *ctx, calib_kpoint *p, int warm, int reps, double *t,
+                     engine_error *err)
+{
+    kgpu *g = ctx;
+    const calib_cuda_api *a = g->api;
+    double v[16];
+    reps = reps < 1 ? 1 : reps > 16 ? 16 : reps;
+    void *st = p->cls == CALIB_K_GRAPH ? g->stream : NULL;
+    for (int r = -warm; r < reps; r++) {
+        a->event_record(g->e0, st);
+        int s = kgpu_run(g, p);
+        a->event_record(g->e1, st);
+        int ce = a->event_synchronize(g->e1);
+        float ms = 0;
+        if (s != 0 || ce != 0 || a->event_elapsed_ms(&ms, g->e0, g->e1) != 0) {
+            engine_errorf(err, "cuda backend: %s %dx%dx%d (batch %d) failed: %s", p->op, p->m,
+                          p->n, p->k, p->batch, s != 0 ? "cuBLAS / CUDA error" : cuda_msg(a, ce));
+            return -1;
+        }
+        if (r >= 0)
+            v[r] = ms * 1e-3;
+    }
+    qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
+    *t = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
+    if (p->cls == CALIB_K_LAUNCH || p->cls == CALIB_K_GRAPH)
+        *t /= p->batch > 0 ? p->batch : 1;
+    return 0;
+}
+
+static void kgpu_free(kgpu *g)
+{
+    const calib_cuda_api *a = g->api;
+    if (g->exec)
+        a->graph_exec_destroy(g->exec);
+    if (g->graph)
+        a->graph_destroy(g->graph);
+    if (g->stream)
+        a->stream_destroy(g->stream);
+    if (g->e0)
+        a->event_destroy(g->e0);
+    if (g->e1)
+        a->event_destroy(g->e1);
+    void *bufs[] = {g->w, g->x, g->y};
+    for (int i = 0; i < 3; i++)
+        if (bufs[i])
+            a->mem_free(bufs[i]);
+    memset(g, 0, sizeof *g);
+}
+
+/* K_LAUNCHES tiny memsets captured on g->stream into an instantiated
+ * graph.  0, or -1 (the graph point is then left out). */
+static int kgpu_graph(kgpu *g)
+{
+    const calib_cuda_api *a = g->api;
+    if (!a->stream_begin_capture || !a->stream_end_capture || !a->graph_instantiate ||
+        !a->graph_launch || !a->graph_exec_destroy || !a->graph_destroy || !a->mem_set_async)
+        return -1;
+    if (a->stream_create(&g->stream) != 0) {
+        g->stream = NULL;
+        return -1;
+    }
+    if (a->stream_begin_capture(g->stream, CUDA_STREAM_CAPTURE_GLOBAL) != 0)
+        return -1;
+    int bad = 0;
+    for (int i = 0; i < K_LAUNCHES; i++)
+        bad |= a->mem_set_async(g->y, 0, 4, g->stream);
+    if (a->stream_end_capture(g->stream, &g->graph) != 0 || bad)
+        return -1;
+    return a->graph_instantiate(&g->exec, g->graph, 0) == 0 ? 0 : -1;
+}
+
+/* Buffers for the largest point of the plan (the weights of 1 GB GEMVs,
+ * 16k tokens through the widest layer, the 1 GiB copy), two events. */
+static calib_status kgpu_setup(kgpu *g, const calib_opts *o, void *blas, engine_error *err)
+{
+    const engine_model *m = o->model;
+    const calib_cuda_api *a = g->api;
+    double d = m->hidden, f = m->ffn > m->moe_ffn ? m->ffn : m->moe_ffn;
+    double wide = 2 * f > ((double)m->heads + 2.0 * m->kv_heads) * m->head_dim
+                      ? 2 * f : ((double)m->heads + 2.0 * m->kv_heads) * m->head_dim;
+    double tmax = o->max_tokens > 0 ? o->max_tokens : (o->quick ? 4096 : 16384);
+    g->wb = (size_t)fmax(wide * d * 2, 1100e6);
+    g->xb = (size_t)fmax(tmax * fmax(f, d) * 2, 1100.0 * 1048576); /* PV at 4096 tokens */
+    g->yb = (size_t)fmax(tmax * wide * 2, 1100.0 * 1048576);
+    g->blas = blas;
+    void **p[] = {&g->w, &g->x, &g->y};
+    size_t n[] = {g->wb, g->xb, g->yb};
+    for (int i = 0; i < 3; i++)
+        if (a->mem_alloc(p[i], n[i]) != 0) {
+            *p[i] = NULL;
+            engine_errorf(err, "out of GPU memory: cudaMalloc of %.1f MiB for the per-kernel "
+                          "sweep failed; try --quick or --max-tokens", n[i] / 1048576.0);
+            return CALIB_ERR;
+        }
+    if (a->event_create(&g->e0) != 0 || a->event_create(&g->e1) != 0) {
+        engine_errorf(err, "cuda backend: cudaEventCreate failed");
+        return CALIB_ERR;
+    }
+    if (fill_device(a, g->w, g->wb) != 0 || fill_device(a, g->x, g->xb) != 0) {
+        engine_errorf(err, "cuda backend: cannot initialise the GPU buffers");
+        return CALIB_ERR;
+    }
+    return CALIB_OK;
+}
+
+/* The per-kernel sweep of o->model (calib_ksweep) on the open device. */
+static calib_status cuda_kernels(const calib_opts *o, const calib_cuda_api *a, void *blas,
+                                 calib_result *r, engine_error *err)
+{
+    kgpu g;
+    memset(&g, 0, sizeof g);
+    g.api = a;
+    g.dt = CUDA_R_16F;
+    calib_status rc = kgpu_setup(&g, o, blas, err);
+    int has_graph = rc == CALIB_OK && kgpu_graph(&g) == 0;
+    int v = r->dev.runtime_version;
+    snprintf(r->library, sizeof r->library, "cuBLAS (CUDA %d.%d)", v / 1000, v % 1000 / 10);
+    snprintf(r->kernel_note, sizeof r->kernel_note,
+             "fp16 only (fp8 needs cublasLt, not in this build)%s%s; attention proxy: "
+             "batched GEMMs QK^T and PV (no softmax, no causal mask, scores written to "
+             "memory); collectives: all-reduce and send/recv (no all-gather, all-to-all)",
+             a->blas_gemm_strided_batched_ex ? "" : "; no attention proxy (no "
+                                                    "cublasGemmStridedBatchedEx)",
+             has_graph ? "" : "; no graph launch (CUDA graphs unavailable)");
+    calib_kexec x = {.ctx = &g, .tag = "cuda", .gpu = 1, .has_graph = has_graph,
+                     .has_attn = a->blas_gemm_strided_batched_ex != NULL,
+                     .has_launch = a->mem_set_async != NULL,
+                     .dtype = "fp16", .elem = 2, .prior_flops = 400e12, .prior_bw = 2e12,
+                     .prior_call_s = 30e-6, .time = kgpu_time};
+    calib_opts inner = *o;
+    if (rc == CALIB_OK)
+        rc = calib_ksweep(&inner, &x, r, err);
+    kgpu_free(&g);
+    return rc;
+}
+
 calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_error *err)
 {
     const calib_cuda_api *a = api_get(o->cuda, 1, err);
@@ -612,6 +798,14 @@ calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_err
     if (rc != CALIB_OK)
         return rc;
     rc = gpu_sweep(&g, &gr, o, r, err);
+    if (rc == CALIB_OK && o->model) {
+        /* the per-kernel sweep reuses the handle; the layer buffers go first */
+        void *blas = g.blas;
+        g.blas = NULL;
+        gpu_release(&g);
+        rc = cuda_kernels(o, a, blas, r, err);
+        a->blas_destroy(blas);
+    }
     gpu_release(&g);
     if (rc == CALIB_OK)
         calib_report(o, 1.0, "cuda: done");

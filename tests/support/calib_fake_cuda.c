@@ -11,6 +11,20 @@ ts_fake_cuda ts_fake;
 
 static char fake_heap[16][16];
 static int fake_handles[4];
+/* Events: the modelled clock when recorded (roofline mode). */
+static double fake_clock;
+static double fake_events[8];
+static int fake_n_events;
+static int fake_graph_kernels;
+
+static void fake_work(double flops, double bytes, int m, int n, int k, int batch)
+{
+    if (!ts_fake.roofline)
+        return;
+    double c = flops / (ts_fake.peak * ts_fake.eff * engine_gemm_shape_eta(10, m, n, k, batch));
+    double b = bytes / ts_fake.bw;
+    fake_clock += (c > b ? c : b) + ts_fake.t0;
+}
 
 static int f_count(int *n)
 {
@@ -73,7 +87,55 @@ static int f_copy(void *dst, const void *src, size_t n, int kind)
 static int f_copy_async(void *dst, const void *src, size_t n, int kind, void *st)
 {
     (void)st;
+    if (ts_fake.roofline)
+        fake_clock += 2.0 * (double)n / ts_fake.copy_bw;
     return f_copy(dst, src, n, kind);
+}
+static int f_set_async(void *p, int v, size_t n, void *st)
+{
+    (void)p, (void)v, (void)n;
+    ts_fake.memsets++;
+    if (st && st == &fake_handles[2]) { /* being captured into the graph */
+        fake_graph_kernels++;
+        return 0;
+    }
+    fake_clock += ts_fake.launch_s;
+    return 0;
+}
+static int f_stream_create(void **st)
+{
+    *st = &fake_handles[2];
+    return 0;
+}
+static int f_begin_capture(void *st, int mode)
+{
+    (void)st, (void)mode;
+    fake_graph_kernels = 0;
+    return 0;
+}
+static int f_end_capture(void *st, void **graph)
+{
+    (void)st;
+    *graph = &fake_handles[3];
+    return 0;
+}
+static int f_instantiate(void **exec, void *graph, unsigned long long flags)
+{
+    (void)flags;
+    *exec = graph;
+    return 0;
+}
+static int f_graph_launch(void *exec, void *st)
+{
+    (void)exec, (void)st;
+    ts_fake.graphs++;
+    fake_clock += fake_graph_kernels * ts_fake.graph_s;
+    return 0;
+}
+static int f_event_create(void **e)
+{
+    *e = &fake_events[fake_n_events++ % 8];
+    return 0;
 }
 static int f_set(void *p, int v, size_t n)
 {
@@ -92,13 +154,16 @@ static int f_destroy(void *h)
 }
 static int f_record(void *ev, void *st)
 {
-    (void)ev, (void)st;
+    (void)st;
+    if (ev >= (void *)&fake_events[0] && ev < (void *)&fake_events[8])
+        *(double *)ev = fake_clock;
     return 0;
 }
 static int f_elapsed(float *ms, void *a, void *b)
 {
-    (void)a, (void)b;
-    *ms = 1.0f;
+    int ours = a >= (void *)&fake_events[0] && a < (void *)&fake_events[8] &&
+               b >= (void *)&fake_events[0] && b < (void *)&fake_events[8];
+    *ms = ts_fake.roofline && ours ? (float)((*(double *)b - *(double *)a) * 1e3) : 1.0f;
     return 0;
 }
 static const char *f_error_string(int code)
@@ -125,6 +190,21 @@ static int f_gemm(void *h, int ta, int tb, int m, int n, int k, const void *alph
     (void)at, (void)lda, (void)b, (void)bt, (void)ldb, (void)beta, (void)c, (void)ct;
     (void)ldc, (void)compute, (void)algo;
     ts_fake.gemms++;
+    /* column-major n x t = (n x k)(k x t): the row-major GEMM of t tokens */
+    fake_work(2.0 * m * n * k, ((double)m * k + (double)k * n + (double)m * n) * 2, n, m, k, 1);
+    return 0;
+}
+static int f_gemm_batched(void *h, int ta, int tb, int m, int n, int k, const void *alpha,
+                          const void *a, int at, int lda, long long sa, const void *b, int bt,
+                          int ldb, long long sb, const void *beta, void *c, int ct, int ldc,
+                          long long sc, int batch, int compute, int algo)
+{
+    (void)h, (void)ta, (void)tb, (void)alpha, (void)a, (void)at, (void)lda, (void)sa, (void)b;
+    (void)bt, (void)ldb, (void)sb, (void)beta, (void)c, (void)ct, (void)ldc, (void)sc;
+    (void)compute, (void)algo;
+    ts_fake.batched++;
+    fake_work(2.0 * batch * m * n * k,
+              batch * ((double)m * k + (double)k * n + (double)m * n) * 2, n, m, k, batch);
     return 0;
 }
 
@@ -132,6 +212,9 @@ calib_cuda_api ts_fake_cuda_reset(void)
 {
     memset(&ts_fake, 0, sizeof ts_fake);
     ts_fake.count = 1;
+    fake_clock = 0;
+    fake_n_events = 0;
+    fake_graph_kernels = 0;
     calib_cuda_api a = {
         .get_device_count = f_count,
         .set_device = f_set_device,
@@ -145,7 +228,7 @@ calib_cuda_api ts_fake_cuda_reset(void)
         .mem_copy = f_copy,
         .mem_copy_async = f_copy_async,
         .mem_set = f_set,
-        .event_create = f_create,
+        .event_create = f_event_create,
         .event_destroy = f_destroy,
         .event_record = f_record,
         .event_synchronize = f_destroy,
@@ -158,6 +241,15 @@ calib_cuda_api ts_fake_cuda_reset(void)
         .blas_create = f_blas_create,
         .blas_destroy = f_destroy,
         .blas_gemm_ex = f_gemm,
+        .blas_gemm_strided_batched_ex = f_gemm_batched,
+        .mem_set_async = f_set_async,
+        .stream_begin_capture = f_begin_capture,
+        .stream_end_capture = f_end_capture,
+        .graph_instantiate = f_instantiate,
+        .graph_launch = f_graph_launch,
+        .graph_exec_destroy = f_destroy,
+        .graph_destroy = f_destroy,
     };
+    a.stream_create = f_stream_create;
     return a;
 }

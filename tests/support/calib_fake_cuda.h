@@ -5,7 +5,8 @@
  * "Fake GPU" (10 SMs, sm_90, 80 GB) whose calls succeed, with knobs to make
  * the device count, an allocation or cuBLAS fail, and counters of what was
  * allocated and freed.  Device memory is never touched (copies are no-ops;
- * every timed interval is 1 ms).
+ * every timed interval is 1 ms, or the roofline's time of the work between
+ * the events when ts_fake.roofline is set).
  */
 #ifndef SHARDSCOPE_TEST_CALIB_FAKE_CUDA_H
 #define SHARDSCOPE_TEST_CALIB_FAKE_CUDA_H
@@ -18,8 +19,16 @@ typedef struct ts_fake_cuda {
     int count;          /* devices it reports */
     int fail_alloc_at;  /* the n-th cudaMalloc (1-based) fails; 0 none */
     int blas_create_rc; /* cublasCreate's return */
+    /* roofline timing (0: every timed interval is 1 ms): the interval
+     * between two events is the modelled time of the work recorded between
+     * them - a GEMM max(F / (peak * eff * eta_shape(sm 10)), B / bw) + t0,
+     * a copy bytes / copy_bw, an eager memset launch_s, a graph of memsets
+     * graph_s per kernel */
+    int roofline;
+    double peak, eff, bw, t0, copy_bw, launch_s, graph_s;
+    int no_batched;     /* 1: no cublasGemmStridedBatchedEx in the table */
     /* counters */
-    int allocs, frees, gemms;
+    int allocs, frees, gemms, batched, memsets, graphs;
 } ts_fake_cuda;
 
 extern ts_fake_cuda ts_fake;

@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "calib.h"
+#include "calib_fake_cuda.h"
 #include "calib_fixture.h"
 #include "support_models.h"
 
@@ -425,6 +427,101 @@ static void test_cpu_sweep_end_to_end(void **state)
     calib_result_free(&r);
 }
 
+/* The cuBLAS path through the fake library: its timings follow a known
+ * roofline (ts_fake.roofline), so the fit recovers the fake's constants.
+ * The fake GPU (10 SMs, sm_90, 1 GHz, no preset) gets the estimated roof
+ * 4096 FLOP/clk x 10 x 1 GHz = 40.96 TFLOP/s. */
+static void fake_roofline(void)
+{
+    ts_fake.roofline = 1;
+    ts_fake.peak = 40.96e12;
+    ts_fake.eff = 0.8;
+    ts_fake.bw = 0.3e12; /* memory-bound below ~20 tokens on 10 SMs */
+    ts_fake.t0 = 5e-6;
+    ts_fake.copy_bw = 0.25e12;
+    ts_fake.launch_s = 4e-6;
+    ts_fake.graph_s = 1.5e-6;
+}
+
+typedef struct cancel_at {
+    atomic_int flag;
+    const char *step; /* cancel when a step label starts with this */
+    int seen;
+} cancel_at;
+
+static void on_step(void *ctx, double f, const char *step)
+{
+    (void)f;
+    cancel_at *c = ctx;
+    if (c && c->step && step && !strncmp(step, c->step, strlen(c->step))) {
+        c->seen++;
+        atomic_store(&c->flag, 1);
+    }
+}
+
+static void test_cuda_fake_per_kernel(void **state)
+{
+    (void)state;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    fake_roofline();
+    engine_model m = tm_llama3_8b();
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CUDA;
+    o.cuda = &api;
+    o.quick = 1;
+    o.skip_comm = 1;
+    o.model = &m;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_string_equal(r.library, "cuBLAS (CUDA 13.0)");
+    assert_string_equal(r.model, "llama-3-8b");
+    /* --quick on a GPU: 7 token counts x 4 GEMMs x TP 1 2 4 8; GEMVs of 4,
+     * 64 and 1024 MB; a copy; QK^T and PV at 2 prefill and 2 decode shapes;
+     * eager and graph launches */
+    assert_int_equal(r.n_kpoints, 7 * 4 * 4 + 3 + 1 + 8 + 2);
+    assert_true(ts_fake.batched > 0);
+    assert_true(ts_fake.graphs > 0);
+    assert_int_equal(ts_fake.allocs, ts_fake.frees);
+    assert_int_equal(r.has_per_kernel, 1);
+    const calib_per_kernel *pk = &r.per_kernel;
+    assert_true(pk->peak_flops == 40.96e12);
+    assert_int_equal(pk->sm, 10);
+    assert_true(fabs(pk->gemm_efficiency / 0.8 - 1) < 0.01);
+    assert_true(fabs(pk->bw_bytes_per_s / 0.3e12 - 1) < 0.01);
+    assert_true(fabs(pk->t0_s / 5e-6 - 1) < 0.02);
+    assert_true(fabs(pk->launch_s / 4e-6 - 1) < 0.001);
+    assert_true(fabs(pk->small_kernel_s / 1.5e-6 - 1) < 0.001);
+    assert_true(fabs(pk->copy_bytes_per_s / 0.25e12 - 1) < 0.001);
+    assert_true(pk->mape < 0.01);
+    assert_int_equal(pk->class_n[CALIB_K_ATTN], 8);
+    assert_non_null(strstr(r.kernel_note, "fp8 needs cublasLt"));
+    calib_result_free(&r);
+
+    /* without cublasGemmStridedBatchedEx: no attention proxy, said */
+    api = ts_fake_cuda_reset();
+    fake_roofline();
+    api.blas_gemm_strided_batched_ex = NULL;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(r.per_kernel.class_n[CALIB_K_ATTN], 0);
+    assert_non_null(strstr(r.kernel_note, "no attention proxy"));
+    calib_result_free(&r);
+
+    /* cancelled in the attention phase: CALIB_CANCELLED, nothing leaked */
+    api = ts_fake_cuda_reset();
+    fake_roofline();
+    cancel_at c = {0};
+    c.step = "cuda: attention";
+    o.progress = on_step;
+    o.progress_ctx = &c;
+    o.cancel = &c.flag;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_CANCELLED);
+    assert_true(c.seen > 0);
+    assert_int_equal(ts_fake.allocs, ts_fake.frees);
+    calib_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_schema_versions),
         cmocka_unit_test(test_blas_missing),
         cmocka_unit_test(test_cpu_sweep_end_to_end),
+        cmocka_unit_test(test_cuda_fake_per_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,15 +187,15 @@ static void test_calib_sources(void **state)
     (void)state;
     engine_model m = tm_llama3_8b(), other = tm_llama3_70b();
     engine_calib c = one_shape();
-    assert_string_equal(engine_calib_source(NULL, &m, ENGINE_KCLASS_GEMM), "default");
-    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_GEMM), "measured");
-    assert_string_equal(engine_calib_source(&c, &other, ENGINE_KCLASS_GEMM), "fitted");
-    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_MEMORY), "fitted");
-    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_LAUNCH), "default");
-    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_ATTENTION), "default");
+    assert_string_equal(engine_calib_source(NULL, &m, ENGINE_CALIB_K_GEMM), "default");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_CALIB_K_GEMM), "measured");
+    assert_string_equal(engine_calib_source(&c, &other, ENGINE_CALIB_K_GEMM), "fitted");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_CALIB_K_MEMORY), "fitted");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_CALIB_K_LAUNCH), "default");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_CALIB_K_ATTENTION), "default");
     c.per_kernel = 0; /* an old file */
-    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_GEMM), "fitted");
-    assert_string_equal(engine_calib_source(&c, &m, ENGINE_KCLASS_SMALL), "default");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_CALIB_K_GEMM), "fitted");
+    assert_string_equal(engine_calib_source(&c, &m, ENGINE_CALIB_K_SMALL), "default");
 }
 
 /* The fixture plus kernel points and a per-kernel fit. */

@@ -678,8 +678,8 @@ int calib_store_load_result_for_gpu_in(const char *dir,
 
 typedef struct calib_job calib_job;
 
-/* Start calib_run(opts) in a pthread.  opts is copied; its gpus array is
- * borrowed and must outlive the job; opts->progress/cancel are replaced by
+/* Start calib_run(opts) in a pthread.  opts is copied (its model too); its
+ * gpus array is borrowed and must outlive the job; opts->progress/cancel are replaced by
  * the job's own.  When save is nonzero the result is stored with
  * calib_store_save_default() once complete (a cancelled or failed job never
  * touches the stored file).  0 / -1 with err. */

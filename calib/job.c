@@ -15,6 +15,7 @@ struct calib_job {
     pthread_t thread;
     pthread_mutex_t lock;
     calib_opts opts;
+    engine_model model; /* the copy opts.model points to */
     int save;
     atomic_int cancel;
     /* Guarded by lock. */
@@ -76,6 +77,10 @@ int calib_job_start(const calib_opts *opts, int save, calib_job **out,
         j->opts = *opts;
     else
         calib_opts_defaults(&j->opts);
+    if (j->opts.model) { /* copied: the caller's model may change while it runs */
+        j->model = *j->opts.model;
+        j->opts.model = &j->model;
+    }
     j->save = save;
     atomic_init(&j->cancel, 0);
     j->opts.cancel = &j->cancel;

@@ -42,6 +42,7 @@
 #include "preset.h"
 #include "explorer.h"
 #include "explorer_int.h"
+#include "support_models.h"
 #include "json.h"
 #include "launch.h"
 #include "term.h"
@@ -857,6 +858,7 @@ static struct fake_job {
     int outcome; /* 0 keep running, 1 finish with the result, -1 fail */
     int saved;   /* load_for_gpu / view find the synthetic result saved */
     int refuse;  /* start: 1 fails with a reason in err, 2 fails without one */
+    char model[64]; /* the model start was given */
 } g_fake;
 
 static int fake_load(const char *gpu, engine_calib *out)
@@ -867,11 +869,13 @@ static int fake_load(const char *gpu, engine_calib *out)
     return 1;
 }
 
-static void *fake_start(const preset_db *db, int gpu_index, engine_error *err)
+static void *fake_start(const preset_db *db, int gpu_index, const engine_model *model,
+                        engine_error *err)
 {
     (void)db;
     (void)gpu_index;
     g_fake.started++;
+    snprintf(g_fake.model, sizeof g_fake.model, "%s", model ? model->name : "");
     if (g_fake.refuse == 1)
         snprintf(err->msg, sizeof err->msg, "no CUDA device 0 (0 devices visible)");
     return g_fake.refuse ? NULL : &g_fake;
@@ -1125,6 +1129,63 @@ static void test_calib_view_goldens(void **state)
     assert_true(screen_contains("terminal too small"));
     screen_resize(40, 120);
     assert_true(screen_contains("Calibration in use"));
+    fake_close();
+}
+
+/* g_cres plus a per-kernel sweep of Llama-3-8B whose times follow a known
+ * per-kernel form on an H100 (eff 0.72 of 989 TFLOP/s on 132 SMs, 2.9 TB/s,
+ * t0 6 us), the GEMV points 20 % slower than that form, and launches, then
+ * fitted: the view plots measured against modelled per class. */
+static void add_kernel_sweep(void)
+{
+    engine_model m = tm_llama3_8b();
+    static const int tok[] = {1, 16, 256, 4096};
+    static calib_kpoint p[160];
+    int n = calib_plan_gemms(&m, 8, tok, 4, "fp16", 2, p, 128);
+    calib_per_kernel truth = {.peak_flops = 989e12, .sm = 132, .gemm_efficiency = 0.72,
+                              .bw_bytes_per_s = 2.9e12, .t0_s = 6e-6};
+    for (int i = 0; i < n; i++)
+        p[i].time_s = calib_per_kernel_predict(&truth, &p[i]);
+    for (double b = 4e6; b <= 1.1e9; b *= 4, n++) {
+        p[n] = (calib_kpoint){.cls = CALIB_K_GEMV, .m = 1, .n = (int)(b / 8192), .k = 4096,
+                              .batch = 1};
+        calib_kpoint_cost(&p[n], 2);
+        p[n].time_s = 1.2 * calib_per_kernel_predict(&truth, &p[n]);
+    }
+    p[n++] = (calib_kpoint){.cls = CALIB_K_LAUNCH, .batch = 256, .time_s = 4e-6};
+    p[n++] = (calib_kpoint){.cls = CALIB_K_GRAPH, .batch = 256, .time_s = 2e-6};
+    for (int i = 0; i < n; i++)
+        assert_int_equal(calib_result_add_kpoint(&g_cres, &p[i]), 0);
+    snprintf(g_cres.library, sizeof g_cres.library, "cuBLAS (CUDA 13.0)");
+    snprintf(g_cres.model, sizeof g_cres.model, "llama-3-8b");
+    g_cres.per_kernel = (calib_per_kernel){.peak_flops = 989e12, .sm = 132};
+    engine_error err = {{0}};
+    assert_int_equal(calib_fit_per_kernel(g_cres.kpoints, g_cres.n_kpoints, &g_cres.per_kernel,
+                                          &err), 0);
+    g_cres.has_per_kernel = 1;
+}
+
+static void test_calib_view_per_kernel(void **state)
+{
+    (void)state;
+    fake_open("xterm-256color", 1, 40, 120, 1);
+    add_kernel_sweep();
+    type("v");
+    char want[160];
+    snprintf(want, sizeof want, "MAPE %.1f%% (71 pts)", 100 * g_cres.per_kernel.mape);
+    assert_true(screen_contains("per kernel eff 0.720 of 989 TFLOP/s  bw 2900 GB/s  t0 6.00 "
+                                "\xc2\xb5s  floor 2.00 \xc2\xb5s  launch 4.00 \xc2\xb5s"));
+    assert_true(screen_contains(want));
+    /* the GEMVs, 20 % slower than the form the GEMMs follow, carry the error */
+    assert_true(screen_contains("cuBLAS (CUDA 13.0), llama-3-8b:  gemm 0.0% (64)  gemv "));
+    assert_true(screen_contains("launch 0.0% (1)  graph 0.0% (1)"));
+    assert_true(screen_contains("G gemm  V gemv  L launch  g graph"));
+    assert_true(screen_contains("measured = model"));
+    check_golden("calib-view-kernels-120x40-xterm-256color");
+    /* c measures the explorer's current model's shapes */
+    type(" ");
+    type("c");
+    assert_string_equal(g_fake.model, exp_model(g_x)->name);
     fake_close();
 }
 
@@ -2219,6 +2280,7 @@ int main(void)
         cmocka_unit_test(test_calib_finish_failure_and_gpu_change),
         cmocka_unit_test(test_calib_start_refused),
         cmocka_unit_test(test_calib_view_goldens),
+        cmocka_unit_test(test_calib_view_per_kernel),
         cmocka_unit_test(test_calib_view_defaults_and_no_hook),
         cmocka_unit_test(test_signal_flag),
         cmocka_unit_test(test_details_of_unfit_plan),

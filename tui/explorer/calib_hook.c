@@ -20,6 +20,37 @@
 #define CURVE_SAMPLES 64 /* power law */
 #define CURVE_PER_HIDDEN 48
 
+/* The per-kernel fit and its points (measured against the fit's time). */
+static void view_per_kernel(const calib_result *r, explorer_calib_view *out)
+{
+    if (!r->has_per_kernel)
+        return;
+    const calib_per_kernel *pk = &r->per_kernel;
+    out->has_per_kernel = 1;
+    snprintf(out->pk_library, sizeof out->pk_library, "%s", r->library);
+    snprintf(out->pk_model, sizeof out->pk_model, "%s", r->model);
+    out->pk_eff = pk->gemm_efficiency;
+    out->pk_peak_flops = pk->peak_flops;
+    out->pk_bw = pk->bw_bytes_per_s;
+    out->pk_t0_s = pk->t0_s;
+    out->pk_small_s = pk->small_kernel_s;
+    out->pk_launch_s = pk->launch_s;
+    out->pk_mape = pk->mape;
+    out->pk_points = pk->points;
+    for (int c = 0; c < EXPLORER_CALIB_CLASSES && c < CALIB_K_COUNT; c++) {
+        out->pk_class_mape[c] = pk->class_mape[c];
+        out->pk_class_n[c] = pk->class_n[c];
+    }
+    for (int i = 0; i < r->n_kpoints && out->n_kpoints < EXPLORER_CALIB_VIEW_POINTS; i++) {
+        const calib_kpoint *p = &r->kpoints[i];
+        double model = calib_per_kernel_predict(pk, p);
+        if (!(model > 0) || !(p->time_s > 0) || !isfinite(model) || !isfinite(p->time_s))
+            continue;
+        out->kpoints[out->n_kpoints++] = (explorer_calib_view_point){(int)p->cls, model,
+                                                                     p->time_s};
+    }
+}
+
 void explorer_calib_view_from_result(const calib_result *r, const char *source,
                                      explorer_calib_view *out)
 {
@@ -80,6 +111,7 @@ void explorer_calib_view_from_result(const calib_result *r, const char *source,
     for (int i = 0; i < m; i++)
         out->roofline[out->n_roofline++] = (explorer_calib_view_point){c[i].curve, c[i].x,
                                                                        c[i].time_s};
+    view_per_kernel(r, out);
 }
 
 /* --- the hook: calib_job_* behind explorer_calib_ops ------------------ */
@@ -96,7 +128,8 @@ static int ex_load(const char *gpu_preset, engine_calib *out)
     return calib_store_load_for_gpu(gpu_preset, out);
 }
 
-static void *ex_start(const preset_db *db, int gpu_index, engine_error *err)
+static void *ex_start(const preset_db *db, int gpu_index, const engine_model *model,
+                      engine_error *err)
 {
     explorer_job *j = calloc(1, sizeof *j);
     if (!j) {
@@ -109,6 +142,7 @@ static void *ex_start(const preset_db *db, int gpu_index, engine_error *err)
     o.backend = CALIB_BACKEND_CUDA;
     o.quick = 1;
     o.skip_comm = 1;
+    o.model = model; /* calib_job_start copies it */
     if (db) {
         o.gpus = db->gpus;
         o.n_gpus = db->n_gpus;

@@ -31,7 +31,7 @@ void exp_calib_start(explorer *x)
         return;
     }
     engine_error why = {{0}};
-    x->cal.job = x->cal.ops->start(x->db, x->ctl.s[CTL_GPU].value, &why);
+    x->cal.job = x->cal.ops->start(x->db, x->ctl.s[CTL_GPU].value, exp_model(x), &why);
     if (!x->cal.job) {
         /* the reason's first 199 characters, as the bar and note have room */
         exp_set_msg(x, "calibration: %.199s", why.msg[0] ? why.msg : "could not start");

@@ -154,6 +154,49 @@ void calview_raster(const explorer_calib_view *v, const calview_scale *s, unsign
     }
 }
 
+int calview_kernel_scale_fit(const explorer_calib_view *v, int w, int h, calview_scale *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!v || w < 2 || h < 2)
+        return -1;
+    double lo = 0, hi = 0;
+    range(v->kpoints, v->n_kpoints, &lo, &hi, &lo, &hi);
+    if (!(lo > 0))
+        return -1;
+    bounds(lo, hi, &s->x_lo, &s->x_hi);
+    s->t_lo = s->x_lo;
+    s->t_hi = s->x_hi;
+    s->w = w;
+    s->h = h;
+    return 0;
+}
+
+void calview_kernel_raster(const explorer_calib_view *v, const calview_scale *s,
+                           unsigned char *grid)
+{
+    if (!s || s->w <= 0 || s->h <= 0 || !grid)
+        return;
+    memset(grid, CALVIEW_EMPTY, (size_t)s->w * (size_t)s->h);
+    for (int c = 0; c < s->w; c++) {
+        /* the diagonal at each column's centre */
+        double x = pow(10.0, s->x_lo + (c + 0.5) * (s->x_hi - s->x_lo) / s->w);
+        int r = calview_row(s, x);
+        if (r >= 0)
+            grid[r * s->w + c] = CALVIEW_DIAGONAL;
+    }
+    if (!v)
+        return;
+    for (int i = 0; i < v->n_kpoints; i++) {
+        const explorer_calib_view_point *p = &v->kpoints[i];
+        int c = calview_col(s, p->x), r = calview_row(s, p->time_s);
+        if (c < 0 || r < 0 || p->kind < 0 || p->kind >= EXPLORER_CALIB_CLASSES)
+            continue;
+        unsigned char m = (unsigned char)(CALVIEW_KCLASS + p->kind);
+        if (grid[r * s->w + c] < m)
+            grid[r * s->w + c] = m;
+    }
+}
+
 static void decades_in(double lo, double hi, int *dlo, int *dhi)
 {
     /* A hair of slack: 1e6 computed as 999999.9999 is still the tick. */

@@ -59,7 +59,22 @@ typedef struct explorer_calib_view {
     explorer_calib_view_point power_law[EXPLORER_CALIB_VIEW_CURVE];
     int n_roofline;
     explorer_calib_view_point roofline[EXPLORER_CALIB_VIEW_CURVE];
+    /* The per-kernel fit (schema 2), when the calibration has one: its
+     * constants, the error of each kernel class (EXPLORER_CALIB_CLASSES, in
+     * calib_kclass order: gemm, gemv, copy, attention, launch,
+     * graph_launch) and the points as kind = class, x = the fit's time,
+     * time_s = measured. */
+    int has_per_kernel;
+    char pk_library[64], pk_model[ENGINE_NAME_MAX];
+    double pk_eff, pk_peak_flops, pk_bw, pk_t0_s, pk_small_s, pk_launch_s, pk_mape;
+    int pk_points;
+    double pk_class_mape[6];
+    int pk_class_n[6];
+    int n_kpoints;
+    explorer_calib_view_point kpoints[EXPLORER_CALIB_VIEW_POINTS];
 } explorer_calib_view;
+
+#define EXPLORER_CALIB_CLASSES 6
 
 typedef struct explorer_calib_ops {
     /* The saved calibration for a GPU preset (called at start and when the
@@ -67,9 +82,11 @@ typedef struct explorer_calib_ops {
      * NULL. */
     int (*load_for_gpu)(const char *gpu_preset, engine_calib *out);
     /* Start a calibration for the selected GPU preset (gpu_index into
-     * db->gpus).  Returns an opaque job, or NULL with a one-line reason in
-     * err (never NULL; left empty: "could not start"). */
-    void *(*start)(const preset_db *db, int gpu_index, engine_error *err);
+     * db->gpus), measuring the shapes of model (the explorer's current one;
+     * copied, may be NULL).  Returns an opaque job, or NULL with a one-line
+     * reason in err (never NULL; left empty: "could not start"). */
+    void *(*start)(const preset_db *db, int gpu_index, const engine_model *model,
+                   engine_error *err);
     /* Poll without blocking: 0 running (*progress 0..1, step label in
      * step); 1 finished and out filled (the explorer switches to it); -1
      * failed or cancelled (reason in step).  After 1 or -1 the explorer

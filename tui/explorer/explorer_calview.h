@@ -19,9 +19,13 @@ typedef enum calview_mark {
     CALVIEW_POWER_LAW, /* the fitted power law crosses the cell */
     CALVIEW_ROOFLINE,  /* the fitted roofline crosses the cell */
     CALVIEW_BOTH,      /* both curves cross it */
+    CALVIEW_DIAGONAL,  /* per-kernel plot: measured = modelled */
     CALVIEW_DECODE,    /* a measured decode point */
     CALVIEW_PREFILL,   /* a measured prefill point */
-    CALVIEW_MARKS
+    /* per-kernel plot: a point of kernel class k (calib_kclass order) is
+     * CALVIEW_KCLASS + k; a later class wins a shared cell */
+    CALVIEW_KCLASS,
+    CALVIEW_MARKS = CALVIEW_KCLASS + EXPLORER_CALIB_CLASSES
 } calview_mark;
 
 /* A plot of w x h cells over [10^x_lo, 10^x_hi] x [10^t_lo, 10^t_hi]. */
@@ -48,6 +52,16 @@ int calview_row(const calview_scale *s, double t);
  * (kind), then the points.  Values outside the scale are skipped. */
 void calview_raster(const explorer_calib_view *v, const calview_scale *s,
                     unsigned char *grid);
+
+/* The per-kernel plot (v->kpoints: x = modelled, t = measured seconds):
+ * one scale for both axes (a square in decades, so the diagonal is
+ * measured = modelled), fitted like calview_scale_fit.  0 ok, -1 when
+ * there is nothing to plot or the plot is smaller than 2 x 2. */
+int calview_kernel_scale_fit(const explorer_calib_view *v, int w, int h, calview_scale *s);
+/* Rasterise the per-kernel plot: the diagonal, then each point as
+ * CALVIEW_KCLASS + its class. */
+void calview_kernel_raster(const explorer_calib_view *v, const calview_scale *s,
+                           unsigned char *grid);
 
 /* The whole decades inside the scale: [*lo, *hi] (lo <= hi). */
 void calview_x_decades(const calview_scale *s, int *lo, int *hi);

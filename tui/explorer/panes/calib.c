@@ -4,8 +4,11 @@
  * law (beta, a, MAPE, R^2), the roofline as the engine uses it (eta_c,
  * eta_m, overhead, MAPE, R^2), communication when measured, and a log-log
  * plot of the measured layer times against h^2*b*s with both fitted curves
- * as lines (rasterised by explorer_calview.c).  Datasheet defaults: says so
- * and how to measure.  Every number comes from the calibration module.
+ * as lines (rasterised by explorer_calview.c); with a per-kernel fit
+ * (schema 2) its constants, each kernel class's error and, instead, the
+ * plot of measured against modelled time per kernel class around the
+ * diagonal.  Datasheet defaults: says so and how to measure.  Every number
+ * comes from the calibration module.
  */
 #include "explorer_int.h"
 
@@ -103,6 +106,12 @@ static void draw_defaults(const exp_view *v, WINDOW *w, int y, int width, int ro
     }
 }
 
+/* The kernel classes (calib_kclass order), their plot glyphs and legend
+ * names. */
+static const char *const KNAME[EXPLORER_CALIB_CLASSES] = {"gemm", "gemv", "copy", "attention",
+                                                          "launch", "graph"};
+static const char *const KGLYPH[EXPLORER_CALIB_CLASSES] = {"G", "V", "C", "A", "L", "g"};
+
 static void fit_lines(const exp_view *v, WINDOW *w, int *y, int width, const explorer_calib_view *cv)
 {
     cv_glyphs G = glyphs(v);
@@ -126,6 +135,26 @@ static void fit_lines(const exp_view *v, WINDOW *w, int *y, int width, const exp
              G.r2, cv->rf_r2, cv->rf_n,
              cv->rf_engine_form ? "compute+memory" : "max(compute,memory)");
     pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
+    if (cv->has_per_kernel) {
+        char t3[32], t4[32], p3[16];
+        snprintf(buf, sizeof buf,
+                 "per kernel eff %.3f of %.4g TFLOP/s  bw %.4g GB/s  t0 %s  floor %s  "
+                 "launch %s  MAPE %s (%d pts)",
+                 cv->pk_eff, cv->pk_peak_flops / 1e12, cv->pk_bw / 1e9,
+                 fmt_seconds(cv->pk_t0_s, v->g->micro, t1, sizeof t1),
+                 fmt_seconds(cv->pk_small_s, v->g->micro, t3, sizeof t3),
+                 fmt_seconds(cv->pk_launch_s, v->g->micro, t4, sizeof t4),
+                 fmt_percent(cv->pk_mape, p3, sizeof p3), cv->pk_points);
+        pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
+        int n = snprintf(buf, sizeof buf, "           %s, %s:", cv->pk_library,
+                         cv->pk_model);
+        for (int c = 0; c < EXPLORER_CALIB_CLASSES && n > 0 && (size_t)n < sizeof buf; c++)
+            if (cv->pk_class_n[c] > 0)
+                n += snprintf(buf + n, sizeof buf - (size_t)n, "  %s %s (%d)", KNAME[c],
+                              fmt_percent(cv->pk_class_mape[c], p3, sizeof p3),
+                              cv->pk_class_n[c]);
+        pane_put(w, (*y)++, 2, width, ROLE_POPUP, buf);
+    }
     if (cv->has_comm) {
         snprintf(buf, sizeof buf, "comm       %s: %s %s  bandwidth %.4g GB/s  %s %.4f",
                  cv->comm_label, G.alpha, fmt_seconds(cv->comm_alpha_s, v->g->micro, t2, sizeof t2),
@@ -153,7 +182,16 @@ static const char *mark_glyph(const exp_view *v, int m, theme_role *role)
     case CALVIEW_BOTH:
         *role = ROLE_SEG3;
         return "=";
+    case CALVIEW_DIAGONAL:
+        *role = ROLE_DIM;
+        return v->g->dot;
     default:
+        if (m >= CALVIEW_KCLASS && m < CALVIEW_MARKS) {
+            static const theme_role R[EXPLORER_CALIB_CLASSES] = {
+                ROLE_VALUE, ROLE_GOOD, ROLE_SEG3, ROLE_SEG1, ROLE_SEG2, ROLE_SEG2};
+            *role = R[m - CALVIEW_KCLASS];
+            return KGLYPH[m - CALVIEW_KCLASS];
+        }
         *role = ROLE_POPUP;
         return " ";
     }
@@ -183,7 +221,8 @@ static void draw_y_labels(const exp_view *v, WINDOW *w, int y0, const calview_sc
 
 /* X: the axis with a tick per decade, labels under it where they fit,
  * the x title in the gutter of the label row. */
-static void draw_x_axis(const exp_view *v, WINDOW *w, int ya, int pw, const calview_scale *s)
+static void draw_x_axis(const exp_view *v, WINDOW *w, int ya, int pw, const calview_scale *s,
+                        int kernel)
 {
     int px = 2 + GUTTER, d_lo, d_hi;
     char lab[32];
@@ -199,8 +238,11 @@ static void draw_x_axis(const exp_view *v, WINDOW *w, int ya, int pw, const calv
         if (c < 0)
             continue;
         pane_put(w, ya, px + c, 1, ROLE_LABEL, xtick);
-        calview_x_label(d, lab, sizeof lab);
-        int lw = (int)strlen(lab);
+        if (kernel)
+            calview_time_label(d, v->g->micro, lab, sizeof lab);
+        else
+            calview_x_label(d, lab, sizeof lab);
+        int lw = out_display_width(lab);
         int lx = c - lw / 2;
         if (lx + lw > pw)
             lx = pw - lw;
@@ -213,8 +255,35 @@ static void draw_x_axis(const exp_view *v, WINDOW *w, int ya, int pw, const calv
     }
     /* The x title in the gutter of the label row. */
     cv_glyphs G = glyphs(v);
+    const char *xn = kernel ? "model" : G.xname;
     pane_putf(w, ya + 1, 2, GUTTER - 1, ROLE_LABEL, "%*s", GUTTER - 2 +
-              (int)strlen(G.xname) - out_display_width(G.xname), G.xname);
+              (int)strlen(xn) - out_display_width(xn), xn);
+}
+
+/* The per-kernel plot's legend: each class measured, the diagonal. */
+static void draw_kernel_legend(const exp_view *v, WINDOW *w, int ly, int width,
+                               const explorer_calib_view *cv)
+{
+    int lx = 2;
+    for (int c = 0; c < EXPLORER_CALIB_CLASSES; c++) {
+        if (cv->pk_class_n[c] <= 0)
+            continue;
+        theme_role role;
+        const char *gl = mark_glyph(v, CALVIEW_KCLASS + c, &role);
+        int need = 2 + (int)strlen(KNAME[c]) + 2;
+        if (lx + need > 2 + width)
+            return;
+        pane_put(w, ly, lx, 1, role, gl);
+        pane_put(w, ly, lx + 2, width - lx, ROLE_LABEL, KNAME[c]);
+        lx += need;
+    }
+    theme_role role;
+    const char *gl = mark_glyph(v, CALVIEW_DIAGONAL, &role);
+    const char *txt = "measured = model   y: measured, x: the fit's time";
+    if (lx + 2 + (int)strlen(txt) <= 2 + width) {
+        pane_put(w, ly, lx, 1, role, gl);
+        pane_put(w, ly, lx + 2, width - lx, ROLE_LABEL, txt);
+    }
 }
 
 /* Legend: each glyph in its colour; long names when they all fit. */
@@ -258,14 +327,19 @@ static void draw_plot(const exp_view *v, WINDOW *w, int y0, int rows, int width,
         return;
     }
     calview_scale s;
-    if (calview_scale_fit(cv, pw, ph, &s) != 0) {
+    int kernel = cv->has_per_kernel && cv->n_kpoints > 0;
+    if ((kernel ? calview_kernel_scale_fit(cv, pw, ph, &s) : calview_scale_fit(cv, pw, ph, &s)) !=
+        0) {
         pane_put(w, y0, 2, width, ROLE_DIM, "(no measured points to plot)");
         return;
     }
     unsigned char *g = v->cal_raster;
     if (!g)
         return;
-    calview_raster(cv, &s, g);
+    if (kernel)
+        calview_kernel_raster(cv, &s, g);
+    else
+        calview_raster(cv, &s, g);
     const char *vbar = v->g->utf8 ? "\xe2\x94\x82" : "|";
     for (int r = 0; r < ph; r++) {
         pane_put(w, y0 + r, px - 1, 1, ROLE_LABEL, vbar);
@@ -279,8 +353,11 @@ static void draw_plot(const exp_view *v, WINDOW *w, int y0, int rows, int width,
         }
     }
     draw_y_labels(v, w, y0, &s);
-    draw_x_axis(v, w, y0 + ph, pw, &s);
-    draw_plot_legend(v, w, y0 + ph + 2, width);
+    draw_x_axis(v, w, y0 + ph, pw, &s, kernel);
+    if (kernel)
+        draw_kernel_legend(v, w, y0 + ph + 2, width, cv);
+    else
+        draw_plot_legend(v, w, y0 + ph + 2, width);
 }
 
 void pane_calib_size(const exp_view *v, int *h, int *w)

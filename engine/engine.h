@@ -887,7 +887,7 @@ typedef enum engine_bound {
     ENGINE_BOUND_COUNT
 } engine_bound;
 
-#define ENGINE_EXPLAIN_MAX 48
+#define ENGINE_EXPLAIN_MAX 96
 #define ENGINE_EXPLAIN_CONST_MAX 40
 
 /* One kernel class of a step: every call of it in the step summed (the
@@ -902,13 +902,16 @@ typedef struct engine_explain_item {
     double flops, bytes;
     double time_s;
     engine_bound bound;
+    int draft;         /* 1: a kernel of the speculation's draft (draft model, EAGLE
+                        * head or MTP module); 0: the target's */
 } engine_explain_item;
 
 typedef struct engine_explain_step {
     int n;
     engine_explain_item item[ENGINE_EXPLAIN_MAX];
     int stage;         /* the slowest pipeline stage (0-based) */
-    double repeat;     /* times that stage's kernels run in the step (micro-batches x chunks) */
+    double repeat;     /* times that stage's kernels run in the step (micro-batches x chunks;
+                        * with speculation, decode: micro-batches / expected tokens a step) */
     double total_s;    /* the step: TTFT (prefill) or ITL (decode); the items sum to it */
 } engine_explain_step;
 
@@ -928,12 +931,18 @@ typedef struct engine_explain {
     engine_plan plan;
     int batch;                      /* sequences per replica the steps ran at */
     engine_explain_step prefill, decode;
+    int spec_k;                     /* speculation: drafted tokens a step; 0: none */
+    double spec_tokens_per_step;    /* its expected tokens a target step E; 0: none */
     int n_const;
     engine_explain_const constant[ENGINE_EXPLAIN_CONST_MAX];
 } engine_explain;
 
 /* The prefill step (TTFT) and a decode step (ITL at mid-generation) of a
- * plan, kernel class by kernel class, with the constants behind them; the
+ * plan, kernel class by kernel class, with the constants behind them.  With
+ * speculative decoding the decode step is the target's verification of
+ * k + 1 tokens plus the k draft steps, divided by the expected tokens a
+ * step (ITL = (verify + draft) / E), and a draft model's prefill joins the
+ * prefill (its items have draft = 1).  The
  * steps are those engine_evaluate times (the same batch, including
  * batch_max and total_concurrency's most loaded replica).  Returns 0 with
  * *out filled, -1 with err when the scenario is unusable or the plan

@@ -1169,6 +1169,10 @@ typedef struct xsink {
     xtrace cur, worst;
     int worst_stage;
     double repeat;
+    /* speculation: one draft step of the batch, the draft model's prefill
+     * (times draft_chunks) */
+    xtrace draft_step, draft_prefill, verify;
+    double draft_chunks;
 } xsink;
 
 /* The layer costs lay[moe][local] of step shape sp (recorded in xs when
@@ -1727,7 +1731,23 @@ static void explain_item(engine_explain_step *st, const char *name, engine_kclas
                          double count, double flops, double bytes, double t, engine_bound b)
 {
     if (st->n < ENGINE_EXPLAIN_MAX)
-        st->item[st->n++] = (engine_explain_item){name, cls, count, flops, bytes, t, b};
+        st->item[st->n++] = (engine_explain_item){name, cls, count, flops, bytes, t, b, 0};
+}
+
+/* The entries of t times f as items (draft: the speculation's). */
+static void explain_add(engine_explain_step *st, const xtrace *t, double f, int draft)
+{
+    for (int i = 0; i < t->n; i++) {
+        const xt_entry *e = &t->e[i];
+        int b = 0;
+        for (int j = 1; j < ENGINE_BOUND_COUNT; j++)
+            if (e->bt[j] > e->bt[b])
+                b = j;
+        explain_item(st, e->name, e->cls, f * e->count, f * e->flops, f * e->bytes,
+                     f * e->time, (engine_bound)b);
+        if (st->n > 0)
+            st->item[st->n - 1].draft = draft;
+    }
 }
 
 /* The slowest stage's kernels times the step's repeat, then the host's
@@ -1738,16 +1758,7 @@ static void explain_step(engine_explain_step *st, const xsink *xs, double total,
     st->stage = xs->worst_stage;
     st->repeat = xs->repeat;
     st->total_s = total;
-    for (int i = 0; i < xs->worst.n; i++) {
-        const xt_entry *e = &xs->worst.e[i];
-        int b = 0;
-        for (int j = 1; j < ENGINE_BOUND_COUNT; j++)
-            if (e->bt[j] > e->bt[b])
-                b = j;
-        double f = xs->repeat;
-        explain_item(st, e->name, e->cls, f * e->count, f * e->flops, f * e->bytes,
-                     f * e->time, (engine_bound)b);
-    }
+    explain_add(st, &xs->worst, xs->repeat, 0);
     if (host > 0)
         explain_item(st, "host per step", ENGINE_KC_HOST, 1, 0, 0, host, ENGINE_BOUND_HOST);
     if (bubble > 0)
@@ -1801,6 +1812,38 @@ static int explain_batch(const engine_scenario *s, engine_plan plan, int max_con
     return s->batch;
 }
 
+/* With speculation: the target's verification step of k + 1 tokens and
+ * the k draft steps, over the expected tokens a step E (spec_apply's
+ * ITL); a draft model's prefill added to the prefill (out->prefill holds
+ * the target's already). */
+static void explain_spec(plan_ctx *c, xsink *xs, engine_result *r, engine_explain *out)
+{
+    decode_times(c, c->s->spec_k + 1.0, r);
+    xs->verify = xs->worst; /* the draft's steps reuse the stage traces */
+    double rep = xs->repeat, host = r->decode.step_s, bubble = r->decode.bubble_s;
+    int stage = xs->worst_stage;
+    spec_apply(c, r); /* fills xs->draft_step, xs->draft_prefill */
+    double e = r->spec.tokens_per_step;
+    out->spec_k = c->s->spec_k;
+    out->spec_tokens_per_step = e;
+    engine_explain_step *st = &out->decode;
+    st->stage = stage;
+    st->repeat = rep / e;
+    st->total_s = r->itl_s;
+    explain_add(st, &xs->verify, rep / e, 0);
+    if (host > 0)
+        explain_item(st, "host per step", ENGINE_KC_HOST, 1.0 / e, 0, 0, host / e,
+                     ENGINE_BOUND_HOST);
+    if (bubble > 0)
+        explain_item(st, "pipeline bubble", ENGINE_KC_BUBBLE, 1.0 / e, 0, 0, bubble / e,
+                     ENGINE_BOUND_IDLE);
+    explain_add(st, &xs->draft_step, c->s->spec_k / e, 1);
+    if (r->spec.draft_prefill_s > 0) {
+        explain_add(&out->prefill, &xs->draft_prefill, xs->draft_chunks, 1);
+        out->prefill.total_s = r->ttft_s;
+    }
+}
+
 int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_explain *out,
                         engine_error *err)
 {
@@ -1821,15 +1864,18 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
     t.batch = explain_batch(s, plan, r.max_concurrency);
     c.s = &t;
     out->batch = t.batch;
-    xsink xs; /* ~32 KB */
+    xsink xs; /* ~100 KB */
     memset(&xs, 0, sizeof xs);
     c.xs = &xs;
     prefill_times(&c, &r);
     explain_step(&out->prefill, &xs, r.ttft_s, r.prefill.step_s, r.prefill.bubble_s);
     memset(&xs, 0, sizeof xs);
-    /* with speculation: the target's verification step of k + 1 tokens */
-    decode_times(&c, spec_on(s) ? s->spec_k + 1.0 : 1.0, &r);
-    explain_step(&out->decode, &xs, r.itl_s, r.decode.step_s, r.decode.bubble_s);
+    if (spec_on(s)) {
+        explain_spec(&c, &xs, &r, out);
+    } else {
+        decode_times(&c, 1.0, &r);
+        explain_step(&out->decode, &xs, r.itl_s, r.decode.step_s, r.decode.bubble_s);
+    }
     kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
     explain_fw_links(&c, out);
     return 0;
@@ -2000,10 +2046,18 @@ static double spec_draft_cost_at(const plan_ctx *c, double seqs, double past, st
         plan_ctx dc;
         pipe_cost pc;
         spec_draft_ctx(c, &ds, &dc);
+        dc.xs = c->xs; /* explain: the draft's one stage */
         pipe_compute(&dc, &sp, eager, &pc);
         *a = pc.sum;
+        if (c->xs)
+            c->xs->draft_step = c->xs->worst;
     } else {
+        if (c->xs) {
+            c->xs->draft_step.n = 0;
+            a->xt = &c->xs->draft_step;
+        }
         spec_head_step(c, &sp, a);
+        a->xt = NULL;
     }
     acc_scale(a, s->spec_k);
     return acc_total(a);
@@ -2046,9 +2100,14 @@ static double spec_draft_prefill(const plan_ctx *c, step_acc *a)
     double chunks;
     spec_draft_ctx(c, &ds, &dc);
     step_shape pf = prefill_shape(&dc, 1, &chunks);
+    dc.xs = c->xs; /* explain: the draft's one stage */
     pipe_compute(&dc, &pf, 1, &pc);
     *a = pc.sum;
     acc_scale(a, chunks);
+    if (c->xs) {
+        c->xs->draft_prefill = c->xs->worst;
+        c->xs->draft_chunks = chunks;
+    }
     return acc_total(a);
 }
 

@@ -277,6 +277,66 @@ static void test_explain_constants(void **state)
     assert_string_equal(constant("gemm_bandwidth")->origin, "gpu preset");
 }
 
+/* Speculative decoding: the decode step is the verification of k + 1
+ * tokens and the k draft steps over E expected tokens (ITL), a draft
+ * model's prefill joins the prefill (TTFT); the draft's kernels are marked. */
+static void test_explain_speculation(void **state)
+{
+    (void)state;
+    engine_model m70 = tm_llama3_70b(), m8 = tm_llama3_8b(), ds = tm_deepseek_v3();
+    ds.mtp_layers = 1;
+    engine_gpu g = tg_with_memory(1000);
+    engine_link l = tl_link(2e-6, 300);
+    struct {
+        engine_model *m;
+        engine_spec_method method;
+        int tp;
+    } cases[] = {{&m70, ENGINE_SPEC_EAGLE, 4}, {&m70, ENGINE_SPEC_DRAFT, 4},
+                 {&ds, ENGINE_SPEC_MTP, 8}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        engine_scenario s;
+        ts_scenario(&s, cases[i].m, &g, &l, cases[i].tp);
+        s.batch = 4;
+        s.spec_method = cases[i].method;
+        engine_spec_default(s.spec_method, &s.spec_k, &s.spec_accept);
+        s.spec_draft = cases[i].method == ENGINE_SPEC_DRAFT ? &m8 : NULL;
+        engine_result r;
+        explain(&s, cases[i].tp, 1, 1, 1, &r);
+        assert_true(r.spec.on);
+        assert_near(step_sum(&X.decode), r.itl_s, 1e-9);
+        assert_near(step_sum(&X.prefill), r.ttft_s, 1e-9);
+        assert_near(X.decode.total_s, r.itl_s, 1e-12);
+        assert_near(X.spec_tokens_per_step, r.spec.tokens_per_step, 1e-12);
+        assert_int_equal(X.spec_k, s.spec_k);
+        /* the draft's kernels sum to draft_s / E, the target's to verify_s / E */
+        double draft = 0, target = 0;
+        for (int j = 0; j < X.decode.n; j++)
+            *(X.decode.item[j].draft ? &draft : &target) += X.decode.item[j].time_s;
+        assert_near(draft, r.spec.draft_s / r.spec.tokens_per_step, 1e-9);
+        assert_near(target, r.spec.verify_s / r.spec.tokens_per_step, 1e-9);
+        /* verification: the output projection runs on B (k + 1) rows per layer
+         * (Llama-3-70B at TP 4: n = 8192, k = 64 / 4 x 128), over E */
+        const engine_explain_item *q = item(&X.decode, "attn out");
+        assert_non_null(q);
+        assert_false(q->draft);
+        if (i == 0)
+            assert_near(q->flops, 80 * 2.0 * 4 * (s.spec_k + 1) * 8192 * 2048 /
+                                      r.spec.tokens_per_step, 1e-12);
+        int prefill_draft = 0;
+        for (int j = 0; j < X.prefill.n; j++)
+            prefill_draft |= X.prefill.item[j].draft;
+        assert_int_equal(prefill_draft, cases[i].method == ENGINE_SPEC_DRAFT);
+    }
+    /* without speculation nothing is marked */
+    engine_scenario s;
+    ts_scenario(&s, &m8, &g, &l, 1);
+    engine_result r;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_int_equal(X.spec_k, 0);
+    for (int j = 0; j < X.decode.n; j++)
+        assert_false(X.decode.item[j].draft);
+}
+
 static void test_explain_invalid_plan(void **state)
 {
     (void)state;
@@ -299,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_explain_bounds),
         cmocka_unit_test(test_explain_collectives),
         cmocka_unit_test(test_explain_constants),
+        cmocka_unit_test(test_explain_speculation),
         cmocka_unit_test(test_explain_invalid_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

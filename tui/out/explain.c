@@ -10,6 +10,13 @@
 #include "fmt.h"
 #include "json.h"
 
+char *out_explain_name(const engine_explain_item *it, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", it->draft && strncmp(it->name, "draft", 5) ? "draft " : "",
+             it->name);
+    return buf;
+}
+
 const char *out_explain_header(void)
 {
     return "kernel                  class        count       FLOPs      bytes       time  share"
@@ -27,7 +34,7 @@ static char *count_text(double v, char *buf, size_t len)
 
 char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, size_t len)
 {
-    char n[32], fl[32], by[32], t[32], sh[32];
+    char n[32], fl[32], by[32], t[32], sh[32], nm[64];
     count_text(it->count, n, sizeof n);
     if (it->flops > 0)
         fmt_rate(it->flops, "FLOP", fl, sizeof fl);
@@ -40,22 +47,28 @@ char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, s
     fmt_seconds(it->time_s, NULL, t, sizeof t);
     fmt_percent(step_s > 0 ? it->time_s / step_s : 0, sh, sizeof sh);
     /* widths count bytes: "µ" is two bytes in one column */
-    snprintf(buf, len, "%-22.22s  %-10s %7s %11s %10s %*s %6s  %s", it->name,
+    snprintf(buf, len, "%-22.22s  %-10s %7s %11s %10s %*s %6s  %s",
+             out_explain_name(it, nm, sizeof nm),
              engine_kclass_name(it->cls), n, fl, by, strstr(t, "\xc2\xb5") ? 11 : 10, t, sh,
              engine_bound_name(it->bound));
     return buf;
 }
 
-char *out_explain_title(const engine_explain_step *st, const char *phase, int pp, char *buf,
-                        size_t len)
+char *out_explain_title(const engine_explain *x, int decode, char *buf, size_t len)
 {
+    const engine_explain_step *st = decode ? &x->decode : &x->prefill;
     char t[32], r[32];
     fmt_seconds(st->total_s, NULL, t, sizeof t);
+    if (decode && x->spec_tokens_per_step > 0) {
+        snprintf(buf, len, "decode (ITL): %s = (verification of %d tokens on stage %d of %d + "
+                 "%d draft steps) / %.3g expected tokens a step", t, x->spec_k + 1,
+                 st->stage + 1, x->plan.pp, x->spec_k, x->spec_tokens_per_step);
+        return buf;
+    }
     count_text(st->repeat, r, sizeof r);
-    snprintf(buf, len, "%s %s: %s = stage %d of %d (slowest) x %s%s", phase,
-             strcmp(phase, "prefill") == 0 ? "(TTFT)" : "(ITL)", t, st->stage + 1, pp, r,
-             strcmp(phase, "prefill") == 0 ? " micro-batch steps + host + bubble"
-                                           : " micro-batches + host + bubble");
+    snprintf(buf, len, "%s: %s = stage %d of %d (slowest) x %s%s",
+             decode ? "decode (ITL)" : "prefill (TTFT)", t, st->stage + 1, x->plan.pp, r,
+             decode ? " micro-batches + host + bubble" : " micro-batch steps + host + bubble");
     return buf;
 }
 
@@ -75,10 +88,11 @@ char *out_explain_value(const engine_explain_const *c, const char *micro, char *
     return buf;
 }
 
-static void print_step(FILE *f, const engine_explain_step *st, const char *phase, int pp)
+static void print_step(FILE *f, const engine_explain *x, int decode)
 {
+    const engine_explain_step *st = decode ? &x->decode : &x->prefill;
     char line[256];
-    fprintf(f, "\n%s\n  %s\n", out_explain_title(st, phase, pp, line, sizeof line),
+    fprintf(f, "\n%s\n  %s\n", out_explain_title(x, decode, line, sizeof line),
             out_explain_header());
     double sum = 0;
     for (int i = 0; i < st->n; i++) {
@@ -95,8 +109,8 @@ void out_explain_print(FILE *f, const engine_explain *x)
     char p[64];
     fprintf(f, "\nexplain: plan %s, %d sequences per replica; per GPU, the slowest pipeline stage\n",
             fmt_plan(x->plan, NULL, p, sizeof p), x->batch);
-    print_step(f, &x->prefill, "prefill", x->plan.pp);
-    print_step(f, &x->decode, "decode", x->plan.pp);
+    print_step(f, x, 0);
+    print_step(f, x, 1);
     fprintf(f, "\nconstants\n  %-26s %-14s %-18s %s\n", "name", "value", "origin", "source");
     const char *prev = NULL;
     for (int i = 0; i < x->n_const; i++) {
@@ -130,6 +144,7 @@ static cJSON *step_json(const engine_explain_step *st)
         cli_json_add_number(o, "bytes", it->bytes);
         cli_json_add_number(o, "time_s", it->time_s);
         cJSON_AddStringToObject(o, "bound", engine_bound_name(it->bound));
+        cJSON_AddBoolToObject(o, "draft", it->draft != 0);
         cJSON_AddItemToArray(a, o);
     }
     return a;

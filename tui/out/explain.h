@@ -12,6 +12,10 @@
 
 #include "engine.h"
 
+/* An item's name as shown: the speculation's draft kernels read "draft
+ * qkv" (names that say "draft" already stay).  Returns buf. */
+char *out_explain_name(const engine_explain_item *it, char *buf, size_t len);
+
 /* Column header of out_explain_row (no trailing newline). */
 const char *out_explain_header(void);
 
@@ -20,10 +24,10 @@ const char *out_explain_header(void);
  * 8.4%  compute").  Writes into buf (truncated as snprintf), returns buf. */
 char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, size_t len);
 
-/* "prefill: TTFT 22.5 ms = stage 1 of 1 x 1 + host + bubble": the line
- * above a step's table.  phase: "prefill" or "decode". */
-char *out_explain_title(const engine_explain_step *st, const char *phase, int pp, char *buf,
-                        size_t len);
+/* "prefill (TTFT): 22.5 ms = stage 1 of 1 (slowest) x 1 micro-batch steps +
+ * host + bubble": the line above a step's table (decode: 1; with
+ * speculation, "(verification of k+1 tokens ... + k draft steps) / E"). */
+char *out_explain_title(const engine_explain *x, int decode, char *buf, size_t len);
 
 /* A constant's value with its unit ("5.00 µs", "2.68 TB/s", "132"); micro as
  * fmt_seconds (NULL: UTF-8 "µ"). */
@@ -35,7 +39,7 @@ void out_explain_print(FILE *f, const engine_explain *x);
 
 /* {plan, batch, prefill: {total_s, stage, repeat, items: [...]}, ...}: see
  * README ("JSON schema").  The arrays `prefill` and `decode` hold {name,
- * class, count, flops, bytes, time_s, bound}; `constants` {name, value,
+ * class, count, flops, bytes, time_s, bound, draft}; `constants` {name, value,
  * unit, origin, source}.  New object owned by the caller; NULL when out of
  * memory. */
 cJSON *out_explain_json(const engine_explain *x);

@@ -326,15 +326,18 @@ static void build_launch(const exp_view *v, const engine_result *p, lines *l)
 /* One step of page 2: a line per kernel class (name, time, share of the
  * step) and a dim one under it (count, FLOPs, bytes, bound). */
 static void build_step(const exp_view *v, const engine_explain_step *st, const char *title,
-                       int pp, lines *l)
+                       int pp, const char *note, lines *l)
 {
     char a[32], b[32], c[32], d[32];
     add(l, ROLE_TITLE, "%s %s", title, fmt_seconds(st->total_s, v->g->micro, a, sizeof a));
     snprintf(b, sizeof b, "%.4g", st->repeat);
     add(l, ROLE_DIM, " stage %d of %d (slowest) x %s", st->stage + 1, pp, b);
+    if (note)
+        add(l, ROLE_DIM, "%s", note);
     for (int i = 0; i < st->n; i++) {
         const engine_explain_item *it = &st->item[i];
-        add(l, ROLE_NORMAL, " %-16.16s %9s %6s", it->name,
+        char nm[64];
+        add(l, ROLE_NORMAL, " %-16.16s %9s %6s", out_explain_name(it, nm, sizeof nm),
             fmt_seconds(it->time_s, v->g->micro, a, sizeof a),
             fmt_percent(st->total_s > 0 ? it->time_s / st->total_s : 0, b, sizeof b));
         if (it->flops > 0)
@@ -363,8 +366,12 @@ static void build_explain(const exp_view *v, const engine_result *p, lines *l)
         return;
     }
     add(l, ROLE_DIM, " per GPU, %d sequences a replica", x->batch);
-    build_step(v, &x->prefill, "Prefill (TTFT)", p->plan.pp, l);
-    build_step(v, &x->decode, "Decode step (ITL)", p->plan.pp, l);
+    char note[96];
+    snprintf(note, sizeof note, " (verify %d tok + %d drafts) / E %.3g", x->spec_k + 1, x->spec_k,
+             x->spec_tokens_per_step);
+    build_step(v, &x->prefill, "Prefill (TTFT)", p->plan.pp, NULL, l);
+    build_step(v, &x->decode, "Decode step (ITL)", p->plan.pp,
+               x->spec_tokens_per_step > 0 ? note : NULL, l);
     add(l, ROLE_TITLE, "Constants (origin)");
     for (int i = 0; i < x->n_const; i++) {
         const engine_explain_const *c = &x->constant[i];

@@ -149,6 +149,33 @@ b1=$(sed -n 's/^		"capacity_blocks":	\([0-9]*\),$/\1/p' "$tmp/out")
 grep -q '"max_batched_tokens":	2048' "$tmp/out" || fail "$what: the budget is not 2048"
 [ -n "$b0" ] && [ -n "$b1" ] && [ "$b1" -gt "$b0" ] || fail "$what: capacity_blocks $b0 -> $b1, want more"
 
+# --disagg xPyD: two pools, the KV transfer, the smaller pool's rate
+run load --model llama-3-8b --gpu h100-sxm --disagg 2P1D --prefill-tp 1 --decode-tp 2 --rate 5 --requests 300
+expect_rc 0
+expect_out '^Llama-3-8B on 4 x H100 SXM: disaggregated 2P1D tp1/tp2 \(prefill 2 x TP1, decode 1 x TP2\)$'
+expect_out '^KV transfer: .* for a 1024-token prompt over nvlink4 in 1 stream, .* of it in TTFT \(sent layer by layer\)$'
+expect_out '^  pools          prefill [0-9.]+ requests/s, decode [0-9.]+ requests/s'
+run load --model llama-3-8b --gpu h100-sxm --disagg 2P1D --rate 5 --requests 300 --json
+expect_rc 0
+grep -q '^	"plan":	null,$' "$tmp/out" || fail "$what: plan is not null"
+grep -q '"name":	"2P1D tp1/tp1"' "$tmp/out" || fail "$what: no disagg name"
+grep -q '"prefill_pool_rate":' "$tmp/out" || fail "$what: no prefill_pool_rate"
+run load --model llama-3-8b --gpu h100-sxm --disagg 2X1D
+expect_rc 2
+grep -q "^shardscope load: --disagg: expected xPyD with x, y in 1..1024 (e.g. 2P1D), got '2X1D'\$" "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
+run load --model llama-3-8b --gpu h100-sxm --disagg 2P1D --tp 2
+expect_rc 2
+grep -q '^shardscope load: --tp/--pp/--dp/--ep: with --disagg the pools are --prefill-tp and --decode-tp$' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
+run load --model llama-3-8b --gpu h100-sxm --gpus 1 --decode-tp 2
+expect_rc 2
+grep -q '^shardscope load: --prefill-tp/--decode-tp: only with --disagg xPyD$' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
+run load --model llama-3-8b --gpu h100-sxm --disagg 2P1D --total-concurrency 4
+expect_rc 2
+grep -q 'closed loop is not simulated with --disagg' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
+run load --model llama-3-8b --gpu h100-sxm --disagg 2P1D --gpus 5
+expect_rc 2
+grep -q '^shardscope load: --gpus: 2P1D runs 3 GPUs (x \* prefill TP + y \* decode TP), not 5$' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
+
 # README.md and the man page name every option `load --help` lists
 checks=$((checks + 1))
 "$bin" load --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' >"$tmp/opts"

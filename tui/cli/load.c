@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "json.h"
+#include "disagg.h"
 #include "sim.h"
 #include "trace.h"
 
@@ -61,6 +62,15 @@ static const cli_opt LOAD_OPTS[] = {
              "prompts first while decodes pause (default: the\n"
              "framework's: chunked for vLLM, SGLang, TensorRT-LLM;\n"
              "prefill-first for generic)"},
+    {.name = "--disagg", .kind = CLI_OPT_STRING, .arg = "xPyD", .off = CLI_AT(load_disagg),
+     .section = "disaggregated prefill/decode:",
+     .help = "x prefill and y decode replicas (e.g. 2P1D): a request\n"
+             "prefills in one pool, its KV cache moves, it decodes in\n"
+             "the other (no --tp/--pp/--dp/--ep, no closed loop)"},
+    {.name = "--prefill-tp", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1024,
+     .off = CLI_AT(prefill_tp), .help = "TP of a prefill replica (default 1)"},
+    {.name = "--decode-tp", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1024,
+     .off = CLI_AT(decode_tp), .help = "TP of a decode replica (default 1)"},
     {.name = "--ttft-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(ttft_ms), .min = 1e-6,
      .max = 1e9, .section = "service levels:",
      .help = "TTFT target, ms (goodput; not checked when not given)"},
@@ -384,6 +394,9 @@ static void print_dist(const char *what, int mean, const engine_sim_dist *d)
         printf("%s %d", what, mean);
 }
 
+static void print_load_lines(const engine_stepper *st, const engine_sim_config *c,
+                             const char *trace);
+
 static void print_inputs(const engine_stepper *st, const engine_sim_config *c, const char *trace,
                          int picked)
 {
@@ -393,6 +406,15 @@ static void print_inputs(const engine_stepper *st, const engine_sim_config *c, c
            s->model->display[0] ? s->model->display : s->model->name, s->gpus,
            s->gpu->display[0] ? s->gpu->display : s->gpu->name, s->intra->name, p->tp, p->pp,
            p->dp, p->ep, picked ? " (the best for the scenario)" : "");
+    print_load_lines(st, c, trace);
+}
+
+/* The load and engine lines (st: the replica whose limits and cache they
+ * name; a disaggregated plan's decode pool). */
+static void print_load_lines(const engine_stepper *st, const engine_sim_config *c,
+                             const char *trace)
+{
+    const engine_scenario *s = &st->s;
     if (c->arrival == ENGINE_SIM_POISSON)
         printf("load: Poisson %g requests/s", c->rate);
     else if (c->arrival == ENGINE_SIM_OFFLINE)
@@ -544,8 +566,208 @@ done:
     return rc;
 }
 
+/* --- disaggregated prefill/decode (--disagg xPyD) ------------------------ */
+
+/* The two pools' steppers and the transfer of a --disagg run. */
+typedef struct load_pools {
+    engine_disagg_plan plan;
+    engine_stepper pre, dec;
+    engine_sim_transfer x;
+    double transfer_s, exposed_s; /* one request of the mean prompt */
+    int streams, cross_node;
+} load_pools;
+
+/* "2P1D" (case-insensitive) into x and y >= 1; -1 otherwise. */
+static int parse_xpyd(const char *v, int *x, int *y)
+{
+    char p = 0, d = 0, tail = 0;
+    if (!v || sscanf(v, "%d%c%d%c%c", x, &p, y, &d, &tail) != 4)
+        return -1;
+    if ((p != 'P' && p != 'p') || (d != 'D' && d != 'd') || *x < 1 || *y < 1 || *x > 1024 ||
+        *y > 1024)
+        return -1;
+    return 0;
+}
+
+static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
+                      engine_error *err)
+{
+    int x, y;
+    if (parse_xpyd(o->v.load_disagg, &x, &y) != 0)
+        return engine_errorf(err, "--disagg: expected xPyD with x, y in 1..1024 (e.g. 2P1D), "
+                                  "got '%s'", o->v.load_disagg);
+    int tpp = CLI_SEEN(o, prefill_tp) ? o->v.prefill_tp : 1;
+    int tpd = CLI_SEEN(o, decode_tp) ? o->v.decode_tp : 1;
+    lp->plan = (engine_disagg_plan){{tpp, 1, x, 1}, {tpd, 1, y, 1}};
+    int gpus = engine_disagg_gpus(lp->plan);
+    if (CLI_SEEN(o, gpus) && o->v.gpus != gpus)
+        return engine_errorf(err, "--gpus: %s runs %d GPUs (x * prefill TP + y * decode TP), "
+                                  "not %d", o->v.load_disagg, gpus, o->v.gpus);
+    engine_scenario s = cs->scenario;
+    const engine_plan *pl[2] = {&lp->plan.prefill, &lp->plan.decode};
+    engine_stepper *st[2] = {&lp->pre, &lp->dec};
+    for (int k = 0; k < 2; k++) {
+        s.gpus = pl[k]->tp * pl[k]->dp;
+        if (engine_stepper_init(st[k], &s, *pl[k], err) != 0)
+            return -1;
+        if (!st[k]->valid || st[k]->kv_blocks < 1)
+            return engine_errorf(err, "--disagg: the %s pool (tp=%d dp=%d): %s",
+                                 k ? "decode" : "prefill", pl[k]->tp, pl[k]->dp,
+                                 st[k]->valid ? "no room for the KV cache" : st[k]->reason);
+    }
+    s.gpus = gpus;
+    engine_disagg_sim_transfer(&s, lp->plan, &lp->x);
+    lp->transfer_s =
+        engine_disagg_transfer_s(&s, lp->plan, s.prompt, &lp->streams, &lp->cross_node);
+    engine_step_chunk ch = {1, s.prompt, 0};
+    engine_step_mix m = {&ch, 1, 0, 0};
+    lp->exposed_s = engine_disagg_exposed_s(lp->transfer_s, engine_step_s(&lp->pre, &m),
+                                            s.model->layers);
+    return 0;
+}
+
+static cJSON *pools_json(const load_pools *lp, double rp, double rd)
+{
+    cJSON *d = cJSON_CreateObject();
+    char nm[64];
+    engine_disagg_name(lp->plan, nm, sizeof nm);
+    cJSON_AddStringToObject(d, "name", nm);
+    cJSON_AddItemToObject(d, "prefill", out_plan_json(&lp->plan.prefill));
+    cJSON_AddItemToObject(d, "decode", out_plan_json(&lp->plan.decode));
+    cli_json_add_number(d, "transfer_s", lp->transfer_s);
+    cli_json_add_number(d, "transfer_exposed_s", lp->exposed_s);
+    cJSON_AddNumberToObject(d, "transfer_streams", lp->streams);
+    cJSON_AddBoolToObject(d, "transfer_cross_node", lp->cross_node);
+    cli_json_add_number(d, "prefill_pool_rate", rp);
+    cli_json_add_number(d, "decode_pool_rate", rd);
+    return d;
+}
+
+static int print_json_disagg(const load_pools *lp, const engine_sim_config *c,
+                             const engine_sim_result *r, double sustain, double rp, double rd,
+                             const char *trace)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return cli_json_print("load", stdout, NULL);
+    engine_scenario s = lp->dec.s;
+    s.gpus = engine_disagg_gpus(lp->plan);
+    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&s));
+    cJSON_AddNullToObject(root, "plan");
+    cJSON_AddItemToObject(root, "disagg", pools_json(lp, rp, rd));
+    cJSON_AddItemToObject(root, "load", load_json_inputs(c, trace));
+    cJSON_AddItemToObject(root, "ttft_s", pct_json(&r->ttft));
+    cJSON_AddItemToObject(root, "tpot_s", pct_json(&r->tpot));
+    cJSON_AddItemToObject(root, "e2e_s", pct_json(&r->e2e));
+    cli_json_add_number(root, "output_tokens_per_s", r->output_tokens_per_s);
+    cli_json_add_number(root, "requests_per_s", r->requests_per_s);
+    cli_json_add_number(root, "goodput_requests_per_s", r->goodput_requests_per_s);
+    cJSON_AddBoolToObject(root, "overloaded", r->overloaded);
+    cli_json_add_number(root, "sustainable_rate", sustain);
+    cli_json_add_number(root, "mean_batch", r->mean_batch);
+    cli_json_add_number(root, "kv_use", r->kv_use);
+    cJSON_AddNumberToObject(root, "requests_completed", r->completed);
+    cJSON_AddNumberToObject(root, "requests_rejected", r->rejected);
+    cli_json_add_number(root, "duration_s", r->duration_s);
+    cJSON_AddNumberToObject(root, "steps", (double)r->steps);
+    cli_json_add_number(root, "busy_fraction", r->busy_fraction);
+    load_json_stats(&lp->dec, c, r, root);
+    return cli_json_print("load", stdout, root) ? CLI_FAIL : CLI_OK;
+}
+
+static void print_text_disagg(const load_pools *lp, const engine_sim_config *c,
+                              const engine_sim_result *r, double sustain, double rp, double rd,
+                              const char *trace)
+{
+    const engine_scenario *s = &lp->dec.s;
+    char nm[64], a[32], b[32];
+    engine_disagg_name(lp->plan, nm, sizeof nm);
+    printf("%s on %d x %s: disaggregated %s (prefill %d x TP%d, decode %d x TP%d)\n",
+           s->model->display[0] ? s->model->display : s->model->name,
+           engine_disagg_gpus(lp->plan), s->gpu->display[0] ? s->gpu->display : s->gpu->name, nm,
+           lp->plan.prefill.dp, lp->plan.prefill.tp, lp->plan.decode.dp, lp->plan.decode.tp);
+    printf("KV transfer: %s for a %d-token prompt over %s in %d stream%s, %s of it in TTFT "
+           "(sent layer by layer)\n",
+           fmt_seconds(lp->transfer_s, NULL, a, sizeof a), s->prompt,
+           lp->cross_node && s->inter ? s->inter->name : s->intra->name, lp->streams,
+           lp->streams == 1 ? "" : "s", fmt_seconds(lp->exposed_s, NULL, b, sizeof b));
+    print_load_lines(&lp->dec, c, trace);
+    print_text(&lp->dec, c, r, sustain);
+    printf("  pools          prefill %.3f requests/s, decode %.3f requests/s (closed loops "
+           "at their largest batch): the plan sustains the smaller\n",
+           rp, rd);
+}
+
+static int load_disagg(const cli_scenario *cs, const cli_opts *o)
+{
+    engine_error err = {{0}};
+    load_pools *lp = malloc(sizeof *lp);
+    engine_sim_request *rows = NULL;
+    void *work = NULL;
+    int rc = CLI_FAIL;
+    engine_sim_config c;
+    if (!lp || pools_init(cs, o, lp, &err) != 0 || load_config(o, &lp->dec, &c, &err) != 0)
+        goto fail;
+    if (c.arrival == ENGINE_SIM_CLOSED) {
+        engine_errorf(&err, "--total-concurrency: a closed loop is not simulated with --disagg "
+                            "(use --rate or --trace)");
+        goto fail;
+    }
+    if (o->v.trace) {
+        if (load_trace(o->v.trace, &rows, &c.n_trace, &err) != 0)
+            goto fail;
+        c.trace = rows;
+        if (CLI_SEEN(o, load_rate)) {
+            engine_errorf(&err, "--trace: its arrivals are the load; not with --rate");
+            goto fail;
+        }
+        c.arrival = ENGINE_SIM_TRACE;
+    }
+    size_t bytes = engine_sim_disagg_workspace_bytes(&lp->pre, &lp->dec, &c);
+    work = bytes ? malloc(bytes) : NULL;
+    engine_sim_result r;
+    double rp = 0, rd = 0;
+    if (!work || engine_sim_disagg_run(&lp->pre, &lp->dec, &c, &lp->x, work, bytes, &r, &err))
+        goto fail;
+    double mu = engine_sim_disagg_sustainable_rate(&lp->pre, &lp->dec, &c, work, bytes, &rp, &rd,
+                                                   &err);
+    if (o->v.json) {
+        rc = print_json_disagg(lp, &c, &r, mu, rp, rd, o->v.trace);
+    } else {
+        print_text_disagg(lp, &c, &r, mu, rp, rd, o->v.trace);
+        rc = CLI_OK;
+    }
+    goto done;
+fail:
+    if (!err.msg[0])
+        engine_errorf(&err, "out of memory");
+    rc = cli_fail("load", &err);
+done:
+    free(work);
+    free(rows);
+    free(lp);
+    return rc;
+}
+
+/* The --disagg flags' own errors: with a plan, or the pool TPs without it. */
+static int disagg_flags(const cli_opts *o)
+{
+    const char *msg = NULL;
+    if (!CLI_SEEN(o, load_disagg) && (CLI_SEEN(o, prefill_tp) || CLI_SEEN(o, decode_tp)))
+        msg = "--prefill-tp/--decode-tp: only with --disagg xPyD";
+    else if (CLI_SEEN(o, load_disagg) &&
+             (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep)))
+        msg = "--tp/--pp/--dp/--ep: with --disagg the pools are --prefill-tp and --decode-tp";
+    if (!msg)
+        return 0;
+    fprintf(stderr, "shardscope load: %s\n", msg);
+    return -1;
+}
+
 int cli_load_run(const cli_opts *o, const preset_db *db)
 {
+    if (disagg_flags(o) != 0)
+        return CLI_USAGE;
     cli_scenario *cs = malloc(sizeof *cs);
     if (!cs) {
         fprintf(stderr, "shardscope load: out of memory\n");
@@ -554,6 +776,14 @@ int cli_load_run(const cli_opts *o, const preset_db *db)
     engine_error err = {{0}};
     int rc;
     engine_plan plan = {1, 1, 1, 1};
+    if (CLI_SEEN(o, load_disagg)) {
+        if (cli_scenario_load(o, db, CLI_NEED_MODEL | CLI_NEED_GPU, "load", cs, &err) != 0)
+            rc = cli_fail("load", &err);
+        else
+            rc = load_disagg(cs, o);
+        free(cs);
+        return rc;
+    }
     if (cli_scenario_load(o, db, CLI_NEED_ALL, "load", cs, &err) != 0 ||
         pick_plan(cs, o, &plan, &err) != 0)
         rc = cli_fail("load", &err);

@@ -125,6 +125,9 @@ typedef struct cli_values {
     double slo_percentile;
     /* recommend --rate (fleet sizing) */
     int disagg; /* ENUM engine_fleet_disagg */
+    /* load --disagg xPyD */
+    const char *load_disagg;
+    int prefill_tp, decode_tp;
 } cli_values;
 
 #define CLI_MAX_POS 4

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "json.h"
 #include "csv.h"
 #include "fmt.h"
@@ -420,6 +421,50 @@ static void test_json_schema_stamp(void **state)
     free(text);
 }
 
+/* explain's rows: name, class, count, FLOPs, bytes, time, share, bound with
+ * their units; a draft kernel named so; a negative (hidden) time signed;
+ * the JSON item's members. */
+static void test_explain_rows(void **state)
+{
+    (void)state;
+    char buf[256];
+    engine_explain_item q = {"qkv", ENGINE_KC_GEMM, 32, 1.65e12, 2.28e9, 2.34e-3,
+                             ENGINE_BOUND_COMPUTE, 0};
+    assert_string_equal(out_explain_row(&q, 22.7e-3, buf, sizeof buf),
+                        "qkv                     gemm            32  1.65 TFLOP    2.28 GB    "
+                        "2.34 ms  10.3%  compute");
+    q.draft = 1;
+    q.count = 1.5;
+    out_explain_row(&q, 22.7e-3, buf, sizeof buf);
+    assert_int_equal(strncmp(buf, "draft qkv               gemm          1.50", 42), 0);
+    engine_explain_item h = {"tbo hidden (ep)", ENGINE_KC_COMM, 2, 0, 0, -0.301,
+                             ENGINE_BOUND_COMPUTE, 0};
+    out_explain_row(&h, 0.8, buf, sizeof buf);
+    assert_non_null(strstr(buf, "-          -    -301 ms -37.6%  compute"));
+    assert_string_equal(out_explain_time(-2.5e-6, "u", buf, sizeof buf), "-2.50 us");
+    engine_explain_const c = {"gemm_t0", 3e-6, "s", "gpu preset", "x"};
+    assert_string_equal(out_explain_value(&c, "u", buf, sizeof buf), "3.00 us");
+    c = (engine_explain_const){"link_bandwidth", 367e9, "B/s", "link preset", "x"};
+    assert_string_equal(out_explain_value(&c, NULL, buf, sizeof buf), "367 GB/s");
+    static engine_explain x;
+    memset(&x, 0, sizeof x);
+    x.plan = (engine_plan){2, 1, 1, 1};
+    x.decode.n = 1;
+    x.decode.item[0] = q;
+    x.decode.total_s = 1e-3;
+    cJSON *j = out_explain_json(&x);
+    const cJSON *it = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "decode"), 0);
+    assert_string_equal(cJSON_GetObjectItem(it, "name")->valuestring, "qkv");
+    assert_string_equal(cJSON_GetObjectItem(it, "class")->valuestring, "gemm");
+    assert_string_equal(cJSON_GetObjectItem(it, "bound")->valuestring, "compute");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(it, "draft")));
+    assert_true(cJSON_GetObjectItem(it, "flops")->valuedouble == 1.65e12);
+    assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "decode_step"), "total_s")
+                    ->valuedouble == 1e-3);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "prefill")), 0);
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_calibration_label),
         cmocka_unit_test(test_json_never_nan),
         cmocka_unit_test(test_json_schema_stamp),
+        cmocka_unit_test(test_explain_rows),
     };
     return cmocka_run_group_tests_name("out", tests, NULL, NULL);
 }

@@ -17,6 +17,17 @@ char *out_explain_name(const engine_explain_item *it, char *buf, size_t len)
     return buf;
 }
 
+char *out_explain_time(double t, const char *micro, char *buf, size_t len)
+{
+    if (t < 0 && len > 1) {
+        buf[0] = '-';
+        fmt_seconds(-t, micro, buf + 1, len - 1);
+    } else {
+        fmt_seconds(t, micro, buf, len);
+    }
+    return buf;
+}
+
 const char *out_explain_header(void)
 {
     return "kernel                  class        count       FLOPs      bytes       time  share"
@@ -44,7 +55,7 @@ char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, s
         fmt_bytes(it->bytes, by, sizeof by);
     else
         snprintf(by, sizeof by, "-");
-    fmt_seconds(it->time_s, NULL, t, sizeof t);
+    out_explain_time(it->time_s, NULL, t, sizeof t);
     fmt_percent(step_s > 0 ? it->time_s / step_s : 0, sh, sizeof sh);
     /* widths count bytes: "µ" is two bytes in one column */
     snprintf(buf, len, "%-22.22s  %-10s %7s %11s %10s %*s %6s  %s",

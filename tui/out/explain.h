@@ -16,6 +16,10 @@
  * qkv" (names that say "draft" already stay).  Returns buf. */
 char *out_explain_name(const engine_explain_item *it, char *buf, size_t len);
 
+/* An item's time: fmt_seconds, with a minus sign for a negative one (time
+ * an overlap hid, so the rows still add up to the step). */
+char *out_explain_time(double t, const char *micro, char *buf, size_t len);
+
 /* Column header of out_explain_row (no trailing newline). */
 const char *out_explain_header(void);
 

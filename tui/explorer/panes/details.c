@@ -338,7 +338,7 @@ static void build_step(const exp_view *v, const engine_explain_step *st, const c
         const engine_explain_item *it = &st->item[i];
         char nm[64];
         add(l, ROLE_NORMAL, " %-16.16s %9s %6s", out_explain_name(it, nm, sizeof nm),
-            fmt_seconds(it->time_s, v->g->micro, a, sizeof a),
+            out_explain_time(it->time_s, v->g->micro, a, sizeof a),
             fmt_percent(st->total_s > 0 ? it->time_s / st->total_s : 0, b, sizeof b));
         if (it->flops > 0)
             fmt_rate(it->flops, "FLOP", c, sizeof c);

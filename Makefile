@@ -7,6 +7,8 @@
 #                 unit and screen programs under clang's UBSan (float casts)
 #   make fuzz     each libFuzzer harness (tests/fuzz) for FUZZ_SECONDS (60)
 #   make bench    timing figures (never asserted by tests)
+#   make portable build-portable/shardscope for a bare GPU machine (CUDA
+#                 dlopen'd, cJSON static or bundled; readelf-checked)
 #   make validate the model against the published measurements, per category
 #   make validate-kernels  the per-kernel model against the measured kernel
 #                 tables in ../shared/reference/data (when present)
@@ -98,7 +100,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # Test objects are built through a pattern chain; keep them (no rebuilds).
 .SECONDARY:
 
-.PHONY: all run test test-programs check-layers asan fuzz fuzz-build bench validate validate-kernels install uninstall clean deps test-deps
+.PHONY: all run test test-programs check-layers asan fuzz fuzz-build bench portable validate validate-kernels install uninstall clean deps test-deps
 all: $(BIN)
 
 deps: $(DEPS_STAMP)
@@ -201,6 +203,11 @@ validate-kernels: $(BUILD)/tools/validate_kernels
 $(BUILD)/tools/validate_kernels: tests/tools/validate_kernels.c $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(INC_tests) -o $@ $< $(LIB) $(LIBS)
+
+# A binary for a bare GPU machine (calib/gpu_check.sh): CUDA dlopen'd, cJSON
+# static (or bundled beside it), checked with readelf.
+portable:
+	@sh mk/portable.sh build-portable
 
 bench: $(BIN)
 	./$(BIN) bench

@@ -282,6 +282,61 @@ static void fit_errors(const calib_kpoint *pts, int n, calib_per_kernel *pk)
     pk->points = all;
 }
 
+/* The fit's points (v) from pts: every GEMM-like point with a time, less
+ * the cache-resident ones unless keep_cached; *tmin their shortest time.
+ * Returns how many. */
+static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int keep_cached,
+                   fit_pt *v, double *tmin)
+{
+    int nv = 0;
+    *tmin = INFINITY;
+    pk->n_cache_excluded = 0;
+    for (int i = 0; i < n && pk->peak_flops > 0; i++) {
+        const calib_kpoint *p = &pts[i];
+        if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0))
+            continue;
+        if (!keep_cached && pk->cache_bytes > 0 && p->bytes / calls_of(p) < pk->cache_bytes) {
+            pk->n_cache_excluded++;
+            continue;
+        }
+        v[nv++] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, p->time_s,
+                           calls_of(p)};
+        if (p->time_s < *tmin)
+            *tmin = p->time_s;
+    }
+    return nv;
+}
+
+/* Minimise the MAPE over v from sixteen starts - the points' own rates at
+ * quantiles (the best rate is often a cache-resident outlier, from which
+ * the search can walk off to a bandwidth that never binds) - then polish
+ * the best.  tmp: 2 nv doubles.  bx: log(eff), log(bw), log(t0). */
+static void search(const fit_pt *v, int nv, double tmin, double *tmp, double bx[3])
+{
+    double *re = tmp, *rb = tmp + nv;
+    for (int i = 0; i < nv; i++) {
+        re[i] = v[i].a / v[i].t;
+        rb[i] = v[i].b / v[i].t;
+    }
+    qsort(re, (size_t)nv, sizeof re[0], engine_cmp_double);
+    qsort(rb, (size_t)nv, sizeof rb[0], engine_cmp_double);
+    static const double Q[] = {0.1, 0.5, 0.9, 1.0};
+    double f0 = INFINITY;
+    for (int qe = 0; qe < 4; qe++)
+        for (int qb = 0; qb < 4; qb++) {
+            double x[3] = {log(re[(int)(Q[qe] * (nv - 1))]), log(rb[(int)(Q[qb] * (nv - 1))]),
+                           log(0.3 * tmin)};
+            nelder_mead(v, nv, x, 0.5);
+            double f = fit_mape(v, nv, x);
+            if (f < f0) {
+                f0 = f;
+                memcpy(bx, x, 3 * sizeof x[0]);
+            }
+        }
+    for (int round = 0; round < 3; round++)
+        nelder_mead(v, nv, bx, 0.05);
+}
+
 int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
                          engine_error *err)
 {
@@ -299,63 +354,17 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
             best = pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]);
     if (!(pk->peak_flops > 0))
         pk->peak_flops = best;
-    int nv = 0, keep_cached = 0;
-    double eff0 = 0, bw0 = 0, tmin = INFINITY;
-again:
-    nv = 0;
-    pk->n_cache_excluded = 0;
-    for (int i = 0; i < n && pk->peak_flops > 0; i++) {
-        const calib_kpoint *p = &pts[i];
-        if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0))
-            continue;
-        if (!keep_cached && pk->cache_bytes > 0 && p->bytes / calls_of(p) < pk->cache_bytes) {
-            pk->n_cache_excluded++;
-            continue;
-        }
-        v[nv] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, p->time_s,
-                         calls_of(p)};
-        if (v[nv].a / p->time_s > eff0)
-            eff0 = v[nv].a / p->time_s;
-        if (p->bytes / p->time_s > bw0)
-            bw0 = p->bytes / p->time_s;
-        if (p->time_s < tmin)
-            tmin = p->time_s;
-        nv++;
-    }
-    if (nv < 3 && pk->n_cache_excluded > 0 && !keep_cached) {
-        keep_cached = 1; /* everything fits in the cache: fit it as it is */
-        goto again;
-    }
+    double tmin;
+    int nv = collect(pts, n, pk, 0, v, &tmin);
+    if (nv < 3 && pk->n_cache_excluded > 0) /* everything fits in the cache: fit it as it is */
+        nv = collect(pts, n, pk, 1, v, &tmin);
     if (nv < 3) {
         free(v);
         free(tmp);
         return engine_errorf(err, "per-kernel fit: %d GEMM points, at least 3 needed", nv);
     }
-    /* Starts: the points' own rates at quantiles (the best rate is often a
-     * cache-resident outlier, from which the search can walk off to a
-     * bandwidth that never binds), then polish the best. */
-    double *re = tmp, *rb = tmp + nv;
-    for (int i = 0; i < nv; i++) {
-        re[i] = v[i].a / v[i].t;
-        rb[i] = v[i].b / v[i].t;
-    }
-    qsort(re, (size_t)nv, sizeof re[0], engine_cmp_double);
-    qsort(rb, (size_t)nv, sizeof rb[0], engine_cmp_double);
-    static const double Q[] = {0.1, 0.5, 0.9, 1.0};
-    double f0 = INFINITY, bx[3] = {log(eff0), log(bw0), log(0.3 * tmin)};
-    for (int qe = 0; qe < 4; qe++)
-        for (int qb = 0; qb < 4; qb++) {
-            double x[3] = {log(re[(int)(Q[qe] * (nv - 1))]), log(rb[(int)(Q[qb] * (nv - 1))]),
-                           log(0.3 * tmin)};
-            nelder_mead(v, nv, x, 0.5);
-            double f = fit_mape(v, nv, x);
-            if (f < f0) {
-                f0 = f;
-                memcpy(bx, x, sizeof bx);
-            }
-        }
-    for (int round = 0; round < 3; round++)
-        nelder_mead(v, nv, bx, 0.05);
+    double bx[3] = {0, 0, log(0.3 * tmin)};
+    search(v, nv, tmin, tmp, bx);
     pk->gemm_efficiency = exp(bx[0]);
     pk->bw_bytes_per_s = exp(bx[1]);
     pk->t0_s = exp(bx[2]);

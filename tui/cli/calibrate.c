@@ -297,6 +297,23 @@ static int save_result(const calib_result *r, const char *out_path, char *saved,
     return 1;
 }
 
+/* --backend auto without a usable GPU: the CPU, said on stderr and in note. */
+static void auto_backend(calib_opts *o, char *note, size_t len)
+{
+    if (o->backend != CALIB_BACKEND_AUTO)
+        return;
+    int count = 0;
+    engine_error perr = {{0}};
+    if (calib_cuda_probe(NULL, &count, &perr) != 0 || o->device >= count) {
+        if (perr.msg[0] == '\0')
+            snprintf(perr.msg, sizeof perr.msg, "no CUDA device %d (%d visible)", o->device,
+                     count);
+        fprintf(stderr, CMD ": auto: %s; using the CPU backend\n", perr.msg);
+        snprintf(note, len, "auto: %.300s; measured the CPU instead", perr.msg);
+        o->backend = CALIB_BACKEND_CPU;
+    }
+}
+
 /* Ctrl-C: the first cancels the calibration (nothing is saved, exit 130). */
 static atomic_int g_cancel;
 
@@ -306,18 +323,28 @@ static void on_sigint(int sig)
     atomic_store(&g_cancel, 1);
 }
 
+/* --model (default llama-3-8b) into o->model (storage: a config.json's).
+ * 0, or 2 after printing the error. */
+static int find_model(const cli_opts *opts, const preset_db *db, engine_model *storage,
+                      calib_opts *o)
+{
+    engine_error merr = {{0}};
+    const char *mname = opts->v.model ? opts->v.model : "llama-3-8b";
+    o->model = db ? cli_find_model(db, "--model", mname, storage, NULL, &merr) : NULL;
+    if (db && !o->model) {
+        fprintf(stderr, CMD ": %s\n", merr.msg);
+        return 2;
+    }
+    return 0;
+}
+
 int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
 {
     calib_opts o;
     calib_opts_from(opts, db, &o);
     engine_model model_storage;
-    engine_error merr = {{0}};
-    const char *mname = opts->v.model ? opts->v.model : "llama-3-8b";
-    o.model = db ? cli_find_model(db, "--model", mname, &model_storage, NULL, &merr) : NULL;
-    if (db && !o.model) {
-        fprintf(stderr, CMD ": %s\n", merr.msg);
+    if (find_model(opts, db, &model_storage, &o) != 0)
         return 2;
-    }
     atomic_store(&g_cancel, 0);
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
@@ -328,18 +355,7 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
     double wall0 = calib_now_s();
     int json = opts->v.json;
     char note[ENGINE_ERROR_MAX + 64] = "";
-    if (o.backend == CALIB_BACKEND_AUTO) {
-        int count = 0;
-        engine_error perr = {{0}};
-        if (calib_cuda_probe(NULL, &count, &perr) != 0 || o.device >= count) {
-            if (perr.msg[0] == '\0')
-                snprintf(perr.msg, sizeof perr.msg, "no CUDA device %d (%d visible)", o.device,
-                         count);
-            fprintf(stderr, CMD ": auto: %s; using the CPU backend\n", perr.msg);
-            snprintf(note, sizeof note, "auto: %.300s; measured the CPU instead", perr.msg);
-            o.backend = CALIB_BACKEND_CPU;
-        }
-    }
+    auto_backend(&o, note, sizeof note);
     progress_state ps = {isatty(STDERR_FILENO), -1};
     o.progress = on_progress;
     o.progress_ctx = &ps;

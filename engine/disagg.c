@@ -161,3 +161,57 @@ void engine_disagg_sim_transfer(const engine_scenario *s, engine_disagg_plan p,
         x->base_s = 0;
     x->layers = s->model->layers > 0 ? s->model->layers : 1;
 }
+
+static int fits_first(const engine_disagg_result *a, const engine_disagg_result *b)
+{
+    int fa = a->valid && a->fits, fb = b->valid && b->fits;
+    return fb - fa;
+}
+
+int engine_disagg_compare(const engine_disagg_result *a, const engine_disagg_result *b,
+                          engine_objective o)
+{
+    int c = fits_first(a, b);
+    if (c || !(a->valid && a->fits))
+        return c ? c : engine_plan_order(a->plan.decode, b->plan.decode);
+    if (o == ENGINE_OBJ_THROUGHPUT)
+        c = engine_cmp(b->tokens_per_s, a->tokens_per_s);
+    else if (o == ENGINE_OBJ_COST) {
+        int ua = a->cost_per_mtok_usd > 0, ub = b->cost_per_mtok_usd > 0;
+        c = ua != ub ? ub - ua : engine_cmp(a->cost_per_mtok_usd, b->cost_per_mtok_usd);
+    } else
+        c = engine_cmp(a->e2e_s, b->e2e_s);
+    if (c)
+        return c;
+    int ga = a->plan.prefill.tp * a->plan.prefill.dp, gb = b->plan.prefill.tp * b->plan.prefill.dp;
+    if (ga != gb)
+        return ga < gb ? -1 : 1;
+    c = engine_plan_order(a->plan.decode, b->plan.decode);
+    return c ? c : engine_plan_order(a->plan.prefill, b->plan.prefill);
+}
+
+int engine_disagg_rank(const engine_scenario *s, engine_disagg_result *out, int *order,
+                       int cap, engine_error *err)
+{
+    if (engine_scenario_check(s, err) != 0)
+        return -1;
+    int node = s->gpus_per_node > 0 ? s->gpus_per_node : 8, n = 0;
+    for (int tp = 1; tp <= node && tp < s->gpus; tp *= 2)
+        for (int td = 1; td <= node && td < s->gpus; td *= 2)
+            for (int x = 1; x * tp < s->gpus && n < cap; x++) {
+                int rest = s->gpus - x * tp;
+                if (rest % td)
+                    continue;
+                engine_disagg_plan p = {{tp, 1, x, 1}, {td, 1, rest / td, 1}};
+                if (engine_disagg_evaluate(s, p, &out[n], err) != 0)
+                    return -1;
+                int k = n++; /* insertion by index: stable, no large moves */
+                while (k > 0 &&
+                       engine_disagg_compare(&out[order[k - 1]], &out[n - 1], s->objective) > 0) {
+                    order[k] = order[k - 1];
+                    k--;
+                }
+                order[k] = n - 1;
+            }
+    return n;
+}

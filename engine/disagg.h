@@ -93,6 +93,25 @@ int engine_disagg_evaluate(const engine_scenario *s, engine_disagg_plan p,
 void engine_disagg_sim_transfer(const engine_scenario *s, engine_disagg_plan p,
                                 engine_sim_transfer *x);
 
+/* Compare two results under an objective, qsort-style: valid and fitting
+ * first; throughput: tokens_per_s descending; latency: e2e_s ascending;
+ * cost: cost_per_mtok_usd ascending (unknown last); ties by GPUs of the
+ * prefill pool, then the plans' order. */
+int engine_disagg_compare(const engine_disagg_result *a, const engine_disagg_result *b,
+                          engine_objective o);
+
+/* Upper bound of the xPyD splits engine_disagg_rank enumerates for s. */
+#define ENGINE_DISAGG_RANK_MAX 512
+
+/* Every split of s->gpus into x prefill replicas of tp_p GPUs and y decode
+ * replicas of tp_d GPUs (tp_p, tp_d powers of two up to the node's GPUs,
+ * s->gpus_per_node, 8 when 0; pp 1, ep 1; x, y >= 1; x tp_p + y tp_d =
+ * gpus), evaluated into out[0..n-1] in enumeration order, and order[0..n-1]
+ * the indices best first by s->objective (engine_disagg_compare; stable).
+ * At most cap results; returns n, or -1 with err. */
+int engine_disagg_rank(const engine_scenario *s, engine_disagg_result *out, int *order,
+                       int cap, engine_error *err);
+
 /* "2P1D tp2/tp4" style name of a plan, into buf (always terminated). */
 void engine_disagg_name(engine_disagg_plan p, char *buf, size_t len);
 

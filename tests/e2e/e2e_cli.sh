@@ -1075,5 +1075,21 @@ run recommend --model llama-3-8b --gpu h100-sxm --rate 5 --ttft-ms 500 --itl-ms 
 expect_rc 2
 expect_err_exact "shardscope recommend: --disagg: expected auto|off|only, got 'maybe'"
 
+# eval --disagg: aggregated plans and xPyD splits in one ranking.
+run eval --model llama-3-70b --gpu h100-sxm --gpus 8 --objective throughput --disagg --prompt 4096
+expect_rc 0
+expect_out 'ranked by throughput, aggregated plans and 21 xPyD splits$'
+expect_out '^ +[0-9]+ 2P1D tp2/tp4 +63 '
+expect_out '^ +1 TP4xPP1xDP2 '
+run eval --model llama-3-8b --gpu h100-sxm --gpus 2 --disagg --json
+expect_rc 0
+expect_clean_json
+expect_out '"disagg_splits":	1,'
+expect_out '"kind":	"disaggregated",'
+expect_out '"name":	"1P1D tp1/tp1",'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 2 --disagg --tp 2
+expect_rc 2
+expect_err_exact "shardscope eval: --disagg: ranks every plan and xPyD split itself; cannot be combined with a plan (--tp/--pp/--dp/--ep)"
+
 echo "e2e_cli: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]

@@ -138,6 +138,46 @@ static void test_evaluate_rate_matching(void **state)
     assert_string_equal(name, "2P1D tp2/tp4");
 }
 
+/* The splits of 3 GPUs, by hand: 1P2D and 2P1D at TP 1/1, 1P1D at TP 1/2
+ * and at TP 2/1; each on all 3 GPUs; sorted by the objective. */
+static void test_rank_splits(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f);
+    f.s.gpus = 3;
+    f.s.batch = 8;
+    engine_disagg_result *r = calloc(ENGINE_DISAGG_RANK_MAX, sizeof *r);
+    int order[ENGINE_DISAGG_RANK_MAX];
+    assert_non_null(r);
+    engine_error err;
+    const engine_objective objs[2] = {ENGINE_OBJ_THROUGHPUT, ENGINE_OBJ_LATENCY};
+    for (int k = 0; k < 2; k++) {
+        f.s.objective = objs[k];
+        int n = engine_disagg_rank(&f.s, r, order, ENGINE_DISAGG_RANK_MAX, &err);
+        assert_int_equal(n, 4);
+        int seen = 0;
+        for (int i = 0; i < n; i++) {
+            const engine_disagg_result *a = &r[order[i]];
+            assert_int_equal(a->gpus, 3);
+            assert_true(a->valid && a->fits);
+            char nm[32];
+            engine_disagg_name(a->plan, nm, sizeof nm);
+            seen |= !strcmp(nm, "1P2D tp1/tp1") << 0 | !strcmp(nm, "2P1D tp1/tp1") << 1 |
+                    !strcmp(nm, "1P1D tp1/tp2") << 2 | !strcmp(nm, "1P1D tp2/tp1") << 3;
+            if (i > 0) {
+                const engine_disagg_result *b = &r[order[i - 1]];
+                if (k == 0)
+                    assert_true(b->tokens_per_s >= a->tokens_per_s);
+                else
+                    assert_true(b->e2e_s <= a->e2e_s);
+            }
+        }
+        assert_int_equal(seen, 15);
+    }
+    free(r);
+}
+
 typedef struct simfx {
     fixture f;
     engine_stepper pre, dec;
@@ -280,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_transfer_by_hand),
         cmocka_unit_test(test_exposed_overlap),
         cmocka_unit_test(test_evaluate_rate_matching),
+        cmocka_unit_test(test_rank_splits),
         cmocka_unit_test(test_sim_by_hand),
         cmocka_unit_test(test_sim_rate_matching),
     };

@@ -27,5 +27,7 @@
  * batch of cs's scenario, as text or (--json) JSON on stdout.  Returns the
  * exit status. */
 int cli_eval_pareto(const cli_scenario *cs, const cli_opts *o);
+/* eval --disagg: aggregated plans and xPyD splits in one ranking (eval_disagg.c). */
+int cli_eval_disagg(const cli_scenario *cs, const cli_opts *o);
 
 #endif /* SHARDSCOPE_CLI_COMMON_H */

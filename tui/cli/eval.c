@@ -31,6 +31,10 @@ static const cli_opt EVAL_OPTS[] = {
      .help = "the Pareto frontier of every plan at every batch per\n"
              "replica (1, 2, 4, ... and its largest): output tokens/s\n"
              "per GPU against tokens/s per user (1 / ITL); text or --json"},
+    {.name = "--disagg", .kind = CLI_OPT_FLAG, .off = CLI_AT(eval_disagg),
+     .help = "rank xPyD candidates too: every split of the GPUs into x\n"
+             "prefill and y decode replicas beside the aggregated plans,\n"
+             "by the objective; text or --json 'ranking'"},
     {.name = "--explain", .kind = CLI_OPT_FLAG, .off = CLI_AT(explain),
      .help = "the plan's prefill and decode step kernel by kernel\n"
              "(FLOPs, bytes, time, bound) and the constants behind them\n"
@@ -589,6 +593,23 @@ static int eval_pareto_checked(const cli_scenario *cs, const cli_opts *o)
     return cli_eval_pareto(cs, o);
 }
 
+/* --disagg ranks every plan and split of the GPUs: a plan, --csv,
+ * --pareto or --total-concurrency with it is a usage error. */
+static int eval_disagg_checked(const cli_scenario *cs, const cli_opts *o)
+{
+    const char *clash = o->v.csv                         ? "--csv"
+                        : cs->has_plan                   ? "a plan (--tp/--pp/--dp/--ep)"
+                        : o->v.pareto                    ? "--pareto"
+                        : CLI_SEEN(o, total_concurrency) ? "--total-concurrency"
+                                                         : NULL;
+    if (clash) {
+        fprintf(stderr, "shardscope eval: --disagg: ranks every plan and xPyD split itself; "
+                        "cannot be combined with %s\n", clash);
+        return CLI_USAGE;
+    }
+    return cli_eval_disagg(cs, o);
+}
+
 /* eval over the options with --scenario FILE merged in (*merged, *sf). */
 static int eval_run(const cli_opts *o, const preset_db *db, const cli_scenario_file *sf);
 
@@ -647,6 +668,8 @@ static int eval_run(const cli_opts *o, const preset_db *db, const cli_scenario_f
             s->batch_max = 1;
         if (o->v.pareto)
             rc = eval_pareto_checked(cs, o);
+        else if (o->v.eval_disagg)
+            rc = eval_disagg_checked(cs, o);
         else
             rc = cs->has_plan ? eval_one(cs, o) : eval_rank(cs, o);
     }

@@ -128,6 +128,7 @@ typedef struct cli_values {
     /* load --disagg xPyD */
     const char *load_disagg;
     int prefill_tp, decode_tp;
+    int eval_disagg; /* eval --disagg */
 } cli_values;
 
 #define CLI_MAX_POS 4

@@ -552,6 +552,24 @@ static int plan_valid(const engine_scenario *s, engine_plan p, char *reason, siz
     return 1;
 }
 
+/* The math of the quantized GEMMs.  MXFP4 weights (FP4 in blocks of 32,
+ * gpt-oss) on a GPU with FP4 tensor cores multiply against MXFP8
+ * activations: the mixed FP4 x FP8 MMA (tcgen05 kind::f8f6f4) runs at the
+ * FP8 rate, FP4's double rate needs FP4 on both sides (NVFP4 W4A4).  The
+ * kernel TensorRT-LLM runs on B200 is w4a8_mxfp4_mxfp8 (aiconfigurator-core
+ * 0.12.0 perf data, b200_sxm moe.csv, gpt-oss-20b's 32 x 2880 x 2880 top-4
+ * layer): it takes 1.61 ms at 16384 tokens, 0.95-1.03x the FP8-rate model
+ * from 16 to 16384 tokens (0.88x at 512) where the FP4-rate one gave 0.66x
+ * (tests/unit/test_engine.c test_mxfp4_blackwell_math).  Without FP4 tensor
+ * cores MXFP4 dequantizes to 16-bit math (W4A16, kconst_init). */
+static engine_dtype mx_math(const engine_scenario *s, engine_dtype w)
+{
+    if (w == ENGINE_FP4 && engine_scenario_quant_group(s) == 32 &&
+        s->gpu->peak_flops[ENGINE_FP4] > 0 && s->gpu->peak_flops[ENGINE_FP8] > 0)
+        return ENGINE_FP8;
+    return w;
+}
+
 static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
 {
     memset(c, 0, sizeof *c);
@@ -561,7 +579,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     c->fw = s->framework ? s->framework : engine_framework_generic_ref();
     model_shape_compute(s->model, &c->sh);
     c->wdt = engine_scenario_weight_dtype(s);
-    kconst_init(&c->kc, s->gpu, s->calib, c->wdt);
+    kconst_init(&c->kc, s->gpu, s->calib, mx_math(s, c->wdt));
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));

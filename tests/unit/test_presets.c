@@ -1682,7 +1682,11 @@ static void test_mxfp4_weights_and_math(void **state)
     s.gpu = &deq;
     assert_int_equal(engine_evaluate(&s, p, &r16, &err), 0);
     assert_near_rel(r16.mem.weights_bytes, 65168968320.0, 1e-12);
-    assert_true(r16.prefill.gemm_s > 2.0 * r4.prefill.gemm_s);
+    /* B200 multiplies MXFP4 against MXFP8 at the FP8 rate (eval.c mx_math):
+     * 4500 x 0.6 vs 2250 x 0.75 TFLOPS for the expert GEMMs, 1.6x; the
+     * 16-bit attention projections are the same on both */
+    assert_true(r16.prefill.gemm_s > 1.3 * r4.prefill.gemm_s);
+    assert_true(r16.prefill.gemm_s < 1.6 * r4.prefill.gemm_s);
     s.model = preset_find_model(db, "gpt-oss-20b");
     s.gpu = b200;
     assert_int_equal(engine_evaluate(&s, p, &r4, &err), 0);

@@ -25,6 +25,7 @@
 #define KSWEEP_MAX 1024
 
 typedef struct kplan {
+    calib_kpoint gem[KSWEEP_MAX]; /* the model GEMMs, before plan_add */
     calib_kpoint p[KSWEEP_MAX];
     int warm[KSWEEP_MAX], reps[KSWEEP_MAX];
     int n;
@@ -150,13 +151,12 @@ static void plan_build(const calib_opts *o, const calib_kexec *x, kplan *k, int 
     *max_tok = o->max_tokens > 0 ? o->max_tokens : tok[nt - 1];
     while (nt > 1 && tok[nt - 1] > *max_tok)
         nt--;
-    static calib_kpoint gem[KSWEEP_MAX]; /* only the measuring thread plans */
     memset(k, 0, sizeof *k);
-    int ng = calib_plan_gemms(o->model, *max_tp, tok, nt, x->dtype, x->elem, gem, KSWEEP_MAX);
+    int ng = calib_plan_gemms(o->model, *max_tp, tok, nt, x->dtype, x->elem, k->gem, KSWEEP_MAX);
     if (ng > KSWEEP_MAX - 32)
         ng = KSWEEP_MAX - 32;
     for (int i = 0; i < ng; i++)
-        plan_add(k, x, &gem[i], o->quick);
+        plan_add(k, x, &k->gem[i], o->quick);
     plan_memory(k, x, o->model, o->quick);
     plan_attention(k, x, o->model, o->quick);
     plan_launch(k, x, o->quick);

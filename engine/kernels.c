@@ -419,9 +419,39 @@ static void konst_or(engine_explain *x, const engine_gpu *g, const char *name, d
         konst(x, name, v, unit, "engine default", def_note);
 }
 
+/* A per-kernel calibration (schema 2): every constant it sets or scales
+ * comes from the calibration file. */
+static void explain_per_kernel(const kconst *k, const engine_calib *c, engine_explain *x)
+{
+    const char *src = c->source[0] ? c->source : c->device;
+    konst(x, "gemm_rate", k->flops, "FLOP/s", "calibration", src);
+    konst(x, "gemm_bandwidth", k->bw, "B/s", "calibration", src);
+    konst(x, "kv_bandwidth", k->bw_kv, "B/s", "calibration (scaled)", src);
+    konst(x, "small_kernel_bandwidth", k->bw_small, "B/s", "calibration (scaled)", src);
+    konst(x, "attn_io_bandwidth", k->bw_attn_io, "B/s", "calibration (scaled)", src);
+    konst(x, "attn_rate", k->flops16 * k->eta_attn, "FLOP/s", "calibration (scaled)", src);
+    konst(x, "gemm_t0", k->gemm_t0, "s", "calibration", src);
+    konst(x, "kernel_floor", k->floor, "s", "calibration", src);
+    if (k->launch_min > 0)
+        konst(x, "launch_min", k->launch_min, "s", "calibration", src);
+    if (c->sm > 0)
+        konst(x, "sm_count", k->sm, "1", "calibration", src);
+}
+
 void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,
                           engine_dtype w, engine_explain *x)
 {
+    if (c && c->measured && c->per_kernel) {
+        explain_per_kernel(k, c, x);
+        konst_or(x, g, "attn_prefill_t0", k->attn_t0, "s", g->attn_t0_s,
+                 "kernels.c DEF_ATTN_T0_S 15 us: aiconfigurator context_attention.csv fits");
+        konst_or(x, g, "attn_decode_t0", k->decode_attn_t0, "s", g->decode_attn_t0_s,
+                 "kernels.c DEF_DECODE_ATTN_T0_S 10 us: aiconfigurator generation_attention.csv");
+        konst(x, "layer_overhead", k->layer_extra, "s", "gpu preset", g->source);
+        if (!(c->sm > 0))
+            konst_or(x, g, "sm_count", k->sm, "1", g->sm_count, "kernels.c DEF_SM 108");
+        return;
+    }
     int cal = c && c->measured;
     int low = k->math == ENGINE_FP8 || k->math == ENGINE_INT8 || k->math == ENGINE_FP4 ||
               k->math == ENGINE_INT4;

@@ -136,6 +136,55 @@ static void test_fit_recovers_constants(void **state)
     assert_non_null(strstr(err.msg, "at least 3"));
 }
 
+static const engine_explain_const *constant(const engine_explain *x, const char *name)
+{
+    for (int i = 0; i < x->n_const; i++)
+        if (!strcmp(x->constant[i].name, name))
+            return &x->constant[i];
+    return NULL;
+}
+
+/* Explain names the per-kernel calibration as the origin of what it sets:
+ * the GEMM rate (peak x eff = 494.5 TFLOP/s), bandwidth, t0, the floor and
+ * the launch; the kernels it scales say so; a CPU file (no SM count)
+ * leaves the SM count to the preset. */
+static void test_explain_per_kernel_origins(void **state)
+{
+    (void)state;
+    static engine_calib c;
+    memset(&c, 0, sizeof c);
+    c.measured = 1;
+    c.per_kernel = 1;
+    c.schema = 2;
+    snprintf(c.source, sizeof c.source, "/tmp/x.json");
+    c.peak_flops = 989e12;
+    c.gemm_efficiency = 0.5;
+    c.bw_bytes_per_s = 2e12;
+    c.t0_s = 5e-6;
+    c.small_kernel_s = 2e-6;
+    c.launch_s = 4e-6;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(1e-6, 400);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 1);
+    s.calib = &c;
+    static engine_explain x;
+    engine_error err = {{0}};
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){1, 1, 1, 1}, &x, &err), 0);
+    const engine_explain_const *k = constant(&x, "gemm_rate");
+    assert_non_null(k);
+    assert_true(fabs(k->value - 494.5e12) < 1e3);
+    assert_string_equal(k->origin, "calibration");
+    assert_string_equal(k->source, "/tmp/x.json");
+    assert_true(constant(&x, "gemm_bandwidth")->value == 2e12);
+    assert_true(constant(&x, "gemm_t0")->value == 5e-6);
+    assert_true(constant(&x, "kernel_floor")->value == 2e-6);
+    assert_true(constant(&x, "launch_min")->value == 4e-6);
+    assert_string_equal(constant(&x, "kv_bandwidth")->origin, "calibration (scaled)");
+    assert_string_equal(constant(&x, "sm_count")->origin, "gpu preset");
+}
+
 /* A calibration with one measured shape: n 4096, k 4096, 16-bit, 10 us at
  * 1 token and 40 us at 4. */
 static engine_calib one_shape(void)
@@ -530,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_fit_recovers_constants),
         cmocka_unit_test(test_engine_table_lookup),
         cmocka_unit_test(test_calib_sources),
+        cmocka_unit_test(test_explain_per_kernel_origins),
         cmocka_unit_test(test_json_kernels_round_trip),
         cmocka_unit_test(test_schema_versions),
         cmocka_unit_test(test_blas_missing),

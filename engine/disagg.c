@@ -98,6 +98,45 @@ static void rates(const engine_scenario *s, engine_disagg_result *o)
                                : 0;
 }
 
+/* The prefill pool of plan p into o: TTFT at batch 1 and the batched
+ * step for throughput (when the pool fits). */
+static int prefill_part(const engine_scenario *s, engine_plan p, engine_disagg_result *o,
+                        engine_error *err)
+{
+    if (pool_eval(s, p, 1, &o->prefill, err) != 0)
+        return -1;
+    o->prefill_batch = 1;
+    o->prefill_batch_ttft_s = o->prefill.ttft_s;
+    int b = prefill_batch(s);
+    if (b > 1 && o->prefill.valid && o->prefill.fits) {
+        engine_result rb;
+        if (pool_eval(s, p, b, &rb, err) != 0)
+            return -1;
+        if (rb.valid && rb.fits) {
+            o->prefill_batch = b;
+            o->prefill_batch_ttft_s = rb.ttft_s;
+        }
+    }
+    return 0;
+}
+
+/* Validity, the KV transfer, TTFT/ITL and the rates from both pools. */
+static void combine(const engine_scenario *s, engine_disagg_result *o)
+{
+    if (!pool_ok(o, &o->prefill, "prefill") || !pool_ok(o, &o->decode, "decode"))
+        return;
+    engine_disagg_plan p = o->plan;
+    o->valid = o->fits = 1;
+    o->kv_bytes = engine_kv_bytes(s->model, s->kv_dtype, s->prompt);
+    o->transfer_s = engine_disagg_transfer_s(s, p, s->prompt, &o->streams, &o->cross_node);
+    o->transfer_exposed_s =
+        engine_disagg_exposed_s(o->transfer_s, o->prefill.ttft_s, s->model->layers);
+    o->ttft_s = o->prefill.ttft_s + o->transfer_exposed_s;
+    o->itl_s = o->decode.itl_s;
+    o->e2e_s = o->ttft_s + (s->gen - 1) * o->itl_s;
+    rates(s, o);
+}
+
 int engine_disagg_evaluate(const engine_scenario *s, engine_disagg_plan p,
                            engine_disagg_result *o, engine_error *err)
 {
@@ -110,31 +149,9 @@ int engine_disagg_evaluate(const engine_scenario *s, engine_disagg_plan p,
         c.gpus = 1;
     if (engine_scenario_check(&c, err) != 0)
         return -1;
-    if (pool_eval(s, p.prefill, 1, &o->prefill, err) != 0 ||
-        pool_eval(s, p.decode, 0, &o->decode, err) != 0)
+    if (prefill_part(s, p.prefill, o, err) != 0 || pool_eval(s, p.decode, 0, &o->decode, err))
         return -1;
-    if (!pool_ok(o, &o->prefill, "prefill") || !pool_ok(o, &o->decode, "decode"))
-        return 0;
-    o->prefill_batch = prefill_batch(s);
-    o->prefill_batch_ttft_s = o->prefill.ttft_s;
-    if (o->prefill_batch > 1) {
-        engine_result rb;
-        if (pool_eval(s, p.prefill, o->prefill_batch, &rb, err) != 0)
-            return -1;
-        if (rb.valid && rb.fits)
-            o->prefill_batch_ttft_s = rb.ttft_s;
-        else
-            o->prefill_batch = 1;
-    }
-    o->valid = o->fits = 1;
-    o->kv_bytes = engine_kv_bytes(s->model, s->kv_dtype, s->prompt);
-    o->transfer_s = engine_disagg_transfer_s(s, p, s->prompt, &o->streams, &o->cross_node);
-    o->transfer_exposed_s =
-        engine_disagg_exposed_s(o->transfer_s, o->prefill.ttft_s, s->model->layers);
-    o->ttft_s = o->prefill.ttft_s + o->transfer_exposed_s;
-    o->itl_s = o->decode.itl_s;
-    o->e2e_s = o->ttft_s + (s->gen - 1) * o->itl_s;
-    rates(s, o);
+    combine(s, o);
     return 0;
 }
 
@@ -190,6 +207,40 @@ int engine_disagg_compare(const engine_disagg_result *a, const engine_disagg_res
     return c ? c : engine_plan_order(a->plan.prefill, b->plan.prefill);
 }
 
+static int same_plan(engine_plan a, engine_plan b)
+{
+    return a.tp == b.tp && a.pp == b.pp && a.dp == b.dp && a.ep == b.ep;
+}
+
+/* out[n] for p, each pool evaluated only when no earlier split has it
+ * (a pool's figures depend on its own plan alone). */
+static int rank_one(const engine_scenario *s, engine_disagg_plan p, engine_disagg_result *out,
+                    int n, engine_error *err)
+{
+    engine_disagg_result *o = &out[n];
+    memset(o, 0, sizeof *o);
+    o->plan = p;
+    o->gpus = engine_disagg_gpus(p);
+    int have_p = 0, have_d = 0;
+    for (int i = 0; i < n && !(have_p && have_d); i++) {
+        if (!have_p && same_plan(out[i].plan.prefill, p.prefill)) {
+            o->prefill = out[i].prefill;
+            o->prefill_batch = out[i].prefill_batch;
+            o->prefill_batch_ttft_s = out[i].prefill_batch_ttft_s;
+            have_p = 1;
+        }
+        if (!have_d && same_plan(out[i].plan.decode, p.decode)) {
+            o->decode = out[i].decode;
+            have_d = 1;
+        }
+    }
+    if ((!have_p && prefill_part(s, p.prefill, o, err) != 0) ||
+        (!have_d && pool_eval(s, p.decode, 0, &o->decode, err) != 0))
+        return -1;
+    combine(s, o);
+    return 0;
+}
+
 int engine_disagg_rank(const engine_scenario *s, engine_disagg_result *out, int *order,
                        int cap, engine_error *err)
 {
@@ -203,7 +254,7 @@ int engine_disagg_rank(const engine_scenario *s, engine_disagg_result *out, int 
                 if (rest % td)
                     continue;
                 engine_disagg_plan p = {{tp, 1, x, 1}, {td, 1, rest / td, 1}};
-                if (engine_disagg_evaluate(s, p, &out[n], err) != 0)
+                if (rank_one(s, p, out, n, err) != 0)
                     return -1;
                 int k = n++; /* insertion by index: stable, no large moves */
                 while (k > 0 &&

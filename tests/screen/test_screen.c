@@ -2257,9 +2257,48 @@ static void test_details_load_line(void **state)
     screen_close();
 }
 
+/* The xPyD line under the load line: the best split of the GPUs by the
+ * objective, as engine_disagg_rank gives it for the explorer's scenario;
+ * a GPU count change recomputes it. */
+static void test_details_disagg_line(void **state)
+{
+    (void)state;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-8b";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 3;
+    screen_open("vt100", 0, 40, 120, &eo);
+    const exp_results *r = &g_x->r;
+    assert_true(r->disagg_ok);
+    assert_int_equal(r->n_disagg, 4); /* 1P2D, 2P1D at TP 1/1; 1P1D at 1/2 and 2/1 */
+    engine_disagg_result *d = calloc(ENGINE_DISAGG_RANK_MAX, sizeof *d);
+    int *order = calloc(ENGINE_DISAGG_RANK_MAX, sizeof *order);
+    assert_non_null(d);
+    assert_non_null(order);
+    assert_int_equal(engine_disagg_rank(&r->sc, d, order, ENGINE_DISAGG_RANK_MAX, NULL), 4);
+    char nm[48], want[64];
+    engine_disagg_name(d[order[0]].plan, nm, sizeof nm);
+    snprintf(want, sizeof want, "xPyD best: %s", nm);
+    assert_true(pane_contains(PANE_DETAILS, want));
+    assert_true(r->disagg_best.tokens_per_s == d[order[0]].tokens_per_s);
+    assert_true(r->disagg_best.ttft_s == d[order[0]].ttft_s);
+    set_ctl(CTL_GPUS, 4);
+    assert_int_equal(r->sc.gpus, 4);
+    assert_int_equal(engine_disagg_rank(&r->sc, d, order, ENGINE_DISAGG_RANK_MAX, NULL),
+                     r->n_disagg);
+    engine_disagg_name(d[order[0]].plan, nm, sizeof nm);
+    snprintf(want, sizeof want, "xPyD best: %s", nm);
+    assert_true(pane_contains(PANE_DETAILS, want));
+    free(order);
+    free(d);
+    screen_close();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_details_disagg_line),
         cmocka_unit_test(test_golden_120x40_xterm256),
         cmocka_unit_test(test_golden_120x40_vt100),
         cmocka_unit_test(test_golden_80x24_xterm256),

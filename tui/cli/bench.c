@@ -15,6 +15,7 @@
 #include "cli_common.h"
 #include "json.h"
 #include "explorer_bench.h"
+#include "fleet.h"
 #include "sim.h"
 
 #define BENCH_TARGET_S 0.002
@@ -47,6 +48,7 @@ const cli_options cli_bench_options = {
              "      frontier and min GPUs, and the Monte Carlo tails of the plans on screen.\n"
              "  (c) one load simulation of " STR(BENCH_LOAD_REQUESTS) " requests (engine_sim_run: Llama-3-8B\n"
              "      on one H100 SXM under vLLM, Poisson at 10 requests/s).\n"
+             "  (d) one fleet sizing, 'recommend --rate' over up to 8 GPUs (target < 60 s).\n"
              "Target for (b): under 2 ms, so a 60 Hz frame keeps most of its 16 ms; for (c):\n"
              "under 200 ms (make bench also times a whole 'shardscope load --requests 10000').\n",
 };
@@ -110,8 +112,45 @@ static double time_load(const preset_db *db, int repeats, double *t)
     return ok ? median(t, n) : 0;
 }
 
+/* (d): one fleet sizing (recommend --rate) over up to 8 GPUs: Llama-3-70B
+ * on H100 SXM under vLLM, 4096/256 tokens at 4 requests/s, p99 TTFT 1.5 s
+ * and TPOT 30 ms; median of at most 3 runs; 0 without the presets. */
+static double time_fleet(const preset_db *db, int repeats, double *t)
+{
+    engine_fleet_request q;
+    memset(&q, 0, sizeof q);
+    engine_scenario_defaults(&q.base);
+    q.base.model = preset_find_model(db, "llama-3-70b");
+    q.base.gpu = preset_find_gpu(db, "h100-sxm");
+    q.base.intra = preset_find_link(db, "nvlink4");
+    q.base.inter = preset_find_link(db, "ib-ndr");
+    q.base.framework = preset_find_framework(db, "vllm");
+    q.base.gpus_per_node = 8;
+    q.base.prompt = 4096;
+    q.rate = 4;
+    q.ttft_slo_s = 1.5;
+    q.tpot_slo_s = 0.03;
+    q.slo_percentile = 99;
+    q.gpus_max = 8;
+    q.seed = 42;
+    if (!q.base.model || !q.base.gpu || !q.base.intra || !q.base.framework)
+        return 0;
+    size_t bytes = engine_fleet_workspace_bytes(&q);
+    void *work = bytes ? malloc(bytes) : NULL;
+    engine_fleet_result *r = malloc(sizeof *r);
+    int n = repeats < 3 ? repeats : 3, ok = work && r;
+    for (int i = 0; i < n && ok; i++) {
+        double t0 = calib_now_s();
+        ok = engine_fleet_run(&q, r, work, bytes, NULL) == 0;
+        t[i] = calib_now_s() - t0;
+    }
+    free(r);
+    free(work);
+    return ok ? median(t, n) : 0;
+}
+
 static int print_json(const explorer_bench_update_result *u, double eval_s, double load_s,
-                      int repeats)
+                      double fleet_s, int repeats)
 {
     static const char *const PART[EXPLORER_BENCH_PARTS] = {
         "rank_s", "efficiency_s", "regime_grid_s", "frontier_s", "tails_s", "pareto_s",
@@ -127,6 +166,7 @@ static int print_json(const explorer_bench_update_result *u, double eval_s, doub
     cli_json_add_number(o, "load_sim_s", load_s > 0 ? load_s : NAN);
     cJSON_AddNumberToObject(o, "load_sim_requests", BENCH_LOAD_REQUESTS);
     cli_json_add_number(o, "load_target_s", BENCH_LOAD_TARGET_S);
+    cli_json_add_number(o, "fleet_sizing_s", fleet_s > 0 ? fleet_s : NAN);
     cJSON *p = cJSON_AddObjectToObject(o, "parts");
     cJSON *n = cJSON_AddObjectToObject(o, "counts");
     for (int i = 0; i < EXPLORER_BENCH_PARTS; i++) {
@@ -159,7 +199,7 @@ static void print_row(const char *what, double s, const char *fmt, ...)
 }
 
 static void print_text(const explorer_bench_update_result *u, double eval_s, double load_s,
-                       int repeats)
+                       double fleet_s, int repeats)
 {
     const long *c = u->cells;
     printf("shardscope bench: medians of %d repeats (clock_gettime CLOCK_MONOTONIC)\n",
@@ -183,12 +223,17 @@ static void print_text(const explorer_bench_update_result *u, double eval_s, dou
               "%ld plan-and-batch points (only while its view is on screen)",
               c[EXPLORER_BENCH_PARETO]);
     print_row("  load line", u->part_s[EXPLORER_BENCH_LOAD],
-              "%ld simulated requests + the sustainable rate (selected plan only)",
+              "%ld simulated requests + the sustainable rate + the best xPyD split "
+              "(selected plan only)",
               c[EXPLORER_BENCH_LOAD]);
     if (load_s > 0)
         print_row("load simulation", load_s, "%d requests (Llama-3-8B, 1 x H100, vLLM, 10/s); "
                   "target < 200 ms: %s", BENCH_LOAD_REQUESTS,
                   load_s < BENCH_LOAD_TARGET_S ? "met" : "MISSED");
+    if (fleet_s > 0)
+        print_row("fleet sizing", fleet_s, "recommend --rate 4 over up to 8 GPUs (Llama-3-70B, "
+                  "H100, vLLM, 4096/256 tokens); target < 60 s: %s",
+                  fleet_s < 60 ? "met" : "MISSED");
 }
 
 int cli_bench_run(const cli_opts *o, const preset_db *db)
@@ -220,9 +265,10 @@ int cli_bench_run(const cli_opts *o, const preset_db *db)
     s.gpus = 8;
     double eval_s = time_eval(&s, repeats, t);
     double load_s = time_load(db, repeats, t);
+    double fleet_s = time_fleet(db, repeats, t);
     free(t);
     if (json)
-        return print_json(&u, eval_s, load_s, repeats);
-    print_text(&u, eval_s, load_s, repeats);
+        return print_json(&u, eval_s, load_s, fleet_s, repeats);
+    print_text(&u, eval_s, load_s, fleet_s, repeats);
     return CLI_OK;
 }

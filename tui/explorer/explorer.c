@@ -50,7 +50,10 @@ int explorer_new(const preset_db *db, const explorer_opts *o, const term_caps *c
     x->scr.grid = calloc(EXP_GRID_MAX, sizeof *x->scr.grid);
     x->r.pareto = calloc(EXP_PARETO_MAX, sizeof *x->r.pareto);
     x->r.load_st = calloc(1, sizeof *x->r.load_st);
-    if (!x->r.plans || !x->r.tails_done || !x->scr.grid || !x->r.pareto || !x->r.load_st) {
+    x->r.disagg = calloc(ENGINE_DISAGG_RANK_MAX, sizeof *x->r.disagg);
+    x->r.disagg_order = calloc(ENGINE_DISAGG_RANK_MAX, sizeof *x->r.disagg_order);
+    if (!x->r.plans || !x->r.tails_done || !x->scr.grid || !x->r.pareto || !x->r.load_st ||
+        !x->r.disagg || !x->r.disagg_order) {
         explorer_free(x);
         engine_errorf(err, "out of memory");
         return -1;
@@ -113,6 +116,8 @@ void explorer_free(explorer *x)
     free(x->r.pareto);
     free(x->r.load_st);
     free(x->r.load_work);
+    free(x->r.disagg);
+    free(x->r.disagg_order);
     free(x->scr.grid);
     free(x);
 }

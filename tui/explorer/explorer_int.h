@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "sim.h"
+#include "disagg.h"
 #include "preset.h"
 #include "explorer.h"
 #include "explorer_calib.h"
@@ -158,6 +159,15 @@ typedef struct exp_results {
     engine_stepper *load_st;
     void *load_work;
     size_t load_work_bytes;
+    /* The best xPyD split of the current GPUs by the objective
+     * (engine_disagg_rank, details pane under the load line): computed with
+     * the sustainable rate (the inputs without the load controls);
+     * disagg_ok 0: none fits.  The arrays are allocated once. */
+    engine_disagg_result *disagg;  /* ENGINE_DISAGG_RANK_MAX */
+    int *disagg_order;             /* ENGINE_DISAGG_RANK_MAX */
+    int n_disagg;
+    int disagg_ok;
+    engine_disagg_result disagg_best;
 } exp_results;
 
 

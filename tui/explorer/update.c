@@ -343,6 +343,23 @@ static void compute_load(explorer *x, const engine_result *p, int sus_fresh)
     r->load_ok = 1;
 }
 
+/* The best xPyD split of the scenario's GPUs by its objective (the decode
+ * pool at the scenario's batch). */
+static void compute_disagg(explorer *x)
+{
+    exp_results *r = &x->r;
+    r->disagg_ok = 0;
+    r->n_disagg = engine_disagg_rank(&r->sc, r->disagg, r->disagg_order, ENGINE_DISAGG_RANK_MAX,
+                                     NULL);
+    if (r->n_disagg < 1)
+        return;
+    const engine_disagg_result *b = &r->disagg[r->disagg_order[0]];
+    if (!b->valid || !b->fits)
+        return;
+    r->disagg_best = *b;
+    r->disagg_ok = 1;
+}
+
 /* The load line's block: recomputed when the inputs or the selected plan
  * changed, and only while the details pane shows it. */
 static void update_load(explorer *x, const exp_inputs *k)
@@ -362,6 +379,8 @@ static void update_load(explorer *x, const exp_inputs *k)
                     memcmp(&sk, &r->load_sus_key, sizeof sk) ||
                     memcmp(&want, &r->load_plan, sizeof want);
     compute_load(x, p, sus_fresh);
+    if (!r->have[EXP_PART_LOAD] || memcmp(&sk, &r->load_sus_key, sizeof sk))
+        compute_disagg(x);
     r->load_sus_key = sk;
     r->load_plan = want;
     r->in_part[EXP_PART_LOAD] = *k;

@@ -154,6 +154,26 @@ static void build_load(const exp_view *v, const engine_result *p, lines *l)
             s->goodput_requests_per_s, s->slo_met ? "met" : "missed");
 }
 
+/* The best xPyD split of these GPUs (update.c: engine_disagg_rank by the
+ * objective): its TTFT (prefill alone + the exposed KV transfer), ITL and
+ * tokens/s (the smaller pool's rate x gen) against the selected plan's. */
+static void build_disagg(const exp_view *v, const engine_result *p, lines *l)
+{
+    const exp_results *r = v->r;
+    char nm[48], a[32], b[32];
+    if (!r->disagg_ok) {
+        add(l, ROLE_DIM, "xPyD: no split of %d GPUs fits", r->sc.gpus);
+        return;
+    }
+    const engine_disagg_result *d = &r->disagg_best;
+    engine_disagg_name(d->plan, nm, sizeof nm);
+    add(l, ROLE_TITLE, "xPyD best: %s", nm);
+    add(l, ROLE_NORMAL, " TTFT %s ITL %s", fmt_seconds(d->ttft_s, v->g->micro, a, sizeof a),
+        fmt_seconds(d->itl_s, v->g->micro, b, sizeof b));
+    add(l, ROLE_NORMAL, " %.0f tok/s (plan %.0f), %.2f req/s", d->tokens_per_s, p->tokens_per_s,
+        d->sustainable_rate);
+}
+
 /* "+12.3 ms (+25%)": b - a as a signed time or figure, and relative to a
  * ("same" when equal). */
 static char *delta(const exp_view *v, double a, double b, int kind, char *buf, size_t len)
@@ -427,6 +447,7 @@ static void build(const exp_view *v, lines *l)
      * `eval` and the export's nulls): its memory, the reason, the inputs. */
     if (p->fits) {
         build_load(v, p, l);
+        build_disagg(v, p, l);
         build_time(v, p, l);
         build_launch(v, p, l);
     } else

@@ -247,6 +247,35 @@ static void test_disagg_only_when_cheaper(void **state)
     fx_free(&f);
 }
 
+/* --allow-quant widens the search: without it every candidate is fp16;
+ * with fp8 allowed fp8 candidates appear and the answer needs no more
+ * GPUs than without (Llama-3-70B at 10 requests/s). */
+static void test_quant_allowed(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_70b());
+    f.q.rate = 10;
+    f.q.ttft_slo_s = 1.0;
+    f.q.tpot_slo_s = 0.04;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    for (int i = 0; i < f.r->n_cands; i++)
+        assert_int_equal(f.r->cand[i].dtype, ENGINE_FP16);
+    int without = f.r->chosen.gpus;
+    f.q.allow_quant = 1u << ENGINE_FP8;
+    fx_run(&f);
+    int fp8 = 0;
+    for (int i = 0; i < f.r->n_cands; i++)
+        fp8 += f.r->cand[i].dtype == ENGINE_FP8;
+    assert_true(fp8 > 0);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    assert_true(f.r->chosen.gpus <= without);
+    assert_chosen_meets(&f);
+    fx_free(&f);
+}
+
 static void test_request_errors(void **state)
 {
     (void)state;
@@ -277,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_replicas_grow_with_rate),
         cmocka_unit_test(test_infeasible_answers),
         cmocka_unit_test(test_disagg_only_when_cheaper),
+        cmocka_unit_test(test_quant_allowed),
         cmocka_unit_test(test_request_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

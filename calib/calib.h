@@ -20,8 +20,8 @@
  * loaded back into an engine_calib for the GPU preset it was matched to.
  *
  * Backends: "cuda" (cuBLAS and the CUDA runtime, loaded with dlopen when a
- * calibration starts: the binary does not link CUDA) and "cpu" (our
- * blocked SGEMM).  Nothing here prints, exits or uses
+ * calibration starts: the binary does not link CUDA) and "cpu" (OpenBLAS,
+ * loaded the same way).  Nothing here prints, exits or uses
  * global mutable state (the CUDA libraries are loaded once and kept):
  * errors come back as a calib_status and an engine_error sentence,
  * progress through a callback, cancellation through a flag.
@@ -548,9 +548,9 @@ calib_status calib_cuda_measure(const calib_opts *o, calib_result *r,
 calib_status calib_cpu_measure(const calib_opts *o, calib_result *r,
                                engine_error *err);
 
-/* C = A * B, row-major, A m x k, B k x n, C m x n (overwritten).  Cache
- * blocked and register tiled; no allocation beyond a packing buffer it
- * mallocs per call.  0, -1 when out of memory. */
+/* C = A * B, row-major, A m x k, B k x n, C m x n (overwritten), on
+ * OpenBLAS (cblas_sgemm, one thread; calib_blas_load).  0, -1 when
+ * OpenBLAS cannot be loaded. */
 int calib_sgemm(int m, int n, int k, const float *a, const float *b,
                 float *c);
 

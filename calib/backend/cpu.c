@@ -1,12 +1,10 @@
 /*
- * cpu.c - the CPU calibration backend: our own cache-blocked,
- * register-tiled SGEMM (GotoBLAS layout: B packed in KC x NC panels of
- * NR-wide slivers, A in MC x KC blocks of MR-tall slivers, an MR x NR
- * micro-kernel written so the compiler vectorises it), and the sweep that
- * times the GEMMs of one transformer layer on a scaled-down version of the
- * seed's grid, decode-shaped GEMMs and a memcpy for bandwidth.  Single
- * threaded and labelled as CPU: its figures describe this machine, never a
- * GPU type.
+ * cpu.c - the CPU calibration backend's layer sweep: the GEMMs of one
+ * transformer layer on a scaled-down version of the seed's grid,
+ * decode-shaped GEMMs and a memcpy for bandwidth, timed on OpenBLAS
+ * (calib_sgemm: cblas_sgemm, loaded with dlopen by blas.c, one thread),
+ * then the per-kernel sweep of the model's shapes (blas.c, ksweep.c).
+ * Labelled as CPU: its figures describe this machine, never a GPU type.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,256 +16,23 @@
 #include "calib.h"
 #include "internal.h"
 
-#define MR 6
-#define NR 16
-#define KC 256
-#define MC 96
-#define NC 2048
 #define CPU_MAX_PASSES 8
-
-/* x86-64 with GCC or clang: an AVX2 + FMA micro-kernel, chosen at run
- * time when the CPU has those instructions.  (ISO C mode turns off FMA
- * contraction and -O2 keeps the accumulators in memory, so the portable
- * kernel below runs at a fraction of the machine's speed.) */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define CALIB_X86 1
-#include <immintrin.h>
-#endif
-
-static void pack_a(int mc, int kc, const float *a, int lda, float *pa)
-{
-    for (int i0 = 0; i0 < mc; i0 += MR) {
-        int mr = mc - i0 < MR ? mc - i0 : MR;
-        for (int p = 0; p < kc; p++) {
-            for (int i = 0; i < mr; i++)
-                pa[i] = a[(size_t)(i0 + i) * lda + p];
-            for (int i = mr; i < MR; i++)
-                pa[i] = 0.0f;
-            pa += MR;
-        }
-    }
-}
-
-/* Rows of B are read front to back (p outer) so a B larger than the
- * caches streams from memory instead of striding across pages. */
-static void pack_b(int kc, int nc, const float *b, int ldb, float *pb)
-{
-    int panels = (nc + NR - 1) / NR;
-    for (int p = 0; p < kc; p++) {
-        const float *src = b + (size_t)p * ldb;
-        for (int q = 0; q < panels; q++) {
-            float *dst = pb + ((size_t)q * kc + p) * NR;
-            int j0 = q * NR, nr = nc - j0 < NR ? nc - j0 : NR;
-            if (nr == NR) {
-                memcpy(dst, src + j0, NR * sizeof *dst);
-            } else {
-                for (int j = 0; j < nr; j++)
-                    dst[j] = src[j0 + j];
-                for (int j = nr; j < NR; j++)
-                    dst[j] = 0.0f;
-            }
-        }
-    }
-}
-
-/* A few rows (decode): stream B once, row by row, keeping the m rows of C
- * in cache. */
-static void gemm_small_m_generic(int m, int n, int k, const float *restrict a,
-                                 const float *restrict b, float *restrict c)
-{
-    for (int p = 0; p < k; p++) {
-        const float *bp = b + (size_t)p * n;
-        for (int i = 0; i < m; i++) {
-            float ai = a[(size_t)i * k + p];
-            float *ci = c + (size_t)i * n;
-            for (int j = 0; j < n; j++)
-                ci[j] += ai * bp[j];
-        }
-    }
-}
-
-static void kernel_generic(int kc, const float *restrict pa,
-                           const float *restrict pb, int ldb, float *restrict c,
-                           int ldc, int mr, int nr)
-{
-    float acc[MR][NR];
-    for (int i = 0; i < MR; i++)
-        for (int j = 0; j < NR; j++)
-            acc[i][j] = 0.0f;
-    for (int p = 0; p < kc; p++) {
-        const float *bp = pb + (size_t)p * ldb;
-        const float *ap = pa + (size_t)p * MR;
-        for (int i = 0; i < MR; i++) {
-            float ai = ap[i];
-            for (int j = 0; j < NR; j++)
-                acc[i][j] += ai * bp[j];
-        }
-    }
-    if (mr == MR && nr == NR) {
-        for (int i = 0; i < MR; i++)
-            for (int j = 0; j < NR; j++)
-                c[(size_t)i * ldc + j] += acc[i][j];
-    } else {
-        for (int i = 0; i < mr; i++)
-            for (int j = 0; j < nr; j++)
-                c[(size_t)i * ldc + j] += acc[i][j];
-    }
-}
-
-#ifdef CALIB_X86
-__attribute__((target("avx2,fma")))
-static void kernel_avx2(int kc, const float *restrict pa, const float *restrict pb,
-                        int ldb, float *restrict c, int ldc, int mr, int nr)
-{
-    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
-    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
-    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
-    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
-    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
-    __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
-    for (int p = 0; p < kc; p++) {
-        __m256 b0 = _mm256_loadu_ps(pb), b1 = _mm256_loadu_ps(pb + 8), a;
-        a = _mm256_broadcast_ss(pa + 0);
-        c00 = _mm256_fmadd_ps(a, b0, c00); c01 = _mm256_fmadd_ps(a, b1, c01);
-        a = _mm256_broadcast_ss(pa + 1);
-        c10 = _mm256_fmadd_ps(a, b0, c10); c11 = _mm256_fmadd_ps(a, b1, c11);
-        a = _mm256_broadcast_ss(pa + 2);
-        c20 = _mm256_fmadd_ps(a, b0, c20); c21 = _mm256_fmadd_ps(a, b1, c21);
-        a = _mm256_broadcast_ss(pa + 3);
-        c30 = _mm256_fmadd_ps(a, b0, c30); c31 = _mm256_fmadd_ps(a, b1, c31);
-        a = _mm256_broadcast_ss(pa + 4);
-        c40 = _mm256_fmadd_ps(a, b0, c40); c41 = _mm256_fmadd_ps(a, b1, c41);
-        a = _mm256_broadcast_ss(pa + 5);
-        c50 = _mm256_fmadd_ps(a, b0, c50); c51 = _mm256_fmadd_ps(a, b1, c51);
-        pa += MR;
-        pb += ldb;
-    }
-    if (mr == MR && nr == NR) {
-        __m256 acc[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21},
-                             {c30, c31}, {c40, c41}, {c50, c51}};
-        for (int i = 0; i < MR; i++) {
-            float *ci = c + (size_t)i * ldc;
-            _mm256_storeu_ps(ci, _mm256_add_ps(_mm256_loadu_ps(ci), acc[i][0]));
-            _mm256_storeu_ps(ci + 8, _mm256_add_ps(_mm256_loadu_ps(ci + 8), acc[i][1]));
-        }
-        return;
-    }
-    float t[MR][NR];
-    _mm256_storeu_ps(t[0], c00); _mm256_storeu_ps(t[0] + 8, c01);
-    _mm256_storeu_ps(t[1], c10); _mm256_storeu_ps(t[1] + 8, c11);
-    _mm256_storeu_ps(t[2], c20); _mm256_storeu_ps(t[2] + 8, c21);
-    _mm256_storeu_ps(t[3], c30); _mm256_storeu_ps(t[3] + 8, c31);
-    _mm256_storeu_ps(t[4], c40); _mm256_storeu_ps(t[4] + 8, c41);
-    _mm256_storeu_ps(t[5], c50); _mm256_storeu_ps(t[5] + 8, c51);
-    for (int i = 0; i < mr; i++)
-        for (int j = 0; j < nr; j++)
-            c[(size_t)i * ldc + j] += t[i][j];
-}
-
-__attribute__((target("avx2,fma")))
-static void gemm_small_m_avx2(int m, int n, int k, const float *restrict a,
-                              const float *restrict b, float *restrict c)
-{
-    for (int p = 0; p < k; p++) {
-        const float *bp = b + (size_t)p * n;
-        for (int i = 0; i < m; i++) {
-            float ai = a[(size_t)i * k + p];
-            __m256 av = _mm256_set1_ps(ai);
-            float *ci = c + (size_t)i * n;
-            int j = 0;
-            for (; j + 16 <= n; j += 16) {
-                __m256 c0 = _mm256_loadu_ps(ci + j), c1 = _mm256_loadu_ps(ci + j + 8);
-                c0 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bp + j), c0);
-                c1 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bp + j + 8), c1);
-                _mm256_storeu_ps(ci + j, c0);
-                _mm256_storeu_ps(ci + j + 8, c1);
-            }
-            for (; j < n; j++)
-                ci[j] += ai * bp[j];
-        }
-    }
-}
-
-static int use_avx2(void)
-{
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-#endif
-
-static void kernel(int kc, const float *pa, const float *pb, int ldb, float *c,
-                   int ldc, int mr, int nr, int fast)
-{
-#ifdef CALIB_X86
-    if (fast) {
-        kernel_avx2(kc, pa, pb, ldb, c, ldc, mr, nr);
-        return;
-    }
-#endif
-    (void)fast;
-    kernel_generic(kc, pa, pb, ldb, c, ldc, mr, nr);
-}
-
-static void gemm_small_m(int m, int n, int k, const float *a, const float *b,
-                         float *c, int fast)
-{
-#ifdef CALIB_X86
-    if (fast) {
-        gemm_small_m_avx2(m, n, k, a, b, c);
-        return;
-    }
-#endif
-    (void)fast;
-    gemm_small_m_generic(m, n, k, a, b, c);
-}
+#define CBLAS_ROW_MAJOR 101
+#define CBLAS_NO_TRANS 111
 
 int calib_sgemm(int m, int n, int k, const float *a, const float *b, float *c)
 {
     if (m <= 0 || n <= 0)
         return 0;
-    memset(c, 0, (size_t)m * n * sizeof *c);
-    if (k <= 0)
-        return 0;
-#ifdef CALIB_X86
-    int fast = use_avx2();
-#else
-    int fast = 0;
-#endif
-    /* Decode shapes: B (the weights) is read once at memory speed; packing
-     * it would read it, write it and read it again. */
-    if (m <= 8) {
-        gemm_small_m(m, n, k, a, b, c, fast);
+    if (k <= 0) {
+        memset(c, 0, (size_t)m * n * sizeof *c);
         return 0;
     }
-    float *pb = malloc((size_t)KC * (NC + NR) * sizeof *pb);
-    float *pa = malloc((size_t)(MC + MR) * KC * sizeof *pa);
-    if (!pa || !pb) {
-        free(pa);
-        free(pb);
+    const calib_blas_api *bl = calib_blas_load(NULL);
+    if (!bl)
         return -1;
-    }
-    for (int jc = 0; jc < n; jc += NC) {
-        int nc = n - jc < NC ? n - jc : NC;
-        for (int pc = 0; pc < k; pc += KC) {
-            int kc = k - pc < KC ? k - pc : KC;
-            pack_b(kc, nc, b + (size_t)pc * n + jc, n, pb);
-            for (int ic = 0; ic < m; ic += MC) {
-                int mc = m - ic < MC ? m - ic : MC;
-                pack_a(mc, kc, a + (size_t)ic * k + pc, k, pa);
-                for (int jr = 0; jr < nc; jr += NR) {
-                    int nr = nc - jr < NR ? nc - jr : NR;
-                    const float *bp = pb + (size_t)jr * kc;
-                    for (int ir = 0; ir < mc; ir += MR) {
-                        int mr = mc - ir < MR ? mc - ir : MR;
-                        kernel(kc, pa + (size_t)ir * kc, bp, NR,
-                               c + (size_t)(ic + ir) * n + jc + jr, n, mr, nr,
-                               fast);
-                    }
-                }
-            }
-        }
-    }
-    free(pa);
-    free(pb);
+    bl->sgemm(CBLAS_ROW_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.0f,
+              c, n);
     return 0;
 }
 
@@ -397,9 +162,10 @@ static int cpu_grid(int quick, cpu_spec *spec, int hid_out[4], int *max_tokens)
     static const int hid_f[] = {256, 512, 768, 1024};
     static const int bat_q[] = {1, 2, 4};
     static const int bat_f[] = {1, 2, 4, 8};
-    /* Token counts are multiples of the micro-kernel's MR = 6 rows, so the
-     * sweep measures the GEMM rather than its ragged-edge handling (a GPU
-     * has the same effect with its tile sizes; there it stays in the data). */
+    /* Token counts are multiples of 6 rows (a register tile of the CPU's
+     * SGEMM kernels), so the sweep measures the GEMM rather than its
+     * ragged-edge handling (a GPU has the same effect with its tile sizes;
+     * there it stays in the data). */
     static const int seq[] = {48, 192};
     static const int dec_tok[] = {1, 6, 24, 96, 240};
     const int *hid = quick ? hid_q : hid_f;
@@ -528,6 +294,10 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
 {
     const int passes = 5; /* timed passes after one warm-up pass */
     double group_s = o->quick ? 2e-3 : 5e-3;
+    const calib_blas_api *bl = calib_blas_load(err); /* says how to install it */
+    if (!bl)
+        return CALIB_ERR;
+    calib_blas_version(bl, r->library, sizeof r->library);
     cpu_spec spec[4 * 4 * 2 + 2 * 5];
     int hid[4], max_tokens;
     int n = cpu_grid(o->quick, spec, hid, &max_tokens);
@@ -548,7 +318,7 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
     if (rc == CALIB_CANCELLED)
         return CALIB_CANCELLED;
     if (rc != CALIB_OK)
-        return oom(err, "a GEMM packing buffer");
+        return oom(err, "a GEMM (OpenBLAS)");
     for (int i = 0; i < n; i++) {
         cpu_spec *c = &spec[i];
         qsort(c->v, (size_t)passes, sizeof c->v[0], engine_cmp_double);

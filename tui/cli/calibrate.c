@@ -1,7 +1,7 @@
 /*
  * calibrate.c - `shardscope calibrate [--backend auto|cuda|cpu]
  * [--device N] [--quick] [--out FILE] [--json] [--no-comm] [--no-save]`:
- * measure this machine (cuBLAS on a GPU, our SGEMM on the CPU), fit the
+ * measure this machine (cuBLAS on a GPU, OpenBLAS on the CPU), fit the
  * seed's power law, the roofline and alpha-beta, print the figures (text
  * or JSON) and save the calibration where the engine finds it next time.
  */
@@ -32,7 +32,7 @@ static const cli_enum BACKENDS = {backend_name, 3};
 
 static const cli_opt CALIBRATE_OPTS[] = {
     {.name = "--backend", .kind = CLI_OPT_ENUM, .off = CLI_AT(backend), .choices = &BACKENDS,
-     .help = "cuda: cuBLAS, cpu: our SGEMM, auto: cuda when a GPU\n"
+     .help = "cuda: cuBLAS, cpu: OpenBLAS, auto: cuda when a GPU\n"
              "is usable, else cpu (default auto)"},
     {.name = "--device", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(device), .min = 0,
      .max = 1023, .help = "CUDA device index (default 0)"},
@@ -62,7 +62,7 @@ const cli_options cli_calibrate_options = {
              "         1..8, sequence 512 and 2048), decode GEMMs (1..256 tokens), a\n"
              "         device-to-device copy; NCCL AllReduce and send/recv (GPU 0 -> 1)\n"
              "         with 2 or more GPUs\n"
-             "  cpu    the same on a scaled-down grid with a blocked SGEMM (1 thread),\n"
+             "  cpu    the same on a scaled-down grid with OpenBLAS sgemm (1 thread),\n"
              "         memcpy bandwidth; labelled CPU and never applied to a GPU type\n"
              "  auto   cuda when a GPU is usable, else cpu (said on stderr)\n"
              "Communication without two GPUs: ping-pong between 2 local processes.\n"

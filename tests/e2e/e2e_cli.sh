@@ -953,6 +953,16 @@ awk -v a="$got" 'BEGIN { exit !(a > 0) }' || fail "$what: fused_ar_norm_saved_s 
 run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --dtype fp8 --batch 64 --tbo on
 expect_rc 0
 expect_out '^ +overlap: two-batch overlap hid [-0-9.]+ [^ ]*s of [0-9.]+ [^ ]*s EP all-to-all'
+# the MoE/overlap flags travel in a scenario file
+run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --tbo on --a2a deepep-ll --redundant-experts 8 --moe-imbalance 1.25 --fuse-ar-norm off --save-scenario "$tmp/moe_sc.json" --json
+expect_rc 0
+grep -q '"a2a":[[:space:]]*"deepep-ll"' "$tmp/moe_sc.json" || fail "$what: a2a not in the scenario file"
+run eval --scenario "$tmp/moe_sc.json" --json
+expect_rc 0
+expect_near expert_slots 16 0
+expect_near imbalance 1.25 0
+expect_out '"a2a":[[:space:]]*"deepep-ll"'
+expect_out '"tbo":[[:space:]]*true'
 
 
 # recommend --allow-spec: speculation as an option; the why-lines say so.

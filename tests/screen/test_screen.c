@@ -2210,6 +2210,45 @@ static void test_details_speculation(void **state)
     screen_close();
 }
 
+/* Issue 11 (overlap): with a profile that fuses the TP all-reduce with the
+ * norm after it (a user preset can; none shipped does), the details pane
+ * says what the fusion saved of a decode step under the TP/EP/PP line; the
+ * plain profile shows no such line. */
+static void test_details_overlap_line(void **state)
+{
+    (void)state;
+    engine_framework *fw = NULL;
+    for (int i = 0; i < g_db->n_frameworks; i++)
+        if (!strcmp(g_db->frameworks[i].name, "trt-llm"))
+            fw = &g_db->frameworks[i];
+    assert_non_null(fw);
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "llama-3-8b";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 2;
+    eo.framework = "trt-llm";
+    static char got[DLINES][200];
+    for (int on = 0; on < 2; on++) {
+        fw->fuse_ar_norm = on;
+        screen_open("vt100", 0, 40, 120, &eo);
+        type("3"); /* the details pane */
+        const engine_result *p = exp_selected_plan(g_x);
+        assert_int_equal(p->plan.tp, 2);
+        assert_true(on ? p->decode.ar_norm_saved_s > 0 : p->decode.ar_norm_saved_s == 0);
+        memset(got, 0, sizeof got);
+        int n = details_all_lines(got), hid = 0, ar = 0;
+        for (int i = 0; i < n; i++) {
+            hid |= strstr(got[i], "  hid: TBO 0 s (0%)") == got[i];
+            ar |= strstr(got[i], "  AR+norm ") == got[i] && strstr(got[i], "%)") != NULL;
+        }
+        assert_int_equal(hid, on);
+        assert_int_equal(ar, on);
+        screen_close();
+    }
+    fw->fuse_ar_norm = 0;
+}
+
 /* The load line: the selected plan under the rate and SLO controls (a
  * small simulation); moving those controls re-runs it alone, never the
  * ranking; past the sustainable rate it says OVERLOADED. */
@@ -2327,6 +2366,7 @@ int main(void)
         cmocka_unit_test(test_details_launch_lines),
         cmocka_unit_test(test_details_explain_page),
         cmocka_unit_test(test_details_speculation),
+        cmocka_unit_test(test_details_overlap_line),
         cmocka_unit_test(test_details_load_line),
         cmocka_unit_test(test_copy_as_command),
         cmocka_unit_test(test_opts_workload_plan_spec),

@@ -180,6 +180,11 @@ static int scenario_file_check(const cli_opts *o, const preset_db *db,
               s->spec_method != ENGINE_SPEC_NONE &&
                   fabs(s->spec_accept * 100 - floor(s->spec_accept * 100 + 0.5)) > 1e-9},
              {"spec_method draft", s->spec_method == ENGINE_SPEC_DRAFT},
+             {"tbo", s->tbo != d.tbo},
+             {"fuse_ar_norm", s->fuse_ar_norm != d.fuse_ar_norm},
+             {"a2a", s->a2a != d.a2a},
+             {"redundant_experts", s->redundant_experts != d.redundant_experts},
+             {"moe_imbalance", s->moe_imbalance != d.moe_imbalance},
              {"tails (jitter, stragglers, samples, seed)",
               s->jitter_sigma != d.jitter_sigma || s->straggler_prob != d.straggler_prob ||
                   s->straggler_slowdown != d.straggler_slowdown ||

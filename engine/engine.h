@@ -191,6 +191,9 @@ typedef struct engine_gpu {
     double eta_compute;                    /* achievable fraction of peak FLOP/s */
     double eta_compute_fp8;                /* the same for FP8 math; 0 = eta_compute */
     double eta_compute_fp4;                /* the same for FP4 math; 0 = eta_compute_fp8 */
+    double eta_compute_w4a16;              /* FP4 weights dequantized to 16-bit math (no FP4
+                                            * tensor cores: MXFP4 MoE on Hopper); 0 = eta_compute */
+    double eta_memory_w4a16;               /* the same for their weight stream; 0 = eta_memory */
     double eta_memory;                     /* achievable fraction of HBM bandwidth
                                             * (weights streamed by a GEMM) */
     double eta_kv;                         /* the same for the KV cache read by decode

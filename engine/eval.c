@@ -387,6 +387,8 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
     if (!(g->eta_compute > 0 && g->eta_compute <= 1) || !(g->eta_memory > 0 && g->eta_memory <= 1) ||
         !(g->eta_compute_fp8 >= 0 && g->eta_compute_fp8 <= 1) ||
         !(g->eta_compute_fp4 >= 0 && g->eta_compute_fp4 <= 1) ||
+        !(g->eta_compute_w4a16 >= 0 && g->eta_compute_w4a16 <= 1) ||
+        !(g->eta_memory_w4a16 >= 0 && g->eta_memory_w4a16 <= 1) ||
         !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
         !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");

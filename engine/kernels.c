@@ -232,6 +232,15 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
     k->layer_extra = g->layer_overhead_s > 0 ? g->layer_overhead_s : 0;
     k->sm = g->sm_count > 0 ? g->sm_count : DEF_SM;
+    /* FP4 weights on a GPU without FP4 tensor cores dequantize in the GEMM's
+     * main loop to 16-bit math (W4A16: the Triton MXFP4 MoE on Hopper): the
+     * preset's measured fractions of that kernel replace the 16-bit ones. */
+    if (w == ENGINE_FP4 && (math == ENGINE_FP16 || math == ENGINE_BF16)) {
+        if (g->eta_compute_w4a16 > 0)
+            k->flops = peak * g->eta_compute_w4a16;
+        if (g->eta_memory_w4a16 > 0)
+            k->bw = g->hbm_bytes_per_s * g->eta_memory_w4a16;
+    }
     k->dclass = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
                 : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
     if (c && c->measured && c->per_kernel)

@@ -155,6 +155,8 @@ static const field_spec gpu_fields[] = {
     GN("eta_compute", 0, FR_FRAC, 1, 1, eta_compute),
     GN("eta_compute_fp8", 0, FR_FRAC, 1, 1, eta_compute_fp8),
     GN("eta_compute_fp4", 0, FR_FRAC, 1, 1, eta_compute_fp4),
+    GN("eta_compute_w4a16", 0, FR_FRAC, 1, 1, eta_compute_w4a16),
+    GN("eta_memory_w4a16", 0, FR_FRAC, 1, 1, eta_memory_w4a16),
     GN("eta_memory", 0, FR_FRAC, 1, 1, eta_memory),
     GN("eta_kv", 0, FR_FRAC, 1, 1, eta_kv),
     GN("eta_small", 0, FR_FRAC, 1, 1, eta_small),

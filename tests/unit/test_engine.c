@@ -849,6 +849,13 @@ static void test_invalid_plans(void **state)
     bad.gemm_t0_fp4_s = 0;
     bad.attn_t0_s = NAN;
     assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    bad.attn_t0_s = 0;
+    bad.eta_compute_w4a16 = 1.5; /* the dequantized FP4 fractions too */
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
+    assert_string_equal(err.msg, "scenario: gpu: achievable fractions must be in (0, 1]");
+    bad.eta_compute_w4a16 = 0;
+    bad.eta_memory_w4a16 = NAN;
+    assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
     s.gpu = &g;
     s.quant_group = -1;
     assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);

@@ -428,6 +428,49 @@ static void test_explain_mxfp4_math(void **state)
     assert_true((up4 + dn4 + sm) / 1.6112e-3 < 0.70);
 }
 
+/* gpt-oss-20b's MoE layer (32 experts of 2880 x 2880, top 4) as eval.c's
+ * moe_mlp runs it, on one GPU at T tokens: two grouped GEMMs over the hit
+ * experts, the permutes and the SwiGLU. */
+static double goss_moe_s(const engine_gpu *g, double T)
+{
+    double E = 32, K = 4, d = 2880, f = 2880, ab = 2;
+    double wb = engine_weight_elem_bytes(ENGINE_FP4, 32);
+    double hit = E * (1 - pow(1 - K / E, T)), busy = T * K, me = busy / hit;
+    return engine_grouped_gemm_s(g, NULL, ENGINE_FP4, me, 2 * f, d, hit, wb, ab) +
+           engine_grouped_gemm_s(g, NULL, ENGINE_FP4, me, d, f, hit, wb, ab) +
+           2 * engine_small_kernel_s(g, (T + busy) * d * ab) +
+           engine_small_kernel_s(g, 3 * busy * f * ab);
+}
+
+/* FP4 weights on Hopper (no FP4 tensor cores) dequantize to bf16 math: the
+ * preset's eta_compute_w4a16 0.46 / eta_memory_w4a16 0.61 (H100) replace the
+ * 16-bit 0.85 / 0.80.  Reference points, aiconfigurator-core 0.12.0 perf
+ * data, h100_sxm moe.csv, w4a16_mxfp4 (TensorRT-LLM 1.3's Triton MoE),
+ * gpt-oss-20b's layer, TP1 EP1: 0.2209 ms at 16 tokens, 0.3135 ms at 512,
+ * 1.1399 ms at 2048, 8.5768 ms at 16384; within 15 % each (the 16-bit
+ * fractions gave 0.56-0.74x). */
+static void test_w4a16_dequant_rates(void **state)
+{
+    (void)state;
+    engine_gpu h = tg_h100();
+    const double T[4] = {16, 512, 2048, 16384};
+    const double meas[4] = {0.2209e-3, 0.3135e-3, 1.1399e-3, 8.5768e-3};
+    for (int i = 0; i < 4; i++)
+        assert_true(goss_moe_s(&h, T[i]) < 0.80 * meas[i]);
+    h.eta_compute_w4a16 = 0.46;
+    h.eta_memory_w4a16 = 0.61;
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(goss_moe_s(&h, T[i]) / meas[i] - 1) < 0.15);
+    /* compute-bound: the rate is 0.46 of the 16-bit peak, by hand */
+    double wb = engine_weight_elem_bytes(ENGINE_FP4, 32);
+    double t4 = engine_grouped_gemm_s(&h, NULL, ENGINE_FP4, 2048, 5760, 2880, 32, wb, 2);
+    double shape = engine_gemm_shape_eta(132, 2048, 5760, 2880, 32);
+    assert_near(t4, 2.0 * 2048 * 5760 * 2880 * 32 / (989e12 * 0.46 * shape) + 5.5e-6, 1e-9);
+    /* 16-bit weights keep the 16-bit fractions */
+    double t16 = engine_grouped_gemm_s(&h, NULL, ENGINE_FP16, 2048, 5760, 2880, 32, 2, 2);
+    assert_near(t16, 2.0 * 2048 * 5760 * 2880 * 32 / (989e12 * 0.85 * shape) + 3e-6, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_explain_speculation),
         cmocka_unit_test(test_explain_invalid_plan),
         cmocka_unit_test(test_explain_mxfp4_math),
+        cmocka_unit_test(test_w4a16_dequant_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,6 +127,49 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
 /* The offline runs' batch: the most sequences the KV cache holds, capped
  * by the run's max batch size. */
 #define VAL_BATCH_CAP 65536
+#define VAL_TRTLLM_DEFAULT_BATCH 2048
+
+/* trtllm-bench's own max batch size for a run that names none (TensorRT-LLM
+ * tensorrt_llm/bench/build/tuning.py, calc_engine_setting + finetune_setting,
+ * 0.12 through 1.x; PytMaxThroughputScenario passes it as max_batch_size):
+ *   KV bytes/token  = 2 * layers * max(tp, kv_heads) * head_dim * kv bytes
+ *                     (every layer full attention: sliding windows ignored)
+ *   requests        = 0.95 * (tp*pp * GPU GiB - params * bytes) / (token * (isl+osl))
+ *   raw = min(requests, 4096) / pp, rounded UP to 32 (min 64) below 256,
+ *   to 128 below 1024, else to 256: each of the pp micro-batches in flight
+ *   holds that many, so the replica's batch is pp times it.
+ * bytes: 1 for FP8, 0.5 for NVFP4, else 2 (BYTES_PER_ELEM).  A quantization
+ * outside TUNED_QUANTS {NVFP4, FP8, FP8_BLOCK_SCALES, none} skips the
+ * heuristic for the defaults, max_batch_size 2048 (get_benchmark_engine_settings
+ * in tensorrt_llm/bench/build/build.py: "Using default settings because
+ * quant_algo not supported"; TorchLlmArgs / BuildConfig max_batch_size 2048):
+ * an MXFP4 checkpoint such as gpt-oss (group 32, not NVFP4's 16).  The KV bytes are 1 only
+ * when the checkpoint is NVIDIA's quantized one with an FP8 KV cache (the
+ * options' kv_cache_config dtype is not what the heuristic reads: it reads
+ * kv_cache_dtype, "auto").  Returns 0 (no cap) for MLA models, whose
+ * trtllm-bench ModelConfig KV size is unverified here. */
+int val_trtllm_bench_batch(const engine_model *m, const engine_gpu *g, int tp, int pp,
+                           int isl, int osl, engine_dtype weights, engine_dtype kv)
+{
+    if (!m || !g || m->mla || tp < 1 || pp < 1 || isl + osl < 1)
+        return 0;
+    int own_mx = m->has_weight_dtype && m->weight_dtype == ENGINE_FP4 && m->quant_group != 16;
+    if (own_mx)
+        return VAL_TRTLLM_DEFAULT_BATCH * pp;
+    double wb = weights == ENGINE_FP8 ? 1.0 : weights == ENGINE_FP4 ? 0.5 : 2.0;
+    double kb = (kv == ENGINE_FP8 && !m->has_weight_dtype) ? 1.0 : 2.0;
+    double gib = 1024.0 * 1024.0 * 1024.0;
+    int kvh = m->kv_heads > tp ? m->kv_heads : tp;
+    double tok = 2.0 * m->layers * kvh * m->head_dim * kb / gib;
+    double avail = tp * pp * (g->memory_bytes / gib) - engine_model_params(m) * wb / gib;
+    double req = 0.95 * avail / (tok * (isl + osl));
+    if (req < 1)
+        return 0;
+    double raw = (req < 4096 ? req : 4096) / pp;
+    int q = raw < 256 ? 32 : raw < 1024 ? 128 : 256;
+    int bs = q * (int)ceil(raw / q);
+    return (raw < 256 && bs < 64 ? 64 : bs) * pp;
+}
 
 static int is_decode_metric(val_metric m)
 {
@@ -255,6 +298,15 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
     }
     if (c->batch <= 0) {
         int cap = c->max_batch > 0 ? c->max_batch : VAL_BATCH_CAP;
+        int tb = c->max_batch > 0 || !c->setup || !strstr(c->setup, "trtllm-bench") ? 0
+                 : val_trtllm_bench_batch(s.model, s.gpu, c->ep > 1 ? c->gpus / c->pp : c->tp,
+                                          c->pp, c->prompt, c->gen,
+                                          c->weights, c->kv);
+        /* attention DP: every rank of the TP group schedules its own batch */
+        if (tb > 0 && c->tp > 1 && strstr(c->setup, "enable_attention_dp"))
+            tb *= c->tp;
+        if (tb > 0 && tb < cap)
+            cap = tb;
         int b = engine_max_batch(&s, p, cap);
         s.batch = b > 0 ? b : 1;
     }

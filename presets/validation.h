@@ -121,6 +121,12 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s,
                  engine_plan *plan, engine_error *err);
 
 /* Evaluate one case. */
+/* trtllm-bench's max batch size for a run that sets none (its tuning.py
+ * heuristic, see validation.c): the cap of a batch-0 case whose setup names
+ * trtllm-bench, with tp the run's --tp (attention DP x EP: all its GPUs over
+ * pp).  0: no cap (an MLA model, or no request fits). */
+int val_trtllm_bench_batch(const engine_model *m, const engine_gpu *g, int tp, int pp,
+                           int isl, int osl, engine_dtype weights, engine_dtype kv);
 void val_run_case(const preset_db *db, const val_case *c, val_result *out);
 
 /* Evaluate every case into out[0..val_case_count-1] and, when bands is

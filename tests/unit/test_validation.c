@@ -404,6 +404,50 @@ static double engine_tps(const char *gpu, int tp, int dp, int len, int total, in
     return r.tokens_per_s * (2.0 * len) / len; /* generated -> prompt + generated */
 }
 
+/* trtllm-bench's max batch size (tuning.py calc_engine_setting +
+ * finetune_setting), by hand for Llama-3.1-70B (80 layers, 8 KV heads of
+ * 128, 70553706496 params) on H100 (85.52e9 B = 79.647 GiB):
+ *  - FP8, FP8 KV, TP2, 128/2048: (2 x 79.647 - 65.709 GiB) x 0.95 = 88.90 GiB
+ *    over 2 x 80 x 8 x 128 x 1 B x 2176 = 0.33203 GiB a request: 267.7, up
+ *    to 128s: 384;
+ *  - the same on TP1: 13.24 / 0.33203 = 39.9, up to 32s, at least 64: 64;
+ *  - 16-bit, TP4 PP2, 2048/2048: (8 x 79.647 - 131.42) x 0.95 / 1.25 GiB =
+ *    384.4, over pp 192.2, up to 32s: 224 a micro-batch, 448 in flight;
+ *  - Llama-3.1-405B FP8 on 8 x H200, 128/128: the 4096 cap;
+ *  - gpt-oss (an MXFP4 checkpoint, outside TUNED_QUANTS): the default 2048;
+ *  - an MLA model: no cap (0). */
+static void test_trtllm_bench_batch(void **state)
+{
+    (void)state;
+    const engine_model *m = preset_find_model(ts_db, "llama-3.1-70b");
+    const engine_gpu *h100 = preset_find_gpu(ts_db, "h100-sxm");
+    const engine_gpu *h200 = preset_find_gpu(ts_db, "h200");
+    assert_non_null(m);
+    assert_non_null(h100);
+    assert_int_equal(val_trtllm_bench_batch(m, h100, 2, 1, 128, 2048, ENGINE_FP8, ENGINE_FP8), 384);
+    assert_int_equal(val_trtllm_bench_batch(m, h100, 1, 1, 128, 2048, ENGINE_FP8, ENGINE_FP8), 64);
+    assert_int_equal(val_trtllm_bench_batch(m, h100, 4, 2, 2048, 2048, ENGINE_FP16, ENGINE_FP16),
+                     448);
+    assert_int_equal(val_trtllm_bench_batch(preset_find_model(ts_db, "llama-3.1-405b"), h200, 8, 1,
+                                            128, 128, ENGINE_FP8, ENGINE_FP8),
+                     4096);
+    assert_int_equal(val_trtllm_bench_batch(preset_find_model(ts_db, "gpt-oss-20b"), h100, 1, 1,
+                                            1000, 1000, ENGINE_FP4, ENGINE_FP16),
+                     2048);
+    assert_int_equal(val_trtllm_bench_batch(preset_find_model(ts_db, "deepseek-r1"), h200, 8, 1,
+                                            1024, 1024, ENGINE_FP8, ENGINE_FP8),
+                     0);
+    /* the offline case runs at that cap: gpt-oss-20b on B200 fits thousands
+     * of sequences (half its layers keep 128 tokens) but trtllm-bench ran 2048 */
+    val_result r;
+    for (int i = 0; i < val_case_count; i++)
+        if (strcmp(val_cases[i].id, "trt1x-goss20b-b200-f4-tp1-off-1000-1000") == 0) {
+            val_run_case(ts_db, &val_cases[i], &r);
+            assert_true(r.ok);
+            assert_int_equal(r.batch, 2048);
+        }
+}
+
 static void test_replicas_vs_tp(void **state)
 {
     (void)state;
@@ -628,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_serving_cases_in_band),
         cmocka_unit_test(test_serving_stats_hand),
         cmocka_unit_test(test_replicas_vs_tp),
+        cmocka_unit_test(test_trtllm_bench_batch),
         cmocka_unit_test(test_spec_category),
         cmocka_unit_test(test_disagg_pools_in_band),
     };

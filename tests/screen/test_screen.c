@@ -1711,7 +1711,9 @@ static long out_size(void)
 }
 
 /* 30 Right keys typed at once (a held key) with the plans focused: all
- * handled before one frame, which sends one changed frame's bytes. */
+ * handled before one frame, which sends one changed frame's bytes; the
+ * load line it left out of date follows in one more frame when no key
+ * waits, and after that a turn with nothing typed draws nothing. */
 static void test_loop_burst_of_keys_draws_one_frame(void **state)
 {
     (void)state;
@@ -1731,10 +1733,48 @@ static void test_loop_burst_of_keys_draws_one_frame(void **state)
     long sent = out_size() - bytes;
     assert_true(sent > 0);
     assert_true(sent < 8192);
+    assert_true(screen_contains("updating (after the keys stop)"));
+    /* No key waits: the deferred load line, in one frame. */
+    frames = g_x->scr.frames;
+    assert_int_equal(explorer_step(g_x, 0), 0);
+    assert_int_equal(g_x->scr.frames - frames, 1);
+    assert_false(screen_contains("updating (after the keys stop)"));
+    assert_true(screen_contains("sustainable"));
     /* Nothing typed: no frame. */
     frames = g_x->scr.frames;
     assert_int_equal(explorer_step(g_x, 0), 0);
     assert_int_equal(g_x->scr.frames, frames);
+    pipe_close();
+}
+
+/* The deferred blocks (the load line) wait while keys come: a key already
+ * typed is handled first (the line stays "updating"), and the line is
+ * computed, for the last state, on the first turn with no key. */
+static void test_loop_deferred_load_line_waits_for_keys(void **state)
+{
+    (void)state;
+    pipe_open("xterm-256color", 1, 40, 120);
+    explorer_key(g_x, '\t');
+    explorer_frame(g_x);
+    assert_true(screen_contains("sustainable"));
+    assert_int_equal(exp_update_pending(g_x), 0);
+    send_bytes(key_seq("kcuf1"));
+    assert_int_equal(explorer_step(g_x, 1000), 0);
+    assert_int_equal(exp_update_pending(g_x), 1);
+    assert_true(screen_contains("updating (after the keys stop)"));
+    engine_plan before = g_x->r.load_plan;
+    send_bytes(key_seq("kcuf1")); /* typed before the next turn */
+    assert_int_equal(explorer_step(g_x, 0), 0);
+    assert_int_equal(exp_update_pending(g_x), 1); /* the key came first */
+    assert_memory_equal(&g_x->r.load_plan, &before, sizeof before);
+    assert_true(screen_contains("Strategies: 10 GPUs"));
+    assert_int_equal(explorer_step(g_x, 0), 0);
+    assert_int_equal(exp_update_pending(g_x), 0);
+    assert_false(screen_contains("updating (after the keys stop)"));
+    const engine_result *sel = exp_selected_plan(g_x);
+    assert_non_null(sel);
+    assert_memory_equal(&g_x->r.load_plan, &sel->plan, sizeof sel->plan);
+    assert_int_equal(g_x->r.sc.gpus, 10);
     pipe_close();
 }
 
@@ -2374,6 +2414,7 @@ int main(void)
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),
         cmocka_unit_test(test_rejected_override_on_bar),
         cmocka_unit_test(test_loop_burst_of_keys_draws_one_frame),
+        cmocka_unit_test(test_loop_deferred_load_line_waits_for_keys),
         cmocka_unit_test(test_loop_unknown_escape_sequences_do_not_quit),
         cmocka_unit_test(test_loop_ctrl_c_cancels_calibration_then_quits),
         cmocka_unit_test(test_filter_no_match_bar_agrees),

@@ -163,6 +163,7 @@ static int print_json(const explorer_bench_update_result *u, double eval_s, doub
     cli_json_add_number(o, "frame_recompute_s", u->frame_s);
     cli_json_add_number(o, "target_frame_s", BENCH_TARGET_S);
     cJSON_AddBoolToObject(o, "meets_target", u->frame_s < BENCH_TARGET_S);
+    cli_json_add_number(o, "deferred_s", u->deferred_s);
     cli_json_add_number(o, "load_sim_s", load_s > 0 ? load_s : NAN);
     cJSON_AddNumberToObject(o, "load_sim_requests", BENCH_LOAD_REQUESTS);
     cli_json_add_number(o, "load_target_s", BENCH_LOAD_TARGET_S);
@@ -219,6 +220,8 @@ static void print_text(const explorer_bench_update_result *u, double eval_s, dou
               "%ld cells (memory only; min GPUs by any count)", c[EXPLORER_BENCH_FRONT]);
     print_row("  tails", u->part_s[EXPLORER_BENCH_TAILS], "%ld plans, %d Monte Carlo samples each",
               c[EXPLORER_BENCH_TAILS], u->mc_samples);
+    print_row("after the frame", u->deferred_s,
+              "the selected plan's slow blocks, computed when no key waits:");
     print_row("  Pareto frontier", u->part_s[EXPLORER_BENCH_PARETO],
               "%ld plan-and-batch points (only while its view is on screen)",
               c[EXPLORER_BENCH_PARETO]);

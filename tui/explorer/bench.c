@@ -256,7 +256,7 @@ int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
     explorer *x = NULL;
     if (explorer_new(db, &eo, &caps, &x, err) != 0)
         return 1;
-    double *t = calloc((size_t)repeats * (EXPLORER_BENCH_PARTS + 1), sizeof *t);
+    double *t = calloc((size_t)repeats * (EXPLORER_BENCH_PARTS + 2), sizeof *t);
     if (!t) {
         explorer_free(x);
         engine_errorf(err, "out of memory");
@@ -269,21 +269,26 @@ int explorer_bench_update(const preset_db *db, int rows, int cols, int repeats,
     exp_update(x); /* warm-up: sizes the tables, touches the caches */
     for (int i = 0; i < repeats; i++) {
         exp_invalidate(x);
-        double sum = 0;
+        double sum = 0, later = 0;
         exp_update_scenario(x);
         for (int p = 0; p < EXPLORER_BENCH_PARTS; p++) {
             double a = calib_now_s();
             exp_update_part(x, (exp_part)p);
             double dt = calib_now_s() - a;
             t[(size_t)p * repeats + i] = dt;
-            sum += dt;
+            if (exp_part_deferred((exp_part)p))
+                later += dt;
+            else
+                sum += dt;
         }
         t[(size_t)EXPLORER_BENCH_PARTS * repeats + i] = sum;
+        t[(size_t)(EXPLORER_BENCH_PARTS + 1) * repeats + i] = later;
     }
     count_cells(x, out);
     for (int p = 0; p < EXPLORER_BENCH_PARTS; p++)
         out->part_s[p] = pct(t + (size_t)p * repeats, repeats, 0.5);
     out->frame_s = pct(t + (size_t)EXPLORER_BENCH_PARTS * repeats, repeats, 0.5);
+    out->deferred_s = pct(t + (size_t)(EXPLORER_BENCH_PARTS + 1) * repeats, repeats, 0.5);
     out->model = exp_model(x)->name;
     out->gpu = exp_gpu(x)->name;
     out->link = exp_link(x, CTL_INTRA)->name;

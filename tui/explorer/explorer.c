@@ -206,7 +206,9 @@ static void draw_overlay(explorer *x, const exp_view *v)
     draw_win(v, overlay_window(x, r), DRAW[x->ov.kind]);
 }
 
-void explorer_frame(explorer *x)
+/* One frame after update (exp_update: everything; exp_update_quick: the
+ * deferred blocks left for later). */
+static void frame(explorer *x, void (*update)(explorer *))
 {
     int r, c;
     x->scr.frames++;
@@ -220,7 +222,7 @@ void explorer_frame(explorer *x)
         doupdate();
         return;
     }
-    exp_update(x);
+    update(x);
     exp_view v;
     exp_view_make(x, &v);
     /* Keep stdscr untouched so wgetch() never repaints it over the panes. */
@@ -235,6 +237,11 @@ void explorer_frame(explorer *x)
     draw_win(&v, x->scr.bar, pane_bar_draw);
     draw_overlay(x, &v);
     doupdate();
+}
+
+void explorer_frame(explorer *x)
+{
+    frame(x, exp_update);
 }
 
 /* --- the loop ---------------------------------------------------------- */
@@ -294,8 +301,13 @@ static int signal_came(explorer *x)
 int explorer_step(explorer *x, int timeout_ms)
 {
     int dirty = 0, quit = 0;
-    wtimeout(stdscr, timeout_ms);
+    /* Deferred blocks wait only while keys come: with one out of date,
+     * look for a key without waiting and compute it when none came. */
+    int idle_work = exp_update_pending(x);
+    wtimeout(stdscr, idle_work ? 0 : timeout_ms);
     int ch = wgetch(stdscr);
+    if (ch == ERR && idle_work && exp_update_deferred(x))
+        dirty = 1;
     /* Held keys: what is already typed is handled before the next frame,
      * so a burst costs one changed frame, not one per key. */
     for (int n = 0; ch != ERR && n < EXPLORER_KEYS_PER_FRAME; n++) {
@@ -315,7 +327,7 @@ int explorer_step(explorer *x, int timeout_ms)
     if (explorer_poll(x))
         dirty = 1;
     if (dirty)
-        explorer_frame(x);
+        frame(x, exp_update_quick);
     return 0;
 }
 

@@ -62,7 +62,10 @@ void explorer_frame(explorer *x);
 /* One turn of the loop: wait up to timeout_ms (0: not at all) for a key,
  * a signal or calibration progress; handle that key and every key already
  * waiting (at most EXPLORER_KEYS_PER_FRAME), then draw one frame if anything
- * changed.  An ESC followed at once by bytes curses did not recognise
+ * changed.  That frame leaves the slow blocks of the selected plan (the
+ * Pareto view, the load line) marked "updating" when they are out of
+ * date; the next turn computes them without waiting, unless a key is
+ * already there, and draws them.  An ESC followed at once by bytes curses did not recognise
  * (Alt+x, another terminal's End) is named on the bar and ignored; only a
  * bare Esc is Esc.  The first SIGINT while a calibration runs cancels it;
  * any other signal quits.  Returns 1 when the explorer should quit. */

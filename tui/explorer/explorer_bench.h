@@ -36,7 +36,11 @@ enum {
 };
 typedef struct explorer_bench_update_result {
     double part_s[EXPLORER_BENCH_PARTS]; /* medians */
-    double frame_s;                      /* median of the sums */
+    double frame_s;                      /* median of the sums of the blocks a key's
+                                          * frame recomputes (all but the deferred) */
+    double deferred_s;                   /* median of the sums of the deferred blocks
+                                          * (exp_part_deferred: computed after that
+                                          * frame, when no key waits) */
     long cells[EXPLORER_BENCH_PARTS];    /* engine cells per block (tails: plans) */
     const char *model, *gpu, *link;      /* the scenario (preset names) */
     int gpus, mc_samples;

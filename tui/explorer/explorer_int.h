@@ -140,6 +140,10 @@ typedef struct exp_results {
     /* What each block was computed from (its cache key). */
     exp_inputs in_part[EXP_PARTS];
     int have[EXP_PARTS];
+    /* Deferred blocks (exp_part_deferred) out of date after a quick
+     * update: computed when no key waits (exp_update_deferred); their
+     * panes say "updating" meanwhile. */
+    int pending[EXP_PARTS];
     /* The selected plan kernel by kernel (details page 2, `x`): computed
      * by the update step while that page is shown; explain_ok 0: none
      * (no plan, or it is invalid or does not fit). */
@@ -388,6 +392,17 @@ void exp_focus_pane(explorer *x, int pane);
  * exp_update_scenario, which exp_update runs first); exp_invalidate
  * forgets every block, so the next update recomputes all (the bench). */
 void exp_update(explorer *x);
+/* The same in two halves, so that a key reaches the screen before the
+ * slow blocks of the selected plan (the Pareto view, the load line and
+ * its xPyD split: exp_part_deferred) are redone.  exp_update_quick
+ * updates every other block and marks the deferred ones on screen that
+ * are out of date (exp_results.pending); exp_update_deferred computes
+ * those, 1 when it computed any; exp_update_pending: 1 when one waits.
+ * exp_update is exp_update_quick then exp_update_deferred. */
+void exp_update_quick(explorer *x);
+int exp_update_deferred(explorer *x);
+int exp_update_pending(const explorer *x);
+int exp_part_deferred(exp_part p);
 void exp_update_part(explorer *x, exp_part p);
 void exp_update_scenario(explorer *x);
 void exp_invalidate(explorer *x);

@@ -360,18 +360,28 @@ static void compute_disagg(explorer *x)
     r->disagg_ok = 1;
 }
 
+/* 1 when the load line's block is out of date: its inputs or the selected
+ * plan changed since it was computed. */
+static int load_stale(const explorer *x, const exp_inputs *k)
+{
+    const exp_results *r = &x->r;
+    const engine_result *p = exp_selected_plan(x);
+    engine_plan none = {0, 0, 0, 0};
+    engine_plan want = p ? p->plan : none;
+    return !r->have[EXP_PART_LOAD] || memcmp(k, &r->in_part[EXP_PART_LOAD], sizeof *k) ||
+           memcmp(&want, &r->load_plan, sizeof want);
+}
+
 /* The load line's block: recomputed when the inputs or the selected plan
  * changed, and only while the details pane shows it. */
 static void update_load(explorer *x, const exp_inputs *k)
 {
     exp_results *r = &x->r;
+    if (!load_stale(x, k))
+        return;
     const engine_result *p = exp_selected_plan(x);
     engine_plan none = {0, 0, 0, 0};
     engine_plan want = p ? p->plan : none;
-    int stale = !r->have[EXP_PART_LOAD] || memcmp(k, &r->in_part[EXP_PART_LOAD], sizeof *k) ||
-                memcmp(&want, &r->load_plan, sizeof want);
-    if (!stale)
-        return;
     exp_inputs sk = *k;
     for (int c = CTL_FIRST_LOAD; c < CTL_COUNT; c++)
         sk.v[c] = 0;
@@ -385,6 +395,28 @@ static void update_load(explorer *x, const exp_inputs *k)
     r->load_plan = want;
     r->in_part[EXP_PART_LOAD] = *k;
     r->have[EXP_PART_LOAD] = 1;
+}
+
+int exp_part_deferred(exp_part p)
+{
+    return p == EXP_PART_PARETO || p == EXP_PART_LOAD;
+}
+
+/* 1 when block p is on screen and out of date (what exp_update_part
+ * would compute). */
+static int part_stale(const explorer *x, exp_part p)
+{
+    if (p == EXP_PART_PARETO && !pareto_visible(x))
+        return 0;
+    if (p == EXP_PART_LOAD && !load_visible(x))
+        return 0;
+    exp_inputs in;
+    exp_inputs_get(x, &in);
+    exp_inputs k = part_key(x, &in, p);
+    if (p == EXP_PART_LOAD)
+        return load_stale(x, &k);
+    return !x->r.have[p] || memcmp(&k, &x->r.in_part[p], sizeof k) ||
+           (p == EXP_PART_HEAT && x->r.heat_mode != x->view.heat_mode);
 }
 
 void exp_update_part(explorer *x, exp_part p)
@@ -502,17 +534,56 @@ static void select_wanted_plan(explorer *x)
     x->opts.plan.tp = 0;
 }
 
-void exp_update(explorer *x)
+/* After the blocks: the plan a scenario file named, the explain page,
+ * the calibration view, the scroll positions. */
+static void update_after(explorer *x)
 {
-    build_scenario(x, &x->r.sc);
-    warn_overrides(x);
-    for (int p = 0; p < EXP_PARTS; p++)
-        exp_update_part(x, (exp_part)p);
     select_wanted_plan(x);
     update_explain(x);
     if (x->ov.kind == OVERLAY_CALIB)
         exp_calib_fetch_view(x);
     clamp_scrolls(x);
+}
+
+void exp_update_quick(explorer *x)
+{
+    build_scenario(x, &x->r.sc);
+    warn_overrides(x);
+    for (int p = 0; p < EXP_PARTS; p++)
+        if (!exp_part_deferred((exp_part)p))
+            exp_update_part(x, (exp_part)p);
+    update_after(x);
+    for (int p = 0; p < EXP_PARTS; p++)
+        x->r.pending[p] = exp_part_deferred((exp_part)p) && part_stale(x, (exp_part)p);
+}
+
+int exp_update_pending(const explorer *x)
+{
+    for (int p = 0; p < EXP_PARTS; p++)
+        if (x->r.pending[p])
+            return 1;
+    return 0;
+}
+
+int exp_update_deferred(explorer *x)
+{
+    int any = 0;
+    for (int p = 0; p < EXP_PARTS; p++) {
+        if (!x->r.pending[p])
+            continue;
+        exp_update_part(x, (exp_part)p);
+        x->r.pending[p] = 0;
+        any = 1;
+    }
+    if (any)
+        clamp_scrolls(x);
+    return any;
+}
+
+void exp_update(explorer *x)
+{
+    exp_update_quick(x);
+    exp_update_deferred(x);
 }
 
 void exp_view_make(const explorer *x, exp_view *v)

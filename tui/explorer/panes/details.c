@@ -139,6 +139,10 @@ static void build_load(const exp_view *v, const engine_result *p, lines *l)
     char a[32], b[32];
     add(l, ROLE_TITLE, "Load at %.1f req/s (sim of %d)", v->ctl->s[CTL_RATE].value / 10.0,
         EXP_LOAD_REQUESTS);
+    if (r->pending[EXP_PART_LOAD]) {
+        add(l, ROLE_DIM, " updating (after the keys stop)");
+        return;
+    }
     if (!r->load_ok || memcmp(&r->load_plan, &p->plan, sizeof p->plan) != 0) {
         add(l, ROLE_DIM, " not simulated");
         return;
@@ -161,6 +165,10 @@ static void build_disagg(const exp_view *v, const engine_result *p, lines *l)
 {
     const exp_results *r = v->r;
     char nm[48], a[32], b[32];
+    if (r->pending[EXP_PART_LOAD]) {
+        add(l, ROLE_DIM, "xPyD: updating");
+        return;
+    }
     if (!r->disagg_ok) {
         add(l, ROLE_DIM, "xPyD: no split of %d GPUs fits", r->sc.gpus);
         return;

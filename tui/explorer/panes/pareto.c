@@ -170,6 +170,10 @@ void pane_pareto_draw(const exp_view *v, WINDOW *w)
     snprintf(title, sizeof title, "Pareto frontier: output tok/s per GPU vs tok/s per user, "
              "%d GPUs (o)", r->sc.gpus);
     pane_frame(v, w, PANE_FRONTIER, title);
+    if (r->pending[EXP_PART_PARETO]) {
+        pane_putf(w, 1, 1, inner_w, ROLE_DIM, "updating (after the keys stop)");
+        return;
+    }
     if (r->n_pareto < 1) {
         pane_putf(w, 1, 1, inner_w, ROLE_DIM, "no plan fits on %d GPUs", r->sc.gpus);
         return;

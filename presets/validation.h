@@ -43,7 +43,9 @@ typedef struct val_case {
     const char *framework; /* profile; NULL: generic */
     int gpus, tp, pp, ep;  /* dp = gpus / (tp * pp); ep 0 or 1: none */
     int batch;             /* sequences per replica; 0: the most that fit
-                            * (an offline max-throughput run), up to max_batch */
+                            * (an offline max-throughput run), up to max_batch,
+                            * or to trtllm-bench's own cap when the setup names
+                            * trtllm-bench and max_batch is 0 (val_trtllm_bench_batch) */
     int max_batch;         /* the run's max batch size for batch 0; 0: none */
     int prompt, gen;       /* tokens */
     engine_dtype weights, kv;

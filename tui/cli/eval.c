@@ -576,6 +576,14 @@ static int eval_rank(const cli_scenario *cs, const cli_opts *o)
     return rc;
 }
 
+/* The usage error of a mode given with what it cannot take: "shardscope
+ * eval: MODE; cannot be combined with CLASH" on stderr.  Returns CLI_USAGE. */
+static int eval_clash(const char *mode, const char *clash)
+{
+    fprintf(stderr, "shardscope eval: %s; cannot be combined with %s\n", mode, clash);
+    return CLI_USAGE;
+}
+
 /* --pareto sweeps every plan and batch itself: a plan, a batch or a load
  * given with it is a usage error, and so is --csv. */
 static int eval_pareto_checked(const cli_scenario *cs, const cli_opts *o)
@@ -585,11 +593,8 @@ static int eval_pareto_checked(const cli_scenario *cs, const cli_opts *o)
                         : CLI_SEEN(o, batch)             ? "--batch"
                         : CLI_SEEN(o, total_concurrency) ? "--total-concurrency"
                                                          : NULL;
-    if (clash) {
-        fprintf(stderr, "shardscope eval: --pareto: sweeps every plan and batch itself; "
-                        "cannot be combined with %s\n", clash);
-        return CLI_USAGE;
-    }
+    if (clash)
+        return eval_clash("--pareto: sweeps every plan and batch itself", clash);
     return cli_eval_pareto(cs, o);
 }
 
@@ -602,11 +607,8 @@ static int eval_disagg_checked(const cli_scenario *cs, const cli_opts *o)
                         : o->v.pareto                    ? "--pareto"
                         : CLI_SEEN(o, total_concurrency) ? "--total-concurrency"
                                                          : NULL;
-    if (clash) {
-        fprintf(stderr, "shardscope eval: --disagg: ranks every plan and xPyD split itself; "
-                        "cannot be combined with %s\n", clash);
-        return CLI_USAGE;
-    }
+    if (clash)
+        return eval_clash("--disagg: ranks every plan and xPyD split itself", clash);
     return cli_eval_disagg(cs, o);
 }
 

@@ -197,6 +197,26 @@ static int load_trace(const char *path, engine_sim_request **rows, int *n, engin
 
 /* The simulation's configuration from the flags (defaults: the stepper's
  * framework and scenario). */
+/* --trace FILE into *rows (the caller frees it, also on failure) and c:
+ * its lengths always; its arrivals too unless c is a closed loop (then
+ * --rate with it is an error).  Returns 0, or -1 with err set.  No
+ * --trace: 0, c unchanged. */
+static int use_trace(const cli_opts *o, engine_sim_config *c, engine_sim_request **rows,
+                     engine_error *err)
+{
+    if (!o->v.trace)
+        return 0;
+    if (load_trace(o->v.trace, rows, &c->n_trace, err) != 0)
+        return -1;
+    c->trace = *rows;
+    if (c->arrival == ENGINE_SIM_CLOSED)
+        return 0;
+    if (CLI_SEEN(o, load_rate))
+        return engine_errorf(err, "--trace: its arrivals are the load; not with --rate");
+    c->arrival = ENGINE_SIM_TRACE;
+    return 0;
+}
+
 static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_config *c,
                        engine_error *err)
 {
@@ -261,15 +281,6 @@ static int pick_plan(const cli_scenario *cs, const cli_opts *o, engine_plan *pla
 }
 
 /* --- output -------------------------------------------------------------- */
-
-static cJSON *pct_json(const engine_sim_pct *p)
-{
-    cJSON *o = cJSON_CreateObject();
-    cli_json_add_number(o, "p50", p->p50);
-    cli_json_add_number(o, "p90", p->p90);
-    cli_json_add_number(o, "p99", p->p99);
-    return o;
-}
 
 static const char *arrival_name(engine_sim_arrival a)
 {
@@ -356,18 +367,17 @@ static cJSON *load_json_stats(const engine_stepper *st, const engine_sim_config 
     return root;
 }
 
-static int print_json(const engine_stepper *st, const engine_sim_config *c,
-                      const engine_sim_result *r, double sustain, const char *trace)
+/* The members after the plan, shared by a plan's and a --disagg run's JSON:
+ * load (the inputs), ttft_s/tpot_s/e2e_s, the throughputs, overloaded,
+ * sustainable_rate, the batch/KV/step counters, then load_json_stats' (st:
+ * the replica whose cache they name).  Adds to root, which keeps them. */
+static void load_json_result(cJSON *root, const engine_stepper *st, const engine_sim_config *c,
+                             const engine_sim_result *r, double sustain, const char *trace)
 {
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
-        return cli_json_print("load", stdout, NULL);
-    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&st->s));
-    cJSON_AddItemToObject(root, "plan", out_plan_json(&st->plan));
     cJSON_AddItemToObject(root, "load", load_json_inputs(c, trace));
-    cJSON_AddItemToObject(root, "ttft_s", pct_json(&r->ttft));
-    cJSON_AddItemToObject(root, "tpot_s", pct_json(&r->tpot));
-    cJSON_AddItemToObject(root, "e2e_s", pct_json(&r->e2e));
+    cJSON_AddItemToObject(root, "ttft_s", out_sim_pct_json(&r->ttft));
+    cJSON_AddItemToObject(root, "tpot_s", out_sim_pct_json(&r->tpot));
+    cJSON_AddItemToObject(root, "e2e_s", out_sim_pct_json(&r->e2e));
     cli_json_add_number(root, "output_tokens_per_s", r->output_tokens_per_s);
     cli_json_add_number(root, "requests_per_s", r->requests_per_s);
     cli_json_add_number(root, "goodput_requests_per_s", r->goodput_requests_per_s);
@@ -381,6 +391,17 @@ static int print_json(const engine_stepper *st, const engine_sim_config *c,
     cJSON_AddNumberToObject(root, "steps", (double)r->steps);
     cli_json_add_number(root, "busy_fraction", r->busy_fraction);
     load_json_stats(st, c, r, root);
+}
+
+static int print_json(const engine_stepper *st, const engine_sim_config *c,
+                      const engine_sim_result *r, double sustain, const char *trace)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return cli_json_print("load", stdout, NULL);
+    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&st->s));
+    cJSON_AddItemToObject(root, "plan", out_plan_json(&st->plan));
+    load_json_result(root, st, c, r, sustain, trace);
     return cli_json_print("load", stdout, root) ? CLI_FAIL : CLI_OK;
 }
 
@@ -524,18 +545,8 @@ static int load_simulate(const cli_scenario *cs, const cli_opts *o, int picked, 
     }
     if (load_config(o, st, &c, &err) != 0)
         goto fail;
-    if (o->v.trace) {
-        if (load_trace(o->v.trace, &rows, &c.n_trace, &err) != 0)
-            goto fail;
-        c.trace = rows;
-        if (c.arrival != ENGINE_SIM_CLOSED) {
-            if (CLI_SEEN(o, load_rate)) {
-                engine_errorf(&err, "--trace: its arrivals are the load; not with --rate");
-                goto fail;
-            }
-            c.arrival = ENGINE_SIM_TRACE;
-        }
-    }
+    if (use_trace(o, &c, &rows, &err) != 0)
+        goto fail;
     if (st->kv_blocks < 1) {
         engine_errorf(&err, "plan tp=%d pp=%d dp=%d ep=%d: no room for the KV cache", plan.tp,
                       plan.pp, plan.dp, plan.ep);
@@ -655,23 +666,7 @@ static int print_json_disagg(const load_pools *lp, const engine_sim_config *c,
     cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&s));
     cJSON_AddNullToObject(root, "plan");
     cJSON_AddItemToObject(root, "disagg", pools_json(lp, rp, rd));
-    cJSON_AddItemToObject(root, "load", load_json_inputs(c, trace));
-    cJSON_AddItemToObject(root, "ttft_s", pct_json(&r->ttft));
-    cJSON_AddItemToObject(root, "tpot_s", pct_json(&r->tpot));
-    cJSON_AddItemToObject(root, "e2e_s", pct_json(&r->e2e));
-    cli_json_add_number(root, "output_tokens_per_s", r->output_tokens_per_s);
-    cli_json_add_number(root, "requests_per_s", r->requests_per_s);
-    cli_json_add_number(root, "goodput_requests_per_s", r->goodput_requests_per_s);
-    cJSON_AddBoolToObject(root, "overloaded", r->overloaded);
-    cli_json_add_number(root, "sustainable_rate", sustain);
-    cli_json_add_number(root, "mean_batch", r->mean_batch);
-    cli_json_add_number(root, "kv_use", r->kv_use);
-    cJSON_AddNumberToObject(root, "requests_completed", r->completed);
-    cJSON_AddNumberToObject(root, "requests_rejected", r->rejected);
-    cli_json_add_number(root, "duration_s", r->duration_s);
-    cJSON_AddNumberToObject(root, "steps", (double)r->steps);
-    cli_json_add_number(root, "busy_fraction", r->busy_fraction);
-    load_json_stats(&lp->dec, c, r, root);
+    load_json_result(root, &lp->dec, c, r, sustain, trace);
     return cli_json_print("load", stdout, root) ? CLI_FAIL : CLI_OK;
 }
 
@@ -713,16 +708,8 @@ static int load_disagg(const cli_scenario *cs, const cli_opts *o)
                             "(use --rate or --trace)");
         goto fail;
     }
-    if (o->v.trace) {
-        if (load_trace(o->v.trace, &rows, &c.n_trace, &err) != 0)
-            goto fail;
-        c.trace = rows;
-        if (CLI_SEEN(o, load_rate)) {
-            engine_errorf(&err, "--trace: its arrivals are the load; not with --rate");
-            goto fail;
-        }
-        c.arrival = ENGINE_SIM_TRACE;
-    }
+    if (use_trace(o, &c, &rows, &err) != 0)
+        goto fail;
     size_t bytes = engine_sim_disagg_workspace_bytes(&lp->pre, &lp->dec, &c);
     work = bytes ? malloc(bytes) : NULL;
     engine_sim_result r;

@@ -239,21 +239,12 @@ static void print_text(const engine_fleet_request *q, const engine_fleet_result 
 
 /* --- JSON ------------------------------------------------------------------ */
 
-static cJSON *pct_json(const engine_sim_pct *p)
-{
-    cJSON *o = cJSON_CreateObject();
-    cli_json_add_number(o, "p50", p->p50);
-    cli_json_add_number(o, "p90", p->p90);
-    cli_json_add_number(o, "p99", p->p99);
-    return o;
-}
-
 static cJSON *load_json(const engine_fleet_option *o)
 {
     cJSON *l = cJSON_CreateObject();
-    cJSON_AddItemToObject(l, "ttft_s", pct_json(&o->sim.ttft));
-    cJSON_AddItemToObject(l, "tpot_s", pct_json(&o->sim.tpot));
-    cJSON_AddItemToObject(l, "e2e_s", pct_json(&o->sim.e2e));
+    cJSON_AddItemToObject(l, "ttft_s", out_sim_pct_json(&o->sim.ttft));
+    cJSON_AddItemToObject(l, "tpot_s", out_sim_pct_json(&o->sim.tpot));
+    cJSON_AddItemToObject(l, "e2e_s", out_sim_pct_json(&o->sim.e2e));
     cli_json_add_number(l, "ttft_at_slo_s", o->sim.ttft_at_slo_s);
     cli_json_add_number(l, "tpot_at_slo_s", o->sim.tpot_at_slo_s);
     cJSON_AddBoolToObject(l, "slo_met", o->sim.slo_met);

@@ -356,13 +356,7 @@ static void add_resolved(cJSON *o, const cli_opts *opts, const cli_scenario *cs)
     cJSON_AddNumberToObject(o, "straggler_prob", s->straggler_prob);
     cJSON_AddNumberToObject(o, "straggler_slowdown", s->straggler_slowdown);
     cJSON_AddNumberToObject(o, "samples", s->mc_samples);
-    if (s->seed <= (1ULL << 53)) {
-        cJSON_AddNumberToObject(o, "seed", (double)s->seed);
-    } else {
-        char seed[32];
-        snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
-        cJSON_AddStringToObject(o, "seed", seed);
-    }
+    out_json_add_seed(o, "seed", (unsigned long long)s->seed);
     if (opts->v.calib)
         cJSON_AddStringToObject(o, "calib", opts->v.calib);
     else if (!s->calib) /* datasheet defaults, whatever is saved later */

@@ -43,18 +43,24 @@ static char *count_text(double v, char *buf, size_t len)
     return buf;
 }
 
+void out_explain_work(const engine_explain_item *it, char *fl, size_t fl_len, char *by,
+                      size_t by_len)
+{
+    if (it->flops > 0)
+        fmt_rate(it->flops, "FLOP", fl, fl_len);
+    else
+        snprintf(fl, fl_len, "-");
+    if (it->bytes > 0)
+        fmt_bytes(it->bytes, by, by_len);
+    else
+        snprintf(by, by_len, "-");
+}
+
 char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, size_t len)
 {
     char n[32], fl[32], by[32], t[32], sh[32], nm[64];
     count_text(it->count, n, sizeof n);
-    if (it->flops > 0)
-        fmt_rate(it->flops, "FLOP", fl, sizeof fl);
-    else
-        snprintf(fl, sizeof fl, "-");
-    if (it->bytes > 0)
-        fmt_bytes(it->bytes, by, sizeof by);
-    else
-        snprintf(by, sizeof by, "-");
+    out_explain_work(it, fl, sizeof fl, by, sizeof by);
     out_explain_time(it->time_s, NULL, t, sizeof t);
     fmt_percent(step_s > 0 ? it->time_s / step_s : 0, sh, sizeof sh);
     /* widths count bytes: "µ" is two bytes in one column */

@@ -16,6 +16,11 @@
  * qkv" (names that say "draft" already stay).  Returns buf. */
 char *out_explain_name(const engine_explain_item *it, char *buf, size_t len);
 
+/* An item's work as shown: its FLOPs into fl (fmt_rate "FLOP") and its
+ * bytes into by (fmt_bytes), "-" for either that is not positive. */
+void out_explain_work(const engine_explain_item *it, char *fl, size_t fl_len, char *by,
+                      size_t by_len);
+
 /* An item's time: fmt_seconds, with a minus sign for a negative one (time
  * an overlap hid, so the rows still add up to the step). */
 char *out_explain_time(double t, const char *micro, char *buf, size_t len);

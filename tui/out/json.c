@@ -9,12 +9,33 @@
 #include <stdlib.h>
 
 #include "fmt.h"
+#include "sim.h"
 
 cJSON *cli_json_add_number(cJSON *obj, const char *name, double v)
 {
     if (!isfinite(v))
         return cJSON_AddNullToObject(obj, name);
     return cJSON_AddNumberToObject(obj, name, v);
+}
+
+cJSON *out_sim_pct_json(const engine_sim_pct *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cli_json_add_number(o, "p50", p->p50);
+    cli_json_add_number(o, "p90", p->p90);
+    cli_json_add_number(o, "p99", p->p99);
+    return o;
+}
+
+void out_json_add_seed(cJSON *o, const char *name, unsigned long long seed)
+{
+    if (seed <= (1ULL << 53)) {
+        cJSON_AddNumberToObject(o, name, (double)seed);
+    } else {
+        char digits[32];
+        snprintf(digits, sizeof digits, "%llu", seed);
+        cJSON_AddStringToObject(o, name, digits);
+    }
 }
 
 /* Number when `ok`, else null. */
@@ -311,13 +332,7 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cli_json_add_number(o, "straggler_prob", s->straggler_prob);
     cli_json_add_number(o, "straggler_slowdown", s->straggler_slowdown);
     cJSON_AddNumberToObject(o, "samples", s->mc_samples);
-    if (s->seed <= (1ULL << 53)) {
-        cJSON_AddNumberToObject(o, "seed", (double)s->seed);
-    } else {
-        char seed[32];
-        snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
-        cJSON_AddStringToObject(o, "seed", seed);
-    }
+    out_json_add_seed(o, "seed", (unsigned long long)s->seed);
     char cal[ENGINE_NAME_MAX + 64];
     cJSON_AddStringToObject(o, "calibration", out_calibration_label(s->calib, cal, sizeof cal));
     if (s->spec_method != ENGINE_SPEC_NONE) { /* only with speculation */

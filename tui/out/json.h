@@ -66,6 +66,17 @@ void out_json_add_calibration_detail(cJSON *o, const engine_scenario *s);
 /* Add a number, or null when v is not finite. */
 cJSON *cli_json_add_number(cJSON *obj, const char *name, double v);
 
+/* A latency distribution's percentiles {p50, p90, p99} in seconds (null
+ * where not finite): the ttft_s / tpot_s / e2e_s objects of load's and
+ * recommend --rate's JSON.  New object owned by the caller, NULL when out of
+ * memory. */
+struct engine_sim_pct;
+cJSON *out_sim_pct_json(const struct engine_sim_pct *p);
+
+/* Add a 64-bit seed as o.name: a number while it is exact in a double
+ * (<= 2^53), else its decimal digits as a string, so no seed loses bits. */
+void out_json_add_seed(cJSON *o, const char *name, unsigned long long seed);
+
 /* Make "schema_version": OUT_SCHEMA_VERSION the first member of root (an
  * object), unless it has one.  Returns 0, or -1 when root is NULL, not an
  * object, or memory ran out (root unchanged). */

@@ -368,14 +368,7 @@ static void build_step(const exp_view *v, const engine_explain_step *st, const c
         add(l, ROLE_NORMAL, " %-16.16s %9s %6s", out_explain_name(it, nm, sizeof nm),
             out_explain_time(it->time_s, v->g->micro, a, sizeof a),
             fmt_percent(st->total_s > 0 ? it->time_s / st->total_s : 0, b, sizeof b));
-        if (it->flops > 0)
-            fmt_rate(it->flops, "FLOP", c, sizeof c);
-        else
-            snprintf(c, sizeof c, "-");
-        if (it->bytes > 0)
-            fmt_bytes(it->bytes, d, sizeof d);
-        else
-            snprintf(d, sizeof d, "-");
+        out_explain_work(it, c, sizeof c, d, sizeof d);
         snprintf(a, sizeof a, "%.4g", it->count);
         add(l, ROLE_DIM, "  %sx %s %s %s", a, c, d, engine_bound_name(it->bound));
     }

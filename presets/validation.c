@@ -298,12 +298,12 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
     }
     if (c->batch <= 0) {
         int cap = c->max_batch > 0 ? c->max_batch : VAL_BATCH_CAP;
-        int tb = c->max_batch > 0 || !c->setup || !strstr(c->setup, "trtllm-bench") ? 0
+        int tb = c->max_batch > 0 || c->harness != VAL_HARNESS_TRTLLM_BENCH ? 0
                  : val_trtllm_bench_batch(s.model, s.gpu, c->ep > 1 ? c->gpus / c->pp : c->tp,
                                           c->pp, c->prompt, c->gen,
                                           c->weights, c->kv);
         /* attention DP: every rank of the TP group schedules its own batch */
-        if (tb > 0 && c->tp > 1 && strstr(c->setup, "enable_attention_dp"))
+        if (tb > 0 && c->tp > 1 && c->attn_dp)
             tb *= c->tp;
         if (tb > 0 && tb < cap)
             cap = tb;

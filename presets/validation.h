@@ -31,6 +31,13 @@ typedef enum val_metric {
     VAL_METRIC_COUNT
 } val_metric;
 
+/* The benchmark harness of a run, where it decides something the run
+ * does not state (trtllm-bench picks its own max batch size). */
+typedef enum val_harness {
+    VAL_HARNESS_OTHER = 0,
+    VAL_HARNESS_TRTLLM_BENCH, /* TensorRT-LLM's trtllm-bench (setup names it) */
+} val_harness;
+
 /* One published measurement.  Pointers are static strings. */
 typedef struct val_case {
     const char *id;        /* unique, short: "trt08-l2-7b-a100-b32" */
@@ -44,8 +51,9 @@ typedef struct val_case {
     int gpus, tp, pp, ep;  /* dp = gpus / (tp * pp); ep 0 or 1: none */
     int batch;             /* sequences per replica; 0: the most that fit
                             * (an offline max-throughput run), up to max_batch,
-                            * or to trtllm-bench's own cap when the setup names
-                            * trtllm-bench and max_batch is 0 (val_trtllm_bench_batch) */
+                            * or, for harness VAL_HARNESS_TRTLLM_BENCH with
+                            * max_batch 0, to trtllm-bench's own cap
+                            * (val_trtllm_bench_batch) */
     int max_batch;         /* the run's max batch size for batch 0; 0: none */
     int prompt, gen;       /* tokens */
     engine_dtype weights, kv;
@@ -72,6 +80,10 @@ typedef struct val_case {
     val_metric spec_base;  /* VAL_SPEEDUP: the metric whose ratio the speed-up is */
     int fuse_ar_norm;      /* 1: the run fused each TP all-reduce with the norm
                             * after it (stated by the source); 0: the profile's */
+    val_harness harness;   /* the benchmark tool, where it sets the batch cap */
+    int attn_dp;           /* 1: attention data parallel (TensorRT-LLM's
+                            * enable_attention_dp): every rank of the TP group
+                            * schedules its own batch */
 } val_case;
 
 /* The shipped table (validation_cases.c). */

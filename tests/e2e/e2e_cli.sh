@@ -6,22 +6,9 @@
 # never asserted.
 set -u
 
-bin=${1:-./shardscope}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
-fx=$here/../fixtures/cli
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/shardscope-e2e.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-# Isolate from the user's presets and saved calibrations: the fixture
-# user directory adds one link, "test-600".
-XDG_CONFIG_HOME=$fx/user
-HOME=$tmp
-export XDG_CONFIG_HOME HOME
-LC_ALL=C
-export LC_ALL
-
 . "$here/lib_e2e.sh"
+e2e_setup shardscope-e2e "${1:-}"
 
 # expect_err_exact LINE: stderr is exactly this one line; stdout is empty.
 expect_err_exact() {

@@ -6,19 +6,9 @@
 # grep/sed/awk only.  Usage: sh tests/e2e/e2e_load.sh PATH_TO_BINARY
 set -u
 
-bin=${1:-./shardscope}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
-fx=$here/../fixtures/cli
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/shardscope-e2e-load.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-XDG_CONFIG_HOME=$fx/user
-HOME=$tmp
-export XDG_CONFIG_HOME HOME
-LC_ALL=C
-export LC_ALL
-
 . "$here/lib_e2e.sh"
+e2e_setup shardscope-e2e-load "${1:-}"
 
 # json_bool KEY / json_num KEY: the first top-level-looking member.
 json_val() {

@@ -18,15 +18,8 @@
 #include "disagg.h"
 #include "engine.h"
 #include "sim.h"
+#include "support_asserts.h"
 #include "support_models.h"
-
-static void assert_near(double got, double want, double rel)
-{
-    if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("got %.12g, want %.12g (rel tol %g)\n", got, want, rel);
-        fail();
-    }
-}
 
 typedef struct fixture {
     engine_model m;

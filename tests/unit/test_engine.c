@@ -15,27 +15,11 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "support_asserts.h"
 #include "support_models.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define MIB (1024.0 * 1024.0)
-
-static void assert_near(double got, double want, double rel)
-{
-    if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("got %.9g, want %.9g (rel tol %g)\n", got, want, rel);
-        fail();
-    }
-}
-
-static engine_result eval_plan(const engine_scenario *s, int tp, int pp, int dp, int ep)
-{
-    engine_result r;
-    engine_plan p = {tp, pp, dp, ep};
-    engine_error err;
-    assert_int_equal(engine_evaluate(s, p, &r, &err), 0);
-    return r;
-}
 
 /* --- parameter counts ------------------------------------------------ */
 

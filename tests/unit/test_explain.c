@@ -15,15 +15,8 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "support_asserts.h"
 #include "support_models.h"
-
-static void assert_near(double got, double want, double rel)
-{
-    if (!(fabs(got - want) <= rel * fabs(want))) {
-        print_error("got %.12g, want %.12g (rel tol %g)\n", got, want, rel);
-        fail();
-    }
-}
 
 static engine_explain X; /* large: off the stack */
 

@@ -111,12 +111,14 @@ static int is_moe(const engine_scenario *s)
 /* Replicas per server: an EP group spanning replicas (ep > tp) is one
  * server of ep / tp of them; otherwise all of them where the framework has
  * data parallelism, and one where it has not (TensorRT-LLM) or where its
- * expert parallelism would span them (vLLM's spans TP x DP of a server). */
+ * expert parallelism would span them (vLLM's spans TP x DP of a server; it
+ * has none below TP). */
 static int replicas_per_server(engine_launch_fw fw, const engine_scenario *s, engine_plan p)
 {
     if (is_moe(s) && p.ep > p.tp)
         return p.ep / p.tp;
-    if (fw == ENGINE_LAUNCH_TRTLLM || (fw == ENGINE_LAUNCH_VLLM && is_moe(s) && p.ep > 1))
+    int vllm_ep = fw == ENGINE_LAUNCH_VLLM && is_moe(s) && p.ep > 1 && p.ep >= p.tp;
+    if (fw == ENGINE_LAUNCH_TRTLLM || vllm_ep)
         return 1;
     return p.dp;
 }
@@ -192,7 +194,8 @@ static int finish(line *l)
  * arg_utils.py, ParallelConfig/CacheConfig/SchedulerConfig groups;
  * docs.vllm.ai/en/latest/configuration/engine_args.html):
  * --tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size,
- * --enable-expert-parallel (EP over TP x DP of the server),
+ * --enable-expert-parallel (EP over TP x DP of the server; none below TP:
+ * without it every expert is split over the TP group, i.e. ep 1),
  * --gpu-memory-utilization (of the total), --max-num-seqs (per engine, i.e.
  * per DP rank), --max-model-len, --quantization fp8 (on-the-fly FP8 of a
  * 16-bit checkpoint), --kv-cache-dtype fp8. */
@@ -203,7 +206,7 @@ static void gen_vllm(const engine_scenario *s, const engine_result *r, line *l)
     const char *id = model_id(s, l);
     put(l, "vllm serve %s --tensor-parallel-size %d --pipeline-parallel-size %d "
            "--data-parallel-size %d", id, p.tp, p.pp, k);
-    if (is_moe(s) && p.ep > 1)
+    if (is_moe(s) && p.ep > 1 && p.ep >= p.tp)
         put(l, " --enable-expert-parallel");
     put(l, " --gpu-memory-utilization %.2f --max-num-seqs %d --max-model-len %d",
         engine_launch_mem_fraction(ENGINE_LAUNCH_VLLM, s, r), engine_launch_max_seqs(r),
@@ -214,6 +217,9 @@ static void gen_vllm(const engine_scenario *s, const engine_result *r, line *l)
         checkpoint_note(s, l);
     if (s->kv_dtype == ENGINE_FP8)
         put(l, " --kv-cache-dtype fp8");
+    if (is_moe(s) && p.ep > 1 && p.ep < p.tp)
+        note(l, "vLLM has no EP below TP: this serves ep 1 (every expert over the %d GPUs)",
+             p.tp);
     servers_note(s, p, k, l);
 }
 

@@ -7,7 +7,9 @@
 #include "internal.h"
 
 /* Calls fn for every (tp, pp, dp, ep) with tp*pp*dp == n; ep ranges over 1
- * and, for MoE models, every multiple of tp dividing tp*dp and E. */
+ * and, for MoE models, every divisor of tp between 1 and tp (E/ep experts
+ * per group, each split over tp/ep GPUs) and every multiple of tp dividing
+ * tp*dp, each dividing the expert slots (E plus the redundant experts). */
 typedef void (*plan_fn)(engine_plan p, void *arg);
 
 static void for_each_plan(const engine_scenario *s, plan_fn fn, void *arg)
@@ -25,9 +27,16 @@ static void for_each_plan(const engine_scenario *s, plan_fn fn, void *arg)
             fn(p, arg);
             if (experts <= 0)
                 continue;
+            const long long slots = (long long)experts + s->redundant_experts;
+            for (int ep = 2; ep < tp; ep++) {
+                if (tp % ep || slots % ep)
+                    continue;
+                p.ep = ep;
+                fn(p, arg);
+            }
             const long long group = (long long)tp * dp; /* <= n */
             for (int ep = 2 * tp; ep <= group; ep += tp) {
-                if (group % ep || experts % ep)
+                if (group % ep || slots % ep)
                     continue;
                 p.ep = ep;
                 fn(p, arg);

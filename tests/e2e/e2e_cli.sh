@@ -955,7 +955,7 @@ expect_out '"tbo":[[:space:]]*true'
 # recommend --allow-spec: speculation as an option; the why-lines say so.
 run recommend --model deepseek-v3 --gpu h200 --gpus 8 --dtype fp8 --objective latency --allow-spec mtp
 expect_rc 0
-expect_out '^answer: TP=[0-9]+ x PP=[0-9]+ x DP=[0-9]+, fp8, mtp speculation - 8 GPUs$'
+expect_out '^answer: TP=[0-9]+ x PP=[0-9]+ x DP=[0-9]+( \(EP=[0-9]+\))?, fp8, mtp speculation - 8 GPUs$'
 expect_out 'mtp speculative decoding \(allowed by --allow-spec\): k 1 at acceptance 0.875, 1.88 tokens per target step: ITL .* against .* without$'
 run recommend --model deepseek-v3 --gpu h200 --gpus 8 --dtype fp8 --objective latency --allow-spec mtp --json
 expect_rc 0

@@ -128,6 +128,32 @@ static void test_mixtral_ep8(void **state)
     }
 }
 
+/* TP8 with EP2 (two expert groups, each expert over 4 GPUs): TensorRT-LLM
+ * and SGLang take --ep_size / --ep-size 2 inside the TP group; vLLM's
+ * --enable-expert-parallel would make EP = TP x DP = 8, so its line has no
+ * such flag and says it serves ep 1. */
+static void test_mixtral_ep_below_tp(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    snprintf(m.hf_id, sizeof m.hf_id, "mistralai/Mixtral-8x7B-v0.1");
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    engine_result r = eval_at(&s, 8, 1, 1, 2);
+    assert_line(ENGINE_LAUNCH_VLLM, &s, &r,
+                "vllm serve mistralai/Mixtral-8x7B-v0.1 --tensor-parallel-size 8 "
+                "--pipeline-parallel-size 1 --data-parallel-size 1 "
+                "--gpu-memory-utilization 0.90 --max-num-seqs 1 --max-model-len 1280  "
+                "# vLLM has no EP below TP: this serves ep 1 (every expert over the 8 GPUs)");
+    char buf[ENGINE_LAUNCH_MAX];
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_SGLANG, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --tp-size 8 --pp-size 1 --dp-size 1 --ep-size 2 "));
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_TRTLLM, &s, &r, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, " --tp_size 8 --pp_size 1 --ep_size 2 --max_batch_size 1 "));
+}
+
 /* TP2 x DP4 with EP4: an expert group spans two replicas, so each server
  * holds two and two servers run; without a Hugging Face id the preset name
  * stands in and the line says so. */
@@ -293,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_speculation_notes),
         cmocka_unit_test(test_llama70b_tp4_fp8),
         cmocka_unit_test(test_mixtral_ep8),
+        cmocka_unit_test(test_mixtral_ep_below_tp),
         cmocka_unit_test(test_mixtral_ep4_two_servers),
         cmocka_unit_test(test_memory_rule_free),
         cmocka_unit_test(test_dtypes),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "recommend.h"
 #include "support_asserts.h"
 #include "support_models.h"
 
@@ -73,6 +74,72 @@ static void test_ep_below_tp(void **state)
     assert_false(bad.valid);
     assert_string_equal(bad.reason,
                         "ep=8 must divide tp=4, or be a multiple of it dividing tp*dp=4");
+}
+
+/* The ranking enumerates EP below TP: Mixtral-8x7B (8 experts) on 8 GPUs.
+ * The (tp, pp, dp) with tp*pp*dp = 8 are 10; EP as a multiple of tp
+ * dividing tp*dp and 8 adds 10 (tp1: ep 2,4,8 at dp8, 2,4 at dp4, 2 at
+ * dp2; tp2: 4,8 at dp4, 4 at dp2; tp4: 8 at dp2): 20 plans before.  EP
+ * dividing tp (1 < ep < tp) adds TP8xEP2, TP8xEP4, TP4xPP1xDP2xEP2 and
+ * TP4xPP2xEP2: 24.  The EP-below-TP plans hold TP8's memory per GPU
+ * (test_ep_below_tp) and carry engine_evaluate's times; the list stays
+ * sorted by E2E (latency objective). */
+static void test_rank_ep_below_tp(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 8);
+    assert_int_equal(engine_plan_count(&s), 24);
+    engine_result r[64];
+    int n = engine_rank(&s, r, 64, 0, NULL);
+    assert_int_equal(n, 24);
+    engine_result tp8 = eval_plan(&s, 8, 1, 1, 1);
+    int found = 0, below = 0;
+    for (int i = 0; i < n; i++) {
+        engine_plan p = r[i].plan;
+        if (i > 0 && r[i].valid && r[i].fits && r[i - 1].valid && r[i - 1].fits)
+            assert_true(r[i - 1].e2e_s <= r[i].e2e_s);
+        if (p.ep > 1 && p.ep < p.tp) {
+            below++;
+            assert_true(r[i].valid);
+            engine_result e = eval_plan(&s, p.tp, p.pp, p.dp, p.ep);
+            assert_near(r[i].e2e_s, e.e2e_s, 1e-12);
+            assert_near(r[i].itl_s, e.itl_s, 1e-12);
+            assert_near(r[i].ttft_s, e.ttft_s, 1e-12);
+        }
+        if (p.tp == 8 && (p.ep == 2 || p.ep == 4)) {
+            found++;
+            assert_near(r[i].mem.per_gpu_bytes, tp8.mem.per_gpu_bytes, 1e-12);
+        }
+    }
+    assert_int_equal(below, 4);
+    assert_int_equal(found, 2);
+    /* The slots decide: 8 experts + 4 redundant = 12 slots drop EP8 (12 %
+     * 8 != 0) at tp1/dp8, tp2/dp4 and tp4/dp2; EP2 and EP4 under TP8 stay. */
+    s.redundant_experts = 4;
+    assert_int_equal(engine_plan_count(&s), 21);
+    /* The count stays under the callers' buffers (RECOMMEND_SCRATCH and the
+     * explorer's EXP_MAX_PLANS, 1024 each) for DeepSeek's 256 experts at the
+     * explorer's largest count, 1024 (258 before EP below TP), at
+     * recommend's worst unit size, 480 (329 before), and at 960 (476
+     * before); counts from the same rule enumerated independently. */
+    s.redundant_experts = 0;
+    m.experts = 256;
+    s.gpus = 1024;
+    assert_int_equal(engine_plan_count(&s), 422);
+    s.gpus = 480;
+    assert_int_equal(engine_plan_count(&s), 584);
+    s.gpus = 960;
+    assert_int_equal(engine_plan_count(&s), 896);
+    assert_true(896 <= RECOMMEND_SCRATCH);
+    s.gpus = 8;
+    /* A dense model gets no EP plans: 10 */
+    engine_model d = tm_llama3_70b();
+    s.model = &d;
+    assert_int_equal(engine_plan_count(&s), 10);
 }
 
 /* Redundant slots: Mixtral's 8 experts + 8 replicas on EP8 (DP8): 2 slots
@@ -350,6 +417,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ep_below_tp),
+        cmocka_unit_test(test_rank_ep_below_tp),
         cmocka_unit_test(test_redundant_experts),
         cmocka_unit_test(test_imbalance_default),
         cmocka_unit_test(test_imbalance_stretches),

@@ -76,9 +76,8 @@ static void print_header(const engine_scenario *s, FILE *f)
 {
     char vram[32], cal[ENGINE_NAME_MAX + 64];
     double v = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
-    fprintf(f, "%s on %d x %s (%s per GPU), link %s", s->model->display[0] ? s->model->display
-                                                                          : s->model->name,
-            s->gpus, s->gpu->display[0] ? s->gpu->display : s->gpu->name,
+    fprintf(f, "%s on %d x %s (%s per GPU), link %s", fmt_model_name(s->model),
+            s->gpus, fmt_gpu_name(s->gpu),
             fmt_bytes(v, vram, sizeof vram), s->intra->name);
     if (s->inter && s->gpus_per_node > 0)
         fprintf(f, ", %d GPUs per node over %s", s->gpus_per_node, s->inter->name);

@@ -104,10 +104,7 @@ static cJSON *row_json(const drow *r)
     cli_json_add_number(o, "itl_s", row_itl(r));
     cli_json_add_number(o, "e2e_s", row_e2e(r));
     cli_json_add_number(o, "tokens_per_s", row_tps(r));
-    if (row_cost(r) > 0)
-        cli_json_add_number(o, "cost_per_mtok_usd", row_cost(r));
-    else
-        cJSON_AddNullToObject(o, "cost_per_mtok_usd");
+    out_json_add_positive(o, "cost_per_mtok_usd", row_cost(r));
     return o;
 }
 
@@ -115,8 +112,8 @@ static void print_text(const engine_scenario *s, const drow *rows, int n, int nd
 {
     printf("%s on %d x %s, link %s; prompt %d, gen %d tokens; ranked by %s, aggregated plans "
            "and %d xPyD splits\n\n",
-           s->model->display[0] ? s->model->display : s->model->name, s->gpus,
-           s->gpu->display[0] ? s->gpu->display : s->gpu->name, s->intra->name, s->prompt,
+           fmt_model_name(s->model), s->gpus,
+           fmt_gpu_name(s->gpu), s->intra->name, s->prompt,
            s->gen, engine_objective_name(s->objective), nd);
     printf("  # %-22s %5s %10s %10s %10s %12s %12s\n", "PLAN", "BATCH", "TTFT", "ITL", "E2E",
            "TOK/S", "USD/MTOK");

@@ -47,8 +47,8 @@ static int print_json(const engine_scenario *s, const engine_pareto_point *pts, 
 
 static void print_text(const engine_scenario *s, const engine_pareto_point *pts, int n)
 {
-    const char *mname = s->model->display[0] ? s->model->display : s->model->name;
-    const char *gname = s->gpu->display[0] ? s->gpu->display : s->gpu->name;
+    const char *mname = fmt_model_name(s->model);
+    const char *gname = fmt_gpu_name(s->gpu);
     int front = 0;
     for (int i = 0; i < n; i++)
         front += pts[i].frontier;

@@ -68,10 +68,7 @@ static int list_models(const preset_db *db, int json)
             cJSON_AddNumberToObject(o, "num_nextn_predict_layers", m->mtp_layers);
             cli_json_add_number(o, "params", engine_model_params(m));
             cli_json_add_number(o, "active_params", engine_model_active_params(m));
-            if (m->params_published > 0)
-                cli_json_add_number(o, "params_published", m->params_published);
-            else
-                cJSON_AddNullToObject(o, "params_published");
+            out_json_add_positive(o, "params_published", m->params_published);
             if (m->hf_id[0])
                 cJSON_AddStringToObject(o, "hf_id", m->hf_id);
             else
@@ -130,11 +127,7 @@ static cJSON *gpu_json(const engine_gpu *g)
     cli_json_add_number(o, "hbm_bytes_per_s", g->hbm_bytes_per_s);
     cJSON *peak = cJSON_AddObjectToObject(o, "peak_flops");
     for (int d = 0; d < ENGINE_DTYPE_COUNT; d++) {
-        if (g->peak_flops[d] > 0)
-            cli_json_add_number(peak, engine_dtype_name((engine_dtype)d),
-                                g->peak_flops[d]);
-        else
-            cJSON_AddNullToObject(peak, engine_dtype_name((engine_dtype)d));
+        out_json_add_positive(peak, engine_dtype_name((engine_dtype)d), g->peak_flops[d]);
     }
     cli_json_add_number(o, "eta_compute", g->eta_compute);
     cli_json_add_number(o, "eta_memory", g->eta_memory);
@@ -152,10 +145,7 @@ static cJSON *gpu_json(const engine_gpu *g)
     cJSON_AddStringToObject(o, "scale_out", g->scale_out);
     cJSON_AddNumberToObject(o, "nvlink_domain", g->nvlink_domain);
     cJSON_AddNumberToObject(o, "node_gpus", g->node_gpus > 0 ? g->node_gpus : 8);
-    if (g->price_per_hour > 0)
-        cli_json_add_number(o, "price_per_hour_usd", g->price_per_hour);
-    else
-        cJSON_AddNullToObject(o, "price_per_hour_usd");
+    out_json_add_positive(o, "price_per_hour_usd", g->price_per_hour);
     if (g->price_date[0])
         cJSON_AddStringToObject(o, "price_date", g->price_date);
     else

@@ -353,14 +353,8 @@ static cJSON *load_json_stats(const engine_stepper *st, const engine_sim_config 
     }
     cJSON *s = cJSON_AddObjectToObject(root, "slo");
     cli_json_add_number(s, "percentile", c->slo_percentile);
-    if (c->ttft_slo_s > 0)
-        cli_json_add_number(s, "ttft_target_s", c->ttft_slo_s);
-    else
-        cJSON_AddNullToObject(s, "ttft_target_s");
-    if (c->tpot_slo_s > 0)
-        cli_json_add_number(s, "tpot_target_s", c->tpot_slo_s);
-    else
-        cJSON_AddNullToObject(s, "tpot_target_s");
+    out_json_add_positive(s, "ttft_target_s", c->ttft_slo_s);
+    out_json_add_positive(s, "tpot_target_s", c->tpot_slo_s);
     cli_json_add_number(s, "ttft_s", r->ttft_at_slo_s);
     cli_json_add_number(s, "tpot_s", r->tpot_at_slo_s);
     cJSON_AddBoolToObject(s, "met", r->slo_met);
@@ -424,8 +418,8 @@ static void print_inputs(const engine_stepper *st, const engine_sim_config *c, c
     const engine_scenario *s = &st->s;
     const engine_plan *p = &st->plan;
     printf("%s on %d x %s, link %s; plan tp=%d pp=%d dp=%d ep=%d%s\n",
-           s->model->display[0] ? s->model->display : s->model->name, s->gpus,
-           s->gpu->display[0] ? s->gpu->display : s->gpu->name, s->intra->name, p->tp, p->pp,
+           fmt_model_name(s->model), s->gpus,
+           fmt_gpu_name(s->gpu), s->intra->name, p->tp, p->pp,
            p->dp, p->ep, picked ? " (the best for the scenario)" : "");
     print_load_lines(st, c, trace);
 }
@@ -515,6 +509,15 @@ static void print_text(const engine_stepper *st, const engine_sim_config *c,
 
 /* --- run ------------------------------------------------------------------- */
 
+/* A failed run's message ("out of memory" when nothing set err) on stderr
+ * through cli_fail; returns its exit status. */
+static int load_fail(engine_error *err)
+{
+    if (!err->msg[0])
+        engine_errorf(err, "out of memory");
+    return cli_fail("load", err);
+}
+
 static int load_simulate(const cli_scenario *cs, const cli_opts *o, int picked, engine_plan plan)
 {
     engine_error err = {{0}};
@@ -567,9 +570,7 @@ static int load_simulate(const cli_scenario *cs, const cli_opts *o, int picked, 
     }
     goto done;
 fail:
-    if (!err.msg[0])
-        engine_errorf(&err, "out of memory");
-    rc = cli_fail("load", &err);
+    rc = load_fail(&err);
 done:
     free(work);
     free(rows);
@@ -678,8 +679,8 @@ static void print_text_disagg(const load_pools *lp, const engine_sim_config *c,
     char nm[64], a[32], b[32];
     engine_disagg_name(lp->plan, nm, sizeof nm);
     printf("%s on %d x %s: disaggregated %s (prefill %d x TP%d, decode %d x TP%d)\n",
-           s->model->display[0] ? s->model->display : s->model->name,
-           engine_disagg_gpus(lp->plan), s->gpu->display[0] ? s->gpu->display : s->gpu->name, nm,
+           fmt_model_name(s->model),
+           engine_disagg_gpus(lp->plan), fmt_gpu_name(s->gpu), nm,
            lp->plan.prefill.dp, lp->plan.prefill.tp, lp->plan.decode.dp, lp->plan.decode.tp);
     printf("KV transfer: %s for a %d-token prompt over %s in %d stream%s, %s of it in TTFT "
            "(sent layer by layer)\n",
@@ -726,9 +727,7 @@ static int load_disagg(const cli_scenario *cs, const cli_opts *o)
     }
     goto done;
 fail:
-    if (!err.msg[0])
-        engine_errorf(&err, "out of memory");
-    rc = cli_fail("load", &err);
+    rc = load_fail(&err);
 done:
     free(work);
     free(rows);

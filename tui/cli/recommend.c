@@ -149,16 +149,6 @@ static const char *spec_suffix(engine_spec_method m, char *buf, size_t n)
     return buf;
 }
 
-static const char *model_name(const engine_model *m)
-{
-    return m->display[0] ? m->display : m->name;
-}
-
-static const char *gpu_name(const engine_gpu *g)
-{
-    return g->display[0] ? g->display : g->name;
-}
-
 static char *fb(double v, char *buf, size_t n)
 {
     return fmt_bytes(v, buf, n);
@@ -638,8 +628,8 @@ static void print_answer(const recommend_request *q, const recommend_result *r)
         break;
     default:
         printf("%s does not fit on %s%d x %s at %s with KV for %d sequence%s\n",
-               model_name(b->model), q->gpus_max > 0 ? "" : "up to ",
-               q->gpus_max > 0 ? q->gpus_max : RECOMMEND_MAX_UNIT, gpu_name(b->gpu),
+               fmt_model_name(b->model), q->gpus_max > 0 ? "" : "up to ",
+               q->gpus_max > 0 ? q->gpus_max : RECOMMEND_MAX_UNIT, fmt_gpu_name(b->gpu),
                engine_dtype_name(b->weight_dtype), b->batch, b->batch == 1 ? "" : "s");
         break;
     }
@@ -707,7 +697,7 @@ static void print_text(const recommend_request *q, const recommend_result *r)
 {
     const engine_scenario *b = &q->base;
     char a1[32], a2[32];
-    printf("%s on %s (%s each)\n", model_name(b->model), gpu_name(b->gpu),
+    printf("%s on %s (%s each)\n", fmt_model_name(b->model), fmt_gpu_name(b->gpu),
            fb(b->vram_bytes > 0 ? b->vram_bytes : b->gpu->memory_bytes, a1, sizeof a1));
     printf("link %s", b->intra->name);
     if (b->gpus_per_node > 0)

@@ -197,8 +197,8 @@ static void print_text(const engine_fleet_request *q, const engine_fleet_result 
     char a[32], b[32];
     printf("Fleet for %s on %s at %g requests/s (prompt %d, output %d tokens): p%g TTFT <= %s, "
            "p%g TPOT <= %s\n",
-           s->model->display[0] ? s->model->display : s->model->name,
-           s->gpu->display[0] ? s->gpu->display : s->gpu->name, q->rate, s->prompt, s->gen,
+           fmt_model_name(s->model),
+           fmt_gpu_name(s->gpu), q->rate, s->prompt, s->gen,
            q->slo_percentile, fs(q->ttft_slo_s, a, sizeof a), q->slo_percentile,
            fs(q->tpot_slo_s, b, sizeof b));
     if (r->have_choice) {
@@ -283,10 +283,7 @@ static cJSON *option_json(const engine_fleet_option *o)
     }
     cJSON_AddStringToObject(j, "dtype", engine_dtype_name(o->dtype));
     cJSON_AddNumberToObject(j, "gpus", o->gpus);
-    if (o->cost_per_hour_usd > 0)
-        cli_json_add_number(j, "cost_per_hour_usd", o->cost_per_hour_usd);
-    else
-        cJSON_AddNullToObject(j, "cost_per_hour_usd");
+    out_json_add_positive(j, "cost_per_hour_usd", o->cost_per_hour_usd);
     cJSON_AddNumberToObject(j, "max_num_seqs", o->max_num_seqs);
     cJSON_AddBoolToObject(j, "within_limit", o->within_limit);
     cJSON_AddNumberToObject(j, "screen_gpus", o->screen_gpus);

@@ -669,7 +669,7 @@ static int print_tables(int format, const report_inputs *in, const rtable *rt)
         char cal[ENGINE_NAME_MAX + 64];
         printf("shardscope report: %s, batch %d, prompt %d, gen %d tokens, %s weights; "
                "calibration: %s\n\n",
-               in->base.gpu->display[0] ? in->base.gpu->display : in->base.gpu->name,
+               fmt_gpu_name(in->base.gpu),
                in->base.batch, in->base.prompt, in->base.gen,
                engine_dtype_name(in->base.weight_dtype),
                out_calibration_label(in->base.calib, cal, sizeof cal));

@@ -140,3 +140,13 @@ char *out_calibration_label(const engine_calib *c, char *buf, size_t len)
                  c->date[0] ? c->date : "(undated)");
     return buf;
 }
+
+const char *fmt_model_name(const engine_model *m)
+{
+    return m->display[0] ? m->display : m->name;
+}
+
+const char *fmt_gpu_name(const engine_gpu *g)
+{
+    return g->display[0] ? g->display : g->name;
+}

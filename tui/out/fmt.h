@@ -61,4 +61,9 @@ char *fmt_plan(engine_plan p, const char *times, char *buf, size_t len);
  * "(undated)" for missing parts).  c may be NULL. */
 char *out_calibration_label(const engine_calib *c, char *buf, size_t len);
 
+/* The name a model or GPU is shown by: its display name, or its preset
+ * name when it has none.  Points into *m / *g. */
+const char *fmt_model_name(const engine_model *m);
+const char *fmt_gpu_name(const engine_gpu *g);
+
 #endif /* SHARDSCOPE_OUT_FMT_H */

@@ -38,6 +38,13 @@ void out_json_add_seed(cJSON *o, const char *name, unsigned long long seed)
     }
 }
 
+cJSON *out_json_add_positive(cJSON *obj, const char *name, double v)
+{
+    if (v > 0)
+        return cli_json_add_number(obj, name, v);
+    return cJSON_AddNullToObject(obj, name);
+}
+
 /* Number when `ok`, else null. */
 static void add_opt(cJSON *obj, const char *name, double v, int ok)
 {

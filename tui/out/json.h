@@ -66,6 +66,10 @@ void out_json_add_calibration_detail(cJSON *o, const engine_scenario *s);
 /* Add a number, or null when v is not finite. */
 cJSON *cli_json_add_number(cJSON *obj, const char *name, double v);
 
+/* Add v when it is > 0 (and finite), else null: a target, price or cost
+ * where 0 means "not given". */
+cJSON *out_json_add_positive(cJSON *obj, const char *name, double v);
+
 /* A latency distribution's percentiles {p50, p90, p99} in seconds (null
  * where not finite): the ttft_s / tpot_s / e2e_s objects of load's and
  * recommend --rate's JSON.  New object owned by the caller, NULL when out of

@@ -254,11 +254,6 @@ int plot_heatmap_write(const char *path, const plot_heatmap *h)
 
 /* --- the report's figures ---------------------------------------------- */
 
-static const char *mname(const engine_model *m)
-{
-    return m->display[0] ? m->display : m->name;
-}
-
 static void series_init(plot_series *ps, const char *name)
 {
     memset(ps, 0, sizeof *ps);
@@ -304,8 +299,8 @@ typedef struct fig_ctx {
 static void fig_tp_scaling(const fig_ctx *f, plot_chart *cp)
 {
     const report_inputs *in = f->in;
-    snprintf(cp->title, sizeof cp->title, "TP scaling efficiency: %s on %s", mname(f->focus),
-             f->gpu);
+    snprintf(cp->title, sizeof cp->title, "TP scaling efficiency: %s on %s",
+             fmt_model_name(f->focus), f->gpu);
     snprintf(cp->xlabel, sizeof cp->xlabel, "GPUs (tensor-parallel degree)");
     snprintf(cp->ylabel, sizeof cp->ylabel, "efficiency (%%)");
     cp->xlog = 2;
@@ -350,8 +345,8 @@ static void fig_regime(const fig_ctx *f, plot_heatmap *hp)
 static void fig_tp_vs_pp(const fig_ctx *f, plot_chart *cp)
 {
     const report_inputs *in = f->in;
-    snprintf(cp->title, sizeof cp->title, "TP vs PP vs hybrid: %s on %s, %s", mname(f->focus),
-             f->gpu, in->ref_link->name);
+    snprintf(cp->title, sizeof cp->title, "TP vs PP vs hybrid: %s on %s, %s",
+             fmt_model_name(f->focus), f->gpu, in->ref_link->name);
     snprintf(cp->xlabel, sizeof cp->xlabel, "GPUs");
     snprintf(cp->ylabel, sizeof cp->ylabel, "efficiency (%%)");
     cp->xlog = 2;
@@ -396,7 +391,7 @@ static void fig_cost(const fig_ctx *f, plot_chart *cp)
 {
     const report_inputs *in = f->in;
     snprintf(cp->title, sizeof cp->title, "Cheapest plan by GPU count: %s on %s",
-             mname(f->focus), f->gpu);
+             fmt_model_name(f->focus), f->gpu);
     snprintf(cp->xlabel, sizeof cp->xlabel, "GPUs");
     snprintf(cp->ylabel, sizeof cp->ylabel, "cost (USD per 1M tokens)");
     cp->xlog = 2;
@@ -457,8 +452,8 @@ static void fig_vram(const fig_ctx *f, plot_chart *cp)
 static void fig_pareto(const fig_ctx *f, plot_chart *cp)
 {
     const report_tables *t = f->t;
-    snprintf(cp->title, sizeof cp->title, "Pareto frontier: %s on %d x %s over %s", mname(f->focus),
-             REPORT_PARETO_GPUS, f->gpu, f->in->ref_link->name);
+    snprintf(cp->title, sizeof cp->title, "Pareto frontier: %s on %d x %s over %s",
+             fmt_model_name(f->focus), REPORT_PARETO_GPUS, f->gpu, f->in->ref_link->name);
     snprintf(cp->xlabel, sizeof cp->xlabel, "tokens/s per user (1 / ITL)");
     snprintf(cp->ylabel, sizeof cp->ylabel, "output tokens/s per GPU");
     cp->ylog = 10;
@@ -510,7 +505,7 @@ int plots_write_report(const char *dir, const report_inputs *in, const report_ta
         return -1;
     }
     const engine_gpu *g = in->base.gpu;
-    fig_ctx f = {in, t, in->models[in->focus], g->display[0] ? g->display : g->name};
+    fig_ctx f = {in, t, in->models[in->focus], fmt_gpu_name(g)};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof FIGS / sizeof FIGS[0]; i++) {
         memset(fg, 0, sizeof *fg);

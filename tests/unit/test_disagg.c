@@ -20,6 +20,7 @@
 #include "sim.h"
 #include "support_asserts.h"
 #include "support_models.h"
+#include "support_steps.h"
 
 typedef struct fixture {
     engine_model m;
@@ -217,13 +218,7 @@ static void test_sim_by_hand(void **state)
     sim_init(&z, dplan(1, 1, 1, 1));
     assert_near(z.x.per_token_s, 131072.0 / 300e9, 1e-9);
     assert_near(z.x.base_s, 2e-6, 1e-6);
-    engine_step_chunk ch = {1, 512, 0};
-    engine_step_mix pre = {&ch, 1, 0, 0};
-    double ttft = engine_step_s(&z.pre, &pre), dec = 0;
-    for (int j = 0; j < 63; j++) {
-        engine_step_mix d = {NULL, 0, 1, 512 + j};
-        dec += engine_step_s(&z.dec, &d);
-    }
+    double ttft, dec = ts_alone_steps_s(&z.pre, &z.dec, 512, 64, &ttft);
     double t = z.x.base_s + z.x.per_token_s * 512;
     double first = ttft + engine_disagg_exposed_s(t, ttft, 32);
     engine_sim_request tr[3] = {{0, 512, 64}, {10, 512, 64}, {20, 512, 64}};

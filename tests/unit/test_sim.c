@@ -19,6 +19,7 @@
 #include "sim.h"
 #include "support_asserts.h"
 #include "support_models.h"
+#include "support_steps.h"
 #include "trace.h"
 
 typedef struct fixture {
@@ -105,13 +106,7 @@ static void test_single_server_by_hand(void **state)
     f.c.requests = 5;
     f.c.max_num_seqs = 1;
     f.c.exact = 1;
-    engine_step_chunk ch = {1, 512, 0};
-    engine_step_mix pre = {&ch, 1, 0, 0};
-    double ttft = engine_step_s(&f.st, &pre), dec = 0;
-    for (int j = 0; j < 63; j++) {
-        engine_step_mix d = {NULL, 0, 1, 512 + j};
-        dec += engine_step_s(&f.st, &d);
-    }
+    double ttft, dec = ts_alone_steps_s(&f.st, &f.st, 512, 64, &ttft);
     double service = ttft + dec;
     engine_sim_result r;
     fx_run(&f, &r);

@@ -159,3 +159,13 @@ void ts_scenario(engine_scenario *s, const engine_model *m, const engine_gpu *g,
     s->intra = l;
     s->gpus = gpus;
 }
+
+engine_scenario ts_on_h100(ts_fixture *f, engine_model m, int gpus)
+{
+    f->m = m;
+    f->g = tg_h100();
+    f->l = tl_link(0, 300);
+    engine_scenario s;
+    ts_scenario(&s, &f->m, &f->g, &f->l, gpus);
+    return s;
+}

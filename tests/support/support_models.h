@@ -25,4 +25,17 @@ engine_link tl_link(double alpha_s, double gbs);
 void ts_scenario(engine_scenario *s, const engine_model *m, const engine_gpu *g,
                  const engine_link *l, int gpus);
 
+/* What a scenario of the engine tests points to: a model, an H100, a link. */
+typedef struct ts_fixture {
+    engine_model m;
+    engine_gpu g;
+    engine_link l;
+} ts_fixture;
+
+/* The engine tests' usual setup: f holds model m, tg_h100() and a
+ * 0-latency 300 GB/s link (tl_link(0, 300)); returns ts_scenario's
+ * defaults for gpus of them.  The scenario points into *f (changing f->m,
+ * f->g or f->l changes it), so f must outlive it. */
+engine_scenario ts_on_h100(ts_fixture *f, engine_model m, int gpus);
+
 #endif

@@ -81,11 +81,8 @@ static void test_kv_bytes_per_token(void **state)
 static void test_kv_sharding(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_70b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 4);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_70b(), 4);
     s.prompt = 1000;
     s.gen = 24;
     /* tp=4: 2 heads * 128 * 2 (K,V) * 2 B = 1024 B per token-layer; 80
@@ -118,11 +115,8 @@ static void test_seed002_fp16_gib(void **state)
             assert_near(nominal[i] * engine_dtype_bytes(ENGINE_FP16) / GIB / tp, gib[i] / tp,
                         0.005);
     /* The engine with the real Llama-3.1-405B config, TP=8, 1 stage: total/8. */
-    engine_model m = tm_llama31_405b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama31_405b(), 8);
     engine_result r = eval_plan(&s, 8, 1, 1, 1);
     /* (the norms' weights, 2 per layer and the final one, 253 x 16384, are
      * replicated on every TP rank, not sharded) */
@@ -394,20 +388,17 @@ static double hand_all(const hand_step *h, int layers)
 static void test_decode_step_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    hand_step dc = {&f.m, &f.g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
     double itl = hand_all(&dc, 32);
     assert_near(r.itl_s, itl, 1e-9);
     /* the weights over 80 % of 3350 GB/s, 16.06 GB / 2680 GB/s = 5.99 ms,
      * plus 260 kernels' fixed costs (3-10 us each) */
     assert_near(r.itl_s, 6.764e-3, 0.001);
     assert_true(r.itl_s > 16.06e9 / (3350e9 * 0.8));
-    hand_step pf = {&m, &g, ENGINE_FP16, 1, 1, 1024, 0, 0, 5e-6};
+    hand_step pf = {&f.m, &f.g, ENGINE_FP16, 1, 1, 1024, 0, 0, 5e-6};
     double ttft = hand_all(&pf, 32) + 15e-6;
     assert_near(r.ttft_s, ttft, 1e-9);
     /* 2 x 7.5e9 FLOP per token x 1024 at 85 % of 989 TFLOPS: 18.3 ms + the rest */
@@ -447,21 +438,18 @@ static void test_decode_step_hand(void **state)
 static void test_fp8_prefill_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     s.weight_dtype = ENGINE_FP8;
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    hand_step pf = {&m, &g, ENGINE_FP8, 1, 1, 1024, 0, 0, 5e-6};
+    hand_step pf = {&f.m, &f.g, ENGINE_FP8, 1, 1, 1024, 0, 0, 5e-6};
     assert_near(r.ttft_s, hand_all(&pf, 32) + 15e-6, 1e-9);
-    hand_step dc = {&m, &g, ENGINE_FP8, 1, 1, 1, 1152, 1, 0};
+    hand_step dc = {&f.m, &f.g, ENGINE_FP8, 1, 1, 1, 1152, 1, 0};
     assert_near(r.itl_s, hand_all(&dc, 32), 1e-9);
     /* one 4096 x 14336 x 2 FP8 GEMM of 1024 tokens: 2 m n k / (1979e12 x
      * 0.70 x wave efficiency) + 5.5 us */
     double eta = engine_gemm_shape_eta(132, 1024, 2 * 14336, 4096, 1);
-    assert_near(engine_gemm_s(&g, NULL, ENGINE_FP8, 1024, 2 * 14336, 4096, 1, 2),
+    assert_near(engine_gemm_s(&f.g, NULL, ENGINE_FP8, 1024, 2 * 14336, 4096, 1, 2),
                 2.0 * 1024 * 2 * 14336 * 4096 / (1979e12 * 0.70 * eta) + 5.5e-6, 1e-12);
     /* weights: the blocks' linear layers at 1 B; embedding, head and the
      * norms at 2 B */
@@ -477,16 +465,13 @@ static void test_fp8_prefill_hand(void **state)
 static void test_tp_comm_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 2);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 2);
     engine_result r = eval_plan(&s, 2, 1, 1, 1);
     double logits = 128256.0 * 4;
     assert_near(r.decode_comm_s, 65 * (8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
     assert_near(r.prefill_comm_s, 65 * (1024 * 8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
-    hand_step dc = {&m, &g, ENGINE_FP16, 2, 1, 1, 1152, 1, 0};
+    hand_step dc = {&f.m, &f.g, ENGINE_FP16, 2, 1, 1, 1152, 1, 0};
     assert_near(r.itl_s, hand_all(&dc, 32) + r.decode_comm_s, 1e-9);
     assert_true(r.efficiency > 0.5 && r.efficiency < 1.0);
     assert_near(r.compute_comm_ratio, r.compute_s / r.comm_s, 1e-12);
@@ -511,11 +496,8 @@ static void test_tp_comm_hand(void **state)
 static void test_activation_workspace_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
     double per_token = 2 * 4096 + (32 + 2 * 8) * 128 + 2 * 14336; /* 43008 */
     assert_true(r.mem.activation_bytes == 1024 * per_token * 2 + 128256.0 * 4);
@@ -578,13 +560,10 @@ static double hand_moe_layer(const hand_step *h, double hit, double assign)
 static void test_moe_decode_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 1);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    hand_step dc = {&f.m, &f.g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
     double itl = 32 * hand_moe_layer(&dc, 2, 2) + hand_first(&dc) + hand_last(&dc);
     assert_near(r.itl_s, itl, 1e-9);
     /* about the active weights (12.9 B x 2 B) over 80 % of the bandwidth */
@@ -688,21 +667,18 @@ static void test_chunked_attention(void **state)
 static void test_pipeline_times(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 4);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 4);
     s.batch = 8;
     s.microbatches = 4;
     engine_result r = eval_plan(&s, 1, 4, 1, 1);
     assert_near(r.bubble_fraction, 3.0 / 7.0, 1e-12);
-    hand_step pf = {&m, &g, ENGINE_FP16, 1, 2, 1024, 0, 0, 5e-6};
+    hand_step pf = {&f.m, &f.g, ENGINE_FP16, 1, 2, 1024, 0, 0, 5e-6};
     double L = hand_layer(&pf), p2p = 2 * 1024 * 4096 * 2 / 300e9;
     double last = 8 * L + hand_last(&pf), others = 24 * L + hand_first(&pf) + 3 * p2p;
     assert_near(r.ttft_s, 4 * last + others + 15e-6, 1e-9);
     assert_near(r.prefill_bubble_s, others, 1e-9);
-    hand_step dc = {&m, &g, ENGINE_FP16, 1, 2, 1, 1152, 1, 0};
+    hand_step dc = {&f.m, &f.g, ENGINE_FP16, 1, 2, 1, 1152, 1, 0};
     assert_near(r.itl_s, 4 * (8 * hand_layer(&dc) + hand_last(&dc)), 1e-9);
     assert_near(r.decode_bubble_s, 0, 1e-15);
     /* decode per sequence is no faster than one GPU's */
@@ -722,7 +698,7 @@ static void test_pipeline_times(void **state)
     s.batch = 1;
     s.microbatches = 4;
     r = eval_plan(&s, 1, 4, 1, 1);
-    hand_step ch = {&m, &g, ENGINE_FP16, 1, 1, 256, 384, 0, 5e-6};
+    hand_step ch = {&f.m, &f.g, ENGINE_FP16, 1, 1, 256, 384, 0, 5e-6};
     double cl = hand_layer(&ch), cp = 256 * 4096 * 2 / 300e9;
     assert_near(r.ttft_s, 4 * (8 * cl + hand_last(&ch)) + 24 * cl + hand_first(&ch) + 3 * cp + 15e-6,
                 1e-9);
@@ -732,11 +708,8 @@ static void test_pipeline_times(void **state)
 static void test_default_microbatches(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 4);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 4);
     s.batch = 2;
     engine_result r = eval_plan(&s, 1, 4, 1, 1);
     assert_near(r.bubble_fraction, 3.0 / 5.0, 1e-12); /* m = 2 */
@@ -755,11 +728,8 @@ static void test_default_microbatches(void **state)
 static void test_huge_degrees(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 8);
     engine_error err = {{0}};
     assert_int_equal(engine_scenario_check(&s, &err), 0);
     engine_result r = eval_plan(&s, 65536, 65536, 1, 1);
@@ -855,18 +825,15 @@ static void test_invalid_plans(void **state)
 static void test_moe_ep(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 8);
     s.moe_imbalance = 1; /* uniform routing; the default rule below */
     engine_result tp8 = eval_plan(&s, 8, 1, 1, 1);
     engine_result ep8 = eval_plan(&s, 1, 1, 8, 8);
     assert_true(tp8.valid && ep8.valid);
     /* experts: 32 layers x 8 x 3 x 4096 x 14336 params; ep=8 holds one each */
     double experts = 32.0 * 8 * 3 * 4096 * 14336;
-    double others = engine_model_params(&m) - experts;
+    double others = engine_model_params(&f.m) - experts;
     assert_near(ep8.mem.weights_bytes, (others + experts / 8) * 2, 1e-6);
     /* decode all-to-all: 2 x 32 layers x (7/8 x 1 token x 2 x 4096 x 2 B / 300 GB/s) */
     assert_near(ep8.decode_comm_s, 64 * (7.0 / 8 * 2 * 4096 * 2 / 300e9), 1e-9);
@@ -890,7 +857,7 @@ static void test_moe_ep(void **state)
     /* MoE decode at batch 1 reads only the 2 experts it routes to */
     s.gpus = 1;
     engine_result one = eval_plan(&s, 1, 1, 1, 1);
-    double active = engine_model_active_params(&m), total = engine_model_params(&m);
+    double active = engine_model_active_params(&f.m), total = engine_model_params(&f.m);
     assert_true(one.itl_s > active * 2 / (3350e9 * 0.8));
     assert_true(one.itl_s < 0.5 * total * 2 / (3350e9 * 0.8));
 }
@@ -1209,11 +1176,8 @@ static void test_tied_head(void **state)
 static void test_int4_weights(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     s.weight_dtype = ENGINE_INT4;
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
     const double emb = 128256.0 * 4096, norms = 65 * 4096.0;
@@ -1223,7 +1187,7 @@ static void test_int4_weights(void **state)
     r = eval_plan(&s, 1, 1, 1, 1);
     assert_near(r.mem.weights_bytes, lin * (0.5 + 2.5 / 32) + (norms + 2 * emb) * 2, 1e-12);
     /* a checkpoint's own format applies when the scenario keeps fp16 */
-    engine_model q = m;
+    engine_model q = f.m;
     q.has_weight_dtype = 1;
     q.weight_dtype = ENGINE_FP8;
     s.model = &q;
@@ -1470,20 +1434,17 @@ static void test_spec_tokens_per_step(void **state)
 static void test_spec_eagle_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     engine_result plain = eval_plan(&s, 1, 1, 1, 1);
     assert_false(plain.spec.on);
     s.spec_method = ENGINE_SPEC_EAGLE;
     s.spec_k = 3;
     s.spec_accept = 0.75;
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    hand_step vf = {&m, &g, ENGINE_FP16, 1, 1, 4, 1152, 1, 0};
+    hand_step vf = {&f.m, &f.g, ENGINE_FP16, 1, 1, 4, 1152, 1, 0};
     double verify = hand_all(&vf, 32);
-    hand_step dr = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    hand_step dr = {&f.m, &f.g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
     double d = 4096;
     double one = h_small(&dr, 4 * d * 2) + h_gemm(&dr, 1, d, 2 * d, 2) + hand_layer(&dr) +
                  hand_last(&dr);

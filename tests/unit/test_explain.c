@@ -115,11 +115,8 @@ static void test_explain_sums(void **state)
 static void test_explain_gemm_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     engine_result r;
     explain(&s, 1, 1, 1, 1, &r);
     const engine_explain_item *q = item(&X.prefill, "qkv");
@@ -129,7 +126,7 @@ static void test_explain_gemm_hand(void **state)
     assert_near(q->flops, 32 * 2.0 * 1024 * 6144 * 4096, 1e-12);
     assert_near(q->bytes, 32 * (6144.0 * 4096 * 2 + (1024.0 * 4096 + 1024.0 * 6144) * 2), 1e-12);
     assert_near(q->time_s,
-                32 * engine_gemm_s(&g, NULL, ENGINE_FP16, 1024, 6144, 4096, 2, 2), 1e-12);
+                32 * engine_gemm_s(&f.g, NULL, ENGINE_FP16, 1024, 6144, 4096, 2, 2), 1e-12);
     /* down: n = 4096, k = 14336 */
     const engine_explain_item *d = item(&X.prefill, "down");
     assert_non_null(d);
@@ -164,11 +161,8 @@ static void test_explain_gemm_hand(void **state)
 static void test_explain_bounds(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     s.prompt = 4096;
     engine_result r;
     explain(&s, 1, 1, 1, 1, &r);
@@ -194,17 +188,14 @@ static void test_explain_bounds(void **state)
 static void test_explain_collectives(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
     engine_result r;
     explain(&s, 1, 1, 1, 1, &r);
     assert_false(has_class(&X.prefill, ENGINE_KC_COMM));
     assert_false(has_class(&X.decode, ENGINE_KC_COMM));
     assert_false(has_class(&X.decode, ENGINE_KC_BUBBLE));
-    ts_scenario(&s, &m, &g, &l, 2);
+    ts_scenario(&s, &f.m, &f.g, &f.l, 2);
     explain(&s, 2, 1, 1, 1, &r);
     const engine_explain_item *ar = item(&X.decode, "tp all-reduce");
     assert_non_null(ar);
@@ -217,7 +208,7 @@ static void test_explain_collectives(void **state)
     assert_near(ag->time_s, 0.5 * 128256.0 * 4 / 300e9, 1e-9);
     assert_near(ar->time_s + ag->time_s, r.decode_comm_s, 1e-9);
     /* a 20 us latency per ring step makes the small decode all-reduce latency-bound */
-    l = tl_link(20e-6, 300);
+    f.l = tl_link(20e-6, 300);
     explain(&s, 2, 1, 1, 1, &r);
     assert_int_equal(item(&X.decode, "tp all-reduce")->bound, ENGINE_BOUND_LATENCY);
 }
@@ -333,11 +324,8 @@ static void test_explain_speculation(void **state)
 static void test_explain_invalid_plan(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 3);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 3);
     engine_plan p = {3, 1, 1, 1};
     engine_error err;
     assert_int_equal(engine_explain_plan(&s, p, &X, &err), -1);

@@ -41,21 +41,18 @@ static double sk(const engine_gpu *g, double bytes)
 static void test_ep_below_tp(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 8);
     s.moe_imbalance = 1;
     engine_result ep2 = eval_plan(&s, 8, 1, 1, 2);
     engine_result ep1 = eval_plan(&s, 8, 1, 1, 1);
     assert_true(ep2.valid && ep1.valid);
     assert_string_equal(ep2.reason, "");
     double d = 4096;
-    double e2 = sk(&g, (1 + 1) * d * 2) * 2 + gg(&g, 1, 2 * 3584, d, 1) +
-                sk(&g, 3 * 1 * 3584 * 2) + gg(&g, 1, d, 3584, 1);
-    double e1 = sk(&g, (1 + 2) * d * 2) * 2 + gg(&g, 1, 2 * 1792, d, 2) +
-                sk(&g, 3 * 2 * 1792 * 2) + gg(&g, 1, d, 1792, 2);
+    double e2 = sk(&f.g, (1 + 1) * d * 2) * 2 + gg(&f.g, 1, 2 * 3584, d, 1) +
+                sk(&f.g, 3 * 1 * 3584 * 2) + gg(&f.g, 1, d, 3584, 1);
+    double e1 = sk(&f.g, (1 + 2) * d * 2) * 2 + gg(&f.g, 1, 2 * 1792, d, 2) +
+                sk(&f.g, 3 * 2 * 1792 * 2) + gg(&f.g, 1, d, 1792, 2);
     assert_near(ep2.itl_s - ep1.itl_s, 32 * (e2 - e1), 1e-6);
     assert_true(ep2.decode.ep_s == 0);
     assert_near(ep2.decode.tp_s, ep1.decode.tp_s, 1e-12);
@@ -87,11 +84,8 @@ static void test_ep_below_tp(void **state)
 static void test_rank_ep_below_tp(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 8);
     assert_int_equal(engine_plan_count(&s), 24);
     engine_result r[64];
     int n = engine_rank(&s, r, 64, 0, NULL);
@@ -127,7 +121,7 @@ static void test_rank_ep_below_tp(void **state)
      * recommend's worst unit size, 480 (329 before), and at 960 (476
      * before); counts from the same rule enumerated independently. */
     s.redundant_experts = 0;
-    m.experts = 256;
+    f.m.experts = 256;
     s.gpus = 1024;
     assert_int_equal(engine_plan_count(&s), 422);
     s.gpus = 480;
@@ -351,17 +345,14 @@ static void test_tbo_hand(void **state)
 static void test_fused_ar_norm(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 2);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 2);
     engine_result off = eval_plan(&s, 2, 1, 1, 1);
     s.fuse_ar_norm = ENGINE_GRAPHS_ON;
     engine_result on = eval_plan(&s, 2, 1, 1, 1);
     assert_int_equal(off.decode.kernels - on.decode.kernels, 65);
     assert_int_equal(off.prefill.kernels - on.prefill.kernels, 65);
-    double saved = 64 * sk(&g, 4 * 4096 * 2) + sk(&g, 2 * 4096 * 2);
+    double saved = 64 * sk(&f.g, 4 * 4096 * 2) + sk(&f.g, 2 * 4096 * 2);
     assert_near(on.decode.ar_norm_saved_s, saved, 1e-9);
     assert_near(off.itl_s - on.itl_s, saved, 1e-9);
     assert_near(on.decode.tp_s, off.decode.tp_s, 1e-12);
@@ -386,11 +377,8 @@ static void test_fused_ar_norm(void **state)
 static void test_moe_scenario_errors(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 1);
     engine_error err;
     s.moe_imbalance = 0.5;
     assert_int_equal(engine_scenario_check(&s, &err), -1);

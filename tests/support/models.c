@@ -160,12 +160,17 @@ void ts_scenario(engine_scenario *s, const engine_model *m, const engine_gpu *g,
     s->gpus = gpus;
 }
 
-engine_scenario ts_on_h100(ts_fixture *f, engine_model m, int gpus)
+engine_scenario ts_on_h100_over(ts_fixture *f, engine_model m, engine_link l, int gpus)
 {
     f->m = m;
     f->g = tg_h100();
-    f->l = tl_link(0, 300);
+    f->l = l;
     engine_scenario s;
     ts_scenario(&s, &f->m, &f->g, &f->l, gpus);
     return s;
+}
+
+engine_scenario ts_on_h100(ts_fixture *f, engine_model m, int gpus)
+{
+    return ts_on_h100_over(f, m, tl_link(0, 300), gpus);
 }

@@ -38,4 +38,7 @@ typedef struct ts_fixture {
  * f->g or f->l changes it), so f must outlive it. */
 engine_scenario ts_on_h100(ts_fixture *f, engine_model m, int gpus);
 
+/* ts_on_h100 over link l instead (f->l = l). */
+engine_scenario ts_on_h100_over(ts_fixture *f, engine_model m, engine_link l, int gpus);
+
 #endif

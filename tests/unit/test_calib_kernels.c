@@ -163,11 +163,8 @@ static void test_explain_per_kernel_origins(void **state)
     c.t0_s = 5e-6;
     c.small_kernel_s = 2e-6;
     c.launch_s = 4e-6;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(1e-6, 400);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(1e-6, 400), 1);
     s.calib = &c;
     static engine_explain x;
     engine_error err = {{0}};

@@ -515,11 +515,8 @@ static void test_activation_workspace_hand(void **state)
 static void test_pp_p2p_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(1e-6, 100);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 2);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(1e-6, 100), 2);
     engine_result r = eval_plan(&s, 1, 2, 1, 1);
     s.gpus = 1;
     engine_result one = eval_plan(&s, 1, 1, 1, 1);
@@ -528,7 +525,7 @@ static void test_pp_p2p_hand(void **state)
     assert_near(r.itl_s, one.itl_s + p2p_dc, 1e-9);
     /* The last stage (16 layers, the LM head) is the slower one; the first
      * (16 layers, the embedding, the send) is its bubble. */
-    hand_step dc = {&m, &g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    hand_step dc = {&f.m, &f.g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
     assert_near(r.decode_bubble_s, 16 * hand_layer(&dc) + hand_first(&dc) + p2p_dc, 1e-9);
     assert_near(r.decode_compute_s, 16 * hand_layer(&dc) + hand_last(&dc), 1e-9);
     assert_near(r.decode_comm_s, 0, 0);
@@ -1228,11 +1225,8 @@ static void test_cross_node_warnings(void **state)
 static void test_rank_order(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_70b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(3e-6, 367);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_70b(), tl_link(3e-6, 367), 8);
     engine_result r[128];
     int n = engine_rank(&s, r, 128, 3, NULL);
     assert_int_equal(n, engine_plan_count(&s));
@@ -1260,11 +1254,8 @@ static void test_rank_order(void **state)
 static void test_tails_deterministic(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(5e-6, 12);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(5e-6, 12), 8);
     engine_result a = eval_plan(&s, 8, 1, 1, 1), b = a;
     engine_tails(&s, &a);
     engine_tails(&s, &b);
@@ -1539,11 +1530,8 @@ static void test_spec_draft_model(void **state)
 static void test_spec_mtp(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(1e-6, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(1e-6, 300), 1);
     s.spec_method = ENGINE_SPEC_MTP;
     s.spec_k = 1;
     s.spec_accept = 0.875;
@@ -1553,7 +1541,7 @@ static void test_spec_mtp(void **state)
     engine_model ds = tm_deepseek_v3();
     ds.mtp_layers = 1;
     engine_gpu big = tg_with_memory(2000);
-    ts_scenario(&s, &ds, &big, &l, 8);
+    ts_scenario(&s, &ds, &big, &f.l, 8);
     s.weight_dtype = ENGINE_FP8;
     engine_result plain = eval_plan(&s, 8, 1, 1, 1);
     s.spec_method = ENGINE_SPEC_MTP;

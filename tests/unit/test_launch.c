@@ -160,11 +160,8 @@ static void test_mixtral_ep_below_tp(void **state)
 static void test_mixtral_ep4_two_servers(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(3e-6, 367);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_mixtral_8x7b(), tl_link(3e-6, 367), 8);
     s.batch = 4;
     engine_result r = eval_at(&s, 2, 1, 4, 4);
     assert_line(ENGINE_LAUNCH_VLLM, &s, &r,
@@ -261,11 +258,8 @@ static void test_dtypes(void **state)
 static void test_refusals(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(3e-6, 367);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(3e-6, 367), 1);
     engine_result r = eval_at(&s, 1, 1, 1, 1);
     char buf[32] = "x";
     assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), -1);

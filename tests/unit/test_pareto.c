@@ -142,11 +142,8 @@ static void check_real(const engine_scenario *s0, int want_ep)
 static void test_real_dense(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_70b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(3e-6, 367);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_70b(), tl_link(3e-6, 367), 8);
     s.batch = 7;           /* ignored */
     s.batch_max = 1;       /* ignored */
     check_real(&s, 0);
@@ -155,11 +152,8 @@ static void test_real_dense(void **state)
 static void test_real_moe(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(3e-6, 367);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_mixtral_8x7b(), tl_link(3e-6, 367), 8);
     s.total_concurrency = 64; /* ignored */
     check_real(&s, 1);
 }
@@ -168,11 +162,8 @@ static void test_real_moe(void **state)
 static void test_none_and_errors(void **state)
 {
     (void)state;
-    engine_model m = tm_llama31_405b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(3e-6, 367);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 2);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama31_405b(), tl_link(3e-6, 367), 2);
     engine_pareto_point p[64];
     assert_int_equal(engine_pareto_points(&s, p, 64, NULL), 0);
     s.gpus = 0;

@@ -65,11 +65,8 @@ static void check_pure(engine_scenario *s, engine_plan p)
 static void test_pure_mixes_match_evaluate(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(2e-6, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(2e-6, 300), 8);
     s.prompt = 512;
     s.gen = 128;
     const engine_plan plans[] = {{1, 1, 1, 1}, {2, 1, 1, 1}, {8, 1, 1, 1},
@@ -132,11 +129,8 @@ static void test_frameworks_match_evaluate(void **state)
 static void test_mixed_step_between_parts(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(2e-6, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 2);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(2e-6, 300), 2);
     engine_stepper st;
     assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){2, 1, 1, 1}, NULL), 0);
     engine_step_chunk ch = {1, 512, 1024};
@@ -168,11 +162,8 @@ static void test_mixed_step_between_parts(void **state)
 static void test_stepper_capacity(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(2e-6, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(2e-6, 300), 1);
     s.prompt = 1000;
     s.gen = 200;
     engine_stepper st;
@@ -203,11 +194,8 @@ static void test_stepper_capacity(void **state)
 static void test_spec_steps(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(2e-6, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 2);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(2e-6, 300), 2);
     s.prompt = 512;
     s.gen = 128;
     engine_stepper st;

@@ -759,11 +759,8 @@ static void test_huge_degrees(void **state)
 static void test_invalid_plans(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 3);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 3);
     engine_result r = eval_plan(&s, 3, 1, 1, 1);
     assert_false(r.valid);
     assert_string_equal(r.reason, "tp=3 does not divide 32 attention heads");
@@ -790,9 +787,9 @@ static void test_invalid_plans(void **state)
     /* A kernel constant that is negative or not a number is refused, by name
      * of its group, not turned into a NaN time. */
     s.gen = 256;
-    engine_gpu bad = g;
+    engine_gpu bad = fx.g;
     bad.gemm_t0_fp4_s = -1e-6;
-    s.model = &m;
+    s.model = &fx.m;
     s.gpus = 1;
     s.gpu = &bad;
     assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
@@ -807,7 +804,7 @@ static void test_invalid_plans(void **state)
     bad.eta_compute_w4a16 = 0;
     bad.eta_memory_w4a16 = NAN;
     assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
-    s.gpu = &g;
+    s.gpu = &fx.g;
     s.quant_group = -1;
     assert_int_equal(engine_evaluate(&s, p, &r, &err), -1);
     assert_string_equal(err.msg, "scenario: quant_group: must be 0..1048576 (0: the checkpoint's or the dtype's)");
@@ -874,11 +871,8 @@ static engine_framework fw_test(void)
 static void test_memory_rules(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
     engine_framework f = fw_test();
     f.mem_rule = ENGINE_MEM_TOTAL;
     f.mem_fraction = 0.9;
@@ -922,18 +916,15 @@ static void test_memory_rules(void **state)
 static void test_kv_capacity_paged(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
     engine_framework f = fw_test();
     f.mem_rule = ENGINE_MEM_TOTAL;
     f.mem_fraction = 0.9;
     f.runtime_bytes = 1.5e9;
     f.max_num_tokens = 8192;
     s.framework = &f;
-    assert_near(engine_kv_bytes_per_token(&m, ENGINE_FP16), 131072, 0);
+    assert_near(engine_kv_bytes_per_token(&fx.m, ENGINE_FP16), 131072, 0);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
     assert_near(r.mem.weights_bytes, 2 * 8030261248.0, 0);
     assert_int_equal(r.max_concurrency, 319);
@@ -976,11 +967,8 @@ static void test_kv_capacity_paged(void **state)
 static void test_kv_capacity_window(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
     engine_framework f = fw_test();
     f.mem_rule = ENGINE_MEM_TOTAL;
     f.mem_fraction = 0.9;
@@ -991,8 +979,8 @@ static void test_kv_capacity_window(void **state)
     s.gen = 256;
     s.max_model_len = 16384; /* past the model's 8192 */
     assert_int_equal(eval_plan(&s, 1, 1, 1, 1).max_concurrency, 49);
-    m.window = 1024;
-    m.global_every = 4;
+    fx.m.window = 1024;
+    fx.m.global_every = 4;
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
     assert_int_equal(r.max_concurrency, 144);
     assert_near(r.kv_capacity_tokens, 409392, 0);
@@ -1060,11 +1048,8 @@ static void test_total_concurrency(void **state)
 static void test_host_step(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
     s.batch = 4;
     engine_framework f = fw_test();
     f.step_s = 540e-6;
@@ -1072,7 +1057,7 @@ static void test_host_step(void **state)
     f.overlap = 0;
     s.framework = &f;
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
-    hand_step dc = {&m, &g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
+    hand_step dc = {&fx.m, &fx.g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
     double gpu = hand_all(&dc, 32);
     assert_near(r.itl_s, gpu + 540e-6 + 4 * 12.7e-6, 1e-9);
     assert_near(r.decode.step_s, 540e-6 + 4 * 12.7e-6, 1e-12);

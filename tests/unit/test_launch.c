@@ -222,11 +222,8 @@ static void test_memory_rule_free(void **state)
 static void test_dtypes(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(3e-6, 367);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 1);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100_over(&fx, tm_llama3_8b(), tl_link(3e-6, 367), 1);
     s.kv_dtype = ENGINE_FP8;
     engine_result r = eval_at(&s, 1, 1, 1, 1);
     char buf[ENGINE_LAUNCH_MAX];
@@ -238,16 +235,16 @@ static void test_dtypes(void **state)
     assert_int_equal(engine_launch_line(ENGINE_LAUNCH_TRTLLM, &s, &r, buf, sizeof buf), 0);
     assert_non_null(strstr(buf, "fp8 KV cache: kv_cache_config.dtype fp8 in --config"));
     s.kv_dtype = ENGINE_FP16;
-    snprintf(m.hf_id, sizeof m.hf_id, "meta-llama/Meta-Llama-3-8B");
-    m.has_weight_dtype = 1;
-    m.weight_dtype = ENGINE_FP8; /* the checkpoint's own format */
+    snprintf(fx.m.hf_id, sizeof fx.m.hf_id, "meta-llama/Meta-Llama-3-8B");
+    fx.m.has_weight_dtype = 1;
+    fx.m.weight_dtype = ENGINE_FP8; /* the checkpoint's own format */
     r = eval_at(&s, 1, 1, 1, 1);
     for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
         assert_int_equal(engine_launch_line((engine_launch_fw)f, &s, &r, buf, sizeof buf), 0);
         assert_null(strstr(buf, "--quantization"));
         assert_null(strstr(buf, "checkpoint"));
     }
-    m.has_weight_dtype = 0;
+    fx.m.has_weight_dtype = 0;
     s.weight_dtype = ENGINE_INT4;
     r = eval_at(&s, 1, 1, 1, 1);
     assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), 0);

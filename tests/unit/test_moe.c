@@ -143,11 +143,8 @@ static void test_rank_ep_below_tp(void **state)
 static void test_redundant_experts(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_mixtral_8x7b(), 8);
     s.moe_imbalance = 1;
     engine_result plain = eval_plan(&s, 1, 1, 8, 8);
     s.redundant_experts = 8;
@@ -162,8 +159,9 @@ static void test_redundant_experts(void **state)
     double hit = 2 * (1 - pow(14.0 / 16, 8));
     double hit_plain = 1 * (1 - pow(6.0 / 8, 8));
     double d = 4096, f = 14336;
-    double dr = gg(&g, 2 / hit, 2 * f, d, hit) + gg(&g, 2 / hit, d, f, hit);
-    double dp = gg(&g, 2 / hit_plain, 2 * f, d, hit_plain) + gg(&g, 2 / hit_plain, d, f, hit_plain);
+    double dr = gg(&fx.g, 2 / hit, 2 * f, d, hit) + gg(&fx.g, 2 / hit, d, f, hit);
+    double dp = gg(&fx.g, 2 / hit_plain, 2 * f, d, hit_plain) +
+                gg(&fx.g, 2 / hit_plain, d, f, hit_plain);
     assert_near(red.itl_s - plain.itl_s, 32 * (dr - dp), 1e-6);
     s.redundant_experts = 4;
     engine_result bad = eval_plan(&s, 1, 1, 8, 8);
@@ -203,11 +201,8 @@ static void test_imbalance_default(void **state)
 static void test_imbalance_stretches(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(0, 300);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_mixtral_8x7b(), 8);
     s.prompt = 4096;
     s.gen = 2;
     s.moe_imbalance = 1;
@@ -215,8 +210,8 @@ static void test_imbalance_stretches(void **state)
     s.moe_imbalance = 2;
     engine_result r2 = eval_plan(&s, 1, 1, 8, 8);
     double d = 4096, f = 14336;
-    double g1 = gg(&g, 8192, 2 * f, d, 1) + gg(&g, 8192, d, f, 1);
-    double g2 = gg(&g, 16384, 2 * f, d, 1) + gg(&g, 16384, d, f, 1);
+    double g1 = gg(&fx.g, 8192, 2 * f, d, 1) + gg(&fx.g, 8192, d, f, 1);
+    double g2 = gg(&fx.g, 16384, 2 * f, d, 1) + gg(&fx.g, 16384, d, f, 1);
     assert_near(g2 / g1, 2.0, 0.02);
     assert_near(r2.prefill.gemm_s - r1.prefill.gemm_s, 32 * (g2 - g1), 1e-6);
     assert_near(r2.prefill.ep_s, 2 * r1.prefill.ep_s, 1e-9);
@@ -303,11 +298,8 @@ static void test_deepep_table(void **state)
 static void test_tbo_hand(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    engine_link l = tl_link(1e-6, 1);
-    engine_scenario s;
-    ts_scenario(&s, &m, &g, &l, 8);
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100_over(&fx, tm_mixtral_8x7b(), tl_link(1e-6, 1), 8);
     s.moe_imbalance = 1;
     s.batch = 64;
     engine_result off = eval_plan(&s, 1, 1, 8, 8);

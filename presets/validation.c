@@ -349,6 +349,22 @@ static double median_of(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* out's figures from k APEs (sorted here), the sum of log speed ratios and
+ * the worst ratio: n, median and p90 APE (linear between ranks), worst,
+ * speed bias (the geometric mean).  k 0: only n. */
+static void stats_finish(val_stats *out, double *ape, int k, double logsum, double worst)
+{
+    out->n = k;
+    if (k == 0)
+        return;
+    out->median_ape = median_of(ape, k); /* sorts ape */
+    double pos = 0.9 * (k - 1);
+    int j = (int)floor(pos);
+    out->p90_ape = j + 1 < k ? ape[j] + (pos - j) * (ape[j + 1] - ape[j]) : ape[k - 1];
+    out->worst_ratio = worst;
+    out->speed_bias = exp(logsum / k);
+}
+
 void val_stats_of(const val_result *r, int n, int cat, val_stats *out)
 {
     memset(out, 0, sizeof *out);
@@ -370,16 +386,7 @@ void val_stats_of(const val_result *r, int n, int cat, val_stats *out)
         if (!r[i].fits)
             out->refused++;
     }
-    out->n = k;
-    if (k == 0)
-        return;
-    out->median_ape = median_of(ape, k);
-    /* ape is sorted now */
-    double pos = 0.9 * (k - 1);
-    int j = (int)floor(pos);
-    out->p90_ape = j + 1 < k ? ape[j] + (pos - j) * (ape[j + 1] - ape[j]) : ape[k - 1];
-    out->worst_ratio = worst > 0 ? worst : 1.0;
-    out->speed_bias = exp(logsum / k);
+    stats_finish(out, ape, k, logsum, worst > 0 ? worst : 1.0);
 }
 
 int val_bands_shipped(engine_band_table *out)
@@ -547,13 +554,5 @@ void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, 
                 worst = q;
         }
     }
-    out->n = k;
-    if (k == 0)
-        return;
-    out->median_ape = median_of(ape, k);
-    double pos = 0.9 * (k - 1);
-    int j = (int)floor(pos);
-    out->p90_ape = j + 1 < k ? ape[j] + (pos - j) * (ape[j + 1] - ape[j]) : ape[k - 1];
-    out->worst_ratio = worst;
-    out->speed_bias = exp(logsum / k);
+    stats_finish(out, ape, k, logsum, worst);
 }

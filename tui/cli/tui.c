@@ -280,7 +280,8 @@ int cli_tui_run(const cli_opts *opts, const preset_db *db)
         cli_scenario_file_free(&sf);
     } else {
         if (sf.note[0] || note[0])
-            snprintf(msg, sizeof msg, "%s:%s%s%s%s", opts->v.scenario_file,
+            /* bounded parts: 160 + 1 + 22 + 299 + 11 + 200 < sizeof msg */
+            snprintf(msg, sizeof msg, "%.160s:%s%.299s%s%.200s", opts->v.scenario_file,
                      note[0] ? " not in the explorer: " : "", note, sf.note[0] ? "; unknown: " : "",
                      sf.note);
         rc = tui_run(merged, db, msg[0] ? msg : NULL);

@@ -845,8 +845,10 @@ int engine_plan_count(const engine_scenario *s);
 
 /* Evaluate every plan for s->gpus, sort by s->objective (valid and fitting
  * plans first, then the rest with their reasons), fill tails for the first
- * `tails_for` plans.  Writes at most cap results; returns the number
- * written, or -1 with err on an unusable scenario. */
+ * `tails_for` plans.  Writes at most cap results: with more plans than
+ * cap (engine_plan_count), the best cap of them in order, as a full
+ * ranking cut to cap; returns the number written, or -1 with err on an
+ * unusable scenario. */
 int engine_rank(const engine_scenario *s, engine_result *out, int cap,
                 int tails_for, engine_error *err);
 

@@ -64,16 +64,53 @@ typedef struct rank_acc {
     const engine_scenario *s;
     engine_result *out;
     int cap, n;
+    int sorted; /* out[0..n) is in rank order (once the buffer filled) */
     ideal_memo ideal;
 } rank_acc;
 
+/* Stable insertion sort of out[0..n) by the objective (qsort has no
+ * context argument for it; the engine keeps no globals). */
+static void sort_results(engine_result *out, int n, engine_objective o)
+{
+    for (int i = 1; i < n; i++) {
+        engine_result tmp = out[i];
+        int j = i - 1;
+        while (j >= 0 && engine_result_compare(&out[j], &tmp, o) > 0) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = tmp;
+    }
+}
+
+/* Evaluate p into the buffer.  Once it is full, it keeps the best cap
+ * plans: sorted once, then a plan that beats the last is inserted in
+ * order and the last drops (what a full sort truncated to cap gives). */
 static void eval_one(engine_plan p, void *arg)
 {
     rank_acc *a = arg;
-    if (a->n >= a->cap)
+    if (a->n < a->cap) {
+        eval_plan_memo(a->s, p, &a->out[a->n], NULL, &a->ideal);
+        a->n++;
         return;
-    eval_plan_memo(a->s, p, &a->out[a->n], NULL, &a->ideal);
-    a->n++;
+    }
+    if (a->cap < 1)
+        return;
+    const engine_objective o = a->s->objective;
+    if (!a->sorted) {
+        sort_results(a->out, a->n, o);
+        a->sorted = 1;
+    }
+    engine_result tmp;
+    eval_plan_memo(a->s, p, &tmp, NULL, &a->ideal);
+    int j = a->cap - 1;
+    if (engine_result_compare(&tmp, &a->out[j], o) >= 0)
+        return;
+    while (j > 0 && engine_result_compare(&a->out[j - 1], &tmp, o) > 0) {
+        a->out[j] = a->out[j - 1];
+        j--;
+    }
+    a->out[j] = tmp;
 }
 
 /* Class of a result for sorting: usable plans, then too big, then invalid. */
@@ -120,19 +157,10 @@ int engine_rank(const engine_scenario *s, engine_result *out, int cap, int tails
 {
     if (engine_scenario_check(s, err) != 0)
         return -1;
-    rank_acc a = {s, out, cap, 0, {0, {0}, {0}, {0}}};
+    rank_acc a = {s, out, cap, 0, 0, {0, {0}, {0}, {0}}};
     for_each_plan(s, eval_one, &a);
-    /* qsort has no context argument for the objective; a stable insertion
-     * sort over at most a few hundred plans keeps the engine global-free. */
-    for (int i = 1; i < a.n; i++) {
-        engine_result tmp = out[i];
-        int j = i - 1;
-        while (j >= 0 && engine_result_compare(&out[j], &tmp, s->objective) > 0) {
-            out[j + 1] = out[j];
-            j--;
-        }
-        out[j + 1] = tmp;
-    }
+    if (!a.sorted)
+        sort_results(out, a.n, s->objective);
     for (int i = 0; i < a.n && i < tails_for; i++)
         if (out[i].valid)
             engine_tails(s, &out[i]);

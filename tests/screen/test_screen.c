@@ -2289,6 +2289,43 @@ static void test_details_overlap_line(void **state)
     fw->fuse_ar_norm = 0;
 }
 
+/* More plans than the explorer holds (EXP_MAX_PLANS): the strategies pane
+ * keeps the best of them (the full ranking's first) and its title says
+ * how many there were.  A 384-expert DeepSeek-V3 on 960 GPUs has 1372. */
+static void test_strategies_best_of_many_plans(void **state)
+{
+    (void)state;
+    engine_model *m = NULL;
+    for (int i = 0; i < g_db->n_models; i++)
+        if (!strcmp(g_db->models[i].name, "deepseek-v3"))
+            m = &g_db->models[i];
+    assert_non_null(m);
+    int experts = m->experts;
+    m->experts = 384;
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = "deepseek-v3";
+    eo.gpu = "h100-sxm";
+    eo.gpus = 960;
+    screen_open("vt100", 0, 40, 120, &eo);
+    int all = engine_plan_count(&g_x->r.sc);
+    assert_true(all > EXP_MAX_PLANS);
+    assert_int_equal(g_x->r.n_plans, EXP_MAX_PLANS);
+    assert_int_equal(g_x->r.n_plans_all, all);
+    engine_result *full = calloc((size_t)all, sizeof *full);
+    assert_non_null(full);
+    assert_int_equal(engine_rank(&g_x->r.sc, full, all, 0, NULL), all);
+    assert_memory_equal(&g_x->r.plans[0].plan, &full[0].plan, sizeof full[0].plan);
+    assert_memory_equal(&g_x->r.plans[EXP_MAX_PLANS - 1].plan, &full[EXP_MAX_PLANS - 1].plan,
+                        sizeof full[0].plan);
+    free(full);
+    char want[64];
+    snprintf(want, sizeof want, "(the best of %d)", all);
+    assert_true(screen_contains(want));
+    screen_close();
+    m->experts = experts;
+}
+
 /* The load line: the selected plan under the rate and SLO controls (a
  * small simulation); moving those controls re-runs it alone, never the
  * ranking; past the sustainable rate it says OVERLOADED. */
@@ -2407,6 +2444,7 @@ int main(void)
         cmocka_unit_test(test_details_explain_page),
         cmocka_unit_test(test_details_speculation),
         cmocka_unit_test(test_details_overlap_line),
+        cmocka_unit_test(test_strategies_best_of_many_plans),
         cmocka_unit_test(test_details_load_line),
         cmocka_unit_test(test_copy_as_command),
         cmocka_unit_test(test_opts_workload_plan_spec),

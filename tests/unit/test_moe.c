@@ -81,6 +81,38 @@ static void test_ep_below_tp(void **state)
  * TP4xPP2xEP2: 24.  The EP-below-TP plans hold TP8's memory per GPU
  * (test_ep_below_tp) and carry engine_evaluate's times; the list stays
  * sorted by E2E (latency objective). */
+/* A buffer smaller than the plan count keeps the best plans, in order:
+ * for each objective, a ranking into 5 (or 1, or 23) slots is the full
+ * ranking's first 5 (1, 23), plan for plan and number for number.  Before,
+ * it kept the first plans enumerated (TP1 ones), whatever their rank. */
+static void test_rank_cut_keeps_the_best(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 8);
+    static const engine_objective OBJ[] = {ENGINE_OBJ_LATENCY, ENGINE_OBJ_THROUGHPUT,
+                                           ENGINE_OBJ_COST};
+    static const int CAP[] = {1, 5, 23};
+    engine_result all[64], cut[64];
+    for (int o = 0; o < 3; o++) {
+        s.objective = OBJ[o];
+        int n = engine_rank(&s, all, 64, 0, NULL);
+        assert_int_equal(n, 24);
+        for (int c = 0; c < 3; c++) {
+            assert_int_equal(engine_rank(&s, cut, CAP[c], 0, NULL), CAP[c]);
+            for (int i = 0; i < CAP[c]; i++) {
+                assert_memory_equal(&cut[i].plan, &all[i].plan, sizeof all[i].plan);
+                assert_true(cut[i].e2e_s == all[i].e2e_s);
+                assert_true(cut[i].tokens_per_s == all[i].tokens_per_s);
+            }
+        }
+    }
+    /* the best latency plan is not among the first five enumerated */
+    s.objective = ENGINE_OBJ_LATENCY;
+    engine_rank(&s, all, 64, 0, NULL);
+    assert_true(all[0].plan.tp > 1);
+}
+
 static void test_rank_ep_below_tp(void **state)
 {
     (void)state;
@@ -398,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ep_below_tp),
         cmocka_unit_test(test_rank_ep_below_tp),
+        cmocka_unit_test(test_rank_cut_keeps_the_best),
         cmocka_unit_test(test_redundant_experts),
         cmocka_unit_test(test_imbalance_default),
         cmocka_unit_test(test_imbalance_stretches),

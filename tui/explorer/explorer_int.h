@@ -112,6 +112,8 @@ typedef struct exp_results {
     int n_pareto;
     unsigned char *tails_done;     /* per plan */
     int n_plans;
+    int n_plans_all; /* engine_plan_count: more than n_plans when the
+                      * ranking kept only the best EXP_MAX_PLANS */
     int rank_failed;
     char rank_err[ENGINE_ERROR_MAX];
     /* Efficiency: TP over N GPUs per link (link everywhere). */

@@ -88,6 +88,7 @@ static void compute_rank(explorer *x)
         snprintf(r->rank_err, sizeof r->rank_err, "%s", err.msg);
     } else {
         r->n_plans = n;
+        r->n_plans_all = engine_plan_count(&r->sc);
         r->rank_failed = 0;
         r->rank_err[0] = '\0';
     }

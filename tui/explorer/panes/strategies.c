@@ -193,6 +193,8 @@ void pane_strategies_draw(const exp_view *v, WINDOW *w)
     int n = snprintf(title, sizeof title, "Strategies: %d GPUs, %d plans, by %s",
                      v->ctl->s[CTL_GPUS].value, r->n_plans,
                      engine_objective_name((engine_objective)v->ctl->s[CTL_OBJECTIVE].value));
+    if (r->n_plans_all > r->n_plans && n > 0 && n < (int)sizeof title)
+        n += snprintf(title + n, sizeof title - (size_t)n, " (the best of %d)", r->n_plans_all);
     if (v->view->sort != EXP_SORT_RANK && n > 0 && n < (int)sizeof title)
         n += snprintf(title + n, sizeof title - (size_t)n, ", sorted by %s",
                       exp_sort_name(v->view->sort));

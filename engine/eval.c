@@ -1656,6 +1656,18 @@ static void merge_lighter(const engine_scenario *s, engine_result *out, const en
                                  : 0;
 }
 
+/* The batch a plan is timed at (its most loaded replica): the
+ * scenario's, batch_max's capacity max_conc, or ceil(C / dp) under
+ * total_concurrency C. */
+static int plan_batch(const engine_scenario *s, engine_plan plan, int max_conc)
+{
+    if (s->total_concurrency > 0)
+        return s->total_concurrency / plan.dp + (s->total_concurrency % plan.dp ? 1 : 0);
+    if (s->batch_max)
+        return max_conc > 0 ? max_conc : 1;
+    return s->batch;
+}
+
 int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,
                    engine_error *err, ideal_memo *memo)
 {
@@ -1673,18 +1685,15 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
     ctx_init(&c, s, plan); /* nothing in it depends on the batch */
     capacity_compute(&c, out);
     engine_scenario t = *s;
+    t.batch = plan_batch(s, plan, out->max_concurrency);
     int n_hi = plan.dp, lo = 0;
-    long long total = (long long)s->batch * plan.dp;
-    if (s->total_concurrency > 0) {
+    long long total = (long long)t.batch * plan.dp;
+    if (s->total_concurrency > 0) { /* the remainder on the first n_hi replicas */
         total = s->total_concurrency;
         lo = s->total_concurrency / plan.dp;
         n_hi = s->total_concurrency % plan.dp;
-        t.batch = n_hi ? lo + 1 : lo;
         if (!n_hi)
             n_hi = plan.dp;
-    } else if (s->batch_max) {
-        t.batch = out->max_concurrency > 0 ? out->max_concurrency : 1;
-        total = (long long)t.batch * plan.dp;
     }
     c.s = &t;
     out->batch = t.batch;
@@ -1821,17 +1830,6 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     }
 }
 
-/* The batch eval_plan_memo times a plan at: batch_max's capacity, or the
- * most loaded replica under total_concurrency. */
-static int explain_batch(const engine_scenario *s, engine_plan plan, int max_conc)
-{
-    if (s->total_concurrency > 0)
-        return s->total_concurrency / plan.dp + (s->total_concurrency % plan.dp ? 1 : 0);
-    if (s->batch_max)
-        return max_conc > 0 ? max_conc : 1;
-    return s->batch;
-}
-
 /* With speculation: the target's verification step of k + 1 tokens and
  * the k draft steps, over the expected tokens a step E (spec_apply's
  * ITL); a draft model's prefill added to the prefill (out->prefill holds
@@ -1881,7 +1879,7 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
     memset(&r, 0, sizeof r);
     capacity_compute(&c, &r);
     engine_scenario t = *s;
-    t.batch = explain_batch(s, plan, r.max_concurrency);
+    t.batch = plan_batch(s, plan, r.max_concurrency);
     c.s = &t;
     out->batch = t.batch;
     xsink xs; /* ~100 KB */

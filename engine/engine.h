@@ -754,6 +754,17 @@ double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype ma
 double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
                              double m, double n, double k, double groups, double w_bytes,
                              double a_bytes);
+/* The routed-expert work of one MoE layer on one GPU of `plan` when
+ * `tokens` tokens reach that GPU's experts (the pooled tokens of its EP
+ * group when ep > tp; every token when ep <= tp), as the step model times
+ * it: routing over the router's logits, permute, the grouped expert GEMMs,
+ * activation, unpermute + combine, with the scenario's per-kernel launch
+ * cost; no router GEMM, shared experts or all-to-all (aiconfigurator's
+ * moe.csv convention; make validate-kernels).  The scenario's
+ * moe_imbalance applies (1: balanced routing).  Seconds, or -1 with err
+ * filled for an invalid scenario, a dense model or an impossible plan. */
+double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tokens,
+                          engine_error *err);
 /* Prefill attention over `seqs` sequences of `t` new tokens after `past`
  * cached ones: t0 + causal FLOPs / (FP16 peak * eta_attn * wave
  * utilisation) + per-token traffic / (BW * eta_attn_io). */

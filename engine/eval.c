@@ -1006,10 +1006,12 @@ static double ep_alltoall(const plan_ctx *c, double T, double bytes, step_acc *a
     return t;
 }
 
-/* A mixture-of-experts MLP of T tokens (act: their activation bytes): the
- * router, shared experts, the routed experts' grouped GEMMs between
- * permute and unpermute, and the EP all-to-alls. */
-static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
+/* The routed experts of an MoE layer for T tokens of this GPU: routing
+ * (softmax + top-k over the router's logits), the shared experts when
+ * `shared`, permute, the grouped expert GEMMs, activation, unpermute and
+ * combine.  Returns the busiest group's pairs over the mean (the
+ * all-to-all's scale). */
+static double moe_routed(const plan_ctx *c, double T, int shared, step_acc *a)
 {
     const engine_model *m = c->m;
     const engine_plan p = c->p;
@@ -1017,9 +1019,8 @@ static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
     double d = m->hidden, ab = c->a_b, wb = c->w_b;
     double E = m->experts, K = m->top_k;
     double fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
-    gemm(a, &c->kc16, "router", T, E, d, 1, c->edge_b, ab); /* replicated, 16-bit */
     small(a, k, "moe routing", T * E * 4.0 * 2.0); /* softmax + top-k */
-    if (m->shared_experts > 0)
+    if (shared && m->shared_experts > 0)
         mlp(a, c, T, m->shared_experts * fe, p.tp, 1);
     /* Routed experts over S = c->slots physical slots (E plus redundant
      * replicas): ep == 1 shards every expert over the TP group; 1 < ep < tp
@@ -1051,8 +1052,20 @@ static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
     small(a, k, "experts activation", (m->gated_mlp ? 3.0 : 2.0) * busy * f * ab);
     gemm(a, k, "experts down", me, d, f, hit, wb, ab);
     small(a, k, "moe unpermute", (T + busy) * d * ab); /* and combine */
+    return assign > 0 ? busy / assign : 1.0;
+}
+
+/* A mixture-of-experts MLP of T tokens (act: their activation bytes): the
+ * router, shared experts, the routed experts' grouped GEMMs between
+ * permute and unpermute, and the EP all-to-alls. */
+static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
+{
+    const engine_plan p = c->p;
+    gemm(a, &c->kc16, "router", T, c->m->experts, c->m->hidden, 1, c->edge_b,
+         c->a_b); /* replicated, 16-bit */
+    double scale = moe_routed(c, T, 1, a);
     if (p.ep > 1 && p.ep >= p.tp)
-        a->ep += ep_alltoall(c, T, act * K / p.tp * (busy / assign), a);
+        a->ep += ep_alltoall(c, T, act * c->m->top_k / p.tp * scale, a);
 }
 
 /* The residual add + norm named `name` (explain) after a TP all-reduce
@@ -1897,6 +1910,29 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
     kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
     explain_fw_links(&c, out);
     return 0;
+}
+
+double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tokens,
+                          engine_error *err)
+{
+    if (engine_scenario_check(s, err) != 0)
+        return -1;
+    char reason[ENGINE_REASON_MAX];
+    if (s->model->experts < 1)
+        return engine_errorf(err, "model %s has no experts", s->model->name);
+    if (!plan_valid(s, plan, reason, sizeof reason))
+        return engine_errorf(err, "plan tp=%d pp=%d dp=%d ep=%d: %s", plan.tp, plan.pp, plan.dp,
+                             plan.ep, reason);
+    if (!(tokens > 0))
+        return engine_errorf(err, "tokens must be positive");
+    plan_ctx c;
+    ctx_init(&c, s, plan);
+    step_acc a;
+    memset(&a, 0, sizeof a);
+    a.host = engine_scenario_cuda_graphs(s) ? c.fw->graph_kernel_s : c.fw->launch_s;
+    double T = plan.ep > plan.tp ? tokens * plan.tp / plan.ep : tokens;
+    moe_routed(&c, T, 0, &a);
+    return acc_total(&a);
 }
 
 /* --- the step model of one mixed step, for step.c (internal.h) ------------ */

@@ -188,7 +188,7 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
     char path[1024];
     snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/context_attention.csv", root, dir);
     csv c;
-    acc pre = {0}, dec = {0};
+    acc pre = {0}, dec = {0}, goss[2] = {{0}}; /* gpt-oss decode: global, 128-token window */
     if (csv_open(&c, path) == 0) {
         int ib = csv_idx(&c, "batch_size"), is = csv_idx(&c, "isl"), ih = csv_idx(&c, "num_heads");
         int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
@@ -217,8 +217,18 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
         while (csv_next(&c)) {
             /* GQA ratios of today's models (h/kv <= 16); A100's GQA rows
              * run faster than its HBM allows and are left out (MHA only). */
-            double h = num(&c, ih), kv = num(&c, ikv);
-            if (num(&c, iw) != 0 || strcmp(str(&c, ia), "bfloat16") ||
+            double h = num(&c, ih), kv = num(&c, ikv), w = num(&c, iw);
+            if (h == 64 && kv == 8 && num(&c, id) == 64 && (w == 0 || w == 128) &&
+                !strcmp(str(&c, ia), "bfloat16") && !strcmp(str(&c, ikd), "bfloat16")) {
+                /* gpt-oss's layers at TP1: a sliding one reads its window */
+                double ctx = num(&c, isl) + num(&c, ist);
+                if (w > 0 && ctx > w)
+                    ctx = w;
+                double bytes = num(&c, ib) * ctx * 2 * kv * 64 * 2;
+                acc_add(&goss[w > 0], engine_attn_decode_s(g, bytes, num(&c, ib) * h),
+                        num(&c, il) * 1e-3);
+            }
+            if (w != 0 || strcmp(str(&c, ia), "bfloat16") ||
                 strcmp(str(&c, ikd), "bfloat16") || h / kv > 16 ||
                 (!strcmp(dir, "a100_sxm") && h != kv))
                 continue;
@@ -230,6 +240,8 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
     }
     acc_print("aiconfigurator attn", dir, "prefill (bf16)", &pre);
     acc_print("aiconfigurator attn", dir, "decode (bf16 KV)", &dec);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss decode global", &goss[0]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss decode win 128", &goss[1]);
 }
 
 static void aic_nccl(const char *root, const char *dir, const engine_link *l)
@@ -266,6 +278,138 @@ static void aic_nccl(const char *root, const char *dir, const engine_link *l)
         acc_print("aiconfigurator nccl", dir, what, &a[i][0]);
         snprintf(what, sizeof what, "%s 2-4 GPUs", OPS[i].name);
         acc_print("aiconfigurator nccl", dir, what, &a[i][1]);
+    }
+}
+
+/* One MoE layer's expert computation (aiconfigurator's collector runs
+ * TensorRT-LLM's fused MoE on one GPU: router logits given, balanced
+ * routing, num_experts / moe_ep_size local experts, every token on that
+ * GPU, inter_size split moe_tp_size ways) against engine_moe_layer_s: a
+ * synthetic model of the row's shape (gpt-oss's otherwise), balanced
+ * routing (imbalance 1), the trt-llm profile's CUDA-graph launches.  The
+ * row's (moe_tp, moe_ep) is the engine's plan tp = moe_tp * moe_ep,
+ * ep = moe_ep when moe_tp > 1 (expert groups inside a TP group, every
+ * rank holding every token), else tp 1, ep = dp = moe_ep (each GPU's
+ * experts see the pooled tokens of the EP group). */
+enum { MOE_NB = 4 };
+static const char *const MOE_BUCKET[MOE_NB] = {"1-16 tok", "32-256 tok", "384-2048 tok",
+                                               "3072-16384 tok"};
+
+static int moe_bucket(double n)
+{
+    return n <= 16 ? 0 : n <= 256 ? 1 : n <= 2048 ? 2 : 3;
+}
+
+typedef struct moe_dt {
+    const char *dtype, *source; /* moe.csv moe_dtype and kernel_source */
+    engine_dtype w;
+    int group;
+    int gated;
+} moe_dt;
+
+static const moe_dt MOE_DT[] = {
+    {"bfloat16", "moe_torch_flow_cutlass", ENGINE_BF16, 0, 1},
+    {"fp8", "moe_torch_flow_cutlass", ENGINE_FP8, 0, 1},
+    {"fp8_block", "moe_torch_flow_cutlass", ENGINE_FP8, 0, 1},
+    {"fp8_block", "deepgemm", ENGINE_FP8, 0, 1},
+    {"nvfp4", "moe_torch_flow_cutlass", ENGINE_FP4, 16, 1},
+    {"w4a16_mxfp4", "moe_torch_flow", ENGINE_FP4, 32, 1},
+    {"w4a8_mxfp4_mxfp8", "moe_torch_flow", ENGINE_FP4, 32, 1},
+    {"bfloat16", "moe_torch_flow_nongated", ENGINE_BF16, 0, 0},
+    {"fp8", "moe_torch_flow_nongated", ENGINE_FP8, 0, 0},
+    {"nvfp4", "moe_torch_flow_nongated", ENGINE_FP4, 16, 0},
+};
+#define MOE_NDT (sizeof MOE_DT / sizeof MOE_DT[0])
+
+/* The engine's time for one moe.csv row, or -1. */
+static double moe_pred(const preset_db *db, const engine_gpu *g, const moe_dt *dt, double n,
+                       double h, double inter, double topk, double E, int mtp, int mep)
+{
+    const engine_model *base = preset_find_model(db, "gpt-oss-120b");
+    if (!base)
+        return -1;
+    engine_model m = *base;
+    m.hidden = (int)h;
+    m.moe_ffn = (int)inter;
+    m.ffn = (int)inter;
+    m.top_k = (int)topk;
+    m.experts = (int)E;
+    m.shared_experts = 0;
+    m.gated_mlp = dt->gated;
+    m.heads = m.kv_heads = 4096; /* any TP degree divides them */
+    m.head_dim = 64;
+    m.has_weight_dtype = 0;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = &m;
+    s.gpu = g;
+    s.intra = preset_find_link(db, "nvlink4");
+    s.framework = preset_find_framework(db, "trt-llm");
+    s.weight_dtype = dt->w;
+    s.quant_group = dt->group;
+    s.act_dtype = ENGINE_BF16;
+    s.kv_dtype = ENGINE_BF16;
+    s.moe_imbalance = 1.0;
+    s.prompt = 128;
+    s.gen = 128;
+    engine_plan p = {mtp > 1 ? mtp * mep : 1, 1, mtp > 1 ? 1 : mep, mep};
+    s.gpus = p.tp * p.dp;
+    engine_error err = {{0}};
+    return engine_moe_layer_s(&s, p, n, &err);
+}
+
+static void aic_moe(const preset_db *db, const char *root, const char *dir, const engine_gpu *g)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/moe.csv", root, dir);
+    csv c;
+    if (csv_open(&c, path) != 0)
+        return;
+    int isrc = csv_idx(&c, "kernel_source"), id = csv_idx(&c, "moe_dtype");
+    int in = csv_idx(&c, "num_tokens"), ih = csv_idx(&c, "hidden_size");
+    int ii = csv_idx(&c, "inter_size"), ik = csv_idx(&c, "topk"), ie = csv_idx(&c, "num_experts");
+    int itp = csv_idx(&c, "moe_tp_size"), iep = csv_idx(&c, "moe_ep_size");
+    int idist = csv_idx(&c, "distribution"), il = csv_idx(&c, "latency");
+    static acc all[MOE_NDT], goss[MOE_NDT][MOE_NB];
+    const char *rows = getenv("VK_MOE_ROWS"); /* a dtype: print its rows */
+    memset(all, 0, sizeof all);
+    memset(goss, 0, sizeof goss);
+    while (csv_next(&c)) {
+        if (strcmp(str(&c, idist), "balanced"))
+            continue;
+        for (size_t i = 0; i < MOE_NDT; i++) {
+            if (strcmp(str(&c, id), MOE_DT[i].dtype) || strcmp(str(&c, isrc), MOE_DT[i].source))
+                continue;
+            double n = num(&c, in), h = num(&c, ih);
+            double t = moe_pred(db, g, &MOE_DT[i], n, h, num(&c, ii), num(&c, ik), num(&c, ie),
+                                (int)num(&c, itp), (int)num(&c, iep));
+            double meas = num(&c, il) * 1e-3;
+            acc_add(&all[i], t, meas);
+            if (rows && strstr(MOE_DT[i].dtype, rows))
+                printf("    row %s %s %s n=%g h=%g i=%g k=%g E=%g tp=%d ep=%d: measured %.4f ms, "
+                       "engine %.4f ms, ratio %.2f\n",
+                       dir, MOE_DT[i].dtype, MOE_DT[i].source, n, h, num(&c, ii), num(&c, ik),
+                       num(&c, ie), (int)num(&c, itp), (int)num(&c, iep), meas * 1e3, t * 1e3,
+                       t / meas);
+            if (h == 2880) /* gpt-oss-20b / 120b: 32 / 128 experts, top 4 */
+                acc_add(&goss[i][moe_bucket(n)], t, meas);
+        }
+    }
+    fclose(c.f);
+    for (size_t i = 0; i < MOE_NDT; i++) {
+        char what[96];
+        if (!all[i].n)
+            continue;
+        snprintf(what, sizeof what, "%s %s", MOE_DT[i].dtype,
+                 strstr(MOE_DT[i].source, "nongated") ? "nongated"
+                 : !strcmp(MOE_DT[i].source, "deepgemm") ? "deepgemm" : "");
+        acc_print("aiconfigurator moe", dir, what, &all[i]);
+        for (int b = 0; b < MOE_NB; b++) {
+            if (!goss[i][b].n)
+                continue;
+            snprintf(what, sizeof what, "  gpt-oss %s", MOE_BUCKET[b]);
+            acc_print("aiconfigurator moe", dir, what, &goss[i][b]);
+        }
     }
 }
 
@@ -368,6 +512,7 @@ int main(int argc, char **argv)
         aic_gemm(argv[1], AIC[i].dir, g);
         aic_attention(argv[1], AIC[i].dir, g);
         aic_nccl(argv[1], AIC[i].dir, preset_find_link(db, AIC[i].link));
+        aic_moe(db, argv[1], AIC[i].dir, g);
     }
     const engine_gpu *a100 = preset_find_gpu(db, "a100-80gb"), *h100 = preset_find_gpu(db, "h100-sxm");
     if (a100)

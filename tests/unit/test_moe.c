@@ -425,6 +425,77 @@ static void test_moe_scenario_errors(void **state)
     assert_string_equal(err.msg, "scenario: fuse_ar_norm: must be default, on or off");
 }
 
+/* gpt-oss-20b's MoE layer geometry (HF openai/gpt-oss-20b config.json:
+ * hidden 2880, 32 experts of intermediate 2880, top 4, SwiGLU) with MXFP4
+ * experts (group 32), on an H100 carrying the preset's Hopper W4A16 fit. */
+static engine_scenario goss20b_moe_on_h100(ts_fixture *f, int gpus)
+{
+    engine_model m = tm_mixtral_8x7b();
+    m.hidden = 2880;
+    m.heads = 64;
+    m.kv_heads = 8;
+    m.head_dim = 64;
+    m.experts = 32;
+    m.top_k = 4;
+    m.moe_ffn = 2880;
+    m.ffn = 2880;
+    engine_scenario s = ts_on_h100(f, m, gpus);
+    f->g.eta_compute_w4a16 = 0.46;
+    f->g.eta_memory_w4a16 = 0.61;
+    s.weight_dtype = ENGINE_FP4;
+    s.quant_group = 32;
+    s.moe_imbalance = 1;
+    s.prompt = 128;
+    s.gen = 128;
+    return s;
+}
+
+/* engine_moe_layer_s is the routed-expert part of the step model's MoE
+ * layer (routing, permute, the two grouped GEMMs, SwiGLU, unpermute) at the
+ * pooled token count, checked by hand and against the measured layer:
+ * aiconfigurator-core 0.12.0 perf data, h100_sxm moe.csv, w4a16_mxfp4
+ * (TensorRT-LLM 1.3's Triton MoE), gpt-oss-20b's shape, TP1 EP1, balanced:
+ * 8.5768 ms at 16384 tokens, within 10 %.  EP4 over 4 GPUs: each GPU's 8
+ * experts see the 4 GPUs' pooled tokens, n x 4 / 4 pairs. */
+static void test_moe_layer_s(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = goss20b_moe_on_h100(&f, 1);
+    engine_error err = {{0}};
+    engine_plan p1 = {1, 1, 1, 1};
+    double n = 16384, E = 32, K = 4, d = 2880, fe = 2880;
+    double t = engine_moe_layer_s(&s, p1, n, &err);
+    double wb = engine_weight_elem_bytes(ENGINE_FP4, 32);
+    double hit = E * (1 - pow(1 - K / E, n)), busy = n * K, me = busy / hit;
+    double hand = sk(&f.g, n * E * 8) + 2 * sk(&f.g, (n + busy) * d * 2) +
+                  sk(&f.g, 3 * busy * fe * 2) +
+                  engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP4, me, 2 * fe, d, hit, wb, 2) +
+                  engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP4, me, d, fe, hit, wb, 2);
+    assert_near(t, hand, 1e-9);
+    assert_true(fabs(t / 8.5768e-3 - 1) < 0.10);
+
+    s = goss20b_moe_on_h100(&f, 4);
+    engine_plan p4 = {1, 1, 4, 4};
+    double t4 = engine_moe_layer_s(&s, p4, 4096, &err);
+    double hit4 = 8 * (1 - pow(1 - K / E, 4096)), busy4 = 4096 * K / 4;
+    double T4 = 1024; /* this GPU's own tokens */
+    double hand4 = sk(&f.g, T4 * E * 8) + 2 * sk(&f.g, (T4 + busy4) * d * 2) +
+                   sk(&f.g, 3 * busy4 * fe * 2) +
+                   engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP4, busy4 / hit4, 2 * fe, d, hit4,
+                                         wb, 2) +
+                   engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP4, busy4 / hit4, d, fe, hit4, wb, 2);
+    assert_near(t4, hand4, 1e-9);
+
+    /* a dense model, a plan that does not divide, no tokens: -1, a reason */
+    assert_true(engine_moe_layer_s(&s, (engine_plan){1, 1, 4, 3}, 64, &err) < 0);
+    assert_non_null(strstr(err.msg, "ep=3"));
+    assert_true(engine_moe_layer_s(&s, p4, 0, &err) < 0);
+    f.m.experts = 0;
+    assert_true(engine_moe_layer_s(&s, p1, 64, &err) < 0);
+    assert_non_null(strstr(err.msg, "no experts"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_tbo_hand),
         cmocka_unit_test(test_fused_ar_norm),
         cmocka_unit_test(test_moe_scenario_errors),
+        cmocka_unit_test(test_moe_layer_s),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -242,3 +242,14 @@ double engine_deepep_s(const engine_link *intra, const engine_link *inter, int e
     double bw = deepep_table_bw(&DEEPEP_INTER, combine, ep) * inter->bytes_per_s / DEEPEP_CX7;
     return inter->base_s + bytes / bw;
 }
+
+double engine_deepep_normal_s(const engine_link *intra, const engine_link *inter, int ep,
+                              int cross, int combine, double tok_bytes, double ranks,
+                              double nodes)
+{
+    double nvl = engine_deepep_s(intra, NULL, ep, 0, 0, combine, tok_bytes * ranks);
+    if (!cross || !inter)
+        return nvl;
+    double rdma = engine_deepep_s(intra, inter, ep, 1, 0, combine, tok_bytes * nodes);
+    return rdma > nvl ? rdma : nvl;
+}

@@ -158,6 +158,11 @@ typedef struct engine_model {
                         * (DeepSeek-V3/R1 num_nextn_predict_layers: 1); 0: none */
     char hf_id[ENGINE_HF_ID_MAX]; /* Hugging Face repo "owner/name" for launch
                                    * lines; "" unknown (the preset name is used) */
+    /* Group-limited MoE routing (HF n_group / topk_group; DeepSeek-V3: 8 and
+     * 4): the experts fall in n_group equal groups and a token's top_k lie
+     * in at most topk_group of them.  0 (or n_group <= 1): unlimited. */
+    int n_group;
+    int topk_group;
 } engine_model;
 
 /* Speculative decoding (engine_scenario.spec_*).  A target step verifies
@@ -809,7 +814,10 @@ double engine_comm_time(engine_collective op, const engine_link *intra,
 double engine_roofline_s(double compute_s, double memory_s);
 
 /* One DeepEP dispatch (combine == 0) or combine (combine == 1) moving
- * `bytes` from each rank (tokens x top-k x hidden x bytes) over an EP group
+ * `bytes` from each rank in the table's unit (low-latency: tokens x top-k x
+ * hidden x bytes, every expert copy; normal intranode: a token once per
+ * destination rank; normal internode: once per destination node; see
+ * engine_deepep_normal_s) over an EP group
  * of ep GPUs, ll: the low-latency kernels, else the normal ones; cross:
  * the group spans NVLink domains.  Bandwidths are DeepEP's published H800
  * tables (deepseek-ai/DeepEP docs/legacy.md, V1) rescaled to the links:
@@ -822,6 +830,35 @@ double engine_roofline_s(double compute_s, double memory_s);
  * two network latencies (the data write and its arrival flag). */
 double engine_deepep_s(const engine_link *intra, const engine_link *inter, int ep, int cross,
                        int ll, int combine, double bytes);
+
+/* DeepEP's normal kernels over an EP group that spans NVLink domains
+ * (cross) or not: tok_bytes is what one rank's tokens weigh once (tokens x
+ * hidden x bytes), ranks and nodes the expected distinct EP ranks and
+ * nodes a token goes to (engine_ep_distinct).  The tables' bandwidths are
+ * in those units (DeepEP tests/legacy: the RDMA figure counts a token once
+ * per destination node, the NVLink one once per destination rank), so
+ * intranode: engine_deepep_s of tok_bytes x ranks; internode the slower of
+ * the RDMA leg (tok_bytes x nodes at the internode table's bandwidth) and
+ * the NVLink fan-out (tok_bytes x ranks at the intranode one). */
+double engine_deepep_normal_s(const engine_link *intra, const engine_link *inter, int ep,
+                              int cross, int combine, double tok_bytes, double ranks,
+                              double nodes);
+
+/* Expected number of distinct units (EP ranks, or nodes) among `units`
+ * equal contiguous parts of the experts that one token's top_k experts
+ * land on.  Unlimited routing (n_group <= 1, topk_group >= n_group, or a
+ * layout the groups do not divide): the top_k a uniform subset of the
+ * experts, units x (1 - C(E - E/units, k) / C(E, k)).  Group-limited:
+ * topk_group of the n_group groups selected uniformly, each holding at
+ * least one of the k (the gate ranks groups by their best experts), the
+ * other k - topk_group uniform over the selected groups' experts; a unit
+ * of g >= 1 whole groups is missed with C(G - g, M) / C(G, M), a part
+ * g < 1 of a group with (1 - M/G) + (M/G)(1 - g) C(Me - ge, k - M) /
+ * C(Me, k - M) (e experts a group; real g interpolates the products).
+ * E.g. DeepSeek-V3 (256 experts, top-8, 4 of 8 groups) on 4 nodes:
+ * 4 (1 - C(6,4)/C(8,4)) = 22/7 = 3.14 nodes, against 3.61 unlimited.
+ * 0 for a bad argument, 1 for one unit. */
+double engine_ep_distinct(int experts, int top_k, int n_group, int topk_group, int units);
 
 /* nccl-tests bus-bandwidth factor: busbw = algbw * factor. */
 double engine_busbw_factor(engine_collective op, int n);

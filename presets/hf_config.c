@@ -377,7 +377,9 @@ static int hf_deepseek(const hf_ctx *h, engine_model *m)
             REQ("moe_intermediate_size", 10000000, &m->moe_ffn) ||
             hf_int_keys(h, KEYS("n_shared_experts"), 1, 0, 0, 100000, &m->shared_experts) ||
             hf_int_keys(h, KEYS("first_k_dense_replace"), 1, 0, 0, 100000, &m->dense_layers) ||
-            hf_int_keys(h, KEYS("moe_layer_freq"), 1, 1, 1, 100000, &freq))
+            hf_int_keys(h, KEYS("moe_layer_freq"), 1, 1, 1, 100000, &freq) ||
+            hf_int_keys(h, KEYS("n_group"), 1, 0, 0, 100000, &m->n_group) ||
+            hf_int_keys(h, KEYS("topk_group"), 1, 0, 0, 100000, &m->topk_group))
             return -1;
         if (freq != 1) {
             engine_errorf(h->err, "%s: moe_layer_freq: only 1 is supported, got %d",
@@ -825,6 +827,11 @@ static int hf_check(const hf_ctx *h, const engine_model *m)
         engine_errorf(h->err, "%s: %s: expected fewer than %s (%d), got %d", h->path,
                       hf_key(h, KEYS("first_k_dense_replace", "mlp_only_layers")), layers,
                       m->layers, m->dense_layers);
+        return -1;
+    }
+    char why[200];
+    if (preset_moe_groups_check(m, "n_group", "topk_group", why, sizeof why) != 0) {
+        engine_errorf(h->err, "%s: %s", h->path, why);
         return -1;
     }
     return 0;

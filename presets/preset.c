@@ -86,6 +86,8 @@ static const field_spec moe_fields[] = {
     MI("moe_ffn", 0, FR_NONNEG, 10000000, moe_ffn),
     MI("dense_layers", 0, FR_NONNEG, 100000, dense_layers),
     MI("every", 0, FR_NONNEG, 100000, moe_every),
+    MI("n_group", 0, FR_NONNEG, 100000, n_group),
+    MI("topk_group", 0, FR_NONNEG, 100000, topk_group),
 };
 
 static const field_spec window_fields[] = {
@@ -582,6 +584,28 @@ static int apply_value(const cJSON *it, const field_spec *f, const char *path,
 /* --- consistency ------------------------------------------------------ */
 
 /* Ranges and consistency of a filled model; why = "field: reason". */
+int preset_moe_groups_check(const engine_model *m, const char *kg, const char *kt, char *why,
+                            size_t wl)
+{
+    if (!m->n_group && !m->topk_group)
+        return 0;
+    if (m->n_group < 1 || m->experts % m->n_group != 0) {
+        snprintf(why, wl, "%s: expected a positive divisor of the experts (%d), got %d", kg,
+                 m->experts, m->n_group);
+        return -1;
+    }
+    if (m->topk_group < 1 || m->topk_group > m->n_group) {
+        snprintf(why, wl, "%s: expected 1..%s (%d), got %d", kt, kg, m->n_group, m->topk_group);
+        return -1;
+    }
+    if ((long long)m->topk_group * (m->experts / m->n_group) < m->top_k) {
+        snprintf(why, wl, "%s: %d groups of %d experts hold fewer than the top-k (%d)", kt,
+                 m->topk_group, m->experts / m->n_group, m->top_k);
+        return -1;
+    }
+    return 0;
+}
+
 static int model_check_why(const engine_model *m, char *why, size_t wl)
 {
     struct { const char *name; int v; } pos[] = {
@@ -615,8 +639,10 @@ static int model_check_why(const engine_model *m, char *why, size_t wl)
                      m->layers, m->dense_layers);
             return -1;
         }
+        if (preset_moe_groups_check(m, "moe.n_group", "moe.topk_group", why, wl) != 0)
+            return -1;
     } else if (m->experts < 0 || m->top_k || m->shared_experts || m->moe_ffn ||
-               m->dense_layers || m->moe_every) {
+               m->dense_layers || m->moe_every || m->n_group || m->topk_group) {
         snprintf(why, wl, "moe.experts: expected a positive integer, got %d", m->experts);
         return -1;
     }

@@ -103,6 +103,12 @@ int preset_model_from_hf_config(const char *path, engine_model *out,
 /* Check the ranges and consistency of a filled model (positive sizes,
  * kv_heads dividing heads, top_k <= experts, dense_layers < layers, ...).
  * 0 ok; -1 with err = "<where>: <field>: <reason>". */
+/* The group-limited routing fields of an MoE model (n_group, topk_group):
+ * both 0 (unlimited), or n_group dividing the experts, 1 <= topk_group <=
+ * n_group and topk_group groups holding at least top_k experts.  kg / kt
+ * name the two fields in the message.  0 ok, -1 with why set. */
+int preset_moe_groups_check(const engine_model *m, const char *kg, const char *kt, char *why,
+                            size_t wl);
 int preset_model_check(const engine_model *m, const char *where,
                        engine_error *err);
 

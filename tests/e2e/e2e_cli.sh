@@ -157,6 +157,9 @@ expect_out '"global_every":[[:space:]]*6,'
 expect_out '"moe_every":[[:space:]]*2,'
 # issue 11 §4: DeepSeek-V3/R1 ship one MTP module (--spec-method mtp)
 expect_out '"num_nextn_predict_layers":[[:space:]]*1,'
+# DeepSeek-V3/R1's group-limited routing (HF n_group 8, topk_group 4)
+expect_out '"n_group":[[:space:]]*8,'
+expect_out '"topk_group":[[:space:]]*4,'
 expect_out '"source":'
 
 run list gpus --json

@@ -94,6 +94,8 @@ engine_model tm_deepseek_v3(void)
     m.shared_experts = 1;
     m.moe_ffn = 2048;
     m.dense_layers = 3;
+    m.n_group = 8; /* HF config.json n_group / topk_group */
+    m.topk_group = 4;
     m.mla = 1;
     m.q_lora_rank = 1536;
     m.kv_lora_rank = 512;

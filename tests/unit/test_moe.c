@@ -323,6 +323,120 @@ static void test_deepep_table(void **state)
     assert_int_equal(engine_a2a_parse("mpi", &a), -1);
 }
 
+/* Distinct EP ranks / nodes of one token's top-k (engine_ep_distinct),
+ * worked by hand.  Unlimited, DeepSeek's 256 experts top-8 on 4 nodes:
+ * 4 (1 - C(192,8)/C(256,8)) = 4 (1 - 0.0964464) = 3.6142 (with
+ * replacement 4 (1 - (3/4)^8) = 3.60); 2.71 of them remote from a
+ * uniformly placed source (x 3/4).  Group-limited, 4 of 8 groups, 2
+ * groups a node: 4 (1 - C(6,4)/C(8,4)) = 4 (1 - 15/70) = 22/7 = 3.1429;
+ * 1 group a node (8 nodes): 8 (1 - 35/70) = 4, the limit itself; 2 nodes:
+ * 2 (1 - 1/70).  32 ranks of 8 experts (a quarter of a group each):
+ * 32 (1 - [1/2 + 1/2 x 3/4 x C(120,4)/C(128,4)]) = 32 (1/2 - 0.375 x
+ * 0.7700197) = 6.7598.  A Monte Carlo of DeepSeek-V3's gate (model.py:
+ * group score the sum of its top-2, top-4 groups, then top-8; 20000
+ * tokens of i.i.d. Gaussian scores) gave 3.125 nodes of 4, 3.97 of 8 and
+ * 6.84 ranks of 32 against 3.143, 4 and 6.76 here.  Mixtral (8 experts,
+ * top-2) on 8 ranks: 8 (1 - C(7,2)/C(8,2)) = 2 = k, one expert a rank. */
+static void test_ep_distinct_hand(void **state)
+{
+    (void)state;
+    assert_near(engine_ep_distinct(256, 8, 0, 0, 4), 4 * (1 - 0.0964464236), 1e-9);
+    assert_near(engine_ep_distinct(256, 8, 8, 8, 4), 3.6142143056, 1e-9); /* 8 of 8: no limit */
+    assert_near(engine_ep_distinct(256, 8, 8, 4, 4), 22.0 / 7, 1e-12);
+    assert_near(engine_ep_distinct(256, 8, 8, 4, 8), 4, 1e-12);
+    assert_near(engine_ep_distinct(256, 8, 8, 4, 2), 2 * (1 - 1.0 / 70), 1e-12);
+    assert_near(engine_ep_distinct(256, 8, 8, 4, 32), 32 * (0.5 - 0.375 * 0.7700196850), 1e-8);
+    assert_near(engine_ep_distinct(8, 2, 0, 0, 8), 2, 1e-12);
+    assert_near(engine_ep_distinct(256, 1, 0, 0, 32), 1, 1e-12); /* top-1: one rank */
+    assert_near(engine_ep_distinct(256, 8, 8, 4, 1), 1, 0);
+    assert_true(engine_ep_distinct(0, 8, 0, 0, 4) == 0 && engine_ep_distinct(256, 8, 0, 0, 0) == 0);
+    /* a group limit the layout cannot use (7 does not divide 256): unlimited */
+    assert_near(engine_ep_distinct(256, 8, 7, 4, 4), 3.6142143056, 1e-9);
+}
+
+/* DeepSeek-V3 prefill on EP32 = 4 nodes of 8 over IB with DeepEP's normal
+ * kernels, on the links of DeepEP's own table (NVLink 160 GB/s, CX7 =
+ * ib-ndr 42.4 GB/s): 1024 tokens per GPU of 7168 x 2 B, imbalance 1.  A
+ * token crosses IB once per destination node: 22/7 of them with the group
+ * limit, 3.614 without, where the per-copy count was 8, so the 58 MoE
+ * layers' dispatch + combine are 58 x (2 x 19 us + tok x 22/7 / 58 and
+ * / 57 GB/s).  The NVLink fan-out (6.76 ranks / 153 GB/s) is the faster
+ * leg.  explain reports the dispatch's bytes in that unit. */
+static void test_deepep_node_dedup(void **state)
+{
+    (void)state;
+    engine_model m = tm_deepseek_v3();
+    engine_gpu g = tg_h100();
+    engine_link nvl = tl_link(0, 160), ib = tl_link(4e-6, 42.4);
+    nvl.base_s = 5e-6;
+    ib.base_s = 19e-6;
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &nvl, 32);
+    s.inter = &ib;
+    s.gpus_per_node = 8;
+    s.weight_dtype = ENGINE_FP8;
+    s.moe_imbalance = 1;
+    s.a2a = ENGINE_A2A_DEEPEP;
+    s.batch = 1;
+    s.prompt = 1024;
+    s.gen = 2;
+    double tok = 1024.0 * 7168 * 2;
+    double want = 58 * (2 * 19e-6 + tok * (22.0 / 7) / 58e9 + tok * (22.0 / 7) / 57e9);
+    engine_result r = eval_plan(&s, 1, 1, 32, 32);
+    assert_true(r.valid);
+    assert_near(r.prefill.ep_s, want, 1e-9);
+    double nvl_leg = 58 * (2 * 5e-6 + tok * 6.7597637795 / 153e9 + tok * 6.7597637795 / 158e9);
+    assert_true(nvl_leg < 0.85 * want);
+    /* the bytes on IB dropped by (22/7) / 8 from the per-copy count */
+    double per_copy = 58 * (2 * 19e-6 + tok * 8 / 58e9 + tok * 8 / 57e9);
+    assert_near((r.prefill.ep_s - 58 * 2 * 19e-6) / (per_copy - 58 * 2 * 19e-6), 22.0 / 56, 1e-9);
+    engine_explain X;
+    engine_error err = {{0}};
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){1, 1, 32, 32}, &X, &err), 0);
+    int found = 0;
+    for (int i = 0; i < X.prefill.n; i++)
+        if (strcmp(X.prefill.item[i].name, "ep dispatch (deepep)") == 0) {
+            assert_near(X.prefill.item[i].bytes, 58 * tok * 22.0 / 7, 1e-9);
+            found = 1;
+        }
+    assert_true(found);
+    /* without the group limit: 3.614 nodes a token */
+    m.n_group = m.topk_group = 0;
+    r = eval_plan(&s, 1, 1, 32, 32);
+    assert_near(r.prefill.ep_s, 58 * (2 * 19e-6 + tok * 3.6142143056 * (1 / 58e9 + 1 / 57e9)),
+                1e-9);
+}
+
+/* NCCL's all-to-all and DeepEP's low-latency kernels still send every
+ * top-k copy: the same EP32 prefill over NCCL is 58 x 2 all-to-alls of
+ * tok x 8 bytes (the hierarchical form over 8 GPUs a node), and a decode
+ * step of 1 token per rank with deepep-ll 58 x the table's EP32 figures
+ * on 8 x 7168 x 2 B (two 4 us network latencies each). */
+static void test_ep_per_copy_kept(void **state)
+{
+    (void)state;
+    engine_model m = tm_deepseek_v3();
+    engine_gpu g = tg_h100();
+    engine_link nvl = tl_link(0, 160), ib = tl_link(4e-6, 42.4);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &nvl, 32);
+    s.inter = &ib;
+    s.gpus_per_node = 8;
+    s.weight_dtype = ENGINE_FP8;
+    s.moe_imbalance = 1;
+    s.batch = 1;
+    s.prompt = 1024;
+    s.gen = 2;
+    double tok = 1024.0 * 7168 * 2;
+    engine_result r = eval_plan(&s, 1, 1, 32, 32);
+    assert_near(r.prefill.ep_s,
+                58 * 2 * engine_comm_time(ENGINE_OP_ALLTOALL, &nvl, &ib, 32, 8, tok * 8), 1e-9);
+    s.a2a = ENGINE_A2A_DEEPEP_LL;
+    r = eval_plan(&s, 1, 1, 32, 32);
+    double b = 8.0 * 7168 * 2;
+    assert_near(r.decode.ep_s, 58 * (2 * 8e-6 + b / 48e9 + b / 53e9), 1e-9);
+}
+
 /* Two-batch overlap on a slow link (1 GB/s: comm-bound), decode batch 64: the step becomes
  * max(2 x half compute, 2 x half all-to-all); the halves are the same
  * scenario at half the batch.  What it hides is the compute (the smaller
@@ -506,6 +620,9 @@ int main(void)
         cmocka_unit_test(test_imbalance_default),
         cmocka_unit_test(test_imbalance_stretches),
         cmocka_unit_test(test_deepep_table),
+        cmocka_unit_test(test_ep_distinct_hand),
+        cmocka_unit_test(test_deepep_node_dedup),
+        cmocka_unit_test(test_ep_per_copy_kept),
         cmocka_unit_test(test_tbo_hand),
         cmocka_unit_test(test_fused_ar_norm),
         cmocka_unit_test(test_moe_scenario_errors),

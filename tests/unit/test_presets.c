@@ -379,6 +379,10 @@ static void test_units_are_si(void **state)
     assert_int_equal(ds->shared_experts, 1);
     assert_int_equal(ds->moe_ffn, 2048);
     assert_int_equal(ds->dense_layers, 3);
+    assert_int_equal(ds->n_group, 8);
+    assert_int_equal(ds->topk_group, 4);
+    assert_int_equal(preset_find_model(db, "deepseek-r1")->topk_group, 4);
+    assert_int_equal(mx->n_group, 0);
     assert_int_equal(ds->ffn, 18432);
     assert_int_equal(ds->layers, 61);
     preset_db_free(db);
@@ -704,6 +708,12 @@ static void test_bad_inline_cases(void **state)
           "t.json: m: head_dim: missing, and hidden (60) is not divisible by heads (8)" },
         { "{\"models\": {\"m\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"moe\": {\"experts\": 4, \"top_k\": 1, \"dense_layers\": 2}, \"source\": \"s\"}}}",
           "t.json: m: moe.dense_layers: expected fewer than layers (2), got 2" },
+        { "{\"models\": {\"m\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"moe\": {\"experts\": 4, \"top_k\": 1, \"n_group\": 3, \"topk_group\": 1}, \"source\": \"s\"}}}",
+          "t.json: m: moe.n_group: expected a positive divisor of the experts (4), got 3" },
+        { "{\"models\": {\"m\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"moe\": {\"experts\": 8, \"top_k\": 4, \"n_group\": 4, \"topk_group\": 1}, \"source\": \"s\"}}}",
+          "t.json: m: moe.topk_group: 1 groups of 2 experts hold fewer than the top-k (4)" },
+        { "{\"models\": {\"m\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"moe\": {\"experts\": 8, \"top_k\": 2, \"topk_group\": 2}, \"source\": \"s\"}}}",
+          "t.json: m: moe.n_group: expected a positive divisor of the experts (8), got 0" },
         { "{\"models\": {\"m\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"mla\": {\"kv_lora_rank\": 4}, \"source\": \"s\"}}}",
           "t.json: m: mla.qk_nope_dim: missing required field" },
         { "{\"models\": {\"m\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"params_published\": 1e9, \"active_params_published\": 2e9, \"source\": \"s\"}}}",
@@ -1262,6 +1272,8 @@ static void test_hf_deepseek_v3(void **state)
     assert_int_equal(m.shared_experts, 1);
     assert_int_equal(m.moe_ffn, 2048);
     assert_int_equal(m.dense_layers, 3);
+    assert_int_equal(m.n_group, 8); /* group-limited routing: 4 of 8 groups */
+    assert_int_equal(m.topk_group, 4);
     assert_near_rel(engine_model_params(&m), 671e9, 0.015);
 }
 
@@ -1799,6 +1811,9 @@ static void test_hf_errors(void **state)
     assert_int_equal(preset_model_from_hf_config(HF "bad-dense-layers", &m, &err), -1);
     assert_string_equal(err.msg, HF "bad-dense-layers/config.json: first_k_dense_replace: "
                                     "expected fewer than num_hidden_layers (61), got 61");
+    assert_int_equal(preset_model_from_hf_config(HF "bad-topk-group", &m, &err), -1);
+    assert_string_equal(err.msg, HF "bad-topk-group/config.json: topk_group: expected 1..n_group "
+                                    "(8), got 9");
 }
 
 /* JSON nested past cJSON's limit (1000) says so, in a presets file and in

@@ -66,6 +66,8 @@ static int list_models(const preset_db *db, int json)
             cJSON_AddNumberToObject(o, "window", m->window);
             cJSON_AddNumberToObject(o, "global_every", m->global_every);
             cJSON_AddNumberToObject(o, "num_nextn_predict_layers", m->mtp_layers);
+            cJSON_AddNumberToObject(o, "n_group", m->n_group);
+            cJSON_AddNumberToObject(o, "topk_group", m->topk_group);
             cli_json_add_number(o, "params", engine_model_params(m));
             cli_json_add_number(o, "active_params", engine_model_active_params(m));
             out_json_add_positive(o, "params_published", m->params_published);

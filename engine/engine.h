@@ -228,6 +228,12 @@ typedef struct engine_gpu {
     char scale_out[ENGINE_NAME_MAX];       /* link between domains / nodes */
     int nvlink_domain;                     /* GPUs on one NVLink (xGMI) fabric; 0: none */
     int node_gpus;                         /* GPUs per node (a PCIe server); 0: 8 */
+    /* The MXFP4 MoE on a GPU without FP4 tensor cores (W4A16: the Triton MoE
+     * on Hopper) beyond its GEMMs and permutes: a cost per token routed on
+     * the GPU (the pooled tokens of its EP group), whatever the number of
+     * local experts; 0: none.  Its fixed cost per layer is the framework's
+     * (engine_framework.moe_w4a16_fixed_s). */
+    double moe_w4a16_token_s;
 } engine_gpu;
 
 #define ENGINE_CURVE_MAX 24
@@ -302,6 +308,8 @@ typedef struct engine_framework {
     int chunked_prefill;      /* 1: its scheduler chunks prefills into the
                                * max_num_tokens budget beside the decodes;
                                * 0: prefill first (decodes pause) */
+    double moe_w4a16_fixed_s; /* its W4A16 (MXFP4 on Hopper) MoE's fixed cost per
+                               * layer beyond the kernels eval.c counts; 0: none */
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many

@@ -269,7 +269,8 @@ static int finite_pos(double x)
 static int fw_check(const engine_framework *f)
 {
     return f->launch_s >= 0 && f->graph_kernel_s >= 0 && f->step_s >= 0 && f->request_s >= 0 &&
-           f->seq_step_s >= 0 && isfinite(f->seq_step_s) &&
+           f->seq_step_s >= 0 && isfinite(f->seq_step_s) && f->moe_w4a16_fixed_s >= 0 &&
+           isfinite(f->moe_w4a16_fixed_s) &&
            f->custom_ar_max_bytes >= 0 && f->custom_ar_s >= 0 &&
            (unsigned)f->mem_rule < ENGINE_MEM_RULE_COUNT && f->mem_fraction > 0 &&
            f->mem_fraction <= 1 && f->runtime_bytes >= 0 && isfinite(f->launch_s + f->step_s +
@@ -394,7 +395,7 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");
     const double t0s[] = {g->gemm_t0_s,        g->gemm_t0_fp8_s,    g->gemm_t0_fp4_s,
                           g->attn_t0_s,        g->decode_attn_t0_s, g->decode_attn_seq_s,
-                          g->kernel_floor_s,   g->layer_overhead_s};
+                          g->kernel_floor_s,   g->layer_overhead_s, g->moe_w4a16_token_s};
     int t0_ok = g->sm_count >= 0;
     for (size_t i = 0; i < sizeof t0s / sizeof t0s[0]; i++)
         t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
@@ -1063,6 +1064,15 @@ static double moe_routed(const plan_ctx *c, double T, int shared, step_acc *a)
     small(a, k, "experts activation", (m->gated_mlp ? 3.0 : 2.0) * busy * f * ab);
     gemm(a, k, "experts down", me, d, f, hit, wb, ab);
     small(a, k, "moe unpermute", (T + busy) * d * ab); /* and combine */
+    double fixed = k->w4a16 ? c->fw->moe_w4a16_fixed_s : 0.0;
+    if (fixed > 0 || k->moe_token > 0) {
+        /* the W4A16 MoE's own cost: the framework's per layer, the GPU's
+         * over every pooled token (kconst_init) */
+        double t = fixed + k->moe_token * pool;
+        kernel(a, t, &a->small);
+        if (a->xt)
+            xt_rec(a->xt, "moe w4a16 overhead", ENGINE_KC_SMALL, 0, 0, t, ENGINE_BOUND_FLOOR);
+    }
     return assign > 0 ? busy / assign : 1.0;
 }
 

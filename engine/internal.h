@@ -51,6 +51,8 @@ typedef struct kconst {
     double eta_attn;
     double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
+    int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
+    double moe_token;   /* W4A16 MoE: per routed token (0: none) */
     int sm;
     int dclass;         /* the math's class for table lookups (0 16-bit, 1 8-bit, 2 other) */
     const engine_calib *tab; /* measured GEMM tables (NULL: none) */

@@ -240,6 +240,8 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
             k->flops = peak * g->eta_compute_w4a16;
         if (g->eta_memory_w4a16 > 0)
             k->bw = g->hbm_bytes_per_s * g->eta_memory_w4a16;
+        k->w4a16 = 1;
+        k->moe_token = g->moe_w4a16_token_s;
     }
     k->dclass = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
                 : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;

@@ -159,6 +159,7 @@ static const field_spec gpu_fields[] = {
     GN("eta_compute_fp4", 0, FR_FRAC, 1, 1, eta_compute_fp4),
     GN("eta_compute_w4a16", 0, FR_FRAC, 1, 1, eta_compute_w4a16),
     GN("eta_memory_w4a16", 0, FR_FRAC, 1, 1, eta_memory_w4a16),
+    GN("moe_w4a16_token_ns", 0, FR_NONNEG, 1000000, 1e-9, moe_w4a16_token_s),
     GN("eta_memory", 0, FR_FRAC, 1, 1, eta_memory),
     GN("eta_kv", 0, FR_FRAC, 1, 1, eta_kv),
     GN("eta_small", 0, FR_FRAC, 1, 1, eta_small),
@@ -220,6 +221,7 @@ static const field_spec framework_fields[] = {
     FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),
     { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
+    FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
 };
 
 /* --- error context ---------------------------------------------------- */

@@ -423,9 +423,11 @@ static double goss_moe_s(const engine_gpu *g, double T)
            engine_small_kernel_s(g, 3 * busy * f * ab);
 }
 
-/* FP4 weights on Hopper (no FP4 tensor cores) dequantize to bf16 math: the
- * preset's eta_compute_w4a16 0.46 / eta_memory_w4a16 0.61 (H100) replace the
- * 16-bit 0.85 / 0.80.  Reference points, aiconfigurator-core 0.12.0 perf
+/* FP4 weights on Hopper (no FP4 tensor cores) dequantize to bf16 math: a
+ * GPU's eta_compute_w4a16 / eta_memory_w4a16 replace the 16-bit 0.85 / 0.80;
+ * here 0.46 / 0.61, the fit to the TP1 EP1 rows alone (the presets now carry
+ * 0.50 / 0.61 with a per-token cost fitted over every EP: test_moe.c
+ * test_w4a16_token_cost).  Reference points, aiconfigurator-core 0.12.0 perf
  * data, h100_sxm moe.csv, w4a16_mxfp4 (TensorRT-LLM 1.3's Triton MoE),
  * gpt-oss-20b's layer, TP1 EP1: 0.2209 ms at 16 tokens, 0.3135 ms at 512,
  * 1.1399 ms at 2048, 8.5768 ms at 16384; within 15 % each (the 16-bit

@@ -610,6 +610,47 @@ static void test_moe_layer_s(void **state)
     assert_non_null(strstr(err.msg, "no experts"));
 }
 
+/* The W4A16 MoE's own costs (gpus.json moe_w4a16_token_ns, the trt-llm
+ * profile's moe_w4a16_fixed_us): 60 ns per token on the GPU and 50 us per
+ * layer beyond the kernels.  Reference points, aiconfigurator-core 0.12.0
+ * perf data, h100_sxm moe.csv, w4a16_mxfp4, 128 experts of 2880 x 2880,
+ * top 4, EP128 (one local expert, every token on the GPU): 0.367872 ms at
+ * 4096 tokens, 1.16708 ms at 16384; within 15 % each, where the kernels
+ * alone give 0.14x and 0.10x.  The token cost counts every pooled token
+ * (EP128: 128 GPUs' worth), and only FP4 weights on 16-bit math pay it. */
+static void test_w4a16_token_cost(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = goss20b_moe_on_h100(&f, 128);
+    f.m.experts = 128;
+    engine_framework fw;
+    engine_framework_generic(&fw);
+    s.framework = &fw;
+    engine_error err = {{0}};
+    engine_plan p = {1, 1, 128, 128};
+    const double n[2] = {4096, 16384}, meas[2] = {0.367872e-3, 1.16708e-3};
+    double bare[2];
+    for (int i = 0; i < 2; i++) {
+        bare[i] = engine_moe_layer_s(&s, p, n[i], &err);
+        assert_true(bare[i] < 0.2 * meas[i]);
+    }
+    f.g.moe_w4a16_token_s = 60e-9;
+    fw.moe_w4a16_fixed_s = 50e-6;
+    for (int i = 0; i < 2; i++) {
+        double t = engine_moe_layer_s(&s, p, n[i], &err);
+        assert_near(t, bare[i] + 50e-6 + 60e-9 * n[i], 1e-12);
+        assert_true(fabs(t / meas[i] - 1) < 0.15);
+    }
+    /* 16-bit experts keep their kernels only */
+    s.weight_dtype = ENGINE_BF16;
+    s.quant_group = 0;
+    double b16 = engine_moe_layer_s(&s, p, 4096, &err);
+    f.g.moe_w4a16_token_s = 0;
+    fw.moe_w4a16_fixed_s = 0;
+    assert_near(engine_moe_layer_s(&s, p, 4096, &err), b16, 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_fused_ar_norm),
         cmocka_unit_test(test_moe_scenario_errors),
         cmocka_unit_test(test_moe_layer_s),
+        cmocka_unit_test(test_w4a16_token_cost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

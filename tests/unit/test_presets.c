@@ -1651,6 +1651,51 @@ static void test_hf_layer_types_errors(void **state)
     rmdir(dir);
 }
 
+/* The W4A16 MoE's own costs ship where they were measured: 60 ns a token
+ * on H100 and H200 (gpus.json moe_w4a16_token_ns; aiconfigurator h100_sxm
+ * / h200_sxm moe.csv, README "The model"), 50 us a layer in the trt-llm
+ * profile only (moe_w4a16_fixed_us); a GPU with FP4 tensor cores (B200)
+ * has none.  gpt-oss-120b on one H100 under trt-llm: each of its 36 MoE
+ * layers pays 50 us + 60 ns x the batch's tokens in a decode step. */
+static void test_w4a16_moe_presets(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_gpu *h100 = preset_find_gpu(db, "h100-sxm"), *h200 = preset_find_gpu(db, "h200");
+    const engine_gpu *b200 = preset_find_gpu(db, "b200");
+    const engine_framework *trt = preset_find_framework(db, "trt-llm");
+    const engine_framework *vllm = preset_find_framework(db, "vllm");
+    assert_true(h100 && h200 && b200 && trt && vllm);
+    assert_near_rel(h100->moe_w4a16_token_s, 60e-9, 1e-9);
+    assert_near_rel(h200->moe_w4a16_token_s, 60e-9, 1e-9);
+    assert_true(b200->moe_w4a16_token_s == 0);
+    assert_near_rel(trt->moe_w4a16_fixed_s, 50e-6, 1e-9);
+    assert_true(vllm->moe_w4a16_fixed_s == 0);
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(db, "gpt-oss-120b");
+    s.gpu = h100;
+    s.intra = preset_find_link(db, "nvlink4");
+    s.framework = trt;
+    s.gpus = 1;
+    s.batch = 64;
+    s.prompt = 1024;
+    s.gen = 64;
+    engine_explain *x = calloc(1, sizeof *x);
+    engine_error err;
+    assert_non_null(x);
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){1, 1, 1, 1}, x, &err), 0);
+    int found = 0;
+    for (int i = 0; i < x->decode.n; i++)
+        if (!strcmp(x->decode.item[i].name, "moe w4a16 overhead")) {
+            found = 1;
+            assert_near_rel(x->decode.item[i].time_s, 36 * (50e-6 + 60e-9 * 64), 1e-6);
+        }
+    assert_true(found);
+    free(x);
+    preset_db_free(db);
+}
+
 /* Issue 11, MXFP4: gpt-oss-120b's experts at 4 bits plus an E8M0 scale
  * per 32 (0.53125 B a weight); attention (attn_16bit: the checkpoint's
  * modules_to_not_convert), embedding, head, router and norms at 16 bits.
@@ -1869,6 +1914,7 @@ int main(void)
         cmocka_unit_test(test_hf_issue11_models),
         cmocka_unit_test(test_hf_llama4_interleave_and_extra_keys),
         cmocka_unit_test(test_mxfp4_weights_and_math),
+        cmocka_unit_test(test_w4a16_moe_presets),
         cmocka_unit_test(test_hf_layer_types_errors),
         cmocka_unit_test(test_units_are_si),
         cmocka_unit_test(test_gpu_memory_is_driver_total),

@@ -244,12 +244,11 @@ double engine_deepep_s(const engine_link *intra, const engine_link *inter, int e
 }
 
 double engine_deepep_normal_s(const engine_link *intra, const engine_link *inter, int ep,
-                              int cross, int combine, double tok_bytes, double ranks,
-                              double nodes)
+                              int cross, int combine, double rank_bytes, double node_bytes)
 {
-    double nvl = engine_deepep_s(intra, NULL, ep, 0, 0, combine, tok_bytes * ranks);
+    double nvl = engine_deepep_s(intra, NULL, ep, 0, 0, combine, rank_bytes);
     if (!cross || !inter)
         return nvl;
-    double rdma = engine_deepep_s(intra, inter, ep, 1, 0, combine, tok_bytes * nodes);
+    double rdma = engine_deepep_s(intra, inter, ep, 1, 0, combine, node_bytes);
     return rdma > nvl ? rdma : nvl;
 }

@@ -840,17 +840,17 @@ double engine_deepep_s(const engine_link *intra, const engine_link *inter, int e
                        int ll, int combine, double bytes);
 
 /* DeepEP's normal kernels over an EP group that spans NVLink domains
- * (cross) or not: tok_bytes is what one rank's tokens weigh once (tokens x
- * hidden x bytes), ranks and nodes the expected distinct EP ranks and
- * nodes a token goes to (engine_ep_distinct).  The tables' bandwidths are
- * in those units (DeepEP tests/legacy: the RDMA figure counts a token once
- * per destination node, the NVLink one once per destination rank), so
- * intranode: engine_deepep_s of tok_bytes x ranks; internode the slower of
- * the RDMA leg (tok_bytes x nodes at the internode table's bandwidth) and
- * the NVLink fan-out (tok_bytes x ranks at the intranode one). */
+ * (cross) or not: rank_bytes is what one rank sends counting a token once
+ * per destination rank, node_bytes once per destination node (tokens x
+ * hidden x bytes x engine_ep_distinct, each with its imbalance).  The
+ * tables' bandwidths are in those units (DeepEP tests/legacy: the RDMA
+ * figure counts a token once per destination node, the NVLink one once per
+ * destination rank), so intranode: engine_deepep_s of rank_bytes;
+ * internode the slower of the RDMA leg (node_bytes at the internode
+ * table's bandwidth) and the NVLink fan-out (rank_bytes at the intranode
+ * one). */
 double engine_deepep_normal_s(const engine_link *intra, const engine_link *inter, int ep,
-                              int cross, int combine, double tok_bytes, double ranks,
-                              double nodes);
+                              int cross, int combine, double rank_bytes, double node_bytes);
 
 /* Expected number of distinct units (EP ranks, or nodes) among `units`
  * equal contiguous parts of the experts that one token's top_k experts

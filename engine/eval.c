@@ -984,17 +984,22 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
 }
 
 /* Dispatch + combine of an EP group, `tok` the bytes of the tokens each
- * GPU sends, once each (the busiest one's share): NCCL's all-to-all twice
- * or DeepEP's low-latency kernels (where a rank dispatches at most
+ * GPU sends, once each, and `scale` the busiest GPU's routed pairs over the
+ * mean (its share sets the step): NCCL's all-to-all twice or DeepEP's
+ * low-latency kernels (where a rank dispatches at most
  * ENGINE_DEEPEP_LL_TOKENS tokens) move every top-k copy; DeepEP's normal
  * kernels a token once per destination node over the scale-out link and
- * once per destination rank over NVLink (engine_deepep_normal_s). */
-static double ep_alltoall(const plan_ctx *c, double T, double tok, step_acc *a)
+ * once per destination rank over NVLink (engine_deepep_normal_s).  A GPU's
+ * RDMA traffic is its node's: a token reaches a node through the GPU of
+ * the sender's in-node index, so that leg carries the busiest node's
+ * imbalance (the default rule over nodes; at most `scale`), the NVLink
+ * fan-out the busiest GPU's. */
+static double ep_alltoall(const plan_ctx *c, double T, double tok, double scale, step_acc *a)
 {
     const engine_scenario *s = c->s;
     const engine_model *m = c->m;
     const engine_plan p = c->p;
-    double bytes = tok * m->top_k;
+    double bytes = tok * scale * m->top_k;
     if (s->a2a == ENGINE_A2A_NCCL) {
         double disp = comm(c, a, "ep dispatch", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node, bytes);
         return disp + comm(c, a, "ep combine", ENGINE_OP_ALLTOALL, p.ep, c->ep_per_node, bytes);
@@ -1002,14 +1007,17 @@ static double ep_alltoall(const plan_ctx *c, double T, double tok, step_acc *a)
     int ll = s->a2a == ENGINE_A2A_DEEPEP_LL && T / p.tp <= ENGINE_DEEPEP_LL_TOKENS;
     int cross = c->ep_cross && s->inter;
     int nodes = cross ? (p.ep + c->ep_per_node - 1) / c->ep_per_node : 1;
-    double ranks = engine_ep_distinct(m->experts, m->top_k, m->n_group, m->topk_group, p.ep);
-    double dn = engine_ep_distinct(m->experts, m->top_k, m->n_group, m->topk_group, nodes);
-    double moved = ll ? bytes : tok * (cross ? dn : ranks); /* explain: the table's unit */
+    double node_scale = fmin(engine_scenario_moe_imbalance(s, nodes, (int)c->slots), scale);
+    double rank_b = tok * scale *
+                    engine_ep_distinct(m->experts, m->top_k, m->n_group, m->topk_group, p.ep);
+    double node_b = tok * fmax(node_scale, 1.0) *
+                    engine_ep_distinct(m->experts, m->top_k, m->n_group, m->topk_group, nodes);
+    double moved = ll ? bytes : cross ? node_b : rank_b; /* explain: the table's unit */
     double t = 0;
     for (int dir = 0; dir < 2; dir++) {
         double tc = coll(a, ll ? engine_deepep_s(s->intra, s->inter, p.ep, cross, 1, dir, bytes)
                                : engine_deepep_normal_s(s->intra, s->inter, p.ep, cross, dir,
-                                                        tok, ranks, dn));
+                                                        rank_b, node_b));
         if (a->xt && tc > 0)
             xt_rec(a->xt, dir ? "ep combine (deepep)" : "ep dispatch (deepep)", ENGINE_KC_COMM, 0,
                    moved, tc, ENGINE_BOUND_BANDWIDTH);
@@ -1086,7 +1094,7 @@ static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
          c->a_b); /* replicated, 16-bit */
     double scale = moe_routed(c, T, 1, a);
     if (p.ep > 1 && p.ep >= p.tp)
-        a->ep += ep_alltoall(c, T, act / p.tp * scale, a);
+        a->ep += ep_alltoall(c, T, act / p.tp, scale, a);
 }
 
 /* The residual add + norm named `name` (explain) after a TP all-reduce

@@ -20,17 +20,17 @@ const val_disagg_case val_disagg_cases[] = {
      "SGLang May 2025, PD disaggregation, DP attention + EP32, DeepEP, TBO; '54,543 tokens per "
      "second' per node at 2K prompts",
      "deepseek-v3", "h100-sxm", "sglang", VAL_POOL_PREFILL, 32, 1, 32, 0, 4, 2048, 1, ENGINE_FP8,
-     ENGINE_FP16, 1, ENGINE_A2A_DEEPEP, 54543.0 / 8, 0.45,
+     ENGINE_FP16, 1, ENGINE_A2A_DEEPEP, 54543.0 / 8, 0.15,
      "DeepEP's normal kernels send a token once per node (22/7 of 4 nodes under DeepSeek-V3's "
-     "4-of-8-group routing; it was every top-8 copy, ratio 0.25): the all-to-all of a "
-     "8192-token step is 1.9 s against 1.2 s of compute, two-batch overlap hides 1.2 s; the "
-     "rest is slow: 16-bit dispatch (DeepEP's is FP8) and the per-GPU imbalance on the "
-     "RDMA leg"},
+     "4-of-8-group routing) with the node's imbalance on RDMA (1.35, the GPU's 2.56 on the "
+     "NVLink fan-out): the all-to-all of a 8192-token step is 1.0 s, under two-batch overlap "
+     "behind 1.2 s of compute, which sets the rate (ratio 0.25 when every top-8 copy crossed "
+     "IB with the GPU's imbalance)"},
     {"sg3-dsv3-h100-prefill-ep32-4k", SG3 ", Overall Throughput, prefill table",
      "SGLang May 2025, EP32 + DP attention, 16,384 tokens per device, SGLang (Default) column "
      "'50,302' per node at 4,096 prompts",
      "deepseek-v3", "h100-sxm", "sglang", VAL_POOL_PREFILL, 32, 1, 32, 0, 4, 4096, 1, ENGINE_FP8,
-     ENGINE_FP16, 1, ENGINE_A2A_DEEPEP, 50302.0 / 8, 0.45,
+     ENGINE_FP16, 1, ENGINE_A2A_DEEPEP, 50302.0 / 8, 0.15,
      "as sg3-dsv3-h100-prefill-ep32-2k (ratio 0.27 when the dispatch was counted per expert "
      "copy)"},
     {"sg3-dsv3-h100-decode-ep72-b256", SG3 ", Overall Throughput, decode table",

@@ -407,6 +407,52 @@ static void test_deepep_node_dedup(void **state)
                 1e-9);
 }
 
+/* The routing imbalance on DeepEP's two legs (the default rule, c = 1.68):
+ * a GPU's RDMA traffic is its node's (a token enters a node through the
+ * GPU of the sender's in-node index), so the RDMA leg carries the busiest
+ * of 4 nodes of 64 experts, 1 + 1.68 sqrt(2 ln 4) / 8 = 1.3497, and the
+ * NVLink fan-out the busiest of 32 GPUs of 8, 1 + 1.68 sqrt(2 ln 32) /
+ * sqrt(8) = 2.5637.  On H100's NVLink (450 GB/s: 153 x 450/160 = 430 GB/s
+ * in DeepEP's unit) RDMA is the slower leg; on the 160 GB/s of DeepEP's
+ * H800 the fan-out of the busiest GPU is (2.5637 x 6.76 / 153 against
+ * 1.3497 x 22/7 / 58 per byte of tokens). */
+static void test_deepep_leg_imbalance(void **state)
+{
+    (void)state;
+    engine_model m = tm_deepseek_v3();
+    engine_gpu g = tg_h100();
+    engine_link nvl = tl_link(0, 450), ib = tl_link(4e-6, 42.4);
+    nvl.base_s = 5e-6;
+    ib.base_s = 19e-6;
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &nvl, 32);
+    s.inter = &ib;
+    s.gpus_per_node = 8;
+    s.weight_dtype = ENGINE_FP8;
+    s.a2a = ENGINE_A2A_DEEPEP;
+    s.batch = 1;
+    s.prompt = 1024;
+    s.gen = 2;
+    double tok = 1024.0 * 7168 * 2;
+    double node_f = 1 + 1.68 * sqrt(2 * log(4.0)) / 8;
+    double gpu_f = 1 + 1.68 * sqrt(2 * log(32.0)) / sqrt(8.0);
+    double ranks = 6.7597637795, nodes = 22.0 / 7;
+    engine_result r = eval_plan(&s, 1, 1, 32, 32);
+    assert_near(r.moe_imbalance, gpu_f, 1e-9);
+    assert_near(r.prefill.ep_s, 58 * (2 * 19e-6 + tok * node_f * nodes * (1 / 58e9 + 1 / 57e9)),
+                1e-9);
+    nvl.bytes_per_s = 160e9;
+    r = eval_plan(&s, 1, 1, 32, 32);
+    assert_near(r.prefill.ep_s, 58 * (2 * 5e-6 + tok * gpu_f * ranks * (1 / 153e9 + 1 / 158e9)),
+                1e-9);
+    /* an explicit --moe-imbalance is the busiest GPU's and node's alike */
+    s.moe_imbalance = 1.5;
+    nvl.bytes_per_s = 450e9;
+    r = eval_plan(&s, 1, 1, 32, 32);
+    assert_near(r.prefill.ep_s, 58 * (2 * 19e-6 + tok * 1.5 * nodes * (1 / 58e9 + 1 / 57e9)),
+                1e-9);
+}
+
 /* NCCL's all-to-all and DeepEP's low-latency kernels still send every
  * top-k copy: the same EP32 prefill over NCCL is 58 x 2 all-to-alls of
  * tok x 8 bytes (the hierarchical form over 8 GPUs a node), and a decode
@@ -663,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_deepep_table),
         cmocka_unit_test(test_ep_distinct_hand),
         cmocka_unit_test(test_deepep_node_dedup),
+        cmocka_unit_test(test_deepep_leg_imbalance),
         cmocka_unit_test(test_ep_per_copy_kept),
         cmocka_unit_test(test_tbo_hand),
         cmocka_unit_test(test_fused_ar_norm),

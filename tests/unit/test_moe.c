@@ -407,6 +407,32 @@ static void test_deepep_node_dedup(void **state)
                 1e-9);
 }
 
+/* DeepEP's internode table labels every point "(RDMA)", the bottleneck:
+ * in the test's own setting (tests/legacy/test_internode.py: 256 experts,
+ * top-8, one group a node, top min(nodes, 4) groups; H800 NVLink 160 GB/s,
+ * CX7 42.4) the RDMA leg, t x distinct nodes / 43, 58, 51 GB/s, must be the
+ * slower one against the NVLink fan-out, t x distinct ranks / 153 GB/s, at
+ * EP16, 32 and 64 (1.993 nodes and 6.52 ranks; 3.614 and 7.21; 4 and 7.38),
+ * so the model returns the table's figure there. */
+static void test_deepep_table_bottleneck(void **state)
+{
+    (void)state;
+    engine_link nvl = tl_link(0, 160), ib = tl_link(4e-6, 42.4);
+    static const int eps[] = {16, 32, 64};
+    static const double rdma_bw[] = {43e9, 58e9, 51e9};
+    for (int i = 0; i < 3; i++) {
+        int nodes = eps[i] / 8, top = nodes < 4 ? nodes : 4;
+        double dn = engine_ep_distinct(256, 8, nodes, top, nodes);
+        double dr = engine_ep_distinct(256, 8, nodes, top, eps[i]);
+        double t = 4096.0 * 7168;
+        double got = engine_deepep_normal_s(&nvl, &ib, eps[i], 1, 0, t * dr, t * dn);
+        assert_near(got, t * dn / rdma_bw[i], 1e-12);
+        assert_true(t * dr / 153e9 < got);
+    }
+    assert_near(engine_ep_distinct(256, 8, 2, 2, 2), 2 * (1 - 0.0034899), 1e-6);
+    assert_near(engine_ep_distinct(256, 8, 8, 4, 64), 64 * (0.5 - 0.4375 * 0.8793824), 1e-6);
+}
+
 /* The routing imbalance on DeepEP's two legs (the default rule, c = 1.68):
  * a GPU's RDMA traffic is its node's (a token enters a node through the
  * GPU of the sender's in-node index), so the RDMA leg carries the busiest
@@ -710,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_ep_distinct_hand),
         cmocka_unit_test(test_deepep_node_dedup),
         cmocka_unit_test(test_deepep_leg_imbalance),
+        cmocka_unit_test(test_deepep_table_bottleneck),
         cmocka_unit_test(test_ep_per_copy_kept),
         cmocka_unit_test(test_tbo_hand),
         cmocka_unit_test(test_fused_ar_norm),

@@ -65,6 +65,18 @@ typedef enum engine_a2a {
     ENGINE_A2A_COUNT
 } engine_a2a;
 #define ENGINE_DEEPEP_LL_TOKENS 256
+
+/* What the sampler does with each step's logits (engine_scenario.sampling;
+ * README "The model", framework profiles). */
+typedef enum engine_sampling {
+    ENGINE_SAMPLING_PLAIN = 0, /* temperature sampling, top-p 1, no top-k, no
+                                * penalties (the benchmark scripts' default) */
+    ENGINE_SAMPLING_TOP_P,     /* plus top-p / top-k truncation: the profile's
+                                * top-p kernels run too */
+    ENGINE_SAMPLING_FULL,      /* plus repetition, frequency and presence
+                                * penalties: its penalty kernels as well */
+    ENGINE_SAMPLING_COUNT
+} engine_sampling;
 #define ENGINE_MAX_IMBALANCE 64.0 /* --moe-imbalance */
 
 /* Kinds of interconnect, for what a framework can do on them (a custom
@@ -310,6 +322,16 @@ typedef struct engine_framework {
                                * 0: prefill first (decodes pause) */
     double moe_w4a16_fixed_s; /* its W4A16 (MXFP4 on Hopper) MoE's fixed cost per
                                * layer beyond the kernels eval.c counts; 0: none */
+    /* The sampler after the LM head, run outside the captured graph: its
+     * kernels each cost at least the GPU's kernel floor, and its passes
+     * read or write the step's fp32 logits (rows x vocab x 4 bytes). */
+    int sampler_kernels;      /* kernels of plain sampling; 0: one */
+    double sampler_passes;    /* passes over the fp32 logits; 0: three */
+    int top_p_kernels;        /* extra kernels of top-p / top-k truncation
+                               * (ENGINE_SAMPLING_TOP_P and FULL); 0: none counted */
+    double top_p_passes;      /* their passes over the fp32 logits */
+    int penalty_kernels;      /* extra kernels of the penalties (ENGINE_SAMPLING_FULL) */
+    double penalty_passes;    /* their passes over the fp32 logits */
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many
@@ -448,6 +470,7 @@ typedef struct engine_scenario {
     engine_graphs tbo;           /* two-batch overlap: the framework's, on, off */
     engine_graphs fuse_ar_norm;  /* fused all-reduce + norm: the framework's, on, off */
     engine_a2a a2a;              /* EP dispatch/combine kernels (default NCCL) */
+    engine_sampling sampling;    /* the sampler's path (default plain) */
     int redundant_experts;       /* extra physical expert slots of an EP plan
                                   * (EPLB replicas: 256 + 32 = 288); 0: none */
     double moe_imbalance;        /* busiest EP rank's routed tokens over the mean,
@@ -660,6 +683,8 @@ double engine_spec_tokens_per_step(int k, double accept);
 double engine_spec_accept_for_length(int k, double length);
 const char *engine_a2a_name(engine_a2a a);       /* "nccl", "deepep", "deepep-ll" */
 int engine_a2a_parse(const char *s, engine_a2a *out); /* 0 ok, -1 bad */
+const char *engine_sampling_name(engine_sampling v);  /* "plain", "top-p", "full" */
+int engine_sampling_parse(const char *s, engine_sampling *out); /* 0 ok, -1 bad */
 
 /* --- small shared utilities (engine/util.c; pure) -------------------- */
 
@@ -727,6 +752,11 @@ int engine_scenario_cuda_graphs(const engine_scenario *s);
  * scenario's choice, else its framework's. */
 int engine_scenario_tbo(const engine_scenario *s);
 int engine_scenario_fuse_ar_norm(const engine_scenario *s);
+/* The sampler's kernels per step on `sampling`'s path under profile fw
+ * (plain: sampler_kernels, 0 counting as one; top-p adds top_p_kernels;
+ * full adds penalty_kernels too); *passes (may be NULL) gets their passes
+ * over the step's fp32 logits (0 sampler_kernels: three). */
+int engine_sampler_kernels(const engine_framework *fw, engine_sampling sampling, double *passes);
 /* The default routing imbalance (max over mean routed tokens of the busiest
  * of `groups` expert groups holding `slots` physical experts; 1 for one
  * group): 1 + c * sqrt(2 ln groups) / sqrt(slots / groups), the expected

@@ -275,7 +275,10 @@ static int fw_check(const engine_framework *f)
            (unsigned)f->mem_rule < ENGINE_MEM_RULE_COUNT && f->mem_fraction > 0 &&
            f->mem_fraction <= 1 && f->runtime_bytes >= 0 && isfinite(f->launch_s + f->step_s +
            f->request_s + f->custom_ar_max_bytes + f->custom_ar_s + f->runtime_bytes +
-           f->graph_kernel_s);
+           f->graph_kernel_s) &&
+           f->sampler_kernels >= 0 && f->top_p_kernels >= 0 && f->penalty_kernels >= 0 &&
+           f->sampler_passes >= 0 && f->top_p_passes >= 0 && f->penalty_passes >= 0 &&
+           isfinite(f->sampler_passes + f->top_p_passes + f->penalty_passes);
 }
 
 /* Speculative decoding: a known method, k and P in range, a draft model
@@ -323,6 +326,8 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
         return fail(err, "fuse_ar_norm", "must be default, on or off");
     if ((unsigned)s->a2a >= ENGINE_A2A_COUNT)
         return fail(err, "a2a", "must be nccl, deepep or deepep-ll");
+    if ((unsigned)s->sampling >= ENGINE_SAMPLING_COUNT)
+        return fail(err, "sampling", "must be plain, top-p or full");
     if (s->redundant_experts < 0 || s->redundant_experts > ENGINE_MAX_GPUS)
         return failf(err, "redundant_experts", "must be 0..%d", ENGINE_MAX_GPUS);
     if (!(s->moe_imbalance == 0 ||
@@ -443,6 +448,23 @@ static int switch_of(engine_graphs v, int fw_default)
 int engine_scenario_tbo(const engine_scenario *s)
 {
     return switch_of(s->tbo, (s->framework ? s->framework : engine_framework_generic_ref())->tbo);
+}
+
+int engine_sampler_kernels(const engine_framework *fw, engine_sampling sampling, double *passes)
+{
+    int n = fw->sampler_kernels > 0 ? fw->sampler_kernels : 1;
+    double p = fw->sampler_kernels > 0 ? fw->sampler_passes : 3.0;
+    if (sampling == ENGINE_SAMPLING_TOP_P || sampling == ENGINE_SAMPLING_FULL) {
+        n += fw->top_p_kernels;
+        p += fw->top_p_passes;
+    }
+    if (sampling == ENGINE_SAMPLING_FULL) {
+        n += fw->penalty_kernels;
+        p += fw->penalty_passes;
+    }
+    if (passes)
+        *passes = p;
+    return n;
 }
 
 int engine_scenario_fuse_ar_norm(const engine_scenario *s)
@@ -1149,6 +1171,19 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
 /* The cost of stage i of the pipeline for one micro-batch; lay[moe][local]
  * are the layer costs for that shape (dense or MoE MLP, global or local
  * attention). */
+/* The sampler after the LM head (README "The model", framework
+ * profiles): the kernels of the scenario's sampling path sharing their
+ * passes over the step's fp32 logits (`logits` bytes), each at least the
+ * kernel floor. */
+static void sampler(step_acc *a, const plan_ctx *c, double logits)
+{
+    const engine_framework *fw = c->fw;
+    double passes;
+    int n = engine_sampler_kernels(fw, c->s->sampling, &passes);
+    for (int i = 0; i < n; i++)
+        small(a, &c->kc, "sampling", passes * logits / n);
+}
+
 static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc lay[2][2],
                        step_acc *out)
 {
@@ -1208,7 +1243,7 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
         if (p.tp > 1)
             out->tp += comm(c, out, "tp all-gather (logits)", ENGINE_OP_ALLGATHER, p.tp, ar_node,
                             logits);
-        small(out, k, "sampling", 3.0 * logits);
+        sampler(out, c, logits);
     } else {
         /* each TP rank sends its 1/tp slice of the activations on */
         out->pp += comm(c, out, "pp send/recv", ENGINE_OP_P2P, 2, c->pp_cross ? 1 : 0,
@@ -1857,6 +1892,10 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     explain_const(x, "custom_allreduce_max", f->custom_ar_max_bytes, "B", fo, f->source);
     explain_const(x, "custom_allreduce_t0", f->custom_ar_s, "s", fo, f->source);
     explain_const(x, "max_num_tokens", f->max_num_tokens, "tokens", fo, f->source);
+    double passes;
+    int kernels = engine_sampler_kernels(f, c->s->sampling, &passes);
+    explain_const(x, "sampler_kernels", kernels, "kernels", fo, f->source);
+    explain_const(x, "sampler_passes", passes, "passes", fo, f->source);
     const engine_link *ls[2] = {c->s->intra, c->s->inter};
     static const char *const nm[2][4] = {
         {"link_bandwidth", "link_alpha", "link_base", "link_eager"},

@@ -108,6 +108,22 @@ int engine_a2a_parse(const char *s, engine_a2a *out)
     return 0;
 }
 
+static const char *const SAMPLING_NAMES[ENGINE_SAMPLING_COUNT] = {"plain", "top-p", "full"};
+
+const char *engine_sampling_name(engine_sampling v)
+{
+    return (unsigned)v < ENGINE_SAMPLING_COUNT ? SAMPLING_NAMES[v] : "?";
+}
+
+int engine_sampling_parse(const char *s, engine_sampling *out)
+{
+    int i = parse_name(s, SAMPLING_NAMES, ENGINE_SAMPLING_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_sampling)i;
+    return 0;
+}
+
 const char *engine_link_kind_name(engine_link_kind k)
 {
     return (unsigned)k < ENGINE_LINK_KIND_COUNT ? LINK_KIND_NAMES[k] : "?";

@@ -222,6 +222,12 @@ static const field_spec framework_fields[] = {
     { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
     FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
+    { "sampler_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, sampler_kernels), 0, NULL, 0, NULL },
+    FN("sampler_passes", 0, FR_NONNEG, 10000, 1, sampler_passes),
+    { "top_p_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, top_p_kernels), 0, NULL, 0, NULL },
+    FN("top_p_passes", 0, FR_NONNEG, 10000, 1, top_p_passes),
+    { "penalty_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, penalty_kernels), 0, NULL, 0, NULL },
+    FN("penalty_passes", 0, FR_NONNEG, 10000, 1, penalty_passes),
 };
 
 /* --- error context ---------------------------------------------------- */

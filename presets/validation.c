@@ -109,6 +109,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->max_model_len = c->max_model_len;
     s->cuda_graphs = c->eager ? ENGINE_GRAPHS_OFF : ENGINE_GRAPHS_DEFAULT;
     s->fuse_ar_norm = c->fuse_ar_norm ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
+    s->sampling = c->sampling;
     s->microbatches = c->microbatches;
     s->mc_samples = 0;
     int unit = c->tp * c->pp;

@@ -84,6 +84,8 @@ typedef struct val_case {
     int attn_dp;           /* 1: attention data parallel (TensorRT-LLM's
                             * enable_attention_dp): every rank of the TP group
                             * schedules its own batch */
+    engine_sampling sampling; /* the run's sampling parameters (stated by the
+                            * source or its published script); 0: plain */
 } val_case;
 
 /* The shipped table (validation_cases.c). */

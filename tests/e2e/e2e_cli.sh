@@ -933,6 +933,17 @@ expect_out '"a2a":[[:space:]]*"deepep"'
 expect_out '"overlap":'
 expect_out '"tbo":[[:space:]]*false'
 expect_out '"tbo_hidden_s":[[:space:]]*0'
+# the sampler's path (README "The model", framework profiles): vLLM's V0
+# sampler counted from its code, 11 + 17 + 15 kernels for the full path
+run eval --model qwen2.5-0.5b --gpu a100-80gb --gpus 1 --tp 1 --framework vllm --sampling full --json
+expect_rc 0
+expect_clean_json
+expect_out '"path":[[:space:]]*"full"'
+expect_out '"kernels":[[:space:]]*43,'
+expect_near logit_passes 76.75 0
+run eval --model qwen2.5-0.5b --gpu a100-80gb --gpus 1 --tp 1 --sampling greedy
+expect_rc 2
+expect_err_exact "shardscope eval: --sampling: expected plain|top-p|full, got 'greedy'"
 # EP 2 under TP 8: valid, no all-to-all; the fused all-reduce + norm saves time
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 8 --ep 2 --batch 8 --fuse-ar-norm on --json
 expect_rc 0

@@ -454,6 +454,71 @@ static void test_w4a16_dequant_rates(void **state)
     assert_near(t16, 2.0 * 2048 * 5760 * 2880 * 32 / (989e12 * 0.85 * shape) + 3e-6, 1e-9);
 }
 
+
+/* The sampler after the LM head is the profile's kernels sharing its
+ * passes over the fp32 logits (README "The model", framework profiles).
+ * Llama-3-8B (vocabulary 128256) on one H100 with vLLM's counts from its
+ * V0 sampler code: plain 11 kernels of 14.5 passes, top-p adds 17 of 41,
+ * full also the penalties' 15 of 21.25.  At batch 1 every kernel is
+ * floor-bound (14.5 x 128256 x 4 B / 11 = 676 kB each), so the row costs
+ * kernels x floor; at batch 64 the passes are bandwidth-bound (43.3 MB a
+ * kernel): bytes / small-kernel bandwidth.  A profile without counts keeps
+ * one kernel of three passes. */
+static void test_explain_sampler(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
+    engine_framework fw;
+    engine_framework_generic(&fw);
+    s.framework = &fw;
+    const double V = 128256, logit = V * 4.0;
+    engine_result r;
+    explain(&s, 1, 1, 1, 1, &r);
+    const engine_explain_item *it = item(&X.decode, "sampling");
+    assert_non_null(it);
+    assert_near(it->count, 1, 0);
+    assert_near(it->bytes, 3 * logit, 1e-12);
+    fw.sampler_kernels = 11;
+    fw.sampler_passes = 14.5;
+    fw.top_p_kernels = 17;
+    fw.top_p_passes = 41;
+    fw.penalty_kernels = 15;
+    fw.penalty_passes = 21.25;
+    static const struct {
+        engine_sampling path;
+        int kernels;
+        double passes;
+    } want[] = {{ENGINE_SAMPLING_PLAIN, 11, 14.5},
+                {ENGINE_SAMPLING_TOP_P, 28, 55.5},
+                {ENGINE_SAMPLING_FULL, 43, 76.75}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        s.sampling = want[i].path;
+        s.batch = 1;
+        explain(&s, 1, 1, 1, 1, &r);
+        double floor_s = constant("kernel_floor")->value;
+        double bw = constant("small_kernel_bandwidth")->value;
+        assert_near(constant("sampler_kernels")->value, want[i].kernels, 0);
+        assert_near(constant("sampler_passes")->value, want[i].passes, 0);
+        it = item(&X.decode, "sampling");
+        assert_near(it->count, want[i].kernels, 0);
+        assert_near(it->bytes, want[i].passes * logit, 1e-12);
+        assert_true(want[i].passes * logit / want[i].kernels / bw < floor_s);
+        assert_near(it->time_s, want[i].kernels * floor_s, 1e-12);
+        s.batch = 64;
+        explain(&s, 1, 1, 1, 1, &r);
+        it = item(&X.decode, "sampling");
+        assert_true(want[i].passes * 64 * logit / want[i].kernels / bw > floor_s);
+        assert_near(it->time_s, want[i].passes * 64 * logit / bw, 1e-12);
+        assert_near(step_sum(&X.decode), r.itl_s, 1e-9);
+    }
+    /* an unknown path is refused, naming the field */
+    s.sampling = ENGINE_SAMPLING_COUNT;
+    engine_error err;
+    assert_int_equal(engine_evaluate(&s, (engine_plan){1, 1, 1, 1}, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "sampling"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_explain_invalid_plan),
         cmocka_unit_test(test_explain_mxfp4_math),
         cmocka_unit_test(test_w4a16_dequant_rates),
+        cmocka_unit_test(test_explain_sampler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

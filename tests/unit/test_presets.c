@@ -337,6 +337,18 @@ static void test_units_are_si(void **state)
     assert_int_equal(vl->overlap, 0);
     assert_int_equal(vl->attn_fused, 0);
     assert_int_equal(vl->max_num_tokens, 8192);
+    /* the sampler's kernels and passes over the fp32 logits, counted from
+     * vLLM's V0 sampler and SGLang's (frameworks.json notes) */
+    assert_int_equal(vl->sampler_kernels, 11);
+    assert_close(vl->sampler_passes, 14.5, 1e-12);
+    assert_int_equal(vl->top_p_kernels, 17);
+    assert_close(vl->top_p_passes, 41, 1e-12);
+    assert_int_equal(vl->penalty_kernels, 15);
+    assert_close(vl->penalty_passes, 21.25, 1e-12);
+    const engine_framework *sg = preset_find_framework(db, "sglang");
+    assert_int_equal(sg->sampler_kernels, 7);
+    assert_close(sg->sampler_passes, 6.5, 1e-12);
+    assert_int_equal(sg->penalty_kernels, 0);
     const engine_framework *trt = preset_find_framework(db, "trt-llm");
     assert_int_equal(trt->mem_rule, ENGINE_MEM_FREE);
     assert_int_equal(trt->overlap, 1);

@@ -90,6 +90,7 @@ typedef struct cli_values {
     uint64_t seed;
     /* MoE as deployed and overlap (ENUM: tbo, fuse_ar_norm, a2a) */
     int tbo, fuse_ar_norm, a2a, redundant_experts;
+    int sampling; /* ENUM: engine_sampling */
     double moe_imbalance;
     int no_calib, json, csv;
     /* comm */

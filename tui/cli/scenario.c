@@ -33,6 +33,8 @@ static const cli_enum GRAPHS = {graphs_name, ENGINE_GRAPHS_COUNT};
 static const cli_enum SPECS = {spec_name, ENGINE_SPEC_COUNT};
 static const char *a2a_name(int i) { return engine_a2a_name((engine_a2a)i); }
 static const cli_enum A2AS = {a2a_name, ENGINE_A2A_COUNT};
+static const char *sampling_name(int i) { return engine_sampling_name((engine_sampling)i); }
+static const cli_enum SAMPLINGS = {sampling_name, ENGINE_SAMPLING_COUNT};
 
 #define INT_OPT(nm, a, field, lo, hi, text) \
     {.name = nm, .kind = CLI_OPT_INT, .arg = a, .help = text, .off = CLI_AT(field), .min = lo, .max = hi}
@@ -100,6 +102,10 @@ const cli_opt cli_scenario_opts[] = {
     INT_OPT("--max-model-len", "N", max_model_len, 1, ENGINE_MAX_CONTEXT,
             "context limit in tokens (default: the model's\n"
             "max_position_embeddings x rope_scaling factor)"),
+    ENUM_OPT("--sampling", "plain|top-p|full", sampling, SAMPLINGS,
+             "the sampler's kernels per step: plain temperature\n"
+             "sampling (default), top-p adds top-p/top-k truncation,\n"
+             "full also repetition, frequency and presence penalties"),
     {.name = "--batch", .kind = CLI_OPT_INT, .arg = "B", .off = CLI_AT(batch), .min = 1,
      .max = ENGINE_MAX_BATCH, .section = "workload:", .takes_max = 1,
      .help = "concurrent sequences per replica, 1.." STR(ENGINE_MAX_BATCH) ", or max:\n"
@@ -267,6 +273,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->fuse_ar_norm = (engine_graphs)v->fuse_ar_norm;
     if (CLI_SEEN(o, a2a))
         s->a2a = (engine_a2a)v->a2a;
+    if (CLI_SEEN(o, sampling))
+        s->sampling = (engine_sampling)v->sampling;
     if (CLI_SEEN(o, interleave))
         s->interleave = v->interleave;
     if (CLI_SEEN(o, max_model_len))

@@ -244,6 +244,16 @@ static void add_phases(cJSON *o, const engine_scenario *s, const engine_result *
             cJSON_AddStringToObject(moe, "a2a", engine_a2a_name(s->a2a));
         }
     }
+    /* The sampler's path and its kernels a step (schema 2 addition). */
+    cJSON *sm = s ? cJSON_AddObjectToObject(o, "sampler") : NULL;
+    if (sm) {
+        double passes;
+        int n = engine_sampler_kernels(s->framework ? s->framework : engine_framework_generic_ref(),
+                                       s->sampling, &passes);
+        cJSON_AddStringToObject(sm, "path", engine_sampling_name(s->sampling));
+        cJSON_AddNumberToObject(sm, "kernels", n);
+        cJSON_AddNumberToObject(sm, "logit_passes", passes);
+    }
     cJSON *req = cJSON_AddObjectToObject(o, "request");
     if (req) {
         add_opt(req, "compute_s", r->compute_s, ok);

@@ -295,7 +295,8 @@ typedef struct engine_framework {
                                * attention kernel (TensorRT-LLM); 0: their own */
     double launch_s;          /* host cost of one kernel launch when eager */
     double graph_kernel_s;    /* cost per kernel inside a graph */
-    double step_s;            /* per engine step: scheduling, sampling, host sync */
+    double step_s;            /* per engine step: scheduling, the sampler's host side,
+                               * host sync (its GPU kernels: sampler_kernels) */
     double seq_step_s;        /* per running sequence per step (scheduler loops) */
     double request_s;         /* per request, inside TTFT: admission, tokenizer */
     int max_num_tokens;       /* tokens one step takes: prefill beyond it runs in

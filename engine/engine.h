@@ -93,9 +93,20 @@ typedef enum engine_link_kind {
 /* Warnings attached to an evaluated plan (engine_result.warnings). */
 enum {
     ENGINE_WARN_TP_CROSS_NODE = 1 << 0, /* a TP group spans NVLink domains */
-    ENGINE_WARN_EP_CROSS_NODE = 1 << 1  /* an EP group spans NVLink domains */
+    ENGINE_WARN_EP_CROSS_NODE = 1 << 1, /* an EP group spans NVLink domains */
+    ENGINE_WARN_QUEUED = 1 << 2         /* total_concurrency over dp replicas is more
+                                         * than max_num_seqs each: the rest queue */
 };
-#define ENGINE_WARN_COUNT 2
+#define ENGINE_WARN_COUNT 3
+
+/* What set the batch a plan is timed at (engine_result.batch_bound). */
+typedef enum engine_batch_bound {
+    ENGINE_BATCH_GIVEN = 0,     /* the scenario's batch, as given */
+    ENGINE_BATCH_CAPACITY,      /* batch_max: the most sequences the KV cache holds */
+    ENGINE_BATCH_MAX_NUM_SEQS,  /* the framework's (or the scenario's) max_num_seqs */
+    ENGINE_BATCH_CONCURRENCY,   /* total_concurrency: ceil(C / dp) */
+    ENGINE_BATCH_BOUND_COUNT
+} engine_batch_bound;
 
 typedef enum engine_schedule {
     ENGINE_SCHED_GPIPE = 0,
@@ -485,6 +496,12 @@ typedef struct engine_scenario {
                                   * (batch and batch_max ignored): ceil(C/dp) on
                                   * the first C % dp replicas, floor(C/dp) on the
                                   * rest; the most loaded one sets the latency */
+    int max_num_seqs;            /* > 0: running sequences a replica batches,
+                                  * overriding the framework's (vLLM
+                                  * --max-num-seqs); 0: the framework's
+                                  * (engine_max_num_seqs).  Caps the batch that
+                                  * comes from capacity (batch_max) or from
+                                  * total_concurrency, never a given batch */
     int prompt;                  /* S prompt tokens */
     int gen;                     /* G generated tokens (>= 1) */
     engine_dtype weight_dtype;
@@ -624,6 +641,11 @@ typedef struct engine_result {
                                 * memory rule; a replica holds as many */
     int max_concurrency;       /* sequences of prompt+gen tokens, ceil(len/16)
                                 * blocks each, that fit per replica; 0: none */
+    int max_num_seqs;          /* the cap on a replica's running sequences that
+                                * applied (engine_max_num_seqs) */
+    engine_batch_bound batch_bound; /* what set batch */
+    long long queued;          /* total_concurrency beyond dp x max_num_seqs:
+                                * sequences waiting, not running (0: none) */
     engine_spec_result spec;   /* speculative decoding; on == 0 without */
     /* MoE as deployed (0 for a dense model): */
     int expert_slots;          /* physical expert slots (experts + redundant) */
@@ -953,6 +975,15 @@ int engine_min_gpus(const engine_scenario *s, int max_gpus);
  * the plan is invalid. */
 int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap);
 
+/* The most sequences one replica runs at once under s: s->max_num_seqs when
+ * set, else the framework's max_num_seqs (vLLM max_num_seqs, SGLang
+ * max_running_requests, TensorRT-LLM max_batch_size), else 256 (the
+ * generic profile's).  s NULL: the generic profile's.  The one rule behind
+ * batch_max, total_concurrency, the load simulation's default and the
+ * validation's offline runs. */
+int engine_max_num_seqs(const engine_scenario *s);
+const char *engine_batch_bound_name(engine_batch_bound b); /* "batch", "capacity", ... */
+
 /* --- explain: one prefill and one decode step, kernel by kernel ----------- */
 
 typedef enum engine_kclass {
@@ -1025,6 +1056,9 @@ typedef struct engine_explain {
     engine_explain_step prefill, decode;
     int spec_k;                     /* speculation: drafted tokens a step; 0: none */
     double spec_tokens_per_step;    /* its expected tokens a target step E; 0: none */
+    engine_batch_bound batch_bound; /* what set batch (as engine_result's) */
+    int max_concurrency;            /* sequences the KV cache holds per replica */
+    int max_num_seqs;               /* the cap that applied (engine_max_num_seqs) */
     int n_const;
     engine_explain_const constant[ENGINE_EXPLAIN_CONST_MAX];
 } engine_explain;

@@ -345,6 +345,9 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
     if (s->total_concurrency < 0 || s->total_concurrency > ENGINE_MAX_BATCH)
         return failf(err, "total_concurrency", "must be 0..%d (0: batch per replica)",
                      ENGINE_MAX_BATCH);
+    if (s->max_num_seqs < 0 || s->max_num_seqs > ENGINE_MAX_BATCH)
+        return failf(err, "max_num_seqs", "must be 0..%d (0: the framework's)",
+                     ENGINE_MAX_BATCH);
     if (s->prompt < 1 || s->prompt > ENGINE_MAX_TOKENS)
         return failf(err, "prompt", "must be 1..%d tokens", ENGINE_MAX_TOKENS);
     if (s->gen < 1 || s->gen > ENGINE_MAX_TOKENS)
@@ -1733,16 +1736,45 @@ static void merge_lighter(const engine_scenario *s, engine_result *out, const en
                                  : 0;
 }
 
-/* The batch a plan is timed at (its most loaded replica): the
- * scenario's, batch_max's capacity max_conc, or ceil(C / dp) under
- * total_concurrency C. */
-static int plan_batch(const engine_scenario *s, engine_plan plan, int max_conc)
+int engine_max_num_seqs(const engine_scenario *s)
 {
-    if (s->total_concurrency > 0)
-        return s->total_concurrency / plan.dp + (s->total_concurrency % plan.dp ? 1 : 0);
-    if (s->batch_max)
-        return max_conc > 0 ? max_conc : 1;
-    return s->batch;
+    if (s && s->max_num_seqs > 0)
+        return s->max_num_seqs;
+    const engine_framework *f =
+        s && s->framework ? s->framework : engine_framework_generic_ref();
+    return f->max_num_seqs > 0 ? f->max_num_seqs : 256;
+}
+
+const char *engine_batch_bound_name(engine_batch_bound b)
+{
+    static const char *const names[ENGINE_BATCH_BOUND_COUNT] = {
+        "batch", "capacity", "max_num_seqs", "concurrency"};
+    return (unsigned)b < ENGINE_BATCH_BOUND_COUNT ? names[b] : "?";
+}
+
+/* The batch a plan is timed at (its most loaded replica) and what set it
+ * (*bound): the scenario's batch as given; batch_max's capacity max_conc;
+ * ceil(C / dp) under total_concurrency C.  The last two never exceed
+ * engine_max_num_seqs: a replica runs no more (the rest of C queue). */
+static int plan_batch(const engine_scenario *s, engine_plan plan, int max_conc,
+                      engine_batch_bound *bound)
+{
+    int mns = engine_max_num_seqs(s), b;
+    if (s->total_concurrency > 0) {
+        b = s->total_concurrency / plan.dp + (s->total_concurrency % plan.dp ? 1 : 0);
+        *bound = ENGINE_BATCH_CONCURRENCY;
+    } else if (s->batch_max) {
+        b = max_conc > 0 ? max_conc : 1;
+        *bound = ENGINE_BATCH_CAPACITY;
+    } else {
+        *bound = ENGINE_BATCH_GIVEN;
+        return s->batch;
+    }
+    if (b > mns) {
+        *bound = ENGINE_BATCH_MAX_NUM_SEQS;
+        b = mns;
+    }
+    return b;
 }
 
 int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *out,
@@ -1754,6 +1786,7 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
     out->plan = plan;
     out->regime = '-';
     out->batch = s->batch;
+    out->max_num_seqs = engine_max_num_seqs(s);
     if (!plan_valid(s, plan, out->reason, sizeof out->reason))
         return 0;
     out->valid = 1;
@@ -1762,10 +1795,12 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
     ctx_init(&c, s, plan); /* nothing in it depends on the batch */
     capacity_compute(&c, out);
     engine_scenario t = *s;
-    t.batch = plan_batch(s, plan, out->max_concurrency);
+    t.batch = plan_batch(s, plan, out->max_concurrency, &out->batch_bound);
     int n_hi = plan.dp, lo = 0;
     long long total = (long long)t.batch * plan.dp;
-    if (s->total_concurrency > 0) { /* the remainder on the first n_hi replicas */
+    if (s->total_concurrency > 0 && out->batch_bound == ENGINE_BATCH_MAX_NUM_SEQS) {
+        out->queued = s->total_concurrency - total; /* every replica full */
+    } else if (s->total_concurrency > 0) { /* the remainder on the first n_hi replicas */
         total = s->total_concurrency;
         lo = s->total_concurrency / plan.dp;
         n_hi = s->total_concurrency % plan.dp;
@@ -1776,6 +1811,8 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
     out->batch = t.batch;
     out->concurrency = total;
     eval_ctx(&c, out, memo);
+    if (out->queued > 0)
+        out->warnings |= ENGINE_WARN_QUEUED;
     if (n_hi < plan.dp) {
         engine_result lr = *out;
         if (lo > 0) {
@@ -1960,9 +1997,11 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
     memset(&r, 0, sizeof r);
     capacity_compute(&c, &r);
     engine_scenario t = *s;
-    t.batch = plan_batch(s, plan, r.max_concurrency);
+    t.batch = plan_batch(s, plan, r.max_concurrency, &out->batch_bound);
     c.s = &t;
     out->batch = t.batch;
+    out->max_concurrency = r.max_concurrency;
+    out->max_num_seqs = engine_max_num_seqs(s);
     xsink xs; /* ~100 KB */
     memset(&xs, 0, sizeof xs);
     c.xs = &xs;

@@ -132,7 +132,7 @@ static int unit_screen(const engine_fleet_request *q, engine_dtype d, engine_pla
     f->itl1 = decode_step(&st, 1);
     const engine_framework *fw = s.framework ? s.framework : engine_framework_generic_ref();
     int cap = st.max_concurrency;
-    int mns = fw->max_num_seqs > 0 ? fw->max_num_seqs : 256;
+    int mns = engine_max_num_seqs(&s);
     if (cap > mns)
         cap = mns;
     int bp = fw->max_num_tokens > 0 ? fw->max_num_tokens / s.prompt : 1;

@@ -150,6 +150,9 @@ const char *engine_warning_text(unsigned bit)
         return "a TP group spans NVLink domains: its all-reduces cross the scale-out link";
     case ENGINE_WARN_EP_CROSS_NODE:
         return "an EP group spans NVLink domains: its all-to-alls cross the scale-out link";
+    case ENGINE_WARN_QUEUED:
+        return "the concurrency is more than max_num_seqs a replica: each replica runs "
+               "max_num_seqs sequences, the rest queue (their wait is not in TTFT)";
     default:
         return "";
     }

@@ -125,9 +125,6 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     return val_spec(db, c, s, err);
 }
 
-/* The offline runs' batch: the most sequences the KV cache holds, capped
- * by the run's max batch size. */
-#define VAL_BATCH_CAP 65536
 #define VAL_TRTLLM_DEFAULT_BATCH 2048
 
 /* trtllm-bench's own max batch size for a run that names none (TensorRT-LLM
@@ -298,17 +295,20 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
         return;
     }
     if (c->batch <= 0) {
-        int cap = c->max_batch > 0 ? c->max_batch : VAL_BATCH_CAP;
+        /* One rule with eval --batch max: the most the KV cache holds, at
+         * most engine_max_num_seqs.  The run's own max batch size (stated,
+         * or trtllm-bench's, which it passes as max_batch_size) replaces
+         * the profile's max_num_seqs; under attention DP every rank of the
+         * TP group schedules its own batch of that many. */
         int tb = c->max_batch > 0 || c->harness != VAL_HARNESS_TRTLLM_BENCH ? 0
                  : val_trtllm_bench_batch(s.model, s.gpu, c->ep > 1 ? c->gpus / c->pp : c->tp,
                                           c->pp, c->prompt, c->gen,
                                           c->weights, c->kv);
-        /* attention DP: every rank of the TP group schedules its own batch */
-        if (tb > 0 && c->tp > 1 && c->attn_dp)
-            tb *= c->tp;
-        if (tb > 0 && tb < cap)
-            cap = tb;
-        int b = engine_max_batch(&s, p, cap);
+        if (c->max_batch > 0 || tb > 0)
+            s.max_num_seqs = c->max_batch > 0 ? c->max_batch : tb;
+        if (c->max_batch <= 0 && c->tp > 1 && c->attn_dp)
+            s.max_num_seqs = engine_max_num_seqs(&s) * c->tp;
+        int b = engine_max_batch(&s, p, engine_max_num_seqs(&s));
         s.batch = b > 0 ? b : 1;
     }
     out->batch = s.batch;

@@ -944,17 +944,113 @@ static void test_kv_capacity_paged(void **state)
     assert_true(r.mem.fits);
     assert_false(r.fits);
     assert_string_equal(r.reason, "324 sequences need 79 KV blocks of 16 tokens each, room for 323");
-    /* --batch max: the plan runs at its own max_concurrency */
+    /* --batch max: the plan runs at its own max_concurrency (below the
+     * framework's max_num_seqs here: test_batch_max_num_seqs has the cap) */
+    f.max_num_seqs = 4096;
     s.batch = 1;
     s.batch_max = 1;
     r = eval_plan(&s, 1, 1, 1, 1);
     assert_int_equal(r.batch, 323);
+    assert_int_equal(r.batch_bound, ENGINE_BATCH_CAPACITY);
     assert_true(r.fits);
     s.batch = 323;
     s.batch_max = 0;
     engine_result r323 = eval_plan(&s, 1, 1, 1, 1);
     assert_near(r.itl_s, r323.itl_s, 0);
     assert_near(r.tokens_per_s, r323.tokens_per_s, 0);
+}
+
+/* A replica runs at most max_num_seqs sequences (vLLM max_num_seqs,
+ * SGLang max_running_requests, TensorRT-LLM max_batch_size): the plan of
+ * test_kv_capacity_paged, whose KV cache holds 319 sequences of 1024 + 256
+ * tokens, is timed at 256 under a profile capped at 256 (generic, vLLM)
+ * with --batch max, and at its 319 under one capped at 4096 (SGLang).
+ * The scenario's max_num_seqs overrides the profile's; a given batch is
+ * never capped.  Under total_concurrency C on dp 2: C = 600 puts 256 on
+ * each replica and queues 88 (a warning); C = 500 runs 250 each. */
+static void test_batch_max_num_seqs(void **state)
+{
+    (void)state;
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
+    engine_framework f = fw_test();
+    f.mem_rule = ENGINE_MEM_TOTAL;
+    f.mem_fraction = 0.9;
+    f.runtime_bytes = 1.5e9;
+    f.max_num_tokens = 8192;
+    f.max_num_seqs = 256;
+    s.framework = &f;
+    assert_int_equal(engine_max_num_seqs(&s), 256);
+    assert_int_equal(engine_max_num_seqs(NULL), 256); /* the generic profile's */
+    s.batch = 256;
+    engine_result r256 = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r256.batch_bound, ENGINE_BATCH_GIVEN);
+    s.batch = 319;
+    engine_result r319 = eval_plan(&s, 1, 1, 1, 1);
+    assert_true(r319.fits && r319.itl_s > r256.itl_s); /* 63 more sequences a step */
+    assert_int_equal(r319.batch, 319); /* a given batch is never capped */
+    assert_int_equal(r319.batch_bound, ENGINE_BATCH_GIVEN);
+    s.batch = 1;
+    s.batch_max = 1;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.max_concurrency, 319); /* still what the KV cache holds */
+    assert_int_equal(r.batch, 256);
+    assert_int_equal(r.max_num_seqs, 256);
+    assert_int_equal(r.batch_bound, ENGINE_BATCH_MAX_NUM_SEQS);
+    assert_true(r.concurrency == 256);
+    assert_near(r.tokens_per_s, r256.tokens_per_s, 0);
+    assert_near(r.itl_s, r256.itl_s, 0);
+    engine_explain x;
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){1, 1, 1, 1}, &x, NULL), 0);
+    assert_int_equal(x.batch, 256);
+    assert_int_equal(x.batch_bound, ENGINE_BATCH_MAX_NUM_SEQS);
+    assert_int_equal(x.max_concurrency, 319);
+    assert_int_equal(x.max_num_seqs, 256);
+    f.max_num_seqs = 4096; /* SGLang's */
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.batch, 319);
+    assert_int_equal(r.batch_bound, ENGINE_BATCH_CAPACITY);
+    assert_near(r.tokens_per_s, r319.tokens_per_s, 0);
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){1, 1, 1, 1}, &x, NULL), 0);
+    assert_int_equal(x.batch, 319);
+    assert_int_equal(x.batch_bound, ENGINE_BATCH_CAPACITY);
+    /* the scenario's own limit (--max-num-seqs) wins over the profile's */
+    s.max_num_seqs = 100;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.batch, 100);
+    assert_int_equal(r.max_num_seqs, 100);
+    assert_int_equal(r.batch_bound, ENGINE_BATCH_MAX_NUM_SEQS);
+    f.max_num_seqs = 256;
+    s.max_num_seqs = 512;
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_int_equal(r.batch, 319);
+    assert_int_equal(r.max_num_seqs, 512);
+    /* total_concurrency: a replica runs at most max_num_seqs, the rest queue */
+    s.max_num_seqs = 0;
+    s.batch_max = 0;
+    s.batch = 256;
+    s.gpus = 2;
+    engine_result d256 = eval_plan(&s, 1, 1, 2, 1);
+    s.total_concurrency = 600;
+    r = eval_plan(&s, 1, 1, 2, 1);
+    assert_int_equal(r.batch, 256);
+    assert_int_equal(r.batch_bound, ENGINE_BATCH_MAX_NUM_SEQS);
+    assert_true(r.concurrency == 512);
+    assert_true(r.queued == 88);
+    assert_true(r.warnings & ENGINE_WARN_QUEUED);
+    assert_near(r.tokens_per_s, d256.tokens_per_s, 0);
+    assert_near(r.ttft_s, d256.ttft_s, 0);
+    s.total_concurrency = 500;
+    r = eval_plan(&s, 1, 1, 2, 1);
+    assert_int_equal(r.batch, 250);
+    assert_int_equal(r.batch_bound, ENGINE_BATCH_CONCURRENCY);
+    assert_true(r.concurrency == 500 && r.queued == 0);
+    assert_false(r.warnings & ENGINE_WARN_QUEUED);
+    /* a limit out of range is refused by name */
+    engine_error err;
+    s.max_num_seqs = -1;
+    assert_int_equal(engine_evaluate(&s, (engine_plan){1, 1, 2, 1}, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "max_num_seqs"));
 }
 
 /* Local-attention layers keep their window's blocks: Llama-3-8B with a
@@ -1549,6 +1645,7 @@ int main(void)
         cmocka_unit_test(test_params_exact),
         cmocka_unit_test(test_kv_capacity_paged),
         cmocka_unit_test(test_total_concurrency),
+        cmocka_unit_test(test_batch_max_num_seqs),
         cmocka_unit_test(test_kv_capacity_window),
         cmocka_unit_test(test_params_published),
         cmocka_unit_test(test_kv_bytes_per_token),

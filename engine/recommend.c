@@ -469,6 +469,7 @@ static int step_fit(rec_ctx *c, engine_error *err)
         .context_tokens = (double)b->prompt + b->gen,
         .kv_capacity_tokens = c->r1.kv_capacity_tokens,
         .max_concurrency = c->r1.max_concurrency,
+        .max_num_seqs = engine_max_num_seqs(b),
     };
     PUT(st, f, weights_bytes, REC_UNIT_BYTES);
     PUT(st, f, kv_bytes, REC_UNIT_BYTES);
@@ -483,6 +484,7 @@ static int step_fit(rec_ctx *c, engine_error *err)
     PUT(st, f, context_tokens, REC_UNIT_COUNT);
     PUT(st, f, kv_capacity_tokens, REC_UNIT_COUNT);
     PUT(st, f, max_concurrency, REC_UNIT_COUNT);
+    PUT(st, f, max_num_seqs, REC_UNIT_COUNT);
     c->budget = mem->capacity_bytes - mem->overhead_bytes - mem->activation_bytes;
     procedure(c->q, b->weight_dtype, mem->kv_bytes, c->budget, c->max_tp, &c->p0);
     return 0;

@@ -107,6 +107,8 @@ typedef struct recommend_fit {        /* REC_STEP_FIT */
     double context_tokens;            /* prompt + gen */
     double kv_capacity_tokens;        /* engine_result's, on one GPU */
     int max_concurrency;              /* sequences of context_tokens that fit */
+    int max_num_seqs;                 /* the most a replica runs at once
+                                       * (engine_max_num_seqs) */
 } recommend_fit;
 
 typedef struct recommend_floor {      /* REC_STEP_FLOOR */

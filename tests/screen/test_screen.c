@@ -1382,6 +1382,43 @@ static void test_details_launch_lines(void **state)
     screen_close();
 }
 
+/* The details pane names what bounds the largest batch a replica runs:
+ * Llama-3-8B on one H100 under vLLM holds 348 sequences of 1024 + 256
+ * tokens, more than vLLM's max_num_seqs 256; under SGLang (4096) the KV
+ * cache is the bound. */
+static void test_details_batch_bound(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *framework;
+        const char *want;
+    } cases[] = {{"vllm", "Batch: at most 256 (max_num_seqs)"},
+                 {"sglang", "Batch: at most %d (KV cache)"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        explorer_opts eo;
+        explorer_opts_defaults(&eo);
+        eo.model = "llama-3-8b";
+        eo.gpu = "h100-sxm";
+        eo.gpus = 1;
+        eo.framework = cases[c].framework;
+        screen_open("vt100", 0, 40, 120, &eo);
+        type("3");
+        const engine_result *p = exp_selected_plan(g_x);
+        assert_non_null(p);
+        assert_true(p->valid && p->fits && p->max_concurrency > 256);
+        assert_int_equal(p->max_num_seqs, c ? 4096 : 256);
+        char want[64];
+        snprintf(want, sizeof want, cases[c].want, p->max_concurrency);
+        static char got[DLINES][200];
+        memset(got, 0, sizeof got);
+        int n = details_all_lines(got), seen = 0;
+        for (int i = 0; i < n; i++)
+            seen |= !strcmp(got[i], want);
+        assert_true(seen);
+        screen_close();
+    }
+}
+
 /* Issue 11: `x` turns the details pane to its second page, the selected
  * plan kernel by kernel (engine_explain_plan) and the constants with their
  * origin; `x` again turns it back. */
@@ -2415,6 +2452,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_details_disagg_line),
+        cmocka_unit_test(test_details_batch_bound),
         cmocka_unit_test(test_golden_120x40_xterm256),
         cmocka_unit_test(test_golden_120x40_vt100),
         cmocka_unit_test(test_golden_80x24_xterm256),

@@ -103,6 +103,9 @@ static void print_header(const engine_scenario *s, FILE *f)
             s->framework ? s->framework->name : "generic",
             engine_scenario_cuda_graphs(s) ? "on" : "off",
             out_calibration_label(s->calib, cal, sizeof cal));
+    if (s->batch_max || s->total_concurrency > 0)
+        fprintf(f, "max_num_seqs: at most %d running sequences a replica (%s)\n",
+                engine_max_num_seqs(s), s->max_num_seqs > 0 ? "--max-num-seqs" : "the framework's");
     if (s->spec_method != ENGINE_SPEC_NONE)
         fprintf(f, "speculative decoding: %s%s%s, k %d, acceptance %.3g: %.3g tokens per target "
                 "step\n", engine_spec_method_name(s->spec_method),
@@ -184,10 +187,16 @@ static void print_capacity(const engine_scenario *s, const engine_result *r)
              "blocks) per replica", ENGINE_KV_BLOCK, r->max_concurrency, len, blocks);
     row("KV capacity", a, note);
     if (s->batch_max || s->total_concurrency > 0) {
+        char bb[128], q[64] = "";
         snprintf(a, sizeof a, "%d per replica", r->batch);
-        snprintf(note, sizeof note, "%lld sequences in all%s", r->concurrency,
-                 s->total_concurrency > 0 && s->total_concurrency % r->plan.dp
-                     ? "; the most loaded replica sets the latency" : "");
+        if (r->queued > 0)
+            snprintf(q, sizeof q, "; %lld more queue", r->queued);
+        snprintf(note, sizeof note, "%lld sequences in all%s%s; set by %s", r->concurrency,
+                 s->total_concurrency > 0 && s->total_concurrency % r->plan.dp &&
+                         r->queued == 0
+                     ? "; the most loaded replica sets the latency" : "", q,
+                 out_batch_bound_text(r->batch_bound, r->max_concurrency, r->max_num_seqs, bb,
+                                      sizeof bb));
         row("load", a, note);
     }
 }

@@ -43,12 +43,8 @@ static const cli_opt LOAD_OPTS[] = {
              "lognormal:SIGMA (mean --prompt)"},
     {.name = "--gen-dist", .kind = CLI_OPT_STRING, .arg = "D", .off = CLI_AT(gen_dist),
      .help = "output lengths, the same forms (mean --gen)"},
-    {.name = "--max-num-seqs", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = ENGINE_MAX_BATCH,
-     .off = CLI_AT(max_num_seqs), .section = "engine limits:",
-     .help = "running requests per replica (default: the framework's:\n"
-             "vLLM 256, SGLang 4096, TensorRT-LLM 2048, generic 256)"},
     {.name = "--max-batched-tokens", .kind = CLI_OPT_INT, .arg = "N", .min = 1,
-     .max = ENGINE_MAX_TOKENS, .off = CLI_AT(max_batched_tokens),
+     .max = ENGINE_MAX_TOKENS, .off = CLI_AT(max_batched_tokens), .section = "engine limits:",
      .help = "tokens one step computes, the prefill budget (default:\n"
              "the framework's max_num_tokens, 8192)"},
     {.name = "--kv-fraction", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0.01, .max = 1,
@@ -235,8 +231,7 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
     if (parse_dist("--prompt-dist", v->prompt_dist, &c->prompt_dist, err) != 0 ||
         parse_dist("--gen-dist", v->gen_dist, &c->gen_dist, err) != 0)
         return -1;
-    if (CLI_SEEN(o, max_num_seqs))
-        c->max_num_seqs = v->max_num_seqs;
+    /* --max-num-seqs is a scenario flag: engine_sim_defaults took it */
     if (CLI_SEEN(o, max_batched_tokens))
         c->max_batched_tokens = v->max_batched_tokens;
     if (CLI_SEEN(o, scheduler))

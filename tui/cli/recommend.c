@@ -214,6 +214,8 @@ static void print_fit(const recommend_request *q, const recommend_result *r,
     printf("    KV capacity: %.0f tokens in blocks of %d = %d sequence%s of %.0f tokens at most\n",
            f->kv_capacity_tokens, ENGINE_KV_BLOCK, f->max_concurrency,
            f->max_concurrency == 1 ? "" : "s", f->context_tokens);
+    if (f->max_concurrency > f->max_num_seqs)
+        printf("    a replica runs at most %d of them at once (max_num_seqs)\n", f->max_num_seqs);
 }
 
 static void print_floor(const recommend_request *q, const recommend_result *r,

@@ -111,6 +111,13 @@ const cli_opt cli_scenario_opts[] = {
      .help = "concurrent sequences per replica, 1.." STR(ENGINE_MAX_BATCH) ", or max:\n"
              "the most whose KV cache fits (default 1; eval ranking\n"
              "by throughput or cost: each plan's max)"},
+    INT_OPT("--max-num-seqs", "N", max_num_seqs, 1, ENGINE_MAX_BATCH,
+            "running requests per replica (vLLM --max-num-seqs, SGLang\n"
+            "--max-running-requests, TensorRT-LLM max_batch_size;\n"
+            "default: the framework's: vLLM 256, SGLang 4096,\n"
+            "TensorRT-LLM 2048, generic 256); caps --batch max, the\n"
+            "rankings' largest batch and --total-concurrency per\n"
+            "replica (the rest queue), never a given --batch"),
     INT_OPT("--prompt", "S", prompt, 1, ENGINE_MAX_TOKENS,
             "prompt tokens, 1.." STR(ENGINE_MAX_TOKENS) " (default 1024)"),
     INT_OPT("--gen", "G", gen, 1, ENGINE_MAX_TOKENS,
@@ -292,6 +299,7 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->batch_max = 1;
     }
     TAKE(total_concurrency, total_concurrency);
+    TAKE(max_num_seqs, max_num_seqs);
     TAKE(prompt, prompt);
     TAKE(gen, gen);
     TAKE(microbatches, microbatches);

@@ -121,11 +121,33 @@ static void print_step(FILE *f, const engine_explain *x, int decode)
             fmt_seconds(sum, NULL, t, sizeof t));
 }
 
+char *out_batch_bound_text(engine_batch_bound b, int mc, int mns, char *buf, size_t len)
+{
+    switch (b) {
+    case ENGINE_BATCH_MAX_NUM_SEQS:
+        snprintf(buf, len, "max_num_seqs %d (the KV cache holds %d)", mns, mc);
+        break;
+    case ENGINE_BATCH_CAPACITY:
+        snprintf(buf, len, "the KV cache's %d sequences (max_num_seqs %d)", mc, mns);
+        break;
+    case ENGINE_BATCH_CONCURRENCY:
+        snprintf(buf, len, "ceil(C / dp) of the total concurrency (max_num_seqs %d)", mns);
+        break;
+    default:
+        snprintf(buf, len, "as given");
+        break;
+    }
+    return buf;
+}
+
 void out_explain_print(FILE *f, const engine_explain *x)
 {
-    char p[64];
+    char p[64], bb[128];
     fprintf(f, "\nexplain: plan %s, %d sequences per replica; per GPU, the slowest pipeline stage\n",
             fmt_plan(x->plan, NULL, p, sizeof p), x->batch);
+    fprintf(f, "batch set by %s\n",
+            out_batch_bound_text(x->batch_bound, x->max_concurrency, x->max_num_seqs, bb,
+                                 sizeof bb));
     print_step(f, x, 0);
     print_step(f, x, 1);
     fprintf(f, "\nconstants\n  %-26s %-14s %-18s %s\n", "name", "value", "origin", "source");
@@ -174,6 +196,9 @@ cJSON *out_explain_json(const engine_explain *x)
         return NULL;
     cJSON_AddItemToObject(o, "plan", out_plan_json(&x->plan));
     cJSON_AddNumberToObject(o, "batch", x->batch);
+    cJSON_AddStringToObject(o, "batch_bound", engine_batch_bound_name(x->batch_bound));
+    cJSON_AddNumberToObject(o, "max_concurrency", x->max_concurrency);
+    cJSON_AddNumberToObject(o, "max_num_seqs", x->max_num_seqs);
     const engine_explain_step *st[2] = {&x->prefill, &x->decode};
     static const char *const nm[2][2] = {{"prefill", "prefill_step"},
                                          {"decode", "decode_step"}};

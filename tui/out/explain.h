@@ -43,6 +43,13 @@ char *out_explain_title(const engine_explain *x, int decode, char *buf, size_t l
 char *out_explain_value(const engine_explain_const *c, const char *micro, char *buf,
                         size_t len);
 
+/* What set the batch a plan was timed at, as a phrase: "max_num_seqs 256
+ * (the KV cache holds 319)", "the KV cache's 319 sequences (max_num_seqs
+ * 4096)", "ceil(C / dp) of the total concurrency (max_num_seqs 256)", "as
+ * given".  mc: the sequences the KV cache holds, mns: the cap that applied.
+ * Writes into buf (truncated as snprintf), returns buf. */
+char *out_batch_bound_text(engine_batch_bound b, int mc, int mns, char *buf, size_t len);
+
 /* Both steps' tables and the constants, with units, on f. */
 void out_explain_print(FILE *f, const engine_explain *x);
 

@@ -100,6 +100,10 @@ static void add_plan(cJSON *o, const engine_scenario *s, const engine_result *r)
     add_opt(o, "concurrency", (double)r->concurrency, v);
     add_opt(o, "max_concurrency", r->max_concurrency, v);
     add_opt(o, "kv_capacity_tokens", r->kv_capacity_tokens, v);
+    /* the cap on a replica's running sequences, what set batch, the rest queued */
+    add_opt(o, "max_num_seqs", r->max_num_seqs, v);
+    add_string_or_null(o, "batch_bound", v ? engine_batch_bound_name(r->batch_bound) : NULL);
+    add_opt(o, "queued", (double)r->queued, v);
 }
 
 /* Memory (kept for a plan that does not fit: it says why) and warnings. */
@@ -328,6 +332,7 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cJSON_AddNumberToObject(o, "max_model_len", engine_context_limit(s));
     cJSON_AddNumberToObject(o, "batch", s->batch);
     cJSON_AddBoolToObject(o, "batch_max", s->batch_max != 0);
+    cJSON_AddNumberToObject(o, "max_num_seqs", engine_max_num_seqs(s));
     if (s->total_concurrency > 0)
         cJSON_AddNumberToObject(o, "total_concurrency", s->total_concurrency);
     else

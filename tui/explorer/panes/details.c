@@ -158,6 +158,16 @@ static void build_load(const exp_view *v, const engine_result *p, lines *l)
             s->goodput_requests_per_s, s->slo_met ? "met" : "missed");
 }
 
+/* What bounds the largest batch a replica runs (eval --batch max, its
+ * rankings, the load line): the KV cache or the framework's max_num_seqs;
+ * ROLE_BAD when the batch control asks for more than max_num_seqs. */
+static void build_batch_bound(const engine_result *p, lines *l)
+{
+    int kv = p->max_concurrency <= p->max_num_seqs;
+    add(l, p->batch > p->max_num_seqs ? ROLE_BAD : ROLE_TITLE, "Batch: at most %d (%s)",
+        kv ? p->max_concurrency : p->max_num_seqs, kv ? "KV cache" : "max_num_seqs");
+}
+
 /* The best xPyD split of these GPUs (update.c: engine_disagg_rank by the
  * objective): its TTFT (prefill alone + the exposed KV transfer), ITL and
  * tokens/s (the smaller pool's rate x gen) against the selected plan's. */
@@ -449,6 +459,7 @@ static void build(const exp_view *v, lines *l)
     if (p->fits) {
         build_load(v, p, l);
         build_disagg(v, p, l);
+        build_batch_bound(p, l);
         build_time(v, p, l);
         build_launch(v, p, l);
     } else

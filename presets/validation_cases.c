@@ -785,7 +785,7 @@ const val_case val_cases[] = {
     {"oci-l31-405b-mi300x-f8-tp8-off-128-2048", "https://blogs.oracle.com/cloud-infrastructure/post/serving-llama-31-405b-model-with-amd-mi300x-gpus, Throughput measurements (generation heavy)",
      "vLLM (version unstated) benchmark_throughput.py (offline), one instance on 8 GPUs",
      "llama-3.1-405b", "mi300x", NULL, NULL, "vllm", 8, 8, 1, 1, 0, 0, 128, 2048, F8, B16, 0, 0,
-     VAL_TPS, 2794, 0.50, "runs at vLLM's default max_num_seqs 256 (the post is of 2024-10-10: vLLM V0, whose default is 256 on every GPU), not the 939 sequences the KV cache holds (ratio 1.60 there); the rest as oci-l31-405b-mi300x-f8-tp8-b256-128-128", 0, 0, 0},
+     VAL_TPS, 2794, 0.50, "runs at vLLM's default max_num_seqs 256 (the post is of 2024-10-10: vLLM V0, whose default is 256 on every GPU), not the 939 sequences the KV cache holds (ratio 1.58 there); the rest as oci-l31-405b-mi300x-f8-tp8-b256-128-128", 0, 0, 0},
     /* --- VB3: vLLM FP8 KV-cache post, Llama-3.1-8B on one H100, concurrency 8 --- */
     {"vb3-l31-8b-h100-c8-20k-2k-itl", "vllm-project/vllm-project.github.io@c3a01c4a5807c8d900ae468897e45263373e534e:_posts/2026-04-22-fp8-kvcache.md, Table 4 (BF16 row)",
      "vLLM (v0.19.1 presumed) vllm bench serve, concurrency 8, 150 requests, FlashAttention-3, BF16 KV",

@@ -448,6 +448,38 @@ static void test_trtllm_bench_batch(void **state)
         }
 }
 
+/* The offline cases (batch 0) follow eval --batch max's rule: the most the
+ * KV cache holds, at most engine_max_num_seqs, where the run's own max batch
+ * size (trtllm-bench's) replaces the profile's.  Oracle's vLLM run (V0,
+ * max_num_seqs 256) holds 939 sequences but ran 256; Llama-3.1-405B FP8 on
+ * 8 H200 under trtllm-bench ran its 4096, above the TensorRT-LLM profile's
+ * 2048; the same scenario through engine_evaluate with batch_max and that
+ * max_num_seqs gives the same batch. */
+static void test_offline_max_num_seqs(void **state)
+{
+    (void)state;
+    const val_result *oci = result_of("oci-l31-405b-mi300x-f8-tp8-off-128-2048");
+    const val_result *trt = result_of("trt013-l31-405b-h200-f8-tp8-off-128-128");
+    assert_non_null(oci);
+    assert_non_null(trt);
+    assert_true(oci->ok && trt->ok);
+    assert_int_equal(oci->batch, 256);
+    assert_int_equal(trt->batch, 4096);
+    for (int k = 0; k < 2; k++) {
+        const val_case *c = k ? trt->c : oci->c;
+        engine_scenario s;
+        engine_plan p;
+        assert_int_equal(val_scenario(ts_db, c, &s, &p, NULL), 0);
+        s.batch_max = 1;
+        s.max_num_seqs = k ? 4096 : 0; /* trtllm-bench's; vLLM: the profile's */
+        engine_result r;
+        assert_int_equal(engine_evaluate(&s, p, &r, NULL), 0);
+        assert_int_equal(r.batch, k ? trt->batch : oci->batch);
+        assert_int_equal(r.batch_bound, ENGINE_BATCH_MAX_NUM_SEQS);
+        assert_true(r.max_concurrency > r.batch); /* the cap, not the cache, bound it */
+    }
+}
+
 static void test_replicas_vs_tp(void **state)
 {
     (void)state;
@@ -675,6 +707,7 @@ int main(void)
         cmocka_unit_test(test_serving_stats_hand),
         cmocka_unit_test(test_replicas_vs_tp),
         cmocka_unit_test(test_trtllm_bench_batch),
+        cmocka_unit_test(test_offline_max_num_seqs),
         cmocka_unit_test(test_spec_category),
         cmocka_unit_test(test_disagg_pools_in_band),
     };

@@ -257,6 +257,10 @@ typedef struct engine_gpu {
      * local experts; 0: none.  Its fixed cost per layer is the framework's
      * (engine_framework.moe_w4a16_fixed_s). */
     double moe_w4a16_token_s;
+    /* Prefill attention's cost per thread block (128 queries of one head):
+     * loading its queries, the softmax's final rescale and its output,
+     * paid on one SM whatever the keys; 0: none. */
+    double attn_cta_s;
 } engine_gpu;
 
 #define ENGINE_CURVE_MAX 24
@@ -837,6 +841,11 @@ double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tok
 double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double past,
                              double heads, double kv_heads, double qk_dim, double v_dim,
                              double a_bytes);
+/* The same for a local layer: each query sees at most `window` keys (the
+ * last ones when sliding, its own chunk's when chunked, Llama 4); 0: none. */
+double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, double past,
+                                    double window, int chunked, double heads, double kv_heads,
+                                    double qk_dim, double v_dim, double a_bytes);
 /* Decode attention reading `kv_bytes` of cache in total for `seq_heads`
  * (sequence, query head) pairs: t0 + bytes / (BW * eta_kv) + seq_heads *
  * decode_attn_seq_s / SMs. */

@@ -53,6 +53,7 @@ typedef struct kconst {
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
     double moe_token;   /* W4A16 MoE: per routed token (0: none) */
+    double attn_cta;    /* prefill attention per thread block, on one SM (0: none) */
     int sm;
     int dclass;         /* the math's class for table lookups (0 16-bit, 1 8-bit, 2 other) */
     const engine_calib *tab; /* measured GEMM tables (NULL: none) */

@@ -227,6 +227,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
     k->gemm_t0 = t0;
     k->attn_t0 = or_default(g->attn_t0_s, DEF_ATTN_T0_S);
+    k->attn_cta = g->attn_cta_s > 0 ? g->attn_cta_s : 0.0;
     k->decode_attn_t0 = or_default(g->decode_attn_t0_s, DEF_DECODE_ATTN_T0_S);
     k->decode_seq = or_default(g->decode_attn_seq_s, DEF_DECODE_SEQ_S);
     k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
@@ -375,7 +376,8 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
     double util = ctas / (waves * k->sm);
     double io = seqs * (t * (heads * (qk + v) + kv_heads * (qk + v)) + past * kv_heads * (qk + v)) *
                 a_bytes;
-    double tc = flops / (k->flops16 * k->eta_attn * util), tm = io / k->bw_attn_io;
+    double tc = flops / (k->flops16 * k->eta_attn * util) + waves * k->attn_cta;
+    double tm = io / k->bw_attn_io;
     if (x)
         *x = (kcost){k->attn_t0 + tc + tm, flops, io, term_bound(k->attn_t0, tc, tm)};
     return k->attn_t0 + tc + tm;
@@ -534,6 +536,16 @@ double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double 
     kconst kc;
     kconst_init(&kc, g, NULL, ENGINE_FP16);
     return kc_attn_prefill(&kc, seqs, t, past, heads, kv_heads, qk_dim, v_dim, a_bytes);
+}
+
+double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, double past,
+                                    double window, int chunked, double heads, double kv_heads,
+                                    double qk_dim, double v_dim, double a_bytes)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP16);
+    return kc_attn_prefill_w(&kc, seqs, t, past, window, chunked, heads, kv_heads, qk_dim, v_dim,
+                             a_bytes);
 }
 
 double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads)

@@ -170,6 +170,7 @@ static const field_spec gpu_fields[] = {
     GN("gemm_t0_fp8_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp8_s),
     GN("gemm_t0_fp4_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp4_s),
     GN("attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, attn_t0_s),
+    GN("attn_cta_us", 0, FR_NONNEG, 1000000, 1e-6, attn_cta_s),
     GN("decode_attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_t0_s),
     GN("decode_attn_seq_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_seq_s),
     GN("kernel_floor_us", 0, FR_NONNEG, 1000000, 1e-6, kernel_floor_s),

@@ -188,7 +188,9 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
     char path[1024];
     snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/context_attention.csv", root, dir);
     csv c;
-    acc pre = {0}, dec = {0}, goss[2] = {{0}}; /* gpt-oss decode: global, 128-token window */
+    acc pre = {0}, dec = {0};
+    acc goss[2][2] = {{{0}}}; /* gpt-oss decode: [fp8 KV][global, 128-token window] */
+    acc gpre[2] = {{0}};      /* gpt-oss prefill: global, 128-token window */
     if (csv_open(&c, path) == 0) {
         int ib = csv_idx(&c, "batch_size"), is = csv_idx(&c, "isl"), ih = csv_idx(&c, "num_heads");
         int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
@@ -196,7 +198,16 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
         int ikd = csv_idx(&c, "kv_cache_dtype"), il = csv_idx(&c, "latency");
         int isrc = csv_idx(&c, "kernel_source");
         while (csv_next(&c)) {
-            if (num(&c, iw) != 0 || strcmp(str(&c, ia), "bfloat16") ||
+            double w = num(&c, iw);
+            if (num(&c, ih) == 64 && num(&c, ikv) == 8 && num(&c, id) == 64 &&
+                (w == 0 || w == 128) && !strcmp(str(&c, ia), "bfloat16") &&
+                !strcmp(str(&c, ikd), "bfloat16") && !strcmp(str(&c, isrc), "torch_flow"))
+                /* gpt-oss's layers at TP1, global and sliding */
+                acc_add(&gpre[w > 0],
+                        engine_attn_prefill_window_s(g, num(&c, ib), num(&c, is), 0, w, 0, 64, 8,
+                                                     64, 64, 2.0),
+                        num(&c, il) * 1e-3);
+            if (w != 0 || strcmp(str(&c, ia), "bfloat16") ||
                 strcmp(str(&c, ikd), "bfloat16") || strcmp(str(&c, isrc), "torch_flow"))
                 continue;
             double d = num(&c, id);
@@ -218,14 +229,15 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
             /* GQA ratios of today's models (h/kv <= 16); A100's GQA rows
              * run faster than its HBM allows and are left out (MHA only). */
             double h = num(&c, ih), kv = num(&c, ikv), w = num(&c, iw);
+            int f8 = !strcmp(str(&c, ikd), "fp8");
             if (h == 64 && kv == 8 && num(&c, id) == 64 && (w == 0 || w == 128) &&
-                !strcmp(str(&c, ia), "bfloat16") && !strcmp(str(&c, ikd), "bfloat16")) {
+                !strcmp(str(&c, ia), "bfloat16") && (f8 || !strcmp(str(&c, ikd), "bfloat16"))) {
                 /* gpt-oss's layers at TP1: a sliding one reads its window */
                 double ctx = num(&c, isl) + num(&c, ist);
                 if (w > 0 && ctx > w)
                     ctx = w;
-                double bytes = num(&c, ib) * ctx * 2 * kv * 64 * 2;
-                acc_add(&goss[w > 0], engine_attn_decode_s(g, bytes, num(&c, ib) * h),
+                double bytes = num(&c, ib) * ctx * 2 * kv * 64 * (f8 ? 1 : 2);
+                acc_add(&goss[f8][w > 0], engine_attn_decode_s(g, bytes, num(&c, ib) * h),
                         num(&c, il) * 1e-3);
             }
             if (w != 0 || strcmp(str(&c, ia), "bfloat16") ||
@@ -239,9 +251,13 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
         fclose(c.f);
     }
     acc_print("aiconfigurator attn", dir, "prefill (bf16)", &pre);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss prefill global", &gpre[0]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss prefill win 128", &gpre[1]);
     acc_print("aiconfigurator attn", dir, "decode (bf16 KV)", &dec);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss decode global", &goss[0]);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss decode win 128", &goss[1]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss decode global", &goss[0][0]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss decode win 128", &goss[0][1]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV global", &goss[1][0]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV win 128", &goss[1][1]);
 }
 
 static void aic_nccl(const char *root, const char *dir, const engine_link *l)
@@ -516,6 +532,17 @@ static void vidur(const char *root, const char *gdir, const engine_gpu *g)
         acc_print("vidur (pytorch fp16)", gdir, V_NAMES[i], &a[i]);
 }
 
+/* VK_ATTN_CTA_US=x replaces every GPU's attn_cta_s (a fitting aid). */
+static const engine_gpu *vk_gpu(const engine_gpu *g, engine_gpu *tmp)
+{
+    const char *v = getenv("VK_ATTN_CTA_US");
+    if (!v)
+        return g;
+    *tmp = *g;
+    tmp->attn_cta_s = atof(v) * 1e-6;
+    return tmp;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -532,9 +559,11 @@ int main(int argc, char **argv)
     printf("  %-22s %-10s %-22s %7s %10s %10s %8s\n", "table", "gpu", "kernel", "rows",
            "median APE", "p90 APE", "bias");
     for (size_t i = 0; i < sizeof AIC / sizeof AIC[0]; i++) {
+        engine_gpu tmp;
         const engine_gpu *g = preset_find_gpu(db, AIC[i].gpu);
         if (!g)
             continue;
+        g = vk_gpu(g, &tmp);
         aic_gemm(argv[1], AIC[i].dir, g);
         aic_attention(argv[1], AIC[i].dir, g);
         aic_nccl(argv[1], AIC[i].dir, preset_find_link(db, AIC[i].link));

@@ -146,8 +146,11 @@ typedef struct calib_kpoint {
 } calib_kpoint;
 
 /* The per-kernel fit: every GEMM, GEMV and attention point with the
- * engine's form t = max(F / (peak * eff * eta_shape), B / bw) + t0
- * (eta_shape: engine_gemm_shape_eta on `sm` multiprocessors; 1 on a CPU),
+ * engine's form t = max(F / (peak * eff * eta_shape) + W / pack_bw, B / bw)
+ * + t0 * calls (eta_shape: engine_gemm_shape_eta on `sm` multiprocessors; 1
+ * on a CPU; W: a GEMM's weight bytes, which a CPU's level-3 BLAS packs
+ * before its kernel runs - OpenBLAS driver/level3/level3.c - so the two
+ * add; 0 for a GEMV and on a GPU, where pack_bw is not fitted),
  * the small-kernel floor and launch cost as the medians of their points;
  * mape over all of them (one combined fit). */
 typedef struct calib_per_kernel {
@@ -161,6 +164,10 @@ typedef struct calib_per_kernel {
     double mape;
     int points;
     int sm;
+    int packs;               /* input: 1 when GEMM points pack their weights
+                                first (a CPU's level-3 BLAS): pack_bytes_per_s
+                                is fitted; 0 (GPU): it stays 0 */
+    double pack_bytes_per_s; /* the packing rate (B/s); 0: no packing term */
     /* CPU: the last-level cache (bytes; 0 none).  A point whose bytes per
      * call fit in it streams from the cache, faster than any bandwidth the
      * weights stream at: it is left out of the fit (still in every MAPE). */
@@ -170,7 +177,7 @@ typedef struct calib_per_kernel {
     int class_n[CALIB_K_COUNT];
 } calib_per_kernel;
 
-/* Fit pk from the points (pk->peak_flops and pk->sm set by the caller;
+/* Fit pk from the points (pk->peak_flops, pk->sm and pk->packs set by the caller;
  * peak 0: the best measured GEMM rate).  At least 3 GEMM/GEMV points.
  * 0, or -1 with err ("per-kernel fit: ..."). */
 int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,

@@ -117,6 +117,7 @@ int calib_plan_gemms(const engine_model *m, int max_tp, const int *tokens, int n
 typedef struct fit_pt {
     double a;   /* FLOPs / (peak * eta_shape): seconds at eff = 1 */
     double b;   /* bytes */
+    double w;   /* weight bytes a level-3 BLAS packs first (0: none) */
     double t;   /* measured */
     double c;   /* calls: each pays t0 */
 } fit_pt;
@@ -131,6 +132,17 @@ static int gemm_like(calib_kclass c)
     return c == CALIB_K_GEMM || c == CALIB_K_GEMV || c == CALIB_K_ATTN;
 }
 
+/* The weight bytes of a GEMM point (its n x k operands, every batch entry)
+ * out of its minimum bytes: what a level-3 BLAS packs before its kernel.
+ * 0 for a GEMV (level 2: streamed once, never packed). */
+static double packed_bytes(const calib_kpoint *p)
+{
+    if (p->cls != CALIB_K_GEMM && p->cls != CALIB_K_ATTN)
+        return 0;
+    double m = p->m, n = p->n, k = p->k, all = n * k + m * k + m * n;
+    return all > 0 ? p->bytes * (n * k) / all : 0;
+}
+
 static double shape_eta(const calib_per_kernel *pk, const calib_kpoint *p)
 {
     if (pk->sm <= 0)
@@ -138,29 +150,41 @@ static double shape_eta(const calib_per_kernel *pk, const calib_kpoint *p)
     return engine_gemm_shape_eta(pk->sm, p->m, p->n, p->k, p->batch > 0 ? p->batch : 1);
 }
 
-static double fit_mape(const fit_pt *v, int n, const double x[3])
+/* The search: x = log(eff), log(bw), log(t0) and, with packing (dim 4),
+ * log(pack_bw). */
+typedef struct fit_space {
+    const fit_pt *v;
+    int n, dim;
+} fit_space;
+
+static double fit_mape(const fit_space *f, const double *x)
 {
     double eff = exp(x[0]), bw = exp(x[1]), t0 = exp(x[2]), s = 0;
-    for (int i = 0; i < n; i++) {
-        double c = v[i].a / eff, mm = v[i].b / bw;
-        double pr = (c > mm ? c : mm) + t0 * v[i].c;
-        s += fabs(pr - v[i].t) / v[i].t;
+    double pack = f->dim > 3 ? exp(x[3]) : 0;
+    for (int i = 0; i < f->n; i++) {
+        const fit_pt *v = &f->v[i];
+        double c = v->a / eff + (pack > 0 ? v->w / pack : 0), mm = v->b / bw;
+        double pr = (c > mm ? c : mm) + t0 * v->c;
+        s += fabs(pr - v->t) / v->t;
     }
-    return s / n;
+    return s / f->n;
 }
 
-/* Nelder-Mead on the MAPE in log-parameter space from x (3 parameters). */
-static void nelder_mead(const fit_pt *v, int n, double x[3], double step)
+#define FIT_DIM_MAX 4
+
+/* Nelder-Mead on the MAPE in log-parameter space from x (f->dim parameters). */
+static void nelder_mead(const fit_space *fs, double *x, double step)
 {
-    double p[4][3], f[4];
-    for (int i = 0; i < 4; i++) {
-        for (int j = 0; j < 3; j++)
+    int d = fs->dim;
+    double p[FIT_DIM_MAX + 1][FIT_DIM_MAX] = {{0}}, f[FIT_DIM_MAX + 1] = {0};
+    for (int i = 0; i <= d; i++) {
+        for (int j = 0; j < d; j++)
             p[i][j] = x[j] + (i == j + 1 ? step : 0);
-        f[i] = fit_mape(v, n, p[i]);
+        f[i] = fit_mape(fs, p[i]);
     }
     for (int it = 0; it < 2000; it++) {
         int hi = 0, lo = 0;
-        for (int i = 1; i < 4; i++) {
+        for (int i = 1; i <= d; i++) {
             if (f[i] > f[hi])
                 hi = i;
             if (f[i] < f[lo])
@@ -168,50 +192,50 @@ static void nelder_mead(const fit_pt *v, int n, double x[3], double step)
         }
         if (f[hi] - f[lo] < 1e-12 * (1 + f[lo]))
             break;
-        double c[3] = {0, 0, 0}, r[3], e[3];
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; i != hi && j < 3; j++)
-                c[j] += p[i][j] / 3;
-        for (int j = 0; j < 3; j++)
+        double c[FIT_DIM_MAX] = {0}, r[FIT_DIM_MAX], e[FIT_DIM_MAX];
+        for (int i = 0; i <= d; i++)
+            for (int j = 0; i != hi && j < d; j++)
+                c[j] += p[i][j] / d;
+        for (int j = 0; j < d; j++)
             r[j] = c[j] + (c[j] - p[hi][j]);
-        double fr = fit_mape(v, n, r);
+        double fr = fit_mape(fs, r);
         if (fr < f[lo]) {
-            for (int j = 0; j < 3; j++)
+            for (int j = 0; j < d; j++)
                 e[j] = c[j] + 2 * (c[j] - p[hi][j]);
-            double fe = fit_mape(v, n, e);
-            memcpy(p[hi], fe < fr ? e : r, sizeof r);
+            double fe = fit_mape(fs, e);
+            memcpy(p[hi], fe < fr ? e : r, (size_t)d * sizeof r[0]);
             f[hi] = fe < fr ? fe : fr;
             continue;
         }
         int second = lo;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i <= d; i++)
             if (i != hi && f[i] > f[second])
                 second = i;
         if (fr < f[second]) {
-            memcpy(p[hi], r, sizeof r);
+            memcpy(p[hi], r, (size_t)d * sizeof r[0]);
             f[hi] = fr;
             continue;
         }
-        for (int j = 0; j < 3; j++)
+        for (int j = 0; j < d; j++)
             r[j] = c[j] + 0.5 * (p[hi][j] - c[j]);
-        fr = fit_mape(v, n, r);
+        fr = fit_mape(fs, r);
         if (fr < f[hi]) {
-            memcpy(p[hi], r, sizeof r);
+            memcpy(p[hi], r, (size_t)d * sizeof r[0]);
             f[hi] = fr;
             continue;
         }
-        for (int i = 0; i < 4; i++) /* shrink towards the best */
+        for (int i = 0; i <= d; i++) /* shrink towards the best */
             if (i != lo) {
-                for (int j = 0; j < 3; j++)
+                for (int j = 0; j < d; j++)
                     p[i][j] = p[lo][j] + 0.5 * (p[i][j] - p[lo][j]);
-                f[i] = fit_mape(v, n, p[i]);
+                f[i] = fit_mape(fs, p[i]);
             }
     }
     int lo = 0;
-    for (int i = 1; i < 4; i++)
+    for (int i = 1; i <= d; i++)
         if (f[i] < f[lo])
             lo = i;
-    memcpy(x, p[lo], 3 * sizeof x[0]);
+    memcpy(x, p[lo], (size_t)d * sizeof x[0]);
 }
 
 static double median_of(double *v, int n)
@@ -252,6 +276,8 @@ double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *
     double c = pk->peak_flops > 0 && pk->gemm_efficiency > 0
                    ? p->flops / (pk->peak_flops * pk->gemm_efficiency * shape_eta(pk, p))
                    : 0;
+    if (pk->pack_bytes_per_s > 0)
+        c += packed_bytes(p) / pk->pack_bytes_per_s;
     double mm = pk->bw_bytes_per_s > 0 ? p->bytes / pk->bw_bytes_per_s : 0;
     return (c > mm ? c : mm) + pk->t0_s * calls_of(p);
 }
@@ -299,8 +325,8 @@ static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int kee
             pk->n_cache_excluded++;
             continue;
         }
-        v[nv++] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, p->time_s,
-                           calls_of(p)};
+        v[nv++] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes,
+                           pk->packs ? packed_bytes(p) : 0, p->time_s, calls_of(p)};
         if (p->time_s < *tmin)
             *tmin = p->time_s;
     }
@@ -309,39 +335,49 @@ static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int kee
 
 /* Minimise the MAPE over v from sixteen starts - the points' own rates at
  * quantiles (the best rate is often a cache-resident outlier, from which
- * the search can walk off to a bandwidth that never binds) - then polish
- * the best.  tmp: 2 nv doubles.  bx: log(eff), log(bw), log(t0). */
-static void search(const fit_pt *v, int nv, double tmin, double *tmp, double bx[3])
+ * the search can walk off to a bandwidth that never binds); with packing,
+ * each also from two packing rates (the median and the 90th percentile of
+ * the packed points' weight bytes / time) - then polish the best.
+ * tmp: 3 nv doubles.  bx: log(eff), log(bw), log(t0)[, log(pack_bw)]. */
+static void search(const fit_space *fs, double tmin, double *tmp, double *bx)
 {
-    double *re = tmp, *rb = tmp + nv;
+    int nv = fs->n, nw = 0;
+    double *re = tmp, *rb = tmp + nv, *rw = tmp + 2 * nv;
     for (int i = 0; i < nv; i++) {
-        re[i] = v[i].a / v[i].t;
-        rb[i] = v[i].b / v[i].t;
+        re[i] = fs->v[i].a / fs->v[i].t;
+        rb[i] = fs->v[i].b / fs->v[i].t;
+        if (fs->v[i].w > 0)
+            rw[nw++] = fs->v[i].w / fs->v[i].t;
     }
     qsort(re, (size_t)nv, sizeof re[0], engine_cmp_double);
     qsort(rb, (size_t)nv, sizeof rb[0], engine_cmp_double);
-    static const double Q[] = {0.1, 0.5, 0.9, 1.0};
+    qsort(rw, (size_t)nw, sizeof rw[0], engine_cmp_double);
+    static const double Q[] = {0.1, 0.5, 0.9, 1.0}, QW[] = {0.5, 0.9};
+    int npack = fs->dim > 3 && nw > 0 ? 2 : 1;
     double f0 = INFINITY;
     for (int qe = 0; qe < 4; qe++)
-        for (int qb = 0; qb < 4; qb++) {
-            double x[3] = {log(re[(int)(Q[qe] * (nv - 1))]), log(rb[(int)(Q[qb] * (nv - 1))]),
-                           log(0.3 * tmin)};
-            nelder_mead(v, nv, x, 0.5);
-            double f = fit_mape(v, nv, x);
-            if (f < f0) {
-                f0 = f;
-                memcpy(bx, x, 3 * sizeof x[0]);
+        for (int qb = 0; qb < 4; qb++)
+            for (int qw = 0; qw < npack; qw++) {
+                double x[FIT_DIM_MAX] = {log(re[(int)(Q[qe] * (nv - 1))]),
+                                         log(rb[(int)(Q[qb] * (nv - 1))]), log(0.3 * tmin),
+                                         fs->dim > 3 && nw > 0 ? log(rw[(int)(QW[qw] * (nw - 1))])
+                                                               : 0};
+                nelder_mead(fs, x, 0.5);
+                double f = fit_mape(fs, x);
+                if (f < f0) {
+                    f0 = f;
+                    memcpy(bx, x, (size_t)fs->dim * sizeof x[0]);
+                }
             }
-        }
     for (int round = 0; round < 3; round++)
-        nelder_mead(v, nv, bx, 0.05);
+        nelder_mead(fs, bx, 0.05);
 }
 
 int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
                          engine_error *err)
 {
     fit_pt *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
-    double *tmp = malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof *tmp);
+    double *tmp = malloc((size_t)(n > 0 ? 3 * n : 1) * sizeof *tmp);
     if (!v || !tmp) {
         free(v);
         free(tmp);
@@ -363,11 +399,24 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
         free(tmp);
         return engine_errorf(err, "per-kernel fit: %d GEMM points, at least 3 needed", nv);
     }
-    double bx[3] = {0, 0, log(0.3 * tmin)};
-    search(v, nv, tmin, tmp, bx);
+    int any_w = 0;
+    for (int i = 0; i < nv; i++)
+        any_w |= v[i].w > 0;
+    fit_space fs = {v, nv, pk->packs && any_w ? 4 : 3};
+    double bx[FIT_DIM_MAX] = {0, 0, log(0.3 * tmin), 0};
+    search(&fs, tmin, tmp, bx);
     pk->gemm_efficiency = exp(bx[0]);
     pk->bw_bytes_per_s = exp(bx[1]);
     pk->t0_s = exp(bx[2]);
+    pk->pack_bytes_per_s = fs.dim > 3 ? exp(bx[3]) : 0;
+    /* A packing rate that explains under 1 % of every point's time was not
+     * measured (weights resident in a cache pack at no visible cost): none. */
+    double share = 0;
+    for (int i = 0; i < nv && pk->pack_bytes_per_s > 0; i++)
+        if (v[i].w / pk->pack_bytes_per_s / v[i].t > share)
+            share = v[i].w / pk->pack_bytes_per_s / v[i].t;
+    if (share < 0.01)
+        pk->pack_bytes_per_s = 0;
     fit_constants(pts, n, pk, tmp);
     fit_errors(pts, n, pk);
     free(v);
@@ -435,5 +484,6 @@ void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out)
     out->launch_s = pk->launch_s;
     out->mape = pk->mape;
     out->sm = pk->sm;
+    out->pack_bytes_per_s = pk->pack_bytes_per_s;
     tables_to_engine(r, out);
 }

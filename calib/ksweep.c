@@ -23,6 +23,9 @@
 #include "internal.h"
 
 #define KSWEEP_MAX 1024
+/* Timed runs of a CPU point under 20 ms and under 100 ms (sweep_in_passes). */
+#define CALIB_CPU_RUNS_SHORT 5
+#define CALIB_CPU_RUNS_MID 3
 
 typedef struct kplan {
     calib_kpoint gem[KSWEEP_MAX]; /* the model GEMMs, before plan_add */
@@ -52,11 +55,9 @@ static void plan_add(kplan *k, const calib_kexec *x, const calib_kpoint *p, int 
         return;
     double t = prior_s(x, p);
     int warm = 1, reps = quick ? 3 : 5;
-    if (!x->gpu && t > 0.05) { /* a long CPU GEMM: one timed run, the warm-up is the last */
+    if (!x->gpu) { /* runs in passes (sweep_in_passes): no warm-up of its own */
         warm = 0;
-        reps = 1;
-    } else if (!x->gpu && t > 5e-3) {
-        reps = 3;
+        reps = t < 0.02 ? CALIB_CPU_RUNS_SHORT : t < 0.1 ? CALIB_CPU_RUNS_MID : 1;
     }
     k->p[k->n] = *p;
     k->warm[k->n] = warm;
@@ -173,6 +174,89 @@ static const char *phase_label(const calib_kexec *x, const calib_kpoint *p, char
     return buf;
 }
 
+/* One timing of point p through x into *t, checked. */
+static int time_one(const calib_kexec *x, calib_kpoint *p, int warm, int reps, double *t,
+                    engine_error *err)
+{
+    if (x->time(x->ctx, p, warm, reps, t, err) != 0)
+        return -1;
+    if (!(*t > 0) || !isfinite(*t)) {
+        engine_errorf(err, "%s backend: %s %dx%dx%d: time not positive", x->tag, p->op, p->m,
+                      p->n, p->k);
+        return -1;
+    }
+    return 0;
+}
+
+/* Timed runs of a CPU point after the first pass measured t seconds: the
+ * short, memory-bound points (the ones a neighbour's memory traffic
+ * disturbs most) get more; a point of 0.1 s or more is compute-bound and
+ * steady, one run. */
+static int cpu_runs(double t)
+{
+    return t < 0.02 ? CALIB_CPU_RUNS_SHORT : t < 0.1 ? CALIB_CPU_RUNS_MID : 1;
+}
+
+/* The GPU's order: each point's warm-up and repeats back to back, the
+ * median (the backend's).  Points go to k->p[i].time_s. */
+static calib_status sweep_in_order(const calib_opts *o, const calib_kexec *x, kplan *k,
+                                   engine_error *err)
+{
+    char label[64];
+    for (int i = 0; i < k->n; i++) {
+        if (calib_cancelled(o))
+            return CALIB_CANCELLED;
+        calib_report(o, (double)i / k->n, phase_label(x, &k->p[i], label, sizeof label));
+        k->p[i].calls = 1;
+        if (time_one(x, &k->p[i], k->warm[i], k->reps[i], &k->p[i].time_s, err) != 0)
+            return CALIB_ERR;
+    }
+    return CALIB_OK;
+}
+
+/* The CPU's order: round-robin passes over the whole plan, one run of each
+ * point per pass (after one untimed run of the first point: the library's
+ * buffers), a point's time the minimum of its runs.  On a shared machine a
+ * neighbour's burst of memory traffic lands on one pass, not on every
+ * repeat of one point; and it can only slow a run down, so the fastest run
+ * is the one least disturbed (Python's timeit documents the same reading:
+ * docs.python.org/3/library/timeit.html, Timer.repeat).  Points go to
+ * k->p[i].time_s. */
+static calib_status sweep_in_passes(const calib_opts *o, const calib_kexec *x, kplan *k,
+                                    engine_error *err)
+{
+    char label[64];
+    double t;
+    int runs[KSWEEP_MAX], total = 0, done = 0;
+    if (k->n > 0 && time_one(x, &k->p[0], 0, 1, &t, err) != 0)
+        return CALIB_ERR;
+    for (int i = 0; i < k->n; i++) {
+        runs[i] = 1;
+        total += CALIB_CPU_RUNS_SHORT;
+    }
+    for (int pass = 0; pass < CALIB_CPU_RUNS_SHORT; pass++) {
+        for (int i = 0; i < k->n; i++) {
+            if (pass >= runs[i])
+                continue;
+            if (calib_cancelled(o))
+                return CALIB_CANCELLED;
+            calib_report(o, (double)done++ / total, phase_label(x, &k->p[i], label, sizeof label));
+            calib_kpoint *p = &k->p[i];
+            p->calls = 1;
+            if (time_one(x, p, 0, 1, &t, err) != 0)
+                return CALIB_ERR;
+            if (pass == 0) {
+                p->time_s = t;
+                runs[i] = cpu_runs(t);
+                total -= CALIB_CPU_RUNS_SHORT - runs[i];
+            } else if (t < p->time_s) {
+                p->time_s = t;
+            }
+        }
+    }
+    return CALIB_OK;
+}
+
 calib_status calib_ksweep(const calib_opts *o, const calib_kexec *x, calib_result *r,
                           engine_error *err)
 {
@@ -191,26 +275,12 @@ calib_status calib_ksweep(const calib_opts *o, const calib_kexec *x, calib_resul
     snprintf(label, sizeof label, "%s: planned %d points, ~%.0f s", x->tag, k->n,
              k->planned_s);
     calib_report(o, 0.0, label);
-    calib_status rc = CALIB_OK;
-    for (int i = 0; i < k->n && rc == CALIB_OK; i++) {
-        if (calib_cancelled(o)) {
-            rc = CALIB_CANCELLED;
-            break;
-        }
-        calib_report(o, (double)i / k->n, phase_label(x, &k->p[i], label, sizeof label));
-        calib_kpoint p = k->p[i];
-        p.calls = 1;
-        if (x->time(x->ctx, &p, k->warm[i], k->reps[i], &p.time_s, err) != 0) {
-            rc = CALIB_ERR;
-        } else if (!(p.time_s > 0) || !isfinite(p.time_s)) {
-            engine_errorf(err, "%s backend: %s %dx%dx%d: time not positive", x->tag, p.op,
-                          p.m, p.n, p.k);
-            rc = CALIB_ERR;
-        } else if (calib_result_add_kpoint(r, &p) != 0) {
+    calib_status rc = x->gpu ? sweep_in_order(o, x, k, err) : sweep_in_passes(o, x, k, err);
+    for (int i = 0; i < k->n && rc == CALIB_OK; i++)
+        if (calib_result_add_kpoint(r, &k->p[i]) != 0) {
             engine_errorf(err, "%s backend: out of memory", x->tag);
             rc = CALIB_ERR;
         }
-    }
     free(k);
     if (rc == CALIB_OK)
         calib_report(o, 1.0, "kernels done");

@@ -195,9 +195,11 @@ static const jfield PER_KERNEL_FIELDS[] = {
     NUM("copy_bytes_per_s", per_kernel.copy_bytes_per_s),
     OPTNUM("cache_bytes", per_kernel.cache_bytes),
     INT("n_cache_excluded", per_kernel.n_cache_excluded),
+    OPTNUM("pack_bytes_per_s", per_kernel.pack_bytes_per_s),
     SPECIAL("class_mape", J_CLASSES, 0),
-    CONSTS("form", "max(F / (peak * gemm_efficiency * eta_shape), B / bw) + t0 per GEMM; "
-                   "small kernel and launch: medians"),
+    CONSTS("form", "max(F / (peak * gemm_efficiency * eta_shape) + W / pack_bytes_per_s, "
+                   "B / bw) + t0 per call (W: the weights a level-3 BLAS packs, only when "
+                   "pack_bytes_per_s is set); small kernel and launch: medians"),
     END};
 
 static const jfield ROOT_FIELDS[] = {

@@ -405,6 +405,10 @@ typedef struct engine_calib {
     double mape;                   /* of the combined fit, a fraction */
     int sm;                        /* multiprocessors of the measured device
                                     * (the shape model's; 0: none, a CPU) */
+    double pack_bytes_per_s;       /* CPU (level-3 BLAS): the weights are packed
+                                    * into the kernel's layout at this rate before
+                                    * the kernel runs, one after the other:
+                                    * compute + weight bytes / this; 0: none (GPU) */
     int n_gemm;
     engine_calib_gemm gemm[ENGINE_CALIB_SHAPES];
 } engine_calib;

@@ -54,7 +54,9 @@ typedef struct kconst {
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
     double moe_token;   /* W4A16 MoE: per routed token (0: none) */
     double attn_cta;    /* prefill attention per thread block, on one SM (0: none) */
-    int sm;
+    int sm;             /* SMs for wave quantization; 0: the calibration's device
+                         * has none (a CPU): no tile, wave or per-block terms */
+    double pack_bw;     /* a CPU calibration's weight packing rate (0: none) */
     int dclass;         /* the math's class for table lookups (0 16-bit, 1 8-bit, 2 other) */
     const engine_calib *tab; /* measured GEMM tables (NULL: none) */
 } kconst;

@@ -176,8 +176,13 @@ static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib
         k->floor = c->small_kernel_s;
     if (c->launch_s > 0)
         k->launch_min = c->launch_s;
+    /* Wave quantization on the calibration's own device: its SMs, or none
+     * for a CPU (its fit had no shape term: engine_gemm_shape_eta(0) = 1). */
     if (c->sm > 0)
         k->sm = c->sm;
+    else if (!strcmp(c->backend, "cpu"))
+        k->sm = 0;
+    k->pack_bw = c->pack_bytes_per_s > 0 ? c->pack_bytes_per_s : 0;
     k->tab = c->n_gemm > 0 ? c : NULL;
 }
 
@@ -260,6 +265,11 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
         groups = 1;
     double eta = engine_gemm_shape_eta(k->sm, m, n, kk, groups);
     gc.compute = 2.0 * m * n * kk * groups / (k->flops * eta);
+    /* A CPU's level-3 BLAS packs the weights, then runs its kernel on them
+     * (OpenBLAS driver/level3/level3.c: ICOPY, then KERNEL; README "The
+     * model"): the two add. */
+    if (k->pack_bw > 0)
+        gc.compute += groups * n * kk * w_bytes / k->pack_bw;
     gc.memory = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
     gc.time = (gc.compute > gc.memory ? gc.compute : gc.memory) + k->gemm_t0;
     /* A measured table covering the shape replaces the model's time (one
@@ -372,8 +382,8 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
     /* One thread block per 128 queries of a head: short prompts leave
      * multiprocessors idle. */
     double ctas = seqs * heads * ceil(t / 128.0);
-    double waves = ceil(ctas / k->sm);
-    double util = ctas / (waves * k->sm);
+    double waves = k->sm > 0 ? ceil(ctas / k->sm) : 1;
+    double util = k->sm > 0 ? ctas / (waves * k->sm) : 1; /* sm 0: a CPU, no waves */
     double io = seqs * (t * (heads * (qk + v) + kv_heads * (qk + v)) + past * kv_heads * (qk + v)) *
                 a_bytes;
     double tc = flops / (k->flops16 * k->eta_attn * util) + waves * k->attn_cta;
@@ -389,14 +399,14 @@ double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq
         return 0.0;
     double tm = kv_bytes / k->bw_kv;
     double tc = flops / (k->flops16 * k->eta_attn);
-    double blocks = seq_heads > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
+    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
     return k->decode_attn_t0 + (tm > tc ? tm : tc) + blocks;
 }
 
 engine_bound kc_attn_decode_bound(const kconst *k, double kv_bytes, double flops,
                                   double seq_heads)
 {
-    double blocks = seq_heads > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
+    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
     return term_bound(k->decode_attn_t0 + blocks, flops / (k->flops16 * k->eta_attn),
                       kv_bytes / k->bw_kv);
 }
@@ -447,8 +457,10 @@ static void explain_per_kernel(const kconst *k, const engine_calib *c, engine_ex
     konst(x, "kernel_floor", k->floor, "s", "calibration", src);
     if (k->launch_min > 0)
         konst(x, "launch_min", k->launch_min, "s", "calibration", src);
-    if (c->sm > 0)
+    if (c->sm > 0 || k->sm == 0)
         konst(x, "sm_count", k->sm, "1", "calibration", src);
+    if (k->pack_bw > 0)
+        konst(x, "gemm_pack_bandwidth", k->pack_bw, "B/s", "calibration", src);
 }
 
 void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,
@@ -461,7 +473,7 @@ void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_cal
         konst_or(x, g, "attn_decode_t0", k->decode_attn_t0, "s", g->decode_attn_t0_s,
                  "kernels.c DEF_DECODE_ATTN_T0_S 10 us: aiconfigurator generation_attention.csv");
         konst(x, "layer_overhead", k->layer_extra, "s", "gpu preset", g->source);
-        if (!(c->sm > 0))
+        if (!(c->sm > 0) && k->sm > 0)
             konst_or(x, g, "sm_count", k->sm, "1", g->sm_count, "kernels.c DEF_SM 108");
         return;
     }

@@ -16,6 +16,10 @@
  * keeps its knee (latency-bound small messages, the protocol switches, the
  * plateau) instead of one bandwidth for every size.
  *
+ * On a PCIe host a ring over more GPUs than one CPU socket holds crosses
+ * the socket-to-socket link: its bandwidth part runs at the link's
+ * cross_socket fraction (measured 8-GPU against 4-GPU busbw).
+ *
  * When the group spans nodes the hierarchical form is used: an intra-node
  * phase, an inter-node phase where each GPU drives its own NIC with 1/k of
  * the data, and a second intra-node phase.
@@ -81,12 +85,29 @@ static double mesh_scale(const engine_link *l, int n, int ref)
     return used_ref / used;
 }
 
+/* A PCIe host holds socket_gpus GPUs per CPU socket: a ring over more of
+ * them crosses the socket-to-socket link (and, without peer-to-peer, host
+ * memory), which gives every GPU of the ring only cross_socket of the
+ * in-socket rate.  Returns the factor the bandwidth is multiplied by.
+ * Ring collectives only: the fraction is an all-reduce measurement, and
+ * nothing measured says what an all-to-all keeps. */
+static double socket_share(const engine_link *l, engine_collective op, int n)
+{
+    if (op == ENGINE_OP_P2P || op == ENGINE_OP_ALLTOALL || l->socket_gpus <= 0 ||
+        n <= l->socket_gpus)
+        return 1.0;
+    if (!(l->cross_socket > 0) || l->cross_socket >= 1.0)
+        return 1.0;
+    return l->cross_socket;
+}
+
 /* One flat collective of `bytes` over n GPUs of one link. */
 static double flat(engine_collective op, const engine_link *l, int n, double bytes)
 {
     if (op != ENGINE_OP_P2P && n <= 1)
         return 0.0;
     double lat = l->base_s + ring_steps(op, n) * l->alpha_s;
+    double cross = socket_share(l, op, n);
     const engine_curve *c = &l->curve[op];
     if (c->n > 0 && c->gpus >= 2) {
         int m = op == ENGINE_OP_P2P ? 2 : c->gpus;
@@ -97,10 +118,11 @@ static double flat(engine_collective op, const engine_link *l, int n, double byt
             wire = 0;
         double share_m = wire_share(op, m);
         double scale = share_m > 0 ? wire_share(op, n) / share_m : 1.0;
-        return lat + wire * scale * mesh_scale(l, n, m);
+        double cross_m = socket_share(l, op, m);
+        return lat + wire * scale * mesh_scale(l, n, m) * cross_m / cross;
     }
     /* bytes_per_s is what the whole fabric gives one GPU */
-    return lat + wire_share(op, n) * bytes / l->bytes_per_s *
+    return lat + wire_share(op, n) * bytes / (l->bytes_per_s * cross) *
                      mesh_scale(l, op == ENGINE_OP_P2P ? 2 : n, l->mesh_links + 1);
 }
 

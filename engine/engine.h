@@ -295,6 +295,12 @@ typedef struct engine_link {
                               * (xGMI: 7): a group of n GPUs drives n-1 of them;
                               * 0: a switched fabric (every GPU at full rate) */
     engine_curve curve[ENGINE_OP_COUNT];
+    int socket_gpus;         /* PCIe hosts: GPUs behind one CPU socket; a ring over
+                              * more of them crosses the socket-to-socket link;
+                              * 0: no such limit (switched or meshed fabrics) */
+    double cross_socket;     /* the bandwidth a ring keeps once it crosses that
+                              * link, as a fraction of its in-socket rate (0..1];
+                              * 0: 1 (no penalty) */
 } engine_link;
 
 /* A serving framework's costs and memory rule (presets/frameworks.json). */

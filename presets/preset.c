@@ -196,6 +196,8 @@ static const field_spec link_fields[] = {
     ENUM(engine_link, "kind", 0, kind, LINK_KIND_CHOICES, N_OF(LINK_KIND_CHOICES)),
     { "mesh_links", FK_INT, 0, FR_NONNEG, 1000, 1, offsetof(engine_link, mesh_links), 0, NULL, 0, NULL },
     { "curves", FK_CURVES, 0, FR_NONNEG, 0, 1, offsetof(engine_link, curve), 0, NULL, 0, NULL },
+    { "socket_gpus", FK_INT, 0, FR_NONNEG, 1000000, 1, offsetof(engine_link, socket_gpus), 0, NULL, 0, NULL },
+    LN("cross_socket", 0, FR_NONNEG, 1, 1, cross_socket),
 };
 
 #define FN(k, req, rng, hi, scale, member) \

@@ -332,6 +332,56 @@ static void test_collective_hand(void **state)
     near(t8, 30e-6 + 14 * 2e-6 + 1.75 * 1e9 / 600e9, 1e-9);
 }
 
+/* PCIe hosts: the shipped pcie4/pcie5 links against published rings.
+ * (1) In one socket the plateau is the link's: vidur profiling data,
+ * commit 7d47513, network/a100_pairwise_nvlink/all_reduce.csv and
+ * h100_pairwise_nvlink/all_reduce.csv, 4 workers whose NVLink pairs meet
+ * over PCIe (median): 134217728 B in 8494 us (A100, PCIe 4.0) and
+ * 67108864 B in 2063 us (H100, PCIe 5.0).  (2) Past 4 GPUs a ring crosses
+ * the CPU socket link: NVIDIA/nccl#1639 (8 x RTX 5090, 2 x Xeon 8480+,
+ * all_reduce_perf 1-8 GiB) measured busbw 28 GB/s on 8 GPUs and 35 GB/s
+ * on 4.  Point-to-point and all-to-all keep the in-socket rate. */
+static void test_pcie_socket_link(void **state)
+{
+    (void)state;
+    const engine_link *p4 = link_("pcie4"), *p5 = link_("pcie5");
+    assert_int_equal(p4->socket_gpus, 4);
+    assert_int_equal(p5->socket_gpus, 4);
+    double a4 = engine_comm_time(ENGINE_OP_ALLREDUCE, p4, NULL, 4, 0, 134217728);
+    double a5 = engine_comm_time(ENGINE_OP_ALLREDUCE, p5, NULL, 4, 0, 67108864);
+    print_message("  pcie4 4 GPUs 128 MiB: measured 8494 us, predicted %.0f\n", a4 * 1e6);
+    print_message("  pcie5 4 GPUs  64 MiB: measured 2063 us, predicted %.0f\n", a5 * 1e6);
+    near(a4 * 1e6, 8494, 0.10); /* 8101 (0.95) */
+    near(a5 * 1e6, 2063, 0.10); /* 1973 (0.96) */
+    /* busbw = 2(n-1)/n M / t at 1 GiB, where latency is negligible */
+    double m = 1073741824.0;
+    for (int i = 0; i < 2; i++) {
+        const engine_link *l = i ? p5 : p4;
+        double bw4 = 1.5 * m / engine_comm_time(ENGINE_OP_ALLREDUCE, l, NULL, 4, 0, m);
+        double bw8 = 1.75 * m / engine_comm_time(ENGINE_OP_ALLREDUCE, l, NULL, 8, 0, m);
+        near(bw8 / bw4, 28.0 / 35.0, 0.01);
+        /* all-gather is a ring too; all-to-all and point-to-point are not */
+        double g4 = 0.75 * m / engine_comm_time(ENGINE_OP_ALLGATHER, l, NULL, 4, 0, m);
+        double g8 = 0.875 * m / engine_comm_time(ENGINE_OP_ALLGATHER, l, NULL, 8, 0, m);
+        near(g8 / g4, 0.8, 0.01);
+        double x8 = 0.875 * m / engine_comm_time(ENGINE_OP_ALLTOALL, l, NULL, 8, 0, m);
+        near(x8, l->bytes_per_s, 0.01);
+    }
+    /* 8 GPUs at 1 GiB: 30 us + 14 x 3 us + 1.75 GiB at 0.8 x 25 GB/s */
+    near(engine_comm_time(ENGINE_OP_ALLREDUCE, p4, NULL, 8, 0, m), 72e-6 + 1.75 * m / 20e9, 1e-9);
+    /* A link without socket_gpus (NVLink) is unaffected, and cross_socket 0
+     * means no penalty. */
+    engine_link l;
+    memset(&l, 0, sizeof l);
+    l.bytes_per_s = 10e9;
+    l.socket_gpus = 4;
+    near(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 8, 0, 1e9), 1.75 * 1e9 / 10e9, 1e-12);
+    l.cross_socket = 0.5;
+    near(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 8, 0, 1e9), 1.75 * 1e9 / 5e9, 1e-12);
+    near(engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 4, 0, 1e9), 1.5 * 1e9 / 10e9, 1e-12);
+    near(engine_comm_time(ENGINE_OP_P2P, &l, NULL, 2, 0, 1e9), 1e9 / 10e9, 1e-12);
+}
+
 /* --- framework profiles ---------------------------------------------------- */
 
 static void test_frameworks_shipped(void **state)
@@ -413,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_defaults_hand),
         cmocka_unit_test(test_collective_curves),
         cmocka_unit_test(test_collective_hand),
+        cmocka_unit_test(test_pcie_socket_link),
         cmocka_unit_test(test_frameworks_shipped),
         cmocka_unit_test(test_bands_hand),
     };

@@ -322,6 +322,10 @@ static void test_units_are_si(void **state)
     const engine_link *p3 = preset_find_link(db, "pcie3");
     assert_close(p3->alpha_s, 5e-6, 1e-15);
     assert_close(p3->bytes_per_s, 12e9, 1);
+    /* PCIe hosts: 4 GPUs a socket, 0.8 of the busbw past them (nccl #1639) */
+    assert_int_equal(p3->socket_gpus, 4);
+    assert_close(preset_find_link(db, "pcie4")->cross_socket, 0.8, 1e-12);
+    assert_int_equal(preset_find_link(db, "nvlink4")->socket_gpus, 0);
 
     /* Frameworks: vLLM budgets 0.9 of the total memory, TensorRT-LLM 0.9 of
      * what is free after the weights (sources in frameworks.json). */
@@ -748,6 +752,8 @@ static void test_bad_inline_cases(void **state)
           "t.json: l: curves.allreduce.us[0]: expected [bytes > 0, microseconds > 0]" },
         { "{\"links\": {\"l\": {\"alpha_us\": 1, \"gbs\": 2, \"source\": \"s\", \"curves\": {\"bcast\": {\"gpus\": 8, \"us\": [[2048, 5]], \"source\": \"s\"}}}}}",
           "t.json: l: curves.bcast: unknown collective (expected allreduce, allgather, reducescatter, alltoall or p2p)" },
+        { "{\"links\": {\"l\": {\"alpha_us\": 1, \"gbs\": 2, \"cross_socket\": 1.5, \"source\": \"s\"}}}",
+          "t.json: l: cross_socket: expected at most 1, got 1.5" },
         /* A key spelled with a newline escape still gives a one-line message. */
         { "{\"links\": {\"l\": {\"a\\nb\": 1}}}", "t.json: l: a?b: unknown key" },
         { "{\"gpus\": {}} x", "t.json: line 1, column 14: malformed JSON: text after the end near 'x'" },

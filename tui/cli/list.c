@@ -231,6 +231,10 @@ static int list_links(const preset_db *db, int json)
             cli_json_add_number(o, "bytes_per_s", l->bytes_per_s);
             cJSON_AddStringToObject(o, "kind", engine_link_kind_name(l->kind));
             cJSON_AddNumberToObject(o, "mesh_links", l->mesh_links);
+            if (l->socket_gpus > 0) {
+                cJSON_AddNumberToObject(o, "socket_gpus", l->socket_gpus);
+                cli_json_add_number(o, "cross_socket", l->cross_socket);
+            }
             cJSON *cv = cJSON_AddObjectToObject(o, "curves");
             for (int op = 0; cv && op < ENGINE_OP_COUNT; op++) {
                 const engine_curve *c = &l->curve[op];

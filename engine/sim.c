@@ -20,6 +20,7 @@ typedef struct sreq {
     double arrival, admit, first, done;
     double t0; /* disaggregated: the arrival at the prefill pool */
     int prompt, gen;
+    int win;   /* a STEADY closed loop: in its replica's measured window */
 } sreq;
 
 /* A running request of a replica: prompt tokens computed, output tokens
@@ -45,6 +46,10 @@ typedef struct sim_acc {
     long long steps, blocks_peak;
     double busy, batch_time, kv_time, sys_time;
     int max_batch, rejected;
+    /* a STEADY closed loop's windows, summed over the replicas: completed
+     * output tokens and requests a second, requests in the system */
+    double win_tps, win_rps, win_sys;
+    int win_replicas; /* replicas with a window of at least one request */
 } sim_acc;
 
 /* One replica's state. */
@@ -55,6 +60,11 @@ typedef struct replica {
     sim_acc *acc;
     int r, dp, n_r;     /* replica index, replicas, its requests */
     int issued;         /* closed loop: requests issued so far */
+    int clients;        /* closed loop: its clients (requests in flight) */
+    int starts;         /* STEADY: clients started so far */
+    double cycle;       /* STEADY: the cycle the starts are spread over, s */
+    double t_stop;      /* closed loop: the first completion that issued
+                         * nothing (INFINITY until then) */
     int next;           /* next local request to arrive */
     int qh, qt;         /* queue ring [qh, qt) over local indices */
     int nrun;
@@ -134,6 +144,8 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
         return engine_errorf(err, "load: max_batched_tokens: must be 1..%d", ENGINE_MAX_TOKENS);
     if ((unsigned)c->sched >= ENGINE_SIM_SCHED_COUNT)
         return engine_errorf(err, "load: scheduler: unknown");
+    if ((unsigned)c->closed_start >= ENGINE_SIM_START_COUNT)
+        return engine_errorf(err, "load: closed_start: unknown (burst or steady)");
     if (!(c->ttft_slo_s >= 0 && isfinite(c->ttft_slo_s)) ||
         !(c->tpot_slo_s >= 0 && isfinite(c->tpot_slo_s)))
         return engine_errorf(err, "load: SLO: must be finite and non-negative");
@@ -258,6 +270,7 @@ static void requests_make(const engine_sim_config *c, int n, engine_sim_arrival 
             q->arrival = arrival == ENGINE_SIM_OFFLINE ? 0.0 : -1.0;
         }
         q->admit = q->first = q->done = -1;
+        q->win = 0;
     }
 }
 
@@ -279,10 +292,55 @@ static int arrived_limit(const replica *p)
     return p->cfg->arrival == ENGINE_SIM_CLOSED ? p->issued : p->n_r;
 }
 
+static int steady(const replica *p)
+{
+    return p->cfg->arrival == ENGINE_SIM_CLOSED && p->cfg->closed_start == ENGINE_SIM_START_STEADY;
+}
+
+/* STEADY: the next client's start (INFINITY once all have started or
+ * nothing is left to issue). */
+static double start_time(const replica *p)
+{
+    if (p->starts >= p->clients || p->issued >= p->n_r)
+        return INFINITY;
+    return p->cycle * p->starts / p->clients;
+}
+
+/* STEADY: the first request of every client starting at or before t, in
+ * start order (local indices stay in arrival order). */
+static void start_clients(replica *p, double t)
+{
+    while (start_time(p) <= t) {
+        rq(p, p->issued++)->arrival = start_time(p);
+        p->starts++;
+    }
+}
+
+/* The earliest arrival not yet in the queue: an issued request's, or
+ * (STEADY) the next client's start; INFINITY when none. */
+static double next_arrival(const replica *p)
+{
+    double a = p->next < arrived_limit(p) ? rq(p, p->next)->arrival : INFINITY;
+    if (steady(p) && start_time(p) < a)
+        a = start_time(p);
+    return a;
+}
+
+/* A closed loop's completion at t issues the client's next request: at t
+ * (BURST), or just after t (STEADY: the round trip in the limit -> 0, so
+ * the step starting at t runs without it).  The first completion with
+ * nothing left to issue ends the steady window (t_stop). */
 static void issue_next(replica *p, double t)
 {
-    if (p->cfg->arrival == ENGINE_SIM_CLOSED && p->issued < p->n_r)
-        rq(p, p->issued++)->arrival = t;
+    if (p->cfg->arrival != ENGINE_SIM_CLOSED)
+        return;
+    double at = steady(p) ? nextafter(t, INFINITY) : t;
+    if (steady(p))
+        start_clients(p, at);
+    if (p->issued < p->n_r)
+        rq(p, p->issued++)->arrival = at;
+    else if (p->t_stop == INFINITY)
+        p->t_stop = t;
 }
 
 static void finish(replica *p, sreq *q, double t, int rejected)
@@ -463,9 +521,7 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
     }
     if (k < 1)
         k = 1;
-    double stop = INFINITY;
-    if (p->qh == p->qt && p->next < arrived_limit(p))
-        stop = rq(p, p->next)->arrival;
+    double stop = p->qh == p->qt ? next_arrival(p) : INFINITY;
     double past = ctx_sum / decodes;
     double a = engine_step_s(p->st, &mx), b = 0;
     if (k > 1 && !p->cfg->exact) {
@@ -509,6 +565,8 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
 /* One scheduling round: arrivals in, a step out. */
 static void replica_round(replica *p)
 {
+    if (steady(p))
+        start_clients(p, p->t);
     while (p->next < arrived_limit(p) && rq(p, p->next)->arrival <= p->t)
         p->w->queue[p->qt++] = p->next++;
     if (p->prefilled) { /* no prefill: admit what fits straight to decode */
@@ -517,8 +575,8 @@ static void replica_round(replica *p)
         compact(p);
     }
     if (p->nrun == 0 && p->qh == p->qt) {
-        if (p->next < arrived_limit(p))
-            p->t = rq(p, p->next)->arrival; /* idle until the next arrival */
+        if (next_arrival(p) < INFINITY)
+            p->t = next_arrival(p); /* idle until the next arrival */
         return;
     }
     int decodes = 0;
@@ -536,25 +594,32 @@ static void replica_round(replica *p)
         step_mixed(p, nch, decodes, decodes ? ctx / decodes : 0);
     else if (decodes > 0)
         step_decodes(p, decodes, ctx);
-    else if (p->nrun == 0 && p->qh < p->qt && p->next < arrived_limit(p))
-        p->t = rq(p, p->next)->arrival; /* the head waits for nothing here */
+    else if (p->nrun == 0 && p->qh < p->qt && next_arrival(p) < INFINITY)
+        p->t = next_arrival(p); /* the head waits for nothing here */
 }
 
 static void replica_run(replica *p)
 {
     const engine_sim_config *c = p->cfg;
+    p->t_stop = INFINITY;
     if (c->arrival == ENGINE_SIM_CLOSED) {
         int conc = c->concurrency / p->dp + (p->r < c->concurrency % p->dp ? 1 : 0);
-        for (int i = 0; i < conc; i++)
-            issue_next(p, 0.0);
+        p->clients = conc < p->n_r ? conc : p->n_r;
+        if (steady(p)) {
+            p->cycle = engine_sim_cycle_s(p->st, c, conc);
+            start_clients(p, 0.0);
+        } else {
+            for (int i = 0; i < conc; i++)
+                issue_next(p, 0.0);
+        }
     }
     while (p->finished < p->n_r) {
         int before = p->finished;
         double t0 = p->t;
-        int q0 = p->qh, n0 = p->next;
+        int q0 = p->qh, n0 = p->next, s0 = p->starts;
         replica_round(p);
         if (p->finished == before && p->t == t0 && p->qh == q0 && p->next == n0 &&
-            p->nrun == 0)
+            p->starts == s0 && p->nrun == 0)
             break; /* nothing can move (cannot happen with a usable cache) */
     }
 }
@@ -595,9 +660,13 @@ static int served(const sreq *q)
     return q->first >= 0 && q->done >= 0;
 }
 
-/* The requests the figures read: served, after the warm-up. */
+/* The requests the figures read: served, after the warm-up, and in a
+ * STEADY closed loop, in the measured window. */
 static int counted(const sim_ws *w, const engine_sim_config *c, int i)
 {
+    if (c->arrival == ENGINE_SIM_CLOSED && c->closed_start == ENGINE_SIM_START_STEADY &&
+        !w->req[i].win)
+        return 0;
     return i >= c->warmup && served(&w->req[i]);
 }
 
@@ -702,6 +771,41 @@ static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_re
     (void)dp;
 }
 
+/* STEADY: mark the replica's measured requests, those issued after all its
+ * clients have started (the last start, cycle (C_r - 1) / C_r; that start,
+ * mid-step, is not measured) and done by t_stop, and add its window's
+ * rates to acc; a replica without such a
+ * request has every served request measured and no window. */
+static void mark_window(replica *p)
+{
+    double t0 = p->clients > 0 ? p->cycle * (p->clients - 1) / p->clients : 0, t1 = p->t_stop;
+    int k = 0, done = 0;
+    double tokens = 0, sys = 0;
+    for (int i = 0; i < p->n_r; i++) {
+        sreq *q = rq(p, i);
+        if (!served(q))
+            continue;
+        q->win = q->arrival > t0 && q->done <= t1;
+        k += q->win;
+        if (q->done > t0 && q->done <= t1) {
+            done++;
+            tokens += q->gen;
+        }
+        double a = q->arrival > t0 ? q->arrival : t0, b = q->done < t1 ? q->done : t1;
+        if (b > a)
+            sys += b - a;
+    }
+    if (k > 0 && t1 > t0 && isfinite(t1)) {
+        p->acc->win_tps += tokens / (t1 - t0);
+        p->acc->win_rps += done / (t1 - t0);
+        p->acc->win_sys += sys / (t1 - t0);
+        p->acc->win_replicas++;
+        return;
+    }
+    for (int i = 0; i < p->n_r; i++)
+        rq(p, i)->win = served(rq(p, i));
+}
+
 /* The replicas of one pool over requests w->req[0..n-1] (round-robin). */
 static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_ws *w, int n,
                      int dp, sim_acc *acc, int prefilled)
@@ -719,6 +823,8 @@ static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_
         p.cap = st->kv_blocks;
         p.prefilled = prefilled;
         replica_run(&p);
+        if (steady(&p))
+            mark_window(&p);
     }
 }
 
@@ -761,6 +867,14 @@ static int run_n(const engine_stepper *st, const engine_sim_config *c, int n,
     out->rejected = acc.rejected;
     figures(&cc, w, dp, out);
     acc_out(st, &acc, out);
+    if (arrival == ENGINE_SIM_CLOSED && cc.closed_start == ENGINE_SIM_START_STEADY &&
+        acc.win_replicas == (dp < n ? dp : n)) { /* the rates of the windows */
+        double good = out->measured > 0 ? (double)out->good / out->measured : 0;
+        out->output_tokens_per_s = acc.win_tps;
+        out->requests_per_s = acc.win_rps;
+        out->goodput_requests_per_s = acc.win_rps * good;
+        out->mean_in_system = acc.win_sys;
+    }
     return 0;
 }
 
@@ -802,6 +916,7 @@ static double sustain(const engine_stepper *st, const engine_sim_config *cfg, vo
     engine_sim_config c = *cfg;
     int conc = engine_sim_max_batch(st, cfg);
     c.concurrency = conc;
+    c.closed_start = ENGINE_SIM_START_BURST; /* its own steady window below */
     int n = sustain_requests(st, cfg);
     sim_ws w;
     engine_sim_result r;
@@ -838,6 +953,38 @@ int engine_sim_sched_parse(const char *s, engine_sim_sched *out)
             return 0;
         }
     return -1;
+}
+
+const char *engine_sim_start_name(engine_sim_start s)
+{
+    return s == ENGINE_SIM_START_STEADY ? "steady" : s == ENGINE_SIM_START_BURST ? "burst" : "?";
+}
+
+int engine_sim_start_parse(const char *s, engine_sim_start *out)
+{
+    for (int i = 0; i < ENGINE_SIM_START_COUNT; i++)
+        if (s && strcmp(s, engine_sim_start_name((engine_sim_start)i)) == 0) {
+            *out = (engine_sim_start)i;
+            return 0;
+        }
+    return -1;
+}
+
+double engine_sim_cycle_s(const engine_stepper *st, const engine_sim_config *cfg, int batch)
+{
+    if (!st || !st->valid || !cfg || batch < 1 || cfg->prompt < 1 || cfg->gen < 1)
+        return 0;
+    int budget = cfg->max_batched_tokens > 0 ? cfg->max_batched_tokens : cfg->prompt;
+    int chunk = cfg->prompt < budget ? cfg->prompt : budget;
+    engine_step_chunk ch = {1, chunk, 0};
+    engine_step_mix pre = {&ch, 1, 0, 0};
+    double t = ceil((double)cfg->prompt / chunk) * engine_step_s(st, &pre);
+    if (cfg->gen > 1) {
+        engine_step_mix dec = {NULL, 0, batch, cfg->prompt + cfg->gen / 2.0};
+        double e = engine_step_tokens(st, &dec);
+        t += (cfg->gen - 1) / (e >= 1 ? e : 1) * engine_step_s(st, &dec);
+    }
+    return t > 0 && isfinite(t) ? t : 0;
 }
 
 /* --- disaggregated prefill/decode: two pools ------------------------------ */

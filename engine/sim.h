@@ -66,6 +66,30 @@ typedef enum engine_sim_arrival {
     ENGINE_SIM_ARRIVAL_COUNT
 } engine_sim_arrival;
 
+/* How a closed loop's C clients start (README, "The model: load"):
+ *  BURST  every client issues its first request at t = 0 and each
+ *         completion issues the next at once, at the step boundary that
+ *         ends it (vLLM's benchmark_serving --max-concurrency); every
+ *         request is measured.  With fixed lengths the loop stays in
+ *         step: a wave of completions re-enters together.
+ *  STEADY the clients' first requests are spread evenly over one cycle
+ *         (client k of a replica's C_r at k T / C_r, T = engine_sim_cycle_s
+ *         at the replica's C_r), and a completion issues the next request
+ *         just after its step boundary (the client's round trip, taken in
+ *         the limit -> 0: it joins the step after the one that starts
+ *         there, or the idle replica at once).  Only the requests issued
+ *         after all of a replica's clients have started and done before
+ *         the first client runs out of requests are measured, and the
+ *         rates are taken over that window: the steady state of a
+ *         closed loop whose clients run at their own phases, which is
+ *         what a benchmark measuring in windows after its start sees
+ *         (perf_analyzer / GenAI-Perf / AIPerf).  Deterministic: no draw. */
+typedef enum engine_sim_start {
+    ENGINE_SIM_START_BURST = 0,
+    ENGINE_SIM_START_STEADY,
+    ENGINE_SIM_START_COUNT
+} engine_sim_start;
+
 typedef enum engine_sim_dist_kind {
     ENGINE_SIM_FIXED = 0, /* always the mean */
     ENGINE_SIM_UNIFORM,   /* an integer in [lo, hi], uniformly */
@@ -115,6 +139,7 @@ typedef struct engine_sim_config {
                            * (one replica's round-robin share; 0 or 1: all) */
     int warmup;           /* the first warmup requests are served but left out of
                            * the percentiles and the goodput count (0: none) */
+    engine_sim_start closed_start; /* CLOSED: how the clients start (0: BURST) */
 } engine_sim_config;
 
 typedef struct engine_sim_pct {
@@ -133,6 +158,9 @@ typedef struct engine_sim_result {
      * benchmark_serving; requests of one output token have none. */
     engine_sim_pct ttft, tpot, e2e;
     double duration_s;            /* first arrival to last completion */
+    /* A STEADY closed loop: these three and mean_in_system over each
+     * replica's measured window (summed over the replicas; goodput: the
+     * window's rate x the measured requests' fraction meeting both SLOs). */
     double output_tokens_per_s;   /* completed output tokens / duration */
     double requests_per_s;        /* completed / duration */
     double goodput_requests_per_s; /* requests meeting both SLOs / duration */
@@ -187,6 +215,14 @@ size_t engine_sim_workspace_bytes(const engine_stepper *st, const engine_sim_con
 int engine_sim_run(const engine_stepper *st, const engine_sim_config *cfg, void *work,
                    size_t work_bytes, engine_sim_result *out, engine_error *err);
 
+/* One request's modelled time through a replica running `batch` requests
+ * under cfg (the steady start's cycle T): its prefill, ceil(prompt / budget)
+ * steps of one chunk of min(prompt, max_batched_tokens) tokens at past 0,
+ * plus gen - 1 decode steps of `batch` sequences at past prompt + gen / 2,
+ * at cfg's mean lengths; an estimate (a scale for the clients' phases), not
+ * a simulation.  0 when st is not valid. */
+double engine_sim_cycle_s(const engine_stepper *st, const engine_sim_config *cfg, int batch);
+
 /* The largest batch a replica runs under cfg: min(max_num_seqs, the
  * sequences of ceil((prompt + gen) / 16) blocks its KV cache holds, and at
  * the scenario's own lengths st->max_concurrency), at least 1. */
@@ -197,12 +233,15 @@ int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
  * (cfg's lengths, scheduler, limits and seed; its arrival process ignored;
  * requests / dp of them, at least three rounds of the batch), measured over
  * the completions between the first and the last max-batch of them (the
- * steady window; the whole run when it has none).  0 on error (err). */
+ * steady window; the whole run when it has none); always a BURST start
+ * (cfg's closed_start ignored).  0 on error (err). */
 double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
                                    void *work, size_t work_bytes, engine_error *err);
 
 const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked" */
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out);
+const char *engine_sim_start_name(engine_sim_start s); /* "burst", "steady" */
+int engine_sim_start_parse(const char *s, engine_sim_start *out);
 
 /* --- disaggregated prefill/decode (disagg.h) -------------------------------
  * Two pools simulated in turn (a two-stage composition, exact for FIFO

@@ -507,11 +507,16 @@ void val_serving_run_case(const preset_db *db, int i, val_serving_result *out)
     serving_config(c, &st, &cfg);
     size_t bytes = engine_sim_workspace_bytes(&st, &cfg);
     void *work = bytes ? malloc(bytes) : NULL;
-    engine_sim_result r;
+    engine_sim_result r, rs;
     int rc = work ? engine_sim_run(&st, &cfg, work, bytes, &r, &err) : -1;
+    cfg.closed_start = ENGINE_SIM_START_STEADY;
+    int steady = rc == 0 && c->client == VAL_CLIENT_GENAI_PERF &&
+                 c->arrival == VAL_ARRIVAL_CLOSED &&
+                 engine_sim_run(&st, &cfg, work, bytes, &rs, &err) == 0;
     free(work);
     if (rc != 0)
         return serving_fail(out, c->id, work || bytes ? err.msg : "out of memory");
+    out->ttft_steady = steady ? serving_figure(c, &rs, VAL_FIG_TTFT) : 0;
     out->ok = 1;
     out->overloaded = r.overloaded;
     out->requests = r.requests;
@@ -556,4 +561,32 @@ void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, 
         }
     }
     stats_finish(out, ape, k, logsum, worst);
+}
+
+int val_serving_steady_stats(const val_serving_result *r, int n, val_stats *burst,
+                             val_stats *steady)
+{
+    double ab[VAL_MAX_CASES], as[VAL_MAX_CASES];
+    double lb = 0, ls = 0, wb = 1, ws = 1;
+    int k = 0, between = 0;
+    for (int i = 0; i < n && k < VAL_MAX_CASES; i++) {
+        const val_serving_case *c = r[i].c;
+        double m = c ? c->ttft_s : 0, qb = r[i].ratio[VAL_FIG_TTFT];
+        if (!r[i].ok || r[i].saturated || !(r[i].ttft_steady > 0) || !(m > 0) || !(qb > 0) ||
+            c->load <= c->gpus / (c->tp * c->pp)) /* one client a replica: no start to differ */
+            continue;
+        double qs = r[i].ttft_steady / m;
+        ab[k] = fabs(qb - 1);
+        as[k++] = fabs(qs - 1);
+        lb += log(1 / qb);
+        ls += log(1 / qs);
+        wb = fabs(log(qb)) > fabs(log(wb)) ? qb : wb;
+        ws = fabs(log(qs)) > fabs(log(ws)) ? qs : ws;
+        between += (qb - 1) * (qs - 1) <= 0;
+    }
+    memset(burst, 0, sizeof *burst);
+    memset(steady, 0, sizeof *steady);
+    stats_finish(burst, ab, k, lb, wb);
+    stats_finish(steady, as, k, ls, ws);
+    return between;
 }

@@ -18,6 +18,7 @@
 
 #include "engine.h"
 #include "preset.h"
+#include "sim.h"
 
 typedef enum val_metric {
     VAL_TTFT = 0,   /* time to first token of the batch, s */
@@ -201,6 +202,25 @@ typedef enum val_figure {
 /* One published serving run under a stated load: a plan and a load
  * (arrivals, lengths, engine limits) and up to three measured figures.
  * Pointers are static strings; a figure of 0 was not published. */
+/* The benchmark client of a serving row, as its source states it.  Both
+ * start a closed loop's C clients at once (a BURST start, the figures of
+ * the row); GenAI-Perf measures in windows after the start, which only
+ * differs where the lock-step of the start has decayed by then (jitter the
+ * simulation does not have), so its closed-loop rows are also simulated at
+ * a STEADY start (val_serving_result.ttft_steady): the two bound what
+ * windows after the start can see. */
+typedef enum val_client {
+    VAL_CLIENT_BENCH_SERVING = 0, /* vLLM's benchmark_serving / `vllm bench serve`:
+                                   * --max-concurrency clients start together and
+                                   * every request counts */
+    VAL_CLIENT_GENAI_PERF,        /* perf_analyzer / GenAI-Perf / AIPerf (NIM's
+                                   * guide): concurrency mode keeps C in flight
+                                   * from the start ("Burst mode", AIPerf),
+                                   * measured in windows (--measurement-interval,
+                                   * --stability-percentage) */
+    VAL_CLIENT_COUNT
+} val_client;
+
 typedef struct val_serving_case {
     const char *id;        /* unique, short */
     const char *source;    /* URL or repo@commit:path and the table */
@@ -228,6 +248,7 @@ typedef struct val_serving_case {
     double tps;            /* measured output tokens/s; 0: not published */
     double band[VAL_FIG_COUNT]; /* asserted |predicted / measured - 1|; 0: VAL_SERVING_BAND */
     const char *note;      /* why a figure is off, or NULL */
+    val_client client;     /* the benchmark client (a closed loop's start) */
 } val_serving_case;
 
 /* The shipped serving table (validation_serving.c). */
@@ -262,6 +283,8 @@ typedef struct val_serving_result {
     double ratio[VAL_FIG_COUNT];     /* predicted / measured; 0: not published */
     double mean_batch;            /* running requests a step */
     int max_batch;                /* the most a replica ran (KV cache, max_num_seqs) */
+    double ttft_steady;           /* a GenAI-Perf closed loop: the TTFT (the row's
+                                   * statistic, s) at a STEADY start; 0: not run */
 } val_serving_result;
 
 /* Requests, seed and the simulation's defaults for the rows (validation.c). */
@@ -281,6 +304,14 @@ int val_serving_run_all(const preset_db *db, val_serving_result *out);
  * (TTFT, TPOT) and rates alike; refused: rows that could not be simulated. */
 void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, int knee,
                           val_stats *out);
+
+/* The GenAI-Perf closed-loop rows below saturation with a published TTFT
+ * and more than one client a replica:
+ * the statistics of their TTFT at a BURST start (the rows' figures) into
+ * *burst and at a STEADY start (ttft_steady) into *steady; returns how many
+ * published TTFTs lie between the two predictions (inclusive). */
+int val_serving_steady_stats(const val_serving_result *r, int n, val_stats *burst,
+                             val_stats *steady);
 
 /* --- disaggregated prefill/decode pools (validation_disagg.c) -------------
  * Published disaggregated deployments measure each pool on its own

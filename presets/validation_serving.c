@@ -108,11 +108,13 @@
 #define NIM_L31_8B                                                                                 \
     .source = SRC_NIM_8B, .setup = SETUP_NIM, .model = "llama-3.1-8b", .gpu = "h100-sxm",         \
     .framework = "trt-llm", .gpus = 1, .tp = 1, .pp = 1, .ep = 1,                                   \
-    .arrival = VAL_ARRIVAL_CLOSED, .weights = F8, .kv = F8, .stat = VAL_STAT_MEAN
+    .arrival = VAL_ARRIVAL_CLOSED, .weights = F8, .kv = F8, .stat = VAL_STAT_MEAN,             \
+    .client = VAL_CLIENT_GENAI_PERF
 #define NIM_L33_70B                                                                                \
     .source = SRC_NIM_70B, .setup = SETUP_NIM, .model = "llama-3.1-70b", .gpu = "h100-sxm",       \
     .framework = "trt-llm", .gpus = 2, .tp = 2, .pp = 1, .ep = 1,                                   \
-    .arrival = VAL_ARRIVAL_CLOSED, .weights = F8, .kv = F8, .stat = VAL_STAT_MEAN
+    .arrival = VAL_ARRIVAL_CLOSED, .weights = F8, .kv = F8, .stat = VAL_STAT_MEAN,             \
+    .client = VAL_CLIENT_GENAI_PERF
 
 #define SRC_VB3_T4                                                                                 \
     "vllm-project/vllm-project.github.io@c3a01c4a5807c8d900ae468897e45263373e534e:"               \

@@ -449,6 +449,103 @@ static void test_spec_decoding(void **state)
     fx_free(&f);
 }
 
+/* One step of `n` new prompts of `prompt` tokens (nothing cached) beside
+ * `dec` decodes at past `past`, by engine_step_s. */
+static double step_with(const engine_stepper *st, int n, int prompt, int dec, double past)
+{
+    engine_step_chunk ch[16];
+    for (int i = 0; i < n && i < 16; i++)
+        ch[i] = (engine_step_chunk){1, prompt, 0};
+    engine_step_mix mx = {n > 0 ? ch : NULL, n, dec, dec > 0 ? past : 0};
+    return engine_step_s(st, &mx);
+}
+
+/* A closed loop of 8 identical requests (512 + 64 tokens, chunked, one
+ * replica), worked by hand from engine_step_s.  BURST: the 8 start at
+ * t = 0, finish in the same step and re-enter together, so every TTFT is
+ * the step of the whole wave of 8 prompts.  STEADY: the clients run at
+ * their own phases (8 over a cycle of ~64 steps: never two prompts in a
+ * step), and a re-issued request misses the step starting at its
+ * predecessor's completion: its TTFT is that step (7 decodes) plus the
+ * step with its own prompt beside the 7 decodes, nothing more. */
+static void test_closed_start_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.arrival = ENGINE_SIM_CLOSED;
+    f.c.sched = ENGINE_SIM_CHUNKED;
+    f.c.concurrency = 8;
+    f.c.requests = 400;
+    engine_sim_result b, r;
+    fx_run(&f, &b);
+    double wave = step_with(&f.st, 8, 512, 0, 0);
+    assert_near(b.ttft.p50, wave, 1e-12);
+    assert_near(b.ttft.p99, wave, 1e-12);
+    assert_int_equal(b.measured, 400);
+
+    f.c.closed_start = ENGINE_SIM_START_STEADY;
+    fx_run(&f, &r);
+    /* lowest: both steps at the smallest past (512), highest at the largest
+     * a decode reaches (512 + 62); the step grows with the past */
+    double lo = step_with(&f.st, 0, 512, 7, 512) + step_with(&f.st, 1, 512, 7, 512);
+    double hi = step_with(&f.st, 0, 512, 7, 574) + step_with(&f.st, 1, 512, 7, 574);
+    print_message("  burst TTFT %.3f ms; steady p50 %.3f ms p99 %.3f ms in [%.3f, %.3f] ms\n",
+                  b.ttft.p50 * 1e3, r.ttft.p50 * 1e3, r.ttft.p99 * 1e3, lo * 1e3, hi * 1e3);
+    assert_true(r.ttft.p50 >= lo * (1 - 1e-9) && r.ttft.p99 <= hi * (1 + 1e-9));
+    /* "a single-prompt step plus at most a step of waiting" */
+    assert_true(r.ttft.p99 <= 2 * step_with(&f.st, 1, 512, 7, 574) * (1 + 1e-9));
+    assert_true(r.ttft.p99 < 0.5 * wave);
+    /* the window: all but the ramp and the drain, one request a client each */
+    assert_true(r.measured >= 400 - 3 * 8 && r.measured < 400);
+    assert_int_equal(r.max_batch, 8);
+    assert_int_equal(r.completed, 400);
+    fx_free(&f);
+}
+
+/* STEADY is deterministic (no draw: the same bytes twice), holds C
+ * requests in the system through its window (L = C) and keeps Little's
+ * law over it (requests/s x mean e2e = L); it runs on several replicas
+ * (9 over 2: 5 and 4 in flight), and an unknown start is refused. */
+static void test_closed_start_steady_laws(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.arrival = ENGINE_SIM_CLOSED;
+    f.c.closed_start = ENGINE_SIM_START_STEADY;
+    f.c.concurrency = 32;
+    f.c.requests = 3200;
+    engine_sim_result a, b;
+    fx_run(&f, &a);
+    fx_run(&f, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_near(a.mean_in_system, 32, 1e-6);
+    assert_near(a.requests_per_s * a.e2e.mean / a.mean_in_system, 1, 0.02);
+    assert_int_equal(a.max_batch, 32);
+    fixture g;
+    fx_init(&g, (engine_plan){1, 1, 2, 1}, 0);
+    g.c = f.c;
+    g.c.concurrency = 9;
+    g.c.requests = 900;
+    fx_run(&g, &a);
+    assert_int_equal(a.max_batch, 5);
+    assert_near(a.mean_in_system, 9, 1e-6);
+    assert_near(a.requests_per_s * a.e2e.mean / a.mean_in_system, 1, 0.03);
+    engine_error err = {{0}};
+    g.c.closed_start = ENGINE_SIM_START_COUNT;
+    assert_int_equal(engine_sim_check(&g.c, &err), -1);
+    assert_non_null(strstr(err.msg, "closed_start"));
+    engine_sim_start s;
+    assert_int_equal(engine_sim_start_parse("steady", &s), 0);
+    assert_int_equal(s, ENGINE_SIM_START_STEADY);
+    assert_int_equal(engine_sim_start_parse("burst", &s), 0);
+    assert_int_equal(s, ENGINE_SIM_START_BURST);
+    assert_int_equal(engine_sim_start_parse("random", &s), -1);
+    fx_free(&f);
+    fx_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +561,8 @@ int main(void)
         cmocka_unit_test(test_sim_errors),
         cmocka_unit_test(test_one_of_and_warmup),
         cmocka_unit_test(test_trace_parse),
+        cmocka_unit_test(test_closed_start_by_hand),
+        cmocka_unit_test(test_closed_start_steady_laws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,7 @@
 #include "engine.h"
 #include "preset.h"
 #include "validation.h"
+#include "support_asserts.h"
 #include "support_presets.h"
 
 static val_result *results;
@@ -316,6 +317,55 @@ static void test_serving_cases_in_band(void **state)
         }
     }
     assert_true(checked >= 15);
+}
+
+/* The rows' benchmark clients: NIM's tables (its guide's GenAI-Perf /
+ * AIPerf) are GenAI-Perf rows, every other row's client is vLLM's
+ * benchmark_serving; only the GenAI-Perf closed loops are also simulated
+ * at a steady start.  With one client the two starts agree (nothing to
+ * spread); the 70B at 25 x 200 tokens, in lock-step at the burst start
+ * (every TTFT the step of 25 prompts), waits far less at a steady one.
+ * The summary over them by hand on two made-up results. */
+static void test_serving_closed_start(void **state)
+{
+    (void)state;
+    int genai = 0;
+    for (int i = 0; i < val_serving_case_count; i++) {
+        const val_serving_case *c = &val_serving_cases[i];
+        const val_serving_result *r = &serving[i];
+        int nim = strstr(c->source, "docs.nvidia.com/nim/") != NULL;
+        assert_int_equal(c->client, nim ? VAL_CLIENT_GENAI_PERF : VAL_CLIENT_BENCH_SERVING);
+        int steady = nim && c->arrival == VAL_ARRIVAL_CLOSED;
+        assert_int_equal(r->ttft_steady > 0, steady);
+        genai += steady;
+        if (steady && c->load == 1)
+            assert_near(r->ttft_steady / r->predicted[VAL_FIG_TTFT], 1, 1e-9);
+    }
+    assert_int_equal(genai, 79);
+    const val_serving_result *l = &serving[serving_index("nim-l33-70b-h100-f8-tp2-c25-200-200")];
+    print_message("  70B 25 x 200: TTFT burst %.1f ms, steady %.1f ms, published 139.0 ms\n",
+                  l->predicted[VAL_FIG_TTFT] * 1e3, l->ttft_steady * 1e3);
+    assert_true(l->ttft_steady < 0.2 * l->predicted[VAL_FIG_TTFT]);
+
+    val_serving_result r[2];
+    memset(r, 0, sizeof r);
+    const val_serving_case *c = &val_serving_cases[serving_index("nim-l33-70b-h100-f8-tp2-c25-200-200")];
+    for (int i = 0; i < 2; i++) {
+        r[i].ok = 1;
+        r[i].c = c;
+    }
+    r[0].ratio[VAL_FIG_TTFT] = 2.0; /* APE 1.0 */
+    r[0].ttft_steady = 0.5 * c->ttft_s; /* 0.5: the published one between */
+    r[1].ratio[VAL_FIG_TTFT] = 0.5; /* 0.5 */
+    r[1].ttft_steady = 0.25 * c->ttft_s; /* 0.75: both below it */
+    val_stats b, st;
+    assert_int_equal(val_serving_steady_stats(r, 2, &b, &st), 1);
+    assert_int_equal(b.n, 2);
+    assert_near(b.median_ape, 0.75, 1e-12);
+    assert_near(st.median_ape, 0.625, 1e-12);
+    r[1].saturated = 1; /* past the knee: left out */
+    assert_int_equal(val_serving_steady_stats(r, 2, &b, &st), 1);
+    assert_int_equal(b.n, 1);
 }
 
 /* The serving statistics by hand on three made-up rows. */
@@ -705,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_serving_saturation_rule),
         cmocka_unit_test(test_serving_cases_in_band),
         cmocka_unit_test(test_serving_stats_hand),
+        cmocka_unit_test(test_serving_closed_start),
         cmocka_unit_test(test_replicas_vs_tp),
         cmocka_unit_test(test_trtllm_bench_batch),
         cmocka_unit_test(test_offline_max_num_seqs),

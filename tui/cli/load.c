@@ -23,6 +23,12 @@ static const char *sched_name(int v)
 }
 static const cli_enum SCHEDS = {sched_name, ENGINE_SIM_SCHED_COUNT};
 
+static const char *start_name(int v)
+{
+    return engine_sim_start_name((engine_sim_start)v);
+}
+static const cli_enum STARTS = {start_name, ENGINE_SIM_START_COUNT};
+
 static const cli_opt LOAD_OPTS[] = {
     {.name = "--rate", .kind = CLI_OPT_STRING, .arg = "R", .off = CLI_AT(load_rate),
      .section = "load:",
@@ -32,6 +38,11 @@ static const cli_opt LOAD_OPTS[] = {
      .max = ENGINE_MAX_BATCH, .off = CLI_AT(total_concurrency),
      .help = "a closed loop: C requests in flight over all replicas\n"
              "(a completion issues the next); not with --rate"},
+    {.name = "--closed-start", .kind = CLI_OPT_ENUM, .arg = NULL, .choices = &STARTS,
+     .off = CLI_AT(closed_start),
+     .help = "how the closed loop's clients start: all at t = 0, every\n"
+             "request measured (burst, default; vLLM's benchmark_serving), or\n"
+             "spread over one cycle, measured in the steady window (steady)"},
     {.name = "--trace", .kind = CLI_OPT_STRING, .arg = "FILE", .off = CLI_AT(trace),
      .help = "CSV of arrival_s,prompt_tokens,output_tokens (an\n"
              "optional header line; '#' comments); its arrivals unless\n"
@@ -236,6 +247,10 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
         c->max_batched_tokens = v->max_batched_tokens;
     if (CLI_SEEN(o, scheduler))
         c->sched = (engine_sim_sched)v->scheduler;
+    if (CLI_SEEN(o, closed_start) && c->arrival != ENGINE_SIM_CLOSED)
+        return engine_errorf(err, "--closed-start: only with --total-concurrency (a closed loop)");
+    if (CLI_SEEN(o, closed_start))
+        c->closed_start = (engine_sim_start)v->closed_start;
     c->seed = st->s.seed;
     c->ttft_slo_s = CLI_SEEN(o, ttft_ms) ? v->ttft_ms / 1e3 : 0;
     c->tpot_slo_s = CLI_SEEN(o, itl_ms) ? v->itl_ms / 1e3 : 0;
@@ -309,6 +324,10 @@ static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
         cJSON_AddNumberToObject(o, "concurrency", c->concurrency);
     else
         cJSON_AddNullToObject(o, "concurrency");
+    if (c->arrival == ENGINE_SIM_CLOSED)
+        cJSON_AddStringToObject(o, "closed_start", engine_sim_start_name(c->closed_start));
+    else
+        cJSON_AddNullToObject(o, "closed_start");
     if (trace)
         cJSON_AddStringToObject(o, "trace", trace);
     else
@@ -430,7 +449,10 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
     else if (c->arrival == ENGINE_SIM_OFFLINE)
         printf("load: offline (every request at t = 0)");
     else if (c->arrival == ENGINE_SIM_CLOSED)
-        printf("load: closed loop, %d requests in flight", c->concurrency);
+        printf("load: closed loop, %d requests in flight%s", c->concurrency,
+               c->closed_start == ENGINE_SIM_START_STEADY
+                   ? " (steady start: measured in the steady window)"
+                   : "");
     else
         printf("load: trace %s", trace);
     if (trace && c->arrival != ENGINE_SIM_TRACE)

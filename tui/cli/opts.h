@@ -124,6 +124,7 @@ typedef struct cli_values {
     const char *load_rate, *trace, *prompt_dist, *gen_dist;
     int requests, max_num_seqs, max_batched_tokens, scheduler;
     double slo_percentile;
+    int closed_start; /* ENUM engine_sim_start */
     /* recommend --rate (fleet sizing) */
     int disagg; /* ENUM engine_fleet_disagg */
     /* load --disagg xPyD */

@@ -224,6 +224,14 @@ static void print_serving(const vrun *v)
     printf("  TTFT and TPOT past the knee: median APE %.1f %% over %d; output tok/s: %.1f %% over "
            "%d\n",
            100 * past.median_ape, past.n, 100 * tps.median_ape, tps.n);
+    val_stats sb, ss;
+    int between = val_serving_steady_stats(v->sv, v->ns, &sb, &ss);
+    if (sb.n > 0)
+        printf("  GenAI-Perf closed loops below saturation, TTFT at the clients' burst start "
+               "(above) and\n  at a steady start (load --closed-start steady): median APE "
+               "%.1f %% and %.1f %% over %d;\n  the published TTFT lies between the two for "
+               "%d of them\n",
+               100 * sb.median_ape, 100 * ss.median_ape, sb.n, between);
 }
 
 /* The disaggregated pools: each row (few) and their median error. */
@@ -385,6 +393,13 @@ static cJSON *json_serving_case(const val_serving_result *r, const val_serving_c
         cli_json_add_number(g, "predicted", r->ok ? r->predicted[f] : NAN);
         cli_json_add_number(g, "ratio", r->ok ? r->ratio[f] : NAN);
         cli_json_add_number(g, "band", val_serving_band(c, (val_figure)f));
+    }
+    if (r->ok && r->ttft_steady > 0 && c->ttft_s > 0) {
+        cJSON *g = cJSON_AddObjectToObject(o, "ttft_steady_s");
+        cli_json_add_number(g, "predicted", r->ttft_steady);
+        cli_json_add_number(g, "ratio", r->ttft_steady / c->ttft_s);
+    } else {
+        cJSON_AddNullToObject(o, "ttft_steady_s");
     }
     if (c->note)
         cJSON_AddStringToObject(o, "note", c->note);

@@ -15,6 +15,11 @@ json_val() {
     sed -n "s/^	\"$1\":[[:space:]]*\\([^,]*\\),\\{0,1\\}[[:space:]]*\$/\\1/p" "$tmp/out" | head -n 1
 }
 
+# ttft_p50: the p50 of the ttft_s object.
+ttft_p50() {
+    sed -n '/"ttft_s":/,/}/s/^[[:space:]]*"p50":[[:space:]]*\([^,]*\),\{0,1\}[[:space:]]*$/\1/p' "$tmp/out" | head -n 1
+}
+
 base="--model llama-3-8b --gpu h100-sxm --gpus 1 --framework vllm"
 
 # text: the table and the summary lines
@@ -73,6 +78,16 @@ run load $base --total-concurrency 16 --requests 500 --json
 expect_rc 0
 grep -q '"arrival":	"closed"' "$tmp/out" || fail "$what: not a closed loop"
 grep -q '"max":	16,' "$tmp/out" || fail "$what: the batch did not reach 16"
+grep -q '"closed_start":	"burst"' "$tmp/out" || fail "$what: not a burst start by default"
+burst_ttft=$(ttft_p50)
+run load $base --total-concurrency 16 --requests 500 --closed-start steady --json
+expect_rc 0
+grep -q '"closed_start":	"steady"' "$tmp/out" || fail "$what: the start is not steady"
+awk -v b="$burst_ttft" -v s="$(ttft_p50)" 'BEGIN { exit !(s > 0 && s < b) }' ||
+    fail "$what: a steady start's TTFT p50 $(ttft_p50) s is not below the burst's $burst_ttft s"
+run load $base --total-concurrency 16 --closed-start steady
+expect_rc 0
+expect_out '^load: closed loop, 16 requests in flight \(steady start: measured in the steady window\)'
 
 # a trace, with a header
 printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n1.0,300,30\n' >"$tmp/t.csv"
@@ -110,6 +125,12 @@ expect_err "cannot be combined with --total-concurrency"
 run load $base --prompt-dist uniform:9-3
 expect_rc 2
 expect_err "^shardscope load: --prompt-dist: expected uniform:LO-HI"
+run load $base --rate 5 --closed-start steady
+expect_rc 2
+expect_err "^shardscope load: --closed-start: only with --total-concurrency \\(a closed loop\\)$"
+run load $base --total-concurrency 4 --closed-start random
+expect_rc 2
+expect_err "^shardscope load: --closed-start: expected burst\\|steady, got 'random'$"
 run load $base --scheduler fifo
 expect_rc 2
 expect_err "^shardscope load: --scheduler: expected prefill-first\\|chunked"

@@ -242,6 +242,17 @@ static void test_explain_constants(void **state)
     assert_string_equal(c->origin, "framework profile");
     assert_non_null(constant("link_bandwidth"));
     assert_null(constant("inter_link_bandwidth"));
+    assert_null(constant("link_socket_gpus")); /* a switched link has no socket limit */
+    l.socket_gpus = 4; /* a PCIe host: its socket link is listed with the link's source */
+    l.cross_socket = 0.8;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("link_cross_socket");
+    assert_non_null(c);
+    assert_near(c->value, 0.8, 1e-12);
+    assert_string_equal(c->origin, "link preset");
+    assert_near(constant("link_socket_gpus")->value, 4, 0);
+    l.socket_gpus = 0;
+    l.cross_socket = 0;
     /* a calibration replaces the 16-bit compute fraction and the GEMM t0 */
     engine_calib cal;
     memset(&cal, 0, sizeof cal);

@@ -410,6 +410,28 @@ typedef struct calib_cuda_api {
     int (*graph_destroy)(void *graph);                 /* cudaGraphDestroy */
 } calib_cuda_api;
 
+/* The NCCL calls of the collectives sweep (loaded with dlopen from
+ * libnccl.so.2; a test passes its own through calib_opts.nccl).  Results
+ * are ncclResult_t as int (0 success), communicators and streams opaque,
+ * data types and ops as the nccl.h values (ncclFloat32 7, ncclSum 0).
+ * all_gather, send and recv may be NULL (that sweep is skipped, said);
+ * error_string may be NULL. */
+typedef struct calib_nccl_api {
+    int (*comm_init_all)(void **comms, int ndev, const int *devs);    /* ncclCommInitAll */
+    int (*all_reduce)(const void *send, void *recv, size_t count, int dtype, int op,
+                      void *comm, void *stream);                      /* ncclAllReduce */
+    int (*all_gather)(const void *send, void *recv, size_t send_count, int dtype, void *comm,
+                      void *stream);                                  /* ncclAllGather */
+    int (*send)(const void *buf, size_t count, int dtype, int peer, void *comm,
+                void *stream);                                        /* ncclSend */
+    int (*recv)(void *buf, size_t count, int dtype, int peer, void *comm,
+                void *stream);                                        /* ncclRecv */
+    int (*group_start)(void);                                         /* ncclGroupStart */
+    int (*group_end)(void);                                           /* ncclGroupEnd */
+    int (*comm_destroy)(void *comm);                                  /* ncclCommDestroy */
+    const char *(*error_string)(int result);                          /* ncclGetErrorString */
+} calib_nccl_api;
+
 typedef struct calib_opts {
     calib_backend backend;
     int device;       /* CUDA device index */
@@ -425,6 +447,7 @@ typedef struct calib_opts {
     const atomic_int *cancel;   /* may be NULL; nonzero: stop soon */
     const calib_cuda_api *cuda; /* NULL: the real table (dlopen'd); else a
                                    complete table (tests' fakes) */
+    const calib_nccl_api *nccl; /* NULL: libnccl (dlopen'd); else this table */
     /* The per-kernel sweep (schema 2): the model whose shapes are measured
      * (borrowed; NULL: no per-kernel sweep), the largest TP degree (0: 8 on
      * a GPU, 4 on the CPU) and the most tokens (0: 16384 on a GPU, 2048 on
@@ -484,6 +507,16 @@ typedef struct calib_result {
     calib_alpha_beta p2p_fit;
     int has_p2p_fit;
     char p2p_error[ENGINE_ERROR_MAX];
+    /* NCCL all-gather and all-to-all over coll_gpus GPUs (nccl-tests
+     * conventions: bytes = the buffer per GPU, busbw = bytes / time *
+     * (n - 1) / n); empty when not measured (one GPU, no NCCL), coll_note
+     * says why a measured run lacks one. */
+    calib_comm_point *allgather;   /* owned */
+    int n_allgather;
+    calib_comm_point *alltoall;    /* owned */
+    int n_alltoall;
+    int coll_gpus;                 /* GPUs of the NCCL collectives (0: none) */
+    char coll_note[256];
     /* Schema 2: the per-kernel sweep (n_kpoints 0 when not run). */
     int schema;                    /* of a loaded file; CALIB_SCHEMA when measured */
     char library[64];              /* what was timed: "OpenBLAS 0.3.21", "cuBLAS 13.0" */
@@ -519,8 +552,13 @@ void calib_result_free(calib_result *r);
  * err when the roofline cannot be fitted. */
 int calib_result_fit(calib_result *r, engine_error *err);
 
-/* The fitted roofline as the engine wants it (measured = 1). */
+/* The fitted roofline as the engine wants it (measured = 1), with the
+ * per-kernel fit, its GEMM tables and the NCCL collectives' curves. */
 void calib_result_to_engine(const calib_result *r, engine_calib *out);
+/* r's NCCL series (all-reduce over dev.count GPUs, send/recv, all-gather
+ * and all-to-all over coll_gpus) into out->comm as engine curves; nothing
+ * for the loopback. */
+void calib_comm_to_engine(const calib_result *r, engine_calib *out);
 
 /* --- JSON (result_json.c: one key table, both ways) ------------------- */
 

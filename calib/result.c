@@ -65,6 +65,8 @@ void calib_result_free(calib_result *r)
     free(r->points);
     free(r->comm);
     free(r->p2p);
+    free(r->allgather);
+    free(r->alltoall);
     free(r->kpoints);
     memset(r, 0, sizeof *r);
 }
@@ -311,4 +313,35 @@ void calib_result_to_engine(const calib_result *r, engine_calib *out)
     out->eta_memory = r->roofline.eta_memory;
     out->layer_overhead_s = r->roofline.overhead_s;
     calib_per_kernel_to_engine(r, out);
+    calib_comm_to_engine(r, out);
+}
+
+/* One measured series as an engine curve on `gpus` GPUs (sizes ascending,
+ * at most ENGINE_CURVE_MAX: the smallest kept). */
+static void series_to_curve(const calib_comm_point *p, int n, int gpus, engine_curve *c)
+{
+    memset(c, 0, sizeof *c);
+    if (gpus < 2)
+        return;
+    for (int i = 0; i < n && c->n < ENGINE_CURVE_MAX; i++) {
+        if (!(p[i].bytes > 0 && p[i].time_s > 0) || (c->n > 0 && p[i].bytes <= c->bytes[c->n - 1]))
+            continue;
+        c->bytes[c->n] = p[i].bytes;
+        c->time_s[c->n] = p[i].time_s;
+        c->n++;
+    }
+    c->gpus = c->n > 0 ? gpus : 0;
+}
+
+void calib_comm_to_engine(const calib_result *r, engine_calib *out)
+{
+    if (!strstr(r->comm_label, "NCCL"))
+        return; /* the loopback measures the OS, not an interconnect */
+    int ranks = r->dev.count >= 2 ? r->dev.count : 2;
+    if (ranks > 8)
+        ranks = 8; /* the all-reduce ran over at most 8 GPUs (NCCL_MAX_DEV) */
+    series_to_curve(r->comm, r->n_comm, ranks, &out->comm[ENGINE_OP_ALLREDUCE]);
+    series_to_curve(r->p2p, r->n_p2p, 2, &out->comm[ENGINE_OP_P2P]);
+    series_to_curve(r->allgather, r->n_allgather, r->coll_gpus, &out->comm[ENGINE_OP_ALLGATHER]);
+    series_to_curve(r->alltoall, r->n_alltoall, r->coll_gpus, &out->comm[ENGINE_OP_ALLTOALL]);
 }

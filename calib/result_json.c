@@ -42,7 +42,7 @@ typedef enum jkind {
     J_DERIVED, /* written from derive(); not read */
     J_KPOINTS, /* calib_result's kernel points (schema 2) */
     J_CLASSES, /* per_kernel's class_mape / class_n by class name */
-    J_COLL     /* the collectives' busbw(size) tables (written only) */
+    J_COLL     /* the collectives' busbw(size) tables (all-gather, all-to-all read back) */
 } jkind;
 
 enum {
@@ -230,6 +230,7 @@ static const jfield ROOT_FIELDS[] = {
     STR("kernel_note", kernel_note, J_OPT),
     SPECIAL("kernels", J_KPOINTS, 0),
     SPECIAL("collectives", J_COLL, 0),
+    STR("collectives_note", coll_note, J_OPT),
     END};
 
 /* The two comm series: where each part of one lives in calib_result. */
@@ -344,37 +345,67 @@ static void write_classes(cJSON *o, const char *key, const calib_result *r, int 
 
 /* busbw(size) per collective (nccl-tests conventions: all-reduce busbw =
  * algbw x 2(n-1)/n; send/recv busbw = algbw). */
+/* The collectives' series: op name, the engine's collective (its busbw
+ * factor), the series and the GPUs it ran on. */
+typedef struct coll_series {
+    const char *op;
+    engine_collective ec;
+    const calib_comm_point *pts;
+    int n, gpus;
+    const char *label;
+} coll_series;
+
+static int coll_list(const calib_result *r, coll_series out[4])
+{
+    int ranks = r->dev.count >= 2 && strstr(r->comm_label, "NCCL") ? r->dev.count : 2;
+    coll_series all[4] = {
+        {"all_reduce", ENGINE_OP_ALLREDUCE, r->comm, r->n_comm, ranks, r->comm_label},
+        {"send_recv", ENGINE_OP_P2P, r->p2p, r->n_p2p, 2, r->p2p_label},
+        {"all_gather", ENGINE_OP_ALLGATHER, r->allgather, r->n_allgather, r->coll_gpus,
+         "NCCL AllGather"},
+        {"all_to_all", ENGINE_OP_ALLTOALL, r->alltoall, r->n_alltoall, r->coll_gpus,
+         "NCCL AllToAll (grouped ncclSend/ncclRecv)"}};
+    int k = 0;
+    for (int i = 0; i < 4; i++)
+        if (all[i].n > 0 && (i < 2 || all[i].gpus >= 2))
+            out[k++] = all[i];
+    return k;
+}
+
+/* root[key] = [{op, label, gpus, busbw_factor, points: [{bytes, time_s,
+ * busbw_bytes_per_s}]}]: nccl-tests' bus bandwidth, algbw = bytes / time
+ * times 2(n-1)/n for all-reduce, (n-1)/n for all-gather and all-to-all, 1
+ * for send/recv (nccl-tests doc/PERFORMANCE.md; engine_busbw_factor). */
 static void write_coll(cJSON *o, const char *key, const calib_result *r, int *ok)
 {
-    if (r->n_comm == 0 && r->n_p2p == 0)
+    coll_series cs[4];
+    int ns = coll_list(r, cs);
+    if (ns == 0)
         return;
     cJSON *arr = cJSON_AddArrayToObject(o, key);
-    for (int w = 0; arr && w < 2; w++) {
-        const calib_comm_point *pts = w ? r->p2p : r->comm;
-        int n = w ? r->n_p2p : r->n_comm;
-        if (n == 0)
-            continue;
-        int ranks = r->dev.count >= 2 && strstr(r->comm_label, "NCCL") ? r->dev.count : 2;
-        double f = w ? 1.0 : 2.0 * (ranks - 1) / ranks;
+    for (int w = 0; arr && w < ns; w++) {
+        double f = engine_busbw_factor(cs[w].ec, cs[w].gpus);
         cJSON *c = cJSON_CreateObject();
         if (!c || !cJSON_AddItemToArray(arr, c)) {
             cJSON_Delete(c);
             *ok = 0;
             return;
         }
-        put_str(c, "op", w ? "send_recv" : "all_reduce", ok);
-        put_str(c, "label", w ? r->p2p_label : r->comm_label, ok);
+        put_str(c, "op", cs[w].op, ok);
+        put_str(c, "label", cs[w].label, ok);
+        put_num(c, "gpus", cs[w].gpus, ok);
+        put_num(c, "busbw_factor", f, ok);
         cJSON *cp = cJSON_AddArrayToObject(c, "points");
-        for (int i = 0; cp && i < n; i++) {
+        for (int i = 0; cp && i < cs[w].n; i++) {
             cJSON *e = cJSON_CreateObject();
             if (!e || !cJSON_AddItemToArray(cp, e)) {
                 cJSON_Delete(e);
                 *ok = 0;
                 return;
             }
-            put_num(e, "bytes", pts[i].bytes, ok);
-            put_num(e, "time_s", pts[i].time_s, ok);
-            put_num(e, "busbw_bytes_per_s", pts[i].bytes / pts[i].time_s * f, ok);
+            put_num(e, "bytes", cs[w].pts[i].bytes, ok);
+            put_num(e, "time_s", cs[w].pts[i].time_s, ok);
+            put_num(e, "busbw_bytes_per_s", cs[w].pts[i].bytes / cs[w].pts[i].time_s * f, ok);
         }
     }
     if (!arr)
@@ -617,6 +648,33 @@ static void read_comm(const cJSON *o, const char *key, int which, calib_result *
     fit->n = *n;
 }
 
+/* The all-gather and all-to-all series of root[key] (the collectives'
+ * table; all-reduce and send/recv come back from comm / comm_p2p). */
+static void read_coll(const cJSON *o, const char *key, calib_result *r)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(o, key))
+    {
+        const cJSON *op = cJSON_GetObjectItemCaseSensitive(c, "op");
+        if (!cJSON_IsString(op) || !op->valuestring)
+            continue;
+        int ag = !strcmp(op->valuestring, "all_gather"), aa = !strcmp(op->valuestring, "all_to_all");
+        int gpus = int_or_0(c, "gpus");
+        if (!(ag || aa) || gpus < 2)
+            continue;
+        calib_comm_point **pts = ag ? &r->allgather : &r->alltoall;
+        int *n = ag ? &r->n_allgather : &r->n_alltoall;
+        r->coll_gpus = gpus;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "points"))
+        {
+            double b = num_or(e, "bytes", -1), t = num_or(e, "time_s", -1);
+            if (b > 0 && t > 0 && calib_comm_append(pts, n, b, t) != 0)
+                break;
+        }
+    }
+}
+
 static void read_field(const cJSON *o, const jfield *f, calib_result *r, void *rec)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
@@ -657,7 +715,8 @@ static void read_field(const cJSON *o, const jfield *f, calib_result *r, void *r
         break;
     case J_POINTS: /* read_points, strictly */
     case J_KPOINTS: /* read_kpoints, strictly */
-    case J_COLL:
+        break;
+    case J_COLL: read_coll(o, f->key, r); break;
     case J_KIND:
     case J_CONST:
     case J_DERIVED: break;

@@ -202,12 +202,17 @@ static calib_status measure_comm(const calib_opts *o, const calib_opts *inner, i
     calib_status crc = CALIB_ERR;
     if (use_cuda && out->dev.count >= 2)
         crc = calib_cuda_comm(inner, out, &cerr);
+    else if (use_cuda)
+        snprintf(cerr.msg, sizeof cerr.msg,
+                 "one GPU: no NCCL sweep (all-reduce, all-gather, all-to-all and send/recv "
+                 "need 2 or more GPUs)");
     if (crc != CALIB_OK && crc != CALIB_CANCELLED) {
         char why[ENGINE_ERROR_MAX];
         snprintf(why, sizeof why, "%s", cerr.msg);
         out->n_comm = 0;
         out->n_p2p = 0;
         out->p2p_label[0] = '\0';
+        out->n_allgather = out->n_alltoall = out->coll_gpus = 0;
         crc = calib_comm_loopback(inner, o->quick ? (4u << 20) : (256u << 20), out, &cerr);
         if (crc == CALIB_OK && why[0])
             snprintf(out->comm_error, sizeof out->comm_error, "NCCL not used: %.300s", why);

@@ -184,6 +184,18 @@ double engine_allreduce_s(const engine_scenario *s, const engine_framework *fw, 
     return engine_comm_time(ENGINE_OP_ALLREDUCE, s->intra, s->inter, n, per_node, bytes);
 }
 
+int engine_calib_link(const engine_calib *c, const engine_link *in, engine_link *out)
+{
+    int n = 0;
+    *out = *in;
+    for (int op = 0; c && c->measured && op < ENGINE_OP_COUNT; op++)
+        if (c->comm[op].n > 0 && c->comm[op].n <= ENGINE_CURVE_MAX && c->comm[op].gpus >= 2) {
+            out->curve[op] = c->comm[op];
+            n++;
+        }
+    return n;
+}
+
 double engine_busbw_factor(engine_collective op, int n)
 {
     if (n <= 1)

@@ -417,6 +417,10 @@ typedef struct engine_calib {
                                     * compute + weight bytes / this; 0: none (GPU) */
     int n_gemm;
     engine_calib_gemm gemm[ENGINE_CALIB_SHAPES];
+    /* The NCCL collectives measured on the calibration's machine, by
+     * engine_collective (n 0: not measured; never the CPU's loopback):
+     * engine_calib_link puts them on the link they were measured over. */
+    engine_curve comm[ENGINE_OP_COUNT];
 } engine_calib;
 
 /* The measured time of a GEMM (m tokens, k -> n, dtype class dclass) when
@@ -432,6 +436,11 @@ int engine_calib_gemm_lookup(const engine_calib *c, int dclass, double m, double
  * preset's datasheet constants).  A static string. */
 const char *engine_calib_source(const engine_calib *c, const engine_model *m, engine_calib_kind cls);
 const char *engine_calib_kind_name(engine_calib_kind cls);
+/* *out = *in with each collective c measured (c->comm[op].n > 0) as its
+ * curve: the engine then times that collective from the measured table
+ * (engine_comm_time: linear between sizes, rescaled to the group size).
+ * Returns how many curves were replaced (0: *out is *in).  Pure. */
+int engine_calib_link(const engine_calib *c, const engine_link *in, engine_link *out);
 
 /* Error bands from the validation cases (engine_bands_build).  A band key
  * is (phase, MoE, dtype class, regime); a key with too few cases falls back

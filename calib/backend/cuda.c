@@ -814,25 +814,9 @@ calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_err
 
 /* --- NCCL (dlopen) -------------------------------------------------------- */
 
-/* The few NCCL declarations used, by ABI (nccl.h is not part of the CUDA
- * toolkit, so it is not required to build): results are ints, 0 success;
- * ncclFloat32 = 7, ncclSum = 0. */
-typedef struct nccl_comm *nccl_comm_t;
-typedef int (*nccl_init_all_fn)(nccl_comm_t *comms, int ndev, const int *devs);
-typedef int (*nccl_all_reduce_fn)(const void *send, void *recv, size_t count,
-                                  int dtype, int op, nccl_comm_t comm,
-                                  void *stream);
-typedef int (*nccl_send_fn)(const void *send, size_t count, int dtype, int peer,
-                            nccl_comm_t comm, void *stream);
-typedef int (*nccl_recv_fn)(void *recv, size_t count, int dtype, int peer,
-                            nccl_comm_t comm, void *stream);
-typedef int (*nccl_group_fn)(void);
-typedef int (*nccl_destroy_fn)(nccl_comm_t comm);
-typedef const char *(*nccl_error_string_fn)(int result);
-
 #define NCCL_MAX_DEV 8
-#define NCCL_FLOAT32 7
-#define NCCL_SUM 0
+#define NCCL_FLOAT32 7 /* ncclFloat32 */
+#define NCCL_SUM 0     /* ncclSum */
 
 /* What the timing callbacks of calib_comm_sweep need: the loaded entry
  * points, one communicator, stream and pair of buffers per GPU, and, for
@@ -840,17 +824,11 @@ typedef const char *(*nccl_error_string_fn)(int result);
  * last failure's details (the sweep itself only sees a code). */
 typedef struct nccl_ctx {
     const calib_cuda_api *a;
-    nccl_init_all_fn init_all;
-    nccl_all_reduce_fn all_reduce;
-    nccl_send_fn send_fn;     /* NULL: NCCL older than 2.7 */
-    nccl_recv_fn recv_fn;
-    nccl_group_fn group_start, group_end;
-    nccl_destroy_fn destroy;
-    nccl_error_string_fn error_string; /* may be NULL */
+    calib_nccl_api n;         /* the loaded (or the caller's) entry points */
     int ndev;
     void *send[NCCL_MAX_DEV], *recv[NCCL_MAX_DEV];
     void *st[NCCL_MAX_DEV];
-    nccl_comm_t comms[NCCL_MAX_DEV];
+    void *comms[NCCL_MAX_DEV];
     int src, dst;             /* send/recv: rank src sends to rank dst */
     void *ev0[2], *ev1[2]; /* on GPUs src and dst */
     int events;
@@ -866,7 +844,7 @@ static int nccl_iters(size_t bytes)
 
 static int nccl_fail(nccl_ctx *c, const char *what, int code)
 {
-    const char *s = c->error_string ? c->error_string(code) : NULL;
+    const char *s = c->n.error_string ? c->n.error_string(code) : NULL;
     snprintf(c->why, sizeof c->why, "%s returned %d%s%.100s%s", what, code,
              s ? " (" : "", s ? s : "", s ? ")" : "");
     return code ? code : -1;
@@ -901,14 +879,14 @@ static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
         return -1;
     double t0 = calib_now_s();
     for (int it = 0; it < iters; it++) {
-        int g = c->group_start();
+        int g = c->n.group_start();
         if (g != 0)
             return nccl_fail(c, "ncclGroupStart", g);
         int e = 0;
         for (int i = 0; i < c->ndev && e == 0; i++)
-            e = c->all_reduce(c->send[i], c->recv[i], bytes / 4, NCCL_FLOAT32,
+            e = c->n.all_reduce(c->send[i], c->recv[i], bytes / 4, NCCL_FLOAT32,
                               NCCL_SUM, c->comms[i], c->st[i]);
-        g = c->group_end();
+        g = c->n.group_end();
         if (e != 0)
             return nccl_fail(c, "ncclAllReduce", e);
         if (g != 0)
@@ -935,18 +913,18 @@ static int op_send_recv(void *vctx, size_t bytes, double *seconds)
             return cuda_fail(c, "cudaEventRecord", ce);
     }
     for (int it = 0; it < iters; it++) {
-        int g = c->group_start();
+        int g = c->n.group_start();
         if (g != 0)
             return nccl_fail(c, "ncclGroupStart", g);
-        int e = c->send_fn(c->send[c->src], bytes / 4, NCCL_FLOAT32, c->dst,
+        int e = c->n.send(c->send[c->src], bytes / 4, NCCL_FLOAT32, c->dst,
                            c->comms[c->src], c->st[c->src]);
         const char *what = "ncclSend";
         if (e == 0) {
-            e = c->recv_fn(c->recv[c->dst], bytes / 4, NCCL_FLOAT32, c->src,
+            e = c->n.recv(c->recv[c->dst], bytes / 4, NCCL_FLOAT32, c->src,
                            c->comms[c->dst], c->st[c->dst]);
             what = "ncclRecv";
         }
-        g = c->group_end();
+        g = c->n.group_end();
         if (e != 0)
             return nccl_fail(c, what, e);
         if (g != 0)
@@ -971,6 +949,79 @@ static int op_send_recv(void *vctx, size_t bytes, double *seconds)
     return 0;
 }
 
+/* One timed call of the all-gather sweep (nccl-tests all_gather_perf:
+ * size = the gathered buffer per GPU, each rank contributing size / n;
+ * wall time per operation over a loop, every stream synchronised before
+ * and after, as op_all_reduce). */
+static int op_all_gather(void *vctx, size_t bytes, double *seconds)
+{
+    nccl_ctx *c = vctx;
+    int iters = nccl_iters(bytes);
+    size_t count = bytes / 4 / (size_t)c->ndev;
+    if (nccl_sync_all(c) != 0)
+        return -1;
+    double t0 = calib_now_s();
+    for (int it = 0; it < iters; it++) {
+        int g = c->n.group_start();
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupStart", g);
+        int e = 0;
+        for (int i = 0; i < c->ndev && e == 0; i++)
+            e = c->n.all_gather(c->send[i], c->recv[i], count, NCCL_FLOAT32, c->comms[i],
+                                c->st[i]);
+        g = c->n.group_end();
+        if (e != 0)
+            return nccl_fail(c, "ncclAllGather", e);
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupEnd", g);
+    }
+    if (nccl_sync_all(c) != 0)
+        return -1;
+    *seconds = (calib_now_s() - t0) / iters;
+    return 0;
+}
+
+/* One timed call of the all-to-all sweep, as nccl-tests alltoall_perf
+ * runs it: inside one ncclGroupStart/End every rank sends chunk j of its
+ * buffer (size / n bytes) to rank j and receives rank j's into chunk j
+ * (ncclSend / ncclRecv, itself included); size = the buffer per GPU. */
+static int op_all_to_all(void *vctx, size_t bytes, double *seconds)
+{
+    nccl_ctx *c = vctx;
+    int iters = nccl_iters(bytes), n = c->ndev;
+    size_t count = bytes / 4 / (size_t)n, chunk = count * 4;
+    if (nccl_sync_all(c) != 0)
+        return -1;
+    double t0 = calib_now_s();
+    for (int it = 0; it < iters; it++) {
+        int g = c->n.group_start();
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupStart", g);
+        int e = 0;
+        const char *what = "ncclSend";
+        for (int i = 0; i < n && e == 0; i++)
+            for (int j = 0; j < n && e == 0; j++) {
+                e = c->n.send((char *)c->send[i] + (size_t)j * chunk, count, NCCL_FLOAT32, j,
+                              c->comms[i], c->st[i]);
+                what = "ncclSend";
+                if (e == 0) {
+                    e = c->n.recv((char *)c->recv[i] + (size_t)j * chunk, count, NCCL_FLOAT32,
+                                  j, c->comms[i], c->st[i]);
+                    what = "ncclRecv";
+                }
+            }
+        g = c->n.group_end();
+        if (e != 0)
+            return nccl_fail(c, what, e);
+        if (g != 0)
+            return nccl_fail(c, "ncclGroupEnd", g);
+    }
+    if (nccl_sync_all(c) != 0)
+        return -1;
+    *seconds = (calib_now_s() - t0) / iters;
+    return 0;
+}
+
 /* Appends the details a timing callback left in c->why to err. */
 static void add_why(engine_error *err, const nccl_ctx *c)
 {
@@ -989,7 +1040,7 @@ static calib_status nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
 {
     r->n_p2p = 0;
     r->p2p_label[0] = '\0';
-    if (!c->send_fn || !c->recv_fn) {
+    if (!c->n.send || !c->n.recv) {
         snprintf(r->p2p_error, sizeof r->p2p_error,
                  "nccl send/recv: libnccl has no ncclSend/ncclRecv (NCCL 2.7 "
                  "or later needed)");
@@ -1037,9 +1088,59 @@ static calib_status nccl_p2p_sweep(nccl_ctx *c, const calib_opts *o,
     return rc;
 }
 
-/* libnccl and its entry points into c.  The handle, or NULL with err. */
-static void *nccl_load(nccl_ctx *c, engine_error *err)
+/* The all-gather and all-to-all sweeps over every GPU on the communicators
+ * of the all-reduce, into r->allgather / r->alltoall (each kept only when
+ * complete; a failure or a missing call leaves a note in r->coll_note and
+ * the rest).  CALIB_CANCELLED, else CALIB_OK. */
+static calib_status nccl_gather_a2a(nccl_ctx *c, const calib_opts *o, calib_progress_slice *np,
+                                    const calib_comm_sweep_spec *base, calib_result *r)
 {
+    static const char *const LABEL[2] = {"nccl all-gather", "nccl all-to-all"};
+    calib_comm_op_fn ops[2] = {op_all_gather, op_all_to_all};
+    int have[2] = {c->n.all_gather != NULL, c->n.send != NULL && c->n.recv != NULL};
+    calib_comm_point **pts[2] = {&r->allgather, &r->alltoall};
+    int *cnt[2] = {&r->n_allgather, &r->n_alltoall};
+    r->coll_gpus = c->ndev;
+    for (int w = 0; w < 2; w++) {
+        np->lo = 0.5 + 0.25 * w;
+        np->hi = np->lo + 0.25;
+        *cnt[w] = 0;
+        if (!have[w]) {
+            snprintf(r->coll_note + strlen(r->coll_note), sizeof r->coll_note - strlen(r->coll_note),
+                     "%s%s: libnccl has no %s", r->coll_note[0] ? "; " : "", LABEL[w],
+                     w ? "ncclSend/ncclRecv (NCCL 2.7 or later)" : "ncclAllGather");
+            continue;
+        }
+        calib_comm_sweep_spec spec = *base;
+        spec.label = LABEL[w];
+        c->why[0] = '\0';
+        engine_error e = {{0}};
+        calib_status rc = calib_comm_sweep(o, &spec, ops[w], c, pts[w], cnt[w], &e);
+        if (rc == CALIB_CANCELLED)
+            return rc;
+        if (rc != CALIB_OK) {
+            add_why(&e, c);
+            snprintf(r->coll_note + strlen(r->coll_note), sizeof r->coll_note - strlen(r->coll_note),
+                     "%s%.200s", r->coll_note[0] ? "; " : "", e.msg);
+        }
+    }
+    return CALIB_OK;
+}
+
+/* libnccl's entry points into c->n (the caller's table when o->nccl is
+ * set: tests).  The handle (or (void *)1 for a caller's table), or NULL
+ * with err. */
+static void *nccl_load(nccl_ctx *c, const calib_opts *o, engine_error *err)
+{
+    if (o->nccl) {
+        c->n = *o->nccl;
+        if (c->n.comm_init_all && c->n.all_reduce && c->n.group_start && c->n.group_end &&
+            c->n.comm_destroy)
+            return (void *)1;
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "the NCCL table lacks the needed calls");
+        return NULL;
+    }
     void *lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         lib = dlopen("libnccl.so", RTLD_NOW | RTLD_LOCAL);
@@ -1048,15 +1149,24 @@ static void *nccl_load(nccl_ctx *c, engine_error *err)
             snprintf(err->msg, sizeof err->msg, "libnccl.so.2 not found");
         return NULL;
     }
-    c->init_all = (nccl_init_all_fn)dlsym(lib, "ncclCommInitAll");
-    c->all_reduce = (nccl_all_reduce_fn)dlsym(lib, "ncclAllReduce");
-    c->group_start = (nccl_group_fn)dlsym(lib, "ncclGroupStart");
-    c->group_end = (nccl_group_fn)dlsym(lib, "ncclGroupEnd");
-    c->destroy = (nccl_destroy_fn)dlsym(lib, "ncclCommDestroy");
-    c->send_fn = (nccl_send_fn)dlsym(lib, "ncclSend");
-    c->recv_fn = (nccl_recv_fn)dlsym(lib, "ncclRecv");
-    c->error_string = (nccl_error_string_fn)dlsym(lib, "ncclGetErrorString");
-    if (!c->init_all || !c->all_reduce || !c->group_start || !c->group_end || !c->destroy) {
+    static const struct {
+        size_t off;
+        const char *name;
+    } S[] = {{offsetof(calib_nccl_api, comm_init_all), "ncclCommInitAll"},
+             {offsetof(calib_nccl_api, all_reduce), "ncclAllReduce"},
+             {offsetof(calib_nccl_api, all_gather), "ncclAllGather"},
+             {offsetof(calib_nccl_api, send), "ncclSend"},
+             {offsetof(calib_nccl_api, recv), "ncclRecv"},
+             {offsetof(calib_nccl_api, group_start), "ncclGroupStart"},
+             {offsetof(calib_nccl_api, group_end), "ncclGroupEnd"},
+             {offsetof(calib_nccl_api, comm_destroy), "ncclCommDestroy"},
+             {offsetof(calib_nccl_api, error_string), "ncclGetErrorString"}};
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+        void *p = dlsym(lib, S[i].name);
+        memcpy((char *)&c->n + S[i].off, &p, sizeof p);
+    }
+    if (!c->n.comm_init_all || !c->n.all_reduce || !c->n.group_start || !c->n.group_end ||
+        !c->n.comm_destroy) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "libnccl lacks the needed symbols");
         dlclose(lib);
@@ -1078,7 +1188,7 @@ static int nccl_setup(nccl_ctx *c, size_t max_bytes, int *have_comms, engine_err
             a->mem_set(c->send[i], 0, max_bytes) != 0 || a->stream_create(&c->st[i]) != 0)
             rc = -1;
     }
-    if (rc == 0 && c->init_all(c->comms, c->ndev, devs) != 0)
+    if (rc == 0 && c->n.comm_init_all(c->comms, c->ndev, devs) != 0)
         rc = -1;
     else if (rc == 0)
         *have_comms = 1;
@@ -1093,7 +1203,7 @@ static void nccl_teardown(nccl_ctx *c, int have_comms, int device)
     const calib_cuda_api *a = c->a;
     for (int i = 0; i < c->ndev; i++) {
         if (have_comms && c->comms[i])
-            c->destroy(c->comms[i]);
+            c->n.comm_destroy(c->comms[i]);
         a->set_device(i);
         if (c->st[i])
             a->stream_destroy(c->st[i]);
@@ -1118,7 +1228,7 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
     c.ndev = ndev;
     if (!(c.a = api_get(o->cuda, 0, err)))
         return CALIB_ERR;
-    void *lib = nccl_load(&c, err);
+    void *lib = nccl_load(&c, o, err);
     if (!lib)
         return CALIB_ERR;
     size_t max_bytes = o->quick ? (64u << 20) : ((size_t)1 << 30);
@@ -1131,7 +1241,7 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
     /* each sweep reports as a slice of the caller's progress */
     calib_opts inner;
     calib_progress_slice np;
-    calib_opts_slice(o, &np, 0.0, 0.5, &inner);
+    calib_opts_slice(o, &np, 0.0, 0.25, &inner);
     if (rc == CALIB_OK) {
         r->n_comm = 0;
         rc = calib_comm_sweep(&inner, &spec, op_all_reduce, &c, &r->comm, &r->n_comm, err);
@@ -1139,12 +1249,17 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
             add_why(err, &c);
     }
     if (rc == CALIB_OK) {
-        np.lo = 0.5;
-        np.hi = 1.0;
+        np.lo = 0.25;
+        np.hi = 0.5;
         rc = nccl_p2p_sweep(&c, &inner, &spec, r);
     }
+    if (rc == CALIB_OK) {
+        np.lo = 0.75;
+        rc = nccl_gather_a2a(&c, &inner, &np, &spec, r);
+    }
     nccl_teardown(&c, have_comms, o->device);
-    dlclose(lib);
+    if (!o->nccl)
+        dlclose(lib);
     if (rc == CALIB_OK)
         snprintf(r->comm_label, sizeof r->comm_label, "NCCL AllReduce (%d GPUs)", ndev);
     else if (rc != CALIB_CANCELLED)

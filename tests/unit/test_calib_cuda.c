@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 #include "calib.h"
 #include "calib_fake_cuda.h"
 
@@ -142,6 +143,219 @@ static void test_cuda_measure_fake(void **state)
 #endif
 }
 
+/* A fake NCCL: every call succeeds at once; counts what the sweeps ask. */
+static struct {
+    int inits, all_reduce, all_gather, sends, recvs, groups, destroys;
+    size_t first_gather_count, first_send_count;
+    int peers_seen; /* bit j: a send to peer j */
+} fn;
+
+static int fn_init(void **comms, int ndev, const int *devs)
+{
+    static int tag[8];
+    for (int i = 0; i < ndev; i++)
+        comms[i] = &tag[devs[i] & 7];
+    fn.inits++;
+    return 0;
+}
+static int fn_all_reduce(const void *s, void *r, size_t n, int dt, int op, void *c, void *st)
+{
+    (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c, (void)st;
+    fn.all_reduce++;
+    return 0;
+}
+static int fn_all_gather(const void *s, void *r, size_t n, int dt, void *c, void *st)
+{
+    (void)s, (void)r, (void)dt, (void)c, (void)st;
+    if (fn.all_gather++ == 0)
+        fn.first_gather_count = n;
+    return 0;
+}
+static int fn_send(const void *b, size_t n, int dt, int peer, void *c, void *st)
+{
+    (void)b, (void)dt, (void)c, (void)st;
+    if (fn.sends++ == 0)
+        fn.first_send_count = n;
+    fn.peers_seen |= 1 << (peer & 7);
+    return 0;
+}
+static int fn_recv(void *b, size_t n, int dt, int peer, void *c, void *st)
+{
+    (void)b, (void)n, (void)dt, (void)peer, (void)c, (void)st;
+    fn.recvs++;
+    return 0;
+}
+static int fn_group(void)
+{
+    fn.groups++;
+    return 0;
+}
+static int fn_destroy(void *c)
+{
+    (void)c;
+    fn.destroys++;
+    return 0;
+}
+
+static calib_nccl_api fake_nccl(void)
+{
+    memset(&fn, 0, sizeof fn);
+    return (calib_nccl_api){fn_init, fn_all_reduce, fn_all_gather, fn_send, fn_recv, fn_group,
+                            fn_group, fn_destroy, NULL};
+}
+
+static const cJSON *coll_entry(const cJSON *root, const char *op)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "collectives"))
+    {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(c, "op");
+        if (cJSON_IsString(o) && !strcmp(o->valuestring, op))
+            return c;
+    }
+    return NULL;
+}
+
+/* The NCCL sweeps on two fake GPUs: all-reduce, send/recv, all-gather and
+ * all-to-all (grouped send/recv, every peer), each 1 KiB .. 64 MiB under
+ * --quick; their busbw in the file with nccl-tests' factors (all-reduce
+ * 2(n-1)/n = 1, all-gather and all-to-all (n-1)/n = 0.5, send/recv 1),
+ * the series read back and handed to the engine as curves. */
+static void test_cuda_nccl_collectives(void **state)
+{
+    (void)state;
+#ifdef SHARDSCOPE_HAVE_CUDA
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake.count = 2;
+    calib_nccl_api nc = fake_nccl();
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CUDA;
+    o.cuda = &api;
+    o.nccl = &nc;
+    o.quick = 1;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_string_equal(r.comm_label, "NCCL AllReduce (2 GPUs)");
+    assert_int_equal(r.n_comm, 9); /* 1 KiB x 4^k up to 64 MiB */
+    assert_int_equal(r.n_p2p, 9);
+    assert_int_equal(r.n_allgather, 9);
+    assert_int_equal(r.n_alltoall, 9);
+    assert_int_equal(r.coll_gpus, 2);
+    assert_true(r.allgather[0].bytes == 1024 && r.alltoall[8].bytes == 64.0 * 1048576);
+    /* 1 KiB gathered over 2 ranks: 128 floats each; all-to-all: 128 per peer */
+    assert_int_equal(fn.first_gather_count, 128);
+    assert_int_equal(fn.peers_seen, 3);
+    assert_int_equal(fn.sends, fn.recvs);
+    assert_int_equal(fn.inits, 1);
+    assert_int_equal(fn.destroys, 2);
+    assert_int_equal(ts_fake.allocs, ts_fake.frees);
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    static const struct {
+        const char *op;
+        double factor;
+        int gpus;
+    } W[] = {{"all_reduce", 1.0, 2}, {"send_recv", 1.0, 2}, {"all_gather", 0.5, 2},
+             {"all_to_all", 0.5, 2}};
+    const calib_comm_point *series[] = {r.comm, r.p2p, r.allgather, r.alltoall};
+    for (int w = 0; w < 4; w++) {
+        const cJSON *c = coll_entry(root, W[w].op);
+        assert_non_null(c);
+        assert_true(cJSON_GetObjectItemCaseSensitive(c, "busbw_factor")->valuedouble ==
+                    W[w].factor);
+        assert_int_equal(cJSON_GetObjectItemCaseSensitive(c, "gpus")->valueint, W[w].gpus);
+        const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "points"), 3);
+        double busbw = cJSON_GetObjectItemCaseSensitive(p, "busbw_bytes_per_s")->valuedouble;
+        /* 64 KiB: bytes / time x the factor */
+        assert_true(fabs(busbw / (65536.0 / series[w][3].time_s * W[w].factor) - 1) < 1e-12);
+    }
+    cJSON_Delete(root);
+    calib_result back;
+    assert_int_equal(calib_result_from_json(text, "x.json", &back, &err), 0);
+    free(text);
+    assert_int_equal(back.n_allgather, 9);
+    assert_int_equal(back.n_alltoall, 9);
+    assert_int_equal(back.coll_gpus, 2);
+    assert_true(REL(back.alltoall[4].time_s, r.alltoall[4].time_s) < 1e-9);
+    static engine_calib ec;
+    calib_result_to_engine(&back, &ec);
+    assert_int_equal(ec.comm[ENGINE_OP_ALLGATHER].n, 9);
+    assert_int_equal(ec.comm[ENGINE_OP_ALLGATHER].gpus, 2);
+    assert_int_equal(ec.comm[ENGINE_OP_ALLTOALL].n, 9);
+    assert_int_equal(ec.comm[ENGINE_OP_ALLREDUCE].gpus, 2);
+    assert_int_equal(ec.comm[ENGINE_OP_P2P].n, 9);
+    calib_result_free(&back);
+    calib_result_free(&r);
+
+    /* an NCCL without ncclAllGather: that sweep is skipped, said, the
+     * all-to-all still runs */
+    api = ts_fake_cuda_reset();
+    ts_fake.count = 2;
+    nc = fake_nccl();
+    nc.all_gather = NULL;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(r.n_allgather, 0);
+    assert_int_equal(r.n_alltoall, 9);
+    assert_non_null(strstr(r.coll_note, "nccl all-gather: libnccl has no ncclAllGather"));
+    calib_result_free(&r);
+
+    /* one GPU: no NCCL at all, the loopback instead, with the reason */
+    api = ts_fake_cuda_reset();
+    nc = fake_nccl();
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(r.n_allgather + r.n_alltoall, 0);
+    assert_int_equal(fn.inits, 0);
+    assert_non_null(strstr(r.comm_error, "one GPU"));
+    assert_string_equal(r.comm_label, "loopback (2 local processes)");
+    static engine_calib e1;
+    calib_result_to_engine(&r, &e1);
+    assert_int_equal(e1.comm[ENGINE_OP_ALLREDUCE].n, 0); /* never the loopback */
+    calib_result_free(&r);
+#else
+    skip();
+#endif
+}
+
+/* engine_calib_link: a measured all-gather table on 2 GPUs replaces the
+ * link's alpha-beta.  Link: base 5 us, alpha 2 us, 100 GB/s; the table:
+ * 1 MB in 30 us, 4 MB in 60 us. */
+static void test_calib_link_times_collectives(void **state)
+{
+    (void)state;
+    engine_link l;
+    memset(&l, 0, sizeof l);
+    snprintf(l.name, sizeof l.name, "nvlink-test");
+    l.base_s = 5e-6;
+    l.alpha_s = 2e-6;
+    l.bytes_per_s = 100e9;
+    static engine_calib c;
+    memset(&c, 0, sizeof c);
+    c.measured = 1;
+    c.comm[ENGINE_OP_ALLGATHER] = (engine_curve){.n = 2, .gpus = 2, .bytes = {1e6, 4e6},
+                                                 .time_s = {30e-6, 60e-6}};
+    engine_link out;
+    /* alpha-beta: 5 + 1 x 2 us + 1/2 x 2.5 MB / 100 GB/s = 19.5 us */
+    assert_true(fabs(engine_comm_time(ENGINE_OP_ALLGATHER, &l, NULL, 2, 0, 2.5e6) - 19.5e-6) <
+                1e-12);
+    assert_int_equal(engine_calib_link(&c, &l, &out), 1);
+    assert_string_equal(out.name, "nvlink-test");
+    /* measured: linear between 1 and 4 MB, 30 + 30 x 1.5 / 3 = 45 us */
+    assert_true(fabs(engine_comm_time(ENGINE_OP_ALLGATHER, &out, NULL, 2, 0, 2.5e6) - 45e-6) <
+                1e-12);
+    /* 4 GPUs: latency 5 + 3 x 2 = 11 us, the 38 us on the wire x (3/4) / (1/2) */
+    assert_true(fabs(engine_comm_time(ENGINE_OP_ALLGATHER, &out, NULL, 4, 0, 2.5e6) - 68e-6) <
+                1e-12);
+    /* the other collectives keep the link's own */
+    assert_true(engine_comm_time(ENGINE_OP_ALLREDUCE, &out, NULL, 2, 0, 2.5e6) ==
+                engine_comm_time(ENGINE_OP_ALLREDUCE, &l, NULL, 2, 0, 2.5e6));
+    c.measured = 0; /* not a measurement: nothing */
+    assert_int_equal(engine_calib_link(&c, &l, &out), 0);
+}
+
 static void test_cuda_probe_real(void **state)
 {
     (void)state;
@@ -165,6 +379,8 @@ int main(void)
         cmocka_unit_test(test_cuda_no_gpu),
         cmocka_unit_test(test_cuda_blas_create_fails),
         cmocka_unit_test(test_cuda_measure_fake),
+        cmocka_unit_test(test_cuda_nccl_collectives),
+        cmocka_unit_test(test_calib_link_times_collectives),
         cmocka_unit_test(test_cuda_probe_real),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -203,6 +203,25 @@ static void print_comm_fits(const calib_result *r)
     } else if (r->p2p_error[0]) {
         printf("p2p:       not measured: %s\n", r->p2p_error);
     }
+    const calib_comm_point *cs[2] = {r->allgather, r->alltoall};
+    int ns[2] = {r->n_allgather, r->n_alltoall};
+    for (int w = 0; w < 2; w++) {
+        if (ns[w] == 0)
+            continue;
+        const calib_comm_point *last = &cs[w][ns[w] - 1];
+        char b0[32], b1[32];
+        fmt_bytes_iec(cs[w][0].bytes, b0, sizeof b0);
+        fmt_bytes_iec(last->bytes, b1, sizeof b1);
+        printf("%-10s NCCL (%d GPUs): %d sizes %s .. %s, busbw %.3g GB/s at %s (algbw x "
+               "(n-1)/n)\n",
+               w ? "all-to-all:" : "all-gather:", r->coll_gpus, ns[w], b0, b1,
+               last->bytes / last->time_s * engine_busbw_factor(w ? ENGINE_OP_ALLTOALL
+                                                                  : ENGINE_OP_ALLGATHER,
+                                                                r->coll_gpus) / 1e9,
+               b1);
+    }
+    if (r->coll_note[0])
+        printf("           note: %s\n", r->coll_note);
 }
 
 /* The per-kernel points (model GEMMs summarised per TP degree), the

@@ -248,6 +248,15 @@ static int load_calib(const cli_opts *o, const char *cmd, cli_scenario *out, eng
                out->calib.measured) {
         s->calib = &out->calib;
     }
+    /* The calibration's NCCL tables time the collectives on the link inside
+     * the node (where they were measured). */
+    if (s->calib && s->intra && engine_calib_link(s->calib, s->intra, &out->calib_link) > 0) {
+        s->intra = &out->calib_link;
+        if (o->v.calib)
+            fprintf(stderr, "shardscope %s: --calib: note: its NCCL tables (%d GPUs) time the "
+                            "collectives on %s\n",
+                    cmd, out->calib.comm[ENGINE_OP_ALLREDUCE].gpus, out->calib_link.name);
+    }
     return 0;
 }
 

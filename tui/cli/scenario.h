@@ -31,6 +31,7 @@ typedef struct cli_scenario {
     engine_scenario scenario;
     engine_model hf_model;   /* storage when --model is a config.json path */
     engine_calib calib;      /* storage for a measured calibration */
+    engine_link calib_link;  /* the intra link with the calibration's NCCL curves */
     engine_band_table bands; /* error bands from the shipped validation cases */
     int model_from_file;     /* 1 when --model was a config.json path */
     engine_plan plan;        /* the explicit plan, when has_plan */

@@ -164,6 +164,10 @@ typedef struct calib_per_kernel {
     double mape;
     int points;
     int sm;
+    double peak_flops_fp8;   /* input: the roof of fp8 points (0: 2 x peak_flops) */
+    double gemm_efficiency_fp8; /* fp8 points' own efficiency (0: none measured) */
+    double mape_fp8;         /* over the fp8 points */
+    int fp8_points;
     int packs;               /* input: 1 when GEMM points pack their weights
                                 first (a CPU's level-3 BLAS): pack_bytes_per_s
                                 is fitted; 0 (GPU): it stays 0 */
@@ -408,6 +412,25 @@ typedef struct calib_cuda_api {
     int (*graph_launch)(void *exec, void *stream);     /* cudaGraphLaunch */
     int (*graph_exec_destroy)(void *exec);             /* cudaGraphExecDestroy */
     int (*graph_destroy)(void *graph);                 /* cudaGraphDestroy */
+    /* Optional, cublasLt (libcublasLt): the fp8 GEMMs (E4M3 x E4M3, bf16 out,
+     * FP32 accumulation, per-tensor scale pointers), timed where the GPU has
+     * FP8 tensor cores (compute capability 8.9 or later); a table without
+     * them skips the fp8 points with a note. */
+    int (*lt_create)(void **handle);                   /* cublasLtCreate */
+    int (*lt_destroy)(void *handle);                   /* cublasLtDestroy */
+    int (*lt_desc_create)(void **desc, int compute_type, int scale_type);
+                                                       /* cublasLtMatmulDescCreate */
+    int (*lt_desc_destroy)(void *desc);                /* cublasLtMatmulDescDestroy */
+    int (*lt_desc_set)(void *desc, int attr, const void *buf, size_t bytes);
+                                                       /* cublasLtMatmulDescSetAttribute */
+    int (*lt_layout_create)(void **layout, int type, unsigned long long rows,
+                            unsigned long long cols, long long ld);
+                                                       /* cublasLtMatrixLayoutCreate */
+    int (*lt_layout_destroy)(void *layout);            /* cublasLtMatrixLayoutDestroy */
+    int (*lt_matmul)(void *handle, void *desc, const void *alpha, const void *a, void *adesc,
+                     const void *b, void *bdesc, const void *beta, const void *c, void *cdesc,
+                     void *d, void *ddesc, const void *algo, void *workspace, size_t ws_bytes,
+                     void *stream);                    /* cublasLtMatmul */
 } calib_cuda_api;
 
 /* The NCCL calls of the collectives sweep (loaded with dlopen from
@@ -468,6 +491,8 @@ typedef struct calib_result {
     calib_point *points;           /* owned */
     int n_points;
     double best_gemm_flops;        /* best achieved FLOP/s of any point */
+    double peak_flops_fp8;         /* the fp8 roof (preset's FP8 peak, else 2 x
+                                      the 16-bit estimate; 0 on a CPU) */
     double copy_bandwidth;         /* measured copy B/s (read + write) */
     calib_power_law power_law;
     int has_power_law;

@@ -61,6 +61,7 @@ typedef struct calib_kexec {
     int has_graph;        /* 1: CALIB_K_GRAPH can be timed */
     int has_attn;         /* 1: CALIB_K_ATTN (batched GEMMs) can be timed */
     int has_launch;       /* 1: CALIB_K_LAUNCH can be timed */
+    int has_fp8;          /* 1: fp8 model GEMMs (dtype "fp8", 1 byte) can be timed */
     const char *dtype;    /* the GEMM element type */
     double elem;          /* its bytes */
     double prior_flops;   /* rough rates for the planned budget */

@@ -143,6 +143,16 @@ static double packed_bytes(const calib_kpoint *p)
     return all > 0 ? p->bytes * (n * k) / all : 0;
 }
 
+static int is_fp8(const calib_kpoint *p)
+{
+    return !strcmp(p->dtype, "fp8");
+}
+
+static double fp8_peak(const calib_per_kernel *pk)
+{
+    return pk->peak_flops_fp8 > 0 ? pk->peak_flops_fp8 : 2 * pk->peak_flops;
+}
+
 static double shape_eta(const calib_per_kernel *pk, const calib_kpoint *p)
 {
     if (pk->sm <= 0)
@@ -273,9 +283,10 @@ double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *
     case CALIB_K_COPY: return pk->copy_bytes_per_s > 0 ? p->bytes / pk->copy_bytes_per_s : 0;
     default: break;
     }
-    double c = pk->peak_flops > 0 && pk->gemm_efficiency > 0
-                   ? p->flops / (pk->peak_flops * pk->gemm_efficiency * shape_eta(pk, p))
-                   : 0;
+    double rate = pk->peak_flops * pk->gemm_efficiency;
+    if (is_fp8(p))
+        rate = pk->gemm_efficiency_fp8 > 0 ? fp8_peak(pk) * pk->gemm_efficiency_fp8 : 0;
+    double c = rate > 0 ? p->flops / (rate * shape_eta(pk, p)) : 0;
     if (pk->pack_bytes_per_s > 0)
         c += packed_bytes(p) / pk->pack_bytes_per_s;
     double mm = pk->bw_bytes_per_s > 0 ? p->bytes / pk->bw_bytes_per_s : 0;
@@ -319,8 +330,8 @@ static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int kee
     pk->n_cache_excluded = 0;
     for (int i = 0; i < n && pk->peak_flops > 0; i++) {
         const calib_kpoint *p = &pts[i];
-        if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0))
-            continue;
+        if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0) || is_fp8(p))
+            continue; /* fp8 points: their own efficiency (fit_fp8) */
         if (!keep_cached && pk->cache_bytes > 0 && p->bytes / calls_of(p) < pk->cache_bytes) {
             pk->n_cache_excluded++;
             continue;
@@ -373,6 +384,41 @@ static void search(const fit_space *fs, double tmin, double *tmp, double *bx)
         nelder_mead(fs, bx, 0.05);
 }
 
+/* The fp8 points' own efficiency against the fp8 roof, the other
+ * constants as fitted: the MAPE over them minimised by golden-section
+ * search on log(eff) in [e^-7, e^1] (one parameter, unimodal in practice). */
+static void fit_fp8(const calib_kpoint *pts, int n, calib_per_kernel *pk)
+{
+    pk->gemm_efficiency_fp8 = 0;
+    pk->mape_fp8 = 0;
+    pk->fp8_points = 0;
+    for (int i = 0; i < n; i++)
+        pk->fp8_points += gemm_like(pts[i].cls) && is_fp8(&pts[i]) && pts[i].time_s > 0;
+    if (pk->fp8_points == 0)
+        return;
+    double lo = -7, hi = 1, g = 0.5 * (sqrt(5.0) - 1);
+    for (int it = 0; it < 80; it++) {
+        double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f[2];
+        for (int j = 0; j < 2; j++) {
+            pk->gemm_efficiency_fp8 = exp(j ? x2 : x1);
+            f[j] = 0;
+            for (int i = 0; i < n; i++)
+                if (gemm_like(pts[i].cls) && is_fp8(&pts[i]) && pts[i].time_s > 0)
+                    f[j] += fabs(calib_per_kernel_predict(pk, &pts[i]) - pts[i].time_s) /
+                            pts[i].time_s;
+        }
+        if (f[0] < f[1])
+            hi = x2;
+        else
+            lo = x1;
+    }
+    pk->gemm_efficiency_fp8 = exp(0.5 * (lo + hi));
+    for (int i = 0; i < n; i++)
+        if (gemm_like(pts[i].cls) && is_fp8(&pts[i]) && pts[i].time_s > 0)
+            pk->mape_fp8 += fabs(calib_per_kernel_predict(pk, &pts[i]) - pts[i].time_s) /
+                            pts[i].time_s / pk->fp8_points;
+}
+
 int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
                          engine_error *err)
 {
@@ -385,7 +431,7 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
     }
     double best = 0;
     for (int i = 0; i < n; i++)
-        if (gemm_like(pts[i].cls) && pts[i].time_s > 0 &&
+        if (gemm_like(pts[i].cls) && pts[i].time_s > 0 && !is_fp8(&pts[i]) &&
             pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]) > best)
             best = pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]);
     if (!(pk->peak_flops > 0))
@@ -417,6 +463,7 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
             share = v[i].w / pk->pack_bytes_per_s / v[i].t;
     if (share < 0.01)
         pk->pack_bytes_per_s = 0;
+    fit_fp8(pts, n, pk);
     fit_constants(pts, n, pk, tmp);
     fit_errors(pts, n, pk);
     free(v);
@@ -485,5 +532,6 @@ void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out)
     out->mape = pk->mape;
     out->sm = pk->sm;
     out->pack_bytes_per_s = pk->pack_bytes_per_s;
+    out->fp8_flops = pk->gemm_efficiency_fp8 > 0 ? fp8_peak(pk) * pk->gemm_efficiency_fp8 : 0;
     tables_to_engine(r, out);
 }

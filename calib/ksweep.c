@@ -158,6 +158,14 @@ static void plan_build(const calib_opts *o, const calib_kexec *x, kplan *k, int 
         ng = KSWEEP_MAX - 32;
     for (int i = 0; i < ng; i++)
         plan_add(k, x, &k->gem[i], o->quick);
+    if (x->has_fp8) { /* the same shapes in fp8 (cublasLt), after the 16-bit ones */
+        int n8 = calib_plan_gemms(o->model, *max_tp, tok, nt, "fp8", 1.0, k->gem + ng,
+                                  KSWEEP_MAX - 32 - ng);
+        if (n8 > KSWEEP_MAX - 32 - ng)
+            n8 = KSWEEP_MAX - 32 - ng;
+        for (int i = 0; i < n8; i++)
+            plan_add(k, x, &k->gem[ng + i], o->quick);
+    }
     plan_memory(k, x, o->model, o->quick);
     plan_attention(k, x, o->model, o->quick);
     plan_launch(k, x, o->quick);
@@ -168,7 +176,8 @@ static const char *phase_label(const calib_kexec *x, const calib_kpoint *p, char
     static const char *const W[CALIB_K_COUNT] = {"model GEMMs", "GEMV", "copy", "attention",
                                                  "launch", "graph launch"};
     if (p->cls == CALIB_K_GEMM)
-        snprintf(buf, len, "%s: %s TP%d", x->tag, W[p->cls], p->tp);
+        snprintf(buf, len, "%s: %s%s TP%d", x->tag, W[p->cls],
+                 strcmp(p->dtype, "fp8") ? "" : " fp8", p->tp);
     else
         snprintf(buf, len, "%s: %s", x->tag, W[p->cls]);
     return buf;

@@ -55,6 +55,7 @@ static void choose_roofs(const calib_opts *o, calib_result *r)
         if (!(pk > 0))
             pk = g->peak_flops[ENGINE_FP16];
         if (pk > 0 && g->hbm_bytes_per_s > 0) {
+            r->peak_flops_fp8 = g->peak_flops[ENGINE_FP8] > 0 ? g->peak_flops[ENGINE_FP8] : 2 * pk;
             r->roofline.peak_flops = pk;
             r->roofline.bandwidth = g->hbm_bytes_per_s;
             snprintf(r->peak_source, sizeof r->peak_source,
@@ -66,6 +67,8 @@ static void choose_roofs(const calib_opts *o, calib_result *r)
     double per = flop_per_clk_sm(r->dev.cc_major, r->dev.cc_minor);
     if (per > 0 && r->dev.sm_count > 0 && r->dev.clock_khz > 0) {
         r->roofline.peak_flops = per * r->dev.sm_count * r->dev.clock_khz * 1e3;
+        /* FP8 tensor cores (sm_89 and later) run at twice the 16-bit rate */
+        r->peak_flops_fp8 = 2 * r->roofline.peak_flops;
         if (r->dev.mem_clock_khz > 0 && r->dev.bus_width_bits > 0)
             r->roofline.bandwidth = 2.0 * r->dev.mem_clock_khz * 1e3 *
                                     r->dev.bus_width_bits / 8.0;

@@ -411,6 +411,8 @@ typedef struct engine_calib {
     double mape;                   /* of the combined fit, a fraction */
     int sm;                        /* multiprocessors of the measured device
                                     * (the shape model's; 0: none, a CPU) */
+    double fp8_flops;              /* the measured fp8 GEMM rate (peak x its own
+                                    * efficiency); 0: not measured */
     double pack_bytes_per_s;       /* CPU (level-3 BLAS): the weights are packed
                                     * into the kernel's layout at this rate before
                                     * the kernel runs, one after the other:

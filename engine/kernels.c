@@ -161,6 +161,8 @@ static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib
         k->flops *= r;
         k->flops16 *= r;
     }
+    if (c->fp8_flops > 0 && (k->math == ENGINE_FP8 || k->math == ENGINE_INT8))
+        k->flops = c->fp8_flops; /* measured with cublasLt: its own rate */
     if (c->bw_bytes_per_s > 0 && bw0 > 0) {
         double r = c->bw_bytes_per_s / bw0;
         k->bw = c->bw_bytes_per_s;

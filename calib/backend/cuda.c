@@ -36,10 +36,20 @@
 #define CUDA_R_16F 2
 #define CUBLAS_COMPUTE_32F 68
 #define CUBLAS_GEMM_DEFAULT (-1)
+#define CUBLAS_OP_T 1
+#define CUDA_R_32F 0
+#define CUDA_R_16BF 14
+#define CUDA_R_8F_E4M3 28
+/* cublasLtMatmulDescAttributes_t (cublasLt.h, CUDA 12/13) */
+#define LT_DESC_TRANSA 3
+#define LT_DESC_TRANSB 4
+#define LT_DESC_A_SCALE_POINTER 17
+#define LT_DESC_B_SCALE_POINTER 18
+#define LT_WORKSPACE_BYTES (32u << 20) /* cuBLAS's recommendation for Hopper */
 
 /* --- the real table: one symbol list for loading and for checking ------ */
 
-enum { LIB_CUDART = 0, LIB_CUBLAS = 1 };
+enum { LIB_CUDART = 0, LIB_CUBLAS = 1, LIB_CUBLASLT = 2, N_LIBS = 3 };
 
 typedef struct cuda_sym {
     size_t off;        /* of the member in calib_cuda_api */
@@ -85,17 +95,27 @@ static const cuda_sym SYMS[] = {
     SYM(graph_launch, LIB_CUDART, "cudaGraphLaunch", NULL, 1),
     SYM(graph_exec_destroy, LIB_CUDART, "cudaGraphExecDestroy", NULL, 1),
     SYM(graph_destroy, LIB_CUDART, "cudaGraphDestroy", NULL, 1),
+    SYM(lt_create, LIB_CUBLASLT, "cublasLtCreate", NULL, 1),
+    SYM(lt_destroy, LIB_CUBLASLT, "cublasLtDestroy", NULL, 1),
+    SYM(lt_desc_create, LIB_CUBLASLT, "cublasLtMatmulDescCreate", NULL, 1),
+    SYM(lt_desc_destroy, LIB_CUBLASLT, "cublasLtMatmulDescDestroy", NULL, 1),
+    SYM(lt_desc_set, LIB_CUBLASLT, "cublasLtMatmulDescSetAttribute", NULL, 1),
+    SYM(lt_layout_create, LIB_CUBLASLT, "cublasLtMatrixLayoutCreate", NULL, 1),
+    SYM(lt_layout_destroy, LIB_CUBLASLT, "cublasLtMatrixLayoutDestroy", NULL, 1),
+    SYM(lt_matmul, LIB_CUBLASLT, "cublasLtMatmul", NULL, 1),
 };
 #define N_SYMS (sizeof SYMS / sizeof SYMS[0])
 
 /* Library names, newest first after the unversioned development link;
  * libcudart.so.11.0 is CUDA 11's soname.  cuBLAS of the runtime's major
  * version is tried before the list (libcublas loads its own cublasLt). */
-static const char *const LIB_NAMES[2][6] = {
+static const char *const LIB_NAMES[N_LIBS][6] = {
     {"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0",
      "libcudart.so.11", NULL},
-    {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11", NULL, NULL}};
-static const char *const LIB_WHAT[2] = {"the CUDA runtime", "cuBLAS"};
+    {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11", NULL, NULL},
+    {"libcublasLt.so", "libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so.11", NULL,
+     NULL}};
+static const char *const LIB_WHAT[N_LIBS] = {"the CUDA runtime", "cuBLAS", "cublasLt"};
 
 static void *member(const calib_cuda_api *a, const cuda_sym *s)
 {
@@ -108,8 +128,8 @@ static void *member(const calib_cuda_api *a, const cuda_sym *s)
  * survive dlclose well); immutable after the once-call. */
 static struct {
     calib_cuda_api api;
-    int ok[2];
-    char why[2][200];
+    int ok[N_LIBS];
+    char why[N_LIBS][200];
 } g_cuda;
 static pthread_once_t g_cuda_once = PTHREAD_ONCE_INIT;
 
@@ -156,6 +176,10 @@ static void load_real(void)
         snprintf(same, sizeof same, "libcublas.so.%d", v / 1000);
     void *blas = open_lib(LIB_CUBLAS, same[0] ? same : NULL);
     g_cuda.ok[LIB_CUBLAS] = blas && bind_syms(LIB_CUBLAS, blas) == 0;
+    if (v >= 1000)
+        snprintf(same, sizeof same, "libcublasLt.so.%d", v / 1000);
+    void *lt = g_cuda.ok[LIB_CUBLAS] ? open_lib(LIB_CUBLASLT, same[0] ? same : NULL) : NULL;
+    g_cuda.ok[LIB_CUBLASLT] = lt && bind_syms(LIB_CUBLASLT, lt) == 0; /* optional: fp8 */
 }
 
 /* The table to use: the caller's (checked complete) or the real one.
@@ -616,7 +640,13 @@ typedef struct kgpu {
     void *w, *x, *y;       /* weights, input, output */
     size_t wb, xb, yb;     /* bytes */
     int dt;
+    /* fp8 through cublasLt (lt NULL: not measured) */
+    void *lt, *ws, *scale; /* handle, workspace, two device floats of 1.0 */
+    void *desc, *la, *lb, *lc; /* the current fp8 point's descriptors */
 } kgpu;
+
+static int kgpu_time_events(kgpu *g, calib_kpoint *p, int warm, int reps, double *t,
+                            engine_error *err);
 
 /* One kernel point on the default stream (a graph launch on g->stream). */
 static int kgpu_run(kgpu *g, const calib_kpoint *p)
@@ -633,6 +663,13 @@ static int kgpu_run(kgpu *g, const calib_kpoint *p)
                 return -1;
         return 0;
     case CALIB_K_GRAPH: return a->graph_launch(g->exec, g->stream);
+    case CALIB_K_GEMM:
+        if (!strcmp(p->dtype, "fp8")) /* the descriptors of lt_prepare */
+            return a->lt_matmul(g->lt, g->desc, &one, g->w, g->la, g->x, g->lb, &zero, g->y,
+                                g->lc, g->y, g->lc, NULL, g->ws, LT_WORKSPACE_BYTES, NULL);
+        return a->blas_gemm_ex(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, g->w,
+                               g->dt, p->n, g->x, g->dt, p->k, &zero, g->y, g->dt, p->n,
+                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     case CALIB_K_ATTN: /* column-major C^T = B^T A^T, one call for the batch */
         return a->blas_gemm_strided_batched_ex(
             g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, g->w, g->dt, p->n,
@@ -646,10 +683,72 @@ static int kgpu_run(kgpu *g, const calib_kpoint *p)
     }
 }
 
+static void lt_release(kgpu *g)
+{
+    const calib_cuda_api *a = g->api;
+    void **l[] = {&g->la, &g->lb, &g->lc};
+    for (int i = 0; i < 3; i++)
+        if (*l[i]) {
+            a->lt_layout_destroy(*l[i]);
+            *l[i] = NULL;
+        }
+    if (g->desc)
+        a->lt_desc_destroy(g->desc);
+    g->desc = NULL;
+}
+
+/* The descriptors of an fp8 point, made before its timing (host work must
+ * not fall between the events).  Row-major C[m x n] = X[m x k] W[k x n]
+ * is column-major C^T = op(A) B with A the weights stored n rows of k
+ * (transposed: the "TN" layout cublasLt's FP8 kernels take), B = X^T
+ * (k x m), C bf16 (n x m); per-tensor scales of 1.0 (device pointers), FP32
+ * accumulation.  0, or a cuBLAS status. */
+static int lt_prepare(kgpu *g, const calib_kpoint *p)
+{
+    const calib_cuda_api *a = g->api;
+    int ta = CUBLAS_OP_T, tb = CUBLAS_OP_N, s;
+    const void *sa = g->scale, *sb = (const char *)g->scale + sizeof(float);
+    if ((s = a->lt_desc_create(&g->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F)) != 0) {
+        g->desc = NULL;
+        return s;
+    }
+    if ((s = a->lt_desc_set(g->desc, LT_DESC_TRANSA, &ta, sizeof ta)) != 0 ||
+        (s = a->lt_desc_set(g->desc, LT_DESC_TRANSB, &tb, sizeof tb)) != 0 ||
+        (s = a->lt_desc_set(g->desc, LT_DESC_A_SCALE_POINTER, &sa, sizeof sa)) != 0 ||
+        (s = a->lt_desc_set(g->desc, LT_DESC_B_SCALE_POINTER, &sb, sizeof sb)) != 0 ||
+        (s = a->lt_layout_create(&g->la, CUDA_R_8F_E4M3, (unsigned long long)p->k,
+                                 (unsigned long long)p->n, p->k)) != 0 ||
+        (s = a->lt_layout_create(&g->lb, CUDA_R_8F_E4M3, (unsigned long long)p->k,
+                                 (unsigned long long)p->m, p->k)) != 0 ||
+        (s = a->lt_layout_create(&g->lc, CUDA_R_16BF, (unsigned long long)p->n,
+                                 (unsigned long long)p->m, p->n)) != 0)
+        return s;
+    return 0;
+}
+
 static int kgpu_time(void *ctx, calib_kpoint *p, int warm, int reps, double *t,
                      engine_error *err)
 {
     kgpu *g = ctx;
+    int fp8 = p->cls == CALIB_K_GEMM && !strcmp(p->dtype, "fp8");
+    if (fp8) {
+        int s = lt_prepare(g, p);
+        if (s != 0) {
+            lt_release(g);
+            engine_errorf(err, "cuda backend: cublasLt fp8 %s %dx%dx%d: descriptors: %s", p->op,
+                          p->m, p->n, p->k, blas_name(s));
+            return -1;
+        }
+    }
+    int rc = kgpu_time_events(g, p, warm, reps, t, err);
+    if (fp8)
+        lt_release(g);
+    return rc;
+}
+
+static int kgpu_time_events(kgpu *g, calib_kpoint *p, int warm, int reps, double *t,
+                            engine_error *err)
+{
     const calib_cuda_api *a = g->api;
     double v[16];
     reps = reps < 1 ? 1 : reps > 16 ? 16 : reps;
@@ -688,8 +787,11 @@ static void kgpu_free(kgpu *g)
         a->event_destroy(g->e0);
     if (g->e1)
         a->event_destroy(g->e1);
-    void *bufs[] = {g->w, g->x, g->y};
-    for (int i = 0; i < 3; i++)
+    lt_release(g);
+    if (g->lt)
+        a->lt_destroy(g->lt);
+    void *bufs[] = {g->w, g->x, g->y, g->ws, g->scale};
+    for (int i = 0; i < 5; i++)
         if (bufs[i])
             a->mem_free(bufs[i]);
     memset(g, 0, sizeof *g);
@@ -715,6 +817,35 @@ static int kgpu_graph(kgpu *g)
     if (a->stream_end_capture(g->stream, &g->graph) != 0 || bad)
         return -1;
     return a->graph_instantiate(&g->exec, g->graph, 0) == 0 ? 0 : -1;
+}
+
+/* cublasLt for the fp8 points: on a GPU with FP8 tensor cores (sm_89 and
+ * later) whose table has the cublasLt calls, a handle, the workspace and
+ * the two scales.  1 ready, 0 not (the reason into why). */
+static int kgpu_fp8(kgpu *g, const calib_device *d, char *why, size_t len)
+{
+    const calib_cuda_api *a = g->api;
+    if (d->cc_major * 10 + d->cc_minor < 89) {
+        snprintf(why, len, "no fp8 (sm_%d%d has no FP8 tensor cores)", d->cc_major, d->cc_minor);
+        return 0;
+    }
+    if (!a->lt_create || !a->lt_destroy || !a->lt_desc_create || !a->lt_desc_destroy ||
+        !a->lt_desc_set || !a->lt_layout_create || !a->lt_layout_destroy || !a->lt_matmul) {
+        snprintf(why, len, "no fp8 (cublasLt not loaded)");
+        return 0;
+    }
+    static const float ones[2] = {1.0f, 1.0f};
+    if (a->lt_create(&g->lt) != 0) {
+        g->lt = NULL;
+        snprintf(why, len, "no fp8 (cublasLtCreate failed)");
+        return 0;
+    }
+    if (a->mem_alloc(&g->ws, LT_WORKSPACE_BYTES) != 0 || a->mem_alloc(&g->scale, sizeof ones) != 0 ||
+        a->mem_copy(g->scale, ones, sizeof ones, CALIB_CUDA_MEMCPY_H2D) != 0) {
+        snprintf(why, len, "no fp8 (out of GPU memory for cublasLt's workspace)");
+        return 0;
+    }
+    return 1;
 }
 
 /* Buffers for the largest point of the plan (the weights of 1 GB GEMVs,
@@ -761,16 +892,21 @@ static calib_status cuda_kernels(const calib_opts *o, const calib_cuda_api *a, v
     g.dt = CUDA_R_16F;
     calib_status rc = kgpu_setup(&g, o, blas, err);
     int has_graph = rc == CALIB_OK && kgpu_graph(&g) == 0;
+    char fp8_why[96] = "";
+    int has_fp8 = rc == CALIB_OK && kgpu_fp8(&g, &r->dev, fp8_why, sizeof fp8_why);
     int v = r->dev.runtime_version;
     snprintf(r->library, sizeof r->library, "cuBLAS (CUDA %d.%d)", v / 1000, v % 1000 / 10);
     snprintf(r->kernel_note, sizeof r->kernel_note,
-             "fp16 only (fp8 needs cublasLt, not in this build)%s%s; attention proxy: "
+             "fp16 (cublasGemmEx)%s%s%s%s; attention proxy: "
              "batched GEMMs QK^T and PV (no softmax, no causal mask, scores written to "
-             "memory); collectives: all-reduce and send/recv (no all-gather, all-to-all)",
+             "memory); collectives: all-reduce, send/recv, all-gather, all-to-all",
+             has_fp8 ? " and fp8 (cublasLt E4M3, bf16 out, scales 1.0)" : "; ",
+             has_fp8 ? "" : fp8_why,
              a->blas_gemm_strided_batched_ex ? "" : "; no attention proxy (no "
                                                     "cublasGemmStridedBatchedEx)",
              has_graph ? "" : "; no graph launch (CUDA graphs unavailable)");
     calib_kexec x = {.ctx = &g, .tag = "cuda", .gpu = 1, .has_graph = has_graph,
+                     .has_fp8 = has_fp8,
                      .has_attn = a->blas_gemm_strided_batched_ex != NULL,
                      .has_launch = a->mem_set_async != NULL,
                      .dtype = "fp16", .elem = 2, .prior_flops = 400e12, .prior_bw = 2e12,

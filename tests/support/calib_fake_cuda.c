@@ -46,8 +46,8 @@ static int f_attr(int *v, int attr, int d)
     (void)d;
     switch (attr) {
     case CALIB_CUDA_ATTR_SM_COUNT: *v = 10; return 0;
-    case CALIB_CUDA_ATTR_CC_MAJOR: *v = 9; return 0;
-    case CALIB_CUDA_ATTR_CC_MINOR: *v = 0; return 0;
+    case CALIB_CUDA_ATTR_CC_MAJOR: *v = ts_fake.cc_major ? ts_fake.cc_major : 9; return 0;
+    case CALIB_CUDA_ATTR_CC_MINOR: *v = ts_fake.cc_major ? ts_fake.cc_minor : 0; return 0;
     case CALIB_CUDA_ATTR_CLOCK_KHZ: *v = 1000000; return 0;
     default: return 1; /* cudaErrorInvalidValue */
     }
@@ -206,6 +206,74 @@ static int f_gemm_batched(void *h, int ta, int tb, int m, int n, int k, const vo
     fake_work(2.0 * batch * m * n * k,
               batch * ((double)m * k + (double)k * n + (double)m * n) * 2, n, m, k, batch);
     return 0;
+}
+
+/* cublasLt: layouts remember rows x cols */
+static unsigned long long lt_dims[64][2];
+static int lt_next;
+
+static int f_lt_create(void **h)
+{
+    *h = &fake_handles[1];
+    return 0;
+}
+static int f_lt_desc_create(void **d, int ct, int st)
+{
+    (void)ct, (void)st;
+    *d = &lt_dims[lt_next++ % 64];
+    ts_fake.lt_live++;
+    return 0;
+}
+static int f_lt_release(void *d)
+{
+    (void)d;
+    ts_fake.lt_live--;
+    return 0;
+}
+static int f_lt_set(void *d, int attr, const void *buf, size_t n)
+{
+    (void)d, (void)attr, (void)buf, (void)n;
+    return 0;
+}
+static int f_lt_layout(void **l, int type, unsigned long long rows, unsigned long long cols,
+                       long long ld)
+{
+    (void)type, (void)ld;
+    unsigned long long *e = lt_dims[lt_next++ % 64];
+    e[0] = rows;
+    e[1] = cols;
+    *l = e;
+    ts_fake.lt_live++;
+    return 0;
+}
+static int f_lt_matmul(void *h, void *desc, const void *alpha, const void *a, void *ad,
+                       const void *b, void *bd, const void *beta, const void *c, void *cd,
+                       void *d, void *dd, const void *algo, void *ws, size_t wsb, void *st)
+{
+    (void)h, (void)desc, (void)alpha, (void)a, (void)b, (void)beta, (void)c, (void)cd, (void)d;
+    (void)dd, (void)algo, (void)ws, (void)wsb, (void)st;
+    ts_fake.lt_matmuls++;
+    const unsigned long long *A = ad, *B = bd; /* A: k x n (transposed), B: k x m */
+    double k = (double)A[0], n = (double)A[1], m = (double)B[1];
+    if (ts_fake.roofline) {
+        double cc = 2.0 * m * n * k /
+                    (2 * ts_fake.peak * ts_fake.eff_fp8 * engine_gemm_shape_eta(10, m, n, k, 1));
+        double bb = (m * k + n * k + 2.0 * m * n) / ts_fake.bw;
+        fake_clock += (cc > bb ? cc : bb) + ts_fake.t0;
+    }
+    return 0;
+}
+
+void ts_fake_cuda_lt(calib_cuda_api *a)
+{
+    a->lt_create = f_lt_create;
+    a->lt_destroy = f_destroy;
+    a->lt_desc_create = f_lt_desc_create;
+    a->lt_desc_destroy = f_lt_release;
+    a->lt_desc_set = f_lt_set;
+    a->lt_layout_create = f_lt_layout;
+    a->lt_layout_destroy = f_lt_release;
+    a->lt_matmul = f_lt_matmul;
 }
 
 calib_cuda_api ts_fake_cuda_reset(void)

@@ -27,8 +27,10 @@ typedef struct ts_fake_cuda {
     int roofline;
     double peak, eff, bw, t0, copy_bw, launch_s, graph_s;
     int no_batched;     /* 1: no cublasGemmStridedBatchedEx in the table */
+    int cc_major, cc_minor; /* compute capability reported (0 0: 9.0) */
+    double eff_fp8;     /* fp8 GEMMs (cublasLt): at 2 x peak x eff_fp8, 1-byte operands */
     /* counters */
-    int allocs, frees, gemms, batched, memsets, graphs;
+    int allocs, frees, gemms, batched, memsets, graphs, lt_matmuls, lt_live;
 } ts_fake_cuda;
 
 extern ts_fake_cuda ts_fake;
@@ -37,5 +39,9 @@ extern ts_fake_cuda ts_fake;
  * member set, error_string / error_name too: NULL there would select the
  * backend's built-in texts). */
 calib_cuda_api ts_fake_cuda_reset(void);
+/* The cublasLt members of a fake table (the fp8 GEMMs): a descriptor and
+ * layout pool (lt_live counts those not destroyed) and a matmul timed as
+ * the roofline of its fp8 work. */
+void ts_fake_cuda_lt(calib_cuda_api *a);
 
 #endif

@@ -8,13 +8,19 @@
 #   - the full and the quick per-kernel calibration of --model (default
 #     llama-3-8b): exit status and wall time of each;
 #   - the largest model GEMM's TFLOP/s as a fraction of the datasheet peak
-#     (target >= 75 % for fp16 on H100/H200);
+#     (target >= 75 % for fp16 on H100/H200), and the largest fp8 one
+#     (cublasLt, compute capability >= 8.9) against the FP8 peak;
 #   - the GEMV bandwidth plateau against the datasheet HBM bandwidth, and
 #     the copy plateau;
-#   - each fit's error (per_kernel.mape, per class, the layer roofline);
+#   - each fit's error (per_kernel.mape, per class, fp8's own, the layer
+#     roofline);
+#   - the NCCL collectives (all-reduce, send/recv, all-gather, all-to-all:
+#     busbw at the largest size), or the note saying why not (one GPU);
 #   - eval with and without the calibration.
 # The calibration files are left in OUTDIR (full.json is the real-GPU
-# fixture for tests/fixtures/calibration/).  Every step is bounded so the
+# fixture; OUTDIR/fixtures/ holds the files to check into tests/fixtures/
+# as they are: calibration/<preset>-full.json and -quick.json, and
+# gpu_check.txt, this script's whole output).  Every step is bounded so the
 # whole script ends within BUDGET seconds (default 300: a second try fits
 # in a 10-minute slot); a step cut short says so.
 #   sh calib/gpu_check.sh [BINARY] [OUTDIR]
@@ -35,6 +41,13 @@ backend=${BACKEND:-cuda}
 flags=${CALIB_FLAGS:-}
 budget=${BUDGET:-300}
 mkdir -p "$out"
+# The whole output also goes to OUTDIR/gpu_check.txt (run once more, teed).
+if [ -z "${GPU_CHECK_TEED:-}" ]; then
+    GPU_CHECK_TEED=1
+    export GPU_CHECK_TEED
+    sh "$0" "$bin" "$out" 2>&1 | tee "$out/gpu_check.txt"
+    exit 0
+fi
 t_start=$(date +%s)
 export XDG_CONFIG_HOME="$out/xdg"
 
@@ -89,13 +102,15 @@ calib() {
 report() {
     f=$out/$1.json
     [ -s "$f" ] || { echo "  (no $f)"; return; }
-    grep -E '^(calibration|device|roofs|best GEMM|roofline|comm|p2p|per-kernel fit|  *(gemm|note)|wall time):' \
+    grep -E '^(calibration|device|roofs|best GEMM|roofline|comm|p2p|all-gather|all-to-all|per-kernel fit|  *(gemm|note)|wall time):' \
         "$out/$1.txt" | sed 's/^/  /'
     awk '
         /^\t"device":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v); dev = v }
         /^\t"planned_s":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v); planned = v }
+        /^\t"(comm_note|collectives_note|kernel_note)":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
+            k = $1; gsub(/[\t":]/, "", k); notes = notes sprintf("  %s: %s\n", k, v) }
         /^\t"per_kernel":/ { pk = 1 }
-        pk && /^\t\t"(t0_s|bw_bytes_per_s|gemm_efficiency|small_kernel_s|launch_s|mape|points|peak_flops|copy_bytes_per_s)":/ {
+        pk && /^\t\t"(t0_s|bw_bytes_per_s|gemm_efficiency|small_kernel_s|launch_s|mape|points|peak_flops|copy_bytes_per_s|gemm_efficiency_fp8|peak_flops_fp8|mape_fp8|pack_bytes_per_s)":/ {
             k = $1; gsub(/[\t":]/, "", k); v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
             pkv[k] = v }
         pk && /^\t\t"class_mape":/ { cm = 1; next }
@@ -105,12 +120,14 @@ report() {
         pk && /^\t}/ { pk = 0 }
         /^\t\t\t"class":/ { c = $0; sub(/^[^:]*:[ \t]*"/, "", c); sub(/",?$/, "", c) }
         /^\t\t\t"op":/ { op = $0; sub(/^[^:]*:[ \t]*"/, "", op); sub(/",?$/, "", op) }
+        /^\t\t\t"dtype":/ { dt = $0; sub(/^[^:]*:[ \t]*"/, "", dt); sub(/",?$/, "", dt) }
         /^\t\t\t"m":/ { m = $2 + 0 } /^\t\t\t"n":/ { n = $2 + 0 } /^\t\t\t"k":/ { kk = $2 + 0 }
         /^\t\t\t"flops":/ { fl = $2 + 0 }
         /^\t\t\t"bytes":/ { by = $2 + 0 }
         /^\t\t\t"time_s":/ { t = $2 + 0
-            if (c == "gemm" && fl > bigf) { bigf = fl; bigt = t; bigs = op " " m "x" n "x" kk }
-            if (c == "gemm" && t > 0 && fl / t > bestf) { bestf = fl / t; bests = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt != "fp8" && fl > bigf) { bigf = fl; bigt = t; bigs = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt != "fp8" && t > 0 && fl / t > bestf) { bestf = fl / t; bests = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt == "fp8" && fl > big8) { big8 = fl; big8t = t; big8s = op " " m "x" n "x" kk }
             if (c == "gemv" && t > 0 && by / t > gemv) { gemv = by / t; gemvs = by }
             if (c == "copy" && t > 0) copy = by / t }
         END {
@@ -122,6 +139,13 @@ report() {
             if (bestf > 0)
                 printf "  fastest model GEMM (%s): %.1f TFLOP/s = %.1f%% of the datasheet\n",
                        bests, bestf / 1e12, (peak > 0 ? 100 * bestf / peak : 0)
+            peak8 = pkv["peak_flops_fp8"] + 0
+            if (big8t > 0)
+                printf "  largest fp8 GEMM (%s, cublasLt): %.1f TFLOP/s = %.1f%% of the FP8 %.1f TFLOP/s; fp8 efficiency %s, mape_fp8 %.2f%%\n",
+                       big8s, big8 / big8t / 1e12, (peak8 > 0 ? 100 * big8 / big8t / peak8 : 0), peak8 / 1e12,
+                       pkv["gemm_efficiency_fp8"], 100 * pkv["mape_fp8"]
+            else
+                printf "  fp8: not measured (see kernel_note)\n"
             if (gemv > 0)
                 printf "  GEMV plateau: %.0f GB/s (at %.0f MB)\n", gemv / 1e9, gemvs / 1e6
             if (copy > 0)
@@ -131,6 +155,7 @@ report() {
                    pkv["small_kernel_s"], pkv["launch_s"]
             printf "  per_kernel.mape %.2f%% over %s points; by class:%s\n",
                    100 * pkv["mape"], pkv["points"], classes
+            printf "%s", notes
         }' "$f"
 }
 
@@ -144,6 +169,7 @@ report quick
 # The datasheet HBM bandwidth of the matched preset, for the GEMV line.
 preset=$(awk '/^\t"preset":/ { v = $0; sub(/^[^:]*:[ \t]*"/, "", v); sub(/",?$/, "", v); print v; exit }' \
     "$out/full.json" 2>/dev/null)
+matched=${preset:-$backend}
 [ -n "$preset" ] || preset=h100-sxm
 "$bin" list gpus 2>/dev/null | awk -v p="$preset" '$1 == p { print "  datasheet (" p "): " $0 }'
 
@@ -156,5 +182,11 @@ for c in "--no-calib" "--calib $out/full.json"; do
     grep -E '^(framework|  TTFT|  ITL|  generated)' "$out/eval.txt" | sed 's/^/  /'
     sed 's/^/  stderr: /' "$out/eval.err" | head -3
 done
+# The fixtures-to-be, named by the preset the device matched.
+mkdir -p "$out/fixtures/calibration"
+for n in full quick; do
+    [ -s "$out/$n.json" ] && cp "$out/$n.json" "$out/fixtures/calibration/$matched-$n.json"
+done
+echo "== fixtures to check in: $out/fixtures/calibration/ ($(ls "$out/fixtures/calibration" | tr '\n' ' ')) and $out/gpu_check.txt"
 echo "== done in $(($(date +%s) - t_start)) s of a $budget s budget; files in $out"
 ls -l "$out" | sed 's/^/  /'

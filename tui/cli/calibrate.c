@@ -60,8 +60,8 @@ const cli_options cli_calibrate_options = {
     .about = "Measure this machine and refit the compute model:\n"
              "  cuda   cuBLAS fp16 GEMMs of one transformer layer (hidden 768..8192, batch\n"
              "         1..8, sequence 512 and 2048), decode GEMMs (1..256 tokens), a\n"
-             "         device-to-device copy; NCCL AllReduce and send/recv (GPU 0 -> 1)\n"
-             "         with 2 or more GPUs\n"
+             "         device-to-device copy; NCCL AllReduce and send/recv (GPU 0 -> 1),\n"
+             "         AllGather and AllToAll with 2 or more GPUs\n"
              "  cpu    the same on a scaled-down grid with OpenBLAS sgemm (1 thread),\n"
              "         memcpy bandwidth; labelled CPU and never applied to a GPU type\n"
              "  auto   cuda when a GPU is usable, else cpu (said on stderr)\n"
@@ -70,8 +70,10 @@ const cli_options cli_calibrate_options = {
              "T = max(F/(peak*eta_c), B/(bw*eta_m)) + overhead, alpha-beta for comm.\n"
              "Per kernel (what the engine uses): the --model's GEMMs (QKV, out, gate/up,\n"
              "down, MoE experts) at each TP degree and token count, a GEMV sweep, a copy,\n"
-             "the attention proxy and launches (CPU: OpenBLAS, fp32), fitted as\n"
-             "max(F/(peak*eff*eta_shape), B/bw) + t0 per GEMM with one MAPE.\n",
+             "the attention proxy and launches (CPU: OpenBLAS, fp32; GPU: fp16, and fp8\n"
+             "through cublasLt on compute capability >= 8.9), fitted as\n"
+             "max(F/(peak*eff*eta_shape) + W/pack_bw, B/bw) + t0 per GEMM with one MAPE\n"
+             "(W/pack_bw: the CPU's BLAS packing its weights; fp8: its own efficiency).\n",
     .footer = "Exit status: 0 ok, 2 bad usage or no usable GPU for --backend cuda,\n"
               "1 a failure while measuring, 130 cancelled (Ctrl-C; nothing saved).\n",
 };

@@ -7,6 +7,7 @@
  * temporary left behind) and an unwritable path is named.
  */
 #include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "calib.h"
+#include "calib_fixture.h"
 #include "cli.h"
 #include "cli_common.h"
 #include "scenario_file.h"
@@ -292,6 +295,42 @@ static void test_save_atomic(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent/dir/s.json: cannot create a temporary file"));
 }
 
+/* --calib FILE with NCCL tables: the link inside the node takes them as
+ * its measured curves.  The fixture's all-reduce lies on 12 us + bytes /
+ * 150 GB/s at 1 KiB .. 16 MiB on 2 GPUs, so at 3 MB over TP2 the engine's
+ * all-reduce is 12 us + 3e6 / 150e9 = 32 us (linear between sizes is exact
+ * on it); a file whose comm is the loopback leaves the preset link. */
+static void test_calib_nccl_tables_time_the_link(void **state)
+{
+    (void)state;
+    calib_result r;
+    assert_int_equal(ts_calib_fixture(&r), 0);
+    char *path = path_of("cal.json");
+    engine_error err = {{0}};
+    assert_int_equal(calib_store_save(&r, path, CALIB_STORE_NORMAL, &err), 0);
+    cli_opts o;
+    parse(&o, "eval", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--gpus", "2", "--tp", "2",
+          "--calib", path, NULL);
+    static cli_scenario cs;
+    assert_int_equal(cli_scenario_load(&o, g_db, CLI_NEED_ALL, "eval", &cs, &err), 0);
+    const engine_link *l = cs.scenario.intra;
+    assert_ptr_equal(l, &cs.calib_link);
+    assert_string_equal(l->name, "nvlink4");
+    assert_int_equal(l->curve[ENGINE_OP_ALLREDUCE].n, 8);
+    assert_int_equal(l->curve[ENGINE_OP_ALLREDUCE].gpus, 2);
+    double t = engine_comm_time(ENGINE_OP_ALLREDUCE, l, NULL, 2, 0, 3e6);
+    assert_true(fabs(t / 32e-6 - 1) < 1e-9);
+    calib_result_free(&r);
+    assert_int_equal(ts_calib_fixture(&r), 0);
+    snprintf(r.comm_label, sizeof r.comm_label, "loopback (2 local processes)");
+    assert_int_equal(calib_store_save(&r, path, CALIB_STORE_NORMAL, &err), 0);
+    static cli_scenario c2;
+    assert_int_equal(cli_scenario_load(&o, g_db, CLI_NEED_ALL, "eval", &c2, &err), 0);
+    assert_ptr_not_equal(c2.scenario.intra, &c2.calib_link);
+    assert_int_equal(c2.scenario.intra->curve[ENGINE_OP_ALLREDUCE].n == 8, 0);
+    calib_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_command_line_wins),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_save_atomic),
+        cmocka_unit_test(test_calib_nccl_tables_time_the_link),
     };
     return cmocka_run_group_tests_name("scenario_file", tests, setup, teardown);
 }

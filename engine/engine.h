@@ -550,6 +550,9 @@ typedef struct engine_scenario {
                                   * (engine_spec_default gives the method's) */
     double spec_accept;          /* per-token acceptance rate P, in [0, 1] */
     const engine_model *spec_draft; /* DRAFT: the draft model (same vocabulary) */
+    engine_graphs host_overlap;  /* host work per step hidden under the GPU step
+                                  * (vLLM V1 async scheduling): the framework's
+                                  * overlap, on, off */
 } engine_scenario;
 
 typedef struct engine_plan {
@@ -796,6 +799,10 @@ double engine_scenario_usable_fraction(const engine_scenario *s);
 /* 1 when decode steps replay a CUDA graph: the scenario's choice, else its
  * framework's (the generic one's without a framework). */
 int engine_scenario_cuda_graphs(const engine_scenario *s);
+/* 1 when the host's work per step overlaps the GPU's (a step costs the
+ * longer of the two): the scenario's host_overlap, else its framework's
+ * overlap (the generic one's without a framework). */
+int engine_scenario_host_overlap(const engine_scenario *s);
 /* 1 when two-batch overlap, or the fused all-reduce + norm, is on: the
  * scenario's choice, else its framework's. */
 int engine_scenario_tbo(const engine_scenario *s);

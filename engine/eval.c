@@ -444,6 +444,15 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
     return (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs != 0;
 }
 
+int engine_scenario_host_overlap(const engine_scenario *s)
+{
+    if (s->host_overlap == ENGINE_GRAPHS_ON)
+        return 1;
+    if (s->host_overlap == ENGINE_GRAPHS_OFF)
+        return 0;
+    return (s->framework ? s->framework : engine_framework_generic_ref())->overlap != 0;
+}
+
 static int switch_of(engine_graphs v, int fw_default)
 {
     return v == ENGINE_GRAPHS_ON ? 1 : v == ENGINE_GRAPHS_OFF ? 0 : fw_default != 0;
@@ -1484,7 +1493,7 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
      * (the step costs the longer of the two), else added. */
     double host = fw->step_s + fw->seq_step_s * B;
     double dc_fixed = host;
-    if (fw->overlap)
+    if (engine_scenario_host_overlap(s))
         dc_fixed = host > itl_work ? host - itl_work : 0.0;
     /* As for prefill, compute and communication are the slowest stage's
      * (md micro-batches of it), the bubble the rest of the step, when that
@@ -2249,7 +2258,7 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
     double cycle = md * dec.worst_t;
     double work = dec.sum_t > cycle ? dec.sum_t : cycle;
     double host = fw->step_s + fw->seq_step_s * seqs;
-    double fixed = fw->overlap ? (host > work ? host - work : 0.0) : host;
+    double fixed = engine_scenario_host_overlap(s) ? (host > work ? host - work : 0.0) : host;
     step_acc d;
     return work + fixed + spec_draft_cost_at(c, seqs, past, &d);
 }

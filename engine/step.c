@@ -102,7 +102,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
     double work = sum > cycle ? sum : cycle;
     double host = fw->step_s + fw->seq_step_s * seqs;
     double fixed = host;
-    if (fw->overlap)
+    if (engine_scenario_host_overlap(s))
         fixed = host > work ? host - work : 0.0;
     return work + fixed;
 }

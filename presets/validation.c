@@ -108,6 +108,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->usable_fraction = c->mem_fraction;
     s->max_model_len = c->max_model_len;
     s->cuda_graphs = c->eager ? ENGINE_GRAPHS_OFF : ENGINE_GRAPHS_DEFAULT;
+    s->host_overlap = c->async_sched ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->fuse_ar_norm = c->fuse_ar_norm ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->sampling = c->sampling;
     s->microbatches = c->microbatches;
@@ -476,7 +477,8 @@ static int serving_scenario(const preset_db *db, const val_serving_case *c, engi
                   .gpu = c->gpu, .framework = c->framework, .gpus = c->gpus, .tp = c->tp,
                   .pp = c->pp, .ep = c->ep, .batch = 1, .prompt = c->prompt, .gen = c->gen,
                   .weights = c->weights, .kv = c->kv, .mem_fraction = c->mem_fraction,
-                  .max_model_len = c->max_model_len, .eager = c->eager};
+                  .max_model_len = c->max_model_len, .eager = c->eager,
+                  .async_sched = c->async_sched};
     return val_scenario(db, &v, s, plan, err);
 }
 

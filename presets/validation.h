@@ -87,6 +87,11 @@ typedef struct val_case {
                             * schedules its own batch */
     engine_sampling sampling; /* the run's sampling parameters (stated by the
                             * source or its published script); 0: plain */
+    int async_sched;       /* 1: the run's vLLM scheduled asynchronously (V1
+                            * --async-scheduling, on by default in the 2026
+                            * releases: vllm-project/vllm#27614, vllm-ascend
+                            * #9567): host work per step hidden under the GPU
+                            * step (engine_scenario.host_overlap); 0: the profile's */
 } val_case;
 
 /* The shipped table (validation_cases.c). */
@@ -249,6 +254,11 @@ typedef struct val_serving_case {
     double band[VAL_FIG_COUNT]; /* asserted |predicted / measured - 1|; 0: VAL_SERVING_BAND */
     const char *note;      /* why a figure is off, or NULL */
     val_client client;     /* the benchmark client (a closed loop's start) */
+    int async_sched;       /* 1: the run's vLLM scheduled asynchronously (V1
+                            * --async-scheduling, on by default in the 2026
+                            * releases: vllm-project/vllm#27614, vllm-ascend
+                            * #9567): host work per step hidden under the GPU
+                            * step (val_case.async_sched); 0: the profile's */
 } val_serving_case;
 
 /* The shipped serving table (validation_serving.c). */

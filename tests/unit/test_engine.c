@@ -1165,6 +1165,42 @@ static void test_host_step(void **state)
     assert_near(r.itl_s, 10e-3 + 4 * 12.7e-6, 1e-9);
 }
 
+/* engine_scenario.host_overlap overrides the profile's overlap either way
+ * (vLLM V1 --async-scheduling on a profile that adds its host work): ON
+ * hides the 591 us under the ~6.8 ms GPU step, OFF adds it to an
+ * overlapping profile's, DEFAULT follows the profile; the load simulation's
+ * step (engine_step_s) obeys it too. */
+static void test_host_overlap_override(void **state)
+{
+    (void)state;
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
+    s.batch = 4;
+    engine_framework f = fw_test();
+    f.step_s = 540e-6;
+    f.seq_step_s = 12.7e-6;
+    f.overlap = 0;
+    s.framework = &f;
+    hand_step dc = {&fx.m, &fx.g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
+    double gpu = hand_all(&dc, 32);
+    double host = 540e-6 + 4 * 12.7e-6;
+    assert_int_equal(engine_scenario_host_overlap(&s), 0);
+    s.host_overlap = ENGINE_GRAPHS_ON;
+    assert_int_equal(engine_scenario_host_overlap(&s), 1);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, gpu, 1e-9);
+    assert_near(r.decode.step_s, 0, 1e-15);
+    f.overlap = 1;
+    s.host_overlap = ENGINE_GRAPHS_OFF;
+    assert_int_equal(engine_scenario_host_overlap(&s), 0);
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, gpu + host, 1e-9);
+    s.host_overlap = ENGINE_GRAPHS_DEFAULT;
+    assert_int_equal(engine_scenario_host_overlap(&s), 1);
+    s.framework = NULL; /* the generic profile overlaps */
+    assert_int_equal(engine_scenario_host_overlap(&s), 1);
+}
+
 /* A framework's custom all-reduce replaces NCCL for small messages inside
  * one NVLink domain: its fixed cost + 2 (n-1)/n M / BW. */
 static void test_custom_allreduce(void **state)
@@ -1672,6 +1708,7 @@ int main(void)
         cmocka_unit_test(test_moe_ep),
         cmocka_unit_test(test_memory_rules),
         cmocka_unit_test(test_host_step),
+        cmocka_unit_test(test_host_overlap_override),
         cmocka_unit_test(test_custom_allreduce),
         cmocka_unit_test(test_context_limit),
         cmocka_unit_test(test_tied_head),

@@ -336,6 +336,12 @@ static void test_units_are_si(void **state)
     assert_close(vl->runtime_bytes, 1.5e9, 1);
     assert_close(vl->step_s, 540e-6, 1e-12);
     assert_close(vl->seq_step_s, 12.7e-6, 1e-12);
+    /* ... whose only source, openfabric-systems/simllm PR #204, profiled a
+     * vLLM CPU build with no GPU and declares itself VOID: the profiles say
+     * so (the measured V0 figures are in the notes and README) */
+    assert_non_null(strstr(vl->source, "UNSOURCED: openfabric-systems/simllm PR #204"));
+    assert_non_null(strstr(vl->source, "VOID (run-to-run drift 29.53 %)"));
+    assert_non_null(strstr(preset_find_framework(db, "sglang")->source, "UNSOURCED"));
     assert_close(vl->custom_ar_max_bytes, 8388608, 0);
     assert_close(vl->custom_ar_s, 10e-6, 1e-12);
     assert_int_equal(vl->overlap, 0);

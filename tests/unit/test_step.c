@@ -113,6 +113,20 @@ static void test_frameworks_match_evaluate(void **state)
         check_pure(&s, (engine_plan){2, 1, 2, 1});
         check_pure(&s, (engine_plan){1, 2, 2, 1});
     }
+    /* vLLM with its host work hidden (V1 --async-scheduling): the step
+     * model follows engine_evaluate, and a decode step costs less than with
+     * the work added (the profile's 540 us + 12.7 us a sequence) */
+    s.framework = preset_find_framework(ts_db, "vllm");
+    engine_stepper st;
+    s.batch = 8;
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){2, 1, 2, 1}, NULL), 0);
+    double added = decode_mix_s(&st, 8, 288);
+    s.host_overlap = ENGINE_GRAPHS_ON;
+    check_pure(&s, (engine_plan){2, 1, 2, 1});
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){2, 1, 2, 1}, NULL), 0);
+    assert_near(added - decode_mix_s(&st, 8, 288), s.framework->step_s + 8 * s.framework->seq_step_s,
+                1e-9);
+    s.host_overlap = ENGINE_GRAPHS_DEFAULT;
     const engine_model *gm = preset_find_model(ts_db, "gemma-3-27b");
     assert_non_null(gm);
     assert_true(gm->window > 0);

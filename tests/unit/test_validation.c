@@ -718,6 +718,37 @@ static void test_issue11_categories(void **state)
  * band; the decode rows are the pools' own y x B / ITL(B) (checked here
  * against engine_evaluate of the same plan), the prefill rows their rate x
  * prompt. */
+/* The rows whose vLLM scheduled asynchronously (async_sched: a 2026 release,
+ * v0.19.1, where async scheduling is on unless a feature forbids it) are
+ * exactly the ones whose setup names such a version; their scenario hides
+ * the vllm profile's host work under the GPU step. */
+static void test_async_sched_rows(void **state)
+{
+    (void)state;
+    int rows = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        const val_case *c = &val_cases[i];
+        int v19 = c->setup && strstr(c->setup, "v0.19") != NULL;
+        assert_int_equal(c->async_sched, v19);
+        if (!c->async_sched)
+            continue;
+        rows++;
+        engine_scenario s;
+        engine_plan p;
+        assert_int_equal(val_scenario(ts_db, c, &s, &p, NULL), 0);
+        assert_int_equal(s.host_overlap, ENGINE_GRAPHS_ON);
+        assert_int_equal(s.framework->overlap, 0); /* the profile itself adds it */
+        assert_int_equal(engine_scenario_host_overlap(&s), 1);
+    }
+    for (int i = 0; i < val_serving_case_count; i++) {
+        const val_serving_case *c = &val_serving_cases[i];
+        int v19 = c->setup && strstr(c->setup, "v0.19") != NULL;
+        assert_int_equal(c->async_sched, v19);
+        rows += c->async_sched;
+    }
+    assert_int_equal(rows, 6); /* vb3: 2 static, 4 serving */
+}
+
 static void test_disagg_pools_in_band(void **state)
 {
     (void)state;
@@ -761,6 +792,7 @@ int main(void)
         cmocka_unit_test(test_offline_max_num_seqs),
         cmocka_unit_test(test_spec_category),
         cmocka_unit_test(test_disagg_pools_in_band),
+        cmocka_unit_test(test_async_sched_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

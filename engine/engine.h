@@ -77,6 +77,27 @@ typedef enum engine_sampling {
                                 * penalties: its penalty kernels as well */
     ENGINE_SAMPLING_COUNT
 } engine_sampling;
+
+/* A framework's engine generation, choosing its host loop cost per step
+ * (engine_scenario.framework_version; presets/frameworks.json host_loop;
+ * README "The model", vLLM's host cost per step). */
+typedef enum engine_fw_version {
+    ENGINE_FWV_DEFAULT = 0, /* the profile's step_us / seq_step_us (vLLM: its
+                             * newest engine, V1) */
+    ENGINE_FWV_V0,          /* vLLM <= 0.5 (and 0.6-0.7 eager): output
+                             * processing on the critical path */
+    ENGINE_FWV_V06,         /* vLLM 0.6-0.7 V0 engine with CUDA graphs: the async
+                             * output processor (vllm#7049) overlaps it */
+    ENGINE_FWV_V1,          /* vLLM >= 0.8 V1 engine */
+    ENGINE_FWV_COUNT
+} engine_fw_version;
+
+/* One generation's host work per step (engine_framework.host_loop). */
+typedef struct engine_host_loop {
+    int set;                  /* 1: the profile states it; 0: its step_s/seq_step_s */
+    double step_s;            /* per engine step */
+    double seq_step_s;        /* per running sequence per step */
+} engine_host_loop;
 #define ENGINE_MAX_IMBALANCE 64.0 /* --moe-imbalance */
 
 /* Kinds of interconnect, for what a framework can do on them (a custom
@@ -354,6 +375,8 @@ typedef struct engine_framework {
     double top_p_passes;      /* their passes over the fp32 logits */
     int penalty_kernels;      /* extra kernels of the penalties (ENGINE_SAMPLING_FULL) */
     double penalty_passes;    /* their passes over the fp32 logits */
+    engine_host_loop host_loop[ENGINE_FWV_COUNT]; /* by engine generation
+                               * ([ENGINE_FWV_DEFAULT] unused: step_s, seq_step_s) */
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many
@@ -553,6 +576,9 @@ typedef struct engine_scenario {
     engine_graphs host_overlap;  /* host work per step hidden under the GPU step
                                   * (vLLM V1 async scheduling): the framework's
                                   * overlap, on, off */
+    engine_fw_version framework_version; /* the framework's engine generation:
+                                  * its host loop cost (DEFAULT: the profile's
+                                  * step_s, seq_step_s) */
 } engine_scenario;
 
 typedef struct engine_plan {
@@ -803,6 +829,16 @@ int engine_scenario_cuda_graphs(const engine_scenario *s);
  * longer of the two): the scenario's host_overlap, else its framework's
  * overlap (the generic one's without a framework). */
 int engine_scenario_host_overlap(const engine_scenario *s);
+/* The host work per engine step of the scenario's framework (the generic
+ * one's without one) at its framework_version: that generation's host_loop
+ * entry where the profile has one, else the profile's step_s and seq_step_s.
+ * Both outputs are required; never fails. */
+void engine_scenario_host_loop(const engine_scenario *s, double *step_s, double *seq_step_s);
+/* "default", "v0", "v0.6", "v1"; "?" out of range.  engine_fw_version_parse:
+ * the version by that name (also "0.4", "0.5" for v0, "0.6", "0.7" for v0.6),
+ * -1 if none. */
+const char *engine_fw_version_name(engine_fw_version v);
+int engine_fw_version_parse(const char *name);
 /* 1 when two-batch overlap, or the fused all-reduce + norm, is on: the
  * scenario's choice, else its framework's. */
 int engine_scenario_tbo(const engine_scenario *s);

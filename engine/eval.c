@@ -328,6 +328,14 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
         return fail(err, "a2a", "must be nccl, deepep or deepep-ll");
     if ((unsigned)s->sampling >= ENGINE_SAMPLING_COUNT)
         return fail(err, "sampling", "must be plain, top-p or full");
+    if ((unsigned)s->framework_version >= ENGINE_FWV_COUNT)
+        return fail(err, "framework_version", "must be default, v0, v0.6 or v1");
+    if (s->framework_version != ENGINE_FWV_DEFAULT) {
+        const engine_framework *hf = s->framework ? s->framework : engine_framework_generic_ref();
+        if (!hf->host_loop[s->framework_version].set)
+            return failf(err, "framework_version", "the %s profile has no host_loop \"%s\" "
+                         "(frameworks.json)", hf->name, engine_fw_version_name(s->framework_version));
+    }
     if (s->redundant_experts < 0 || s->redundant_experts > ENGINE_MAX_GPUS)
         return failf(err, "redundant_experts", "must be 0..%d", ENGINE_MAX_GPUS);
     if (!(s->moe_imbalance == 0 ||
@@ -451,6 +459,38 @@ int engine_scenario_host_overlap(const engine_scenario *s)
     if (s->host_overlap == ENGINE_GRAPHS_OFF)
         return 0;
     return (s->framework ? s->framework : engine_framework_generic_ref())->overlap != 0;
+}
+
+void engine_scenario_host_loop(const engine_scenario *s, double *step_s, double *seq_step_s)
+{
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    unsigned v = (unsigned)s->framework_version;
+    if (v > ENGINE_FWV_DEFAULT && v < ENGINE_FWV_COUNT && fw->host_loop[v].set) {
+        *step_s = fw->host_loop[v].step_s;
+        *seq_step_s = fw->host_loop[v].seq_step_s;
+        return;
+    }
+    *step_s = fw->step_s;
+    *seq_step_s = fw->seq_step_s;
+}
+
+static const char *const FWV_NAMES[ENGINE_FWV_COUNT] = {"default", "v0", "v0.6", "v1"};
+
+const char *engine_fw_version_name(engine_fw_version v)
+{
+    return (unsigned)v < ENGINE_FWV_COUNT ? FWV_NAMES[v] : "?";
+}
+
+int engine_fw_version_parse(const char *name)
+{
+    for (int i = 0; i < ENGINE_FWV_COUNT; i++)
+        if (!strcmp(name, FWV_NAMES[i]))
+            return i;
+    if (!strcmp(name, "0.4") || !strcmp(name, "0.5"))
+        return ENGINE_FWV_V0;
+    if (!strcmp(name, "0.6") || !strcmp(name, "0.7"))
+        return ENGINE_FWV_V06;
+    return -1;
 }
 
 static int switch_of(engine_graphs v, int fw_default)
@@ -1452,7 +1492,9 @@ static void prefill_times(const plan_ctx *c, engine_result *r)
         pre.sum_t *= chunks;
         pre.worst_t *= chunks;
     }
-    double pf_fixed = fw->step_s + fw->seq_step_s * B + fw->request_s;
+    double hl_step, hl_seq;
+    engine_scenario_host_loop(s, &hl_step, &hl_seq);
+    double pf_fixed = hl_step + hl_seq * B + fw->request_s;
     double bubble = (pre.sum_t - pre.worst_t) / v;
     if (v > 1 && p.pp > 1) /* v-1 extra stage hops per micro-batch chain */
         bubble += (v - 1) * p.pp *
@@ -1480,7 +1522,6 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
 {
     const engine_scenario *s = c->s;
     const engine_plan p = c->p;
-    const engine_framework *fw = c->fw;
     const double B = s->batch, S = s->prompt, G = s->gen;
     double md = B < p.pp ? B : p.pp;
     step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL};
@@ -1491,7 +1532,9 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     double itl_work = dec.sum_t > cycle ? dec.sum_t : cycle;
     /* Host work per step: hidden behind the GPU by an overlapping scheduler
      * (the step costs the longer of the two), else added. */
-    double host = fw->step_s + fw->seq_step_s * B;
+    double hl_step, hl_seq;
+    engine_scenario_host_loop(s, &hl_step, &hl_seq);
+    double host = hl_step + hl_seq * B;
     double dc_fixed = host;
     if (engine_scenario_host_overlap(s))
         dc_fixed = host > itl_work ? host - itl_work : 0.0;
@@ -1933,8 +1976,10 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     const char *fo = "framework profile";
     explain_const(x, "launch_eager", f->launch_s, "s", fo, f->source);
     explain_const(x, "launch_graph_node", f->graph_kernel_s, "s", fo, f->source);
-    explain_const(x, "step_host", f->step_s, "s", fo, f->source);
-    explain_const(x, "step_host_per_seq", f->seq_step_s, "s", fo, f->source);
+    double hl_step, hl_seq;
+    engine_scenario_host_loop(c->s, &hl_step, &hl_seq);
+    explain_const(x, "step_host", hl_step, "s", fo, f->source);
+    explain_const(x, "step_host_per_seq", hl_seq, "s", fo, f->source);
     explain_const(x, "request_host", f->request_s, "s", fo, f->source);
     explain_const(x, "custom_allreduce_max", f->custom_ar_max_bytes, "B", fo, f->source);
     explain_const(x, "custom_allreduce_t0", f->custom_ar_s, "s", fo, f->source);
@@ -2249,7 +2294,6 @@ static double spec_draft_cost(const plan_ctx *c, step_acc *a)
 double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
 {
     const engine_scenario *s = c->s;
-    const engine_framework *fw = c->fw;
     int pp = c->p.pp;
     double md = seqs < pp ? seqs : pp;
     step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL};
@@ -2257,7 +2301,9 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
     pipe_compute(c, &dc, !engine_scenario_cuda_graphs(s), &dec);
     double cycle = md * dec.worst_t;
     double work = dec.sum_t > cycle ? dec.sum_t : cycle;
-    double host = fw->step_s + fw->seq_step_s * seqs;
+    double hl_step, hl_seq;
+    engine_scenario_host_loop(s, &hl_step, &hl_seq);
+    double host = hl_step + hl_seq * seqs;
     double fixed = engine_scenario_host_overlap(s) ? (host > work ? host - work : 0.0) : host;
     step_acc d;
     return work + fixed + spec_draft_cost_at(c, seqs, past, &d);

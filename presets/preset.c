@@ -202,6 +202,20 @@ static const field_spec link_fields[] = {
 
 #define FN(k, req, rng, hi, scale, member) \
     { k, FK_NUM, req, rng, hi, scale, offsetof(engine_framework, member), 0, NULL, 0, NULL }
+/* host_loop.<generation>: its step and per-sequence costs and their source
+ * (checked, not stored: the profile's source names them all). */
+#define HOST_LOOP_FIELDS(g) \
+    FN("step_us", 1, FR_NONNEG, 1e9, 1e-6, host_loop[g].step_s), \
+    FN("seq_step_us", 1, FR_NONNEG, 1e9, 1e-6, host_loop[g].seq_step_s), \
+    { "source", FK_NOTE, 1, FR_NONNEG, 0, 1, 0, 0, NULL, 0, NULL }
+static const field_spec host_loop_v0[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V0)};
+static const field_spec host_loop_v06[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V06)};
+static const field_spec host_loop_v1[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V1)};
+static const field_spec host_loop_fields[] = {
+    { "v0", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_v0, N_OF(host_loop_v0), NULL },
+    { "v0.6", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_v06, N_OF(host_loop_v06), NULL },
+    { "v1", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_v1, N_OF(host_loop_v1), NULL },
+};
 static const field_spec framework_fields[] = {
     STR(engine_framework, "display", 0, display),
     STR(engine_framework, "source", 1, source),
@@ -231,6 +245,7 @@ static const field_spec framework_fields[] = {
     FN("top_p_passes", 0, FR_NONNEG, 10000, 1, top_p_passes),
     { "penalty_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, penalty_kernels), 0, NULL, 0, NULL },
     FN("penalty_passes", 0, FR_NONNEG, 10000, 1, penalty_passes),
+    { "host_loop", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_fields, N_OF(host_loop_fields), NULL },
 };
 
 /* --- error context ---------------------------------------------------- */
@@ -756,6 +771,10 @@ static int parse_framework(const cJSON *obj, const char *name, engine_framework 
     snprintf(f->name, sizeof f->name, "%s", name);
     if (apply_fields(obj, framework_fields, N_OF(framework_fields), "", (char *)f, why, wl))
         return -1;
+    const cJSON *hl = cJSON_GetObjectItemCaseSensitive(obj, "host_loop");
+    for (int g = ENGINE_FWV_DEFAULT + 1; hl && g < ENGINE_FWV_COUNT; g++)
+        f->host_loop[g].set =
+            cJSON_GetObjectItemCaseSensitive(hl, engine_fw_version_name((engine_fw_version)g)) != NULL;
     if (!f->display[0])
         snprintf(f->display, sizeof f->display, "%s", name);
     return 0;

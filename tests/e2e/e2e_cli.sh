@@ -1006,6 +1006,28 @@ expect_near logit_passes 76.75 0
 run eval --model qwen2.5-0.5b --gpu a100-80gb --gpus 1 --tp 1 --sampling greedy
 expect_rc 2
 expect_err_exact "shardscope eval: --sampling: expected plain|top-p|full, got 'greedy'"
+# the engine generation's host loop (--framework-version; frameworks.json
+# vllm host_loop): vLLM V0's measured 1167 us + 100.4 us a sequence, echoed
+# in the scenario, saved in a scenario file and read back from it
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --framework-version v0 --batch 64 --json --save-scenario "$tmp/fwv.json"
+expect_rc 0
+expect_clean_json
+expect_out '"framework_version":[[:space:]]*"v0"'
+expect_near host_step_s 0.001167 1e-9
+expect_near host_seq_step_s 0.0001004 1e-9
+grep -Eq '^	"framework_version":	"v0",?$' "$tmp/fwv.json" || fail "$what: the scenario file lacks framework_version v0"
+run eval --scenario "$tmp/fwv.json" --json
+expect_rc 0
+expect_near host_step_s 0.001167 1e-9
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --json
+expect_out '"framework_version":[[:space:]]*"default"'
+expect_near host_step_s 0.00054 1e-9
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --framework vllm --framework-version 0.9
+expect_rc 2
+expect_err_exact "shardscope eval: --framework-version: expected default|v0|v0.6|v1, got '0.9'"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --framework sglang --framework-version v0.6
+expect_rc 2
+expect_err_exact 'shardscope eval: scenario: framework_version: the sglang profile has no host_loop "v0.6" (frameworks.json)'
 # EP 2 under TP 8: valid, no all-to-all; the fused all-reduce + norm saves time
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 8 --ep 2 --batch 8 --fuse-ar-norm on --json
 expect_rc 0

@@ -1201,6 +1201,49 @@ static void test_host_overlap_override(void **state)
     assert_int_equal(engine_scenario_host_overlap(&s), 1);
 }
 
+/* engine_scenario.framework_version picks the profile's host_loop entry for
+ * that engine generation (vLLM V0's measured 1167 us + 100.4 us a sequence,
+ * hand-set here) in place of step_s + seq_step_s; DEFAULT and a generation
+ * the profile lacks keep step_s, and engine_scenario_check refuses the
+ * latter, naming the field (the load simulation's step: test_step.c). */
+static void test_framework_version_host_loop(void **state)
+{
+    (void)state;
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
+    s.batch = 4;
+    engine_framework f = fw_test();
+    f.step_s = 540e-6;
+    f.seq_step_s = 12.7e-6;
+    f.overlap = 0;
+    f.host_loop[ENGINE_FWV_V0] = (engine_host_loop){1, 1167e-6, 100.4e-6};
+    s.framework = &f;
+    hand_step dc = {&fx.m, &fx.g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
+    double gpu = hand_all(&dc, 32);
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, gpu + 540e-6 + 4 * 12.7e-6, 1e-9); /* 590.8 us of host */
+    s.framework_version = ENGINE_FWV_V0;
+    double st, sq;
+    engine_scenario_host_loop(&s, &st, &sq);
+    assert_near(st, 1167e-6, 1e-15);
+    assert_near(sq, 100.4e-6, 1e-15);
+    engine_error err = {{0}};
+    assert_int_equal(engine_scenario_check(&s, &err), 0);
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.itl_s, gpu + 1167e-6 + 4 * 100.4e-6, 1e-9); /* 1568.6 us */
+    s.framework_version = ENGINE_FWV_V06; /* not in this profile: step_s, refused */
+    engine_scenario_host_loop(&s, &st, &sq);
+    assert_near(st, 540e-6, 1e-15);
+    assert_near(sq, 12.7e-6, 1e-15);
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_non_null(strstr(err.msg, "framework_version: the"));
+    assert_non_null(strstr(err.msg, "has no host_loop \"v0.6\""));
+    assert_string_equal(engine_fw_version_name(ENGINE_FWV_V06), "v0.6");
+    assert_int_equal(engine_fw_version_parse("v1"), ENGINE_FWV_V1);
+    assert_int_equal(engine_fw_version_parse("0.5"), ENGINE_FWV_V0);
+    assert_int_equal(engine_fw_version_parse("v2"), -1);
+}
+
 /* A framework's custom all-reduce replaces NCCL for small messages inside
  * one NVLink domain: its fixed cost + 2 (n-1)/n M / BW. */
 static void test_custom_allreduce(void **state)
@@ -1709,6 +1752,7 @@ int main(void)
         cmocka_unit_test(test_memory_rules),
         cmocka_unit_test(test_host_step),
         cmocka_unit_test(test_host_overlap_override),
+        cmocka_unit_test(test_framework_version_host_loop),
         cmocka_unit_test(test_custom_allreduce),
         cmocka_unit_test(test_context_limit),
         cmocka_unit_test(test_tied_head),

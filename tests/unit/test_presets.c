@@ -1994,11 +1994,74 @@ static void test_vllm_host_cost_measured(void **state)
     preset_db_free(db);
 }
 
+/* The vllm profile's host loop by engine generation (frameworks.json
+ * host_loop): v0 and v0.6 are vidur's A100 medians worked by hand (the
+ * whole loop, and without process_model_outputs, which vLLM 0.6's async
+ * output processor overlaps), v1 the top-level step_us / seq_step_us the
+ * default uses; the other profiles state none. */
+static void test_vllm_host_loop_by_generation(void **state)
+{
+    (void)state;
+    const double b8[4] = {0.16513349, 0.29317051, 0.88780732, 0.62437717};
+    const double b64[4] = {0.95218064, 1.16299614, 1.37025877, 4.10826160};
+    double s8 = (b8[0] + b8[1] + b8[2]) * 1e-3, s64 = (b64[0] + b64[1] + b64[2]) * 1e-3;
+    double a8 = s8 + b8[3] * 1e-3, a64 = s64 + b64[3] * 1e-3;
+    preset_db *db = shipped_db();
+    const engine_framework *vl = preset_find_framework(db, "vllm");
+    assert_non_null(vl);
+    const engine_host_loop *v0 = &vl->host_loop[ENGINE_FWV_V0];
+    const engine_host_loop *v06 = &vl->host_loop[ENGINE_FWV_V06];
+    const engine_host_loop *v1 = &vl->host_loop[ENGINE_FWV_V1];
+    assert_true(v0->set && v06->set && v1->set);
+    assert_close(v0->seq_step_s, (a64 - a8) / 56, 0.05e-6);        /* 100.4 us */
+    assert_close(v0->step_s, a8 - 8 * (a64 - a8) / 56, 0.5e-6);   /* 1167 us */
+    assert_close(v06->seq_step_s, (s64 - s8) / 56, 0.05e-6);       /* 38.2 us */
+    assert_close(v06->step_s, s8 - 8 * (s64 - s8) / 56, 0.5e-6);  /* 1040 us */
+    /* their rounded lines through the medians: within 1.5 us */
+    assert_close(v0->step_s + 64 * v0->seq_step_s, a64, 1.5e-6);
+    assert_close(v06->step_s + 8 * v06->seq_step_s, s8, 1.5e-6);
+    assert_close(v1->step_s, vl->step_s, 1e-12); /* the default is the newest */
+    assert_close(v1->seq_step_s, vl->seq_step_s, 1e-12);
+    const char *others[] = {"sglang", "trt-llm", "generic"};
+    for (int i = 0; i < 3; i++) {
+        const engine_framework *f = preset_find_framework(db, others[i]);
+        assert_non_null(f);
+        for (int g = 0; g < ENGINE_FWV_COUNT; g++)
+            assert_int_equal(f->host_loop[g].set, 0);
+    }
+    preset_db_free(db);
+}
+
+/* host_loop entries: each needs step_us, seq_step_us and a source; an
+ * unknown generation is named with the nearest (v0 and v1 tie: the first). */
+static void test_bad_host_loop(void **state)
+{
+    (void)state;
+    preset_db *db = empty_db();
+    assert_int_equal(add_bad(db, "host_loop.json"), -1);
+    print_errors(db);
+    assert_int_equal(db->n_errors, 3);
+    assert_string_equal(db->errors[0], BAD "host_loop.json: no-seq-fw: host_loop.v0.6.seq_step_us: "
+                                           "missing required field");
+    assert_string_equal(db->errors[1], BAD "host_loop.json: typo-fw: host_loop.v2: unknown key "
+                                           "(did you mean v0?)");
+    assert_string_equal(db->errors[2], BAD "host_loop.json: unsourced-fw: host_loop.v1.source: "
+                                           "missing required field");
+    const engine_framework *f = preset_find_framework(db, "ok-fw");
+    assert_non_null(f);
+    assert_int_equal(f->host_loop[ENGINE_FWV_V0].set, 1);
+    assert_int_equal(f->host_loop[ENGINE_FWV_V06].set, 0);
+    assert_close(f->host_loop[ENGINE_FWV_V0].seq_step_s, 100.4e-6, 1e-12);
+    preset_db_free(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_load_without_errors),
         cmocka_unit_test(test_vllm_host_cost_measured),
+        cmocka_unit_test(test_vllm_host_loop_by_generation),
+        cmocka_unit_test(test_bad_host_loop),
         cmocka_unit_test(test_each_shipped_file_loads_alone),
         cmocka_unit_test(test_shipped_entries_are_sourced),
         cmocka_unit_test(test_params_match_published),

@@ -127,6 +127,17 @@ static void test_frameworks_match_evaluate(void **state)
     assert_near(added - decode_mix_s(&st, 8, 288), s.framework->step_s + 8 * s.framework->seq_step_s,
                 1e-9);
     s.host_overlap = ENGINE_GRAPHS_DEFAULT;
+    /* an engine generation's host loop (--framework-version): the step
+     * model follows engine_evaluate, and vLLM V0's measured loop (1167 us +
+     * 100.4 us a sequence) adds 627 + 8 x 87.7 us to the profile's */
+    s.framework_version = ENGINE_FWV_V0;
+    check_pure(&s, (engine_plan){2, 1, 2, 1});
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){2, 1, 2, 1}, NULL), 0);
+    assert_near(decode_mix_s(&st, 8, 288) - added, 627e-6 + 8 * 87.7e-6, 1e-9);
+    s.framework_version = ENGINE_FWV_V06; /* 1040 us + 38.2 us */
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){2, 1, 2, 1}, NULL), 0);
+    assert_near(decode_mix_s(&st, 8, 288) - added, 500e-6 + 8 * 25.5e-6, 1e-9);
+    s.framework_version = ENGINE_FWV_DEFAULT;
     const engine_model *gm = preset_find_model(ts_db, "gemma-3-27b");
     assert_non_null(gm);
     assert_true(gm->window > 0);

@@ -91,6 +91,7 @@ typedef struct cli_values {
     /* MoE as deployed and overlap (ENUM: tbo, fuse_ar_norm, a2a) */
     int tbo, fuse_ar_norm, a2a, redundant_experts;
     int sampling; /* ENUM: engine_sampling */
+    int framework_version; /* ENUM: engine_fw_version */
     double moe_imbalance;
     int no_calib, json, csv;
     /* comm */

@@ -35,6 +35,8 @@ static const char *a2a_name(int i) { return engine_a2a_name((engine_a2a)i); }
 static const cli_enum A2AS = {a2a_name, ENGINE_A2A_COUNT};
 static const char *sampling_name(int i) { return engine_sampling_name((engine_sampling)i); }
 static const cli_enum SAMPLINGS = {sampling_name, ENGINE_SAMPLING_COUNT};
+static const char *fwv_name(int i) { return engine_fw_version_name((engine_fw_version)i); }
+static const cli_enum FW_VERSIONS = {fwv_name, ENGINE_FWV_COUNT};
 
 #define INT_OPT(nm, a, field, lo, hi, text) \
     {.name = nm, .kind = CLI_OPT_INT, .arg = a, .help = text, .off = CLI_AT(field), .min = lo, .max = hi}
@@ -72,6 +74,13 @@ const cli_opt cli_scenario_opts[] = {
     STR_OPT("--framework", "F", framework,
             "vllm|sglang|trt-llm|generic (default generic): launch,\n"
             "step and request costs, custom all-reduce, memory rule"),
+    ENUM_OPT("--framework-version", "V", framework_version, FW_VERSIONS,
+             ": the engine generation,\n"
+             "its host cost per step (vLLM only; default: the\n"
+             "profile's, its newest): v0 vLLM <= 0.5 (0.6-0.7 eager)\n"
+             "1167 us + 100.4 us a sequence, v0.6 (0.6-0.7, async\n"
+             "output processor) 1040 + 38.2 us, v1 (>= 0.8) 540 +\n"
+             "12.7 us, unsourced"),
     ENUM_OPT("--cuda-graphs", "on|off", cuda_graphs, GRAPHS,
              "decode steps replay a CUDA graph or launch every kernel\n"
              "eagerly (default: the framework's; vLLM --enforce-eager\n"
@@ -291,6 +300,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->a2a = (engine_a2a)v->a2a;
     if (CLI_SEEN(o, sampling))
         s->sampling = (engine_sampling)v->sampling;
+    if (CLI_SEEN(o, framework_version))
+        s->framework_version = (engine_fw_version)v->framework_version;
     if (CLI_SEEN(o, interleave))
         s->interleave = v->interleave;
     if (CLI_SEEN(o, max_model_len))

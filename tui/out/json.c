@@ -325,6 +325,11 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     add_string_or_null(o, "framework", fw ? fw->name : "generic");
     cli_json_add_number(o, "usable_fraction", engine_scenario_usable_fraction(s));
     cJSON_AddBoolToObject(o, "cuda_graphs", engine_scenario_cuda_graphs(s));
+    add_string_or_null(o, "framework_version", engine_fw_version_name(s->framework_version));
+    double hl_step, hl_seq;
+    engine_scenario_host_loop(s, &hl_step, &hl_seq);
+    cli_json_add_number(o, "host_step_s", hl_step);
+    cli_json_add_number(o, "host_seq_step_s", hl_seq);
     add_string_or_null(o, "memory_rule", engine_mem_rule_name(fw ? fw->mem_rule : ENGINE_MEM_TOTAL));
     cli_json_add_number(o, "runtime_overhead_bytes",
                         s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes

@@ -1059,6 +1059,11 @@ static void test_calib_finish_failure_and_gpu_change(void **state)
     type("c");
     poll_and_draw();
     assert_true(g_x->cal.calib.measured);
+    /* its NCCL all-reduce table (the fixture's, 8 sizes on 2 GPUs) times the
+     * all-reduces on the intra link */
+    assert_ptr_equal(g_x->r.sc.intra, &g_x->cal.link);
+    assert_int_equal(g_x->r.sc.intra->curve[ENGINE_OP_ALLREDUCE].n, 8);
+    assert_int_equal(g_x->r.sc.intra->curve[ENGINE_OP_ALLREDUCE].gpus, 2);
     assert_int_equal(g_fake.released, 3);
     assert_true(screen_contains("calibration done: NVIDIA H100 80GB HBM3"));
     assert_true(screen_contains("calib: measured on NVIDIA H100 80GB HBM3 2026-11-29"));

@@ -261,6 +261,7 @@ typedef struct exp_calibration {
     double progress;
     char step[96];
     engine_calib calib;
+    engine_link link;              /* the intra link with the calibration's NCCL curves */
     int serial;
     int gpu;                       /* GPU selected when the job started */
     char note[EXP_MSG_MAX];        /* how the last run ended, "" none */

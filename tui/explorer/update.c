@@ -18,7 +18,7 @@ static const double MEM_SIZES_GB[EXP_MEM_SIZES] = {8, 24, 40, 80, 141, 192};
 
 /* --- recomputation ----------------------------------------------------- */
 
-static void build_scenario(const explorer *x, engine_scenario *s)
+static void build_scenario(explorer *x, engine_scenario *s)
 {
     engine_scenario_defaults(s);
     s->model = exp_model(x);
@@ -26,6 +26,9 @@ static void build_scenario(const explorer *x, engine_scenario *s)
     s->intra = exp_link(x, CTL_INTRA);
     s->inter = exp_link(x, CTL_INTER);
     s->calib = x->cal.calib.measured ? &x->cal.calib : NULL;
+    /* a calibration's NCCL tables time the collectives on the intra link */
+    if (s->calib && s->intra && engine_calib_link(s->calib, s->intra, &x->cal.link) > 0)
+        s->intra = &x->cal.link;
     s->framework = exp_framework(x);
     s->bands = x->have_bands ? &x->bands : NULL;
     s->gpus = x->ctl.s[CTL_GPUS].value;

@@ -255,6 +255,8 @@ static int f_lt_matmul(void *h, void *desc, const void *alpha, const void *a, vo
     ts_fake.lt_matmuls++;
     const unsigned long long *A = ad, *B = bd; /* A: k x n (transposed), B: k x m */
     double k = (double)A[0], n = (double)A[1], m = (double)B[1];
+    if (ts_fake.lt_fail_k && k == ts_fake.lt_fail_k)
+        return 15; /* CUBLAS_STATUS_NOT_SUPPORTED */
     if (ts_fake.roofline) {
         double cc = 2.0 * m * n * k /
                     (2 * ts_fake.peak * ts_fake.eff_fp8 * engine_gemm_shape_eta(10, m, n, k, 1));

@@ -29,6 +29,7 @@ typedef struct ts_fake_cuda {
     int no_batched;     /* 1: no cublasGemmStridedBatchedEx in the table */
     int cc_major, cc_minor; /* compute capability reported (0 0: 9.0) */
     double eff_fp8;     /* fp8 GEMMs (cublasLt): at 2 x peak x eff_fp8, 1-byte operands */
+    int lt_fail_k;      /* cublasLtMatmul fails (CUBLAS_STATUS_NOT_SUPPORTED) at this k */
     /* counters */
     int allocs, frees, gemms, batched, memsets, graphs, lt_matmuls, lt_live;
 } ts_fake_cuda;

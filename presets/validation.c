@@ -109,6 +109,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->max_model_len = c->max_model_len;
     s->cuda_graphs = c->eager ? ENGINE_GRAPHS_OFF : ENGINE_GRAPHS_DEFAULT;
     s->host_overlap = c->async_sched ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
+    s->framework_version = c->fw_version;
     s->fuse_ar_norm = c->fuse_ar_norm ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->sampling = c->sampling;
     s->microbatches = c->microbatches;
@@ -478,7 +479,7 @@ static int serving_scenario(const preset_db *db, const val_serving_case *c, engi
                   .pp = c->pp, .ep = c->ep, .batch = 1, .prompt = c->prompt, .gen = c->gen,
                   .weights = c->weights, .kv = c->kv, .mem_fraction = c->mem_fraction,
                   .max_model_len = c->max_model_len, .eager = c->eager,
-                  .async_sched = c->async_sched};
+                  .async_sched = c->async_sched, .fw_version = c->fw_version};
     return val_scenario(db, &v, s, plan, err);
 }
 

@@ -92,6 +92,10 @@ typedef struct val_case {
                             * releases: vllm-project/vllm#27614, vllm-ascend
                             * #9567): host work per step hidden under the GPU
                             * step (engine_scenario.host_overlap); 0: the profile's */
+    engine_fw_version fw_version; /* the run's vLLM engine generation, from the
+                            * source's stated version (engine_scenario.
+                            * framework_version: its host loop); DEFAULT where
+                            * the version is unstated (the row says so) */
 } val_case;
 
 /* The shipped table (validation_cases.c). */
@@ -259,6 +263,7 @@ typedef struct val_serving_case {
                             * releases: vllm-project/vllm#27614, vllm-ascend
                             * #9567): host work per step hidden under the GPU
                             * step (val_case.async_sched); 0: the profile's */
+    engine_fw_version fw_version; /* the run's engine generation (val_case.fw_version) */
 } val_serving_case;
 
 /* The shipped serving table (validation_serving.c). */

@@ -1004,12 +1004,15 @@ static int nccl_sync_all(nccl_ctx *c)
     return rc;
 }
 
-/* One timed call of the all-reduce sweep (nccl-tests all_reduce_perf
- * conventions: size = buffer bytes per GPU; wall time per operation over a
- * loop, every stream synchronised before and after). */
-static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
+/* One rank's part of a collective, issued inside the caller's group: 0 or
+ * NCCL's error code, with *what naming the call that returned it. */
+typedef int (*nccl_rank_op)(nccl_ctx *c, int rank, size_t bytes, const char **what);
+
+/* Times a collective as nccl-tests does: a loop of operations, each one
+ * group (ncclGroupStart/End) of every rank's part, every stream
+ * synchronised before and after; *seconds = wall time per operation. */
+static int nccl_time_grouped(nccl_ctx *c, size_t bytes, nccl_rank_op op, double *seconds)
 {
-    nccl_ctx *c = vctx;
     int iters = nccl_iters(bytes);
     if (nccl_sync_all(c) != 0)
         return -1;
@@ -1019,12 +1022,12 @@ static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
         if (g != 0)
             return nccl_fail(c, "ncclGroupStart", g);
         int e = 0;
+        const char *what = "";
         for (int i = 0; i < c->ndev && e == 0; i++)
-            e = c->n.all_reduce(c->send[i], c->recv[i], bytes / 4, NCCL_FLOAT32,
-                              NCCL_SUM, c->comms[i], c->st[i]);
+            e = op(c, i, bytes, &what);
         g = c->n.group_end();
         if (e != 0)
-            return nccl_fail(c, "ncclAllReduce", e);
+            return nccl_fail(c, what, e);
         if (g != 0)
             return nccl_fail(c, "ncclGroupEnd", g);
     }
@@ -1032,6 +1035,21 @@ static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
         return -1;
     *seconds = (calib_now_s() - t0) / iters;
     return 0;
+}
+
+/* all_reduce_perf's part of a rank: size = buffer bytes per GPU. */
+static int rank_all_reduce(nccl_ctx *c, int i, size_t bytes, const char **what)
+{
+    *what = "ncclAllReduce";
+    return c->n.all_reduce(c->send[i], c->recv[i], bytes / 4, NCCL_FLOAT32, NCCL_SUM,
+                           c->comms[i], c->st[i]);
+}
+
+/* One timed call of the all-reduce sweep (nccl-tests all_reduce_perf
+ * conventions). */
+static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
+{
+    return nccl_time_grouped(vctx, bytes, rank_all_reduce, seconds);
 }
 
 /* One timed call of the send/recv sweep: rank src sends `bytes` to rank
@@ -1085,77 +1103,46 @@ static int op_send_recv(void *vctx, size_t bytes, double *seconds)
     return 0;
 }
 
-/* One timed call of the all-gather sweep (nccl-tests all_gather_perf:
- * size = the gathered buffer per GPU, each rank contributing size / n;
- * wall time per operation over a loop, every stream synchronised before
- * and after, as op_all_reduce). */
-static int op_all_gather(void *vctx, size_t bytes, double *seconds)
+/* all_gather_perf's part of a rank: size = the gathered buffer per GPU,
+ * each rank contributing size / n. */
+static int rank_all_gather(nccl_ctx *c, int i, size_t bytes, const char **what)
 {
-    nccl_ctx *c = vctx;
-    int iters = nccl_iters(bytes);
-    size_t count = bytes / 4 / (size_t)c->ndev;
-    if (nccl_sync_all(c) != 0)
-        return -1;
-    double t0 = calib_now_s();
-    for (int it = 0; it < iters; it++) {
-        int g = c->n.group_start();
-        if (g != 0)
-            return nccl_fail(c, "ncclGroupStart", g);
-        int e = 0;
-        for (int i = 0; i < c->ndev && e == 0; i++)
-            e = c->n.all_gather(c->send[i], c->recv[i], count, NCCL_FLOAT32, c->comms[i],
-                                c->st[i]);
-        g = c->n.group_end();
-        if (e != 0)
-            return nccl_fail(c, "ncclAllGather", e);
-        if (g != 0)
-            return nccl_fail(c, "ncclGroupEnd", g);
-    }
-    if (nccl_sync_all(c) != 0)
-        return -1;
-    *seconds = (calib_now_s() - t0) / iters;
-    return 0;
+    *what = "ncclAllGather";
+    return c->n.all_gather(c->send[i], c->recv[i], bytes / 4 / (size_t)c->ndev, NCCL_FLOAT32,
+                           c->comms[i], c->st[i]);
 }
 
-/* One timed call of the all-to-all sweep, as nccl-tests alltoall_perf
- * runs it: inside one ncclGroupStart/End every rank sends chunk j of its
- * buffer (size / n bytes) to rank j and receives rank j's into chunk j
- * (ncclSend / ncclRecv, itself included); size = the buffer per GPU. */
+/* alltoall_perf's part of a rank: it sends chunk j of its buffer (size / n
+ * bytes) to rank j and receives rank j's into chunk j (ncclSend /
+ * ncclRecv, itself included); size = the buffer per GPU. */
+static int rank_all_to_all(nccl_ctx *c, int i, size_t bytes, const char **what)
+{
+    size_t count = bytes / 4 / (size_t)c->ndev, chunk = count * 4;
+    int e = 0;
+    for (int j = 0; j < c->ndev && e == 0; j++) {
+        *what = "ncclSend";
+        e = c->n.send((char *)c->send[i] + (size_t)j * chunk, count, NCCL_FLOAT32, j,
+                      c->comms[i], c->st[i]);
+        if (e == 0) {
+            *what = "ncclRecv";
+            e = c->n.recv((char *)c->recv[i] + (size_t)j * chunk, count, NCCL_FLOAT32, j,
+                          c->comms[i], c->st[i]);
+        }
+    }
+    return e;
+}
+
+/* One timed call of the all-gather sweep (nccl-tests all_gather_perf). */
+static int op_all_gather(void *vctx, size_t bytes, double *seconds)
+{
+    return nccl_time_grouped(vctx, bytes, rank_all_gather, seconds);
+}
+
+/* One timed call of the all-to-all sweep, as nccl-tests alltoall_perf runs
+ * it: every rank's sends and receives inside one group. */
 static int op_all_to_all(void *vctx, size_t bytes, double *seconds)
 {
-    nccl_ctx *c = vctx;
-    int iters = nccl_iters(bytes), n = c->ndev;
-    size_t count = bytes / 4 / (size_t)n, chunk = count * 4;
-    if (nccl_sync_all(c) != 0)
-        return -1;
-    double t0 = calib_now_s();
-    for (int it = 0; it < iters; it++) {
-        int g = c->n.group_start();
-        if (g != 0)
-            return nccl_fail(c, "ncclGroupStart", g);
-        int e = 0;
-        const char *what = "ncclSend";
-        for (int i = 0; i < n && e == 0; i++)
-            for (int j = 0; j < n && e == 0; j++) {
-                e = c->n.send((char *)c->send[i] + (size_t)j * chunk, count, NCCL_FLOAT32, j,
-                              c->comms[i], c->st[i]);
-                what = "ncclSend";
-                if (e == 0) {
-                    e = c->n.recv((char *)c->recv[i] + (size_t)j * chunk, count, NCCL_FLOAT32,
-                                  j, c->comms[i], c->st[i]);
-                    what = "ncclRecv";
-                }
-            }
-        g = c->n.group_end();
-        if (e != 0)
-            return nccl_fail(c, what, e);
-        if (g != 0)
-            return nccl_fail(c, "ncclGroupEnd", g);
-    }
-    if (nccl_sync_all(c) != 0)
-        return -1;
-    *seconds = (calib_now_s() - t0) / iters;
-    return 0;
+    return nccl_time_grouped(vctx, bytes, rank_all_to_all, seconds);
 }
 
 /* Appends the details a timing callback left in c->why to err. */

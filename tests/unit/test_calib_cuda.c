@@ -185,6 +185,13 @@ static int fn_recv(void *b, size_t n, int dt, int peer, void *c, void *st)
     fn.recvs++;
     return 0;
 }
+/* An ncclRecv that fails: NCCL's ncclInvalidUsage (5). */
+static int fn_recv_fails(void *b, size_t n, int dt, int peer, void *c, void *st)
+{
+    (void)b, (void)n, (void)dt, (void)peer, (void)c, (void)st;
+    fn.recvs++;
+    return 5;
+}
 static int fn_group(void)
 {
     fn.groups++;
@@ -301,6 +308,19 @@ static void test_cuda_nccl_collectives(void **state)
     assert_int_equal(r.n_allgather, 0);
     assert_int_equal(r.n_alltoall, 9);
     assert_non_null(strstr(r.coll_note, "nccl all-gather: libnccl has no ncclAllGather"));
+    calib_result_free(&r);
+
+    /* an ncclRecv that fails: the all-to-all sweep is left out with a note
+     * naming the call and its code; the all-gather before it is kept */
+    api = ts_fake_cuda_reset();
+    ts_fake.count = 2;
+    nc = fake_nccl();
+    nc.recv = fn_recv_fails;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(r.n_allgather, 9);
+    assert_int_equal(r.n_alltoall, 0);
+    assert_non_null(strstr(r.coll_note, "ncclRecv returned 5"));
+    assert_null(strstr(r.coll_note, "ncclAllGather"));
     calib_result_free(&r);
 
     /* one GPU: no NCCL at all, the loopback instead, with the reason */

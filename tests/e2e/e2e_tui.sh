@@ -270,7 +270,7 @@ else fail "config.json session: status $st"; fi
 
 # --- a scenario file (eval --save-scenario) opens the explorer on it ----------
 "$BIN" eval --model llama-3-8b --gpu h100-sxm --gpus 4 --tp 2 --dp 2 --batch 8 --prompt 2048 \
-    --kv-dtype fp8 --save-scenario "$TMPD/scn.json" >/dev/null 2>&1 ||
+    --kv-dtype fp8 --framework vllm --framework-version v0 --save-scenario "$TMPD/scn.json" >/dev/null 2>&1 ||
     fail "eval --save-scenario for the explorer"
 $T new-session -d -s scn -x 120 -y 40 \
     "env XDG_CONFIG_HOME=$TMPD/config LC_ALL=${UTF8:-C} TERM=tmux-256color $BIN --scenario $TMPD/scn.json; echo \$? > $TMPD/scn.rc"
@@ -278,7 +278,7 @@ $T set-option -t scn remain-on-exit on >/dev/null
 check scn "Llama-3-8B on 4" "--scenario FILE opens the explorer on its model and GPU count"
 check scn "8 seq" "the file's batch is the explorer's"
 check scn "2048 tok" "the file's prompt is the explorer's"
-check scn "not in the explorer: kv_dtype" "what the explorer cannot show is named on the bar"
+check scn "not in the explorer: kv_dtype, framework_version" "what the explorer cannot show is named on the bar"
 $T send-keys -t scn x
 if [ -n "$UTF8" ]; then times='×'; else times=x; fi
 check scn "TP2${times}PP1${times}DP2 kernels" "the file's plan is the selected one (details page 2)"

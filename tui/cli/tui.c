@@ -187,6 +187,7 @@ static int scenario_file_check(const cli_opts *o, const preset_db *db,
              {"redundant_experts", s->redundant_experts != d.redundant_experts},
              {"moe_imbalance", s->moe_imbalance != d.moe_imbalance},
              {"max_num_seqs", s->max_num_seqs != d.max_num_seqs},
+             {"framework_version", s->framework_version != d.framework_version},
              {"tails (jitter, stragglers, samples, seed)",
               s->jitter_sigma != d.jitter_sigma || s->straggler_prob != d.straggler_prob ||
                   s->straggler_slowdown != d.straggler_slowdown ||

@@ -54,6 +54,15 @@ typedef enum engine_graphs {
     ENGINE_GRAPHS_COUNT
 } engine_graphs;
 
+/* How FP8 weights are scaled: as the checkpoint says (model weight_block),
+ * one scale per tensor, or one per 128x128 weight block (DeepSeek-V3). */
+typedef enum engine_fp8_scaling {
+    ENGINE_FP8_SCALE_AUTO = 0,
+    ENGINE_FP8_SCALE_TENSOR,
+    ENGINE_FP8_SCALE_BLOCK,
+    ENGINE_FP8_SCALE_COUNT
+} engine_fp8_scaling;
+
 /* How an MoE layer's tokens reach their experts across an EP group
  * (engine_scenario.a2a; README "The model", MoE as deployed). */
 typedef enum engine_a2a {
@@ -196,6 +205,9 @@ typedef struct engine_model {
     int has_weight_dtype;
     engine_dtype weight_dtype;
     int quant_group;   /* weights per scale (int4: 128 for GPTQ/AWQ); 0: the dtype's default */
+    int weight_block;  /* FP8 block-scaled checkpoint: the side of its square weight
+                        * scale blocks (HF quantization_config.weight_block_size
+                        * [128, 128]: DeepSeek-V3/R1); 0: per-tensor FP8 scales */
     int attn_16bit;    /* 1: a quantized checkpoint keeps the attention projections in
                         * 16 bits (gpt-oss's MXFP4 covers the experts only) */
     int mtp_layers;    /* multi-token-prediction modules shipped with the checkpoint
@@ -259,6 +271,10 @@ typedef struct engine_gpu {
                                             * (block scales) or weight-only int4/int8
                                             * (dequantization); 0 = gemm_t0_s */
     double gemm_t0_fp4_s;                  /* the same for FP4 math; 0 = gemm_t0_fp8_s */
+    double eta_compute_fp8_block;          /* FP8 math with block-scaled weights (128x128
+                                            * weight blocks, 1x128 activation groups:
+                                            * DeepSeek-V3's format); 0 = eta_compute_fp8 */
+    double gemm_t0_fp8_block_s;            /* its fixed cost; 0 = gemm_t0_fp8_s */
     double attn_t0_s;                      /* fixed cost of one prefill attention call */
     double decode_attn_t0_s;               /* the same for decode attention */
     double decode_attn_seq_s;              /* decode attention per sequence x query head
@@ -377,6 +393,10 @@ typedef struct engine_framework {
     double penalty_passes;    /* their passes over the fp32 logits */
     engine_host_loop host_loop[ENGINE_FWV_COUNT]; /* by engine generation
                                * ([ENGINE_FWV_DEFAULT] unused: step_s, seq_step_s) */
+    int deepgemm;             /* 1: block-scaled FP8 GEMMs run on DeepGEMM, at
+                               * the per-tensor FP8 rate (SGLang on Hopper and
+                               * Blackwell); 0: the GPU's block-scaled constants
+                               * (TensorRT-LLM's kernels, eta_compute_fp8_block) */
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many
@@ -525,6 +545,8 @@ typedef struct engine_scenario {
     int max_model_len;           /* context limit in tokens; 0 = the model's */
     int quant_group;             /* weights per int4/fp4 scale; 0 = the model's or
                                   * the dtype's default */
+    engine_fp8_scaling fp8_scaling; /* FP8 weights' scales: the model's (AUTO),
+                                  * per-tensor or block-scaled */
     engine_graphs cuda_graphs;   /* decode under CUDA graphs: the framework's,
                                   * or forced on / off */
     engine_graphs tbo;           /* two-batch overlap: the framework's, on, off */
@@ -744,6 +766,7 @@ int engine_objective_parse(const char *s, engine_objective *out);
 const char *engine_collective_name(engine_collective c);
 int engine_collective_parse(const char *s, engine_collective *out);
 const char *engine_graphs_name(engine_graphs g); /* "default", "on", "off" */
+const char *engine_fp8_scaling_name(engine_fp8_scaling f); /* "auto", "tensor", "block" */
 const char *engine_spec_method_name(engine_spec_method m); /* "none", "draft", ... */
 int engine_spec_method_parse(const char *s, engine_spec_method *out);
 /* A method's documented default speculation length k and acceptance rate
@@ -815,6 +838,10 @@ double engine_weight_elem_bytes(engine_dtype d, int group);
 /* The weight dtype and group a scenario runs: the checkpoint's own format
  * when the model has one and the scenario keeps fp16, else the scenario's. */
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s);
+/* 1 when the scenario's GEMMs run block-scaled FP8: FP8 weights and either
+ * fp8_scaling BLOCK or AUTO with a block-scaled checkpoint (model
+ * weight_block > 0); else 0 (per-tensor FP8, or other weights). */
+int engine_scenario_fp8_block(const engine_scenario *s);
 int engine_scenario_quant_group(const engine_scenario *s);
 /* The context limit in tokens: max_model_len, else the model's context
  * (which a Hugging Face config already scales by its rope_scaling factor). */
@@ -888,6 +915,11 @@ double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype ma
 double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
                              double m, double n, double k, double groups, double w_bytes,
                              double a_bytes);
+/* One FP8 GEMM with block-scaled weights (128x128 weight blocks, 1x128
+ * activation groups): engine_gemm_s with the GPU's eta_compute_fp8_block
+ * and gemm_t0_fp8_block_s (per-tensor FP8's where the preset has none). */
+double engine_gemm_fp8_block_s(const engine_gpu *g, const engine_calib *c, double m, double n,
+                               double k, double w_bytes, double a_bytes);
 /* The routed-expert work of one MoE layer on one GPU of `plan` when
  * `tokens` tokens reach that GPU's experts (the pooled tokens of its EP
  * group when ep > tp; every token when ep <= tp), as the step model times

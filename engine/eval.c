@@ -345,6 +345,8 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
     if (s->max_model_len < 0 || s->max_model_len > ENGINE_MAX_CONTEXT)
         return failf(err, "max_model_len", "must be 0..%d (0: the model's context)",
                      ENGINE_MAX_CONTEXT);
+    if ((unsigned)s->fp8_scaling >= ENGINE_FP8_SCALE_COUNT)
+        return fail(err, "fp8_scaling", "must be auto, tensor or block");
     if (s->quant_group < 0 || s->quant_group > ENGINE_MAX_QUANT_GROUP)
         return failf(err, "quant_group", "must be 0..%d (0: the checkpoint's or the dtype's)",
                      ENGINE_MAX_QUANT_GROUP);
@@ -554,6 +556,15 @@ engine_dtype engine_scenario_weight_dtype(const engine_scenario *s)
     return s->weight_dtype;
 }
 
+int engine_scenario_fp8_block(const engine_scenario *s)
+{
+    if (engine_scenario_weight_dtype(s) != ENGINE_FP8)
+        return 0;
+    if (s->fp8_scaling == ENGINE_FP8_SCALE_BLOCK)
+        return 1;
+    return s->fp8_scaling == ENGINE_FP8_SCALE_AUTO && s->model && s->model->weight_block > 0;
+}
+
 int engine_scenario_quant_group(const engine_scenario *s)
 {
     if (s->quant_group > 0)
@@ -657,7 +668,10 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     c->fw = s->framework ? s->framework : engine_framework_generic_ref();
     model_shape_compute(s->model, &c->sh);
     c->wdt = engine_scenario_weight_dtype(s);
-    kconst_init(&c->kc, s->gpu, s->calib, mx_math(s, c->wdt));
+    /* Block-scaled FP8 (DeepSeek-V3's checkpoints) at the GPU's block-scaled
+     * rate, unless the framework runs it on DeepGEMM (per-tensor rate). */
+    kconst_init_q(&c->kc, s->gpu, s->calib, mx_math(s, c->wdt),
+                  engine_scenario_fp8_block(s) && !c->fw->deepgemm);
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));

@@ -68,6 +68,11 @@ typedef struct gemm_cost {
 } gemm_cost;
 
 void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w);
+/* kconst_init, then, when fp8_block and the math is FP8, the GPU's
+ * block-scaled FP8 efficiency and fixed cost (eta_compute_fp8_block,
+ * gemm_t0_fp8_block_s; per-tensor FP8's where the preset has none). */
+void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w,
+                   int fp8_block);
 /* `groups` GEMMs of the same shape in one (grouped) kernel. */
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
                   double w_bytes, double a_bytes);

@@ -257,6 +257,25 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
         kconst_per_kernel(k, g, c, w);
 }
 
+void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w,
+                   int fp8_block)
+{
+    kconst_init(k, g, c, w);
+    if (!fp8_block || k->math != ENGINE_FP8)
+        return;
+    /* A measured cublasLt FP8 rate (calibration) is per-tensor: the block
+     * scales' extra work keeps the preset's ratio to the per-tensor rate. */
+    double eta8 = g->eta_compute_fp8 > 0 ? g->eta_compute_fp8 : g->eta_compute;
+    if (g->eta_compute_fp8_block > 0 && eta8 > 0)
+        k->flops *= g->eta_compute_fp8_block / eta8;
+    if (g->gemm_t0_fp8_block_s > 0) {
+        double t0_8 = or_default(g->gemm_t0_fp8_s, or_default(g->gemm_t0_s, DEF_GEMM_T0_S));
+        k->gemm_t0 += g->gemm_t0_fp8_block_s - t0_8;
+        if (k->gemm_t0 < 0)
+            k->gemm_t0 = 0;
+    }
+}
+
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups, double w_bytes,
                   double a_bytes)
 {
@@ -541,6 +560,14 @@ double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype ma
                      double n, double k, double w_bytes, double a_bytes)
 {
     return engine_grouped_gemm_s(g, c, math, m, n, k, 1, w_bytes, a_bytes);
+}
+
+double engine_gemm_fp8_block_s(const engine_gpu *g, const engine_calib *c, double m, double n,
+                               double k, double w_bytes, double a_bytes)
+{
+    kconst kc;
+    kconst_init_q(&kc, g, c, ENGINE_FP8, 1);
+    return kc_gemm(&kc, m, n, k, 1, w_bytes, a_bytes).time;
 }
 
 double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double past,

@@ -73,6 +73,12 @@ int engine_config_dir(const char *xdg, const char *home, char *buf, size_t len)
     return 0;
 }
 
+const char *engine_fp8_scaling_name(engine_fp8_scaling f)
+{
+    static const char *const N[ENGINE_FP8_SCALE_COUNT] = {"auto", "tensor", "block"};
+    return (unsigned)f < ENGINE_FP8_SCALE_COUNT ? N[f] : "?";
+}
+
 const char *engine_graphs_name(engine_graphs g)
 {
     static const char *const NAMES[ENGINE_GRAPHS_COUNT] = {"default", "on", "off"};

@@ -606,9 +606,31 @@ static int quant_compressed_tensors(const hf_ctx *h, const cJSON *q, engine_dtyp
     return 0;
 }
 
+/* quant_method fp8's weight_block_size ([128, 128]: DeepSeek-V3/R1, one
+ * scale per 128x128 weight block; absent or null: per-tensor scales):
+ * *blk its side, 0 when absent.  Only square blocks of 1..65536 are known. */
+static int quant_fp8_block(const hf_ctx *h, const cJSON *q, int *blk)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(q, "weight_block_size");
+    *blk = 0;
+    if (!b || cJSON_IsNull(b))
+        return 0;
+    const cJSON *r = cJSON_IsArray(b) ? cJSON_GetArrayItem(b, 0) : NULL;
+    const cJSON *c = cJSON_IsArray(b) ? cJSON_GetArrayItem(b, 1) : NULL;
+    if (cJSON_GetArraySize(b) != 2 || !cJSON_IsNumber(r) || !cJSON_IsNumber(c) ||
+        r->valuedouble != c->valuedouble || r->valuedouble < 1 || r->valuedouble > 65536 ||
+        r->valuedouble != floor(r->valuedouble)) {
+        engine_errorf(h->err, "%s: quantization_config.weight_block_size: expected [N, N] "
+                              "with N in 1..65536 (square weight blocks)", h->path);
+        return -1;
+    }
+    *blk = (int)r->valuedouble;
+    return 0;
+}
+
 /* The weight format that quantization_config's quant_method names. */
 static int quant_method_dtype(const hf_ctx *h, const cJSON *q, const char *method,
-                              engine_dtype *d, int *g)
+                              engine_dtype *d, int *g, int *blk)
 {
     double bits = obj_num(q, "bits");
     if (bits < 0)
@@ -621,7 +643,7 @@ static int quant_method_dtype(const hf_ctx *h, const cJSON *q, const char *metho
         return quant_int_bits(h, method, bits, group, d, g);
     if (!strcmp(method, "fp8") || !strcmp(method, "fbgemm_fp8")) {
         *d = ENGINE_FP8;
-        return 0;
+        return quant_fp8_block(h, q, blk);
     }
     if (!strcmp(method, "bitsandbytes"))
         return quant_bitsandbytes(h, q, d, g);
@@ -682,12 +704,13 @@ static int hf_quantization(const hf_ctx *h, engine_model *m)
         return -1;
     }
     engine_dtype d;
-    int g = 0;
-    if (quant_method_dtype(h, q, method, &d, &g) != 0)
+    int g = 0, blk = 0;
+    if (quant_method_dtype(h, q, method, &d, &g, &blk) != 0)
         return -1;
     m->has_weight_dtype = 1;
     m->weight_dtype = d;
     m->quant_group = g;
+    m->weight_block = blk;
     m->attn_16bit = quant_skips_attention(q);
     return 0;
 }

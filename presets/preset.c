@@ -129,6 +129,7 @@ static const field_spec model_fields[] = {
     MN("active_params_published", 0, FR_NONNEG, 1e15, active_params_published),
     ENUM(engine_model, "weights", 0, weight_dtype, DTYPE_CHOICES, N_OF(DTYPE_CHOICES)),
     MI("quant_group", 0, FR_POS, 1048576, quant_group),
+    MI("weight_block", 0, FR_POS, 1048576, weight_block),
     MB("attn_16bit", attn_16bit),
     MI("num_nextn_predict_layers", 0, FR_NONNEG, 100, mtp_layers),
 };
@@ -169,6 +170,8 @@ static const field_spec gpu_fields[] = {
     GN("gemm_t0_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_s),
     GN("gemm_t0_fp8_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp8_s),
     GN("gemm_t0_fp4_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp4_s),
+    GN("eta_compute_fp8_block", 0, FR_FRAC, 1, 1, eta_compute_fp8_block),
+    GN("gemm_t0_fp8_block_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp8_block_s),
     GN("attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, attn_t0_s),
     GN("attn_cta_us", 0, FR_NONNEG, 1000000, 1e-6, attn_cta_s),
     GN("decode_attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_t0_s),
@@ -246,6 +249,7 @@ static const field_spec framework_fields[] = {
     { "penalty_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, penalty_kernels), 0, NULL, 0, NULL },
     FN("penalty_passes", 0, FR_NONNEG, 10000, 1, penalty_passes),
     { "host_loop", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_fields, N_OF(host_loop_fields), NULL },
+    { "deepgemm", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, deepgemm), 0, NULL, 0, NULL },
 };
 
 /* --- error context ---------------------------------------------------- */

@@ -995,6 +995,20 @@ expect_out '"a2a":[[:space:]]*"deepep"'
 expect_out '"overlap":'
 expect_out '"tbo":[[:space:]]*false'
 expect_out '"tbo_hidden_s":[[:space:]]*0'
+# block-scaled FP8 (DeepSeek-R1's checkpoint, model weight_block 128):
+# on by default with FP8 weights, off with --fp8-scaling tensor
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --ep 8 --dtype fp8 --framework trt-llm --batch 8 --json
+expect_rc 0
+expect_clean_json
+expect_out '"fp8_block":[[:space:]]*true'
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --ep 8 --dtype fp8 --framework trt-llm --batch 8 --fp8-scaling tensor --json
+expect_rc 0
+expect_out '"fp8_block":[[:space:]]*false'
+run eval --model llama-3.1-8b --gpu h100-sxm --gpus 1 --dtype fp8 --json
+expect_out '"fp8_block":[[:space:]]*false'
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --fp8-scaling group
+expect_rc 2
+expect_err_exact "shardscope eval: --fp8-scaling: expected auto|tensor|block, got 'group'"
 # the sampler's path (README "The model", framework profiles): vLLM's V0
 # sampler counted from its code, 11 + 17 + 15 kernels for the full path
 run eval --model qwen2.5-0.5b --gpu a100-80gb --gpus 1 --tp 1 --framework vllm --sampling full --json

@@ -174,7 +174,10 @@ static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
             if (!strcmp(d, DT[i].name)) {
                 double m = num(&c, im), n = num(&c, in), k = num(&c, ik);
                 double t = num(&c, il) * 1e-3;
-                acc_add(&a[i], engine_gemm_s(g, NULL, DT[i].d, m, n, k, DT[i].wb, 2.0), t);
+                /* fp8_block: DeepSeek-V3's 128x128-block-scaled FP8 */
+                double p = i == 2 ? engine_gemm_fp8_block_s(g, NULL, m, n, k, DT[i].wb, 2.0)
+                                  : engine_gemm_s(g, NULL, DT[i].d, m, n, k, DT[i].wb, 2.0);
+                acc_add(&a[i], p, t);
             }
     }
     fclose(c.f);
@@ -357,6 +360,7 @@ static double moe_pred(const preset_db *db, const engine_gpu *g, const moe_dt *d
     m.heads = m.kv_heads = 4096; /* any TP degree divides them */
     m.head_dim = 64;
     m.has_weight_dtype = 0;
+    m.weight_block = !strcmp(dt->dtype, "fp8_block") ? 128 : 0; /* 128x128 weight blocks */
     engine_scenario s;
     engine_scenario_defaults(&s);
     s.model = &m;
@@ -532,14 +536,22 @@ static void vidur(const char *root, const char *gdir, const engine_gpu *g)
         acc_print("vidur (pytorch fp16)", gdir, V_NAMES[i], &a[i]);
 }
 
-/* VK_ATTN_CTA_US=x replaces every GPU's attn_cta_s (a fitting aid). */
+/* VK_ATTN_CTA_US=x replaces every GPU's attn_cta_s; VK_FP8_BLOCK="eta,t0_us"
+ * its eta_compute_fp8_block and gemm_t0_fp8_block_s (fitting aids). */
 static const engine_gpu *vk_gpu(const engine_gpu *g, engine_gpu *tmp)
 {
     const char *v = getenv("VK_ATTN_CTA_US");
-    if (!v)
+    const char *fb = getenv("VK_FP8_BLOCK");
+    double eta, t0;
+    if (!v && !fb)
         return g;
     *tmp = *g;
-    tmp->attn_cta_s = atof(v) * 1e-6;
+    if (v)
+        tmp->attn_cta_s = atof(v) * 1e-6;
+    if (fb && sscanf(fb, "%lf,%lf", &eta, &t0) == 2) {
+        tmp->eta_compute_fp8_block = eta;
+        tmp->gemm_t0_fp8_block_s = t0 * 1e-6;
+    }
     return tmp;
 }
 

@@ -92,13 +92,6 @@ static void test_gemm_measured(void **state)
         {"h100-sxm", ENGINE_BF16, 2, 4096, 8192, 8192, 672.8, 0.15},
         /* 1024 x 4096 x 4096: 45.3 us, 45.2 (1.00) */
         {"h100-sxm", ENGINE_BF16, 2, 1024, 4096, 4096, 45.3, 0.15},
-        /* AIC h100 fp8_block (block-scaled FP8, what FP8 checkpoints run),
-         * memory-bound with the FP8 fixed cost: 31.0 us, 30.6 (0.99) */
-        {"h100-sxm", ENGINE_FP8, 1, 1, 8192, 8192, 31.0, 0.15},
-        /* fp8_block 4096 x 8192 x 8192: 493.7 us, 414.8 (0.84) */
-        {"h100-sxm", ENGINE_FP8, 1, 4096, 8192, 8192, 493.7, 0.20},
-        /* fp8_block 8192 x 16384 x 16384: 3697.6 us, 3279.5 (0.89) */
-        {"h100-sxm", ENGINE_FP8, 1, 8192, 16384, 16384, 3697.6, 0.15},
         /* AIC b200 nvfp4 (0.5625 B per weight with its scales), m 1: 22.3 us,
          * 18.3 (0.82); 4096 x 8192 x 8192: 146.3 us, 115.0 (0.79) */
         {"b200", ENGINE_FP4, 0.5625, 1, 8192, 8192, 22.3, 0.25},
@@ -127,6 +120,122 @@ static void test_gemm_measured(void **state)
                       t * 1e6 / c->us);
         near(t * 1e6, c->us, c->tol);
     }
+}
+
+/* Block-scaled FP8 (128x128 weight blocks, 1x128 activation groups:
+ * DeepSeek-V3/R1's checkpoints) through engine_gemm_fp8_block_s, against
+ * AIC gemm.csv gemm_dtype fp8_block.  The compute-bound points fail with
+ * per-tensor FP8's eta 0.70 (0.82x); eta_compute_fp8_block 0.55 is the
+ * median of the 656 rows with m, n, k >= 4096 on H100 (0.56 on H200). */
+static void test_gemm_fp8_block_measured(void **state)
+{
+    (void)state;
+    static const gcase cs[] = {
+        /* memory-bound with the FP8 fixed cost: 31.0 us, 30.6 (0.99) */
+        {"h100-sxm", ENGINE_FP8, 1, 1, 8192, 8192, 31.0, 0.15},
+        /* DeepSeek's hidden 7168, 8192 tokens: 767.9 us, 803.1 (1.05) */
+        {"h100-sxm", ENGINE_FP8, 1, 8192, 7168, 7168, 767.9, 0.12},
+        /* 16384 x 8192 x 4096: 1002.4 us, 1047.2 (1.04) */
+        {"h100-sxm", ENGINE_FP8, 1, 16384, 8192, 4096, 1002.4, 0.12},
+        /* 4096 x 8192 x 8192: 493.7 us, 526.4 (1.07) */
+        {"h100-sxm", ENGINE_FP8, 1, 4096, 8192, 8192, 493.7, 0.12},
+        /* AIC h200_sxm fp8_block 8192 x 7168 x 7168: 765.8 us, 803.1 (1.05) */
+        {"h200", ENGINE_FP8, 1, 8192, 7168, 7168, 765.8, 0.12},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        const gcase *c = &cs[i];
+        double t = engine_gemm_fp8_block_s(gpu(c->gpu), NULL, c->m, c->n, c->k, c->wb, 2.0);
+        print_message("  %-10s fp8_block m %6g n %6g k %6g: measured %8.1f us, predicted %8.1f "
+                      "(%.2f)\n", c->gpu, c->m, c->n, c->k, c->us, t * 1e6, t * 1e6 / c->us);
+        near(t * 1e6, c->us, c->tol);
+    }
+    /* per-tensor FP8 keeps its own rate: 8192 x 7168 x 7168 at 0.70 */
+    double pt = engine_gemm_s(gpu("h100-sxm"), NULL, ENGINE_FP8, 8192, 7168, 7168, 1, 2.0);
+    assert_true(pt * 1e6 < 767.9 * 0.85);
+}
+
+/* Hand-worked: a synthetic GPU, FP8 peak 200 TFLOP/s, per-tensor eta 0.5,
+ * block-scaled eta 0.25 and fixed cost 7 us (per-tensor 3 us). */
+static void test_gemm_fp8_block_hand(void **state)
+{
+    (void)state;
+    engine_gpu g;
+    memset(&g, 0, sizeof g);
+    g.memory_bytes = 80e9;
+    g.hbm_bytes_per_s = 1e12;
+    g.peak_flops[ENGINE_FP16] = 100e12;
+    g.peak_flops[ENGINE_FP8] = 200e12;
+    g.eta_compute = 0.5;
+    g.eta_compute_fp8 = 0.5;
+    g.eta_memory = 0.5;
+    g.sm_count = 10;
+    g.gemm_t0_s = 2e-6;
+    g.gemm_t0_fp8_s = 3e-6;
+    /* 1280 x 2560 x 1000 (eta_shape 1, as in test_gemm_hand): 6.5536 GFLOP
+     * at 100 TFLOP/s = 65.536 us + 3 us per-tensor */
+    near(engine_gemm_s(&g, NULL, ENGINE_FP8, 1280, 2560, 1000, 1, 1), 68.536e-6, 1e-9);
+    /* no block constants: the per-tensor ones */
+    near(engine_gemm_fp8_block_s(&g, NULL, 1280, 2560, 1000, 1, 1), 68.536e-6, 1e-9);
+    g.eta_compute_fp8_block = 0.25;
+    g.gemm_t0_fp8_block_s = 7e-6;
+    /* at 50 TFLOP/s: 131.072 us + 7 us */
+    near(engine_gemm_fp8_block_s(&g, NULL, 1280, 2560, 1000, 1, 1), 138.072e-6, 1e-9);
+    near(engine_gemm_s(&g, NULL, ENGINE_FP8, 1280, 2560, 1000, 1, 1), 68.536e-6, 1e-9);
+}
+
+/* The scenario's rule: block-scaled when the weights are FP8 and the
+ * checkpoint is (DeepSeek-R1's preset weight_block 128) or fp8_scaling
+ * says so; TensorRT-LLM runs the block-scaled kernels' constants, SGLang's
+ * DeepGEMM (frameworks.json deepgemm) the per-tensor rate.  DeepSeek-R1's
+ * MoE layer on one H200 (EP8, 16384 pooled tokens: 2048 tokens x 8
+ * experts' pairs on the GPU's 32 experts) is compute-bound, so its
+ * expert GEMMs take eta 0.70 / 0.55 = 1.27x longer block-scaled. */
+static void test_fp8_block_scenario(void **state)
+{
+    (void)state;
+    const engine_model *ds = preset_find_model(ts_db, "deepseek-r1");
+    const engine_model *ll = preset_find_model(ts_db, "llama-3.1-70b");
+    assert_non_null(ds);
+    assert_non_null(ll);
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = ds;
+    s.gpu = gpu("h200");
+    s.intra = link_("nvlink4");
+    s.framework = preset_find_framework(ts_db, "trt-llm");
+    s.gpus = 8;
+    s.prompt = 1024;
+    s.gen = 128;
+    assert_int_equal(engine_scenario_fp8_block(&s), 0); /* 16-bit weights */
+    s.weight_dtype = ENGINE_FP8;
+    assert_int_equal(engine_scenario_fp8_block(&s), 1);
+    engine_plan p = {1, 1, 8, 8};
+    engine_error err = {{0}};
+    double blk = engine_moe_layer_s(&s, p, 16384, &err);
+    s.fp8_scaling = ENGINE_FP8_SCALE_TENSOR;
+    assert_int_equal(engine_scenario_fp8_block(&s), 0);
+    double ten = engine_moe_layer_s(&s, p, 16384, &err);
+    assert_true(blk > 0 && ten > 0);
+    print_message("  deepseek-r1 h200 EP8 MoE layer, 16384 tokens: block %.1f us, tensor %.1f us\n",
+                  blk * 1e6, ten * 1e6);
+    assert_true(blk > 1.15 * ten && blk < 1.30 * ten);
+    /* SGLang runs block-scaled FP8 on DeepGEMM: the per-tensor time */
+    s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
+    s.framework = preset_find_framework(ts_db, "sglang");
+    assert_non_null(s.framework);
+    assert_int_equal(s.framework->deepgemm, 1);
+    double dg = engine_moe_layer_s(&s, p, 16384, &err);
+    s.fp8_scaling = ENGINE_FP8_SCALE_TENSOR;
+    assert_true(fabs(dg - engine_moe_layer_s(&s, p, 16384, &err)) < 1e-12);
+    /* a per-tensor checkpoint stays per-tensor unless told */
+    s.model = ll;
+    s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
+    assert_int_equal(engine_scenario_fp8_block(&s), 0);
+    s.fp8_scaling = ENGINE_FP8_SCALE_BLOCK;
+    assert_int_equal(engine_scenario_fp8_block(&s), 1);
+    s.fp8_scaling = (engine_fp8_scaling)7;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_non_null(strstr(err.msg, "fp8_scaling"));
 }
 
 static void test_gemm_hand(void **state)
@@ -457,6 +566,9 @@ int main(void)
         cmocka_unit_test(test_shape_eta_hand),
         cmocka_unit_test(test_gemm_measured),
         cmocka_unit_test(test_gemm_hand),
+        cmocka_unit_test(test_gemm_fp8_block_measured),
+        cmocka_unit_test(test_gemm_fp8_block_hand),
+        cmocka_unit_test(test_fp8_block_scenario),
         cmocka_unit_test(test_attention_measured),
         cmocka_unit_test(test_attention_hand),
         cmocka_unit_test(test_small_kernels),

@@ -405,6 +405,11 @@ static void test_units_are_si(void **state)
     assert_int_equal(ds->topk_group, 4);
     assert_int_equal(preset_find_model(db, "deepseek-r1")->topk_group, 4);
     assert_int_equal(mx->n_group, 0);
+    /* block-scaled FP8 checkpoints (HF config.json quantization_config
+     * weight_block_size [128, 128]); others per-tensor */
+    assert_int_equal(ds->weight_block, 128);
+    assert_int_equal(preset_find_model(db, "deepseek-r1")->weight_block, 128);
+    assert_int_equal(mx->weight_block, 0);
     assert_int_equal(ds->ffn, 18432);
     assert_int_equal(ds->layers, 61);
     preset_db_free(db);
@@ -1360,6 +1365,16 @@ static void test_hf_quantization_config(void **state)
     m = hf_with(", \"quantization_config\": {\"quant_method\": \"fp8\","
                 " \"weight_block_size\": [128, 128]}", 1, NULL);
     assert_int_equal(m.weight_dtype, ENGINE_FP8);
+    /* DeepSeek-V3/R1's block-scaled FP8: one scale per 128x128 weight block */
+    assert_int_equal(m.weight_block, 128);
+    m = hf_with(", \"quantization_config\": {\"quant_method\": \"fp8\","
+                " \"activation_scheme\": \"static\"}", 1, NULL);
+    assert_int_equal(m.weight_dtype, ENGINE_FP8);
+    assert_int_equal(m.weight_block, 0); /* per-tensor scales */
+    hf_with(", \"quantization_config\": {\"quant_method\": \"fp8\","
+            " \"weight_block_size\": [128, 64]}", 0, "quantization_config.weight_block_size");
+    hf_with(", \"quantization_config\": {\"quant_method\": \"fp8\","
+            " \"weight_block_size\": \"128\"}", 0, "quantization_config.weight_block_size");
     m = hf_with(", \"quantization_config\": {\"quant_method\": \"bitsandbytes\","
                 " \"load_in_4bit\": true}", 1, NULL);
     assert_int_equal(m.weight_dtype, ENGINE_INT4);

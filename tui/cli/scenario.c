@@ -37,6 +37,8 @@ static const char *sampling_name(int i) { return engine_sampling_name((engine_sa
 static const cli_enum SAMPLINGS = {sampling_name, ENGINE_SAMPLING_COUNT};
 static const char *fwv_name(int i) { return engine_fw_version_name((engine_fw_version)i); }
 static const cli_enum FW_VERSIONS = {fwv_name, ENGINE_FWV_COUNT};
+static const char *fp8s_name(int i) { return engine_fp8_scaling_name((engine_fp8_scaling)i); }
+static const cli_enum FP8S = {fp8s_name, ENGINE_FP8_SCALE_COUNT};
 
 #define INT_OPT(nm, a, field, lo, hi, text) \
     {.name = nm, .kind = CLI_OPT_INT, .arg = a, .help = text, .off = CLI_AT(field), .min = lo, .max = hi}
@@ -136,6 +138,10 @@ const cli_opt cli_scenario_opts[] = {
     INT_OPT("--quant-group", "N", quant_group, 1, ENGINE_MAX_QUANT_GROUP,
             "weights per int4/fp4 scale (default: the checkpoint's,\n"
             "else 128 for int4, 16 for fp4)"),
+    ENUM_OPT("--fp8-scaling", "auto|tensor|block", fp8_scaling, FP8S,
+             "FP8 weights' scales: the checkpoint's (auto, default:\n"
+             "block-scaled for DeepSeek-V3/R1), per-tensor, or 128x128\n"
+             "blocks (their own GEMM efficiency)"),
     ENUM_OPT("--kv-dtype", "D", kv_dtype, DTYPES, ": KV cache (default fp16)"),
     ENUM_OPT("--act-dtype", "D", act_dtype, ACT_DTYPES,
              ": activations and\ncommunication (default fp16)"),
@@ -282,6 +288,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
     }
     if (CLI_SEEN(o, quant_group))
         s->quant_group = v->quant_group;
+    if (CLI_SEEN(o, fp8_scaling))
+        s->fp8_scaling = (engine_fp8_scaling)v->fp8_scaling;
     if (CLI_SEEN(o, kv_dtype))
         s->kv_dtype = (engine_dtype)v->kv_dtype;
     if (CLI_SEEN(o, act_dtype))

@@ -346,6 +346,8 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cJSON_AddNumberToObject(o, "gen", s->gen);
     add_string_or_null(o, "dtype", engine_dtype_name(engine_scenario_weight_dtype(s)));
     cJSON_AddNumberToObject(o, "quant_group", engine_scenario_quant_group(s));
+    /* schema 2 addition: the FP8 GEMMs are block-scaled (engine_scenario_fp8_block) */
+    cJSON_AddBoolToObject(o, "fp8_block", engine_scenario_fp8_block(s) != 0);
     add_string_or_null(o, "kv_dtype", engine_dtype_name(s->kv_dtype));
     add_string_or_null(o, "act_dtype", engine_dtype_name(s->act_dtype));
     if (s->microbatches > 0)

@@ -176,6 +176,11 @@ run list frameworks --json
 expect_rc 0
 expect_clean_json
 expect_out '"name":[[:space:]]*"vllm"'
+# the vllm profile's host loop by engine generation (frameworks.json host_loop)
+expect_out '"host_loop":'
+expect_out '"v0.6":'
+grep -A3 '"v0":' "$tmp/out" | grep -Eq '"seq_step_s":[[:space:]]*0.0001004' ||
+    fail "$what: list frameworks --json lacks vllm's v0 seq_step_s 100.4 us"
 
 run list
 expect_rc 2

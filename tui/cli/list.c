@@ -289,6 +289,23 @@ static int list_links(const preset_db *db, int json)
 
 /* --- frameworks ------------------------------------------------------- */
 
+/* f's host loop by engine generation (frameworks.json host_loop) as
+ * {"v0": {step_s, seq_step_s}, ...}, only the generations it states;
+ * nothing when it states none. */
+static void add_host_loop(cJSON *o, const engine_framework *f)
+{
+    cJSON *hl = NULL;
+    for (int g = ENGINE_FWV_DEFAULT + 1; g < ENGINE_FWV_COUNT; g++) {
+        if (!f->host_loop[g].set)
+            continue;
+        if (!hl)
+            hl = cJSON_AddObjectToObject(o, "host_loop");
+        cJSON *e = cJSON_AddObjectToObject(hl, engine_fw_version_name((engine_fw_version)g));
+        cli_json_add_number(e, "step_s", f->host_loop[g].step_s);
+        cli_json_add_number(e, "seq_step_s", f->host_loop[g].seq_step_s);
+    }
+}
+
 static int list_frameworks(const preset_db *db, int json)
 {
     if (json) {
@@ -303,6 +320,8 @@ static int list_frameworks(const preset_db *db, int json)
             cli_json_add_number(o, "launch_s", f->launch_s);
             cli_json_add_number(o, "graph_kernel_s", f->graph_kernel_s);
             cli_json_add_number(o, "step_s", f->step_s);
+            cli_json_add_number(o, "seq_step_s", f->seq_step_s);
+            add_host_loop(o, f);
             cli_json_add_number(o, "request_s", f->request_s);
             cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);
             cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);

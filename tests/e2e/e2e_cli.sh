@@ -1011,6 +1011,12 @@ expect_rc 0
 expect_out '"fp8_block":[[:space:]]*false'
 run eval --model llama-3.1-8b --gpu h100-sxm --gpus 1 --dtype fp8 --json
 expect_out '"fp8_block":[[:space:]]*false'
+run list models --json
+expect_out '"weight_block":[[:space:]]*128'
+run list gpus --json
+expect_out '"eta_compute_fp8_block":[[:space:]]*0.55'
+run list frameworks --json
+expect_out '"deepgemm":[[:space:]]*true'
 # a scenario file carries --fp8-scaling
 run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --ep 8 --dtype fp8 --fp8-scaling tensor --save-scenario "$tmp/fp8s.json"
 expect_rc 0

@@ -68,6 +68,7 @@ static int list_models(const preset_db *db, int json)
             cJSON_AddNumberToObject(o, "num_nextn_predict_layers", m->mtp_layers);
             cJSON_AddNumberToObject(o, "n_group", m->n_group);
             cJSON_AddNumberToObject(o, "topk_group", m->topk_group);
+            cJSON_AddNumberToObject(o, "weight_block", m->weight_block);
             cli_json_add_number(o, "params", engine_model_params(m));
             cli_json_add_number(o, "active_params", engine_model_active_params(m));
             out_json_add_positive(o, "params_published", m->params_published);
@@ -139,6 +140,8 @@ static cJSON *gpu_json(const engine_gpu *g)
     cli_json_add_number(o, "sm_count", g->sm_count);
     cli_json_add_number(o, "gemm_t0_s", g->gemm_t0_s);
     cli_json_add_number(o, "gemm_t0_fp8_s", g->gemm_t0_fp8_s);
+    cli_json_add_number(o, "eta_compute_fp8_block", g->eta_compute_fp8_block);
+    cli_json_add_number(o, "gemm_t0_fp8_block_s", g->gemm_t0_fp8_block_s);
     cli_json_add_number(o, "attn_t0_s", g->attn_t0_s);
     cli_json_add_number(o, "decode_attn_t0_s", g->decode_attn_t0_s);
     cli_json_add_number(o, "kernel_floor_s", g->kernel_floor_s);
@@ -322,6 +325,7 @@ static int list_frameworks(const preset_db *db, int json)
             cli_json_add_number(o, "step_s", f->step_s);
             cli_json_add_number(o, "seq_step_s", f->seq_step_s);
             add_host_loop(o, f);
+            cJSON_AddBoolToObject(o, "deepgemm", f->deepgemm != 0);
             cli_json_add_number(o, "request_s", f->request_s);
             cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);
             cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);

@@ -531,6 +531,55 @@ static void test_offline_max_num_seqs(void **state)
     }
 }
 
+/* The TensorRT-LLM PyTorch-backend perf-overview rows (0.20 to 1.x) load
+ * NVIDIA ModelOpt checkpoints with kv dtype "auto": TensorRT-LLM's
+ * ModelLoader takes kv_cache_quant_algo from hf_quant_config.json, whose
+ * ModelOpt export default is FP8 (presets/validation_cases.c, the comment
+ * above the TRT-0.20 group).  Every such row (GPT-OSS's openai checkpoints
+ * aside: their yaml names the kv dtype) declares an FP8 KV cache but the two
+ * H200 rows whose FP8 ratio leaves its band, which say so in their notes.  The
+ * FP8 cache holds twice the sequences: Qwen3-30B-A3B on one GB200 at
+ * 1024 + 32768 runs 99 sequences (49 with a BF16 cache) and predicts
+ * within 0.15 of the measured 4925 tok/s/GPU. */
+static void test_modelopt_kv_rows(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        const val_case *c = &val_cases[i];
+        if (!strstr(c->source, "perf-overview") || !strstr(c->setup, "--backend pytorch") ||
+            !strncmp(c->model, "gpt-oss", 7)) /* openai's checkpoints: the yaml's kv dtype */
+            continue;
+        n++;
+        const char *left = !strcmp(c->id, "trt1x-q3-235b-h200-f8-dep4-off-1024-8192") ? "1.36"
+                           : !strcmp(c->id, "trt1x-l4mav-h200-f8-dep8-off-1000-1000") ? "1.47"
+                                                                                      : NULL;
+        if (left) {
+            char want[64];
+            snprintf(want, sizeof want, "with FP8 KV the ratio is %s", left);
+            assert_int_equal(c->kv, ENGINE_BF16);
+            assert_non_null(c->note);
+            assert_non_null(strstr(c->note, want));
+        } else {
+            if (c->kv != ENGINE_FP8)
+                print_message("  %s: KV dtype %d, not FP8\n", c->id, (int)c->kv);
+            assert_int_equal(c->kv, ENGINE_FP8);
+        }
+    }
+    assert_int_equal(n, 24);
+    const val_result *q = result_of("trt1x-q3-30b-gb200-f4-off-1024-32768");
+    assert_non_null(q);
+    assert_true(q->ok);
+    assert_int_equal(q->batch, 99);
+    assert_true(fabs(q->ratio - 1.0) <= 0.15);
+    val_case bf = *q->c;
+    bf.kv = ENGINE_BF16;
+    val_result r;
+    val_run_case(ts_db, &bf, &r);
+    assert_true(r.ok);
+    assert_int_equal(r.batch, 49);
+}
+
 /* Every vLLM row names its engine generation from its source's stated
  * version (val_case.fw_version): 0.4/0.5 (and the LIB runs of mid 2024, and
  * MLC's 2023 commit) v0, 0.6.x with CUDA graphs v0.6, 0.8 and later v1; an
@@ -876,6 +925,7 @@ int main(void)
         cmocka_unit_test(test_spec_category),
         cmocka_unit_test(test_disagg_pools_in_band),
         cmocka_unit_test(test_async_sched_rows),
+        cmocka_unit_test(test_modelopt_kv_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -438,9 +438,11 @@ const val_case val_cases[] = {
      *    hf_quant_config.json and, with no explicit kv dtype, logs "Setting
      *    kv_cache_quant_algo={..} from HF quant config" and sets
      *    quant_config.kv_cache_quant_algo from the checkpoint.
-     *  - ModelOpt's export writes FP8 there by default: examples/llm_ptq/
-     *    hf_ptq.py --kv_cache_qformat default "fp8" ("default to fp8 if not
-     *    provided"); TensorRT-LLM's own accuracy tests load the sibling NVIDIA
+     *  - ModelOpt's export writes FP8 there by default: NVIDIA/TensorRT-Model-
+     *    Optimizer@42bb0236:examples/llm_ptq/hf_ptq.py --kv_cache_qformat
+     *    default "fp8" ("Specify KV cache quantization format, default to fp8
+     *    if not provided"; the stored early-2025 copies, choices fp8 / nvfp4 /
+     *    none, say the same); TensorRT-LLM's own accuracy tests load the sibling NVIDIA
      *    checkpoints Llama-4-Scout-17B-16E-Instruct-FP4 and Llama-4-Maverick-
      *    17B-128E-Instruct-FP8 without a KV setting and assert
      *    "kv_cache_quant_algo == QuantAlgo.FP8" (tests/integration/defs/

@@ -445,22 +445,27 @@ double engine_scenario_usable_fraction(const engine_scenario *s)
     return (s->framework ? s->framework : engine_framework_generic_ref())->mem_fraction;
 }
 
+/* A scenario's on/off override (ENGINE_GRAPHS_ON / _OFF), else the
+ * framework's own setting. */
+static int override_or(int v, int framework_value)
+{
+    if (v == ENGINE_GRAPHS_ON)
+        return 1;
+    if (v == ENGINE_GRAPHS_OFF)
+        return 0;
+    return framework_value != 0;
+}
+
 int engine_scenario_cuda_graphs(const engine_scenario *s)
 {
-    if (s->cuda_graphs == ENGINE_GRAPHS_ON)
-        return 1;
-    if (s->cuda_graphs == ENGINE_GRAPHS_OFF)
-        return 0;
-    return (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs != 0;
+    return override_or(s->cuda_graphs,
+                       (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs);
 }
 
 int engine_scenario_host_overlap(const engine_scenario *s)
 {
-    if (s->host_overlap == ENGINE_GRAPHS_ON)
-        return 1;
-    if (s->host_overlap == ENGINE_GRAPHS_OFF)
-        return 0;
-    return (s->framework ? s->framework : engine_framework_generic_ref())->overlap != 0;
+    return override_or(s->host_overlap,
+                       (s->framework ? s->framework : engine_framework_generic_ref())->overlap);
 }
 
 void engine_scenario_host_loop(const engine_scenario *s, double *step_s, double *seq_step_s)

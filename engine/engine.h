@@ -275,6 +275,12 @@ typedef struct engine_gpu {
                                             * weight blocks, 1x128 activation groups:
                                             * DeepSeek-V3's format); 0 = eta_compute_fp8 */
     double gemm_t0_fp8_block_s;            /* its fixed cost; 0 = gemm_t0_fp8_s */
+    double eta_moe;                        /* grouped MoE expert GEMMs, 16-bit math: fraction
+                                            * of peak; 0 = eta_compute (the dense one) */
+    double eta_moe_fp8;                    /* the same, per-tensor FP8; 0 = eta_compute_fp8 */
+    double eta_moe_fp8_block;              /* the same, block-scaled FP8;
+                                            * 0 = eta_compute_fp8_block */
+    double eta_moe_fp4;                    /* the same, FP4 math; 0 = eta_compute_fp4 */
     double attn_t0_s;                      /* fixed cost of one prefill attention call */
     double decode_attn_t0_s;               /* the same for decode attention */
     double decode_attn_seq_s;              /* decode attention per sequence x query head

@@ -408,6 +408,9 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         !(g->eta_compute_fp4 >= 0 && g->eta_compute_fp4 <= 1) ||
         !(g->eta_compute_w4a16 >= 0 && g->eta_compute_w4a16 <= 1) ||
         !(g->eta_memory_w4a16 >= 0 && g->eta_memory_w4a16 <= 1) ||
+        !(g->eta_moe >= 0 && g->eta_moe <= 1) || !(g->eta_moe_fp8 >= 0 && g->eta_moe_fp8 <= 1) ||
+        !(g->eta_moe_fp8_block >= 0 && g->eta_moe_fp8_block <= 1) ||
+        !(g->eta_moe_fp4 >= 0 && g->eta_moe_fp4 <= 1) ||
         !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
         !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");
@@ -1161,10 +1164,14 @@ static double moe_routed(const plan_ctx *c, double T, int shared, step_acc *a)
     double me = busy / hit; /* tokens per touched expert */
     double f = fe / shard;
     small(a, k, "moe permute", (T + busy) * d * ab);
-    gemm(a, k, m->gated_mlp ? "experts gate_up" : "experts up", me,
+    /* the grouped expert GEMMs run at the GPU's grouped-kernel rate
+     * (eta_moe*: kconst_init), their weight stream as the dense GEMMs' */
+    kconst ke = *k;
+    ke.flops *= k->moe_scale > 0 ? k->moe_scale : 1.0;
+    gemm(a, &ke, m->gated_mlp ? "experts gate_up" : "experts up", me,
          (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
     small(a, k, "experts activation", (m->gated_mlp ? 3.0 : 2.0) * busy * f * ab);
-    gemm(a, k, "experts down", me, d, f, hit, wb, ab);
+    gemm(a, &ke, "experts down", me, d, f, hit, wb, ab);
     small(a, k, "moe unpermute", (T + busy) * d * ab); /* and combine */
     double fixed = k->w4a16 ? c->fw->moe_w4a16_fixed_s : 0.0;
     if (fixed > 0 || k->moe_token > 0) {

@@ -53,6 +53,8 @@ typedef struct kconst {
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
     double moe_token;   /* W4A16 MoE: per routed token (0: none) */
+    double moe_scale;   /* grouped expert GEMMs' FLOP rate over `flops` (eta_moe*
+                         * over the dense fraction of the math; 1: the same) */
     double attn_cta;    /* prefill attention per thread block, on one SM (0: none) */
     int sm;             /* SMs for wave quantization; 0: the calibration's device
                          * has none (a CPU): no tile, wave or per-block terms */

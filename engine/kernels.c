@@ -208,15 +208,21 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     double peak = g->peak_flops[math];
     if (!(peak > 0))
         peak = g->peak_flops[ENGINE_FP16];
+    double eta_moe = g->eta_moe;
     if (math == ENGINE_FP8 || math == ENGINE_INT8) {
         if (g->eta_compute_fp8 > 0)
             eta_c = g->eta_compute_fp8;
+        eta_moe = g->eta_moe_fp8;
     } else if (math == ENGINE_FP4 || math == ENGINE_INT4) {
         if (g->eta_compute_fp4 > 0)
             eta_c = g->eta_compute_fp4;
         else if (g->eta_compute_fp8 > 0)
             eta_c = g->eta_compute_fp8;
+        eta_moe = g->eta_moe_fp4;
     }
+    /* The grouped MoE kernel's rate as a ratio to the dense one, so that a
+     * calibration's measured dense rate carries it (1: none set). */
+    k->moe_scale = eta_moe > 0 && eta_c > 0 ? eta_moe / eta_c : 1.0;
     /* Any low-precision weights pay the low-precision fixed cost: scaling
      * and activation quantization (FP8, FP4) or dequantization (weight-only
      * int4 / int8 on 16-bit math). */
@@ -250,6 +256,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
             k->bw = g->hbm_bytes_per_s * g->eta_memory_w4a16;
         k->w4a16 = 1;
         k->moe_token = g->moe_w4a16_token_s;
+        k->moe_scale = 1.0; /* its own measured fractions (eta_compute_w4a16) */
     }
     k->dclass = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
                 : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
@@ -268,6 +275,9 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
     double eta8 = g->eta_compute_fp8 > 0 ? g->eta_compute_fp8 : g->eta_compute;
     if (g->eta_compute_fp8_block > 0 && eta8 > 0)
         k->flops *= g->eta_compute_fp8_block / eta8;
+    /* the grouped kernel's block-scaled rate (none: the dense one) */
+    double eta_b = g->eta_compute_fp8_block > 0 ? g->eta_compute_fp8_block : eta8;
+    k->moe_scale = g->eta_moe_fp8_block > 0 && eta_b > 0 ? g->eta_moe_fp8_block / eta_b : 1.0;
     if (g->gemm_t0_fp8_block_s > 0) {
         double t0_8 = or_default(g->gemm_t0_fp8_s, or_default(g->gemm_t0_s, DEF_GEMM_T0_S));
         k->gemm_t0 += g->gemm_t0_fp8_block_s - t0_8;

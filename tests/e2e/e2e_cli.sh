@@ -1015,6 +1015,8 @@ run list models --json
 expect_out '"weight_block":[[:space:]]*128'
 run list gpus --json
 expect_out '"eta_compute_fp8_block":[[:space:]]*0.55'
+expect_out '"eta_moe_fp8_block":[[:space:]]*0.403'
+expect_out '"eta_moe_fp4":[[:space:]]*0.27'
 run list frameworks --json
 expect_out '"deepgemm":[[:space:]]*true'
 # a scenario file carries --fp8-scaling

@@ -412,10 +412,11 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
     int ii = csv_idx(&c, "inter_size"), ik = csv_idx(&c, "topk"), ie = csv_idx(&c, "num_experts");
     int itp = csv_idx(&c, "moe_tp_size"), iep = csv_idx(&c, "moe_ep_size");
     int idist = csv_idx(&c, "distribution"), il = csv_idx(&c, "latency");
-    static acc all[MOE_NDT], goss[MOE_NDT][MOE_NB];
+    static acc all[MOE_NDT], goss[MOE_NDT][MOE_NB], cb[MOE_NDT];
     const char *rows = getenv("VK_MOE_ROWS"); /* a dtype: print its rows */
     memset(all, 0, sizeof all);
     memset(goss, 0, sizeof goss);
+    memset(cb, 0, sizeof cb);
     while (csv_next(&c)) {
         if (strcmp(str(&c, idist), "balanced"))
             continue;
@@ -439,6 +440,10 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
                        t / meas);
             if (h == 2880) /* gpt-oss-20b / 120b: 32 / 128 experts, top 4 */
                 acc_add(&goss[i][moe_bucket(n)], t, meas);
+            /* compute-bound: >= 1024 tokens per expert, hidden >= 4096 (the
+             * rows gpus.json eta_moe* are set from) */
+            if (n * num(&c, ik) / num(&c, ie) >= 1024 && h >= 4096)
+                acc_add(&cb[i], t, meas);
         }
     }
     fclose(c.f);
@@ -450,6 +455,10 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
                  strstr(MOE_DT[i].source, "nongated") ? "nongated"
                  : !strcmp(MOE_DT[i].source, "deepgemm") ? "deepgemm" : "");
         acc_print("aiconfigurator moe", dir, what, &all[i]);
+        if (cb[i].n) {
+            snprintf(what, sizeof what, "  compute-bound");
+            acc_print("aiconfigurator moe", dir, what, &cb[i]);
+        }
         for (int b = 0; b < MOE_NB; b++) {
             if (!goss[i][b].n)
                 continue;

@@ -1772,6 +1772,75 @@ static void test_w4a16_moe_presets(void **state)
     preset_db_free(db);
 }
 
+/* The grouped MoE expert GEMMs' own rates (gpus.json eta_moe_fp8_block on
+ * H100/H200, eta_moe_fp4 on B200), set from aiconfigurator-core 0.12.0
+ * perf data moe.csv (TensorRT-LLM 1.3 moe_torch_flow_cutlass, balanced
+ * routing) as validate_kernels.c models a row: the layer alone, TP1, EP
+ * over moe_ep_size GPUs pooling their tokens.  Measured points, 16384
+ * tokens: h100_sxm fp8_block, hidden 7168, inter 3072, top 6 of 384
+ * experts, EP8: 2.7501 ms; b200_sxm nvfp4, hidden 4096, inter 2048, top 8
+ * of 256, EP1: 3.3319 ms.  Each within 15 % with the shipped keys; with
+ * the keys cleared (the dense rate, the default) 0.68x and 0.65x. */
+static double moe_row_s(const preset_db *db, const engine_gpu *g, engine_dtype w, int block,
+                        double h, double inter, int k, int E, int ep)
+{
+    engine_model m = *preset_find_model(db, "gpt-oss-120b");
+    m.hidden = (int)h;
+    m.moe_ffn = m.ffn = (int)inter;
+    m.top_k = k;
+    m.experts = E;
+    m.shared_experts = 0;
+    m.gated_mlp = 1;
+    m.heads = m.kv_heads = 4096;
+    m.head_dim = 64;
+    m.has_weight_dtype = 0;
+    m.weight_block = block;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = &m;
+    s.gpu = g;
+    s.intra = preset_find_link(db, "nvlink4");
+    s.framework = preset_find_framework(db, "trt-llm");
+    s.weight_dtype = w;
+    s.quant_group = w == ENGINE_FP4 ? 16 : 0;
+    s.act_dtype = s.kv_dtype = ENGINE_BF16;
+    s.moe_imbalance = 1.0;
+    s.prompt = s.gen = 128;
+    s.gpus = ep;
+    engine_error err = {{0}};
+    return engine_moe_layer_s(&s, (engine_plan){1, 1, ep, ep}, 16384, &err);
+}
+
+static void test_moe_grouped_rates(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_gpu *h100 = preset_find_gpu(db, "h100-sxm"), *b200 = preset_find_gpu(db, "b200");
+    assert_true(h100 && b200);
+    assert_near_rel(h100->eta_moe_fp8_block, 0.403, 1e-9);
+    assert_near_rel(b200->eta_moe_fp4, 0.27, 1e-9);
+    assert_true(h100->eta_moe == 0 && h100->eta_moe_fp8 == 0); /* the dense rates */
+    double th = moe_row_s(db, h100, ENGINE_FP8, 128, 7168, 3072, 6, 384, 8);
+    double tb = moe_row_s(db, b200, ENGINE_FP4, 0, 4096, 2048, 8, 256, 1);
+    assert_true(fabs(th / 2.7501e-3 - 1) < 0.15);
+    assert_true(fabs(tb / 3.3319e-3 - 1) < 0.15);
+    engine_gpu hd = *h100, bd = *b200;
+    hd.eta_moe_fp8_block = 0;
+    bd.eta_moe_fp4 = 0;
+    double thd = moe_row_s(db, &hd, ENGINE_FP8, 128, 7168, 3072, 6, 384, 8);
+    double tbd = moe_row_s(db, &bd, ENGINE_FP4, 0, 4096, 2048, 8, 256, 1);
+    assert_true(thd < 0.75 * 2.7501e-3 && tbd < 0.75 * 3.3319e-3);
+    /* a per-tensor FP8 layer keeps the dense rate: its key is unset */
+    hd.eta_moe_fp8_block = 0.403;
+    assert_near_rel(moe_row_s(db, &hd, ENGINE_FP8, 0, 7168, 3072, 6, 384, 8),
+                    moe_row_s(db, h100, ENGINE_FP8, 0, 7168, 3072, 6, 384, 8), 1e-12);
+    /* eta_moe equal to the dense fraction changes nothing */
+    hd.eta_moe_fp8 = hd.eta_compute_fp8;
+    assert_near_rel(moe_row_s(db, &hd, ENGINE_FP8, 0, 7168, 3072, 6, 384, 8),
+                    moe_row_s(db, h100, ENGINE_FP8, 0, 7168, 3072, 6, 384, 8), 1e-12);
+    preset_db_free(db);
+}
+
 /* Issue 11, MXFP4: gpt-oss-120b's experts at 4 bits plus an E8M0 scale
  * per 32 (0.53125 B a weight); attention (attn_16bit: the checkpoint's
  * modules_to_not_convert), embedding, head, router and norms at 16 bits.
@@ -2087,6 +2156,7 @@ int main(void)
         cmocka_unit_test(test_hf_llama4_interleave_and_extra_keys),
         cmocka_unit_test(test_mxfp4_weights_and_math),
         cmocka_unit_test(test_w4a16_moe_presets),
+        cmocka_unit_test(test_moe_grouped_rates),
         cmocka_unit_test(test_attn_cta_cost),
         cmocka_unit_test(test_hf_layer_types_errors),
         cmocka_unit_test(test_units_are_si),

@@ -723,6 +723,61 @@ static void test_w4a16_token_cost(void **state)
     assert_near(engine_moe_layer_s(&s, p, 4096, &err), b16, 1e-15);
 }
 
+/* The grouped expert GEMMs' own rate (gpus.json eta_moe*): Mixtral-8x7B's
+ * MoE layer (8 experts of 14336, top 2, d 4096, bf16) on one H100 at 16384
+ * tokens (every expert hit, 4096 tokens each).  eta_moe = eta_compute / 2
+ * changes only the two expert GEMMs, to their time at half the 16-bit
+ * rate; eta_moe = eta_compute changes nothing.  A per-kernel calibration
+ * replaces the dense rate and the grouped one keeps its ratio to it: the
+ * expert GEMMs at half the calibration's efficiency. */
+static void test_moe_grouped_rate(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_mixtral_8x7b(), 1);
+    s.moe_imbalance = 1;
+    engine_plan p = {1, 1, 1, 1};
+    engine_error err = {{0}};
+    double n = 16384, me = n * 2 / 8, d = 4096, fe = 14336;
+    double dense = engine_moe_layer_s(&s, p, n, &err);
+    engine_gpu half = f.g;
+    half.eta_compute = f.g.eta_compute / 2;
+    double want = dense - gg(&f.g, me, 2 * fe, d, 8) - gg(&f.g, me, d, fe, 8) +
+                  gg(&half, me, 2 * fe, d, 8) + gg(&half, me, d, fe, 8);
+    f.g.eta_moe = f.g.eta_compute / 2;
+    double grouped = engine_moe_layer_s(&s, p, n, &err);
+    assert_near(grouped, want, 1e-12);
+    assert_true(grouped > 1.5 * dense); /* compute-bound: nearly twice */
+    f.g.eta_moe = f.g.eta_compute;
+    assert_near(engine_moe_layer_s(&s, p, n, &err), dense, 1e-15);
+    /* FP8 weights take eta_moe_fp8, not the 16-bit key */
+    s.weight_dtype = ENGINE_FP8;
+    f.g.eta_moe = 0.1;
+    double f8 = engine_moe_layer_s(&s, p, n, &err);
+    f.g.eta_moe = 0;
+    assert_near(engine_moe_layer_s(&s, p, n, &err), f8, 1e-15);
+    s.weight_dtype = ENGINE_BF16;
+    static engine_calib c, c2;
+    memset(&c, 0, sizeof c);
+    c.measured = 1;
+    c.per_kernel = 1;
+    c.schema = 2;
+    c.peak_flops = 989e12;
+    c.gemm_efficiency = 0.5;
+    c2 = c;
+    c2.gemm_efficiency = 0.25;
+    s.calib = &c;
+    double cal = engine_moe_layer_s(&s, p, n, &err);
+    f.g.eta_moe = f.g.eta_compute / 2;
+    double cal_g = engine_moe_layer_s(&s, p, n, &err);
+    f.g.eta_moe = 0;
+    double want_c = cal - engine_grouped_gemm_s(&f.g, &c, ENGINE_FP16, me, 2 * fe, d, 8, 2, 2) -
+                    engine_grouped_gemm_s(&f.g, &c, ENGINE_FP16, me, d, fe, 8, 2, 2) +
+                    engine_grouped_gemm_s(&f.g, &c2, ENGINE_FP16, me, 2 * fe, d, 8, 2, 2) +
+                    engine_grouped_gemm_s(&f.g, &c2, ENGINE_FP16, me, d, fe, 8, 2, 2);
+    assert_near(cal_g, want_c, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -743,6 +798,7 @@ int main(void)
         cmocka_unit_test(test_moe_scenario_errors),
         cmocka_unit_test(test_moe_layer_s),
         cmocka_unit_test(test_w4a16_token_cost),
+        cmocka_unit_test(test_moe_grouped_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -386,6 +386,67 @@ static double moe_pred(const preset_db *db, const engine_gpu *g, const moe_dt *d
     return engine_moe_layer_s(&s, p, n, &err);
 }
 
+/* VK_MOE_GRID=DTYPE: the geometric mean of engine over measured per
+ * (inter_size / moe_tp, tokens per expert = num_tokens x topk / num_experts)
+ * cell, to see where the error depends on the expert's shape. */
+enum { GRID_NF = 64, GRID_NT = 9 };
+static const double GRID_TPE[GRID_NT] = {1, 4, 16, 64, 256, 1024, 4096, 16384, 1e300};
+typedef struct moe_grid {
+    double f[GRID_NF];
+    double logsum[GRID_NF][GRID_NT];
+    int n[GRID_NF][GRID_NT];
+    int nf;
+} moe_grid;
+
+static void grid_add(moe_grid *gr, double f, double tpe, double ratio)
+{
+    int i = 0;
+    while (i < gr->nf && gr->f[i] != f)
+        i++;
+    if (i == gr->nf) {
+        if (gr->nf == GRID_NF || !(ratio > 0))
+            return;
+        gr->f[gr->nf++] = f;
+    }
+    int t = 0;
+    while (t < GRID_NT - 1 && tpe > GRID_TPE[t])
+        t++;
+    gr->logsum[i][t] += log(ratio);
+    gr->n[i][t]++;
+}
+
+static int cmp_f(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void grid_print(const moe_grid *gr, const char *dir, const moe_dt *dt)
+{
+    if (!gr->nf)
+        return;
+    double fs[GRID_NF];
+    memcpy(fs, gr->f, sizeof fs);
+    qsort(fs, (size_t)gr->nf, sizeof fs[0], cmp_f);
+    printf("    grid %s %s %s: engine/measured by inter/moe_tp (rows) and tokens per expert "
+           "(columns, up to)\n      %7s", dir, dt->dtype, dt->source, "inter");
+    for (int t = 0; t < GRID_NT - 1; t++)
+        printf(" %6g", GRID_TPE[t]);
+    printf("   more\n");
+    for (int k = 0; k < gr->nf; k++) {
+        int i = 0;
+        while (gr->f[i] != fs[k])
+            i++;
+        printf("      %7g", fs[k]);
+        for (int t = 0; t < GRID_NT; t++)
+            if (gr->n[i][t])
+                printf(" %6.2f", exp(gr->logsum[i][t] / gr->n[i][t]));
+            else
+                printf(" %6s", "-");
+        printf("\n");
+    }
+}
+
 static void aic_moe(const preset_db *db, const char *root, const char *dir, const engine_gpu *g0)
 {
     /* VK_W4A16="fixed_us,token_ns,eta_c,eta_m" replaces the W4A16 MoE
@@ -414,6 +475,9 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
     int idist = csv_idx(&c, "distribution"), il = csv_idx(&c, "latency");
     static acc all[MOE_NDT], goss[MOE_NDT][MOE_NB], cb[MOE_NDT];
     const char *rows = getenv("VK_MOE_ROWS"); /* a dtype: print its rows */
+    const char *grid = getenv("VK_MOE_GRID"); /* a dtype: print its shape grid */
+    static moe_grid gr[MOE_NDT];
+    memset(gr, 0, sizeof gr);
     memset(all, 0, sizeof all);
     memset(goss, 0, sizeof goss);
     memset(cb, 0, sizeof cb);
@@ -438,6 +502,9 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
                        dir, MOE_DT[i].dtype, MOE_DT[i].source, n, h, num(&c, ii), num(&c, ik),
                        num(&c, ie), (int)num(&c, itp), (int)num(&c, iep), meas * 1e3, t * 1e3,
                        t / meas);
+            if (grid && strstr(MOE_DT[i].dtype, grid) && t > 0 && meas > 0)
+                grid_add(&gr[i], num(&c, ii) / num(&c, itp), n * num(&c, ik) / num(&c, ie),
+                         t / meas);
             if (h == 2880) /* gpt-oss-20b / 120b: 32 / 128 experts, top 4 */
                 acc_add(&goss[i][moe_bucket(n)], t, meas);
             /* compute-bound: >= 1024 tokens per expert, hidden >= 4096 (the
@@ -455,6 +522,7 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
                  strstr(MOE_DT[i].source, "nongated") ? "nongated"
                  : !strcmp(MOE_DT[i].source, "deepgemm") ? "deepgemm" : "");
         acc_print("aiconfigurator moe", dir, what, &all[i]);
+        grid_print(&gr[i], dir, &MOE_DT[i]);
         if (cb[i].n) {
             snprintf(what, sizeof what, "  compute-bound");
             acc_print("aiconfigurator moe", dir, what, &cb[i]);

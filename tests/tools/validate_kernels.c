@@ -388,18 +388,24 @@ static double moe_pred(const preset_db *db, const engine_gpu *g, const moe_dt *d
 
 /* VK_MOE_GRID=DTYPE: the geometric mean of engine over measured per
  * (inter_size / moe_tp, tokens per expert = num_tokens x topk / num_experts)
- * cell, to see where the error depends on the expert's shape. */
+ * cell, to see where the error depends on the expert's shape; and, over
+ * the rows of >= 256 tokens per expert, the measured and the engine's time
+ * per routed pair x hidden (pairs = num_tokens x topk / moe_ep): a time
+ * a + b x inter/moe_tp there is a floor a independent of the width. */
 enum { GRID_NF = 64, GRID_NT = 9 };
 static const double GRID_TPE[GRID_NT] = {1, 4, 16, 64, 256, 1024, 4096, 16384, 1e300};
 typedef struct moe_grid {
     double f[GRID_NF];
     double logsum[GRID_NF][GRID_NT];
     int n[GRID_NF][GRID_NT];
+    double ps_meas[GRID_NF], ps_eng[GRID_NF]; /* log sums of ps per pair x hidden */
+    int nps[GRID_NF];
     int nf;
 } moe_grid;
 
-static void grid_add(moe_grid *gr, double f, double tpe, double ratio)
+static void grid_add(moe_grid *gr, double f, double tpe, double eng, double meas, double pair_h)
 {
+    double ratio = eng / meas;
     int i = 0;
     while (i < gr->nf && gr->f[i] != f)
         i++;
@@ -413,6 +419,11 @@ static void grid_add(moe_grid *gr, double f, double tpe, double ratio)
         t++;
     gr->logsum[i][t] += log(ratio);
     gr->n[i][t]++;
+    if (tpe >= 256) {
+        gr->ps_meas[i] += log(meas / pair_h * 1e12);
+        gr->ps_eng[i] += log(eng / pair_h * 1e12);
+        gr->nps[i]++;
+    }
 }
 
 static int cmp_f(const void *a, const void *b)
@@ -432,7 +443,7 @@ static void grid_print(const moe_grid *gr, const char *dir, const moe_dt *dt)
            "(columns, up to)\n      %7s", dir, dt->dtype, dt->source, "inter");
     for (int t = 0; t < GRID_NT - 1; t++)
         printf(" %6g", GRID_TPE[t]);
-    printf("   more\n");
+    printf("   more  ps/(pair x hidden) measured engine\n");
     for (int k = 0; k < gr->nf; k++) {
         int i = 0;
         while (gr->f[i] != fs[k])
@@ -443,6 +454,9 @@ static void grid_print(const moe_grid *gr, const char *dir, const moe_dt *dt)
                 printf(" %6.2f", exp(gr->logsum[i][t] / gr->n[i][t]));
             else
                 printf(" %6s", "-");
+        if (gr->nps[i])
+            printf("  %8.2f %8.2f", exp(gr->ps_meas[i] / gr->nps[i]),
+                   exp(gr->ps_eng[i] / gr->nps[i]));
         printf("\n");
     }
 }
@@ -503,8 +517,8 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
                        num(&c, ie), (int)num(&c, itp), (int)num(&c, iep), meas * 1e3, t * 1e3,
                        t / meas);
             if (grid && strstr(MOE_DT[i].dtype, grid) && t > 0 && meas > 0)
-                grid_add(&gr[i], num(&c, ii) / num(&c, itp), n * num(&c, ik) / num(&c, ie),
-                         t / meas);
+                grid_add(&gr[i], num(&c, ii) / num(&c, itp), n * num(&c, ik) / num(&c, ie), t,
+                         meas, n * num(&c, ik) / num(&c, iep) * h);
             if (h == 2880) /* gpt-oss-20b / 120b: 32 / 128 experts, top 4 */
                 acc_add(&goss[i][moe_bucket(n)], t, meas);
             /* compute-bound: >= 1024 tokens per expert, hidden >= 4096 (the

@@ -106,6 +106,7 @@ typedef struct engine_host_loop {
     int set;                  /* 1: the profile states it; 0: its step_s/seq_step_s */
     double step_s;            /* per engine step */
     double seq_step_s;        /* per running sequence per step */
+    char source[ENGINE_SOURCE_MAX]; /* the entry's own source ("": the profile's) */
 } engine_host_loop;
 #define ENGINE_MAX_IMBALANCE 64.0 /* --moe-imbalance */
 

@@ -1995,6 +1995,23 @@ static void explain_const(engine_explain *x, const char *name, double v, const c
         x->constant[x->n_const++] = (engine_explain_const){name, v, unit, origin, source};
 }
 
+/* The origin and source of the host loop's costs: the host_loop entry of
+ * the scenario's framework_version when the profile states it (origin
+ * "host_loop v0" / "v0.6" / "v1", its own source), else the profile's. */
+static void explain_host_loop_origin(const engine_scenario *s, const char **origin,
+                                     const char **source)
+{
+    static const char *const nm[ENGINE_FWV_COUNT] = {NULL, "host_loop v0", "host_loop v0.6",
+                                                     "host_loop v1"};
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    unsigned v = (unsigned)s->framework_version;
+    if (v > ENGINE_FWV_DEFAULT && v < ENGINE_FWV_COUNT && fw->host_loop[v].set) {
+        *origin = nm[v];
+        if (fw->host_loop[v].source[0])
+            *source = fw->host_loop[v].source;
+    }
+}
+
 /* The framework's and the links' constants (the kernels' come from kernels.c). */
 static void explain_fw_links(const plan_ctx *c, engine_explain *x)
 {
@@ -2004,8 +2021,10 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     explain_const(x, "launch_graph_node", f->graph_kernel_s, "s", fo, f->source);
     double hl_step, hl_seq;
     engine_scenario_host_loop(c->s, &hl_step, &hl_seq);
-    explain_const(x, "step_host", hl_step, "s", fo, f->source);
-    explain_const(x, "step_host_per_seq", hl_seq, "s", fo, f->source);
+    const char *ho = fo, *hs = f->source;
+    explain_host_loop_origin(c->s, &ho, &hs);
+    explain_const(x, "step_host", hl_step, "s", ho, hs);
+    explain_const(x, "step_host_per_seq", hl_seq, "s", ho, hs);
     explain_const(x, "request_host", f->request_s, "s", fo, f->source);
     explain_const(x, "custom_allreduce_max", f->custom_ar_max_bytes, "B", fo, f->source);
     explain_const(x, "custom_allreduce_t0", f->custom_ar_s, "s", fo, f->source);
@@ -2014,6 +2033,10 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     int kernels = engine_sampler_kernels(f, c->s->sampling, &passes);
     explain_const(x, "sampler_kernels", kernels, "kernels", fo, f->source);
     explain_const(x, "sampler_passes", passes, "passes", fo, f->source);
+    if (c->m->experts > 0 && c->kc.w4a16 && f->moe_w4a16_fixed_s > 0)
+        explain_const(x, "moe_w4a16_fixed", f->moe_w4a16_fixed_s, "s", fo, f->source);
+    if (engine_scenario_fp8_block(c->s) && f->deepgemm && c->kc.math == ENGINE_FP8)
+        explain_const(x, "deepgemm", 1, "1", fo, f->source); /* per-tensor rate (ctx_init) */
     const engine_link *ls[2] = {c->s->intra, c->s->inter};
     static const char *const nm[2][4] = {
         {"link_bandwidth", "link_alpha", "link_base", "link_eager"},
@@ -2101,6 +2124,8 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
         explain_step(&out->decode, &xs, r.itl_s, r.decode.step_s, r.decode.bubble_s);
     }
     kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
+    kc_explain_quant_moe(&c.kc, s->gpu, engine_scenario_fp8_block(s) && !c.fw->deepgemm,
+                         s->model->experts > 0, out);
     explain_fw_links(&c, out);
     return 0;
 }

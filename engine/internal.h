@@ -106,6 +106,14 @@ engine_bound kc_gemm_bound(const kconst *k, const gemm_cost *c);
  * g, c and weight dtype w) to x->constant, with where each came from. */
 void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,
                           engine_dtype w, engine_explain *x);
+/* The GPU's constants of the kernels a plan runs beyond kc_explain_constants'
+ * (appended to x, none twice): prefill attention's per-block cost when
+ * set, block-scaled FP8's rate and fixed cost when fp8_block and the math
+ * is FP8, and with moe (the model has routed experts) the grouped
+ * kernel's rate of the math (eta_moe, eta_moe_fp8, eta_moe_fp8_block,
+ * eta_moe_fp4) when set, or the W4A16 MoE's per-token cost. */
+void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, int moe,
+                          engine_explain *x);
 double kc_small(const kconst *k, double bytes);
 
 /* All-reduce for a TP group: the framework's custom kernel where it applies

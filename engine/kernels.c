@@ -555,6 +555,41 @@ void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_cal
     konst_or(x, g, "sm_count", k->sm, "1", g->sm_count, "kernels.c DEF_SM 108");
 }
 
+void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, int moe,
+                          engine_explain *x)
+{
+    const char *gp = "gpu preset";
+    if (k->attn_cta > 0)
+        konst(x, "attn_cta", k->attn_cta, "s", gp, g->source);
+    int block = fp8_block && k->math == ENGINE_FP8; /* kconst_init_q's condition */
+    if (block && g->eta_compute_fp8_block > 0)
+        konst(x, "eta_compute_fp8_block", g->eta_compute_fp8_block, "fraction", gp, g->source);
+    if (block && g->gemm_t0_fp8_block_s > 0)
+        konst(x, "gemm_t0_fp8_block", g->gemm_t0_fp8_block_s, "s", gp, g->source);
+    if (!moe)
+        return;
+    if (k->w4a16) { /* its own fractions (eta_compute_w4a16), no grouped ratio */
+        if (k->moe_token > 0)
+            konst(x, "moe_w4a16_token", k->moe_token, "s", gp, g->source);
+        return;
+    }
+    /* the key kconst_init / kconst_init_q took the grouped ratio from */
+    const char *name = "eta_moe";
+    double eta = g->eta_moe;
+    if (block) {
+        name = "eta_moe_fp8_block";
+        eta = g->eta_moe_fp8_block;
+    } else if (k->math == ENGINE_FP8 || k->math == ENGINE_INT8) {
+        name = "eta_moe_fp8";
+        eta = g->eta_moe_fp8;
+    } else if (k->math == ENGINE_FP4 || k->math == ENGINE_INT4) {
+        name = "eta_moe_fp4";
+        eta = g->eta_moe_fp4;
+    }
+    if (eta > 0)
+        konst(x, name, eta, "fraction", gp, g->source);
+}
+
 /* --- public wrappers ------------------------------------------------------ */
 
 double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,

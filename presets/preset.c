@@ -210,11 +210,11 @@ static const field_spec link_fields[] = {
 #define FN(k, req, rng, hi, scale, member) \
     { k, FK_NUM, req, rng, hi, scale, offsetof(engine_framework, member), 0, NULL, 0, NULL }
 /* host_loop.<generation>: its step and per-sequence costs and their source
- * (checked, not stored: the profile's source names them all). */
+ * (stored: explain names it beside the generation's costs). */
 #define HOST_LOOP_FIELDS(g) \
     FN("step_us", 1, FR_NONNEG, 1e9, 1e-6, host_loop[g].step_s), \
     FN("seq_step_us", 1, FR_NONNEG, 1e9, 1e-6, host_loop[g].seq_step_s), \
-    { "source", FK_NOTE, 1, FR_NONNEG, 0, 1, 0, 0, NULL, 0, NULL }
+    STR(engine_framework, "source", 1, host_loop[g].source)
 static const field_spec host_loop_v0[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V0)};
 static const field_spec host_loop_v06[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V06)};
 static const field_spec host_loop_v1[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V1)};

@@ -1055,6 +1055,22 @@ expect_near host_step_s 0.001167 1e-9
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --json
 expect_out '"framework_version":[[:space:]]*"default"'
 expect_near host_step_s 0.00054 1e-9
+# explain names the generation's host_loop entry and its source (text, --json)
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --framework-version v0.6 --explain
+expect_rc 0
+expect_out '^  step_host +1\.04 ms +host_loop v0\.6 +vLLM 0\.6-0\.7 V0 engine'
+expect_out '^  step_host_per_seq +38\.2 .s +host_loop v0\.6 +\(as above\)'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --framework-version v0.6 --json
+expect_rc 0
+expect_out '"origin":[[:space:]]*"host_loop v0\.6"'
+# block-scaled FP8 DeepSeek-R1 under trt-llm lists the block-scaled rates; SGLang its DeepGEMM
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --dtype fp8 --framework trt-llm --explain
+expect_rc 0
+expect_out '^  eta_compute_fp8_block +0\.55 fraction +gpu preset'
+expect_out '^  eta_moe_fp8_block +0\.428 fraction +gpu preset'
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --ep 8 --dtype fp8 --framework sglang --explain
+expect_rc 0
+expect_out '^  deepgemm +1 +framework profile'
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --framework vllm --framework-version 0.9
 expect_rc 2
 expect_err_exact "shardscope eval: --framework-version: expected default|v0|v0.6|v1, got '0.9'"

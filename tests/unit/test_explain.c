@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "support_asserts.h"
 #include "support_models.h"
+#include "support_presets.h"
 
 static engine_explain X; /* large: off the stack */
 
@@ -530,6 +531,233 @@ static void test_explain_sampler(void **state)
     assert_non_null(strstr(err.msg, "sampling"));
 }
 
+/* The GPU keys of the quantized and MoE kernels are listed exactly when
+ * the plan's numbers use them, with their value, unit and source: attn_cta
+ * (prefill attention per thread block) when set; eta_compute_fp8_block and
+ * gemm_t0_fp8_block only for block-scaled FP8 (not on DeepGEMM: then the
+ * framework's deepgemm); the grouped MoE rate of the math (eta_moe,
+ * eta_moe_fp8, eta_moe_fp8_block, eta_moe_fp4) only for a MoE model; the
+ * W4A16 MoE's per-token (GPU) and per-layer (framework) costs only for FP4
+ * MoE weights on 16-bit math. */
+static void test_explain_quant_moe_constants(void **state)
+{
+    (void)state;
+    engine_model dense = tm_llama3_8b(), moe = tm_mixtral_8x7b();
+    engine_gpu g = tg_h100();
+    strcpy(g.source, "test H100 datasheet");
+    g.memory_bytes = 1000e9;
+    engine_link l = tl_link(0, 300);
+    engine_framework fw;
+    engine_framework_generic(&fw);
+    strcpy(fw.source, "test profile");
+    engine_scenario s;
+    ts_scenario(&s, &dense, &g, &l, 1);
+    s.framework = &fw;
+    engine_result r;
+    g.eta_moe = 0.5;
+    g.eta_moe_fp8 = 0.6;
+    g.eta_moe_fp8_block = 0.4;
+    g.eta_moe_fp4 = 0.3;
+    g.eta_compute_fp8_block = 0.55;
+    g.gemm_t0_fp8_block_s = 7e-6;
+    g.moe_w4a16_token_s = 60e-9;
+    fw.moe_w4a16_fixed_s = 50e-6;
+    explain(&s, 1, 1, 1, 1, &r);
+    static const char *const keys[] = {"attn_cta", "eta_compute_fp8_block", "gemm_t0_fp8_block",
+                                       "eta_moe", "eta_moe_fp8", "eta_moe_fp8_block",
+                                       "eta_moe_fp4", "moe_w4a16_token", "moe_w4a16_fixed",
+                                       "deepgemm"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        assert_null(constant(keys[i])); /* a dense 16-bit model without attn_cta */
+    g.attn_cta_s = 2e-6;
+    explain(&s, 1, 1, 1, 1, &r);
+    const engine_explain_const *c = constant("attn_cta");
+    assert_non_null(c);
+    assert_near(c->value, 2e-6, 1e-15);
+    assert_string_equal(c->unit, "s");
+    assert_string_equal(c->origin, "gpu preset");
+    assert_string_equal(c->source, "test H100 datasheet");
+    assert_null(constant("eta_moe"));
+    /* a 16-bit MoE: its grouped rate; unset, none */
+    s.model = &moe;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("eta_moe");
+    assert_non_null(c);
+    assert_near(c->value, 0.5, 0);
+    assert_string_equal(c->unit, "fraction");
+    assert_string_equal(c->source, "test H100 datasheet");
+    assert_null(constant("eta_moe_fp8"));
+    assert_null(constant("moe_w4a16_token"));
+    g.eta_moe = 0;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("eta_moe"));
+    /* per-tensor FP8 weights: the per-tensor grouped rate, no block keys */
+    s.weight_dtype = ENGINE_FP8;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_near(constant("eta_moe_fp8")->value, 0.6, 0);
+    assert_null(constant("eta_moe_fp8_block"));
+    assert_null(constant("eta_compute_fp8_block"));
+    assert_null(constant("gemm_t0_fp8_block"));
+    assert_near(constant("gemm_rate")->value, 1979e12 * 0.70, 1e-3);
+    /* block-scaled: its rate, fixed cost (gemm_t0 = 7 us, not 5.5) and grouped rate */
+    s.fp8_scaling = ENGINE_FP8_SCALE_BLOCK;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_near(constant("eta_compute_fp8_block")->value, 0.55, 0);
+    assert_string_equal(constant("eta_compute_fp8_block")->unit, "fraction");
+    assert_near(constant("gemm_rate")->value, 1979e12 * 0.55, 1e-3);
+    c = constant("gemm_t0_fp8_block");
+    assert_non_null(c);
+    assert_near(c->value, 7e-6, 1e-15);
+    assert_string_equal(c->unit, "s");
+    assert_near(constant("gemm_t0")->value, 7e-6, 1e-15);
+    assert_near(constant("eta_moe_fp8_block")->value, 0.4, 0);
+    assert_null(constant("eta_moe_fp8"));
+    assert_null(constant("deepgemm"));
+    /* on DeepGEMM: the per-tensor constants and the framework's deepgemm */
+    fw.deepgemm = 1;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("eta_compute_fp8_block"));
+    assert_null(constant("gemm_t0_fp8_block"));
+    assert_null(constant("eta_moe_fp8_block"));
+    assert_near(constant("eta_moe_fp8")->value, 0.6, 0);
+    c = constant("deepgemm");
+    assert_non_null(c);
+    assert_near(c->value, 1, 0);
+    assert_string_equal(c->origin, "framework profile");
+    assert_string_equal(c->source, "test profile");
+    s.fp8_scaling = ENGINE_FP8_SCALE_TENSOR; /* per-tensor: DeepGEMM changes nothing */
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("deepgemm"));
+    fw.deepgemm = 0;
+    s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
+    /* FP4 MoE weights on Hopper (no FP4 tensor cores): W4A16, its own costs */
+    s.weight_dtype = ENGINE_FP4;
+    g.eta_moe = 0.5;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("moe_w4a16_token");
+    assert_non_null(c);
+    assert_near(c->value, 60e-9, 1e-18);
+    assert_string_equal(c->unit, "s");
+    assert_string_equal(c->origin, "gpu preset");
+    c = constant("moe_w4a16_fixed");
+    assert_non_null(c);
+    assert_near(c->value, 50e-6, 1e-15);
+    assert_string_equal(c->origin, "framework profile");
+    assert_null(constant("eta_moe")); /* W4A16 runs at its own fractions */
+    assert_null(constant("eta_moe_fp4"));
+    s.model = &dense; /* the same keys, no MoE: none of them */
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("moe_w4a16_token"));
+    assert_null(constant("moe_w4a16_fixed"));
+    /* FP4 math (a GPU with FP4 tensor cores): the FP4 grouped rate */
+    engine_gpu b = tg_b200_like();
+    b.memory_bytes = 1000e9;
+    b.eta_moe_fp4 = 0.27;
+    b.moe_w4a16_token_s = 60e-9;
+    s.gpu = &b;
+    s.model = &moe;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_near(constant("eta_moe_fp4")->value, 0.27, 0);
+    assert_null(constant("moe_w4a16_token"));
+    assert_null(constant("moe_w4a16_fixed"));
+}
+
+/* The host loop's costs name the engine generation a --framework-version
+ * chose and that host_loop entry's own source; the default keeps the
+ * profile's.  The shipped vllm profile's v0.6 entry: 1040 us + 38.2 us a
+ * sequence, its source the vidur medians without process_model_outputs. */
+static void test_explain_host_loop_source(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 1);
+    engine_framework fw;
+    engine_framework_generic(&fw);
+    strcpy(fw.source, "test profile");
+    fw.host_loop[ENGINE_FWV_V06] = (engine_host_loop){1, 1040e-6, 38.2e-6, "test v0.6 source"};
+    s.framework = &fw;
+    engine_result r;
+    explain(&s, 1, 1, 1, 1, &r);
+    const engine_explain_const *c = constant("step_host");
+    assert_string_equal(c->origin, "framework profile");
+    assert_string_equal(c->source, "test profile");
+    s.framework_version = ENGINE_FWV_V06;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("step_host");
+    assert_near(c->value, 1040e-6, 1e-15);
+    assert_string_equal(c->origin, "host_loop v0.6");
+    assert_string_equal(c->source, "test v0.6 source");
+    c = constant("step_host_per_seq");
+    assert_near(c->value, 38.2e-6, 1e-15);
+    assert_string_equal(c->origin, "host_loop v0.6");
+    assert_string_equal(c->source, "test v0.6 source");
+    assert_string_equal(constant("request_host")->source, "test profile");
+    /* the shipped profile's entries carry their sources */
+    const engine_framework *vl = preset_find_framework(ts_db, "vllm");
+    assert_non_null(vl);
+    s.framework = vl;
+    s.framework_version = ENGINE_FWV_V0;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("step_host");
+    assert_near(c->value, 1167e-6, 1e-12);
+    assert_string_equal(c->origin, "host_loop v0");
+    assert_non_null(strstr(c->source, "vLLM <= 0.5"));
+    assert_non_null(strstr(c->source, "cpu_overheads.csv"));
+    s.framework_version = ENGINE_FWV_V1;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_string_equal(constant("step_host")->origin, "host_loop v1");
+    assert_non_null(strstr(constant("step_host")->source, "UNSOURCED"));
+}
+
+/* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
+ * EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
+ * constants), with a per-kernel calibration (its launch, SM count and
+ * packing rate): 37 constants (14 of the kernels, attn_cta and the two
+ * block-scaled FP8 rates, 10 of the framework, 10 of the two links), the
+ * last the scale-out link's eager cost: 11 below ENGINE_EXPLAIN_CONST_MAX. */
+static void test_explain_largest_plan(void **state)
+{
+    (void)state;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "deepseek-r1");
+    s.gpu = preset_find_gpu(ts_db, "h200");
+    s.framework = preset_find_framework(ts_db, "trt-llm");
+    engine_link pcie = *preset_find_link(ts_db, "pcie5");
+    pcie.socket_gpus = 4;
+    pcie.cross_socket = 0.8;
+    s.intra = &pcie;
+    s.inter = preset_find_link(ts_db, "ib-ndr");
+    s.gpus_per_node = 8;
+    s.gpus = 16;
+    s.weight_dtype = ENGINE_FP8;
+    s.framework_version = ENGINE_FWV_DEFAULT;
+    engine_calib cal;
+    memset(&cal, 0, sizeof cal);
+    cal.measured = 1;
+    cal.per_kernel = 1;
+    strcpy(cal.device, "test H200");
+    cal.peak_flops = 989e12;
+    cal.gemm_efficiency = 0.8;
+    cal.bw_bytes_per_s = 4.0e12;
+    cal.t0_s = 5e-6;
+    cal.small_kernel_s = 4e-6;
+    cal.launch_s = 3e-6;
+    cal.sm = 132;
+    cal.pack_bytes_per_s = 1e11;
+    s.calib = &cal;
+    engine_result r;
+    explain(&s, 1, 1, 16, 16, &r);
+    assert_non_null(constant("eta_compute_fp8_block"));
+    assert_non_null(constant("eta_moe_fp8_block"));
+    assert_non_null(constant("attn_cta"));
+    assert_non_null(constant("link_cross_socket"));
+    assert_non_null(constant("gemm_pack_bandwidth"));
+    assert_int_equal(X.n_const, 37);
+    assert_true(X.n_const < ENGINE_EXPLAIN_CONST_MAX);
+    assert_string_equal(X.constant[X.n_const - 1].name, "inter_link_eager");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -543,6 +771,9 @@ int main(void)
         cmocka_unit_test(test_explain_mxfp4_math),
         cmocka_unit_test(test_w4a16_dequant_rates),
         cmocka_unit_test(test_explain_sampler),
+        cmocka_unit_test(test_explain_quant_moe_constants),
+        cmocka_unit_test(test_explain_host_loop_source),
+        cmocka_unit_test(test_explain_largest_plan),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

@@ -1059,7 +1059,7 @@ expect_near host_step_s 0.00054 1e-9
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --framework-version v0.6 --explain
 expect_rc 0
 expect_out '^  step_host +1\.04 ms +host_loop v0\.6 +vLLM 0\.6-0\.7 V0 engine'
-expect_out '^  step_host_per_seq +38\.2 .s +host_loop v0\.6 +\(as above\)'
+expect_out '^  step_host_per_seq +38\.2 [^ ]+ +host_loop v0\.6 +\(as above\)'
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework vllm --framework-version v0.6 --json
 expect_rc 0
 expect_out '"origin":[[:space:]]*"host_loop v0\.6"'

@@ -181,6 +181,8 @@ expect_out '"host_loop":'
 expect_out '"v0.6":'
 grep -A3 '"v0":' "$tmp/out" | grep -Eq '"seq_step_s":[[:space:]]*0.0001004' ||
     fail "$what: list frameworks --json lacks vllm's v0 seq_step_s 100.4 us"
+grep -A4 '"v0":' "$tmp/out" | grep -Eq '"source":[[:space:]]*"vLLM <= 0.5' ||
+    fail "$what: list frameworks --json lacks vllm's v0 host_loop source"
 
 run list
 expect_rc 2

@@ -2136,6 +2136,8 @@ static void test_bad_host_loop(void **state)
     assert_int_equal(f->host_loop[ENGINE_FWV_V0].set, 1);
     assert_int_equal(f->host_loop[ENGINE_FWV_V06].set, 0);
     assert_close(f->host_loop[ENGINE_FWV_V0].seq_step_s, 100.4e-6, 1e-12);
+    assert_string_equal(f->host_loop[ENGINE_FWV_V0].source, "fixture v0 loop"); /* stored */
+    assert_string_equal(f->host_loop[ENGINE_FWV_V06].source, "");
     preset_db_free(db);
 }
 

@@ -297,7 +297,7 @@ static int list_links(const preset_db *db, int json)
 /* --- frameworks ------------------------------------------------------- */
 
 /* f's host loop by engine generation (frameworks.json host_loop) as
- * {"v0": {step_s, seq_step_s}, ...}, only the generations it states;
+ * {"v0": {step_s, seq_step_s, source}, ...}, only the generations it states;
  * nothing when it states none. */
 static void add_host_loop(cJSON *o, const engine_framework *f)
 {
@@ -310,6 +310,7 @@ static void add_host_loop(cJSON *o, const engine_framework *f)
         cJSON *e = cJSON_AddObjectToObject(hl, engine_fw_version_name((engine_fw_version)g));
         cli_json_add_number(e, "step_s", f->host_loop[g].step_s);
         cli_json_add_number(e, "seq_step_s", f->host_loop[g].seq_step_s);
+        cJSON_AddStringToObject(e, "source", f->host_loop[g].source);
     }
 }
 

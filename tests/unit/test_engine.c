@@ -1216,7 +1216,7 @@ static void test_framework_version_host_loop(void **state)
     f.step_s = 540e-6;
     f.seq_step_s = 12.7e-6;
     f.overlap = 0;
-    f.host_loop[ENGINE_FWV_V0] = (engine_host_loop){1, 1167e-6, 100.4e-6};
+    f.host_loop[ENGINE_FWV_V0] = (engine_host_loop){1, 1167e-6, 100.4e-6, ""};
     s.framework = &f;
     hand_step dc = {&fx.m, &fx.g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
     double gpu = hand_all(&dc, 32);

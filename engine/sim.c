@@ -310,10 +310,8 @@ static double start_time(const replica *p)
  * start order (local indices stay in arrival order). */
 static void start_clients(replica *p, double t)
 {
-    while (start_time(p) <= t) {
-        rq(p, p->issued++)->arrival = start_time(p);
-        p->starts++;
-    }
+    for (double at; (at = start_time(p)) <= t; p->starts++)
+        rq(p, p->issued++)->arrival = at; /* read before issued moves on */
 }
 
 /* The earliest arrival not yet in the queue: an issued request's, or
@@ -744,7 +742,7 @@ static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_re
         int ok_p = c->tpot_slo_s <= 0 || q->gen <= 1 || m_tpot(q) <= c->tpot_slo_s;
         good += ok_t && ok_p;
     }
-    o->duration_s = end - t0;
+    o->duration_s = isfinite(end - t0) && end > t0 ? end - t0 : 0; /* nothing ran: 0 */
     double d = o->duration_s > 0 ? o->duration_s : 1;
     o->output_tokens_per_s = tokens / d;
     o->requests_per_s = o->completed / d;

@@ -532,6 +532,17 @@ static void test_closed_start_steady_laws(void **state)
     assert_int_equal(a.max_batch, 5);
     assert_near(a.mean_in_system, 9, 1e-6);
     assert_near(a.requests_per_s * a.e2e.mean / a.mean_in_system, 1, 0.03);
+    /* fewer requests than clients: every request is issued at its client's
+     * start and served (the last start's request once arrived at +inf) */
+    g.c.concurrency = 4;
+    for (int n = 1; n <= 4; n++) {
+        g.c.requests = n;
+        fx_run(&g, &a);
+        assert_int_equal(a.completed, n);
+        assert_int_equal(a.measured, n);
+        assert_true(a.duration_s > 0 && isfinite(a.duration_s));
+        assert_true(a.ttft.p50 > 0 && a.output_tokens_per_s > 0);
+    }
     engine_error err = {{0}};
     g.c.closed_start = ENGINE_SIM_START_COUNT;
     assert_int_equal(engine_sim_check(&g.c, &err), -1);

@@ -2049,7 +2049,9 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
         explain_const(x, nm[i][1], l->alpha_s, "s", "link preset", l->source);
         explain_const(x, nm[i][2], l->base_s, "s", "link preset", l->source);
         explain_const(x, nm[i][3], l->eager_s, "s", "link preset", l->source);
-        if (i == 0 && l->socket_gpus > 0) { /* PCIe: the socket link past socket_gpus */
+        if (i == 0 && l->socket_gpus > 0 && c->p.tp > l->socket_gpus) {
+            /* PCIe: a TP ring over more than socket_gpus crosses the socket link
+             * (socket_share: ring collectives only, so EP and PP never do) */
             explain_const(x, "link_socket_gpus", l->socket_gpus, "GPUs", "link preset", l->source);
             explain_const(x, "link_cross_socket", l->cross_socket, "fraction", "link preset",
                           l->source);

@@ -244,9 +244,13 @@ static void test_explain_constants(void **state)
     assert_non_null(constant("link_bandwidth"));
     assert_null(constant("inter_link_bandwidth"));
     assert_null(constant("link_socket_gpus")); /* a switched link has no socket limit */
-    l.socket_gpus = 4; /* a PCIe host: its socket link is listed with the link's source */
+    l.socket_gpus = 4; /* a PCIe host: a TP ring within one socket does not use it */
     l.cross_socket = 0.8;
     explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("link_cross_socket"));
+    s.gpus = 8; /* a TP8 ring crosses it: listed with the link's source */
+    explain(&s, 8, 1, 1, 1, &r);
+    s.gpus = 1;
     c = constant("link_cross_socket");
     assert_non_null(c);
     assert_near(c->value, 0.8, 1e-12);
@@ -710,7 +714,7 @@ static void test_explain_host_loop_source(void **state)
 }
 
 /* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
- * EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
+ * TP8 x DP2 with EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
  * constants), with a per-kernel calibration (its launch, SM count and
  * packing rate): 37 constants (14 of the kernels, attn_cta and the two
  * block-scaled FP8 rates, 10 of the framework, 10 of the two links), the
@@ -747,7 +751,7 @@ static void test_explain_largest_plan(void **state)
     cal.pack_bytes_per_s = 1e11;
     s.calib = &cal;
     engine_result r;
-    explain(&s, 1, 1, 16, 16, &r);
+    explain(&s, 8, 1, 2, 16, &r); /* TP8 rings cross the PCIe socket link */
     assert_non_null(constant("eta_compute_fp8_block"));
     assert_non_null(constant("eta_moe_fp8_block"));
     assert_non_null(constant("attn_cta"));

@@ -14,6 +14,7 @@
 
 #define FLEET_SUSTAIN_REQUESTS 50000
 #define FLEET_MAX_REPLICAS 4096
+#define FLEET_MAX_UNITS 256 /* of one dtype: 4 tp x 4 pp x at most 16 ep */
 
 const char *engine_fleet_disagg_name(engine_fleet_disagg d)
 {
@@ -153,28 +154,63 @@ static int unit_screen(const engine_fleet_request *q, engine_dtype d, engine_pla
     return 1;
 }
 
-/* The units of one dtype: tp powers of two inside a node, pp 1..8 (pp 1
- * only for disaggregated pools), ep = tp on an MoE model when it divides
- * the experts.  Returns how many. */
-static int unit_list(const engine_fleet_request *q, engine_dtype d, int pp_max, unit_fig *u,
-                     int cap)
+/* Replicas one EP group spans: ep / tp when the experts are spread over
+ * replicas (DP attention: each replica attends its own sequences, the
+ * group's experts are split over tp * g GPUs), else 1.  A plan's dp is a
+ * multiple of it (ep divides tp * dp). */
+static int unit_group(engine_plan p)
+{
+    return p.ep > p.tp ? p.ep / p.tp : 1;
+}
+
+/* The ep degrees of a tp x pp unit on an MoE model, into ep[] (returns
+ * how many): 1; every power of two 2..tp dividing the expert slots
+ * (expert groups inside the TP group, ep = tp the whole experts per
+ * GPU); and tp * g for g = 2, 4, ... replicas while tp * pp * g is within
+ * the GPU limit (DP-attention EP: the experts over g replicas), each
+ * dividing the slots (E plus redundant experts).  eval ranks all of
+ * these (rank.c for_each_plan), powers of two aside. */
+static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int cap)
 {
     const engine_model *m = q->base.model;
     int n = 0;
-    for (int tp = 1; tp <= per_node(q) && tp <= gmax(q); tp *= 2)
-        for (int pp = 1; pp <= pp_max && tp * pp <= gmax(q); pp *= 2)
-            for (int k = 0; k < 2 && n < cap; k++) {
-                int ep = 1;
-                if (k == 1) {
-                    if (m->experts < 1 || tp < 2 || m->experts % tp)
-                        continue;
-                    ep = tp;
-                }
-                if (unit_screen(q, d, (engine_plan){tp, pp, 1, ep}, &u[n]))
-                    n++;
-            }
+    ep[n++] = 1;
+    if (m->experts < 1)
+        return n;
+    long long slots = (long long)m->experts + q->base.redundant_experts;
+    for (int e = 2; e <= tp && n < cap; e *= 2)
+        if (slots % e == 0)
+            ep[n++] = e;
+    for (int g = 2; (long long)tp * pp * g <= gmax(q) && n < cap; g *= 2)
+        if (slots % ((long long)tp * g) == 0)
+            ep[n++] = tp * g;
     return n;
 }
+
+/* The units of one dtype: tp powers of two inside a node, pp 1..pp_max
+ * (powers of two), the ep degrees of unit_eps (with an EP group over g
+ * replicas the unit is those g replicas: plan dp = g).  Returns how many. */
+static int unit_list(const engine_fleet_request *q, engine_dtype d, int pp_max, unit_fig *u,
+                     int cap)
+{
+    int n = 0;
+    for (int tp = 1; tp <= per_node(q) && tp <= gmax(q); tp *= 2)
+        for (int pp = 1; pp <= pp_max && tp * pp <= gmax(q); pp *= 2) {
+            int ep[32];
+            int ne = unit_eps(q, tp, pp, ep, 32);
+            for (int k = 0; k < ne && n < cap; k++) {
+                engine_plan p = {tp, pp, 1, ep[k]};
+                p.dp = unit_group(p);
+                if (unit_screen(q, d, p, &u[n]))
+                    n++;
+            }
+        }
+    return n;
+}
+
+/* Replicas for x requests/s of one replica's worth, a whole number of EP
+ * groups. */
+static int replicas_for(double x, engine_plan unit);
 
 static int ceil_pos(double x)
 {
@@ -182,6 +218,14 @@ static int ceil_pos(double x)
         return FLEET_MAX_REPLICAS;
     int r = (int)ceil(x - 1e-9);
     return r < 1 ? 1 : r;
+}
+
+static int replicas_for(double x, engine_plan unit)
+{
+    int g = unit_group(unit);
+    int r = ceil_pos(x);
+    r = (r + g - 1) / g * g;
+    return r < FLEET_MAX_REPLICAS ? r : FLEET_MAX_REPLICAS / g * g;
 }
 
 static void opt_gpus(const engine_fleet_request *q, engine_fleet_option *o)
@@ -208,7 +252,12 @@ static void screen_agg(const engine_fleet_request *q, engine_dtype d, const unit
         memset(&o, 0, sizeof o);
         o.dtype = d;
         o.plan = u[i].plan;
-        o.plan.dp = ceil_pos(q->rate / (FLEET_UTILISATION * mu));
+        /* the floor: decode steps alone at utilisation 1, batch <= B */
+        o.plan.dp = replicas_for(q->rate * (q->base.gen - 1) * u[i].itl / u[i].B, u[i].plan);
+        opt_gpus(q, &o);
+        o.floor_gpus = o.gpus;
+        o.floor_dp = o.plan.dp;
+        o.plan.dp = replicas_for(q->rate / (FLEET_UTILISATION * mu), u[i].plan);
         o.max_num_seqs = u[i].B;
         o.prefill_s = u[i].P;
         o.itl_s = u[i].itl;
@@ -240,6 +289,12 @@ static void screen_disagg(const engine_fleet_request *q, engine_dtype d, const u
             o.transfer_exposed_s = engine_disagg_exposed_s(t, p->P, s.model->layers);
             if (p->P + o.transfer_exposed_s > q->ttft_slo_s)
                 continue;
+            o.dplan.prefill.dp = ceil_pos(q->rate * p->Pb);
+            o.dplan.decode.dp = gen1 > 0 ? ceil_pos(q->rate * gen1 * dd->itl / dd->B) : 1;
+            opt_gpus(q, &o);
+            o.floor_gpus = o.gpus; /* both pools at utilisation 1 */
+            o.floor_prefill_dp = o.dplan.prefill.dp;
+            o.floor_dp = o.dplan.decode.dp;
             o.dplan.prefill.dp = ceil_pos(q->rate * p->Pb / FLEET_UTILISATION);
             o.dplan.decode.dp =
                 gen1 > 0 ? ceil_pos(q->rate * gen1 * dd->itl / (dd->B * FLEET_UTILISATION)) : 1;
@@ -269,12 +324,12 @@ static void nearest_unit(const engine_fleet_request *q, engine_dtype d, const un
         o->dtype = d;
         o->plan = u[i].plan;
         double mu = 1.0 / (u[i].P + (q->base.gen - 1) * u[i].itl1);
-        o->plan.dp = ceil_pos(q->rate / (FLEET_UTILISATION * mu));
+        o->plan.dp = replicas_for(q->rate / (FLEET_UTILISATION * mu), u[i].plan);
         o->max_num_seqs = 1;
         o->prefill_s = u[i].P;
         o->itl_s = u[i].itl1;
         opt_gpus(q, o);
-        o->screen_gpus = o->gpus;
+        o->screen_gpus = o->floor_gpus = o->gpus;
         o->screen_rate = o->plan.dp * mu;
     }
 }
@@ -364,7 +419,7 @@ static void bump(const engine_fleet_request *q, engine_fleet_option *o)
     int ttft_miss = o->sim.ttft_at_slo_s > q->ttft_slo_s;
     int tpot_miss = o->sim.tpot_at_slo_s > q->tpot_slo_s;
     if (!o->disagg) {
-        o->plan.dp++;
+        o->plan.dp += unit_group(o->plan); /* one more EP group */
         if (tpot_miss && o->max_num_seqs > 1)
             o->max_num_seqs = o->max_num_seqs * 3 / 4 > 0 ? o->max_num_seqs * 3 / 4 : 1;
     } else if (tpot_miss && !ttft_miss) {
@@ -379,14 +434,55 @@ static void bump(const engine_fleet_request *q, engine_fleet_option *o)
     opt_gpus(q, o);
 }
 
-/* Simulate o, adding replicas after a miss; 1 when it meets the targets. */
+static engine_plan *pool_plan(engine_fleet_option *o, int pool)
+{
+    return !o->disagg ? &o->plan : pool == 0 ? &o->dplan.decode : &o->dplan.prefill;
+}
+
+/* o met the targets as the screen sized it: the fewest replicas (whole EP
+ * groups; xPyD: the decode pool, then the prefill pool) that still meet
+ * them, by bisection between the screen's floor (utilisation 1, which
+ * nothing below can serve) and what met.  The screen plans for
+ * FLEET_UTILISATION and its mu counts each prefill apart from the decode
+ * steps (chunked prefill runs it inside them); a fleet that meets the
+ * targets on fewer replicas is cheaper, and recommend must not pass over
+ * it (fleet.h). */
+static void trim(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws *w)
+{
+    for (int pool = 0; pool < (o->disagg ? 2 : 1); pool++) {
+        int g = unit_group(*pool_plan(o, pool));
+        int lo = pool == 1 ? o->floor_prefill_dp : o->floor_dp;
+        int hi = pool_plan(o, pool)->dp; /* meets */
+        lo = lo < g ? g : lo;
+        while (lo < hi && w->sims < FLEET_MAX_SIMS) {
+            int mid = (lo + (hi - lo) / 2) / g * g;
+            mid = mid < lo ? lo : mid;
+            engine_fleet_option t = *o;
+            pool_plan(&t, pool)->dp = mid;
+            opt_gpus(q, &t);
+            if (simulate(q, &t, w, 0) == 0 && t.meets) {
+                t.trimmed += hi - mid;
+                *o = t;
+                hi = mid;
+            } else {
+                lo = mid + g;
+            }
+        }
+    }
+}
+
+/* Simulate o, adding replicas after a miss, or trimming them after a
+ * first-time meet; 1 when it meets the targets. */
 static int confirm(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws *w)
 {
     for (int k = 0; k <= FLEET_BUMPS && w->sims < FLEET_MAX_SIMS; k++) {
         if (simulate(q, o, w, 0) != 0)
             return 0;
-        if (o->meets)
+        if (o->meets) {
+            if (k == 0)
+                trim(q, o, w);
             return 1;
+        }
         if (k < FLEET_BUMPS)
             bump(q, o);
     }
@@ -415,12 +511,12 @@ static int cand_cmp(const void *pa, const void *pb)
 static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
                        engine_fleet_option *near, double *near_w)
 {
-    unit_fig u[64];
+    unit_fig u[FLEET_MAX_UNITS];
     engine_dtype base = engine_scenario_weight_dtype(&q->base);
     for (int d = 0; d < ENGINE_DTYPE_COUNT; d++) {
         if (d != (int)base && !(q->allow_quant & (1u << d)))
             continue;
-        int n = unit_list(q, (engine_dtype)d, 8, u, 64);
+        int n = unit_list(q, (engine_dtype)d, 8, u, FLEET_MAX_UNITS);
         r->units += n;
         if (q->disagg != ENGINE_FLEET_DISAGG_ONLY)
             screen_agg(q, (engine_dtype)d, u, n, r);
@@ -429,8 +525,8 @@ static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
             continue;
         int m = 0;
         for (int i = 0; i < n; i++)
-            if (u[i].plan.pp == 1)
-                u[m++] = u[i];
+            if (u[i].plan.pp == 1 && (u[i].plan.ep == 1 || u[i].plan.ep == u[i].plan.tp))
+                u[m++] = u[i]; /* a pool: pp 1, ep 1 or tp (fleet.h) */
         screen_disagg(q, (engine_dtype)d, u, m, r);
         r->disagg_searched = 1;
     }
@@ -469,8 +565,9 @@ static int search(const engine_fleet_request *q, engine_fleet_result *r, fleet_w
 {
     int n = 0;
     for (int i = 0; i < r->n_cands && w->sims < FLEET_MAX_SIMS; i++) {
-        if (n > FLEET_ALTS && r->cand[i].screen_gpus >= r->cand[conf[FLEET_ALTS]].gpus)
-            break;
+        /* floor_gpus bounds what a trim can reach: no cheaper option there */
+        if (n > FLEET_ALTS && r->cand[i].floor_gpus >= r->cand[conf[FLEET_ALTS]].gpus)
+            continue;
         if (confirm(q, &r->cand[i], w))
             conf_insert(r, conf, &n, i);
     }

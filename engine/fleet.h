@@ -5,9 +5,12 @@
  *
  * The search (README, "Fleet sizing"):
  *  1. Screen, analytically.  For every weight dtype allowed, every replica
- *     unit (tp a power of two inside a node, pp 1, 2, 4, 8, ep = tp on an
- *     MoE model when the experts divide) and, with disaggregation, every
- *     pair of a prefill and a decode unit (pp 1): the unit's step model
+ *     unit (tp a power of two inside a node, pp 1, 2, 4, 8; on an MoE model
+ *     every ep dividing the expert slots among 1, the powers of two up to
+ *     tp, and tp * g for g = 2, 4, ... replicas: DP-attention EP, a unit
+ *     of g replicas, the fleet a whole number of such EP groups) and, with
+ *     disaggregation, every pair of a prefill and a decode unit (pp 1, ep
+ *     1 or tp): the unit's step model
  *     (engine_stepper) gives P, the prefill of one prompt, and the largest
  *     batch B whose decode step (at mid-generation) is within the TPOT
  *     target and whose KV the cache holds (the concurrency searched: the
@@ -25,11 +28,16 @@
  *     first, then plan order), each candidate is simulated at the rate
  *     (Poisson, `requests` requests, the seed): it meets the targets when
  *     neither percentile is over its target and the run is not
- *     overloaded.  A miss adds a replica (disaggregated: to the pool whose
- *     figure missed: prefill for TTFT, decode for TPOT), at most
- *     FLEET_BUMPS times.  The search stops when three candidates are
- *     confirmed and no unconfirmed one can be cheaper (the screen's cost
- *     is a lower bound: bumps only add GPUs), or after FLEET_MAX_SIMS runs.
+ *     overloaded.  A miss adds a replica (an EP group; disaggregated: to
+ *     the pool whose figure missed: prefill for TTFT, decode for TPOT), at
+ *     most FLEET_BUMPS times.  A first-time meet is trimmed: the fewest
+ *     replicas (decode pool, then prefill pool) that still meet, by
+ *     bisection down to the floor, the replicas that decode steps alone
+ *     need at utilisation 1 (floor_gpus).  The search stops when three
+ *     candidates are confirmed and no unconfirmed one's floor is below the
+ *     third's GPUs, or after FLEET_MAX_SIMS runs.  The rule this keeps: no
+ *     plan on fewer GPUs than the answer meets the targets in the load
+ *     simulation (tests/unit/test_fleet.c test_no_cheaper_plan_meets).
  *  3. The cheapest confirmed option within gpus_max is the answer, the next
  *     two the alternatives.  Nothing within the limit: the closest is the
  *     cheapest confirmed one beyond it (needs more GPUs), or, when no plan
@@ -48,7 +56,7 @@
 #include "sim.h"
 
 #define FLEET_MAX_CANDS 768
-#define FLEET_MAX_SIMS 48
+#define FLEET_MAX_SIMS 96
 #define FLEET_BUMPS 4
 #define FLEET_UTILISATION 0.9
 #define FLEET_DEFAULT_REQUESTS 2000
@@ -92,9 +100,13 @@ typedef struct engine_fleet_option {
     double screen_rate;       /* requests/s the screen expects the GPUs to serve */
     double transfer_exposed_s; /* xPyD: what the KV transfer adds to TTFT */
     int screen_gpus;          /* GPUs before any bump */
+    int floor_gpus;           /* GPUs of the screen's floor: decode steps alone
+                               * at utilisation 1 (the fewest a trim tries) */
+    int floor_dp, floor_prefill_dp; /* its (decode pool's) and prefill pool's replicas */
     /* The simulation at the rate (simulated == 1). */
     int simulated;
     int bumps;                /* replicas added after a miss */
+    int trimmed;              /* replicas (EP groups) taken away after a meet */
     int meets;                /* both percentiles within target, not overloaded */
     int within_limit;         /* gpus <= gpus_max */
     engine_sim_result sim;

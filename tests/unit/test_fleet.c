@@ -4,7 +4,10 @@
  * chosen plan's simulated percentiles within the targets (re-simulated
  * here), an unreachable target and a too-small GPU limit answered with the
  * closest option, disaggregation chosen only when it needs fewer GPUs (a
- * case each way) and the modes off/only, request errors.
+ * case each way) and the modes off/only, DP-attention EP as the cheapest
+ * answer (checked against the load simulation of that plan and of TP8),
+ * the rule that no plan eval ranks on fewer GPUs meets the targets in
+ * load, request errors.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -122,6 +125,75 @@ static void assert_chosen_meets(const fixture *f)
     assert_true(s.ttft.p99 == o->sim.ttft.p99); /* the same run the search reported */
 }
 
+/* One plan simulated as `shardscope load` runs it: the framework's
+ * max_num_seqs (engine_sim_defaults), the fleet's rate, requests, seed
+ * and targets.  1 when it meets them (both percentiles, not overloaded,
+ * nothing rejected). */
+static int load_meets(const fixture *f, const engine_scenario *s, engine_plan p,
+                      engine_sim_result *out)
+{
+    engine_stepper st;
+    if (engine_stepper_init(&st, s, p, NULL) != 0 || !st.valid || st.kv_blocks < 1)
+        return 0;
+    engine_sim_config c;
+    engine_sim_defaults(&c, &st);
+    c.rate = f->q.rate;
+    c.requests = f->q.requests;
+    c.seed = f->q.seed;
+    c.ttft_slo_s = f->q.ttft_slo_s;
+    c.tpot_slo_s = f->q.tpot_slo_s;
+    c.slo_percentile = f->q.slo_percentile;
+    size_t b = engine_sim_workspace_bytes(&st, &c);
+    void *w = malloc(b);
+    assert_non_null(w);
+    int rc = engine_sim_run(&st, &c, w, b, out, NULL);
+    free(w);
+    return rc == 0 && out->slo_met && !out->overloaded && out->rejected == 0 &&
+           out->completed > 0;
+}
+
+/* The rule: recommend --rate never calls a plan best while a cheaper one
+ * meets the targets in `load`.  Every plan eval ranks (engine_rank: every
+ * tp x pp x dp and ep, DP-attention EP included) on every GPU count below
+ * the chosen one, in every allowed dtype, simulated as load runs it:
+ * none meets the targets.  Returns the plans simulated. */
+static int assert_none_cheaper(const fixture *f)
+{
+    assert_int_equal(f->r->status, ENGINE_FLEET_FEASIBLE);
+    int sims = 0;
+    engine_dtype base = engine_scenario_weight_dtype(&f->q.base);
+    for (int d = 0; d < ENGINE_DTYPE_COUNT; d++) {
+        if (d != (int)base && !(f->q.allow_quant & (1u << d)))
+            continue;
+        for (int n = 1; n < f->r->chosen.gpus; n++) {
+            engine_scenario s = f->q.base;
+            s.gpus = n;
+            s.weight_dtype = (engine_dtype)d;
+            s.batch = 1;
+            int cap = engine_plan_count(&s);
+            engine_result *res = calloc((size_t)cap, sizeof *res);
+            assert_non_null(res);
+            int k = engine_rank(&s, res, cap, 0, NULL);
+            for (int i = 0; i < k; i++) {
+                if (!res[i].valid || !res[i].fits)
+                    continue;
+                engine_sim_result sr;
+                int met = load_meets(f, &s, res[i].plan, &sr);
+                sims++;
+                if (met)
+                    print_error("cheaper plan meets: %d GPUs tp%d pp%d dp%d ep%d %s "
+                                "(chosen %d GPUs): p99 TTFT %g s TPOT %g s\n",
+                                n, res[i].plan.tp, res[i].plan.pp, res[i].plan.dp,
+                                res[i].plan.ep, engine_dtype_name((engine_dtype)d),
+                                f->r->chosen.gpus, sr.ttft_at_slo_s, sr.tpot_at_slo_s);
+                assert_false(met);
+            }
+            free(res);
+        }
+    }
+    return sims;
+}
+
 /* The screen by hand for Llama-3-8B at TP1: mu = 1 / (P + (G - 1) ITL(B) /
  * B) with B the largest batch whose decode step is within 50 ms; replicas
  * ceil(R / (0.9 mu)).  GPUs never fall as the rate grows, and grow from 5
@@ -160,12 +232,18 @@ static void test_replicas_grow_with_rate(void **state)
         assert_true(f.r->chosen.gpus >= prev);
         prev = f.r->chosen.gpus;
         assert_chosen_meets(&f);
+
         /* the TP1 candidate as the screen sized it */
         int found = 0;
         for (int k = 0; k < f.r->n_cands; k++) {
             const engine_fleet_option *o = &f.r->cand[k];
             if (o->plan.tp == 1 && o->plan.pp == 1 && o->dtype == ENGINE_FP16) {
                 assert_int_equal(o->screen_gpus, (int)ceil(rates[i] / (0.9 * mu)));
+                /* the trim's floor: decode steps alone at utilisation 1 */
+                int floor = (int)ceil(rates[i] * 255 * itl / B);
+                assert_int_equal(o->floor_gpus, floor);
+                if (o->simulated && o->meets && !o->bumps)
+                    assert_true(o->gpus >= floor && o->gpus <= o->screen_gpus);
                 assert_int_equal(o->max_num_seqs <= B, 1);
                 found = 1;
             }
@@ -174,7 +252,11 @@ static void test_replicas_grow_with_rate(void **state)
         if (i == 0)
             assert_int_equal(f.r->chosen.gpus, 1);
     }
-    assert_true(prev >= 4);
+    /* 80 requests/s: 3 TP1 GPUs, trimmed from the screen's 5 (at 90 %
+     * utilisation, counting each prefill apart from the decode steps) and
+     * above the floor of 2; no plan on 1 or 2 GPUs meets the targets */
+    assert_int_equal(prev, 3);
+    assert_true(assert_none_cheaper(&f) > 0);
     fx_free(&f);
 }
 
@@ -276,6 +358,76 @@ static void test_quant_allowed(void **state)
     fx_free(&f);
 }
 
+/* DeepSeek-V3 (the test model) in fp8 on 141 GB H100s at 20 requests/s,
+ * 2 s TTFT, 100 ms TPOT, up to 8 GPUs: DP-attention EP (ep = tp x
+ * replicas) is the cheapest plan that meets the targets.  Each GPU holds
+ * 1/8 of the experts and only its own sequences' MLA latent (TP
+ * replicates the latent on every rank), so one EP8 group of 8 replicas
+ * holds far more sequences than TP8, whose 8 GPUs miss the targets at
+ * this rate (hand-checked below with the load simulation of TP8 and of
+ * the chosen plan: `shardscope load --tp 1 --dp 8 --ep 8`).  Before
+ * DP-attention EP units the search answered 16 GPUs (2 x TP8). */
+static void test_dp_attention_ep_cheapest(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_deepseek_v3());
+    f.g = tg_with_memory(141);
+    f.q.base.weight_dtype = ENGINE_FP8;
+    f.q.rate = 8;
+    f.q.ttft_slo_s = 2.0;
+    f.q.tpot_slo_s = 0.1;
+    f.q.gpus_max = 8;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_false(o->disagg);
+    assert_int_equal(o->gpus, 8);
+    assert_true(o->plan.ep > o->plan.tp);            /* DP attention */
+    assert_int_equal(o->plan.ep % o->plan.tp, 0);
+    assert_int_equal((o->plan.tp * o->plan.dp) % o->plan.ep, 0);
+    assert_chosen_meets(&f);
+    /* the same plan as load runs it meets the targets too */
+    engine_scenario s = f.q.base;
+    s.gpus = 8;
+    engine_sim_result sr;
+    assert_true(load_meets(&f, &s, o->plan, &sr));
+    /* and TP8 on the same 8 GPUs (what the search had before) does not */
+    assert_false(load_meets(&f, &s, (engine_plan){8, 1, 1, 1}, &sr));
+    assert_false(load_meets(&f, &s, (engine_plan){8, 1, 1, 8}, &sr));
+    assert_true(assert_none_cheaper(&f) > 0);
+    fx_free(&f);
+}
+
+/* The rule on dense and MoE scenarios: no plan eval ranks on fewer GPUs
+ * than the answer meets the targets in load. */
+static void test_no_cheaper_plan_meets(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_8b());
+    f.q.rate = 40;
+    fx_run(&f);
+    assert_true(assert_none_cheaper(&f) > 0);
+    fx_free(&f);
+
+    fx_init(&f, tm_llama3_70b());
+    f.q.rate = 10;
+    f.q.ttft_slo_s = 1.0;
+    f.q.allow_quant = 1u << ENGINE_FP8;
+    fx_run(&f);
+    assert_true(assert_none_cheaper(&f) > 0);
+    fx_free(&f);
+
+    fx_init(&f, tm_mixtral_8x7b());
+    f.q.rate = 30;
+    f.q.ttft_slo_s = 1.0;
+    fx_run(&f);
+    assert_true(assert_none_cheaper(&f) > 0);
+    fx_free(&f);
+}
+
 static void test_request_errors(void **state)
 {
     (void)state;
@@ -307,6 +459,8 @@ int main(void)
         cmocka_unit_test(test_infeasible_answers),
         cmocka_unit_test(test_disagg_only_when_cheaper),
         cmocka_unit_test(test_quant_allowed),
+        cmocka_unit_test(test_dp_attention_ep_cheapest),
+        cmocka_unit_test(test_no_cheaper_plan_meets),
         cmocka_unit_test(test_request_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

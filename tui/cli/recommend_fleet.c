@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib.h"
 #include "cli.h"
 #include "cli_common.h"
 #include "fleet.h"
@@ -100,8 +101,12 @@ static char *opt_name(const engine_fleet_option *o, char *b, size_t n)
     if (o->plan.ep > 1 && k > 0 && (size_t)k < n)
         k += snprintf(b + k, n - (size_t)k, " EP%d", o->plan.ep);
     if (k > 0 && (size_t)k < n)
-        snprintf(b + k, n - (size_t)k, " replica%s, %s", o->plan.dp == 1 ? "" : "s",
-                 engine_dtype_name(o->dtype));
+        k += snprintf(b + k, n - (size_t)k, " replica%s", o->plan.dp == 1 ? "" : "s");
+    if (o->plan.ep > o->plan.tp && k > 0 && (size_t)k < n)
+        k += snprintf(b + k, n - (size_t)k, " (DP attention, an EP group over %d replicas)",
+                      o->plan.ep / o->plan.tp);
+    if (k > 0 && (size_t)k < n)
+        snprintf(b + k, n - (size_t)k, ", %s", engine_dtype_name(o->dtype));
     return b;
 }
 
@@ -126,15 +131,16 @@ static void print_option(const engine_fleet_request *q, const char *head,
     printf("\n");
 }
 
-static void why_lines(const engine_fleet_request *q, const engine_fleet_result *r)
+static void why_lines(const engine_fleet_request *q, const engine_fleet_result *r,
+                      double wall_s)
 {
     char a[32], b[32], c[32], nm[160];
     const engine_fleet_option *o = r->have_choice ? &r->chosen : &r->closest;
     printf("why:\n");
     printf("  - searched %d replica units over the allowed dtypes%s: %d candidates passed the "
-           "analytic screen, %d simulations confirmed the cheapest\n",
+           "analytic screen, %d simulations confirmed the cheapest (wall time %s)\n",
            r->units, r->disagg_searched ? " and their prefill/decode pairs" : "", r->candidates,
-           r->simulations);
+           r->simulations, fs(wall_s, nm, sizeof nm));
     if (!r->have_choice && !r->have_closest) {
         printf("  - no plan holds even one sequence on these GPUs\n");
         return;
@@ -155,6 +161,9 @@ static void why_lines(const engine_fleet_request *q, const engine_fleet_result *
     if (o->bumps)
         printf("; the simulation missed a target, so %d replica%s added", o->bumps,
                o->bumps > 1 ? "s were" : " was");
+    else if (o->trimmed)
+        printf("; the simulation met the targets with %d replica%s fewer", o->trimmed,
+               o->trimmed > 1 ? "s" : "");
     printf("\n");
     if (r->disagg_searched && r->have_choice) {
         if (o->disagg && r->have_best_agg)
@@ -191,7 +200,8 @@ static void print_launch(const engine_fleet_request *q, const engine_fleet_optio
             printf("  %-7s %s\n", engine_launch_name((engine_launch_fw)f), line);
 }
 
-static void print_text(const engine_fleet_request *q, const engine_fleet_result *r)
+static void print_text(const engine_fleet_request *q, const engine_fleet_result *r,
+                       double wall_s)
 {
     const engine_scenario *s = &q->base;
     char a[32], b[32];
@@ -213,7 +223,7 @@ static void print_text(const engine_fleet_request *q, const engine_fleet_result 
         if (r->have_closest)
             print_option(q, "closest: ", &r->closest);
     }
-    why_lines(q, r);
+    why_lines(q, r, wall_s);
     if (r->n_alts) {
         printf("alternatives:\n");
         for (int i = 0; i < r->n_alts; i++) {
@@ -288,6 +298,8 @@ static cJSON *option_json(const engine_fleet_option *o)
     cJSON_AddBoolToObject(j, "within_limit", o->within_limit);
     cJSON_AddNumberToObject(j, "screen_gpus", o->screen_gpus);
     cJSON_AddNumberToObject(j, "replicas_added", o->bumps);
+    cJSON_AddNumberToObject(j, "replicas_trimmed", o->trimmed);
+    cJSON_AddBoolToObject(j, "dp_attention", !o->disagg && o->plan.ep > o->plan.tp);
     cli_json_add_number(j, "prefill_s", o->prefill_s);
     cli_json_add_number(j, "itl_s", o->itl_s);
     cJSON_AddItemToObject(j, "load", load_json(o));
@@ -403,6 +415,7 @@ int cli_recommend_fleet(const cli_opts *o, const cli_scenario *cs, unsigned allo
     void *work = malloc(bytes);
     engine_fleet_result *r = calloc(1, sizeof *r);
     rc = CLI_FAIL;
+    double t0 = calib_now_s();
     if (!work || !r) {
         fprintf(stderr, "shardscope " CMD ": out of memory\n");
     } else if (engine_fleet_run(&q, r, work, bytes, &err) != 0) {
@@ -413,7 +426,7 @@ int cli_recommend_fleet(const cli_opts *o, const cli_scenario *cs, unsigned allo
         if (o->v.json) {
             rc = print_json(&q, r, allow_quant);
         } else {
-            print_text(&q, r);
+            print_text(&q, r, calib_now_s() - t0);
             rc = CLI_OK;
         }
     }

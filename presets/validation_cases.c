@@ -415,7 +415,7 @@ const val_case val_cases[] = {
     {"trt015-l31-70b-a100pcie-tp8-off-128-128", "NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md [index file-id 5939417815] (v0.15.0), Throughput Measurements (A100-PCIE-80GB column)",
      "TRT-LLM 0.15.0 trtllm-bench throughput (offline max throughput), 'Mixed' (FP16)",
      "llama-3.1-70b", "a100-pcie-80gb", "pcie4", NULL, "trt-llm", 8, 8, 1, 1, 0, 0, 128, 128, F16, F16, 0, 0,
-     VAL_TPS, 943.87, 0.75, "see trt012-l3-70b-l40s-f8-tp8-off-2048-2048 (TP8 over PCIe): at 4096 sequences the all-reduces (67 MB a decode step, 134 MB a prefill chunk of 8192 tokens) are 68-76 % of the predicted time", 0, 0, 0,
+     VAL_TPS, 943.87, 0.75, "see trt012-l3-70b-l40s-f8-tp8-off-2048-2048 (TP8 over PCIe): at 4096 sequences the all-reduces (67 MB a decode step, 134 MB a prefill chunk of 8192 tokens) are 68-76 % of the predicted time; the same column runs Llama-3.1-8B on one card at 0.79 of the A100 SXM (5158.57 against 6552.62 tok/s at 128/128), where the engine is 1.27 with no communication (1.01 on the SXM), and its 70B TP2 / TP4 rows (790.66, 1192.33 tok/s) are 1.32 / 1.29: most of the gap is the 300 W card, not the link; eta_compute takes the measured matmul ceilings (MAMF 252.9 / 271.2 TFLOPS), 7 % of the 21 %", 0, 0, 0,
      .harness = VAL_HARNESS_TRTLLM_BENCH},
     {"trt015-l31-70b-gh200-f8-off-20000-2000", "NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md [index file-id 5939417815] (v0.15.0), Throughput Measurements (GH200 column)",
      "TRT-LLM 0.15.0, built with trtllm-bench, run with gptManagerBenchmark, request_rate -1, kv fraction 0.95",

@@ -493,6 +493,26 @@ static void test_pcie_socket_link(void **state)
     near(engine_comm_time(ENGINE_OP_P2P, &l, NULL, 2, 0, 1e9), 1e9 / 10e9, 1e-12);
 }
 
+/* The A100 PCIe card (300 W) against the SXM part (400 W), same GA100 chip:
+ * the measured BF16 matmul ceilings (MAMF, stas00/ml-engineering@744d01e,
+ * compute/accelerator/README.md, Maximum Achievable Matmul FLOPS table)
+ * are 252.9 TFLOPS (PCIe) and 271.2 (SXM).  A compute-bound GEMM keeps that
+ * ratio; a memory-bound one the HBM ratio 1935 / 2039 GB/s (datasheet). */
+static void test_a100_pcie_compute(void **state)
+{
+    (void)state;
+    const engine_gpu *p = gpu("a100-pcie-80gb"), *x = gpu("a100-80gb");
+    double tp = engine_gemm_s(p, NULL, ENGINE_BF16, 8192, 8192, 8192, 2, 2.0);
+    double tx = engine_gemm_s(x, NULL, ENGINE_BF16, 8192, 8192, 8192, 2, 2.0);
+    print_message("  8192^3 bf16: A100 PCIe %.1f us, SXM %.1f us (%.3f; MAMF %.3f)\n", tp * 1e6,
+                  tx * 1e6, tx / tp, 252.9 / 271.2);
+    /* the fixed cost (5 us of 3.9 ms) is shared: within 0.5 % */
+    near(tx / tp, 252.9 / 271.2, 0.005);
+    double mp = engine_gemm_s(p, NULL, ENGINE_BF16, 1, 16384, 16384, 2, 2.0);
+    double mx = engine_gemm_s(x, NULL, ENGINE_BF16, 1, 16384, 16384, 2, 2.0);
+    near(mx / mp, 1935.0 / 2039.0, 0.02);
+}
+
 /* --- framework profiles ---------------------------------------------------- */
 
 static void test_frameworks_shipped(void **state)
@@ -578,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_collective_curves),
         cmocka_unit_test(test_collective_hand),
         cmocka_unit_test(test_pcie_socket_link),
+        cmocka_unit_test(test_a100_pcie_compute),
         cmocka_unit_test(test_frameworks_shipped),
         cmocka_unit_test(test_bands_hand),
     };

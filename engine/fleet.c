@@ -83,6 +83,10 @@ void engine_fleet_scenario(const engine_fleet_request *q, const engine_fleet_opt
 {
     *s = q->base;
     s->weight_dtype = o->dtype;
+    if (o->spec != q->base.spec_method) { /* an allowed one, at its defaults */
+        s->spec_method = o->spec;
+        engine_spec_default(o->spec, &s->spec_k, &s->spec_accept);
+    }
     s->gpus = p.tp * p.pp * p.dp;
     s->batch = 1;
     s->batch_max = 0;
@@ -102,10 +106,20 @@ typedef struct unit_fig {
     double itl, itl1;  /* decode step at B, at 1 */
 } unit_fig;
 
+/* A weight dtype and a speculation method the search tries. */
+typedef struct fleet_var {
+    engine_dtype dtype;
+    engine_spec_method spec;
+} fleet_var;
+
+/* A decode step of b sequences at mid-generation, per token a sequence
+ * gains (speculative decoding: the draft and verify step over its
+ * expected tokens, engine_step_tokens; else the step). */
 static double decode_step(const engine_stepper *st, int b)
 {
     engine_step_mix m = {NULL, 0, b, st->s.prompt + st->s.gen / 2.0};
-    return engine_step_s(st, &m);
+    double e = engine_step_tokens(st, &m);
+    return engine_step_s(st, &m) / (e >= 1 ? e : 1);
 }
 
 static double prefill_step(const engine_stepper *st, int seqs)
@@ -116,12 +130,13 @@ static double prefill_step(const engine_stepper *st, int seqs)
 }
 
 /* 1 with *f when the unit is valid and one sequence fits. */
-static int unit_screen(const engine_fleet_request *q, engine_dtype d, engine_plan u,
+static int unit_screen(const engine_fleet_request *q, fleet_var v, engine_plan u,
                        unit_fig *f)
 {
     engine_fleet_option o;
     memset(&o, 0, sizeof o);
-    o.dtype = d;
+    o.dtype = v.dtype;
+    o.spec = v.spec;
     engine_scenario s;
     engine_fleet_scenario(q, &o, u, &s);
     engine_stepper st;
@@ -190,7 +205,7 @@ static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int 
 /* The units of one dtype: tp powers of two inside a node, pp 1..pp_max
  * (powers of two), the ep degrees of unit_eps (with an EP group over g
  * replicas the unit is those g replicas: plan dp = g).  Returns how many. */
-static int unit_list(const engine_fleet_request *q, engine_dtype d, int pp_max, unit_fig *u,
+static int unit_list(const engine_fleet_request *q, fleet_var d, int pp_max, unit_fig *u,
                      int cap)
 {
     int n = 0;
@@ -241,7 +256,7 @@ static void add_cand(engine_fleet_result *r, const engine_fleet_option *o)
         r->cand[r->n_cands++] = *o;
 }
 
-static void screen_agg(const engine_fleet_request *q, engine_dtype d, const unit_fig *u, int n,
+static void screen_agg(const engine_fleet_request *q, fleet_var d, const unit_fig *u, int n,
                        engine_fleet_result *r)
 {
     for (int i = 0; i < n; i++) {
@@ -250,7 +265,8 @@ static void screen_agg(const engine_fleet_request *q, engine_dtype d, const unit
         double mu = 1.0 / (u[i].P + (q->base.gen - 1) * u[i].itl / u[i].B);
         engine_fleet_option o;
         memset(&o, 0, sizeof o);
-        o.dtype = d;
+        o.dtype = d.dtype;
+        o.spec = d.spec;
         o.plan = u[i].plan;
         /* the floor: decode steps alone at utilisation 1, batch <= B */
         o.plan.dp = replicas_for(q->rate * (q->base.gen - 1) * u[i].itl / u[i].B, u[i].plan);
@@ -268,7 +284,7 @@ static void screen_agg(const engine_fleet_request *q, engine_dtype d, const unit
     }
 }
 
-static void screen_disagg(const engine_fleet_request *q, engine_dtype d, const unit_fig *u,
+static void screen_disagg(const engine_fleet_request *q, fleet_var d, const unit_fig *u,
                           int n, engine_fleet_result *r)
 {
     double gen1 = q->base.gen - 1;
@@ -280,7 +296,8 @@ static void screen_disagg(const engine_fleet_request *q, engine_dtype d, const u
             engine_fleet_option o;
             memset(&o, 0, sizeof o);
             o.disagg = 1;
-            o.dtype = d;
+            o.dtype = d.dtype;
+        o.spec = d.spec;
             o.dplan.prefill = p->plan;
             o.dplan.decode = dd->plan;
             engine_scenario s;
@@ -312,7 +329,7 @@ static void screen_disagg(const engine_fleet_request *q, engine_dtype d, const u
 
 /* The unit nearest the targets when none passes: the smallest worst
  * ratio of its batch-1 prefill and decode step to the targets. */
-static void nearest_unit(const engine_fleet_request *q, engine_dtype d, const unit_fig *u,
+static void nearest_unit(const engine_fleet_request *q, fleet_var d, const unit_fig *u,
                          int n, double *best, engine_fleet_option *o)
 {
     for (int i = 0; i < n; i++) {
@@ -321,7 +338,8 @@ static void nearest_unit(const engine_fleet_request *q, engine_dtype d, const un
             continue;
         *best = w;
         memset(o, 0, sizeof *o);
-        o->dtype = d;
+        o->dtype = d.dtype;
+        o->spec = d.spec;
         o->plan = u[i].plan;
         double mu = 1.0 / (u[i].P + (q->base.gen - 1) * u[i].itl1);
         o->plan.dp = replicas_for(q->rate / (FLEET_UTILISATION * mu), u[i].plan);
@@ -501,6 +519,8 @@ static int cand_cmp(const void *pa, const void *pb)
         return c;
     if (a->dtype != b->dtype)
         return (int)a->dtype - (int)b->dtype; /* the heavier (base) dtype first */
+    if (a->spec != b->spec)
+        return (int)a->spec - (int)b->spec; /* no speculation first */
     c = engine_plan_order(a->disagg ? a->dplan.decode : a->plan,
                           b->disagg ? b->dplan.decode : b->plan);
     if (c)
@@ -508,28 +528,39 @@ static int cand_cmp(const void *pa, const void *pb)
     return engine_plan_order(a->dplan.prefill, b->dplan.prefill);
 }
 
+/* The candidates of one dtype and speculation method. */
+static void screen_var(const engine_fleet_request *q, fleet_var v, unit_fig *u,
+                       engine_fleet_result *r, engine_fleet_option *near, double *near_w)
+{
+    int n = unit_list(q, v, 8, u, FLEET_MAX_UNITS);
+    r->units += n;
+    if (q->disagg != ENGINE_FLEET_DISAGG_ONLY)
+        screen_agg(q, v, u, n, r);
+    nearest_unit(q, v, u, n, near_w, near);
+    if (q->disagg == ENGINE_FLEET_DISAGG_OFF)
+        return;
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (u[i].plan.pp == 1 && (u[i].plan.ep == 1 || u[i].plan.ep == u[i].plan.tp))
+            u[m++] = u[i]; /* a pool: pp 1, ep 1 or tp (fleet.h) */
+    screen_disagg(q, v, u, m, r);
+    r->disagg_searched = 1;
+}
+
 static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
                        engine_fleet_option *near, double *near_w)
 {
     unit_fig u[FLEET_MAX_UNITS];
     engine_dtype base = engine_scenario_weight_dtype(&q->base);
-    for (int d = 0; d < ENGINE_DTYPE_COUNT; d++) {
-        if (d != (int)base && !(q->allow_quant & (1u << d)))
-            continue;
-        int n = unit_list(q, (engine_dtype)d, 8, u, FLEET_MAX_UNITS);
-        r->units += n;
-        if (q->disagg != ENGINE_FLEET_DISAGG_ONLY)
-            screen_agg(q, (engine_dtype)d, u, n, r);
-        nearest_unit(q, (engine_dtype)d, u, n, near_w, near);
-        if (q->disagg == ENGINE_FLEET_DISAGG_OFF)
-            continue;
-        int m = 0;
-        for (int i = 0; i < n; i++)
-            if (u[i].plan.pp == 1 && (u[i].plan.ep == 1 || u[i].plan.ep == u[i].plan.tp))
-                u[m++] = u[i]; /* a pool: pp 1, ep 1 or tp (fleet.h) */
-        screen_disagg(q, (engine_dtype)d, u, m, r);
-        r->disagg_searched = 1;
-    }
+    for (int d = 0; d < ENGINE_DTYPE_COUNT; d++)
+        for (int sp = 0; sp < ENGINE_SPEC_COUNT; sp++) {
+            if (d != (int)base && !(q->allow_quant & (1u << d)))
+                continue;
+            if (sp != (int)q->base.spec_method && !(q->allow_spec & (1u << sp)))
+                continue;
+            fleet_var v = {(engine_dtype)d, (engine_spec_method)sp};
+            screen_var(q, v, u, r, near, near_w);
+        }
     r->candidates = r->n_cands;
     qsort(r->cand, (size_t)r->n_cands, sizeof r->cand[0], cand_cmp);
     for (int i = 0; i < r->n_cands && !r->disagg_screen_gpus; i++)

@@ -4,7 +4,9 @@
  * --rate R --ttft-ms X --itl-ms Y).
  *
  * The search (README, "Fleet sizing"):
- *  1. Screen, analytically.  For every weight dtype allowed, every replica
+ *  1. Screen, analytically.  For every weight dtype and speculation method
+ *     allowed (a speculating unit's decode step is per token gained:
+ *     engine_step_s / engine_step_tokens), every replica
  *     unit (tp a power of two inside a node, pp 1, 2, 4, 8; on an MoE model
  *     every ep dividing the expert slots among 1, the powers of two up to
  *     tp, and tp * g for g = 2, 4, ... replicas: DP-attention EP, a unit
@@ -81,6 +83,9 @@ typedef struct engine_fleet_request {
     double slo_percentile; /* (0, 100]; 0: 99 */
     int gpus_max;          /* 0: FLEET_DEFAULT_GPUS_MAX */
     unsigned allow_quant;  /* bit (1u << dtype) per weight dtype besides the base */
+    unsigned allow_spec;   /* bit (1u << method) per speculation method besides the
+                            * base's spec_method, each at engine_spec_default's k
+                            * and acceptance (draft needs base.spec_draft) */
     engine_fleet_disagg disagg;
     int requests;          /* simulated per run; 0: FLEET_DEFAULT_REQUESTS */
     uint64_t seed;         /* of every simulation */
@@ -89,6 +94,7 @@ typedef struct engine_fleet_request {
 typedef struct engine_fleet_option {
     int disagg;               /* 0: aggregated (plan), 1: xPyD (dplan) */
     engine_dtype dtype;
+    engine_spec_method spec;  /* speculation (the base's, or an allowed one) */
     engine_plan plan;         /* dp = replicas */
     engine_disagg_plan dplan;
     int max_num_seqs;         /* the concurrency per (decode) replica */

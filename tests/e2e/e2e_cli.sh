@@ -1210,6 +1210,22 @@ fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), go
 run load --model deepseek-v3 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --requests 2000 --max-num-seqs "$fleet_mns"
 expect_rc 0
 expect_out "^  SLO at p99     $fleet_p99: met$"
+# Speculative decoding is searched with --rate (--allow-spec): Llama-3-70B
+# at 2 requests/s and 15 ms TPOT fits 4 H100s with an EAGLE head; `load`
+# with --spec-method eagle on that plan gives the same p99 figures.
+run recommend --model llama-3.1-70b --gpu h100-sxm --gpus-max 8 --rate 2 --ttft-ms 1000 --itl-ms 15 --framework vllm --allow-spec eagle
+expect_rc 0
+expect_out '^answer: 1 x TP4 replica, fp16, speculation eagle: 4 GPUs, .*, max-num-seqs [0-9]+$'
+fleet_mns=$(sed -n 's/^answer: .*max-num-seqs \([0-9]*\)$/\1/p' "$tmp/out")
+fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), goodput.*/TTFT \1, TPOT \2/p' "$tmp/out")
+run load --model llama-3.1-70b --gpu h100-sxm --gpus 4 --tp 4 --rate 2 --ttft-ms 1000 --itl-ms 15 --framework vllm --spec-method eagle --requests 2000 --max-num-seqs "$fleet_mns"
+expect_rc 0
+expect_out "^  SLO at p99     $fleet_p99: met$"
+run recommend --model llama-3.1-70b --gpu h100-sxm --gpus-max 8 --rate 2 --ttft-ms 1000 --itl-ms 15 --framework vllm --allow-spec eagle --json
+expect_rc 0
+expect_clean_json
+expect_out '^	"spec_method":	"eagle",$'
+expect_out '^		"allow_spec":	\["eagle"\],?$'
 run recommend --model llama-3-8b --gpu h100-sxm --rate 10 --ttft-ms 500 --itl-ms 0.5
 expect_rc 0
 expect_out '^answer: INFEASIBLE: no plan meets both targets at this rate; the nearest:$'

@@ -929,14 +929,14 @@ int cli_recommend_run(const cli_opts *o, const preset_db *db)
         rc = cli_fail(CMD, &err);
         goto done;
     }
-    if (cli_recommend_is_fleet(o)) {
-        rc = cli_recommend_fleet(o, cs, allow_quant);
-        goto done;
-    }
     q->base = cs->scenario;
     q->allow_quant = allow_quant;
     if (o->v.allow_spec && parse_spec(o->v.allow_spec, q->base.model, &q->allow_spec) != 0) {
         rc = CLI_USAGE;
+        goto done;
+    }
+    if (cli_recommend_is_fleet(o)) {
+        rc = cli_recommend_fleet(o, cs, allow_quant, q->allow_spec);
         goto done;
     }
     /* --gpus N reads as the number of GPUs available. */

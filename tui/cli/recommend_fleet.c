@@ -63,12 +63,6 @@ static int fleet_request(const cli_opts *o, engine_fleet_request *q)
     if (CLI_SEEN(o, objective))
         return usage("--objective: with --rate the answer is the cheapest fleet meeting the "
                      "targets");
-    if (o->v.allow_spec)
-        return usage("--allow-spec: not searched with --rate (give --spec-method to evaluate "
-                     "one with 'shardscope load')");
-    if (o->v.spec_method != ENGINE_SPEC_NONE)
-        return usage("--spec-method: the load simulation does not model speculative decoding; "
-                     "drop it with --rate");
     q->rate = rate;
     q->ttft_slo_s = o->v.ttft_ms / 1e3;
     q->tpot_slo_s = o->v.itl_ms / 1e3;
@@ -90,9 +84,10 @@ static char *opt_name(const engine_fleet_option *o, char *b, size_t n)
     if (o->disagg) {
         char d[64];
         engine_disagg_name(o->dplan, d, sizeof d);
-        snprintf(b, n, "%s (%d prefill x TP%d, %d decode x TP%d), %s", d, o->dplan.prefill.dp,
-                 o->dplan.prefill.tp, o->dplan.decode.dp, o->dplan.decode.tp,
-                 engine_dtype_name(o->dtype));
+        snprintf(b, n, "%s (%d prefill x TP%d, %d decode x TP%d), %s%s%s", d,
+                 o->dplan.prefill.dp, o->dplan.prefill.tp, o->dplan.decode.dp,
+                 o->dplan.decode.tp, engine_dtype_name(o->dtype),
+                 o->spec ? ", speculation " : "", o->spec ? engine_spec_method_name(o->spec) : "");
         return b;
     }
     int k = snprintf(b, n, "%d x TP%d", o->plan.dp, o->plan.tp);
@@ -106,7 +101,8 @@ static char *opt_name(const engine_fleet_option *o, char *b, size_t n)
         k += snprintf(b + k, n - (size_t)k, " (DP attention, an EP group over %d replicas)",
                       o->plan.ep / o->plan.tp);
     if (k > 0 && (size_t)k < n)
-        snprintf(b + k, n - (size_t)k, ", %s", engine_dtype_name(o->dtype));
+        snprintf(b + k, n - (size_t)k, ", %s%s%s", engine_dtype_name(o->dtype),
+                 o->spec ? ", speculation " : "", o->spec ? engine_spec_method_name(o->spec) : "");
     return b;
 }
 
@@ -292,6 +288,7 @@ static cJSON *option_json(const engine_fleet_option *o)
         cJSON_AddNullToObject(j, "disagg");
     }
     cJSON_AddStringToObject(j, "dtype", engine_dtype_name(o->dtype));
+    cJSON_AddStringToObject(j, "spec_method", engine_spec_method_name(o->spec));
     cJSON_AddNumberToObject(j, "gpus", o->gpus);
     out_json_add_positive(j, "cost_per_hour_usd", o->cost_per_hour_usd);
     cJSON_AddNumberToObject(j, "max_num_seqs", o->max_num_seqs);
@@ -365,6 +362,11 @@ static int print_json(const engine_fleet_request *q, const engine_fleet_result *
     for (int d = 0; d < ENGINE_DTYPE_COUNT; d++)
         if (aq & (1u << d))
             cJSON_AddItemToArray(al, cJSON_CreateString(engine_dtype_name((engine_dtype)d)));
+    cJSON *as = cJSON_AddArrayToObject(rq, "allow_spec");
+    for (int m = 0; m < ENGINE_SPEC_COUNT; m++)
+        if (q->allow_spec & (1u << m))
+            cJSON_AddItemToArray(as, cJSON_CreateString(engine_spec_method_name(
+                                         (engine_spec_method)m)));
     cJSON_AddStringToObject(root, "verdict", engine_fleet_status_name(r->status));
     if (r->have_choice) {
         cJSON *c = option_json(&r->chosen);
@@ -393,7 +395,8 @@ static int print_json(const engine_fleet_request *q, const engine_fleet_result *
 
 /* --- entry ----------------------------------------------------------------- */
 
-int cli_recommend_fleet(const cli_opts *o, const cli_scenario *cs, unsigned allow_quant)
+int cli_recommend_fleet(const cli_opts *o, const cli_scenario *cs, unsigned allow_quant,
+                        unsigned allow_spec)
 {
     engine_fleet_request q;
     memset(&q, 0, sizeof q);
@@ -407,6 +410,7 @@ int cli_recommend_fleet(const cli_opts *o, const cli_scenario *cs, unsigned allo
                  : CLI_SEEN(o, gpus)   ? cs->scenario.gpus
                                        : 0;
     q.allow_quant = allow_quant;
+    q.allow_spec = allow_spec;
     q.seed = cs->scenario.seed;
     engine_error err = {{0}};
     size_t bytes = engine_fleet_workspace_bytes(&q);

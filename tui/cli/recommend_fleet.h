@@ -16,8 +16,10 @@ int cli_recommend_is_fleet(const cli_opts *o);
 int cli_recommend_fleet_flags(const cli_opts *o);
 
 /* Run the fleet search for the loaded scenario (cs, which it borrows) and
- * print the answer; allow_quant as recommend parsed it.  Returns CLI_OK,
- * CLI_USAGE (a bad flag, one line on stderr) or CLI_FAIL. */
-int cli_recommend_fleet(const cli_opts *o, const cli_scenario *cs, unsigned allow_quant);
+ * print the answer; allow_quant and allow_spec (--allow-spec) as recommend
+ * parsed them.  Returns CLI_OK, CLI_USAGE (a bad flag, one line on stderr)
+ * or CLI_FAIL. */
+int cli_recommend_fleet(const cli_opts *o, const cli_scenario *cs, unsigned allow_quant,
+                        unsigned allow_spec);
 
 #endif

@@ -374,7 +374,7 @@ const val_case val_cases[] = {
     {"trtb07-l2-70b-h200-f8-b96-128-4096", "NVIDIA/TensorRT-LLM@e093e484598655c4d7c6c91fab4fb0e55c56bbd3:docs/source/blogs/Falcon180B-H200.md, Llama-70B on H200 (1 GPU, 4096 output)",
      "TRT-LLM v0.7a, static batch 96 (BS list), FP8, out_tps = OSL x BS / latency / tp",
      "llama-2-70b", "h200", NULL, NULL, "trt-llm", 1, 1, 1, 1, 96, 0, 128, 4096, F8, F8, 0.99, 4224,
-     VAL_TPS_GPU, 1946, 0.50, "TensorRT-LLM 0.7a static batch 96 at 4096 output tokens: 1.4x below the engine with no stated reason", 1, 0, 0},
+     VAL_TPS_GPU, 1946, 0.50, "setup re-read (session 18): the blog states FP8 only; the KV cache must be FP8 too, as batch 96 of 4224 tokens takes 65 GB in FP8 and 133 GB in FP16 beside 69 GB of weights on 141 GB (its batches 960, 192, 96 all fill about 65 GB of FP8 KV). The same table's 1-GPU rows go 0.94 (128/128, batch 960: 3803 tok/s/GPU) -> 1.30 (128/2048, batch 192: 2941) -> 1.44 here: the error grows with the context, i.e. decode attention; 0.7a had the first generation of the GQA (XQA) kernel ('TensorRT-LLM GQA now 2.4x faster on H200', the same blog; docs/source/blogs/XQA-kernel.md: 1227 -> 2941 tok/s/GPU at 128/2048), whose KV streaming the engine takes at today's rate", 1, 0, 0},
     /* --- TRT-0.12 perf-overview: trtllm-bench offline, output tok/s of the system --- */
     {"trt012-l3-8b-h200-f8-off-128-4096", "NVIDIA/TensorRT-LLM@31ac30e928a2db795799fdcab6be446bfa3a3998:docs/source/performance/perf-overview.md, Throughput Measurements",
      "TRT-LLM 0.12.0 trtllm-bench throughput (offline, all requests queued), engine per model, FP8 weights + FP8 KV",
@@ -845,20 +845,25 @@ const val_case val_cases[] = {
      "mixtral-8x7b", "a100-80gb", NULL, NULL, "vllm", 2, 2, 1, 1, 8, 0, 32, 128, B16, B16, 0, 0,
      VAL_E2E, 3643.84e-3, 0.30, "vLLM nightly of late 2024: 0.6.x, the V0 engine with the async output processor (fw_version v0.6, 1040 us + 38.2 us a step): 1.10 -> 1.13 here while the H200 rows of the same build get closer (0.93 -> 1.03, 0.91 -> 0.96); this A100 TP2 Mixtral step was modelled long before the host cost moved", 0, 0, 0, .fw_version = ENGINE_FWV_V06},
     /* --- OCI: Llama 3.1 405B FP8 on 8 x MI300X, vLLM --- */
-    /* The post (2024-10-10) states no vLLM version: a V0 engine by its date, 0.5 or
-     * 0.6 unknown, so fw_version stays the default (the profile's host loop). */
+    /* The post (2024-10-10) states no vLLM version.  By its date it ran a V0 engine:
+     * V1 became vLLM's default only in 0.8 (2025), so the profile's default host loop
+     * (the V1 figure) is the one loop it cannot have run.  Of the two V0 loops the
+     * rows take v0.6 (1040 us + 38.2 us a sequence): 0.6.0-0.6.3 were the releases
+     * of Sept-Oct 2024 and the ROCm 0.6.1 build of the LIB MI300X rows is of the same
+     * months; 0.5 (v0, 1167 + 100.4 us) would put the batch-256 row at 1.20 instead
+     * of 1.39 (session 18, outliers: default 1.49). */
     {"oci-l31-405b-mi300x-f8-tp8-b1-128-128", "https://blogs.oracle.com/cloud-infrastructure/post/serving-llama-31-405b-model-with-amd-mi300x-gpus, Latency measurements",
-     "vLLM (version unstated) benchmarks/benchmark_latency.py, one instance on 8 GPUs (TP8 implied), batch 1",
+     "vLLM (version unstated; by date, 2024-10-10, a V0 engine of the 0.6 line) benchmarks/benchmark_latency.py, one instance on 8 GPUs (TP8 implied), batch 1",
      "llama-3.1-405b", "mi300x", NULL, NULL, "vllm", 8, 8, 1, 1, 1, 0, 128, 128, F8, B16, 0, 0,
-     VAL_E2E, 3.530, 0.30, NULL, 0, 0, 0},
+     VAL_E2E, 3.530, 0.30, NULL, 0, 0, 0, .fw_version = ENGINE_FWV_V06},
     {"oci-l31-405b-mi300x-f8-tp8-b256-128-128", "https://blogs.oracle.com/cloud-infrastructure/post/serving-llama-31-405b-model-with-amd-mi300x-gpus, Latency measurements",
-     "vLLM (version unstated) benchmarks/benchmark_latency.py, one instance on 8 GPUs (TP8 implied), batch 256",
+     "vLLM (version unstated; by date, 2024-10-10, a V0 engine of the 0.6 line) benchmarks/benchmark_latency.py, one instance on 8 GPUs (TP8 implied), batch 256",
      "llama-3.1-405b", "mi300x", NULL, NULL, "vllm", 8, 8, 1, 1, 256, 0, 128, 128, F8, B16, 0, 0,
-     VAL_TPS, 1846, 0.60, "vLLM on 8 MI300X, FP8 405B: the engine takes the BF16 GEMM fraction of MI300X (MAMF 0.511) for FP8 as well; no FP8 fraction is published for MI300X", 0, 0, 0},
+     VAL_TPS, 1846, 0.45, "vLLM on 8 MI300X, FP8 405B: the engine takes the BF16 GEMM fraction of MI300X (MAMF 0.511) for FP8 as well; no FP8 fraction is published for MI300X; the V0 host loop of its date (fw_version v0.6: 1.49 -> 1.39)", 0, 0, 0, .fw_version = ENGINE_FWV_V06},
     {"oci-l31-405b-mi300x-f8-tp8-off-128-2048", "https://blogs.oracle.com/cloud-infrastructure/post/serving-llama-31-405b-model-with-amd-mi300x-gpus, Throughput measurements (generation heavy)",
-     "vLLM (version unstated) benchmark_throughput.py (offline), one instance on 8 GPUs",
+     "vLLM (version unstated; by date, 2024-10-10, a V0 engine of the 0.6 line) benchmark_throughput.py (offline), one instance on 8 GPUs",
      "llama-3.1-405b", "mi300x", NULL, NULL, "vllm", 8, 8, 1, 1, 0, 0, 128, 2048, F8, B16, 0, 0,
-     VAL_TPS, 2794, 0.50, "runs at vLLM's default max_num_seqs 256 (the post is of 2024-10-10: vLLM V0, whose default is 256 on every GPU), not the 939 sequences the KV cache holds (ratio 1.58 there); the rest as oci-l31-405b-mi300x-f8-tp8-b256-128-128", 0, 0, 0},
+     VAL_TPS, 2794, 0.40, "runs at vLLM's default max_num_seqs 256 (the post is of 2024-10-10: vLLM V0, whose default is 256 on every GPU), not the 939 sequences the KV cache holds (ratio 1.42 there at v0.6); the rest as oci-l31-405b-mi300x-f8-tp8-b256-128-128", 0, 0, 0, .fw_version = ENGINE_FWV_V06},
     /* --- VB3: vLLM FP8 KV-cache post, Llama-3.1-8B on one H100, concurrency 8 --- */
     {"vb3-l31-8b-h100-c8-20k-2k-itl", "vllm-project/vllm-project.github.io@c3a01c4a5807c8d900ae468897e45263373e534e:_posts/2026-04-22-fp8-kvcache.md, Table 4 (BF16 row)",
      "vLLM (v0.19.1 presumed) vllm bench serve, concurrency 8, 150 requests, FlashAttention-3, BF16 KV",

@@ -572,7 +572,8 @@ static void test_modelopt_kv_rows(void **state)
 /* Every vLLM row names its engine generation from its source's stated
  * version (val_case.fw_version): 0.4/0.5 (and the LIB runs of mid 2024, and
  * MLC's 2023 commit) v0, 0.6.x with CUDA graphs v0.6, 0.8 and later v1; an
- * unstated version keeps the default.  A row of each is evaluated at its
+ * unstated version of a run dated before 0.8 (the OCI post of 2024-10-10) takes
+ * the V0 loop of its date, v0.6; any other unstated version keeps the default.  A row of each is evaluated at its
  * generation's host loop: qw2-0.5b (vLLM 0.4.2) at batch 1 pays
  * (1167 - 540) + (100.4 - 12.7) = 714.7 us a decode step more than the same
  * scenario at the default. */
@@ -594,6 +595,8 @@ static void test_fw_version_rows(void **state)
             assert_int_equal(c->fw_version, ENGINE_FWV_V06);
         else if (strstr(st, "v0.19") || strstr(st, "v0.1"))
             assert_int_equal(c->fw_version, ENGINE_FWV_V1);
+        else if (strstr(st, "by date, 2024-")) /* before 0.8, whose default is V1 */
+            assert_int_equal(c->fw_version, ENGINE_FWV_V06);
         else if (strstr(st, "version unstated"))
             assert_int_equal(c->fw_version, ENGINE_FWV_DEFAULT);
         else if (strstr(st, "nightly (late 2024)")) /* 0.6.x: V1 is the default from 0.8 */
@@ -605,9 +608,9 @@ static void test_fw_version_rows(void **state)
             assert_false(c->eager);
     }
     assert_int_equal(n[ENGINE_FWV_V0], 19);
-    assert_int_equal(n[ENGINE_FWV_V06], 17);
+    assert_int_equal(n[ENGINE_FWV_V06], 20); /* the 3 OCI rows of 2024-10 by date */
     assert_int_equal(n[ENGINE_FWV_V1], 2);
-    assert_int_equal(n[ENGINE_FWV_DEFAULT], 3);
+    assert_int_equal(n[ENGINE_FWV_DEFAULT], 0);
     for (int i = 0; i < val_serving_case_count; i++)
         if (!strcmp(val_serving_cases[i].framework, "vllm"))
             assert_int_equal(val_serving_cases[i].fw_version, ENGINE_FWV_V1);
@@ -615,7 +618,7 @@ static void test_fw_version_rows(void **state)
         {"qw2-0.5b-a100-vllm-b1-1-2048", 1167e-6, 100.4e-6},
         {"qw25-0.5b-a100-vllm-b1-1-2048", 1040e-6, 38.2e-6},
         {"vb3-l31-8b-h100-c8-20k-2k-itl", 540e-6, 12.7e-6},
-        {"oci-l31-405b-mi300x-f8-tp8-b1-128-128", 540e-6, 12.7e-6},
+        {"oci-l31-405b-mi300x-f8-tp8-b1-128-128", 1040e-6, 38.2e-6}, /* by date */
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         const val_result *r = result_of(rows[k].id);

@@ -120,7 +120,8 @@ typedef struct calib_device {
 /* What a kernel point measured. */
 typedef enum calib_kclass {
     CALIB_K_GEMM = 0, /* a model-shaped GEMM (op: qkv, out, gate_up, down,
-                         expert_gate_up, expert_down) */
+                         expert_gate_up, expert_down; grouped_gate_up and
+                         grouped_down: batch experts in one grouped call) */
     CALIB_K_GEMV,     /* one token through a weight of n x k (4 MB .. 1 GB) */
     CALIB_K_COPY,     /* a device-to-device (CPU: memcpy) copy; bytes read + written */
     CALIB_K_ATTN,     /* the attention proxy: batched GEMMs QK^T and PV */
@@ -192,11 +193,17 @@ double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *
 /* FLOPs and minimum bytes of a GEMM point (elem bytes per element). */
 void calib_kpoint_cost(calib_kpoint *p, double elem);
 const char *calib_kclass_name(calib_kclass c);
+/* 1 when p is a grouped expert GEMM (op "grouped_gate_up" / "grouped_down":
+ * `batch` experts of one shape, m tokens each, in one grouped call - or
+ * `calls` GEMMs where the library has none). */
+int calib_kpoint_grouped(const calib_kpoint *p);
 
 /* The model-shaped sweep plan: the GEMM shapes of m at each TP degree
  * 1, 2, 4, 8 up to max_tp that divides its heads, at each token count of
  * tokens[] (MoE experts at the per-expert counts tokens * top_k / experts,
- * at least 1), in dtype.  Writes up to cap points (time 0), returns how
+ * at least 1, one expert a GEMM; then, 16-bit only, the grouped expert
+ * GEMMs of each step: batch = the experts it touches, m = tokens each), in
+ * dtype.  Writes up to cap points (time 0), returns how
  * many the plan has (may exceed cap). */
 int calib_plan_gemms(const engine_model *m, int max_tp, const int *tokens, int n_tokens,
                      const char *dtype, double elem, calib_kpoint *out, int cap);
@@ -412,6 +419,19 @@ typedef struct calib_cuda_api {
     int (*graph_launch)(void *exec, void *stream);     /* cudaGraphLaunch */
     int (*graph_exec_destroy)(void *exec);             /* cudaGraphExecDestroy */
     int (*graph_destroy)(void *graph);                 /* cudaGraphDestroy */
+    /* Optional (cuBLAS 12.5 and later): the MoE experts' grouped GEMMs in
+     * one call; transa .. ldc and group_size are host arrays of group_count
+     * entries, alpha / beta host floats per group (FP32 compute), a / b / c
+     * device arrays of device pointers, one per GEMM of every group.  A
+     * table without it times those points as a loop of blas_gemm_ex. */
+    int (*blas_gemm_grouped_batched_ex)(void *handle, const int *transa, const int *transb,
+                                        const int *m, const int *n, const int *k,
+                                        const void *alpha, const void *const *a, int a_type,
+                                        const int *lda, const void *const *b, int b_type,
+                                        const int *ldb, const void *beta, void *const *c,
+                                        int c_type, const int *ldc, int group_count,
+                                        const int *group_size, int compute_type);
+                                                       /* cublasGemmGroupedBatchedEx */
     /* Optional, cublasLt (libcublasLt): the fp8 GEMMs (E4M3 x E4M3, bf16 out,
      * FP32 accumulation, per-tensor scale pointers), timed where the GPU has
      * FP8 tensor cores (compute capability 8.9 or later); a table without

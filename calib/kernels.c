@@ -62,6 +62,41 @@ static int add_plan(calib_kpoint *out, int cap, int n, const char *op, const cha
     return m > 0 && nn > 0 && k > 0 ? n + 1 : n;
 }
 
+/* The grouped expert GEMMs of a step of t tokens at TP degree tp (ep 1,
+ * every expert sharded over the TP group, as moe_routed in engine/eval.c
+ * times them): G experts, the expected number a step touches when each
+ * token picks top_k of E uniformly, E (1 - (1 - top_k / E)^t) rounded
+ * (1..E), each at ceil(t top_k / G) tokens: one point of `batch` G GEMMs
+ * of one shape per (G, tokens) pair, once each.  16-bit only (cuBLAS's
+ * grouped GEMM; fp8 has no grouped cublasLt call here). */
+static int plan_grouped(const engine_model *m, int tp, const int *tokens, int nt, const char *dt,
+                        double elem, calib_kpoint *out, int cap, int n)
+{
+    int g = m->gated_mlp ? 2 : 1, fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn, d = m->hidden;
+    double E = m->experts, K = m->top_k < m->experts ? m->top_k : m->experts;
+    int last_g = 0, last_m = 0;
+    for (int i = 0; i < nt; i++) {
+        double hit = K < E ? E * (1.0 - pow(1.0 - K / E, tokens[i])) : E;
+        int G = (int)lround(hit);
+        G = G < 1 ? 1 : G > m->experts ? m->experts : G;
+        long long me = ((long long)tokens[i] * m->top_k + G - 1) / G;
+        if (me < 1)
+            me = 1;
+        if ((G == last_g && me == last_m) || me > (1 << 30))
+            continue;
+        last_g = G;
+        last_m = (int)me;
+        int n0 = n;
+        n = add_plan(out, cap, n, "grouped_gate_up", dt, elem, tp, last_m, g * (fe / tp), d);
+        n = add_plan(out, cap, n, "grouped_down", dt, elem, tp, last_m, d, fe / tp);
+        for (int j = n0; j < n && j < cap; j++) {
+            out[j].batch = G;
+            calib_kpoint_cost(&out[j], elem);
+        }
+    }
+    return n;
+}
+
 /* The shapes engine/eval.c multiplies at TP degree tp (attn_gqa, mlp,
  * moe_mlp with ep == 1): per token count. */
 static int plan_tp(const engine_model *m, int tp, const int *tokens, int nt, const char *dt,
@@ -95,6 +130,8 @@ static int plan_tp(const engine_model *m, int tp, const int *tokens, int nt, con
             n = add_plan(out, cap, n, "expert_down", dt, elem, tp, last, d, fe / tp);
         }
     }
+    if (m->experts > 0 && m->top_k > 0 && strcmp(dt, "fp8") != 0)
+        n = plan_grouped(m, tp, tokens, nt, dt, elem, out, cap, n);
     return n;
 }
 
@@ -153,11 +190,15 @@ static double fp8_peak(const calib_per_kernel *pk)
     return pk->peak_flops_fp8 > 0 ? pk->peak_flops_fp8 : 2 * pk->peak_flops;
 }
 
+/* A batched or grouped call's tiles fill the GPU together (groups =
+ * batch); a loop of calls (calls > 1: the grouped GEMM where cuBLAS has no
+ * grouped call) runs each GEMM alone. */
 static double shape_eta(const calib_per_kernel *pk, const calib_kpoint *p)
 {
     if (pk->sm <= 0)
         return 1.0;
-    return engine_gemm_shape_eta(pk->sm, p->m, p->n, p->k, p->batch > 0 ? p->batch : 1);
+    double groups = p->calls > 1 ? 1 : p->batch > 0 ? p->batch : 1;
+    return engine_gemm_shape_eta(pk->sm, p->m, p->n, p->k, groups);
 }
 
 /* The search: x = log(eff), log(bw), log(t0) and, with packing (dim 4),
@@ -332,7 +373,10 @@ static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int kee
         const calib_kpoint *p = &pts[i];
         if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0) || is_fp8(p))
             continue; /* fp8 points: their own efficiency (fit_fp8) */
-        if (!keep_cached && pk->cache_bytes > 0 && p->bytes / calls_of(p) < pk->cache_bytes) {
+        /* a grouped point's experts each have their own weights: all its
+         * bytes stream, however small one expert is */
+        double resident = calib_kpoint_grouped(p) ? p->bytes : p->bytes / calls_of(p);
+        if (!keep_cached && pk->cache_bytes > 0 && resident < pk->cache_bytes) {
             pk->n_cache_excluded++;
             continue;
         }
@@ -478,18 +522,25 @@ static int dclass_of(const char *dtype)
     return !strcmp(dtype, "fp8") || !strcmp(dtype, "int8") ? 1 : 0;
 }
 
-/* r's GEMM points as the engine's tables: one per (n, k, dclass), token
- * counts in increasing order (a repeated count keeps the first). */
+int calib_kpoint_grouped(const calib_kpoint *p)
+{
+    return p->cls == CALIB_K_GEMM && !strncmp(p->op, "grouped_", 8);
+}
+
+/* r's GEMM points as the engine's tables: one per (n, k, dclass, grouped),
+ * token counts in increasing order (a repeated count keeps the first); a
+ * grouped point's time per expert (time / batch). */
 static void tables_to_engine(const calib_result *r, engine_calib *out)
 {
     out->n_gemm = 0;
     for (int i = 0; i < r->n_kpoints; i++) {
         const calib_kpoint *p = &r->kpoints[i];
-        if (p->cls != CALIB_K_GEMM || p->batch > 1 || !(p->time_s > 0))
+        int gr = calib_kpoint_grouped(p);
+        if (p->cls != CALIB_K_GEMM || (p->batch > 1 && !gr) || !(p->time_s > 0))
             continue;
         int dc = dclass_of(p->dtype), s = 0;
         while (s < out->n_gemm && !(out->gemm[s].n == p->n && out->gemm[s].k == p->k &&
-                                    out->gemm[s].dclass == dc))
+                                    out->gemm[s].dclass == dc && out->gemm[s].grouped == gr))
             s++;
         if (s == out->n_gemm) {
             if (s >= ENGINE_CALIB_SHAPES)
@@ -498,6 +549,7 @@ static void tables_to_engine(const calib_result *r, engine_calib *out)
             out->gemm[s].n = p->n;
             out->gemm[s].k = p->k;
             out->gemm[s].dclass = dc;
+            out->gemm[s].grouped = gr;
             out->n_gemm++;
         }
         engine_calib_gemm *g = &out->gemm[s];
@@ -509,7 +561,7 @@ static void tables_to_engine(const calib_result *r, engine_calib *out)
         memmove(&g->m[j + 1], &g->m[j], (size_t)(g->count - j) * sizeof g->m[0]);
         memmove(&g->t_s[j + 1], &g->t_s[j], (size_t)(g->count - j) * sizeof g->t_s[0]);
         g->m[j] = p->m;
-        g->t_s[j] = p->time_s;
+        g->t_s[j] = gr ? p->time_s / (p->batch > 0 ? p->batch : 1) : p->time_s;
         g->count++;
     }
 }

@@ -413,11 +413,14 @@ typedef struct engine_framework {
 
 /* One measured GEMM shape: C[m x n] = A[m x k] W[k x n] took t_s[i]
  * seconds at m = m[i] tokens (m increasing, count of them).  dclass 0:
- * 16-bit math (fp16/bf16/fp32 on a CPU), 1: 8-bit (fp8/int8). */
+ * 16-bit math (fp16/bf16/fp32 on a CPU), 1: 8-bit (fp8/int8).  grouped 1:
+ * the MoE experts' grouped GEMM (one call over several experts of this
+ * shape, m[i] tokens each): t_s[i] is the call's time per expert. */
 typedef struct engine_calib_gemm {
     int n, k;
     int dclass;
     int count;
+    int grouped;
     double m[ENGINE_CALIB_TOKENS];
     double t_s[ENGINE_CALIB_TOKENS];
 } engine_calib_gemm;
@@ -482,6 +485,12 @@ typedef struct engine_calib {
  * no allocation. */
 int engine_calib_gemm_lookup(const engine_calib *c, int dclass, double m, double n, double k,
                              double *t_s);
+/* The same for `groups` GEMMs of one shape in one grouped call (an MoE
+ * layer's experts, m tokens each): c's grouped table of (n, k, dclass),
+ * per expert at m (log-log as above), times groups.  1 with *t_s, 0 when
+ * not covered.  Pure. */
+int engine_calib_grouped_lookup(const engine_calib *c, int dclass, double m, double n, double k,
+                                double groups, double *t_s);
 /* Where kernel class cls's constants come from for model m (may be NULL)
  * under calibration c (may be NULL): "measured" (a table of m's shapes),
  * "fitted" (the calibration's fitted constants), "default" (the GPU

@@ -303,23 +303,45 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
         gc.compute += groups * n * kk * w_bytes / k->pack_bw;
     gc.memory = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
     gc.time = (gc.compute > gc.memory ? gc.compute : gc.memory) + k->gemm_t0;
-    /* A measured table covering the shape replaces the model's time (one
-     * GEMM, not a grouped kernel: the tables time single GEMMs). */
+    /* A measured table covering the shape replaces the model's time: one
+     * GEMM's table, or for a grouped kernel (the MoE experts) the grouped
+     * table's time per expert at m tokens, times the groups. */
     double t;
-    if (k->tab && groups == 1 && engine_calib_gemm_lookup(k->tab, k->dclass, m, n, kk, &t))
+    if (k->tab && (groups == 1 ? engine_calib_gemm_lookup(k->tab, k->dclass, m, n, kk, &t)
+                               : engine_calib_grouped_lookup(k->tab, k->dclass, m, n, kk, groups,
+                                                             &t)))
         gc.time = t;
     return gc;
 }
 
+static int calib_table_lookup(const engine_calib *c, int dclass, int grouped, double m, double n,
+                              double k, double *t_s);
+
 int engine_calib_gemm_lookup(const engine_calib *c, int dclass, double m, double n, double k,
                              double *t_s)
+{
+    return calib_table_lookup(c, dclass, 0, m, n, k, t_s);
+}
+
+int engine_calib_grouped_lookup(const engine_calib *c, int dclass, double m, double n, double k,
+                                double groups, double *t_s)
+{
+    if (!(groups > 0) || !calib_table_lookup(c, dclass, 1, m, n, k, t_s))
+        return 0;
+    *t_s *= groups;
+    return 1;
+}
+
+static int calib_table_lookup(const engine_calib *c, int dclass, int grouped, double m, double n,
+                              double k, double *t_s)
 {
     if (!c || !c->per_kernel || !(m > 0))
         return 0;
     int nc = c->n_gemm < ENGINE_CALIB_SHAPES ? c->n_gemm : ENGINE_CALIB_SHAPES;
     for (int i = 0; i < nc; i++) {
         const engine_calib_gemm *e = &c->gemm[i];
-        if (e->n != n || e->k != k || e->dclass != dclass || e->count < 1)
+        if (e->n != n || e->k != k || e->dclass != dclass || e->count < 1 ||
+            (e->grouped != 0) != (grouped != 0))
             continue;
         int cnt = e->count < ENGINE_CALIB_TOKENS ? e->count : ENGINE_CALIB_TOKENS;
         if (m < e->m[0] || m > e->m[cnt - 1])

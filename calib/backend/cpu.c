@@ -286,7 +286,10 @@ static calib_status cpu_kernels(const calib_opts *o, calib_result *r, engine_err
         snprintf(r->kernel_note, sizeof r->kernel_note,
                  "cpu: fp32 only; no graph launch (the floor is one 1x1x1 sgemm call); "
                  "attention proxy: batched sgemm calls (no softmax, no causal mask); "
-                 "no collectives (loopback only)");
+                 "no collectives (loopback only)%s",
+                 o->model->experts > 0 ? "; grouped MoE: a loop of cblas_sgemm, one per expert "
+                                         "(OpenBLAS has no grouped GEMM)"
+                                       : "");
     return rc;
 }
 

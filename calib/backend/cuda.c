@@ -88,6 +88,7 @@ static const cuda_sym SYMS[] = {
     SYM(blas_destroy, LIB_CUBLAS, "cublasDestroy_v2", NULL, 0),
     SYM(blas_gemm_ex, LIB_CUBLAS, "cublasGemmEx", NULL, 0),
     SYM(blas_gemm_strided_batched_ex, LIB_CUBLAS, "cublasGemmStridedBatchedEx", NULL, 1),
+    SYM(blas_gemm_grouped_batched_ex, LIB_CUBLAS, "cublasGemmGroupedBatchedEx", NULL, 1),
     SYM(mem_set_async, LIB_CUDART, "cudaMemsetAsync", NULL, 1),
     SYM(stream_begin_capture, LIB_CUDART, "cudaStreamBeginCapture", NULL, 1),
     SYM(stream_end_capture, LIB_CUDART, "cudaStreamEndCapture", NULL, 1),
@@ -643,7 +644,68 @@ typedef struct kgpu {
     /* fp8 through cublasLt (lt NULL: not measured) */
     void *lt, *ws, *scale; /* handle, workspace, two device floats of 1.0 */
     void *desc, *la, *lb, *lc; /* the current fp8 point's descriptors */
+    /* the grouped expert GEMMs: the device pointer arrays (A, B, C of
+     * KGPU_MAX_GROUPS GEMMs each; NULL: none), 1 while
+     * cublasGemmGroupedBatchedEx is used, and what was said about it */
+    void *ptrs;
+    int grouped;
+    char grouped_note[200];
 } kgpu;
+
+#define KGPU_MAX_GROUPS 1024
+
+/* Expert i's operands of grouped point p: consecutive slices of the
+ * weight, input and output buffers, from the start again when one is full
+ * (each buffer is 1.1 GB or more: a reused slice is long gone from a 50 MB
+ * L2, as a step's distinct experts are). */
+static void grouped_slices(const kgpu *g, const calib_kpoint *p, int i, void **w, void **x,
+                           void **y)
+{
+    size_t sw = (size_t)p->n * p->k * 2, sx = (size_t)p->m * p->k * 2;
+    size_t sy = (size_t)p->m * p->n * 2;
+    *w = (char *)g->w + (size_t)i % (g->wb / sw) * sw;
+    *x = (char *)g->x + (size_t)i % (g->xb / sx) * sx;
+    *y = (char *)g->y + (size_t)i % (g->yb / sy) * sy;
+}
+
+/* The device pointer arrays of grouped point p, uploaded before its timing
+ * (host work must not fall between the events).  0, or a CUDA error. */
+static int grouped_prepare(kgpu *g, const calib_kpoint *p)
+{
+    void *host[3 * KGPU_MAX_GROUPS];
+    int G = p->batch;
+    for (int i = 0; i < G; i++)
+        grouped_slices(g, p, i, &host[i], &host[G + i], &host[2 * G + i]);
+    return g->api->mem_copy(g->ptrs, host, (size_t)3 * G * sizeof host[0],
+                            CALIB_CUDA_MEMCPY_H2D);
+}
+
+/* One grouped point: one cublasGemmGroupedBatchedEx call of one group of
+ * `batch` GEMMs, or (g->grouped 0) a loop of cublasGemmEx, one per expert. */
+static int kgpu_grouped(kgpu *g, const calib_kpoint *p)
+{
+    const calib_cuda_api *a = g->api;
+    const float one = 1.0f, zero = 0.0f;
+    if (g->grouped) {
+        const int op = CUBLAS_OP_N, gm = p->n, gn = p->m, gk = p->k, G = p->batch;
+        void **pa = g->ptrs;
+        return a->blas_gemm_grouped_batched_ex(g->blas, &op, &op, &gm, &gn, &gk, &one,
+                                               (const void *const *)pa, g->dt, &gm,
+                                               (const void *const *)(pa + G), g->dt, &gk, &zero,
+                                               pa + 2 * G, g->dt, &gm, 1, &G,
+                                               CUBLAS_COMPUTE_32F);
+    }
+    for (int i = 0; i < p->batch; i++) {
+        void *w, *x, *y;
+        grouped_slices(g, p, i, &w, &x, &y);
+        int s = a->blas_gemm_ex(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, w,
+                                g->dt, p->n, x, g->dt, p->k, &zero, y, g->dt, p->n,
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        if (s != 0)
+            return s;
+    }
+    return 0;
+}
 
 static int kgpu_time_events(kgpu *g, calib_kpoint *p, int warm, int reps, double *t,
                             engine_error *err);
@@ -664,6 +726,8 @@ static int kgpu_run(kgpu *g, const calib_kpoint *p)
         return 0;
     case CALIB_K_GRAPH: return a->graph_launch(g->exec, g->stream);
     case CALIB_K_GEMM:
+        if (calib_kpoint_grouped(p))
+            return kgpu_grouped(g, p);
         if (!strcmp(p->dtype, "fp8")) /* the descriptors of lt_prepare */
             return a->lt_matmul(g->lt, g->desc, &one, g->w, g->la, g->x, g->lb, &zero, g->y,
                                 g->lc, g->y, g->lc, NULL, g->ws, LT_WORKSPACE_BYTES, NULL);
@@ -726,6 +790,31 @@ static int lt_prepare(kgpu *g, const calib_kpoint *p)
     return 0;
 }
 
+/* A grouped point: through cublasGemmGroupedBatchedEx while it works (a
+ * failing call - an unsupported type or shape - is said once and the loop
+ * of cublasGemmEx takes over for the rest of the sweep), else the loop
+ * (calls = batch). */
+static int kgpu_time_grouped(kgpu *g, calib_kpoint *p, int warm, int reps, double *t,
+                             engine_error *err)
+{
+    if (g->grouped && (p->batch > KGPU_MAX_GROUPS || grouped_prepare(g, p) != 0))
+        g->grouped = 0;
+    if (g->grouped) {
+        engine_error e = {{0}};
+        if (kgpu_time_events(g, p, warm, reps, t, &e) == 0) {
+            p->calls = 1;
+            return 0;
+        }
+        g->grouped = 0;
+        snprintf(g->grouped_note, sizeof g->grouped_note,
+                 "; cublasGemmGroupedBatchedEx failed at %s %dx%dx%d x %d (%.60s): grouped MoE "
+                 "timed as a loop of cublasGemmEx",
+                 p->op, p->m, p->n, p->k, p->batch, e.msg);
+    }
+    p->calls = p->batch > 0 ? p->batch : 1;
+    return kgpu_time_events(g, p, warm, reps, t, err);
+}
+
 static int kgpu_time(void *ctx, calib_kpoint *p, int warm, int reps, double *t,
                      engine_error *err)
 {
@@ -740,6 +829,8 @@ static int kgpu_time(void *ctx, calib_kpoint *p, int warm, int reps, double *t,
             return -1;
         }
     }
+    if (calib_kpoint_grouped(p))
+        return kgpu_time_grouped(g, p, warm, reps, t, err);
     int rc = kgpu_time_events(g, p, warm, reps, t, err);
     if (fp8)
         lt_release(g);
@@ -790,8 +881,8 @@ static void kgpu_free(kgpu *g)
     lt_release(g);
     if (g->lt)
         a->lt_destroy(g->lt);
-    void *bufs[] = {g->w, g->x, g->y, g->ws, g->scale};
-    for (int i = 0; i < 5; i++)
+    void *bufs[] = {g->w, g->x, g->y, g->ws, g->scale, g->ptrs};
+    for (int i = 0; i < 6; i++)
         if (bufs[i])
             a->mem_free(bufs[i]);
     memset(g, 0, sizeof *g);
@@ -848,6 +939,32 @@ static int kgpu_fp8(kgpu *g, const calib_device *d, char *why, size_t len)
     return 1;
 }
 
+/* The grouped expert GEMMs of an MoE model: cublasGemmGroupedBatchedEx
+ * where the table has it (cuBLAS 12.5+) and its pointer arrays could be
+ * allocated, else a loop of cublasGemmEx; either way said in
+ * g->grouped_note. */
+static void kgpu_grouped_setup(kgpu *g, const engine_model *m)
+{
+    const calib_cuda_api *a = g->api;
+    if (m->experts <= 0)
+        return;
+    if (!a->blas_gemm_grouped_batched_ex) {
+        snprintf(g->grouped_note, sizeof g->grouped_note,
+                 "; grouped MoE: a loop of cublasGemmEx, one per expert (this cuBLAS has no "
+                 "cublasGemmGroupedBatchedEx: 12.5 or later has)");
+        return;
+    }
+    if (a->mem_alloc(&g->ptrs, (size_t)3 * KGPU_MAX_GROUPS * sizeof(void *)) != 0) {
+        g->ptrs = NULL;
+        snprintf(g->grouped_note, sizeof g->grouped_note,
+                 "; grouped MoE: a loop of cublasGemmEx (no GPU memory for the pointer arrays)");
+        return;
+    }
+    g->grouped = 1;
+    snprintf(g->grouped_note, sizeof g->grouped_note,
+             "; grouped MoE: cublasGemmGroupedBatchedEx, one group of the step's experts");
+}
+
 /* Buffers for the largest point of the plan (the weights of 1 GB GEMVs,
  * 16k tokens through the widest layer, the 1 GiB copy), two events. */
 static calib_status kgpu_setup(kgpu *g, const calib_opts *o, void *blas, engine_error *err)
@@ -879,6 +996,7 @@ static calib_status kgpu_setup(kgpu *g, const calib_opts *o, void *blas, engine_
         engine_errorf(err, "cuda backend: cannot initialise the GPU buffers");
         return CALIB_ERR;
     }
+    kgpu_grouped_setup(g, m);
     return CALIB_OK;
 }
 
@@ -914,6 +1032,8 @@ static calib_status cuda_kernels(const calib_opts *o, const calib_cuda_api *a, v
     calib_opts inner = *o;
     if (rc == CALIB_OK)
         rc = calib_ksweep(&inner, &x, r, err);
+    size_t used = strlen(r->kernel_note);
+    snprintf(r->kernel_note + used, sizeof r->kernel_note - used, "%s", g.grouped_note);
     kgpu_free(&g);
     return rc;
 }

@@ -208,6 +208,26 @@ static int f_gemm_batched(void *h, int ta, int tb, int m, int n, int k, const vo
     return 0;
 }
 
+static int f_gemm_grouped(void *h, const int *ta, const int *tb, const int *m, const int *n,
+                          const int *k, const void *alpha, const void *const *a, int at,
+                          const int *lda, const void *const *b, int bt, const int *ldb,
+                          const void *beta, void *const *c, int ct, const int *ldc, int groups,
+                          const int *size, int compute)
+{
+    (void)h, (void)ta, (void)tb, (void)alpha, (void)a, (void)at, (void)lda, (void)b, (void)bt;
+    (void)ldb, (void)beta, (void)c, (void)ct, (void)ldc, (void)compute;
+    ts_fake.grouped++;
+    if (ts_fake.grouped_rc)
+        return ts_fake.grouped_rc;
+    for (int i = 0; i < groups; i++) {
+        ts_fake.grouped_gemms += size[i];
+        fake_work(2.0 * size[i] * m[i] * n[i] * k[i],
+                  size[i] * ((double)m[i] * k[i] + (double)k[i] * n[i] + (double)m[i] * n[i]) * 2,
+                  n[i], m[i], k[i], size[i]);
+    }
+    return 0;
+}
+
 /* cublasLt: layouts remember rows x cols */
 static unsigned long long lt_dims[64][2];
 static int lt_next;
@@ -312,6 +332,7 @@ calib_cuda_api ts_fake_cuda_reset(void)
         .blas_destroy = f_destroy,
         .blas_gemm_ex = f_gemm,
         .blas_gemm_strided_batched_ex = f_gemm_batched,
+        .blas_gemm_grouped_batched_ex = f_gemm_grouped,
         .mem_set_async = f_set_async,
         .stream_begin_capture = f_begin_capture,
         .stream_end_capture = f_end_capture,

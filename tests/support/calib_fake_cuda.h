@@ -30,8 +30,12 @@ typedef struct ts_fake_cuda {
     int cc_major, cc_minor; /* compute capability reported (0 0: 9.0) */
     double eff_fp8;     /* fp8 GEMMs (cublasLt): at 2 x peak x eff_fp8, 1-byte operands */
     int lt_fail_k;      /* cublasLtMatmul fails (CUBLAS_STATUS_NOT_SUPPORTED) at this k */
+    int grouped_rc;     /* cublasGemmGroupedBatchedEx's return (0: it works, timed as one
+                           grouped kernel: one t0, eta_shape over all its GEMMs) */
     /* counters */
     int allocs, frees, gemms, batched, memsets, graphs, lt_matmuls, lt_live;
+    int grouped;        /* cublasGemmGroupedBatchedEx calls */
+    int grouped_gemms;  /* the GEMMs they made */
 } ts_fake_cuda;
 
 extern ts_fake_cuda ts_fake;

@@ -74,14 +74,38 @@ static void test_plan_moe_experts(void **state)
     static const int tok[] = {1, 4, 512};
     calib_kpoint p[64];
     int n = calib_plan_gemms(&m, 1, tok, 3, "bf16", 2, p, 64);
-    assert_int_equal(n, 3 * 2 + 2 * 2); /* per-expert counts 1 and 128 */
+    /* qkv + out at 3 token counts; one expert at the per-expert counts 1
+     * and 128; the grouped experts of each step: 3 (experts, tokens) pairs */
+    assert_int_equal(n, 3 * 2 + 2 * 2 + 3 * 2);
     assert_null(find(p, n, "gate_up", 1, 1));
     const calib_kpoint *e = find(p, n, "expert_gate_up", 1, 128);
     assert_non_null(e);
     assert_int_equal(e->n, 2 * 14336);
     assert_int_equal(e->k, 4096);
+    assert_int_equal(e->batch, 1);
     assert_non_null(find(p, n, "expert_down", 1, 1));
     assert_null(find(p, n, "expert_down", 1, 4));
+    /* grouped, E = 8, top-2: a step of 1 token touches 8 (1 - 0.75) = 2
+     * experts of 1 token; 4 tokens 8 (1 - 0.75^4) = 5.47 -> 5 experts of
+     * ceil(8 / 5) = 2; 512 tokens all 8 of 128 */
+    static const int G[] = {2, 5, 8}, M[] = {1, 2, 128};
+    for (int i = 0; i < 3; i++) {
+        const calib_kpoint *g = find(p, n, "grouped_gate_up", 1, M[i]);
+        assert_non_null(g);
+        assert_int_equal(g->batch, G[i]);
+        assert_int_equal(g->n, 2 * 14336);
+        assert_int_equal(g->k, 4096);
+        assert_true(calib_kpoint_grouped(g));
+        assert_true(g->flops == 2.0 * G[i] * M[i] * 2 * 14336 * 4096);
+        const calib_kpoint *d = find(p, n, "grouped_down", 1, M[i]);
+        assert_non_null(d);
+        assert_int_equal(d->batch, G[i]);
+        assert_int_equal(d->n, 4096);
+        assert_int_equal(d->k, 14336);
+    }
+    assert_false(calib_kpoint_grouped(e));
+    /* fp8: the single experts only (no grouped cublasLt call) */
+    assert_int_equal(calib_plan_gemms(&m, 1, tok, 3, "fp8", 1, p, 64), 3 * 2 + 2 * 2);
 }
 
 /* Exact data from the per-kernel form at known constants (an H100-like
@@ -335,6 +359,59 @@ static void test_engine_table_lookup(void **state)
     c.n_gemm = 0;
     want = (4096.0 * 4096 + 4096 + 4096) * 2 / 2e12 + 5e-6;
     assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_FP16, 1, 4096, 4096, 2, 2) - want) < 1e-15);
+}
+
+/* The grouped expert GEMMs' table: per expert 10 us at 1 token and 40 us
+ * at 4 (n 28672, k 4096, 16-bit): 3 experts of 2 tokens in one grouped call
+ * take 3 x sqrt(10 us x 40 us) = 60 us; a single GEMM of that shape is not
+ * covered (only the grouped table), nor are 8 tokens each. */
+static void test_engine_grouped_lookup(void **state)
+{
+    (void)state;
+    engine_calib c = one_shape();
+    c.n_gemm = 2;
+    c.gemm[1] = (engine_calib_gemm){.n = 28672, .k = 4096, .dclass = 0, .count = 2,
+                                    .grouped = 1, .m = {1, 4}, .t_s = {10e-6, 40e-6}};
+    double t = 0;
+    assert_int_equal(engine_calib_grouped_lookup(&c, 0, 2, 28672, 4096, 3, &t), 1);
+    assert_true(fabs(t - 60e-6) < 1e-15);
+    assert_int_equal(engine_calib_grouped_lookup(&c, 0, 1, 28672, 4096, 2.5, &t), 1);
+    assert_true(fabs(t - 25e-6) < 1e-15);
+    assert_int_equal(engine_calib_grouped_lookup(&c, 0, 8, 28672, 4096, 3, &t), 0);
+    assert_int_equal(engine_calib_grouped_lookup(&c, 1, 2, 28672, 4096, 3, &t), 0); /* fp8 */
+    assert_int_equal(engine_calib_gemm_lookup(&c, 0, 2, 28672, 4096, &t), 0);
+    /* the single GEMM's table is not a grouped one */
+    assert_int_equal(engine_calib_grouped_lookup(&c, 0, 2, 4096, 4096, 3, &t), 0);
+    /* the engine's grouped GEMM (the MoE layer's experts) takes the table */
+    engine_gpu g = tg_h100();
+    assert_true(fabs(engine_grouped_gemm_s(&g, &c, ENGINE_FP16, 2, 28672, 4096, 3, 2, 2) -
+                     60e-6) < 1e-15);
+    /* one group is a single GEMM: the fitted constants (no single table):
+     * 2 tokens through 28672 x 4096 at 2 bytes is memory-bound */
+    double want = (28672.0 * 4096 + 2 * 4096 + 2 * 28672) * 2 / 2e12 + 5e-6;
+    assert_true(fabs(engine_grouped_gemm_s(&g, &c, ENGINE_FP16, 2, 28672, 4096, 1, 2, 2) -
+                     want) < 1e-15);
+    /* the tables of a measured result: a grouped point's time per expert */
+    calib_result r;
+    memset(&r, 0, sizeof r);
+    r.has_per_kernel = 1;
+    r.per_kernel.peak_flops = 1e12;
+    calib_kpoint k = {.cls = CALIB_K_GEMM, .op = "grouped_gate_up", .dtype = "fp16", .tp = 1,
+                      .m = 2, .n = 28672, .k = 4096, .batch = 5, .calls = 1, .time_s = 50e-6};
+    assert_int_equal(calib_result_add_kpoint(&r, &k), 0);
+    snprintf(k.op, sizeof k.op, "expert_gate_up");
+    k.batch = 1;
+    k.time_s = 12e-6;
+    assert_int_equal(calib_result_add_kpoint(&r, &k), 0);
+    engine_calib ec;
+    memset(&ec, 0, sizeof ec);
+    calib_result_to_engine(&r, &ec);
+    assert_int_equal(ec.n_gemm, 2);
+    assert_int_equal(ec.gemm[0].grouped, 1);
+    assert_true(ec.gemm[0].t_s[0] == 10e-6);
+    assert_int_equal(ec.gemm[1].grouped, 0);
+    assert_true(ec.gemm[1].t_s[0] == 12e-6);
+    calib_result_free(&r);
 }
 
 static void test_calib_sources(void **state)
@@ -687,6 +764,99 @@ static void test_cuda_fake_per_kernel(void **state)
  * efficiency against the fp8 roof (2 x the 16-bit estimate: 81.92
  * TFLOP/s): the fake's 0.6 comes back within 2 %, the 16-bit constants
  * unchanged; every descriptor is destroyed.  sm_80: no fp8, said. */
+/* An MoE model's grouped expert GEMMs on the fake GPU: one
+ * cublasGemmGroupedBatchedEx call per point (calls 1, the fake's roofline
+ * over all its GEMMs with one t0), in the fit (the constants come back
+ * within 1-2 %) and in the engine's grouped tables; without the call, or
+ * when it fails, a loop of cublasGemmEx per expert (calls = experts), said
+ * in the note. */
+static void fake_grouped_run(calib_cuda_api *api, calib_result *r)
+{
+    engine_model m = tm_mixtral_8x7b();
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CUDA;
+    o.cuda = api;
+    o.quick = 1;
+    o.skip_comm = 1;
+    o.model = &m;
+    o.max_tp = 2;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, r, &err), CALIB_OK);
+    const calib_per_kernel *pk = &r->per_kernel;
+    assert_true(fabs(pk->gemm_efficiency / 0.8 - 1) < 0.01);
+    assert_true(fabs(pk->bw_bytes_per_s / 0.3e12 - 1) < 0.01);
+    assert_true(fabs(pk->t0_s / 5e-6 - 1) < 0.02);
+    assert_true(pk->mape < 0.01);
+    assert_int_equal(ts_fake.allocs, ts_fake.frees);
+}
+
+static int grouped_points(const calib_result *r, int calls_is_batch)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_kpoints; i++) {
+        const calib_kpoint *p = &r->kpoints[i];
+        if (!calib_kpoint_grouped(p))
+            continue;
+        n++;
+        assert_int_equal(p->calls, calls_is_batch ? p->batch : 1);
+    }
+    return n;
+}
+
+static void test_cuda_fake_grouped_moe(void **state)
+{
+    (void)state;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    fake_roofline();
+    calib_result r;
+    fake_grouped_run(&api, &r);
+    /* --quick: 1, 4, 16, 64, 256, 1024, 4096 tokens; E 8, top-2: experts
+     * touched 2, 5, 8, 8, ... of 1, 2, 4, 16, 64, 256, 1024 tokens each: 7
+     * pairs x 2 GEMMs x TP 1, 2 */
+    int ng = grouped_points(&r, 0);
+    assert_int_equal(ng, 7 * 2 * 2);
+    assert_int_equal(ts_fake.grouped, ng * (1 + 3)); /* a warm-up and 3 repeats each */
+    assert_non_null(strstr(r.kernel_note, "grouped MoE: cublasGemmGroupedBatchedEx"));
+    const calib_kpoint *g = find(r.kpoints, r.n_kpoints, "grouped_gate_up", 1, 2);
+    assert_non_null(g);
+    assert_int_equal(g->batch, 5);
+    /* 5 experts of 2 tokens through 4096 -> 28672 are memory-bound: all
+     * their weights once, one t0 */
+    double b = 5 * (2.0 * 4096 + 4096.0 * 28672 + 2.0 * 28672) * 2;
+    assert_true(fabs(g->time_s - (b / 0.3e12 + 5e-6)) < 1e-9);
+    engine_calib ec;
+    memset(&ec, 0, sizeof ec);
+    calib_result_to_engine(&r, &ec);
+    double t = 0;
+    assert_int_equal(engine_calib_grouped_lookup(&ec, 0, 2, 28672, 4096, 5, &t), 1);
+    assert_true(fabs(t - g->time_s) < 1e-12);
+    calib_result_free(&r);
+
+    /* no cublasGemmGroupedBatchedEx (cuBLAS before 12.5): the loop */
+    api = ts_fake_cuda_reset();
+    fake_roofline();
+    api.blas_gemm_grouped_batched_ex = NULL;
+    fake_grouped_run(&api, &r);
+    assert_int_equal(grouped_points(&r, 1), 7 * 2 * 2);
+    assert_int_equal(ts_fake.grouped, 0);
+    assert_non_null(strstr(r.kernel_note, "grouped MoE: a loop of cublasGemmEx"));
+    g = find(r.kpoints, r.n_kpoints, "grouped_gate_up", 1, 2);
+    assert_true(fabs(g->time_s - (b / 0.3e12 + 5 * 5e-6)) < 1e-9); /* t0 per expert */
+    calib_result_free(&r);
+
+    /* the grouped call fails (CUBLAS_STATUS_NOT_SUPPORTED): said once, the
+     * loop for every grouped point */
+    api = ts_fake_cuda_reset();
+    fake_roofline();
+    ts_fake.grouped_rc = 15;
+    fake_grouped_run(&api, &r);
+    assert_int_equal(grouped_points(&r, 1), 7 * 2 * 2);
+    assert_int_equal(ts_fake.grouped, 1);
+    assert_non_null(strstr(r.kernel_note, "cublasGemmGroupedBatchedEx failed at grouped_gate_up"));
+    calib_result_free(&r);
+}
+
 static void test_cuda_fake_fp8(void **state)
 {
     (void)state;
@@ -759,6 +929,8 @@ int main(void)
         cmocka_unit_test(test_cpu_calib_no_gpu_waves),
         cmocka_unit_test(test_engine_table_lookup),
         cmocka_unit_test(test_calib_sources),
+        cmocka_unit_test(test_engine_grouped_lookup),
+        cmocka_unit_test(test_cuda_fake_grouped_moe),
         cmocka_unit_test(test_explain_per_kernel_origins),
         cmocka_unit_test(test_json_kernels_round_trip),
         cmocka_unit_test(test_schema_versions),

@@ -764,6 +764,62 @@ static void test_cuda_fake_per_kernel(void **state)
  * efficiency against the fp8 roof (2 x the 16-bit estimate: 81.92
  * TFLOP/s): the fake's 0.6 comes back within 2 %, the 16-bit constants
  * unchanged; every descriptor is destroyed.  sm_80: no fp8, said. */
+/* A tiny MoE model (hidden 256, 8 experts of FFN 512, top-2) on OpenBLAS
+ * at TP 1: the grouped points are a loop of cblas_sgemm, one per expert
+ * (calls = experts), said in the note, and become the engine's grouped
+ * tables - one per GEMM shape - whose per-expert time times the experts
+ * is the measured call. */
+static void test_cpu_grouped_moe(void **state)
+{
+    (void)state;
+    engine_model m = tm_mixtral_8x7b();
+    snprintf(m.name, sizeof m.name, "tiny-moe");
+    m.hidden = 256;
+    m.heads = 4;
+    m.kv_heads = 2;
+    m.head_dim = 64;
+    m.ffn = 512;
+    m.moe_ffn = 512;
+    m.layers = 2;
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CPU;
+    o.quick = 1;
+    o.skip_comm = 1;
+    o.model = &m;
+    o.max_tp = 1;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_non_null(strstr(r.kernel_note, "grouped MoE: a loop of cblas_sgemm"));
+    /* 1, 4, 16, 64, 256 tokens touch 2, 5, 8, 8, 8 experts of 1, 2, 4, 16,
+     * 64 tokens each */
+    static const int G[] = {2, 5, 8, 8, 8}, M[] = {1, 2, 4, 16, 64};
+    for (int i = 0; i < 5; i++) {
+        const calib_kpoint *g = find(r.kpoints, r.n_kpoints, "grouped_gate_up", 1, M[i]);
+        assert_non_null(g);
+        assert_int_equal(g->batch, G[i]);
+        assert_int_equal(g->calls, G[i]);
+        assert_int_equal(g->n, 1024);
+        assert_true(g->time_s > 0);
+        g = find(r.kpoints, r.n_kpoints, "grouped_down", 1, M[i]);
+        assert_non_null(g);
+        assert_int_equal(g->calls, G[i]);
+    }
+    engine_calib ec;
+    memset(&ec, 0, sizeof ec);
+    calib_result_to_engine(&r, &ec);
+    int grouped = 0;
+    for (int i = 0; i < ec.n_gemm; i++)
+        grouped += ec.gemm[i].grouped;
+    assert_int_equal(grouped, 2);
+    const calib_kpoint *g = find(r.kpoints, r.n_kpoints, "grouped_down", 1, 4);
+    double t = 0;
+    assert_int_equal(engine_calib_grouped_lookup(&ec, 0, 4, 256, 512, 8, &t), 1);
+    assert_true(fabs(t / g->time_s - 1) < 1e-12);
+    calib_result_free(&r);
+}
+
 /* An MoE model's grouped expert GEMMs on the fake GPU: one
  * cublasGemmGroupedBatchedEx call per point (calls 1, the fake's roofline
  * over all its GEMMs with one t0), in the fit (the constants come back
@@ -931,6 +987,7 @@ int main(void)
         cmocka_unit_test(test_calib_sources),
         cmocka_unit_test(test_engine_grouped_lookup),
         cmocka_unit_test(test_cuda_fake_grouped_moe),
+        cmocka_unit_test(test_cpu_grouped_moe),
         cmocka_unit_test(test_explain_per_kernel_origins),
         cmocka_unit_test(test_json_kernels_round_trip),
         cmocka_unit_test(test_schema_versions),

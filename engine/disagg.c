@@ -166,6 +166,16 @@ void engine_disagg_name(engine_disagg_plan p, char *buf, size_t len)
              p.decode.tp, b);
 }
 
+void engine_disagg_pool_name(engine_plan p, char *buf, size_t len)
+{
+    char a[16] = "", b[16] = "";
+    if (p.pp > 1)
+        snprintf(a, sizeof a, " PP%d", p.pp);
+    if (p.ep > 1)
+        snprintf(b, sizeof b, " EP%d", p.ep);
+    snprintf(buf, len, "TP%d%s%s", p.tp, a, b);
+}
+
 void engine_disagg_sim_transfer(const engine_scenario *s, engine_disagg_plan p,
                                 engine_sim_transfer *x)
 {

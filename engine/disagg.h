@@ -115,4 +115,8 @@ int engine_disagg_rank(const engine_scenario *s, engine_disagg_result *out, int 
 /* "2P1D tp2/tp4" style name of a plan, into buf (always terminated). */
 void engine_disagg_name(engine_disagg_plan p, char *buf, size_t len);
 
+/* One pool's replica, "TP4", "TP1 PP2", "TP1 EP8" (pp and ep shown when
+ * above 1), into buf (len bytes, truncated). */
+void engine_disagg_pool_name(engine_plan p, char *buf, size_t len);
+
 #endif /* SHARDSCOPE_DISAGG_H */

@@ -146,12 +146,13 @@ static int unit_screen(const engine_fleet_request *q, fleet_var v, engine_plan u
     f->plan = u;
     f->P = prefill_step(&st, 1);
     f->itl1 = decode_step(&st, 1);
-    const engine_framework *fw = s.framework ? s.framework : engine_framework_generic_ref();
     int cap = st.max_concurrency;
     int mns = engine_max_num_seqs(&s);
     if (cap > mns)
         cap = mns;
-    int bp = fw->max_num_tokens > 0 ? fw->max_num_tokens / s.prompt : 1;
+    engine_sim_config c; /* the simulation's token budget a step (its default) */
+    engine_sim_defaults(&c, &st);
+    int bp = c.max_batched_tokens / s.prompt;
     bp = bp < 1 ? 1 : bp > cap ? cap : bp;
     f->Pb = prefill_step(&st, bp) / bp;
     if (f->itl1 > q->tpot_slo_s)
@@ -284,20 +285,23 @@ static void screen_agg(const engine_fleet_request *q, fleet_var d, const unit_fi
     }
 }
 
-static void screen_disagg(const engine_fleet_request *q, fleet_var d, const unit_fig *u,
-                          int n, engine_fleet_result *r)
+/* Every pair of a prefill unit (pre[], pp 1, ep 1 or tp) and a decode
+ * unit (dec[]: any, PP and DP-attention EP included; its pool a whole
+ * number of EP groups). */
+static void screen_disagg(const engine_fleet_request *q, fleet_var d, const unit_fig *pre,
+                          int np, const unit_fig *dec, int nd, engine_fleet_result *r)
 {
     double gen1 = q->base.gen - 1;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            const unit_fig *p = &u[i], *dd = &u[j];
+    for (int i = 0; i < np; i++)
+        for (int j = 0; j < nd; j++) {
+            const unit_fig *p = &pre[i], *dd = &dec[j];
             if (dd->B < 1 || p->P > q->ttft_slo_s)
                 continue;
             engine_fleet_option o;
             memset(&o, 0, sizeof o);
             o.disagg = 1;
             o.dtype = d.dtype;
-        o.spec = d.spec;
+            o.spec = d.spec;
             o.dplan.prefill = p->plan;
             o.dplan.decode = dd->plan;
             engine_scenario s;
@@ -306,15 +310,16 @@ static void screen_disagg(const engine_fleet_request *q, fleet_var d, const unit
             o.transfer_exposed_s = engine_disagg_exposed_s(t, p->P, s.model->layers);
             if (p->P + o.transfer_exposed_s > q->ttft_slo_s)
                 continue;
-            o.dplan.prefill.dp = ceil_pos(q->rate * p->Pb);
-            o.dplan.decode.dp = gen1 > 0 ? ceil_pos(q->rate * gen1 * dd->itl / dd->B) : 1;
+            double xd = gen1 > 0 ? q->rate * gen1 * dd->itl / dd->B : 1;
+            o.dplan.prefill.dp = replicas_for(q->rate * p->Pb, p->plan);
+            o.dplan.decode.dp = replicas_for(xd, dd->plan);
             opt_gpus(q, &o);
             o.floor_gpus = o.gpus; /* both pools at utilisation 1 */
             o.floor_prefill_dp = o.dplan.prefill.dp;
             o.floor_dp = o.dplan.decode.dp;
-            o.dplan.prefill.dp = ceil_pos(q->rate * p->Pb / FLEET_UTILISATION);
+            o.dplan.prefill.dp = replicas_for(q->rate * p->Pb / FLEET_UTILISATION, p->plan);
             o.dplan.decode.dp =
-                gen1 > 0 ? ceil_pos(q->rate * gen1 * dd->itl / (dd->B * FLEET_UTILISATION)) : 1;
+                replicas_for(gen1 > 0 ? xd / FLEET_UTILISATION : 1, dd->plan);
             o.max_num_seqs = dd->B;
             o.prefill_s = p->P;
             o.itl_s = dd->itl;
@@ -441,12 +446,12 @@ static void bump(const engine_fleet_request *q, engine_fleet_option *o)
         if (tpot_miss && o->max_num_seqs > 1)
             o->max_num_seqs = o->max_num_seqs * 3 / 4 > 0 ? o->max_num_seqs * 3 / 4 : 1;
     } else if (tpot_miss && !ttft_miss) {
-        o->dplan.decode.dp++;
+        o->dplan.decode.dp += unit_group(o->dplan.decode);
     } else if (ttft_miss && !tpot_miss) {
-        o->dplan.prefill.dp++;
+        o->dplan.prefill.dp += unit_group(o->dplan.prefill);
     } else {
-        o->dplan.prefill.dp++;
-        o->dplan.decode.dp++;
+        o->dplan.prefill.dp += unit_group(o->dplan.prefill);
+        o->dplan.decode.dp += unit_group(o->dplan.decode);
     }
     o->bumps++;
     opt_gpus(q, o);
@@ -528,8 +533,9 @@ static int cand_cmp(const void *pa, const void *pb)
     return engine_plan_order(a->dplan.prefill, b->dplan.prefill);
 }
 
-/* The candidates of one dtype and speculation method. */
-static void screen_var(const engine_fleet_request *q, fleet_var v, unit_fig *u,
+/* The candidates of one dtype and speculation method (u, pre: scratch of
+ * FLEET_MAX_UNITS). */
+static void screen_var(const engine_fleet_request *q, fleet_var v, unit_fig *u, unit_fig *pre,
                        engine_fleet_result *r, engine_fleet_option *near, double *near_w)
 {
     int n = unit_list(q, v, 8, u, FLEET_MAX_UNITS);
@@ -542,15 +548,15 @@ static void screen_var(const engine_fleet_request *q, fleet_var v, unit_fig *u,
     int m = 0;
     for (int i = 0; i < n; i++)
         if (u[i].plan.pp == 1 && (u[i].plan.ep == 1 || u[i].plan.ep == u[i].plan.tp))
-            u[m++] = u[i]; /* a pool: pp 1, ep 1 or tp (fleet.h) */
-    screen_disagg(q, v, u, m, r);
+            pre[m++] = u[i]; /* a prefill pool: pp 1, ep 1 or tp (fleet.h) */
+    screen_disagg(q, v, pre, m, u, n, r);
     r->disagg_searched = 1;
 }
 
 static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
                        engine_fleet_option *near, double *near_w)
 {
-    unit_fig u[FLEET_MAX_UNITS];
+    unit_fig u[FLEET_MAX_UNITS], pre[FLEET_MAX_UNITS];
     engine_dtype base = engine_scenario_weight_dtype(&q->base);
     for (int d = 0; d < ENGINE_DTYPE_COUNT; d++)
         for (int sp = 0; sp < ENGINE_SPEC_COUNT; sp++) {
@@ -559,7 +565,7 @@ static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
             if (sp != (int)q->base.spec_method && !(q->allow_spec & (1u << sp)))
                 continue;
             fleet_var v = {(engine_dtype)d, (engine_spec_method)sp};
-            screen_var(q, v, u, r, near, near_w);
+            screen_var(q, v, u, pre, r, near, near_w);
         }
     r->candidates = r->n_cands;
     qsort(r->cand, (size_t)r->n_cands, sizeof r->cand[0], cand_cmp);

@@ -11,8 +11,8 @@
  *     every ep dividing the expert slots among 1, the powers of two up to
  *     tp, and tp * g for g = 2, 4, ... replicas: DP-attention EP, a unit
  *     of g replicas, the fleet a whole number of such EP groups) and, with
- *     disaggregation, every pair of a prefill and a decode unit (pp 1, ep
- *     1 or tp): the unit's step model
+ *     disaggregation, every pair of a prefill unit (pp 1, ep 1 or tp) and
+ *     a decode unit (any: PP and DP-attention EP too): the unit's step model
  *     (engine_stepper) gives P, the prefill of one prompt, and the largest
  *     batch B whose decode step (at mid-generation) is within the TPOT
  *     target and whose KV the cache holds (the concurrency searched: the
@@ -57,7 +57,7 @@
 #include "engine.h"
 #include "sim.h"
 
-#define FLEET_MAX_CANDS 768
+#define FLEET_MAX_CANDS 4096
 #define FLEET_MAX_SIMS 96
 #define FLEET_BUMPS 4
 #define FLEET_UTILISATION 0.9

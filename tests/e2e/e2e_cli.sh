@@ -1226,6 +1226,22 @@ expect_rc 0
 expect_clean_json
 expect_out '^	"spec_method":	"eagle",$'
 expect_out '^		"allow_spec":	\["eagle"\],?$'
+# xPyD decode pools with DP-attention EP: DeepSeek-V3 fp8 at 20 requests/s,
+# xPyD only, on up to 16 H200s: one TP8 prefill replica and eight TP1
+# decode replicas in one EP8 group; `load --disagg 1P8D --decode-ep 8`
+# gives the same p99 figures.
+run recommend --model deepseek-v3 --gpu h200 --gpus-max 16 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --disagg only
+expect_rc 0
+expect_out '^answer: 1P8D tp8/tp1 \(1 prefill x TP8, 8 decode x TP1 EP8, DP attention\), fp8: 16 GPUs, .*, max-num-seqs [0-9]+$'
+fleet_mns=$(sed -n 's/^answer: .*max-num-seqs \([0-9]*\)$/\1/p' "$tmp/out")
+fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), goodput.*/TTFT \1, TPOT \2/p' "$tmp/out")
+run load --model deepseek-v3 --gpu h200 --disagg 1P8D --prefill-tp 8 --decode-tp 1 --decode-ep 8 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --requests 2000 --max-num-seqs "$fleet_mns"
+expect_rc 0
+expect_out '^DeepSeek-V3 on 16 x H200 SXM: disaggregated 1P8D tp8/tp1 \(prefill 1 x TP8, decode 8 x TP1 EP8\)$'
+expect_out "^  SLO at p99     $fleet_p99: met$"
+run load --model deepseek-v3 --gpu h200 --gpus 8 --decode-ep 8
+expect_rc 2
+expect_err_exact "shardscope load: --prefill-pp/--decode-pp/--prefill-ep/--decode-ep: only with --disagg xPyD"
 run recommend --model llama-3-8b --gpu h100-sxm --rate 10 --ttft-ms 500 --itl-ms 0.5
 expect_rc 0
 expect_out '^answer: INFEASIBLE: no plan meets both targets at this rate; the nearest:$'

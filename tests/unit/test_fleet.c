@@ -468,6 +468,86 @@ static void test_spec_searched(void **state)
     fx_free(&f);
 }
 
+/* An xPyD plan simulated as `load --disagg` runs it (the framework's
+ * max_num_seqs, the fleet's rate, requests, seed and targets): 1 when it
+ * meets the targets. */
+static int disagg_load_meets(const fixture *f, engine_disagg_plan dp, engine_sim_result *out)
+{
+    engine_scenario s = f->q.base;
+    engine_stepper pre, dec;
+    const engine_plan *pl[2] = {&dp.prefill, &dp.decode};
+    engine_stepper *st[2] = {&pre, &dec};
+    for (int k = 0; k < 2; k++) {
+        s.gpus = pl[k]->tp * pl[k]->pp * pl[k]->dp;
+        if (engine_stepper_init(st[k], &s, *pl[k], NULL) != 0 || !st[k]->valid ||
+            st[k]->kv_blocks < 1)
+            return 0;
+    }
+    s.gpus = engine_disagg_gpus(dp);
+    engine_sim_transfer x;
+    engine_disagg_sim_transfer(&s, dp, &x);
+    engine_sim_config c;
+    engine_sim_defaults(&c, &dec);
+    c.rate = f->q.rate;
+    c.requests = f->q.requests;
+    c.seed = f->q.seed;
+    c.ttft_slo_s = f->q.ttft_slo_s;
+    c.tpot_slo_s = f->q.tpot_slo_s;
+    c.slo_percentile = f->q.slo_percentile;
+    size_t b = engine_sim_disagg_workspace_bytes(&pre, &dec, &c);
+    void *w = malloc(b);
+    assert_non_null(w);
+    int rc = engine_sim_disagg_run(&pre, &dec, &c, &x, w, b, out, NULL);
+    free(w);
+    return rc == 0 && out->slo_met && !out->overloaded && out->rejected == 0 &&
+           out->completed > 0;
+}
+
+/* xPyD with a DP-attention EP decode pool: DeepSeek-V3 (the test model)
+ * in fp8 on 141 GB H100s at 20 requests/s, 2 s TTFT, 100 ms TPOT, xPyD
+ * only, up to 16 GPUs.  A TP4 (or smaller) replica cannot hold the
+ * weights (671 GB / 4 > 141 GB), so the pools the search had before
+ * (pp 1, ep 1 or tp) are TP8 each and the only split within 16 GPUs is
+ * 1P1D tp8/tp8, whose one decode replica (at most 256 sequences, the
+ * generic max_num_seqs) falls behind the rate in the simulation (decode
+ * ep 1 and 8, hand-checked here; at 16 requests/s it still meets); a
+ * decode pool of TP1 replicas in one EP8 group holds more sequences and
+ * meets the targets on the same 16 GPUs. */
+static void test_disagg_dp_attention_pool(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_deepseek_v3());
+    f.g = tg_with_memory(141);
+    f.q.base.weight_dtype = ENGINE_FP8;
+    f.q.rate = 20;
+    f.q.ttft_slo_s = 2.0;
+    f.q.tpot_slo_s = 0.1;
+    f.q.gpus_max = 16;
+    f.q.disagg = ENGINE_FLEET_DISAGG_ONLY;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_true(o->disagg);
+    assert_int_equal(o->gpus, 16);
+    assert_true(o->dplan.decode.ep > o->dplan.decode.tp); /* DP attention */
+    assert_int_equal((o->dplan.decode.tp * o->dplan.decode.dp) % o->dplan.decode.ep, 0);
+    assert_chosen_meets(&f);
+    engine_sim_result sr;
+    assert_true(disagg_load_meets(&f, o->dplan, &sr));
+    engine_disagg_plan old = {{8, 1, 1, 1}, {8, 1, 1, 1}};
+    assert_false(disagg_load_meets(&f, old, &sr));
+    old.decode.ep = 8;
+    assert_false(disagg_load_meets(&f, old, &sr));
+    /* the old pools cannot be smaller: TP4 does not hold the weights */
+    engine_scenario s = f.q.base;
+    s.gpus = 4;
+    engine_stepper st;
+    assert_int_equal(engine_stepper_init(&st, &s, (engine_plan){4, 1, 1, 4}, NULL), 0);
+    assert_false(st.valid && st.kv_blocks > 0);
+    fx_free(&f);
+}
+
 static void test_request_errors(void **state)
 {
     (void)state;
@@ -502,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_dp_attention_ep_cheapest),
         cmocka_unit_test(test_no_cheaper_plan_meets),
         cmocka_unit_test(test_spec_searched),
+        cmocka_unit_test(test_disagg_dp_attention_pool),
         cmocka_unit_test(test_request_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

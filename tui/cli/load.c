@@ -78,6 +78,16 @@ static const cli_opt LOAD_OPTS[] = {
      .off = CLI_AT(prefill_tp), .help = "TP of a prefill replica (default 1)"},
     {.name = "--decode-tp", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1024,
      .off = CLI_AT(decode_tp), .help = "TP of a decode replica (default 1)"},
+    {.name = "--prefill-pp", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1024,
+     .off = CLI_AT(prefill_pp), .help = "PP of a prefill replica (default 1)"},
+    {.name = "--decode-pp", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1024,
+     .off = CLI_AT(decode_pp), .help = "PP of a decode replica (default 1)"},
+    {.name = "--prefill-ep", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1048576,
+     .off = CLI_AT(prefill_ep),
+     .help = "EP of the prefill pool (default 1; above its TP: DP-attention\n"
+             "EP over ep/tp of its replicas, as --ep)"},
+    {.name = "--decode-ep", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1048576,
+     .off = CLI_AT(decode_ep), .help = "EP of the decode pool (default 1; as --prefill-ep)"},
     {.name = "--ttft-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(ttft_ms), .min = 1e-6,
      .max = 1e9, .section = "service levels:",
      .help = "TTFT target, ms (goodput; not checked when not given)"},
@@ -627,7 +637,11 @@ static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
                                   "got '%s'", o->v.load_disagg);
     int tpp = CLI_SEEN(o, prefill_tp) ? o->v.prefill_tp : 1;
     int tpd = CLI_SEEN(o, decode_tp) ? o->v.decode_tp : 1;
-    lp->plan = (engine_disagg_plan){{tpp, 1, x, 1}, {tpd, 1, y, 1}};
+    lp->plan = (engine_disagg_plan){
+        {tpp, CLI_SEEN(o, prefill_pp) ? o->v.prefill_pp : 1, x,
+         CLI_SEEN(o, prefill_ep) ? o->v.prefill_ep : 1},
+        {tpd, CLI_SEEN(o, decode_pp) ? o->v.decode_pp : 1, y,
+         CLI_SEEN(o, decode_ep) ? o->v.decode_ep : 1}};
     int gpus = engine_disagg_gpus(lp->plan);
     if (CLI_SEEN(o, gpus) && o->v.gpus != gpus)
         return engine_errorf(err, "--gpus: %s runs %d GPUs (x * prefill TP + y * decode TP), "
@@ -636,12 +650,13 @@ static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
     const engine_plan *pl[2] = {&lp->plan.prefill, &lp->plan.decode};
     engine_stepper *st[2] = {&lp->pre, &lp->dec};
     for (int k = 0; k < 2; k++) {
-        s.gpus = pl[k]->tp * pl[k]->dp;
+        s.gpus = pl[k]->tp * pl[k]->pp * pl[k]->dp;
         if (engine_stepper_init(st[k], &s, *pl[k], err) != 0)
             return -1;
         if (!st[k]->valid || st[k]->kv_blocks < 1)
-            return engine_errorf(err, "--disagg: the %s pool (tp=%d dp=%d): %s",
-                                 k ? "decode" : "prefill", pl[k]->tp, pl[k]->dp,
+            return engine_errorf(err, "--disagg: the %s pool (tp=%d pp=%d dp=%d ep=%d): %s",
+                                 k ? "decode" : "prefill", pl[k]->tp, pl[k]->pp, pl[k]->dp,
+                                 pl[k]->ep,
                                  st[k]->valid ? "no room for the KV cache" : st[k]->reason);
     }
     s.gpus = gpus;
@@ -693,12 +708,13 @@ static void print_text_disagg(const load_pools *lp, const engine_sim_config *c,
                               const char *trace)
 {
     const engine_scenario *s = &lp->dec.s;
-    char nm[64], a[32], b[32];
+    char nm[64], a[32], b[32], pa[48], pb[48];
     engine_disagg_name(lp->plan, nm, sizeof nm);
-    printf("%s on %d x %s: disaggregated %s (prefill %d x TP%d, decode %d x TP%d)\n",
-           fmt_model_name(s->model),
-           engine_disagg_gpus(lp->plan), fmt_gpu_name(s->gpu), nm,
-           lp->plan.prefill.dp, lp->plan.prefill.tp, lp->plan.decode.dp, lp->plan.decode.tp);
+    engine_disagg_pool_name(lp->plan.prefill, pa, sizeof pa);
+    engine_disagg_pool_name(lp->plan.decode, pb, sizeof pb);
+    printf("%s on %d x %s: disaggregated %s (prefill %d x %s, decode %d x %s)\n",
+           fmt_model_name(s->model), engine_disagg_gpus(lp->plan), fmt_gpu_name(s->gpu), nm,
+           lp->plan.prefill.dp, pa, lp->plan.decode.dp, pb);
     printf("KV transfer: %s for a %d-token prompt over %s in %d stream%s, %s of it in TTFT "
            "(sent layer by layer)\n",
            fmt_seconds(lp->transfer_s, NULL, a, sizeof a), s->prompt,
@@ -758,6 +774,9 @@ static int disagg_flags(const cli_opts *o)
     const char *msg = NULL;
     if (!CLI_SEEN(o, load_disagg) && (CLI_SEEN(o, prefill_tp) || CLI_SEEN(o, decode_tp)))
         msg = "--prefill-tp/--decode-tp: only with --disagg xPyD";
+    else if (!CLI_SEEN(o, load_disagg) && (CLI_SEEN(o, prefill_pp) || CLI_SEEN(o, decode_pp) ||
+                                           CLI_SEEN(o, prefill_ep) || CLI_SEEN(o, decode_ep)))
+        msg = "--prefill-pp/--decode-pp/--prefill-ep/--decode-ep: only with --disagg xPyD";
     else if (CLI_SEEN(o, load_disagg) &&
              (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep)))
         msg = "--tp/--pp/--dp/--ep: with --disagg the pools are --prefill-tp and --decode-tp";

@@ -133,6 +133,7 @@ typedef struct cli_values {
     const char *load_disagg;
     int prefill_tp, decode_tp;
     int eval_disagg; /* eval --disagg */
+    int prefill_pp, prefill_ep, decode_pp, decode_ep; /* load --disagg pools */
 } cli_values;
 
 #define CLI_MAX_POS 4

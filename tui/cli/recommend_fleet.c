@@ -82,12 +82,15 @@ static char *fs(double v, char *b, size_t n)
 static char *opt_name(const engine_fleet_option *o, char *b, size_t n)
 {
     if (o->disagg) {
-        char d[64];
+        char d[64], pa[32], pd[32];
         engine_disagg_name(o->dplan, d, sizeof d);
-        snprintf(b, n, "%s (%d prefill x TP%d, %d decode x TP%d), %s%s%s", d,
-                 o->dplan.prefill.dp, o->dplan.prefill.tp, o->dplan.decode.dp,
-                 o->dplan.decode.tp, engine_dtype_name(o->dtype),
-                 o->spec ? ", speculation " : "", o->spec ? engine_spec_method_name(o->spec) : "");
+        engine_disagg_pool_name(o->dplan.prefill, pa, sizeof pa);
+        engine_disagg_pool_name(o->dplan.decode, pd, sizeof pd);
+        snprintf(b, n, "%s (%d prefill x %s, %d decode x %s%s), %s%s%s", d,
+                 o->dplan.prefill.dp, pa, o->dplan.decode.dp, pd,
+                 o->dplan.decode.ep > o->dplan.decode.tp ? ", DP attention" : "",
+                 engine_dtype_name(o->dtype), o->spec ? ", speculation " : "",
+                 o->spec ? engine_spec_method_name(o->spec) : "");
         return b;
     }
     int k = snprintf(b, n, "%d x TP%d", o->plan.dp, o->plan.tp);
@@ -109,7 +112,7 @@ static char *opt_name(const engine_fleet_option *o, char *b, size_t n)
 static void print_option(const engine_fleet_request *q, const char *head,
                          const engine_fleet_option *o)
 {
-    char a[160], c[32], t1[32], t2[32], p[16];
+    char a[256], c[32], t1[32], t2[32], p[16];
     printf("%s%s: %d GPU%s", head, opt_name(o, a, sizeof a), o->gpus, o->gpus == 1 ? "" : "s");
     if (o->cost_per_hour_usd > 0)
         printf(", %s/h", fmt_usd(o->cost_per_hour_usd, c, sizeof c));
@@ -130,7 +133,7 @@ static void print_option(const engine_fleet_request *q, const char *head,
 static void why_lines(const engine_fleet_request *q, const engine_fleet_result *r,
                       double wall_s)
 {
-    char a[32], b[32], c[32], nm[160];
+    char a[32], b[32], c[32], nm[256];
     const engine_fleet_option *o = r->have_choice ? &r->chosen : &r->closest;
     printf("why:\n");
     printf("  - searched %d replica units over the allowed dtypes%s: %d candidates passed the "
@@ -296,7 +299,8 @@ static cJSON *option_json(const engine_fleet_option *o)
     cJSON_AddNumberToObject(j, "screen_gpus", o->screen_gpus);
     cJSON_AddNumberToObject(j, "replicas_added", o->bumps);
     cJSON_AddNumberToObject(j, "replicas_trimmed", o->trimmed);
-    cJSON_AddBoolToObject(j, "dp_attention", !o->disagg && o->plan.ep > o->plan.tp);
+    cJSON_AddBoolToObject(j, "dp_attention", o->disagg ? o->dplan.decode.ep > o->dplan.decode.tp
+                                                       : o->plan.ep > o->plan.tp);
     cli_json_add_number(j, "prefill_s", o->prefill_s);
     cli_json_add_number(j, "itl_s", o->itl_s);
     cJSON_AddItemToObject(j, "load", load_json(o));

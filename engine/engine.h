@@ -544,6 +544,9 @@ typedef struct engine_band_table {
     engine_band_stat key[ENGINE_BAND_KEYS];
 } engine_band_table;
 
+/* Captured CUDA graph batch sizes a scenario may list (engine_scenario). */
+#define ENGINE_GRAPH_SIZES_MAX 32
+
 typedef struct engine_scenario {
     const engine_model *model;
     const engine_gpu *gpu;
@@ -617,6 +620,14 @@ typedef struct engine_scenario {
     engine_fw_version framework_version; /* the framework's engine generation:
                                   * its host loop cost (DEFAULT: the profile's
                                   * step_s, seq_step_s) */
+    /* CUDA graph padding (TensorRT-LLM cuda_graph_config enable_padding with
+     * its batch_sizes): a decode step of b sequences per micro-batch replays
+     * the graph of the smallest captured size >= b, the rest dummy
+     * generation requests of one cached token, when that size is at most
+     * the replica's max_num_seqs (engine_graph_padded_seqs).
+     * n_graph_sizes 0: no padding (a graph for every batch, today's rule). */
+    int graph_sizes[ENGINE_GRAPH_SIZES_MAX]; /* ascending, each >= 1 */
+    int n_graph_sizes;
 } engine_scenario;
 
 typedef struct engine_plan {
@@ -868,6 +879,12 @@ double engine_scenario_usable_fraction(const engine_scenario *s);
 /* 1 when decode steps replay a CUDA graph: the scenario's choice, else its
  * framework's (the generic one's without a framework). */
 int engine_scenario_cuda_graphs(const engine_scenario *s);
+/* The sequences one decode micro-batch of `seqs` runs as under s's CUDA
+ * graph padding: the smallest of s->graph_sizes >= seqs when decode steps
+ * replay graphs, the scenario does not speculate and that size is at most
+ * engine_max_num_seqs(s) (TensorRT-LLM's _get_padded_batch: no padding past
+ * max_batch_size, none above the largest graph); else seqs itself. */
+double engine_graph_padded_seqs(const engine_scenario *s, double seqs);
 /* 1 when the host's work per step overlaps the GPU's (a step costs the
  * longer of the two): the scenario's host_overlap, else its framework's
  * overlap (the generic one's without a framework). */

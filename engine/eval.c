@@ -306,6 +306,23 @@ static int check_spec(const engine_scenario *s, engine_error *err)
 
 /* The numbers of a scenario against ENGINE_MAX_* (the command line's
  * flags take their ranges from the same constants). */
+/* CUDA graph sizes: at most ENGINE_GRAPH_SIZES_MAX, each 1..ENGINE_MAX_BATCH,
+ * strictly ascending. */
+static int check_graph_sizes(const engine_scenario *s, engine_error *err)
+{
+    if (s->n_graph_sizes < 0 || s->n_graph_sizes > ENGINE_GRAPH_SIZES_MAX)
+        return failf(err, "graph_sizes", "at most %d sizes", ENGINE_GRAPH_SIZES_MAX);
+    for (int i = 0; i < s->n_graph_sizes; i++) {
+        int g = s->graph_sizes[i];
+        if (g < 1 || g > ENGINE_MAX_BATCH)
+            return failf(err, "graph_sizes", "size %d must be 1..%d", g, ENGINE_MAX_BATCH);
+        if (i > 0 && g <= s->graph_sizes[i - 1])
+            return failf(err, "graph_sizes", "sizes must ascend (%d after %d)", g,
+                         s->graph_sizes[i - 1]);
+    }
+    return 0;
+}
+
 static int check_numbers(const engine_scenario *s, engine_error *err)
 {
     if (s->gpus < 1 || s->gpus > ENGINE_MAX_GPUS)
@@ -382,6 +399,8 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
                      ENGINE_MAX_SLOWDOWN);
     if (s->mc_samples < 0 || s->mc_samples > ENGINE_MAX_SAMPLES)
         return failf(err, "samples", "must be 0..%d", ENGINE_MAX_SAMPLES);
+    if (check_graph_sizes(s, err) != 0)
+        return -1;
     return check_spec(s, err);
 }
 
@@ -463,6 +482,19 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
 {
     return override_or(s->cuda_graphs,
                        (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs);
+}
+
+double engine_graph_padded_seqs(const engine_scenario *s, double seqs)
+{
+    if (s->n_graph_sizes <= 0 || !engine_scenario_cuda_graphs(s) ||
+        s->spec_method != ENGINE_SPEC_NONE)
+        return seqs;
+    for (int i = 0; i < s->n_graph_sizes && i < ENGINE_GRAPH_SIZES_MAX; i++) {
+        double g = s->graph_sizes[i];
+        if (g >= seqs) /* the smallest captured size that holds the batch */
+            return g <= engine_max_num_seqs(s) ? g : seqs;
+    }
+    return seqs; /* above the largest graph: not padded */
 }
 
 int engine_scenario_host_overlap(const engine_scenario *s)
@@ -897,6 +929,8 @@ typedef struct step_shape {
     int decode;
     double window; /* a local layer's window (tokens); 0: global attention */
     const step_mix *mix; /* a mixed step (step.c): attention per part; NULL: uniform */
+    double pad; /* decode: dummy sequences of CUDA graph padding (one cached
+                 * token each) beside the seqs: every token's kernels, no cache */
 } step_shape;
 
 /* A dense MLP of T tokens; shared: a MoE layer's shared experts (explain names). */
@@ -947,9 +981,10 @@ static double gqa_attn_s(const plan_ctx *c, const step_shape *sp, double heads, 
          * one (Llama 4) half a chunk on average */
         if (sp->window > 0 && ctx > sp->window)
             ctx = m->window_chunked ? (sp->window + 1) / 2.0 : sp->window;
-        double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
-        double fl = 4.0 * sp->seqs * heads * ctx * dh;
-        return kc_attn_decode(k, kvb, fl, sp->seqs * heads);
+        double kvt = model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
+        double kvb = (sp->seqs * ctx + sp->pad) * kvt; /* a dummy: one cached token */
+        double fl = 4.0 * (sp->seqs * ctx + sp->pad) * heads * dh;
+        return kc_attn_decode(k, kvb, fl, (sp->seqs + sp->pad) * heads);
     }
     return kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked, heads,
                              kvh, dh, dh, c->a_b);
@@ -965,9 +1000,9 @@ static double mla_attn_s(const plan_ctx *c, const step_shape *sp, double heads, 
     double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
     if (sp->decode) {
         double ctx = sp->past + 1;
-        double kvb = sp->seqs * ctx * lat * c->kv_b;
-        double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank);
-        return kc_attn_decode(&c->kc, kvb, fl, sp->seqs * heads);
+        double kvb = (sp->seqs * ctx + sp->pad) * lat * c->kv_b;
+        double fl = 2.0 * (sp->seqs * ctx + sp->pad) * heads * (lat + m->kv_lora_rank);
+        return kc_attn_decode(&c->kc, kvb, fl, (sp->seqs + sp->pad) * heads);
     }
     return kc_attn_prefill(&c->kc, sp->seqs, sp->t, sp->past, heads, heads, qk, m->v_head_dim,
                            c->a_b);
@@ -986,7 +1021,7 @@ static void attn_kernels(const plan_ctx *c, const step_shape *sp, double heads, 
     int parts = 0;
     for (int i = 0; i < mx->n_pre; i++) {
         const engine_step_chunk *ch = &mx->pre[i];
-        step_shape one = {ch->seqs / mx->mb, ch->tokens, ch->past, 0, sp->window, NULL};
+        step_shape one = {ch->seqs / mx->mb, ch->tokens, ch->past, 0, sp->window, NULL, 0};
         double t = fn(c, &one, heads, kvh);
         if (t > 0)
             pre += parts++ ? t - c->kc.attn_t0 : t;
@@ -994,7 +1029,7 @@ static void attn_kernels(const plan_ctx *c, const step_shape *sp, double heads, 
     if (parts)
         kernel(a, pre, &a->attn);
     if (mx->dec_seqs > 0) {
-        step_shape dec = {mx->dec_seqs / mx->mb, 1, mx->dec_past, 1, sp->window, NULL};
+        step_shape dec = {mx->dec_seqs / mx->mb, 1, mx->dec_past, 1, sp->window, NULL, sp->pad};
         kernel(a, fn(c, &dec, heads, kvh), &a->attn);
     }
 }
@@ -1006,7 +1041,7 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
     const engine_model *m = c->m;
     const int a16 = m->attn_16bit; /* 16-bit attention in a quantized checkpoint */
     const kconst *k = &c->kc, *kg = a16 ? &c->kc16 : k; /* kg: the projections */
-    double T = sp->seqs * sp->t;
+    double T = (sp->seqs + sp->pad) * sp->t;
     double d = m->hidden, ab = c->a_b, wb = a16 ? c->edge_b : c->w_b;
     double qk = (double)m->qk_nope_dim + m->qk_rope_dim;
     double lat = (double)m->kv_lora_rank + m->qk_rope_dim;
@@ -1027,9 +1062,9 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
         /* Absorbed MLA: every head reads the shared latent cache (once for
          * the t query tokens of a verification step). */
         double ctx = sp->past + sp->t;
-        double kvb = sp->seqs * ctx * lat * c->kv_b;
-        double fl = 2.0 * sp->seqs * heads * ctx * (lat + m->kv_lora_rank) * sp->t;
-        attn_decode(a, k, sp, kvb, fl, sp->seqs * heads);
+        double kvb = (sp->seqs * ctx + sp->pad) * lat * c->kv_b;
+        double fl = 2.0 * (sp->seqs * ctx + sp->pad) * heads * (lat + m->kv_lora_rank) * sp->t;
+        attn_decode(a, k, sp, kvb, fl, (sp->seqs + sp->pad) * heads);
     } else {
         kcost x;
         kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, 0, 0, heads, heads, qk,
@@ -1049,7 +1084,7 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
     const engine_plan p = c->p;
     const int a16 = m->attn_16bit; /* 16-bit attention in a quantized checkpoint */
     const kconst *k = &c->kc, *kg = a16 ? &c->kc16 : k; /* kg: the projections */
-    double T = sp->seqs * sp->t;
+    double T = (sp->seqs + sp->pad) * sp->t;
     double d = m->hidden, ab = c->a_b, wb = a16 ? c->edge_b : c->w_b;
     double kvh = m->kv_heads >= p.tp ? (double)m->kv_heads / p.tp : 1.0;
     double dh = m->head_dim;
@@ -1067,9 +1102,10 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
          * one (Llama 4) half a chunk on average */
         if (sp->window > 0 && ctx > sp->window)
             ctx = m->window_chunked ? (sp->window + 1) / 2.0 : sp->window;
-        double kvb = sp->seqs * ctx * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
-        double fl = 4.0 * sp->seqs * heads * ctx * dh * sp->t;
-        attn_decode(a, k, sp, kvb, fl, sp->seqs * heads);
+        double kvt = model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
+        double kvb = (sp->seqs * ctx + sp->pad) * kvt; /* a dummy: one cached token */
+        double fl = 4.0 * (sp->seqs * ctx + sp->pad) * heads * dh * sp->t;
+        attn_decode(a, k, sp, kvb, fl, (sp->seqs + sp->pad) * heads);
     } else {
         kcost x;
         kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked,
@@ -1217,7 +1253,7 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
     const engine_model *m = c->m;
     const engine_plan p = c->p;
     const kconst *k = &c->kc;
-    double T = sp->seqs * sp->t;
+    double T = (sp->seqs + sp->pad) * sp->t;
     double d = m->hidden, ab = c->a_b;
     double heads = (double)m->heads / p.tp;
 
@@ -1269,7 +1305,7 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
     const engine_model *m = c->m;
     const engine_plan p = c->p;
     const kconst *k = &c->kc;
-    double T = sp->seqs * sp->t, d = m->hidden, ab = c->a_b;
+    double T = (sp->seqs + sp->pad) * sp->t, d = m->hidden, ab = c->a_b;
     int n, nd;
     stage_layers(c, i, &n, &nd);
     double host = out->host, extra = out->coll_extra;
@@ -1316,7 +1352,7 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
         /* Final norm, logits of the last token of each sequence (a tied
          * head still runs its GEMM), their gather over TP, sampling. */
         norm_after_ar(out, c, "final norm", 2.0 * T * d * ab);
-        double rows = sp->decode ? T : sp->seqs; /* a verification step: every token */
+        double rows = sp->decode ? T : sp->seqs + sp->pad; /* a verification step: every token */
         gemm(out, &c->kc16, "lm_head", rows, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
         double logits = rows * (double)m->vocab * 4.0;
         if (p.tp > 1)
@@ -1476,7 +1512,7 @@ static void fill_breakdown(engine_breakdown *b, const step_acc *a, double f)
 static step_shape prefill_shape(const plan_ctx *c, double m, double *chunks)
 {
     const double B = c->s->batch, S = c->s->prompt;
-    step_shape pf = {B / m, S, 0, 0, 0, NULL};
+    step_shape pf = {B / m, S, 0, 0, 0, NULL, 0};
     if (m > B) {
         pf.seqs = 1;
         pf.t = S * B / m;
@@ -1550,7 +1586,8 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     const engine_plan p = c->p;
     const double B = s->batch, S = s->prompt, G = s->gen;
     double md = B < p.pp ? B : p.pp;
-    step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL};
+    step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL, 0};
+    dc.pad = engine_graph_padded_seqs(s, dc.seqs) - dc.seqs;
     pipe_cost dec;
     int graphs = engine_scenario_cuda_graphs(s);
     pipe_compute(c, &dc, !graphs, &dec);
@@ -2193,7 +2230,7 @@ void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int eager, double *sum
     }
     /* GEMMs, small kernels and collectives see every token of the step; the
      * LM head one row per sequence; attention its parts (attn_kernels). */
-    step_shape sp = {seqs / mx->mb, tokens / seqs, 0, 0, 0, mx};
+    step_shape sp = {seqs / mx->mb, tokens / seqs, 0, 0, 0, mx, mx->dec_pad / mx->mb};
     if (mx->n_pre == 1 && mx->dec_seqs <= 0)
         sp.t = mx->pre[0].tokens; /* exactly engine_evaluate's prefill shape */
     pipe_cost pc;
@@ -2314,7 +2351,7 @@ static double spec_draft_cost_at(const plan_ctx *c, double seqs, double past, st
     a->coll_extra = eager ? s->intra->eager_s : 0.0;
     if (s->spec_k <= 0)
         return 0;
-    step_shape sp = {seqs, 1, past, 1, 0, NULL};
+    step_shape sp = {seqs, 1, past, 1, 0, NULL, 0};
     if (s->spec_method == ENGINE_SPEC_DRAFT) {
         engine_scenario ds;
         plan_ctx dc;
@@ -2349,7 +2386,7 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
     const engine_scenario *s = c->s;
     int pp = c->p.pp;
     double md = seqs < pp ? seqs : pp;
-    step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL};
+    step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL, 0};
     pipe_cost dec;
     pipe_compute(c, &dc, !engine_scenario_cuda_graphs(s), &dec);
     double cycle = md * dec.worst_t;

@@ -159,6 +159,8 @@ typedef struct step_mix {
     int n_pre;
     double dec_seqs, dec_past;
     double mb; /* micro-batches the step is split into, >= 1 */
+    double dec_pad; /* a decode-only step's CUDA graph padding: dummy
+                     * sequences beside dec_seqs (engine_graph_padded_seqs) */
 } step_mix;
 
 typedef struct plan_ctx plan_ctx;

@@ -69,7 +69,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
     const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
     const int pp = st->plan.pp;
     step_mix mx = {mix->prefill, mix->n_prefill > 0 && mix->prefill ? mix->n_prefill : 0,
-                   mix->decode_seqs > 0 ? mix->decode_seqs : 0, mix->decode_past, 1};
+                   mix->decode_seqs > 0 ? mix->decode_seqs : 0, mix->decode_past, 1, 0};
     double pre_seqs = 0, pre_tokens = 0;
     for (int i = 0; i < mx.n_pre; i++) {
         pre_seqs += mx.pre[i].seqs;
@@ -99,6 +99,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
         return eval_spec_decode_s(c, mx.dec_seqs, mx.dec_past);
     double md = seqs < pp ? seqs : pp;
     mx.mb = md;
+    mx.dec_pad = (engine_graph_padded_seqs(s, seqs / md) - seqs / md) * md;
     eval_mix_pipe(c, &mx, !engine_scenario_cuda_graphs(s), &sum, &worst);
     double cycle = md * worst;
     double work = sum > cycle ? sum : cycle;

@@ -64,6 +64,15 @@ static int val_spec(const preset_db *db, const val_case *c, engine_scenario *s, 
     return 0;
 }
 
+int val_trtllm_perf_graph_sizes(int *out)
+{
+    static const int SIZES[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192};
+    int n = (int)(sizeof SIZES / sizeof SIZES[0]);
+    for (int i = 0; i < n && i < ENGINE_GRAPH_SIZES_MAX; i++)
+        out[i] = SIZES[i];
+    return n < ENGINE_GRAPH_SIZES_MAX ? n : ENGINE_GRAPH_SIZES_MAX;
+}
+
 int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, engine_plan *plan,
                  engine_error *err)
 {
@@ -114,6 +123,8 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->sampling = c->sampling;
     s->microbatches = c->microbatches;
     s->mc_samples = 0;
+    if (c->graph_pad)
+        s->n_graph_sizes = val_trtllm_perf_graph_sizes(s->graph_sizes);
     int unit = c->tp * c->pp;
     plan->tp = c->tp;
     plan->pp = c->pp;
@@ -308,6 +319,11 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
                                           c->weights, c->kv);
         if (c->max_batch > 0 || tb > 0)
             s.max_num_seqs = c->max_batch > 0 ? c->max_batch : tb;
+        else
+            s.n_graph_sizes = 0; /* the run's max_batch_size unknown (an MLA
+                                  * model's trtllm-bench cap is unverified):
+                                  * padding is allowed only up to it
+                                  * (_get_padded_batch), so not modelled */
         if (c->max_batch <= 0 && c->tp > 1 && c->attn_dp)
             s.max_num_seqs = engine_max_num_seqs(&s) * c->tp;
         int b = engine_max_batch(&s, p, engine_max_num_seqs(&s));

@@ -96,6 +96,11 @@ typedef struct val_case {
                             * source's stated version (engine_scenario.
                             * framework_version: its host loop); DEFAULT where
                             * the version is unstated (the row says so) */
+    int graph_pad;         /* 1: the run padded each decode batch to the next
+                            * captured CUDA graph size of the TensorRT-LLM 1.x
+                            * perf-overview llm_options.yml (cuda_graph_config
+                            * enable_padding, batch_sizes 1 ... 8192:
+                            * val_trtllm_perf_graph_sizes); 0: no padding */
 } val_case;
 
 /* The shipped table (validation_cases.c). */
@@ -145,6 +150,14 @@ typedef struct val_result {
  * 0 ok, -1 with err naming the case and the missing preset. */
 int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s,
                  engine_plan *plan, engine_error *err);
+
+/* The CUDA graph batch sizes of the TensorRT-LLM 1.x perf-overview runs
+ * (NVIDIA/TensorRT-LLM@585c756579dc4d01f21fc13c2f604cdb461ac4f0:docs/source/
+ * developer-guide/perf-overview.md, every llm_options.yml: cuda_graph_config
+ * enable_padding: true, batch_sizes [1, 2, 4, 8, 16, 32, 64, 128, 256, 384,
+ * 512, 1024, 2048, 4096, 8192]) into out (at most ENGINE_GRAPH_SIZES_MAX);
+ * returns how many. */
+int val_trtllm_perf_graph_sizes(int *out);
 
 /* Evaluate one case. */
 /* trtllm-bench's max batch size for a run that sets none (its tuning.py

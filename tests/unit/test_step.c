@@ -254,6 +254,89 @@ static void test_spec_steps(void **state)
     assert_true(engine_step_s(&st, &dec) < 2.0 * plain);
 }
 
+/* CUDA graph padding (TensorRT-LLM cuda_graph_config enable_padding; the
+ * 1.x perf-overview's batch_sizes): a decode batch of 1454 replays the 2048
+ * graph, 594 dummy requests of one cached token beside it.  Hand-worked:
+ * the padded size is the smallest captured one >= the batch, none past
+ * max_num_seqs or the largest graph, none without graphs or with
+ * speculation; the padded step's GEMMs and small kernels are the 2048-batch
+ * step's, its attention the 1454 sequences' plus the dummies' per-sequence
+ * cost (more than 1454's, well under 2048's); the step model agrees. */
+static void test_graph_padding(void **state)
+{
+    (void)state;
+    static const int SIZES[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192};
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "gpt-oss-20b");
+    s.gpu = preset_find_gpu(ts_db, "h200");
+    s.intra = preset_find_link(ts_db, "nvlink4");
+    s.framework = preset_find_framework(ts_db, "trt-llm");
+    assert_non_null(s.model);
+    assert_non_null(s.gpu);
+    assert_non_null(s.intra);
+    assert_non_null(s.framework);
+    s.prompt = 1000;
+    s.gen = 1000;
+    s.weight_dtype = ENGINE_FP4;
+    s.max_num_seqs = 2048;
+    s.vram_bytes = 1e12; /* room for 2048 sequences: the test is the step */
+    engine_plan p = {1, 1, 1, 1};
+    s.batch = 1454;
+    engine_result plain = eval_at(&s, p);
+    s.batch = 2048;
+    engine_result full = eval_at(&s, p);
+    assert_near(engine_graph_padded_seqs(&s, 1454), 1454, 0); /* no sizes: no padding */
+    s.n_graph_sizes = (int)(sizeof SIZES / sizeof SIZES[0]);
+    memcpy(s.graph_sizes, SIZES, sizeof SIZES);
+    assert_near(engine_graph_padded_seqs(&s, 1454), 2048, 0);
+    assert_near(engine_graph_padded_seqs(&s, 300), 384, 0);
+    assert_near(engine_graph_padded_seqs(&s, 384), 384, 0);
+    assert_near(engine_graph_padded_seqs(&s, 3), 4, 0);
+    assert_near(engine_graph_padded_seqs(&s, 9000), 9000, 0); /* above the largest graph */
+    s.max_num_seqs = 1500; /* 2048 > max_batch_size: not padded */
+    assert_near(engine_graph_padded_seqs(&s, 1454), 1454, 0);
+    assert_near(engine_graph_padded_seqs(&s, 1000), 1024, 0);
+    s.max_num_seqs = 2048;
+    s.cuda_graphs = ENGINE_GRAPHS_OFF;
+    assert_near(engine_graph_padded_seqs(&s, 1454), 1454, 0);
+    s.cuda_graphs = ENGINE_GRAPHS_DEFAULT;
+    s.batch = 1454;
+    engine_result pad = eval_at(&s, p);
+    assert_near(pad.decode.gemm_s, full.decode.gemm_s, 1e-12);
+    assert_near(pad.decode.small_s, full.decode.small_s, 1e-12);
+    assert_true(pad.decode.attn_s > plain.decode.attn_s);
+    /* hand-worked: per layer, the decode kernel over 1454 sequences at
+     * 1501 cached tokens (a global layer) or its 128-token window (a local
+     * one) plus 594 dummies of one token: 16-bit KV, 2 x 8 heads x 64 x 2 B
+     * a token; 12 layers of each kind */
+    double kvt = 2.0 * 8 * 64 * 2;
+    double add = 0;
+    for (int local = 0; local < 2; local++) {
+        double ctx = local ? 128 : 1501;
+        add += 12 * (engine_attn_decode_s(s.gpu, (1454 * ctx + 594) * kvt, 2048.0 * 64) -
+                     engine_attn_decode_s(s.gpu, 1454 * ctx * kvt, 1454.0 * 64));
+    }
+    print_message("  attention: 1454 %.4g s, padded %.4g s (+%.4g s), 2048 %.4g s\n",
+                  plain.decode.attn_s, pad.decode.attn_s, add, full.decode.attn_s);
+    assert_near(pad.decode.attn_s - plain.decode.attn_s, add, 1e-9);
+    assert_true(pad.decode.attn_s < full.decode.attn_s);
+    assert_true(pad.itl_s > plain.itl_s && pad.itl_s < full.itl_s);
+    assert_near(pad.ttft_s, plain.ttft_s, 1e-12); /* prefill runs eager: never padded */
+    engine_stepper st;
+    assert_int_equal(engine_stepper_init(&st, &s, p, NULL), 0);
+    assert_near(decode_mix_s(&st, 1454, s.prompt + s.gen / 2.0), pad.itl_s, 1e-9);
+    /* ascending sizes only, each 1..ENGINE_MAX_BATCH */
+    engine_error err;
+    s.graph_sizes[1] = 1;
+    assert_int_not_equal(engine_scenario_check(&s, &err), 0);
+    assert_non_null(strstr(err.msg, "graph_sizes"));
+    s.graph_sizes[1] = 2;
+    s.n_graph_sizes = ENGINE_GRAPH_SIZES_MAX + 1;
+    assert_int_not_equal(engine_scenario_check(&s, &err), 0);
+    assert_non_null(strstr(err.msg, "graph_sizes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_frameworks_match_evaluate),
         cmocka_unit_test(test_mixed_step_between_parts),
         cmocka_unit_test(test_stepper_capacity),
+        cmocka_unit_test(test_graph_padding),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

@@ -331,7 +331,11 @@ const val_case val_cases[] = {
      * TTFT is 1.8x faster than A100 FP16's (160.9 ms), where dense Mistral-7B's is 4.4x
      * (31.7 vs 139.6 ms).  The engine prices the expert GEMMs at Hopper's FP8 rate; the
      * 0.9 MoE kernel on SM90 reached about A100-FP16-class x 1.8 (a kernel generation
-     * the engine does not model: issue 8, integrator).  Batch 1024 with contiguous KV
+     * the engine does not model: issue 8, integrator).  Later releases reached the
+     * modelled rate: in 0.13 (perf-overview [index file-id 5856956924], trtllm-bench,
+     * FP8) the same TP2 Mixtral runs 25135 (128/128) and 2946 (2048/128) tok/s on two
+     * H200s, 2.3-2.4x the 0.9 rates per GPU, and the engine at trtllm-bench's batch gives
+     * 1.20 and 1.28 of them (1.04 at 128/2048, 1.15 at 2048/2048).  Batch 1024 with contiguous KV
      * fits: 23.5 GB of FP8 weights and 8.6 GB of FP8 KV (1024 x 256 tokens x 32 KiB)
      * a GPU. */
     {"trt09-mixtral-h200-f8-tp2-b1024-128-128", "NVIDIA/TensorRT-LLM@71d8d4d3dc655671f32535d6d2b60cab87f36e87:docs/source/performance.md, Peak Throughput / H200 GPUs (FP8)",

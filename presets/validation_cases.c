@@ -317,8 +317,10 @@ const val_case val_cases[] = {
      * The Mixtral setup, re-read (outliers, session 18): the 0.9 page's "Methodology /
      * Benchmarking per Model" gives builds for GPT-J, Llama-2 7B/70B and Falcon-180B only
      * (all trtllm-build --paged_kv_cache disable, strongly typed); no Mixtral build, so its
-     * flags, the weights' and KV's dtype and EP are unstated: TP as the table, no EP, FP8
-     * by the table heading.  TensorRT-LLM's release notes (docs/source/release-notes.md,
+     * flags, the weights' and KV's dtype and EP are unstated: TP as the table, no EP (TP
+     * is TensorRT-LLM's default MoE mode: examples/mixtral/README.md "In TP mode (default)
+     * expert weight matrices are sliced evenly between all GPUs", EP only with
+     * --moe_tp_mode 1 [index file-id 6050914123]), FP8 by the table heading.  TensorRT-LLM's release notes (docs/source/release-notes.md,
      * NVIDIA/TensorRT-LLM [index file-id 683127886]): 0.9.0 lists Mixtral 8x7B under
      * "Added support for OOTB functionality"; 0.10.0 "Added FP8 quantization support for
      * Mixtral".  The 0.9 table itself says the FP8 weights were there: the H100 batch-32

@@ -1079,6 +1079,36 @@ expect_err_exact "shardscope eval: --framework-version: expected default|v0|v0.6
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --framework sglang --framework-version v0.6
 expect_rc 2
 expect_err_exact 'shardscope eval: scenario: framework_version: the sglang profile has no host_loop "v0.6" (frameworks.json)'
+# CUDA graph padding (--cuda-graph-sizes): a decode batch of 300 replays the
+# 384 graph of trtllm-perf's list (slower), none where 300 is a captured
+# size; echoed in the scenario, saved in a scenario file and read back
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --batch 300 --json
+expect_rc 0
+expect_out '"cuda_graph_sizes":[[:space:]]*null'
+itl_none=$(json_num itl_s)
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --batch 300 --cuda-graph-sizes 256,300 --json
+expect_rc 0
+expect_near itl_s "$itl_none" 1e-12
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --batch 300 --cuda-graph-sizes trtllm-perf --json --save-scenario "$tmp/cgs.json"
+expect_rc 0
+expect_clean_json
+expect_out '"cuda_graph_sizes":[[:space:]]*\[1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512,'
+itl_pad=$(json_num itl_s)
+awk -v a="$itl_pad" -v b="$itl_none" 'BEGIN { exit !(a > 1.02 * b) }' ||
+    fail "$what: padded ITL $itl_pad s not above the unpadded $itl_none s"
+grep -Eq '^	"cuda_graph_sizes":	"trtllm-perf",?$' "$tmp/cgs.json" || fail "$what: the scenario file lacks cuda_graph_sizes"
+run eval --scenario "$tmp/cgs.json" --json
+expect_rc 0
+expect_near itl_s "$itl_pad" 1e-12
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --batch 300 --cuda-graph-sizes trtllm-perf
+expect_rc 0
+expect_out '^framework: trt-llm \(decode CUDA graphs on, padded to 15 captured sizes up to 8192\)'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --cuda-graph-sizes 4,2
+expect_rc 2
+expect_err_exact "shardscope eval: --cuda-graph-sizes: sizes must ascend (2 after 4)"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --cuda-graph-sizes 4,x
+expect_rc 2
+expect_err_exact "shardscope eval: --cuda-graph-sizes: '4,x' is not a list of batch sizes 1..16777216 (e.g. 1,2,4,8,256,512), trtllm-perf or none"
 # EP 2 under TP 8: valid, no all-to-all; the fused all-reduce + norm saves time
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 8 --ep 2 --batch 8 --fuse-ar-norm on --json
 expect_rc 0

@@ -99,10 +99,12 @@ static void print_header(const engine_scenario *s, FILE *f)
         fprintf(f, " (v=%d)", s->interleave);
     if (s->microbatches > 0)
         fprintf(f, ", %d micro-batches", s->microbatches);
-    fprintf(f, "\nframework: %s (decode CUDA graphs %s); calibration: %s\n",
-            s->framework ? s->framework->name : "generic",
-            engine_scenario_cuda_graphs(s) ? "on" : "off",
-            out_calibration_label(s->calib, cal, sizeof cal));
+    fprintf(f, "\nframework: %s (decode CUDA graphs %s", s->framework ? s->framework->name : "generic",
+            engine_scenario_cuda_graphs(s) ? "on" : "off");
+    if (s->n_graph_sizes > 0 && engine_scenario_cuda_graphs(s))
+        fprintf(f, ", padded to %d captured sizes up to %d", s->n_graph_sizes,
+                s->graph_sizes[s->n_graph_sizes - 1]);
+    fprintf(f, "); calibration: %s\n", out_calibration_label(s->calib, cal, sizeof cal));
     if (s->batch_max || s->total_concurrency > 0)
         fprintf(f, "max_num_seqs: at most %d running sequences a replica (%s)\n",
                 engine_max_num_seqs(s), s->max_num_seqs > 0 ? "--max-num-seqs" : "the framework's");

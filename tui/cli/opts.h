@@ -92,6 +92,7 @@ typedef struct cli_values {
     int tbo, fuse_ar_norm, a2a, redundant_experts;
     int sampling; /* ENUM: engine_sampling */
     int framework_version; /* ENUM: engine_fw_version */
+    const char *cuda_graph_sizes; /* --cuda-graph-sizes LIST|trtllm-perf|none */
     int fp8_scaling; /* ENUM: engine_fp8_scaling */
     double moe_imbalance;
     int no_calib, json, csv;

@@ -5,6 +5,7 @@
 #include "scenario.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -87,6 +88,13 @@ const cli_opt cli_scenario_opts[] = {
              "decode steps replay a CUDA graph or launch every kernel\n"
              "eagerly (default: the framework's; vLLM --enforce-eager\n"
              "is off)"),
+    STR_OPT("--cuda-graph-sizes", "LIST", cuda_graph_sizes,
+            "captured decode graph batch sizes, ascending, comma-\n"
+            "separated (TensorRT-LLM cuda_graph_config batch_sizes\n"
+            "with enable_padding): a decode batch runs as the next\n"
+            "size up, the rest dummy requests; trtllm-perf: the 1.x\n"
+            "perf-overview's 1,2,4,...,128,256,384,512,1024,...,8192;\n"
+            "none (default): no padding"),
     ENUM_OPT("--tbo", "on|off", tbo, GRAPHS,
              "two-batch overlap of the EP all-to-all: one half of\n"
              "the batch's dispatch/combine under the other's compute\n"
@@ -341,6 +349,40 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
 #undef TAKE
 }
 
+/* --cuda-graph-sizes: none, trtllm-perf (val_trtllm_perf_graph_sizes) or
+ * a comma-separated ascending list of batch sizes. */
+static int load_graph_sizes(const cli_opts *o, engine_scenario *s, engine_error *err)
+{
+    const char *v = o->v.cuda_graph_sizes;
+    s->n_graph_sizes = 0;
+    if (!v || !strcasecmp(v, "none"))
+        return 0;
+    if (!strcasecmp(v, "trtllm-perf")) {
+        s->n_graph_sizes = val_trtllm_perf_graph_sizes(s->graph_sizes);
+        return 0;
+    }
+    const char *p = v;
+    while (*p) {
+        char *end;
+        long g = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || g < 1 || g > ENGINE_MAX_BATCH)
+            return engine_errorf(err, "--cuda-graph-sizes: '%.40s' is not a list of batch sizes "
+                                      "1..%d (e.g. 1,2,4,8,256,512), trtllm-perf or none", v,
+                                 ENGINE_MAX_BATCH);
+        if (s->n_graph_sizes >= ENGINE_GRAPH_SIZES_MAX)
+            return engine_errorf(err, "--cuda-graph-sizes: at most %d sizes",
+                                 ENGINE_GRAPH_SIZES_MAX);
+        if (s->n_graph_sizes > 0 && g <= s->graph_sizes[s->n_graph_sizes - 1])
+            return engine_errorf(err, "--cuda-graph-sizes: sizes must ascend (%ld after %d)", g,
+                                 s->graph_sizes[s->n_graph_sizes - 1]);
+        s->graph_sizes[s->n_graph_sizes++] = (int)g;
+        p = *end ? end + 1 : end;
+        if (*end && !*p)
+            return engine_errorf(err, "--cuda-graph-sizes: '%.40s' ends with a comma", v);
+    }
+    return 0;
+}
+
 /* --spec-method and its parameters: the method's defaults for k and P
  * unless given; --spec-draft for draft only; mtp only on a model with MTP
  * layers. */
@@ -468,6 +510,8 @@ int cli_scenario_load(const cli_opts *o, const preset_db *db, unsigned need, con
     if (load_presets(o, db, need, out, err) != 0 || load_calib(o, cmd, out, err) != 0)
         return -1;
     load_workload(o, &out->scenario);
+    if (load_graph_sizes(o, &out->scenario, err) != 0)
+        return -1;
     if (load_spec(o, db, out, err) != 0 || load_plan(o, need, out, err) != 0)
         return -1;
     return load_check(o, need, out, err);

@@ -189,6 +189,7 @@ static int scenario_file_check(const cli_opts *o, const preset_db *db,
              {"moe_imbalance", s->moe_imbalance != d.moe_imbalance},
              {"max_num_seqs", s->max_num_seqs != d.max_num_seqs},
              {"framework_version", s->framework_version != d.framework_version},
+             {"cuda_graph_sizes", s->n_graph_sizes != d.n_graph_sizes},
              {"tails (jitter, stragglers, samples, seed)",
               s->jitter_sigma != d.jitter_sigma || s->straggler_prob != d.straggler_prob ||
                   s->straggler_slowdown != d.straggler_slowdown ||

@@ -326,6 +326,13 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cli_json_add_number(o, "usable_fraction", engine_scenario_usable_fraction(s));
     cJSON_AddBoolToObject(o, "cuda_graphs", engine_scenario_cuda_graphs(s));
     add_string_or_null(o, "framework_version", engine_fw_version_name(s->framework_version));
+    if (s->n_graph_sizes > 0) {
+        cJSON *gs = cJSON_AddArrayToObject(o, "cuda_graph_sizes");
+        for (int i = 0; gs && i < s->n_graph_sizes && i < ENGINE_GRAPH_SIZES_MAX; i++)
+            cJSON_AddItemToArray(gs, cJSON_CreateNumber(s->graph_sizes[i]));
+    } else {
+        cJSON_AddNullToObject(o, "cuda_graph_sizes");
+    }
     double hl_step, hl_seq;
     engine_scenario_host_loop(s, &hl_step, &hl_seq);
     cli_json_add_number(o, "host_step_s", hl_step);

@@ -190,6 +190,11 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
 /* The fit's prediction for one point (launch/graph: the constant; copy:
  * bytes / copy_bytes_per_s). */
 double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *p);
+/* The point of class cls among pts[0..n) with the largest relative error
+ * of the fit (|predicted / measured - 1|): its index, the signed error into
+ * *err (may be NULL); -1 when the class has no timed point. */
+int calib_per_kernel_worst(const calib_per_kernel *pk, const calib_kpoint *pts, int n,
+                           calib_kclass cls, double *err);
 /* FLOPs and minimum bytes of a GEMM point (elem bytes per element). */
 void calib_kpoint_cost(calib_kpoint *p, double elem);
 const char *calib_kclass_name(calib_kclass c);

@@ -16,7 +16,14 @@
 #     roofline);
 #   - the NCCL collectives (all-reduce, send/recv, all-gather, all-to-all:
 #     busbw at the largest size), or the note saying why not (one GPU);
+#   - the grouped MoE expert GEMMs of MOE_MODEL (default mixtral-8x7b, a
+#     quick calibration): how they were timed (cublasGemmGroupedBatchedEx,
+#     or the loop of cublasGemmEx and why), each TP1 group's TFLOP/s and its
+#     time per expert against one expert alone at the same tokens;
 #   - eval with and without the calibration.
+# Without a GPU (no nvidia-smi, or the binary's cuda backend refusing: no
+# driver, no libcudart) it says so in one line and exits 3 before
+# measuring anything; a failed step exits 1 at the end (0: every step ran).
 # The calibration files are left in OUTDIR (full.json is the real-GPU
 # fixture; OUTDIR/fixtures/ holds the files to check into tests/fixtures/
 # as they are: calibration/<preset>-full.json and -quick.json, and
@@ -26,7 +33,8 @@
 #   sh calib/gpu_check.sh [BINARY] [OUTDIR]
 #     BINARY default build-portable/shardscope, then ./shardscope
 #     OUTDIR default $OUT or /tmp/gpu_check
-#   env: BUDGET (s), MODEL (default llama-3-8b); BACKEND (default cuda)
+#   env: BUDGET (s), MODEL (default llama-3-8b), MOE_MODEL (default
+#   mixtral-8x7b; empty: no MoE phase); BACKEND (default cuda)
 #   and CALIB_FLAGS (added to both runs) exist to dry-run the script on a
 #   CPU: BACKEND=cpu CALIB_FLAGS="--max-tp 2 --max-tokens 64"
 set -u
@@ -37,6 +45,7 @@ if [ -z "$bin" ]; then
 fi
 out=${2:-${OUT:-/tmp/gpu_check}}
 model=${MODEL:-llama-3-8b}
+moe_model=${MOE_MODEL-mixtral-8x7b}
 backend=${BACKEND:-cuda}
 flags=${CALIB_FLAGS:-}
 budget=${BUDGET:-300}
@@ -45,9 +54,18 @@ mkdir -p "$out"
 if [ -z "${GPU_CHECK_TEED:-}" ]; then
     GPU_CHECK_TEED=1
     export GPU_CHECK_TEED
+    rm -f "$out/.status"
     sh "$0" "$bin" "$out" 2>&1 | tee "$out/gpu_check.txt"
-    exit 0
+    st=$(cat "$out/.status" 2>/dev/null || echo 1)
+    rm -f "$out/.status"
+    exit "$st"
 fi
+# finish STATUS: the exit status the outer (teeing) run returns.
+finish() {
+    echo "$1" >"$out/.status"
+    exit "$1"
+}
+failed=0
 t_start=$(date +%s)
 export XDG_CONFIG_HOME="$out/xdg"
 
@@ -72,15 +90,35 @@ bounded() {
 echo "== binary: $bin"
 if [ ! -x "$bin" ]; then
     echo "no binary: build one with 'make portable' and copy build-portable/ here"
-    exit 1
+    finish 1
 fi
 command -v readelf >/dev/null 2>&1 &&
     echo "NEEDED: $(readelf -d "$bin" | awk '/NEEDED/ { gsub(/[][]/, "", $5); printf "%s ", $5 }')"
 "$bin" --version
 
 echo "== device"
-nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,memory.total --format=csv 2>&1 |
-    sed 's/^/  /'
+if [ "$backend" = cuda ]; then
+    if ! command -v nvidia-smi >/dev/null 2>&1; then
+        smi="no nvidia-smi on PATH"
+    elif ! nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,memory.total \
+        --format=csv >"$out/smi.txt" 2>&1; then
+        smi="nvidia-smi failed: $(tail -n 1 "$out/smi.txt")"
+    else
+        smi=
+        sed 's/^/  /' "$out/smi.txt"
+    fi
+    # the binary's own probe: one line naming what is missing, at once
+    probe=$(bounded 60 "$bin" calibrate --backend cuda --quick --no-comm --no-save \
+        --model gpt2-124m --max-tp 1 --max-tokens 1 2>&1 >/dev/null)
+    prc=$?
+    if [ -n "$smi" ] || [ "$prc" -eq 2 ]; then
+        echo "no GPU: ${smi:-nvidia-smi lists a GPU}; calibrate --backend cuda: ${probe:-exit $prc}"
+        echo "== nothing measured (dry-run the script on a CPU with BACKEND=cpu)"
+        finish 3
+    fi
+else
+    echo "  backend $backend (a dry run: no GPU is used)"
+fi
 
 # calib NAME FLAGS...: one calibration into $out/NAME.json (+ .txt, .err).
 calib() {
@@ -93,7 +131,8 @@ calib() {
     rc=$?
     s1=$(date +%s.%N)
     wall=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.1f", b - a }')
-    echo "calibrate --backend $backend $flags $*: exit $rc, wall $wall s$([ "$rc" -eq 124 ] && echo ' (cut at the budget)')"
+    [ "$rc" -eq 0 ] || failed=1
+    echo "calibrate --backend $backend --model $model $flags $*: exit $rc, wall $wall s$([ "$rc" -eq 124 ] && echo ' (cut at the budget)')"
     tail -n 3 "$out/$name.err" | sed 's/^/  stderr: /'
 }
 
@@ -102,7 +141,7 @@ calib() {
 report() {
     f=$out/$1.json
     [ -s "$f" ] || { echo "  (no $f)"; return; }
-    grep -E '^(calibration|device|roofs|best GEMM|roofline|comm|p2p|all-gather|all-to-all|per-kernel fit|  *(gemm|note)|wall time):' \
+    grep -E '^(calibration|device|roofs|best GEMM|roofline|comm|p2p|all-gather|all-to-all|per-kernel fit|  *(gemm|note|worst)|wall time):' \
         "$out/$1.txt" | sed 's/^/  /'
     awk '
         /^\t"device":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v); dev = v }
@@ -125,8 +164,8 @@ report() {
         /^\t\t\t"flops":/ { fl = $2 + 0 }
         /^\t\t\t"bytes":/ { by = $2 + 0 }
         /^\t\t\t"time_s":/ { t = $2 + 0
-            if (c == "gemm" && dt != "fp8" && fl > bigf) { bigf = fl; bigt = t; bigs = op " " m "x" n "x" kk }
-            if (c == "gemm" && dt != "fp8" && t > 0 && fl / t > bestf) { bestf = fl / t; bests = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt != "fp8" && op !~ /^grouped_/ && fl > bigf) { bigf = fl; bigt = t; bigs = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt != "fp8" && op !~ /^grouped_/ && t > 0 && fl / t > bestf) { bestf = fl / t; bests = op " " m "x" n "x" kk }
             if (c == "gemm" && dt == "fp8" && fl > big8) { big8 = fl; big8t = t; big8s = op " " m "x" n "x" kk }
             if (c == "gemv" && t > 0 && by / t > gemv) { gemv = by / t; gemvs = by }
             if (c == "copy" && t > 0) copy = by / t }
@@ -166,6 +205,50 @@ echo "== quick calibration ($model)"
 calib quick --quick --no-comm
 report quick
 
+# moe_report NAME: the grouped expert GEMMs of $out/NAME.json at TP 1:
+# experts x tokens each, time, TFLOP/s, time per expert against one expert
+# of the same shape alone at the same tokens (expert_*), and the note.
+moe_report() {
+    f=$out/$1.json
+    [ -s "$f" ] || { echo "  (no $f)"; return; }
+    awk '
+        /^\t"kernel_note":/ { v = $0; sub(/^[^:]*:[ \t]*"/, "", v); sub(/",?$/, "", v)
+            n = split(v, parts, /; /)
+            for (i = 1; i <= n; i++) if (parts[i] ~ /grouped MoE|GroupedBatched/) note = note "  " parts[i] "\n" }
+        /^\t\t\t"op":/ { op = $0; sub(/^[^:]*:[ \t]*"/, "", op); sub(/",?$/, "", op) }
+        /^\t\t\t"dtype":/ { dt = $0; sub(/^[^:]*:[ \t]*"/, "", dt); sub(/",?$/, "", dt) }
+        /^\t\t\t"tp":/ { tp = $2 + 0 }
+        /^\t\t\t"m":/ { m = $2 + 0 } /^\t\t\t"n":/ { n = $2 + 0 } /^\t\t\t"k":/ { kk = $2 + 0 }
+        /^\t\t\t"batch":/ { b = $2 + 0 } /^\t\t\t"calls":/ { calls = $2 + 0 }
+        /^\t\t\t"flops":/ { fl = $2 + 0 }
+        /^\t\t\t"time_s":/ { t = $2 + 0
+            if (tp == 1 && dt != "fp8" && op ~ /^expert_/) { key = substr(op, 8) " " m; one[key] = t }
+            if (tp == 1 && op ~ /^grouped_/) { g++; go[g] = op; gm[g] = m; gn[g] = n; gk[g] = kk
+                gb[g] = b; gc[g] = calls; gt[g] = t; gf[g] = fl } }
+        END {
+            printf "%s", note
+            for (i = 1; i <= g; i++) {
+                key = substr(go[i], 9) " " gm[i]
+                printf "  %s TP1 %d experts x %d tokens (%dx%d, %d call%s): %.1f us, %.2f TFLOP/s, %.2f us per expert",
+                       go[i], gb[i], gm[i], gn[i], gk[i], gc[i], gc[i] == 1 ? "" : "s", gt[i] * 1e6,
+                       gf[i] / gt[i] / 1e12, gt[i] / gb[i] * 1e6
+                if (key in one)
+                    printf " (one expert alone %.2f us: %.2fx)", one[key] * 1e6, one[key] / (gt[i] / gb[i])
+                printf "\n"
+            }
+            if (g == 0) printf "  no grouped points (not an MoE model?)\n"
+        }' "$f"
+}
+if [ -n "$moe_model" ]; then
+    echo "== grouped MoE expert GEMMs ($moe_model, quick)"
+    model_saved=$model
+    model=$moe_model
+    calib moe --quick --no-comm
+    report moe
+    moe_report moe
+    model=$model_saved
+fi
+
 # The datasheet HBM bandwidth of the matched preset, for the GEMV line.
 preset=$(awk '/^\t"preset":/ { v = $0; sub(/^[^:]*:[ \t]*"/, "", v); sub(/",?$/, "", v); print v; exit }' \
     "$out/full.json" 2>/dev/null)
@@ -178,15 +261,32 @@ for c in "--no-calib" "--calib $out/full.json"; do
     # shellcheck disable=SC2086
     bounded "$(left)" "$bin" eval --model "$model" --gpu "$preset" --gpus 1 --tp 1 $c \
         >"$out/eval.txt" 2>"$out/eval.err"
-    echo "eval $c: exit $?"
+    erc=$?
+    [ "$erc" -eq 0 ] || failed=1
+    echo "eval $c: exit $erc"
     grep -E '^(framework|  TTFT|  ITL|  generated)' "$out/eval.txt" | sed 's/^/  /'
     sed 's/^/  stderr: /' "$out/eval.err" | head -3
 done
+if [ -n "$moe_model" ] && [ -s "$out/moe.json" ]; then
+    echo "== eval of $moe_model on 2 x $preset (TP2) with and without its calibration"
+    for c in "--no-calib" "--calib $out/moe.json"; do
+        # shellcheck disable=SC2086
+        bounded "$(left)" "$bin" eval --model "$moe_model" --gpu "$preset" --gpus 2 --tp 2 $c \
+            >"$out/eval-moe.txt" 2>"$out/eval-moe.err"
+        erc=$?
+        [ "$erc" -eq 0 ] || failed=1
+        echo "eval $c: exit $erc"
+        grep -E '^(framework|  TTFT|  ITL|  generated)' "$out/eval-moe.txt" | sed 's/^/  /'
+        sed 's/^/  stderr: /' "$out/eval-moe.err" | head -3
+    done
+fi
 # The fixtures-to-be, named by the preset the device matched.
 mkdir -p "$out/fixtures/calibration"
-for n in full quick; do
+for n in full quick moe; do
     [ -s "$out/$n.json" ] && cp "$out/$n.json" "$out/fixtures/calibration/$matched-$n.json"
 done
 echo "== fixtures to check in: $out/fixtures/calibration/ ($(ls "$out/fixtures/calibration" | tr '\n' ' ')) and $out/gpu_check.txt"
 echo "== done in $(($(date +%s) - t_start)) s of a $budget s budget; files in $out"
 ls -l "$out" | sed 's/^/  /'
+[ "$failed" -eq 0 ] || echo "== a step failed (see its exit status above)"
+finish "$failed"

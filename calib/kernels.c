@@ -334,6 +334,26 @@ double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *
     return (c > mm ? c : mm) + pk->t0_s * calls_of(p);
 }
 
+int calib_per_kernel_worst(const calib_per_kernel *pk, const calib_kpoint *pts, int n,
+                           calib_kclass cls, double *err)
+{
+    int worst = -1;
+    double w = -1;
+    for (int i = 0; i < n; i++) {
+        const calib_kpoint *p = &pts[i];
+        if (p->cls != cls || !(p->time_s > 0))
+            continue;
+        double e = calib_per_kernel_predict(pk, p) / p->time_s - 1;
+        if (fabs(e) > w) {
+            w = fabs(e);
+            worst = i;
+            if (err)
+                *err = e;
+        }
+    }
+    return worst;
+}
+
 /* Each class's and the combined MAPE (copy excluded: a plateau, not fitted). */
 static void fit_errors(const calib_kpoint *pts, int n, calib_per_kernel *pk)
 {

@@ -22,5 +22,5 @@ fi
 echo "calibrate --backend cpu --quick --model llama-3-8b: $secs s wall (target < 15 s)"
 grep -E '^(best GEMM|power law|roofline|comm|per kernel|per-kernel fit|wall time):' "$tmp/out" |
     sed 's/^/  /'
-grep -E '^ +(gemm|note:)' "$tmp/out" | sed 's/^/  /'
+grep -E '^ +(gemm|note:|worst:)' "$tmp/out" | sed 's/^/  /'
 exit 0

@@ -127,6 +127,9 @@ run calibrate --backend cpu --quick --no-comm --model gpt2-124m
 expect_rc 0
 grep -q '^power law: T = ' "$tmp/out" || fail "$what: no power-law line"
 grep -q '^roofline:  eta_compute ' "$tmp/out" || fail "$what: no roofline line"
+# the point each fitted class misses most, with its signed error
+grep -Eq '^ +worst: gemm [a-z_]+ TP[0-9]+ [0-9]+x[0-9]+x[0-9]+ [-+][0-9.]+%; gemv gemv TP0 ' "$tmp/out" ||
+    fail "$what: no worst-point line: $(grep -A2 '^per-kernel fit' "$tmp/out")"
 grep -q "^saved: $XDG_CONFIG_HOME/shardscope/calibration/cpu-.*\.json (CPU: used only when named explicitly)$" "$tmp/out" ||
     fail "$what: not saved in the XDG store: $(grep saved "$tmp/out")"
 n=$(ls "$XDG_CONFIG_HOME/shardscope/calibration" 2>/dev/null | grep -c '^cpu-.*\.json$')

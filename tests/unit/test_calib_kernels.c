@@ -414,6 +414,31 @@ static void test_engine_grouped_lookup(void **state)
     calib_result_free(&r);
 }
 
+/* The worst-fitted point of a class: constants 1 TFLOP/s, eff 1, 1 TB/s,
+ * t0 0; a 1e9-FLOP GEMM measured at 1.25 ms is modelled at 1 ms (-20 %),
+ * one measured at 0.8 ms (+25 %) is the worst; no attention point: -1. */
+static void test_per_kernel_worst(void **state)
+{
+    (void)state;
+    calib_per_kernel pk = {0};
+    pk.peak_flops = 1e12;
+    pk.gemm_efficiency = 1;
+    pk.bw_bytes_per_s = 1e12;
+    calib_kpoint p[3] = {
+        {.cls = CALIB_K_GEMM, .op = "qkv", .m = 500, .n = 1000, .k = 1000, .batch = 1,
+         .flops = 1e9, .bytes = 1e3, .time_s = 1.25e-3},
+        {.cls = CALIB_K_GEMM, .op = "out", .m = 500, .n = 1000, .k = 1000, .batch = 1,
+         .flops = 1e9, .bytes = 1e3, .time_s = 0.8e-3},
+        {.cls = CALIB_K_GEMV, .op = "gemv", .m = 1, .n = 1000, .k = 1000, .batch = 1,
+         .flops = 2e6, .bytes = 1e9, .time_s = 1e-3}};
+    double e = 0;
+    assert_int_equal(calib_per_kernel_worst(&pk, p, 3, CALIB_K_GEMM, &e), 1);
+    assert_true(fabs(e - 0.25) < 1e-12);
+    assert_int_equal(calib_per_kernel_worst(&pk, p, 3, CALIB_K_GEMV, &e), 2);
+    assert_true(fabs(e) < 1e-12);
+    assert_int_equal(calib_per_kernel_worst(&pk, p, 3, CALIB_K_ATTN, NULL), -1);
+}
+
 static void test_calib_sources(void **state)
 {
     (void)state;
@@ -986,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_engine_table_lookup),
         cmocka_unit_test(test_calib_sources),
         cmocka_unit_test(test_engine_grouped_lookup),
+        cmocka_unit_test(test_per_kernel_worst),
         cmocka_unit_test(test_cuda_fake_grouped_moe),
         cmocka_unit_test(test_cpu_grouped_moe),
         cmocka_unit_test(test_explain_per_kernel_origins),

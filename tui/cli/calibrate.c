@@ -228,6 +228,31 @@ static void print_comm_fits(const calib_result *r)
 
 /* The per-kernel points (model GEMMs summarised per TP degree), the
  * fitted constants and each class's error. */
+/* The point of each fitted class the fit misses most (the residuals that
+ * dominate per_kernel.mape). */
+static void print_worst(const calib_result *r)
+{
+    const char *sep = "";
+    printf("                worst:");
+    for (int c = 0; c < CALIB_K_COUNT; c++) {
+        double e = 0;
+        int i = c == CALIB_K_COPY ? -1
+                                  : calib_per_kernel_worst(&r->per_kernel, r->kpoints,
+                                                           r->n_kpoints, (calib_kclass)c, &e);
+        if (i < 0 || r->per_kernel.class_n[c] == 0)
+            continue;
+        const calib_kpoint *p = &r->kpoints[i];
+        printf("%s %s %s", sep, calib_kclass_name((calib_kclass)c), p->op);
+        if (c != CALIB_K_LAUNCH && c != CALIB_K_GRAPH)
+            printf(" TP%d %dx%dx%d", p->tp, p->m, p->n, p->k);
+        if (c != CALIB_K_LAUNCH && c != CALIB_K_GRAPH && p->batch > 1)
+            printf(" x%d", p->batch);
+        printf(" %+.1f%%", 100 * e);
+        sep = ";";
+    }
+    printf("\n");
+}
+
 static void print_kernels(const calib_result *r)
 {
     if (r->n_kpoints == 0)
@@ -264,6 +289,7 @@ static void print_kernels(const calib_result *r)
             printf("%s %.1f%% (%d)  ", calib_kclass_name((calib_kclass)c),
                    100 * pk->class_mape[c], pk->class_n[c]);
     printf("\n");
+    print_worst(r);
     if (r->kernel_note[0])
         printf("                note: %s\n", r->kernel_note);
 }

@@ -229,11 +229,11 @@ moe_report() {
             printf "%s", note
             for (i = 1; i <= g; i++) {
                 key = substr(go[i], 9) " " gm[i]
-                printf "  %s TP1 %d experts x %d tokens (%dx%d, %d call%s): %.1f us, %.2f TFLOP/s, %.2f us per expert",
+                printf "  %s TP1 %d experts x %d tokens (%dx%d, %d call%s): %.1f µs, %.2f TFLOP/s, %.2f µs per expert",
                        go[i], gb[i], gm[i], gn[i], gk[i], gc[i], gc[i] == 1 ? "" : "s", gt[i] * 1e6,
                        gf[i] / gt[i] / 1e12, gt[i] / gb[i] * 1e6
                 if (key in one)
-                    printf " (one expert alone %.2f us: %.2fx)", one[key] * 1e6, one[key] / (gt[i] / gb[i])
+                    printf " (one expert alone %.2f µs: %.2fx)", one[key] * 1e6, one[key] / (gt[i] / gb[i])
                 printf "\n"
             }
             if (g == 0) printf "  no grouped points (not an MoE model?)\n"

@@ -11,7 +11,8 @@
 #                 dlopen'd, cJSON static or bundled; readelf-checked)
 #   make validate the model against the published measurements, per category
 #   make validate-kernels  the per-kernel model against the measured kernel
-#                 tables in ../shared/reference/data (when present)
+#                 tables in ../shared/reference/data (when present);
+#                 VK_ARGS=--by-m: the bf16/fp8 GEMM rows by token count m
 #   make install  PREFIX=/usr/local DESTDIR= : binary + man page
 #   make clean
 #
@@ -197,7 +198,7 @@ validate: $(BIN)
 
 KERNEL_DATA ?= ../shared/reference/data
 validate-kernels: $(BUILD)/tools/validate_kernels
-	@if [ -d "$(KERNEL_DATA)" ]; then $(BUILD)/tools/validate_kernels $(KERNEL_DATA); \
+	@if [ -d "$(KERNEL_DATA)" ]; then $(BUILD)/tools/validate_kernels $(KERNEL_DATA) $(VK_ARGS); \
 	else echo "validate-kernels: no kernel data at $(KERNEL_DATA) (set KERNEL_DATA=DIR)"; fi
 
 $(BUILD)/tools/validate_kernels: tests/tools/validate_kernels.c $(LIB) | $(DEPS_STAMP)

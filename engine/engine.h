@@ -936,11 +936,15 @@ const char *engine_warning_text(unsigned bit);
 /* Achievable shape efficiency of a GEMM (or `groups` equal GEMMs in one
  * grouped kernel) with m x n outputs on `sm` multiprocessors: the best of a
  * few tile shapes (and split-K when the tiles do not fill the GPU) after
- * tile and wave quantization.  In (0, 1]. */
+ * tile and wave quantization, compute alone.  In (0, 1].  The calibration's
+ * fit form; engine_gemm_s picks tile and split by time instead (below). */
 double engine_gemm_shape_eta(int sm, double m, double n, double k, double groups);
 /* One GEMM C[m x n] = A[m x k] B[k x n] with weights of w_bytes per element
  * and activations of a_bytes: max(FLOPs / (peak * eta_c * eta_shape),
- * bytes / (BW * eta_m)) + t0, with the calibration's constants when measured. */
+ * bytes / (BW * eta_m)) + t0, with the calibration's constants when measured;
+ * tile and split-K count are the fastest, s splits adding s x m x n x 8
+ * bytes of fp32 partial sums (written, then read by the reduction) to the
+ * streamed bytes. */
 double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
                      double m, double n, double k, double w_bytes, double a_bytes);
 /* `groups` GEMMs of one shape in one grouped kernel (the experts an MoE

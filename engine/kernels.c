@@ -42,7 +42,22 @@ static const struct {
     {16, 128, 0.5},
 };
 #define SPLIT_K_MIN 256.0   /* k per split */
-#define SPLIT_K_EFF 0.7     /* the reduction of the partial sums (fit on the four gemm.csv tables) */
+#define SPLIT_K_EFF 0.7     /* a split's compute rate: each split runs a short k loop, its
+                             * pipeline fill and drain unhidden (fit on the four gemm.csv
+                             * tables; the step model also charges the partial sums'
+                             * traffic, SPLIT_K_PARTIAL_BYTES) */
+/* A split-K GEMM's splits each write their m x n partial sums in fp32 (the
+ * accumulator type of 16-bit and FP8 tensor-core GEMMs) and a reduction reads
+ * them back before the output is written (cuBLAS/CUTLASS parallel split-K:
+ * a workspace of splits x m x n accumulators and a reduction kernel): 2 x 4
+ * bytes per output element per split, at the GPU's streaming rate.  No fitted
+ * constant: with it (and the split count the fastest of 1..smax),
+ * aiconfigurator-core 0.12.0 gemm.csv bf16 median error goes 8.6 -> 7.7 %
+ * (A100), 8.7 -> 8.5 % (H100), 12.4 -> 12.9 % (H200), 13.2 -> 13.0 % (B200);
+ * the A100 rows at m = 96 / 128 (n, k >= 1024), where weight streaming and
+ * the split kernels' compute take about as long, from bias 0.89 / 0.89 to
+ * 0.96 / 0.99 (validate-kernels --by-m; README "The model"). */
+#define SPLIT_K_PARTIAL_BYTES 8.0
 
 /* The shape efficiency is a pure function of its five arguments and the
  * engine asks for the same few shapes over and over (every plan of a rank,
@@ -124,6 +139,95 @@ static double shape_eta(int sm, double m, double n, double k, double groups)
     if (best > 1)
         best = 1;
     return best > 0 ? best : 1e-3;
+}
+
+/* The tile shape and split-K a GEMM library picks for one GEMM whose FLOPs
+ * take c0 at the full GEMM rate and whose bytes take mem: the fastest of the
+ * TILES after tile and wave quantization, each with 1..smax splits, a split
+ * of s running at SPLIT_K_EFF and costing s x part more streaming (the
+ * partial sums; SPLIT_K_PARTIAL_BYTES).  Ties (a streaming-bound shape) go
+ * to the higher shape efficiency.  A pure function of its arguments,
+ * memoised per thread like engine_gemm_shape_eta (a larger table: its keys
+ * also carry the rates, and a miss costs up to 4 candidates a tile). */
+typedef struct gemm_pick {
+    double eta;   /* shape efficiency of the compute, (0, 1] */
+    double split; /* k splits, >= 1 */
+} gemm_pick;
+
+typedef struct pick_memo {
+    double m, n, k, groups, c0, mem, part;
+    gemm_pick r;
+    int sm;
+} pick_memo;
+#define PICK_MEMO 1024
+static _Thread_local pick_memo pmemo[PICK_MEMO];
+
+/* One tile with `split` k splits: its shape efficiency and time. */
+static double tile_time(int i, int sm, double m, double n, double groups, double tiles,
+                        double split, double c0, double mem, double part, double *eta)
+{
+    double waves = ceil(tiles * split / sm);
+    double util = groups * m * n * split / (waves * sm * TILES[i].tm * TILES[i].tn);
+    *eta = fmin(1.0, TILES[i].e * util * (split > 1 ? SPLIT_K_EFF : 1.0));
+    return fmax(c0 / *eta, mem + (split > 1 ? split * part : 0));
+}
+
+static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups, double c0,
+                            double mem, double part)
+{
+    gemm_pick best = {0, 1};
+    double best_t = INFINITY;
+    for (int i = 0; i < (int)(sizeof TILES / sizeof TILES[0]); i++) {
+        /* no split of this tile beats the best so far: its time is at least
+         * the larger of c0 at the tile's full rate and the bare streaming */
+        if (fmax(c0 / TILES[i].e, mem) > best_t * (1 + 1e-12))
+            continue;
+        double tiles = groups * ceil(m / TILES[i].tm) * ceil(n / TILES[i].tn);
+        /* split-K only when the tiles leave SMs idle, each split >= SPLIT_K_MIN
+         * deep, in one wave; the library picks how many (cuBLAS heuristics,
+         * CUTLASS split_k_slices).  Over s the compute falls as 1/s and the
+         * streaming grows by s x part: the fastest s is next to where they
+         * cross, part s^2 + mem s = c0 / eta(1 split), or at an end. */
+        double smax = tiles < sm ? fmax(1.0, fmin(floor(sm / tiles), floor(k / SPLIT_K_MIN))) : 1;
+        double cand[4] = {1, smax, smax, smax};
+        int nc = smax > 1 ? 2 : 1;
+        if (smax > 2) {
+            nc = 4;
+            double e1 = TILES[i].e * SPLIT_K_EFF * groups * m * n / (sm * TILES[i].tm * TILES[i].tn);
+            double a = c0 / e1;
+            double x = part > 0 ? (sqrt(mem * mem + 4 * part * a) - mem) / (2 * part) : smax;
+            cand[2] = fmin(smax, fmax(2, floor(x)));
+            cand[3] = fmin(smax, fmax(2, ceil(x)));
+        }
+        for (int j = 0; j < nc; j++) {
+            double e;
+            double t = tile_time(i, sm, m, n, groups, tiles, cand[j], c0, mem, part, &e);
+            if (t < best_t * (1 - 1e-12) || (t <= best_t * (1 + 1e-12) && e > best.eta)) {
+                best_t = t;
+                best = (gemm_pick){e, cand[j]};
+            }
+        }
+    }
+    if (!(best.eta > 0))
+        best = (gemm_pick){1e-3, 1};
+    return best;
+}
+
+static gemm_pick gemm_pick_memo(int sm, double m, double n, double k, double groups, double c0,
+                                double mem, double part)
+{
+    if (sm < 1)
+        return (gemm_pick){1.0, 1};
+    uint64_t h = bits(m) ^ rotl(bits(n), 17) ^ rotl(bits(k), 31) ^ rotl(bits(groups), 47) ^
+                 rotl(bits(c0), 7) ^ rotl(bits(mem), 23) ^ (uint64_t)sm;
+    unsigned slot = (unsigned)(mix64(h) % PICK_MEMO);
+    pick_memo *e = &pmemo[slot];
+    if (e->sm == sm && e->m == m && e->n == n && e->k == k && e->groups == groups &&
+        e->c0 == c0 && e->mem == mem && e->part == part)
+        return e->r;
+    gemm_pick r = pick_tiles(sm, m, n, k, groups, c0, mem, part);
+    *e = (pick_memo){m, n, k, groups, c0, mem, part, r, sm};
+    return r;
 }
 
 static double or_default(double v, double def)
@@ -294,14 +398,17 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
         return gc;
     if (!(groups >= 1))
         groups = 1;
-    double eta = engine_gemm_shape_eta(k->sm, m, n, kk, groups);
-    gc.compute = 2.0 * m * n * kk * groups / (k->flops * eta);
+    double c0 = 2.0 * m * n * kk * groups / k->flops;
+    double mem = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
+    double part = groups * m * n * SPLIT_K_PARTIAL_BYTES / k->bw;
+    gemm_pick pk = gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part);
+    gc.compute = c0 / pk.eta;
     /* A CPU's level-3 BLAS packs the weights, then runs its kernel on them
      * (OpenBLAS driver/level3/level3.c: ICOPY, then KERNEL; README "The
      * model"): the two add. */
     if (k->pack_bw > 0)
         gc.compute += groups * n * kk * w_bytes / k->pack_bw;
-    gc.memory = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
+    gc.memory = mem + (pk.split > 1 ? pk.split * part : 0);
     gc.time = (gc.compute > gc.memory ? gc.compute : gc.memory) + k->gemm_t0;
     /* A measured table covering the shape replaces the model's time: one
      * GEMM's table, or for a grouped kernel (the MoE experts) the grouped

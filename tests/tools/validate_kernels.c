@@ -186,6 +186,49 @@ static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
             acc_print("aiconfigurator gemm", dir, DT[i].name, &a[i]);
 }
 
+/* --by-m: the bf16 and fp8 GEMM rows by m (the token count), each m's
+ * error and bias over the rows with n, k >= 1024 (the shapes of model
+ * layers), to see where between the memory- and the compute-bound ends the
+ * shape term is short. */
+#define BYM_N 21
+static void aic_gemm_by_m(const char *root, const char *dir, const engine_gpu *g)
+{
+    static const double MS[BYM_N] = {1,   2,   4,   8,   16,  32,   48,   64,   80,   96,  128,
+                                     160, 192, 256, 384, 512, 768, 1024, 2048, 4096, 8192};
+    static const struct {
+        const char *name;
+        engine_dtype d;
+        double wb;
+    } DT[] = {{"bfloat16", ENGINE_BF16, 2}, {"fp8", ENGINE_FP8, 1}};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/gemm.csv", root, dir);
+    for (int i = 0; i < 2; i++) {
+        csv c;
+        if (csv_open(&c, path) != 0)
+            return;
+        int im = csv_idx(&c, "m"), in = csv_idx(&c, "n"), ik = csv_idx(&c, "k");
+        int id = csv_idx(&c, "gemm_dtype"), il = csv_idx(&c, "latency");
+        acc a[BYM_N];
+        memset(a, 0, sizeof a);
+        while (csv_next(&c)) {
+            double m = num(&c, im), n = num(&c, in), k = num(&c, ik);
+            if (strcmp(str(&c, id), DT[i].name) || n < 1024 || k < 1024)
+                continue;
+            for (int j = 0; j < BYM_N; j++)
+                if (m == MS[j])
+                    acc_add(&a[j], engine_gemm_s(g, NULL, DT[i].d, m, n, k, DT[i].wb, 2.0),
+                            num(&c, il) * 1e-3);
+        }
+        fclose(c.f);
+        for (int j = 0; j < BYM_N; j++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s m=%g", DT[i].name, MS[j]);
+            if (a[j].n)
+                acc_print("aiconfigurator gemm", dir, what, &a[j]);
+        }
+    }
+}
+
 static void aic_attention(const char *root, const char *dir, const engine_gpu *g)
 {
     char path[1024];
@@ -648,8 +691,9 @@ static const engine_gpu *vk_gpu(const engine_gpu *g, engine_gpu *tmp)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: validate_kernels DATA_DIR\n");
+    int by_m = argc == 3 && !strcmp(argv[2], "--by-m");
+    if (argc != 2 && !by_m) {
+        fprintf(stderr, "usage: validate_kernels DATA_DIR [--by-m]\n");
         return 2;
     }
     preset_db *db = NULL;
@@ -667,10 +711,18 @@ int main(int argc, char **argv)
         if (!g)
             continue;
         g = vk_gpu(g, &tmp);
+        if (by_m) {
+            aic_gemm_by_m(argv[1], AIC[i].dir, g);
+            continue;
+        }
         aic_gemm(argv[1], AIC[i].dir, g);
         aic_attention(argv[1], AIC[i].dir, g);
         aic_nccl(argv[1], AIC[i].dir, preset_find_link(db, AIC[i].link));
         aic_moe(db, argv[1], AIC[i].dir, g);
+    }
+    if (by_m) {
+        preset_db_free(db);
+        return 0;
     }
     const engine_gpu *a100 = preset_find_gpu(db, "a100-80gb"), *h100 = preset_find_gpu(db, "h100-sxm");
     if (a100)

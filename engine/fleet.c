@@ -81,8 +81,14 @@ size_t engine_fleet_workspace_bytes(const engine_fleet_request *q)
 void engine_fleet_scenario(const engine_fleet_request *q, const engine_fleet_option *o,
                            engine_plan p, engine_scenario *s)
 {
+    engine_fleet_pool_scenario(q, o, 0, p, s);
+}
+
+void engine_fleet_pool_scenario(const engine_fleet_request *q, const engine_fleet_option *o,
+                                int prefill, engine_plan p, engine_scenario *s)
+{
     *s = q->base;
-    s->weight_dtype = o->dtype;
+    s->weight_dtype = prefill && o->disagg ? o->prefill_dtype : o->dtype;
     if (o->spec != q->base.spec_method) { /* an allowed one, at its defaults */
         s->spec_method = o->spec;
         engine_spec_default(o->spec, &s->spec_k, &s->spec_accept);
@@ -98,19 +104,20 @@ void engine_fleet_scenario(const engine_fleet_request *q, const engine_fleet_opt
 /* --- the screen ------------------------------------------------------------ */
 
 /* One replica unit's figures from its step model. */
+/* A weight dtype and a speculation method the search tries. */
+typedef struct fleet_var {
+    engine_dtype dtype;
+    engine_spec_method spec;
+} fleet_var;
+
 typedef struct unit_fig {
+    fleet_var v;       /* its dtype and speculation */
     engine_plan plan;  /* dp = 1 */
     double P;          /* one prompt alone */
     double Pb;         /* a prompt's share of a batched prefill step */
     int B;             /* largest batch within the TPOT target (0: none) */
     double itl, itl1;  /* decode step at B, at 1 */
 } unit_fig;
-
-/* A weight dtype and a speculation method the search tries. */
-typedef struct fleet_var {
-    engine_dtype dtype;
-    engine_spec_method spec;
-} fleet_var;
 
 /* A decode step of b sequences at mid-generation, per token a sequence
  * gains (speculative decoding: the draft and verify step over its
@@ -143,6 +150,7 @@ static int unit_screen(const engine_fleet_request *q, fleet_var v, engine_plan u
     if (engine_stepper_init(&st, &s, u, NULL) != 0 || !st.valid || st.max_concurrency < 1)
         return 0;
     memset(f, 0, sizeof *f);
+    f->v = v;
     f->plan = u;
     f->P = prefill_step(&st, 1);
     f->itl1 = decode_step(&st, 1);
@@ -255,6 +263,8 @@ static void add_cand(engine_fleet_result *r, const engine_fleet_option *o)
 {
     if (r->n_cands < FLEET_MAX_CANDS)
         r->cand[r->n_cands++] = *o;
+    else
+        r->cands_dropped++;
 }
 
 static void screen_agg(const engine_fleet_request *q, fleet_var d, const unit_fig *u, int n,
@@ -266,7 +276,7 @@ static void screen_agg(const engine_fleet_request *q, fleet_var d, const unit_fi
         double mu = 1.0 / (u[i].P + (q->base.gen - 1) * u[i].itl / u[i].B);
         engine_fleet_option o;
         memset(&o, 0, sizeof o);
-        o.dtype = d.dtype;
+        o.dtype = o.prefill_dtype = d.dtype;
         o.spec = d.spec;
         o.plan = u[i].plan;
         /* the floor: decode steps alone at utilisation 1, batch <= B */
@@ -287,9 +297,10 @@ static void screen_agg(const engine_fleet_request *q, fleet_var d, const unit_fi
 
 /* Every pair of a prefill unit (pre[], pp 1, ep 1 or tp) and a decode
  * unit (dec[]: any, PP and DP-attention EP included; its pool a whole
- * number of EP groups). */
-static void screen_disagg(const engine_fleet_request *q, fleet_var d, const unit_fig *pre,
-                          int np, const unit_fig *dec, int nd, engine_fleet_result *r)
+ * number of EP groups) of the same speculation, each pool in its own
+ * weight dtype. */
+static void screen_disagg(const engine_fleet_request *q, const unit_fig *pre, int np,
+                          const unit_fig *dec, int nd, engine_fleet_result *r)
 {
     double gen1 = q->base.gen - 1;
     for (int i = 0; i < np; i++)
@@ -297,15 +308,18 @@ static void screen_disagg(const engine_fleet_request *q, fleet_var d, const unit
             const unit_fig *p = &pre[i], *dd = &dec[j];
             if (dd->B < 1 || p->P > q->ttft_slo_s)
                 continue;
+            if (p->v.spec != dd->v.spec)
+                continue;
             engine_fleet_option o;
             memset(&o, 0, sizeof o);
             o.disagg = 1;
-            o.dtype = d.dtype;
-            o.spec = d.spec;
+            o.dtype = dd->v.dtype;
+            o.prefill_dtype = p->v.dtype;
+            o.spec = dd->v.spec;
             o.dplan.prefill = p->plan;
             o.dplan.decode = dd->plan;
             engine_scenario s;
-            engine_fleet_scenario(q, &o, p->plan, &s);
+            engine_fleet_pool_scenario(q, &o, 1, p->plan, &s);
             double t = engine_disagg_transfer_s(&s, o.dplan, s.prompt, NULL, NULL);
             o.transfer_exposed_s = engine_disagg_exposed_s(t, p->P, s.model->layers);
             if (p->P + o.transfer_exposed_s > q->ttft_slo_s)
@@ -343,7 +357,7 @@ static void nearest_unit(const engine_fleet_request *q, fleet_var d, const unit_
             continue;
         *best = w;
         memset(o, 0, sizeof *o);
-        o->dtype = d.dtype;
+        o->dtype = o->prefill_dtype = d.dtype;
         o->spec = d.spec;
         o->plan = u[i].plan;
         double mu = 1.0 / (u[i].P + (q->base.gen - 1) * u[i].itl1);
@@ -385,7 +399,7 @@ static int steppers(const engine_fleet_request *q, const engine_fleet_option *o,
 {
     engine_scenario s;
     engine_plan a = o->disagg ? o->dplan.prefill : o->plan;
-    engine_fleet_scenario(q, o, a, &s);
+    engine_fleet_pool_scenario(q, o, 1, a, &s);
     if (engine_stepper_init(pre, &s, a, NULL) != 0 || !pre->valid || pre->kv_blocks < 1)
         return -1;
     if (!o->disagg)
@@ -413,7 +427,7 @@ static int simulate(const engine_fleet_request *q, engine_fleet_option *o, fleet
     if (o->disagg) {
         engine_sim_transfer x;
         engine_scenario s;
-        engine_fleet_scenario(q, o, o->dplan.prefill, &s);
+        engine_fleet_pool_scenario(q, o, 1, o->dplan.prefill, &s);
         engine_disagg_sim_transfer(&s, o->dplan, &x);
         if (engine_sim_disagg_workspace_bytes(&pre, &dec, &c) > w->bytes)
             return -1;
@@ -533,30 +547,28 @@ static int cand_cmp(const void *pa, const void *pb)
     return engine_plan_order(a->dplan.prefill, b->dplan.prefill);
 }
 
-/* The candidates of one dtype and speculation method (u, pre: scratch of
- * FLEET_MAX_UNITS). */
+/* The aggregated candidates of one dtype and speculation method (u:
+ * scratch of FLEET_MAX_UNITS), and its prefill units appended to pre[*np]
+ * (pp 1, ep 1 or tp: fleet.h). */
 static void screen_var(const engine_fleet_request *q, fleet_var v, unit_fig *u, unit_fig *pre,
-                       engine_fleet_result *r, engine_fleet_option *near, double *near_w)
+                       int *np, engine_fleet_result *r, engine_fleet_option *near,
+                       double *near_w)
 {
     int n = unit_list(q, v, 8, u, FLEET_MAX_UNITS);
     r->units += n;
     if (q->disagg != ENGINE_FLEET_DISAGG_ONLY)
         screen_agg(q, v, u, n, r);
     nearest_unit(q, v, u, n, near_w, near);
-    if (q->disagg == ENGINE_FLEET_DISAGG_OFF)
-        return;
-    int m = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && *np < FLEET_MAX_UNITS; i++)
         if (u[i].plan.pp == 1 && (u[i].plan.ep == 1 || u[i].plan.ep == u[i].plan.tp))
-            pre[m++] = u[i]; /* a prefill pool: pp 1, ep 1 or tp (fleet.h) */
-    screen_disagg(q, v, pre, m, u, n, r);
-    r->disagg_searched = 1;
+            pre[(*np)++] = u[i];
 }
 
-static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
-                       engine_fleet_option *near, double *near_w)
+/* The variants searched: the base dtype and those allowed, times the base
+ * speculation and those allowed; into v[] (returns how many). */
+static int variants(const engine_fleet_request *q, fleet_var *v)
 {
-    unit_fig u[FLEET_MAX_UNITS], pre[FLEET_MAX_UNITS];
+    int n = 0;
     engine_dtype base = engine_scenario_weight_dtype(&q->base);
     for (int d = 0; d < ENGINE_DTYPE_COUNT; d++)
         for (int sp = 0; sp < ENGINE_SPEC_COUNT; sp++) {
@@ -564,9 +576,27 @@ static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
                 continue;
             if (sp != (int)q->base.spec_method && !(q->allow_spec & (1u << sp)))
                 continue;
-            fleet_var v = {(engine_dtype)d, (engine_spec_method)sp};
-            screen_var(q, v, u, pre, r, near, near_w);
+            v[n++] = (fleet_var){(engine_dtype)d, (engine_spec_method)sp};
         }
+    return n;
+}
+
+static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
+                       engine_fleet_option *near, double *near_w)
+{
+    unit_fig u[FLEET_MAX_UNITS], pre[FLEET_MAX_UNITS];
+    fleet_var v[ENGINE_DTYPE_COUNT * ENGINE_SPEC_COUNT];
+    int nv = variants(q, v), np = 0;
+    for (int k = 0; k < nv; k++)
+        screen_var(q, v[k], u, pre, &np, r, near, near_w);
+    if (q->disagg != ENGINE_FLEET_DISAGG_OFF) {
+        /* every decode unit of every variant against every prefill unit */
+        for (int k = 0; k < nv; k++) {
+            int n = unit_list(q, v[k], 8, u, FLEET_MAX_UNITS);
+            screen_disagg(q, pre, np, u, n, r);
+        }
+        r->disagg_searched = 1;
+    }
     r->candidates = r->n_cands;
     qsort(r->cand, (size_t)r->n_cands, sizeof r->cand[0], cand_cmp);
     for (int i = 0; i < r->n_cands && !r->disagg_screen_gpus; i++)

@@ -12,7 +12,8 @@
  *     tp, and tp * g for g = 2, 4, ... replicas: DP-attention EP, a unit
  *     of g replicas, the fleet a whole number of such EP groups) and, with
  *     disaggregation, every pair of a prefill unit (pp 1, ep 1 or tp) and
- *     a decode unit (any: PP and DP-attention EP too): the unit's step model
+ *     a decode unit (any: PP and DP-attention EP too), each pool in any
+ *     allowed dtype, both with the same speculation: the unit's step model
  *     (engine_stepper) gives P, the prefill of one prompt, and the largest
  *     batch B whose decode step (at mid-generation) is within the TPOT
  *     target and whose KV the cache holds (the concurrency searched: the
@@ -57,7 +58,7 @@
 #include "engine.h"
 #include "sim.h"
 
-#define FLEET_MAX_CANDS 4096
+#define FLEET_MAX_CANDS 8192
 #define FLEET_MAX_SIMS 96
 #define FLEET_BUMPS 4
 #define FLEET_UTILISATION 0.9
@@ -93,7 +94,8 @@ typedef struct engine_fleet_request {
 
 typedef struct engine_fleet_option {
     int disagg;               /* 0: aggregated (plan), 1: xPyD (dplan) */
-    engine_dtype dtype;
+    engine_dtype dtype;       /* weights (xPyD: the decode pool's) */
+    engine_dtype prefill_dtype; /* xPyD: the prefill pool's weights (= dtype aggregated) */
     engine_spec_method spec;  /* speculation (the base's, or an allowed one) */
     engine_plan plan;         /* dp = replicas */
     engine_disagg_plan dplan;
@@ -144,6 +146,7 @@ typedef struct engine_fleet_result {
     engine_fleet_option best_agg, best_disagg;
     int disagg_screen_gpus;      /* fewest GPUs the screen gave an xPyD candidate (0: none) */
     int n_cands;
+    int cands_dropped;           /* screened past FLEET_MAX_CANDS (not searched) */
     engine_fleet_option cand[FLEET_MAX_CANDS]; /* scratch */
 } engine_fleet_result;
 
@@ -159,10 +162,15 @@ size_t engine_fleet_workspace_bytes(const engine_fleet_request *q);
 int engine_fleet_run(const engine_fleet_request *q, engine_fleet_result *out, void *work,
                      size_t bytes, engine_error *err);
 
-/* The scenario one pool (or the aggregated plan) of o runs under: q's base
- * with o's dtype and the GPUs of plan p. */
+/* The scenario the aggregated plan or the decode pool of o runs under: q's
+ * base with o's dtype and speculation and the GPUs of plan p. */
 void engine_fleet_scenario(const engine_fleet_request *q, const engine_fleet_option *o,
                            engine_plan p, engine_scenario *s);
+
+/* The same for one pool: prefill 1 (an xPyD option's prefill pool: its
+ * prefill_dtype) or 0 (engine_fleet_scenario). */
+void engine_fleet_pool_scenario(const engine_fleet_request *q, const engine_fleet_option *o,
+                                int prefill, engine_plan p, engine_scenario *s);
 
 const char *engine_fleet_disagg_name(engine_fleet_disagg d); /* "auto", "off", "only" */
 const char *engine_fleet_status_name(engine_fleet_status s); /* "feasible", ... */

@@ -1271,7 +1271,22 @@ expect_out '^DeepSeek-V3 on 16 x H200 SXM: disaggregated 1P8D tp8/tp1 \(prefill 
 expect_out "^  SLO at p99     $fleet_p99: met$"
 run load --model deepseek-v3 --gpu h200 --gpus 8 --decode-ep 8
 expect_rc 2
-expect_err_exact "shardscope load: --prefill-pp/--decode-pp/--prefill-ep/--decode-ep: only with --disagg xPyD"
+expect_err_exact "shardscope load: --prefill-pp/--decode-pp/--prefill-ep/--decode-ep/--prefill-dtype: only with --disagg xPyD"
+# Per-pool dtypes in xPyD: Llama-3.1-70B at 4 requests/s, 4096-token
+# prompts, fp8 and int4 allowed: fp8 prefill, int4 decode; `load --disagg
+# --dtype int4 --prefill-dtype fp8` on those pools gives the same p99.
+run recommend --model llama-3.1-70b --gpu h100-sxm --gpus-max 16 --rate 4 --ttft-ms 1500 --itl-ms 30 --prompt 4096 --framework vllm --allow-quant fp8,int4
+expect_rc 0
+expect_out '^answer: [0-9]+P1D tp[0-9]+/tp[0-9]+ \([0-9]+ prefill x TP[0-9]+, 1 decode x TP[0-9]+\), fp8 prefill, int4 decode: [0-9]+ GPUs, .*, max-num-seqs [0-9]+$'
+fx=$(sed -n 's/^answer: \([0-9]*\)P1D tp\([0-9]*\)\/tp\([0-9]*\) .*max-num-seqs \([0-9]*\)$/\1/p' "$tmp/out")
+ftp=$(sed -n 's/^answer: \([0-9]*\)P1D tp\([0-9]*\)\/tp\([0-9]*\) .*max-num-seqs \([0-9]*\)$/\2/p' "$tmp/out")
+ftd=$(sed -n 's/^answer: \([0-9]*\)P1D tp\([0-9]*\)\/tp\([0-9]*\) .*max-num-seqs \([0-9]*\)$/\3/p' "$tmp/out")
+fleet_mns=$(sed -n 's/^answer: .*max-num-seqs \([0-9]*\)$/\1/p' "$tmp/out")
+fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), goodput.*/TTFT \1, TPOT \2/p' "$tmp/out")
+run load --model llama-3.1-70b --gpu h100-sxm --disagg "${fx}P1D" --prefill-tp "$ftp" --decode-tp "$ftd" --dtype int4 --prefill-dtype fp8 --rate 4 --ttft-ms 1500 --itl-ms 30 --prompt 4096 --framework vllm --requests 2000 --max-num-seqs "$fleet_mns"
+expect_rc 0
+expect_out "^Llama-3.1-70B on .*: disaggregated ${fx}P1D tp$ftp/tp$ftd \\(prefill $fx x TP$ftp fp8, decode 1 x TP$ftd int4\\)$"
+expect_out "^  SLO at p99     $fleet_p99: met$"
 run recommend --model llama-3-8b --gpu h100-sxm --rate 10 --ttft-ms 500 --itl-ms 0.5
 expect_rc 0
 expect_out '^answer: INFEASIBLE: no plan meets both targets at this rate; the nearest:$'

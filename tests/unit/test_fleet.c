@@ -88,13 +88,14 @@ static void assert_chosen_meets(const fixture *f)
 {
     const engine_fleet_option *o = &f->r->chosen;
     assert_true(o->meets);
+    assert_int_equal(f->r->cands_dropped, 0); /* every screened candidate was kept */
     engine_error err = {{0}};
     engine_sim_result s;
     engine_scenario sc;
     engine_stepper pre, dec;
     engine_sim_config c;
     engine_plan a = o->disagg ? o->dplan.prefill : o->plan;
-    engine_fleet_scenario(&f->q, o, a, &sc);
+    engine_fleet_pool_scenario(&f->q, o, 1, a, &sc);
     assert_int_equal(engine_stepper_init(&pre, &sc, a, &err), 0);
     if (o->disagg) {
         engine_scenario sd;
@@ -548,6 +549,43 @@ static void test_disagg_dp_attention_pool(void **state)
     fx_free(&f);
 }
 
+/* Per-pool dtypes in xPyD: Llama-3-70B at 4 requests/s, 4096-token
+ * prompts, 1.5 s TTFT, 30 ms TPOT, up to 16 GPUs, fp8 and int4 allowed:
+ * the answer prefills in fp8 (the compute-bound pool at the FP8 tensor
+ * rate) and decodes in int4 (the memory-bound pool reading a quarter of
+ * the fp16 bytes), on fewer GPUs than any single dtype needs (each
+ * searched alone here: fp16, fp8 and int4 as the only dtype). */
+static void test_disagg_pool_dtypes(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_70b());
+    f.q.base.prompt = 4096;
+    f.q.rate = 4;
+    f.q.ttft_slo_s = 1.5;
+    f.q.tpot_slo_s = 0.03;
+    f.q.gpus_max = 16;
+    f.q.allow_quant = (1u << ENGINE_FP8) | (1u << ENGINE_INT4);
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    engine_fleet_option o = f.r->chosen;
+    assert_true(o.disagg);
+    assert_int_equal(o.prefill_dtype, ENGINE_FP8);
+    assert_int_equal(o.dtype, ENGINE_INT4);
+    assert_chosen_meets(&f);
+    const engine_dtype one[] = {ENGINE_FP16, ENGINE_FP8, ENGINE_INT4};
+    for (int i = 0; i < 3; i++) {
+        f.q.base.weight_dtype = one[i];
+        f.q.allow_quant = 0;
+        fx_run(&f);
+        int g = f.r->have_choice ? f.r->chosen.gpus : f.r->closest.gpus;
+        assert_true(g > o.gpus);
+        for (int k = 0; k < f.r->n_cands; k++)
+            assert_true(f.r->cand[k].dtype == one[i] && f.r->cand[k].prefill_dtype == one[i]);
+    }
+    fx_free(&f);
+}
+
 static void test_request_errors(void **state)
 {
     (void)state;
@@ -583,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_no_cheaper_plan_meets),
         cmocka_unit_test(test_spec_searched),
         cmocka_unit_test(test_disagg_dp_attention_pool),
+        cmocka_unit_test(test_disagg_pool_dtypes),
         cmocka_unit_test(test_request_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,9 @@ static const char *start_name(int v)
 }
 static const cli_enum STARTS = {start_name, ENGINE_SIM_START_COUNT};
 
+static const char *dtype_name(int i) { return engine_dtype_name((engine_dtype)i); }
+static const cli_enum LOAD_DTYPES = {dtype_name, ENGINE_DTYPE_COUNT};
+
 static const cli_opt LOAD_OPTS[] = {
     {.name = "--rate", .kind = CLI_OPT_STRING, .arg = "R", .off = CLI_AT(load_rate),
      .section = "load:",
@@ -88,6 +91,10 @@ static const cli_opt LOAD_OPTS[] = {
              "EP over ep/tp of its replicas, as --ep)"},
     {.name = "--decode-ep", .kind = CLI_OPT_INT, .arg = "N", .min = 1, .max = 1048576,
      .off = CLI_AT(decode_ep), .help = "EP of the decode pool (default 1; as --prefill-ep)"},
+    {.name = "--prefill-dtype", .kind = CLI_OPT_ENUM, .arg = "D", .off = CLI_AT(prefill_dtype),
+     .choices = &LOAD_DTYPES,
+     .help = "weights of the prefill pool (default: --dtype's; the decode\n"
+             "pool keeps --dtype)"},
     {.name = "--ttft-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .off = CLI_AT(ttft_ms), .min = 1e-6,
      .max = 1e9, .section = "service levels:",
      .help = "TTFT target, ms (goodput; not checked when not given)"},
@@ -650,6 +657,9 @@ static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
     const engine_plan *pl[2] = {&lp->plan.prefill, &lp->plan.decode};
     engine_stepper *st[2] = {&lp->pre, &lp->dec};
     for (int k = 0; k < 2; k++) {
+        s = cs->scenario;
+        if (k == 0 && CLI_SEEN(o, prefill_dtype))
+            s.weight_dtype = (engine_dtype)o->v.prefill_dtype;
         s.gpus = pl[k]->tp * pl[k]->pp * pl[k]->dp;
         if (engine_stepper_init(st[k], &s, *pl[k], err) != 0)
             return -1;
@@ -659,6 +669,7 @@ static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
                                  pl[k]->ep,
                                  st[k]->valid ? "no room for the KV cache" : st[k]->reason);
     }
+    s = cs->scenario;
     s.gpus = gpus;
     engine_disagg_sim_transfer(&s, lp->plan, &lp->x);
     lp->transfer_s =
@@ -678,6 +689,8 @@ static cJSON *pools_json(const load_pools *lp, double rp, double rd)
     cJSON_AddStringToObject(d, "name", nm);
     cJSON_AddItemToObject(d, "prefill", out_plan_json(&lp->plan.prefill));
     cJSON_AddItemToObject(d, "decode", out_plan_json(&lp->plan.decode));
+    cJSON_AddStringToObject(d, "prefill_dtype",
+                            engine_dtype_name(engine_scenario_weight_dtype(&lp->pre.s)));
     cli_json_add_number(d, "transfer_s", lp->transfer_s);
     cli_json_add_number(d, "transfer_exposed_s", lp->exposed_s);
     cJSON_AddNumberToObject(d, "transfer_streams", lp->streams);
@@ -712,9 +725,12 @@ static void print_text_disagg(const load_pools *lp, const engine_sim_config *c,
     engine_disagg_name(lp->plan, nm, sizeof nm);
     engine_disagg_pool_name(lp->plan.prefill, pa, sizeof pa);
     engine_disagg_pool_name(lp->plan.decode, pb, sizeof pb);
-    printf("%s on %d x %s: disaggregated %s (prefill %d x %s, decode %d x %s)\n",
+    engine_dtype wp = engine_scenario_weight_dtype(&lp->pre.s);
+    engine_dtype wd = engine_scenario_weight_dtype(&lp->dec.s);
+    printf("%s on %d x %s: disaggregated %s (prefill %d x %s%s%s, decode %d x %s%s%s)\n",
            fmt_model_name(s->model), engine_disagg_gpus(lp->plan), fmt_gpu_name(s->gpu), nm,
-           lp->plan.prefill.dp, pa, lp->plan.decode.dp, pb);
+           lp->plan.prefill.dp, pa, wp != wd ? " " : "", wp != wd ? engine_dtype_name(wp) : "",
+           lp->plan.decode.dp, pb, wp != wd ? " " : "", wp != wd ? engine_dtype_name(wd) : "");
     printf("KV transfer: %s for a %d-token prompt over %s in %d stream%s, %s of it in TTFT "
            "(sent layer by layer)\n",
            fmt_seconds(lp->transfer_s, NULL, a, sizeof a), s->prompt,
@@ -775,8 +791,10 @@ static int disagg_flags(const cli_opts *o)
     if (!CLI_SEEN(o, load_disagg) && (CLI_SEEN(o, prefill_tp) || CLI_SEEN(o, decode_tp)))
         msg = "--prefill-tp/--decode-tp: only with --disagg xPyD";
     else if (!CLI_SEEN(o, load_disagg) && (CLI_SEEN(o, prefill_pp) || CLI_SEEN(o, decode_pp) ||
-                                           CLI_SEEN(o, prefill_ep) || CLI_SEEN(o, decode_ep)))
-        msg = "--prefill-pp/--decode-pp/--prefill-ep/--decode-ep: only with --disagg xPyD";
+                                           CLI_SEEN(o, prefill_ep) || CLI_SEEN(o, decode_ep) ||
+                                           CLI_SEEN(o, prefill_dtype)))
+        msg = "--prefill-pp/--decode-pp/--prefill-ep/--decode-ep/--prefill-dtype: only with "
+              "--disagg xPyD";
     else if (CLI_SEEN(o, load_disagg) &&
              (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep)))
         msg = "--tp/--pp/--dp/--ep: with --disagg the pools are --prefill-tp and --decode-tp";

@@ -135,6 +135,7 @@ typedef struct cli_values {
     int prefill_tp, decode_tp;
     int eval_disagg; /* eval --disagg */
     int prefill_pp, prefill_ep, decode_pp, decode_ep; /* load --disagg pools */
+    int prefill_dtype; /* ENUM engine_dtype: load --disagg's prefill pool weights */
 } cli_values;
 
 #define CLI_MAX_POS 4

@@ -86,11 +86,16 @@ static char *opt_name(const engine_fleet_option *o, char *b, size_t n)
         engine_disagg_name(o->dplan, d, sizeof d);
         engine_disagg_pool_name(o->dplan.prefill, pa, sizeof pa);
         engine_disagg_pool_name(o->dplan.decode, pd, sizeof pd);
+        char dt[48];
+        if (o->prefill_dtype != o->dtype)
+            snprintf(dt, sizeof dt, "%s prefill, %s decode", engine_dtype_name(o->prefill_dtype),
+                     engine_dtype_name(o->dtype));
+        else
+            snprintf(dt, sizeof dt, "%s", engine_dtype_name(o->dtype));
         snprintf(b, n, "%s (%d prefill x %s, %d decode x %s%s), %s%s%s", d,
                  o->dplan.prefill.dp, pa, o->dplan.decode.dp, pd,
-                 o->dplan.decode.ep > o->dplan.decode.tp ? ", DP attention" : "",
-                 engine_dtype_name(o->dtype), o->spec ? ", speculation " : "",
-                 o->spec ? engine_spec_method_name(o->spec) : "");
+                 o->dplan.decode.ep > o->dplan.decode.tp ? ", DP attention" : "", dt,
+                 o->spec ? ", speculation " : "", o->spec ? engine_spec_method_name(o->spec) : "");
         return b;
     }
     int k = snprintf(b, n, "%d x TP%d", o->plan.dp, o->plan.tp);
@@ -184,10 +189,10 @@ static void why_lines(const engine_fleet_request *q, const engine_fleet_result *
 }
 
 static void print_launch(const engine_fleet_request *q, const engine_fleet_option *o,
-                         engine_plan p, const char *what)
+                         int prefill, engine_plan p, const char *what)
 {
     engine_scenario s;
-    engine_fleet_scenario(q, o, p, &s);
+    engine_fleet_pool_scenario(q, o, prefill, p, &s);
     s.batch = o->max_num_seqs;
     engine_result er;
     if (engine_evaluate(&s, p, &er, NULL) != 0 || !er.valid)
@@ -235,14 +240,14 @@ static void print_text(const engine_fleet_request *q, const engine_fleet_result 
         return;
     const engine_fleet_option *o = &r->chosen;
     if (o->disagg) {
-        print_launch(q, o, (engine_plan){o->dplan.prefill.tp, o->dplan.prefill.pp, 1,
+        print_launch(q, o, 1, (engine_plan){o->dplan.prefill.tp, o->dplan.prefill.pp, 1,
                                          o->dplan.prefill.ep}, " (one prefill replica)");
-        print_launch(q, o, (engine_plan){o->dplan.decode.tp, o->dplan.decode.pp, 1,
+        print_launch(q, o, 0, (engine_plan){o->dplan.decode.tp, o->dplan.decode.pp, 1,
                                          o->dplan.decode.ep}, " (one decode replica)");
         printf("  (each framework's disaggregation flags - KV connector, roles - are not "
                "generated)\n");
     } else {
-        print_launch(q, o, o->plan, "");
+        print_launch(q, o, 0, o->plan, "");
     }
 }
 
@@ -285,6 +290,7 @@ static cJSON *option_json(const engine_fleet_option *o)
         cJSON_AddItemToObject(d, "decode", out_plan_json(&o->dplan.decode));
         cJSON_AddNumberToObject(d, "prefill_replicas", o->dplan.prefill.dp);
         cJSON_AddNumberToObject(d, "decode_replicas", o->dplan.decode.dp);
+        cJSON_AddStringToObject(d, "prefill_dtype", engine_dtype_name(o->prefill_dtype));
         cli_json_add_number(d, "transfer_exposed_s", o->transfer_exposed_s);
     } else {
         cJSON_AddItemToObject(j, "plan", out_plan_json(&o->plan));
@@ -308,10 +314,10 @@ static cJSON *option_json(const engine_fleet_option *o)
 }
 
 static void launch_json(cJSON *root, const char *key, const engine_fleet_request *q,
-                        const engine_fleet_option *o, engine_plan p)
+                        const engine_fleet_option *o, int prefill, engine_plan p)
 {
     engine_scenario s;
-    engine_fleet_scenario(q, o, p, &s);
+    engine_fleet_pool_scenario(q, o, prefill, p, &s);
     s.batch = o->max_num_seqs;
     engine_result er;
     if (engine_evaluate(&s, p, &er, NULL) != 0 || !er.valid) {
@@ -338,14 +344,14 @@ static void add_launches(cJSON *root, const engine_fleet_request *q, const engin
     }
     const engine_fleet_option *o = &r->chosen;
     if (!o->disagg) {
-        launch_json(root, "launch", q, o, o->plan);
+        launch_json(root, "launch", q, o, 0, o->plan);
         cJSON_AddNullToObject(root, "launch_prefill");
         return;
     }
     engine_plan d = o->dplan.decode, p = o->dplan.prefill;
     d.dp = p.dp = 1;
-    launch_json(root, "launch", q, o, d);
-    launch_json(root, "launch_prefill", q, o, p);
+    launch_json(root, "launch", q, o, 0, d);
+    launch_json(root, "launch_prefill", q, o, 1, p);
 }
 
 static int print_json(const engine_fleet_request *q, const engine_fleet_result *r, unsigned aq)

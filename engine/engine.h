@@ -305,6 +305,11 @@ typedef struct engine_gpu {
      * loading its queries, the softmax's final rescale and its output,
      * paid on one SM whatever the keys; 0: none. */
     double attn_cta_s;
+    /* CUDA-core (non-tensor) FP32 FMA peak, FLOP/s: the compute bound of a
+     * decode attention kernel that does its dot products on CUDA cores
+     * (TensorRT-LLM's masked MHA, engine_framework.decode_attn_xqa); 0:
+     * unknown, no such bound. */
+    double fp32_flops;
 } engine_gpu;
 
 #define ENGINE_CURVE_MAX 24
@@ -404,6 +409,13 @@ typedef struct engine_framework {
                                * the per-tensor FP8 rate (SGLang on Hopper and
                                * Blackwell); 0: the GPU's block-scaled constants
                                * (TensorRT-LLM's kernels, eta_compute_fp8_block) */
+    int decode_attn_xqa;      /* 1: decode attention picks TensorRT-LLM's XQA
+                               * kernel (tensor cores) for the query-head group
+                               * sizes it has (engine_xqa_group_ok) and its
+                               * masked MHA otherwise: one thread block per
+                               * query head, dot products in FP32 on CUDA
+                               * cores (engine_gpu.fp32_flops); 0: one kernel
+                               * for every shape (tensor-core rate) */
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many
@@ -983,6 +995,15 @@ double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, 
  * (sequence, query head) pairs: t0 + bytes / (BW * eta_kv) + seq_heads *
  * decode_attn_seq_s / SMs. */
 double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads);
+/* 1 when TensorRT-LLM's XQA decode kernel takes `group` query heads per KV
+ * head (per GPU): 1, 8 or 16 (DecoderXQARunner::shouldUse, README "The
+ * model"); 0: masked MHA. */
+int engine_xqa_group_ok(int group);
+/* Decode attention on CUDA cores (masked MHA): engine_attn_decode_s with
+ * the compute term `flops` / engine_gpu.fp32_flops (the tensor-core rate
+ * when fp32_flops is 0). */
+double engine_attn_decode_mmha_s(const engine_gpu *g, double kv_bytes, double flops,
+                                 double seq_heads);
 /* An element-wise kernel moving `bytes`: max(floor, bytes / (BW * eta_small)). */
 double engine_small_kernel_s(const engine_gpu *g, double bytes);
 

@@ -969,6 +969,23 @@ static void attn_decode(step_acc *a, const kconst *k, const step_shape *sp, doub
     }
 }
 
+/* 1 when GQA decode attention runs TensorRT-LLM's masked MHA: the
+ * framework chooses by kernel (decode_attn_xqa) and the per-GPU group of
+ * query heads per KV head is outside XQA's (engine_xqa_group_ok). */
+static int gqa_mmha(const plan_ctx *c, double heads, double kvh)
+{
+    if (!c->fw->decode_attn_xqa || !(kvh > 0))
+        return 0;
+    return !engine_xqa_group_ok((int)(heads / kvh + 0.5));
+}
+
+/* GQA decode attention: XQA / fused kernels at the tensor-core rate, masked
+ * MHA at the CUDA-core FP32 rate (kc_attn_decode_mmha). */
+static double gqa_decode_s(const plan_ctx *c, int mmha, double kvb, double fl, double sh)
+{
+    return mmha ? kc_attn_decode_mmha(&c->kc, kvb, fl, sh) : kc_attn_decode(&c->kc, kvb, fl, sh);
+}
+
 /* The attention kernel of a uniform step shape under GQA/MHA. */
 static double gqa_attn_s(const plan_ctx *c, const step_shape *sp, double heads, double kvh)
 {
@@ -984,7 +1001,7 @@ static double gqa_attn_s(const plan_ctx *c, const step_shape *sp, double heads, 
         double kvt = model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
         double kvb = (sp->seqs * ctx + sp->pad) * kvt; /* a dummy: one cached token */
         double fl = 4.0 * (sp->seqs * ctx + sp->pad) * heads * dh;
-        return kc_attn_decode(k, kvb, fl, (sp->seqs + sp->pad) * heads);
+        return gqa_decode_s(c, gqa_mmha(c, heads, kvh), kvb, fl, (sp->seqs + sp->pad) * heads);
     }
     return kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked, heads,
                              kvh, dh, dh, c->a_b);
@@ -1105,7 +1122,15 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
         double kvt = model_kv_bytes_per_token_layer(m, c->s->kv_dtype, p.tp);
         double kvb = (sp->seqs * ctx + sp->pad) * kvt; /* a dummy: one cached token */
         double fl = 4.0 * (sp->seqs * ctx + sp->pad) * heads * dh * sp->t;
-        attn_decode(a, k, sp, kvb, fl, (sp->seqs + sp->pad) * heads);
+        double sh = (sp->seqs + sp->pad) * heads;
+        if (gqa_mmha(c, heads, kvh)) {
+            double t = kc_attn_decode_mmha(k, kvb, fl, sh);
+            kernel(a, t, &a->attn);
+            kcost x = {t, fl, kvb, kc_attn_decode_mmha_bound(k, kvb, fl, sh)};
+            attn_rec(a, sp, &x);
+        } else {
+            attn_decode(a, k, sp, kvb, fl, sh);
+        }
     } else {
         kcost x;
         kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked,

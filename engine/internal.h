@@ -49,6 +49,7 @@ typedef struct kconst {
     double bw_small;    /* element-wise kernels: HBM x eta_small */
     double bw_attn_io;  /* prefill attention per-token traffic */
     double eta_attn;
+    double fp32;        /* CUDA-core FP32 FLOP/s (masked-MHA decode); 0: none */
     double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
@@ -88,6 +89,11 @@ double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, do
                          int chunked, double heads, double kv_heads, double qk, double v,
                          double a_bytes);
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads);
+/* The same for masked MHA (kernels.c): the compute term at k->fp32, the
+ * CUDA-core FP32 rate (kc_attn_decode when k->fp32 is 0); and its bound. */
+double kc_attn_decode_mmha(const kconst *k, double kv_bytes, double flops, double seq_heads);
+engine_bound kc_attn_decode_mmha_bound(const kconst *k, double kv_bytes, double flops,
+                                       double seq_heads);
 
 /* One kernel's time with its FLOPs, bytes and the term that set it (explain). */
 typedef struct kcost {

@@ -342,6 +342,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->bw_small = g->hbm_bytes_per_s * or_default(g->eta_small, DEF_ETA_SMALL);
     k->bw_attn_io = g->hbm_bytes_per_s * or_default(g->eta_attn_io, DEF_ETA_ATTN_IO);
     k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
+    k->fp32 = g->fp32_flops > 0 ? g->fp32_flops : 0.0;
     k->gemm_t0 = t0;
     k->attn_t0 = or_default(g->attn_t0_s, DEF_ATTN_T0_S);
     k->attn_cta = g->attn_cta_s > 0 ? g->attn_cta_s : 0.0;
@@ -563,6 +564,35 @@ double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq
     return k->decode_attn_t0 + (tm > tc ? tm : tc) + blocks;
 }
 
+/* Masked MHA (TensorRT-LLM's decoderMaskedMultiheadAttentionTemplate.h):
+ * grid (query heads, sequences[, KV tiles]), each block's q.k and p.v dot
+ * products as FP32 FMAs on CUDA cores, so the compute term runs at the
+ * GPU's FP32 peak instead of the tensor-core rate.  Its KV traffic stays
+ * once per KV head: blockIdx.x (the query head) varies fastest, so the
+ * blocks of one sequence's query-head group run together and re-read that
+ * KV head (ctx x head_dim x 2 x bytes: 141 kB a layer for Falcon-180B at
+ * 1100 tokens in FP8) from L2, not HBM. */
+double kc_attn_decode_mmha(const kconst *k, double kv_bytes, double flops, double seq_heads)
+{
+    if (!(k->fp32 > 0))
+        return kc_attn_decode(k, kv_bytes, flops, seq_heads);
+    if (!(kv_bytes > 0) && !(flops > 0))
+        return 0.0;
+    double tm = kv_bytes / k->bw_kv;
+    double tc = flops / k->fp32;
+    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
+    return k->decode_attn_t0 + (tm > tc ? tm : tc) + blocks;
+}
+
+engine_bound kc_attn_decode_mmha_bound(const kconst *k, double kv_bytes, double flops,
+                                       double seq_heads)
+{
+    if (!(k->fp32 > 0))
+        return kc_attn_decode_bound(k, kv_bytes, flops, seq_heads);
+    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
+    return term_bound(k->decode_attn_t0 + blocks, flops / k->fp32, kv_bytes / k->bw_kv);
+}
+
 engine_bound kc_attn_decode_bound(const kconst *k, double kv_bytes, double flops,
                                   double seq_heads)
 {
@@ -761,6 +791,23 @@ double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, 
     kconst_init(&kc, g, NULL, ENGINE_FP16);
     return kc_attn_prefill_w(&kc, seqs, t, past, window, chunked, heads, kv_heads, qk_dim, v_dim,
                              a_bytes);
+}
+
+int engine_xqa_group_ok(int group)
+{
+    /* DecoderXQARunner::shouldUse (non-Medusa decode): 2023 (index file-id
+     * 3263509163) 8 only; 2024 (WhiteD2125/TensorRT-LLM@6ad7cf1b) 8 or 1;
+     * later (index file-id 2834867687) 16, 8 or 1.  The newest set: a group
+     * outside it was masked MHA at every version. */
+    return group == 1 || group == 8 || group == 16;
+}
+
+double engine_attn_decode_mmha_s(const engine_gpu *g, double kv_bytes, double flops,
+                                 double seq_heads)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP16);
+    return kc_attn_decode_mmha(&kc, kv_bytes, flops, seq_heads);
 }
 
 double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads)

@@ -166,6 +166,7 @@ static const field_spec gpu_fields[] = {
     GN("eta_small", 0, FR_FRAC, 1, 1, eta_small),
     GN("eta_attn", 0, FR_FRAC, 1, 1, eta_attn),
     GN("eta_attn_io", 0, FR_FRAC, 1, 1, eta_attn_io),
+    GN("fp32_tflops", 0, FR_NONNEG, 1000000, 1e12, fp32_flops),
     { "sm_count", FK_INT, 0, FR_POS, 100000, 1, offsetof(engine_gpu, sm_count), 0, NULL, 0, NULL },
     GN("gemm_t0_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_s),
     GN("gemm_t0_fp8_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp8_s),
@@ -254,6 +255,7 @@ static const field_spec framework_fields[] = {
     FN("penalty_passes", 0, FR_NONNEG, 10000, 1, penalty_passes),
     { "host_loop", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_fields, N_OF(host_loop_fields), NULL },
     { "deepgemm", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, deepgemm), 0, NULL, 0, NULL },
+    { "decode_attn_xqa", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, decode_attn_xqa), 0, NULL, 0, NULL },
 };
 
 /* --- error context ---------------------------------------------------- */

@@ -398,6 +398,74 @@ static void test_attention_hand(void **state)
     near(engine_attn_decode_s(&g, 10e6, 40), 5e-6 + 10e6 / 0.8e12 + 2e-6, 1e-9);
 }
 
+/* TensorRT-LLM's masked MHA (decode shapes outside XQA's query-head groups)
+ * does its dot products on CUDA cores.  Falcon-180B at TP8 on H100 SXM: 29
+ * query heads and 1 KV head of 64 per GPU, FP8 KV; batch 1024 at 1152
+ * tokens (128 + 2048 / 2, the ITL's mid-generation step).  A layer: KV
+ * 1024 x 1152 x 2 x 64 x 1 B = 151.0 MB at 3.35 TB/s x 0.8 = 56.34 us;
+ * FLOPs 4 x 1024 x 1152 x 29 x 64 = 8.758 GFLOP at the FP32 peak 67
+ * TFLOP/s (NVIDIA H100 datasheet, SXM) = 130.71 us (tensor cores: 989 x
+ * 0.6 = 14.76 us, under the KV read); blocks 1024 x 29 x 0.25 us / 132 =
+ * 56.24 us; t0 10 us.  Masked MHA 196.95 us, XQA-style 122.58 us; 80
+ * layers: the ITL grows by 80 x 74.37 us = 5.95 ms. */
+static void test_decode_mmha_hand(void **state)
+{
+    (void)state;
+    assert_int_equal(engine_xqa_group_ok(8), 1);
+    assert_int_equal(engine_xqa_group_ok(1), 1);
+    assert_int_equal(engine_xqa_group_ok(16), 1);
+    assert_int_equal(engine_xqa_group_ok(29), 0);
+    assert_int_equal(engine_xqa_group_ok(4), 0);
+    const engine_gpu *h = gpu("h100-sxm");
+    near(h->fp32_flops, 67e12, 0);
+    double kvb = 1024.0 * 1152 * 2 * 64, fl = 4.0 * 1024 * 1152 * 29 * 64;
+    near(engine_attn_decode_mmha_s(h, kvb, fl, 1024.0 * 29) * 1e6, 196.95, 0.001);
+    near(engine_attn_decode_s(h, kvb, 1024.0 * 29) * 1e6, 122.58, 0.001);
+    /* no FP32 peak in the preset: the tensor-core form */
+    engine_gpu g = *h;
+    g.fp32_flops = 0;
+    near(engine_attn_decode_mmha_s(&g, kvb, fl, 1024.0 * 29), engine_attn_decode_s(h, kvb, 1024.0 * 29), 1e-12);
+
+    const engine_framework *trt = preset_find_framework(ts_db, "trt-llm");
+    assert_non_null(trt);
+    assert_int_equal(trt->decode_attn_xqa, 1);
+    assert_int_equal(preset_find_framework(ts_db, "vllm")->decode_attn_xqa, 0);
+    engine_framework one = *trt; /* one decode kernel for every shape */
+    one.decode_attn_xqa = 0;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "falcon-180b");
+    assert_non_null(s.model);
+    s.gpu = h;
+    s.intra = link_("nvlink4");
+    s.gpus = 8;
+    s.batch = 1024;
+    s.prompt = 128;
+    s.gen = 2048;
+    s.max_model_len = 4096;
+    s.weight_dtype = ENGINE_FP8;
+    s.kv_dtype = ENGINE_FP8;
+    engine_plan p = {8, 1, 1, 1};
+    engine_result r_mmha, r_one;
+    engine_error err = {{0}};
+    s.framework = trt;
+    assert_int_equal(engine_evaluate(&s, p, &r_mmha, &err), 0);
+    s.framework = &one;
+    assert_int_equal(engine_evaluate(&s, p, &r_one, &err), 0);
+    print_message("  falcon-180b h100 TP8 b1024 ITL: masked MHA %.2f ms, one kernel %.2f ms\n",
+                  r_mmha.itl_s * 1e3, r_one.itl_s * 1e3);
+    near((r_mmha.itl_s - r_one.itl_s) * 1e3, 5.95, 0.02);
+    /* Llama-3.1-70B at TP8: 8 query heads per KV head, XQA: unchanged */
+    s.model = preset_find_model(ts_db, "llama-3.1-70b");
+    s.max_model_len = 0;
+    s.batch = 256;
+    s.framework = trt;
+    assert_int_equal(engine_evaluate(&s, p, &r_mmha, &err), 0);
+    s.framework = &one;
+    assert_int_equal(engine_evaluate(&s, p, &r_one, &err), 0);
+    near(r_mmha.itl_s, r_one.itl_s, 0);
+}
+
 static void test_small_kernels(void **state)
 {
     (void)state;
@@ -687,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_fp8_block_scenario),
         cmocka_unit_test(test_attention_measured),
         cmocka_unit_test(test_attention_hand),
+        cmocka_unit_test(test_decode_mmha_hand),
         cmocka_unit_test(test_small_kernels),
         cmocka_unit_test(test_defaults_hand),
         cmocka_unit_test(test_collective_curves),

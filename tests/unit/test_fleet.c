@@ -153,11 +153,79 @@ static int load_meets(const fixture *f, const engine_scenario *s, engine_plan p,
            out->completed > 0;
 }
 
+/* An xPyD plan simulated as `load --disagg` runs it (the framework's
+ * max_num_seqs, the fleet's rate, requests, seed and targets): 1 when it
+ * meets the targets. */
+static int disagg_load_meets(const fixture *f, engine_disagg_plan dp, engine_sim_result *out)
+{
+    engine_scenario s = f->q.base;
+    engine_stepper pre, dec;
+    const engine_plan *pl[2] = {&dp.prefill, &dp.decode};
+    engine_stepper *st[2] = {&pre, &dec};
+    for (int k = 0; k < 2; k++) {
+        s.gpus = pl[k]->tp * pl[k]->pp * pl[k]->dp;
+        if (engine_stepper_init(st[k], &s, *pl[k], NULL) != 0 || !st[k]->valid ||
+            st[k]->kv_blocks < 1)
+            return 0;
+    }
+    s.gpus = engine_disagg_gpus(dp);
+    engine_sim_transfer x;
+    engine_disagg_sim_transfer(&s, dp, &x);
+    engine_sim_config c;
+    engine_sim_defaults(&c, &dec);
+    c.rate = f->q.rate;
+    c.requests = f->q.requests;
+    c.seed = f->q.seed;
+    c.ttft_slo_s = f->q.ttft_slo_s;
+    c.tpot_slo_s = f->q.tpot_slo_s;
+    c.slo_percentile = f->q.slo_percentile;
+    size_t b = engine_sim_disagg_workspace_bytes(&pre, &dec, &c);
+    void *w = malloc(b);
+    assert_non_null(w);
+    int rc = engine_sim_disagg_run(&pre, &dec, &c, &x, w, b, out, NULL);
+    free(w);
+    return rc == 0 && out->slo_met && !out->overloaded && out->rejected == 0 &&
+           out->completed > 0;
+}
+
+/* Every xPyD split `eval --disagg` ranks on s->gpus GPUs (engine_disagg_rank:
+ * tp powers of two in a node, pp 1, ep 1), simulated as load --disagg runs
+ * it: none meets the targets.  Returns the splits simulated. */
+static int assert_no_split_meets(const fixture *f, const engine_scenario *s)
+{
+    if (s->gpus < 2)
+        return 0;
+    enum { CAP = 256 };
+    engine_disagg_result *res = calloc(CAP, sizeof *res);
+    int order[CAP];
+    assert_non_null(res);
+    int n = engine_disagg_rank(s, res, order, CAP, NULL);
+    int sims = 0;
+    fixture g = *f;
+    g.q.base = *s;
+    for (int i = 0; i < n; i++) {
+        if (!res[i].valid || !res[i].fits)
+            continue;
+        engine_sim_result sr;
+        int met = disagg_load_meets(&g, res[i].plan, &sr);
+        sims++;
+        if (met)
+            print_error("cheaper split meets: %d GPUs %dP%dD tp%d/tp%d %s (chosen %d GPUs)\n",
+                        s->gpus, res[i].plan.prefill.dp, res[i].plan.decode.dp,
+                        res[i].plan.prefill.tp, res[i].plan.decode.tp,
+                        engine_dtype_name(s->weight_dtype), f->r->chosen.gpus);
+        assert_false(met);
+    }
+    free(res);
+    return sims;
+}
+
 /* The rule: recommend --rate never calls a plan best while a cheaper one
  * meets the targets in `load`.  Every plan eval ranks (engine_rank: every
- * tp x pp x dp and ep, DP-attention EP included) on every GPU count below
- * the chosen one, in every allowed dtype, simulated as load runs it:
- * none meets the targets.  Returns the plans simulated. */
+ * tp x pp x dp and ep, DP-attention EP included; with disaggregation
+ * searched, every xPyD split of eval --disagg too) on every GPU count
+ * below the chosen one, in every allowed dtype and speculation, simulated
+ * as load runs it: none meets the targets.  Returns the plans simulated. */
 static int assert_none_cheaper(const fixture *f)
 {
     assert_int_equal(f->r->status, ENGINE_FLEET_FEASIBLE);
@@ -197,6 +265,8 @@ static int assert_none_cheaper(const fixture *f)
                 assert_false(met);
             }
             free(res);
+            if (f->q.disagg != ENGINE_FLEET_DISAGG_OFF)
+                sims += assert_no_split_meets(f, &s);
         }
     }
     return sims;
@@ -467,41 +537,6 @@ static void test_spec_searched(void **state)
     assert_chosen_meets(&f);
     assert_true(assert_none_cheaper(&f) > 0);
     fx_free(&f);
-}
-
-/* An xPyD plan simulated as `load --disagg` runs it (the framework's
- * max_num_seqs, the fleet's rate, requests, seed and targets): 1 when it
- * meets the targets. */
-static int disagg_load_meets(const fixture *f, engine_disagg_plan dp, engine_sim_result *out)
-{
-    engine_scenario s = f->q.base;
-    engine_stepper pre, dec;
-    const engine_plan *pl[2] = {&dp.prefill, &dp.decode};
-    engine_stepper *st[2] = {&pre, &dec};
-    for (int k = 0; k < 2; k++) {
-        s.gpus = pl[k]->tp * pl[k]->pp * pl[k]->dp;
-        if (engine_stepper_init(st[k], &s, *pl[k], NULL) != 0 || !st[k]->valid ||
-            st[k]->kv_blocks < 1)
-            return 0;
-    }
-    s.gpus = engine_disagg_gpus(dp);
-    engine_sim_transfer x;
-    engine_disagg_sim_transfer(&s, dp, &x);
-    engine_sim_config c;
-    engine_sim_defaults(&c, &dec);
-    c.rate = f->q.rate;
-    c.requests = f->q.requests;
-    c.seed = f->q.seed;
-    c.ttft_slo_s = f->q.ttft_slo_s;
-    c.tpot_slo_s = f->q.tpot_slo_s;
-    c.slo_percentile = f->q.slo_percentile;
-    size_t b = engine_sim_disagg_workspace_bytes(&pre, &dec, &c);
-    void *w = malloc(b);
-    assert_non_null(w);
-    int rc = engine_sim_disagg_run(&pre, &dec, &c, &x, w, b, out, NULL);
-    free(w);
-    return rc == 0 && out->slo_met && !out->overloaded && out->rejected == 0 &&
-           out->completed > 0;
 }
 
 /* xPyD with a DP-attention EP decode pool: DeepSeek-V3 (the test model)

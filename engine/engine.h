@@ -891,12 +891,14 @@ double engine_scenario_usable_fraction(const engine_scenario *s);
 /* 1 when decode steps replay a CUDA graph: the scenario's choice, else its
  * framework's (the generic one's without a framework). */
 int engine_scenario_cuda_graphs(const engine_scenario *s);
-/* The sequences one decode micro-batch of `seqs` runs as under s's CUDA
- * graph padding: the smallest of s->graph_sizes >= seqs when decode steps
- * replay graphs, the scenario does not speculate and that size is at most
- * engine_max_num_seqs(s) (TensorRT-LLM's _get_padded_batch: no padding past
- * max_batch_size, none above the largest graph); else seqs itself. */
-double engine_graph_padded_seqs(const engine_scenario *s, double seqs);
+/* The sequences one decode micro-batch of `seqs` (one of mb >= 1 the step
+ * is split into: pipeline stages) runs as under s's CUDA graph padding: the
+ * smallest of s->graph_sizes >= seqs when decode steps replay graphs, the
+ * scenario does not speculate and that size is at most a micro-batch's
+ * share of engine_max_num_seqs(s) (TensorRT-LLM's _get_padded_batch: no
+ * padding past max_batch_size, which holds per scheduled micro-batch; none
+ * above the largest graph); else seqs itself. */
+double engine_graph_padded_seqs(const engine_scenario *s, double seqs, double mb);
 /* 1 when the host's work per step overlaps the GPU's (a step costs the
  * longer of the two): the scenario's host_overlap, else its framework's
  * overlap (the generic one's without a framework). */

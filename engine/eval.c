@@ -484,7 +484,7 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
                        (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs);
 }
 
-double engine_graph_padded_seqs(const engine_scenario *s, double seqs)
+double engine_graph_padded_seqs(const engine_scenario *s, double seqs, double mb)
 {
     if (s->n_graph_sizes <= 0 || !engine_scenario_cuda_graphs(s) ||
         s->spec_method != ENGINE_SPEC_NONE)
@@ -492,7 +492,7 @@ double engine_graph_padded_seqs(const engine_scenario *s, double seqs)
     for (int i = 0; i < s->n_graph_sizes && i < ENGINE_GRAPH_SIZES_MAX; i++) {
         double g = s->graph_sizes[i];
         if (g >= seqs) /* the smallest captured size that holds the batch */
-            return g <= engine_max_num_seqs(s) ? g : seqs;
+            return g <= engine_max_num_seqs(s) / (mb > 1 ? mb : 1) ? g : seqs;
     }
     return seqs; /* above the largest graph: not padded */
 }
@@ -1612,7 +1612,7 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     const double B = s->batch, S = s->prompt, G = s->gen;
     double md = B < p.pp ? B : p.pp;
     step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL, 0};
-    dc.pad = engine_graph_padded_seqs(s, dc.seqs) - dc.seqs;
+    dc.pad = engine_graph_padded_seqs(s, dc.seqs, md) - dc.seqs;
     pipe_cost dec;
     int graphs = engine_scenario_cuda_graphs(s);
     pipe_compute(c, &dc, !graphs, &dec);

@@ -99,7 +99,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
         return eval_spec_decode_s(c, mx.dec_seqs, mx.dec_past);
     double md = seqs < pp ? seqs : pp;
     mx.mb = md;
-    mx.dec_pad = (engine_graph_padded_seqs(s, seqs / md) - seqs / md) * md;
+    mx.dec_pad = (engine_graph_padded_seqs(s, seqs / md, md) - seqs / md) * md;
     eval_mix_pipe(c, &mx, !engine_scenario_cuda_graphs(s), &sum, &worst);
     double cycle = md * worst;
     double work = sum > cycle ? sum : cycle;

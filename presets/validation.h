@@ -97,9 +97,10 @@ typedef struct val_case {
                             * framework_version: its host loop); DEFAULT where
                             * the version is unstated (the row says so) */
     int graph_pad;         /* 1: the run padded each decode batch to the next
-                            * captured CUDA graph size of the TensorRT-LLM 1.x
-                            * perf-overview llm_options.yml (cuda_graph_config
-                            * enable_padding, batch_sizes 1 ... 8192:
+                            * captured CUDA graph size of the TensorRT-LLM
+                            * perf-overview llm_options.yml of v0.21, 1.0 and
+                            * 1.x (cuda_graph_config enable_padding, the same
+                            * batch_sizes 1 ... 8192:
                             * val_trtllm_perf_graph_sizes); 0: no padding */
 } val_case;
 
@@ -155,8 +156,9 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s,
  * (NVIDIA/TensorRT-LLM@585c756579dc4d01f21fc13c2f604cdb461ac4f0:docs/source/
  * developer-guide/perf-overview.md, every llm_options.yml: cuda_graph_config
  * enable_padding: true, batch_sizes [1, 2, 4, 8, 16, 32, 64, 128, 256, 384,
- * 512, 1024, 2048, 4096, 8192]) into out (at most ENGINE_GRAPH_SIZES_MAX);
- * returns how many. */
+ * 512, 1024, 2048, 4096, 8192]; the same list in the v0.21 and 1.0 pages,
+ * docs/source/performance/perf-overview.md, 1.0 at 00f37686aa85) into out
+ * (at most ENGINE_GRAPH_SIZES_MAX); returns how many. */
 int val_trtllm_perf_graph_sizes(int *out);
 
 /* Evaluate one case. */

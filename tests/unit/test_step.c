@@ -286,20 +286,23 @@ static void test_graph_padding(void **state)
     engine_result plain = eval_at(&s, p);
     s.batch = 2048;
     engine_result full = eval_at(&s, p);
-    assert_near(engine_graph_padded_seqs(&s, 1454), 1454, 0); /* no sizes: no padding */
+    assert_near(engine_graph_padded_seqs(&s, 1454, 1), 1454, 0); /* no sizes: no padding */
     s.n_graph_sizes = (int)(sizeof SIZES / sizeof SIZES[0]);
     memcpy(s.graph_sizes, SIZES, sizeof SIZES);
-    assert_near(engine_graph_padded_seqs(&s, 1454), 2048, 0);
-    assert_near(engine_graph_padded_seqs(&s, 300), 384, 0);
-    assert_near(engine_graph_padded_seqs(&s, 384), 384, 0);
-    assert_near(engine_graph_padded_seqs(&s, 3), 4, 0);
-    assert_near(engine_graph_padded_seqs(&s, 9000), 9000, 0); /* above the largest graph */
+    assert_near(engine_graph_padded_seqs(&s, 1454, 1), 2048, 0);
+    assert_near(engine_graph_padded_seqs(&s, 300, 1), 384, 0);
+    assert_near(engine_graph_padded_seqs(&s, 384, 1), 384, 0);
+    assert_near(engine_graph_padded_seqs(&s, 3, 1), 4, 0);
+    assert_near(engine_graph_padded_seqs(&s, 9000, 1), 9000, 0); /* above the largest graph */
     s.max_num_seqs = 1500; /* 2048 > max_batch_size: not padded */
-    assert_near(engine_graph_padded_seqs(&s, 1454), 1454, 0);
-    assert_near(engine_graph_padded_seqs(&s, 1000), 1024, 0);
+    assert_near(engine_graph_padded_seqs(&s, 1454, 1), 1454, 0);
+    assert_near(engine_graph_padded_seqs(&s, 1000, 1), 1024, 0);
+    /* two pipeline micro-batches: each may hold half of max_num_seqs */
+    assert_near(engine_graph_padded_seqs(&s, 700, 2), 700, 0);
+    assert_near(engine_graph_padded_seqs(&s, 500, 2), 512, 0);
     s.max_num_seqs = 2048;
     s.cuda_graphs = ENGINE_GRAPHS_OFF;
-    assert_near(engine_graph_padded_seqs(&s, 1454), 1454, 0);
+    assert_near(engine_graph_padded_seqs(&s, 1454, 1), 1454, 0);
     s.cuda_graphs = ENGINE_GRAPHS_DEFAULT;
     s.batch = 1454;
     engine_result pad = eval_at(&s, p);

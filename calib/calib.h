@@ -178,6 +178,13 @@ typedef struct calib_per_kernel {
      * weights stream at: it is left out of the fit (still in every MAPE). */
     double cache_bytes;
     int n_cache_excluded;
+    /* CPU: one core's L2 (bytes; 0 none).  A level-3 BLAS call whose
+     * weights per GEMM (n x k of one batch entry or expert) fit in half of
+     * it - the share the Goto blocking gives its packed block (Goto and
+     * van de Geijn, "Anatomy of High-Performance Matrix Multiplication",
+     * ACM TOMS 34(3), 2008, sect. 6) - reads them once at the streaming
+     * rate: W / bw replaces W / pack_bytes_per_s for those points. */
+    double l2_bytes;
     double class_mape[CALIB_K_COUNT];
     int class_n[CALIB_K_COUNT];
 } calib_per_kernel;
@@ -535,6 +542,7 @@ typedef struct calib_result {
      * roof: it is kept out of the eta_memory fit (still in every MAPE). */
     double cpu_cache_bytes;
     char cpu_cache_name[8];
+    double cpu_l2_bytes;           /* CPU: cpu0's L2 (sysfs; 0 unknown or GPU) */
     /* What the fit did beyond the plain least squares, one sentence each
      * (points kept out of eta_memory, an eta clamped to 1); "" none. */
     char roofline_note[512];

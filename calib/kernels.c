@@ -155,6 +155,7 @@ typedef struct fit_pt {
     double a;   /* FLOPs / (peak * eta_shape): seconds at eff = 1 */
     double b;   /* bytes */
     double w;   /* weight bytes a level-3 BLAS packs first (0: none) */
+    double s;   /* weight bytes it streams first instead (within half the L2) */
     double t;   /* measured */
     double c;   /* calls: each pays t0 */
 } fit_pt;
@@ -178,6 +179,14 @@ static double packed_bytes(const calib_kpoint *p)
         return 0;
     double m = p->m, n = p->n, k = p->k, all = n * k + m * k + m * n;
     return all > 0 ? p->bytes * (n * k) / all : 0;
+}
+
+/* 1 when p's weights per GEMM (one batch entry or expert) fit in half of
+ * pk's L2 (calib_per_kernel.l2_bytes): streamed at bw, not packed. */
+static int l2_streamed(const calib_per_kernel *pk, const calib_kpoint *p)
+{
+    double entries = p->batch > 1 ? p->batch : 1;
+    return pk->l2_bytes > 0 && packed_bytes(p) / entries <= 0.5 * pk->l2_bytes;
 }
 
 static int is_fp8(const calib_kpoint *p)
@@ -214,7 +223,7 @@ static double fit_mape(const fit_space *f, const double *x)
     double pack = f->dim > 3 ? exp(x[3]) : 0;
     for (int i = 0; i < f->n; i++) {
         const fit_pt *v = &f->v[i];
-        double c = v->a / eff + (pack > 0 ? v->w / pack : 0), mm = v->b / bw;
+        double c = v->a / eff + (pack > 0 ? v->w / pack : 0) + v->s / bw, mm = v->b / bw;
         double pr = (c > mm ? c : mm) + t0 * v->c;
         s += fabs(pr - v->t) / v->t;
     }
@@ -328,7 +337,9 @@ double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *
     if (is_fp8(p))
         rate = pk->gemm_efficiency_fp8 > 0 ? fp8_peak(pk) * pk->gemm_efficiency_fp8 : 0;
     double c = rate > 0 ? p->flops / (rate * shape_eta(pk, p)) : 0;
-    if (pk->pack_bytes_per_s > 0)
+    if (pk->pack_bytes_per_s > 0 && l2_streamed(pk, p))
+        c += pk->bw_bytes_per_s > 0 ? packed_bytes(p) / pk->bw_bytes_per_s : 0;
+    else if (pk->pack_bytes_per_s > 0)
         c += packed_bytes(p) / pk->pack_bytes_per_s;
     double mm = pk->bw_bytes_per_s > 0 ? p->bytes / pk->bw_bytes_per_s : 0;
     return (c > mm ? c : mm) + pk->t0_s * calls_of(p);
@@ -400,8 +411,10 @@ static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int kee
             pk->n_cache_excluded++;
             continue;
         }
-        v[nv++] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes,
-                           pk->packs ? packed_bytes(p) : 0, p->time_s, calls_of(p)};
+        double w = pk->packs ? packed_bytes(p) : 0;
+        int st = l2_streamed(pk, p);
+        v[nv++] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, st ? 0 : w,
+                           st ? w : 0, p->time_s, calls_of(p)};
         if (p->time_s < *tmin)
             *tmin = p->time_s;
     }
@@ -604,6 +617,7 @@ void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out)
     out->mape = pk->mape;
     out->sm = pk->sm;
     out->pack_bytes_per_s = pk->pack_bytes_per_s;
+    out->l2_bytes = pk->pack_bytes_per_s > 0 ? pk->l2_bytes : 0;
     out->fp8_flops = pk->gemm_efficiency_fp8 > 0 ? fp8_peak(pk) * pk->gemm_efficiency_fp8 : 0;
     tables_to_engine(r, out);
 }

@@ -270,6 +270,7 @@ static void fit_kernels(calib_result *r, double gpu_peak)
     r->per_kernel.packs = !gpu;
     r->per_kernel.peak_flops_fp8 = gpu ? r->peak_flops_fp8 : 0;
     r->per_kernel.cache_bytes = gpu ? 0 : r->cpu_cache_bytes;
+    r->per_kernel.l2_bytes = gpu ? 0 : r->cpu_l2_bytes;
     engine_error e = {{0}};
     if (calib_fit_per_kernel(r->kpoints, r->n_kpoints, &r->per_kernel, &e) == 0)
         r->has_per_kernel = 1;

@@ -86,6 +86,34 @@ static void choose_roofs(const calib_opts *o, calib_result *r)
              "bandwidth = measured copy");
 }
 
+/* cpu0's L2 data (or unified) cache from sysfs; 0 when sysfs says nothing. */
+static double cpu_l2_bytes(void)
+{
+    for (int idx = 0; idx < 16; idx++) {
+        char path[96], lv[16] = "", ty[32] = "", sz[32] = "";
+        char *bufs[3] = {lv, ty, sz};
+        static const char *const what[3] = {"level", "type", "size"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", idx,
+                     what[k]);
+            FILE *f = fopen(path, "r");
+            if (f) {
+                if (!fgets(bufs[k], k == 0 ? (int)sizeof lv : (int)sizeof ty, f))
+                    bufs[k][0] = '\0';
+                fclose(f);
+            }
+        }
+        if (!lv[0])
+            break;
+        if (atoi(lv) != 2 || (strncmp(ty, "Data", 4) && strncmp(ty, "Unified", 7)))
+            continue;
+        char *end;
+        double size = strtod(sz, &end);
+        return size * (*end == 'K' ? 1024.0 : *end == 'M' ? 1048576.0 : 1.0);
+    }
+    return 0;
+}
+
 /* CPU caches from sysfs: when the reference copy (`working_set` bytes,
  * read + write) does not fit in the last-level data (or unified) cache of
  * cpu0, it measured memory, and a GEMM whose bytes fit in that cache
@@ -253,6 +281,7 @@ calib_status calib_run(const calib_opts *o, calib_result *out, engine_error *err
             if (out->points[i].kind == CALIB_POINT_COPY && out->points[i].bytes > ws)
                 ws = out->points[i].bytes;
         detect_cpu_cache(out, ws);
+        out->cpu_l2_bytes = cpu_l2_bytes();
     }
     calib_now_iso(out->date, sizeof out->date);
     choose_roofs(o, out);

@@ -482,6 +482,9 @@ typedef struct engine_calib {
                                     * into the kernel's layout at this rate before
                                     * the kernel runs, one after the other:
                                     * compute + weight bytes / this; 0: none (GPU) */
+    double l2_bytes;               /* CPU: one core's L2; a GEMM whose weights fit in
+                                    * half of it streams them at bw_bytes_per_s
+                                    * instead of packing them (0: always packed) */
     int n_gemm;
     engine_calib_gemm gemm[ENGINE_CALIB_SHAPES];
     /* The NCCL collectives measured on the calibration's machine, by

@@ -289,6 +289,7 @@ static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib
     else if (!strcmp(c->backend, "cpu"))
         k->sm = 0;
     k->pack_bw = c->pack_bytes_per_s > 0 ? c->pack_bytes_per_s : 0;
+    k->pack_l2 = c->l2_bytes > 0 ? c->l2_bytes : 0;
     k->tab = c->n_gemm > 0 ? c : NULL;
 }
 
@@ -407,8 +408,11 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
     /* A CPU's level-3 BLAS packs the weights, then runs its kernel on them
      * (OpenBLAS driver/level3/level3.c: ICOPY, then KERNEL; README "The
      * model"): the two add. */
+    /* ... unless one GEMM's weights fit in half the L2 (the Goto blocking's
+     * share): then they stream once at bw (calib_per_kernel.l2_bytes). */
+    double wg = n * kk * w_bytes;
     if (k->pack_bw > 0)
-        gc.compute += groups * n * kk * w_bytes / k->pack_bw;
+        gc.compute += groups * wg / (k->pack_l2 > 0 && wg <= 0.5 * k->pack_l2 ? k->bw : k->pack_bw);
     gc.memory = mem + (pk.split > 1 ? pk.split * part : 0);
     gc.time = (gc.compute > gc.memory ? gc.compute : gc.memory) + k->gemm_t0;
     /* A measured table covering the shape replaces the model's time: one

@@ -411,7 +411,8 @@ typedef struct engine_framework {
                                * (TensorRT-LLM's kernels, eta_compute_fp8_block) */
     int decode_attn_xqa;      /* 1: decode attention picks TensorRT-LLM's XQA
                                * kernel (tensor cores) for the query-head group
-                               * sizes it has (engine_xqa_group_ok) and its
+                               * sizes it has (engine_xqa_group_ok, by
+                               * engine_scenario.xqa_precompiled) and its
                                * masked MHA otherwise: one thread block per
                                * query head, dot products in FP32 on CUDA
                                * cores (engine_gpu.fp32_flops); 0: one kernel
@@ -643,6 +644,10 @@ typedef struct engine_scenario {
      * n_graph_sizes 0: no padding (a graph for every batch, today's rule). */
     int graph_sizes[ENGINE_GRAPH_SIZES_MAX]; /* ascending, each >= 1 */
     int n_graph_sizes;
+    int xqa_precompiled;         /* 1: a TensorRT-LLM of the precompiled XQA
+                                  * kernels (before its JIT XQA): XQA takes 1,
+                                  * 8 or 16 query heads per KV head; 0 (today's):
+                                  * the JIT rule, up to 32 (engine_xqa_group_ok) */
 } engine_scenario;
 
 typedef struct engine_plan {
@@ -1001,9 +1006,11 @@ double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, 
  * decode_attn_seq_s / SMs. */
 double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads);
 /* 1 when TensorRT-LLM's XQA decode kernel takes `group` query heads per KV
- * head (per GPU): 1, 8 or 16 (DecoderXQARunner::shouldUse, README "The
+ * head (per GPU) at `head_dim`: precompiled (the cubins of
+ * DecoderXQARunner::shouldUse) 1, 8 or 16; JIT (supportConfigHMMA /
+ * QGMMA) up to 32 at head sizes 16..256 in steps of 16 (README "The
  * model"); 0: masked MHA. */
-int engine_xqa_group_ok(int group);
+int engine_xqa_group_ok(int group, int head_dim, int precompiled);
 /* Decode attention on CUDA cores (masked MHA): engine_attn_decode_s with
  * the compute term `flops` / engine_gpu.fp32_flops (the tensor-core rate
  * when fp32_flops is 0). */

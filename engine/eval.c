@@ -971,12 +971,13 @@ static void attn_decode(step_acc *a, const kconst *k, const step_shape *sp, doub
 
 /* 1 when GQA decode attention runs TensorRT-LLM's masked MHA: the
  * framework chooses by kernel (decode_attn_xqa) and the per-GPU group of
- * query heads per KV head is outside XQA's (engine_xqa_group_ok). */
+ * query heads per KV head is outside XQA's of the scenario's generation
+ * (engine_xqa_group_ok; xqa_precompiled). */
 static int gqa_mmha(const plan_ctx *c, double heads, double kvh)
 {
     if (!c->fw->decode_attn_xqa || !(kvh > 0))
         return 0;
-    return !engine_xqa_group_ok((int)(heads / kvh + 0.5));
+    return !engine_xqa_group_ok((int)(heads / kvh + 0.5), c->m->head_dim, c->s->xqa_precompiled);
 }
 
 /* GQA decode attention: XQA / fused kernels at the tensor-core rate, masked

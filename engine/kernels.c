@@ -797,13 +797,16 @@ double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, 
                              a_bytes);
 }
 
-int engine_xqa_group_ok(int group)
+int engine_xqa_group_ok(int group, int head_dim, int precompiled)
 {
-    /* DecoderXQARunner::shouldUse (non-Medusa decode): 2023 (index file-id
-     * 3263509163) 8 only; 2024 (WhiteD2125/TensorRT-LLM@6ad7cf1b) 8 or 1;
-     * later (index file-id 2834867687) 16, 8 or 1.  The newest set: a group
-     * outside it was masked MHA at every version. */
-    return group == 1 || group == 8 || group == 16;
+    /* Precompiled: DecoderXQARunner::shouldUse (non-Medusa decode), 2023
+     * (index file-id 3263509163) 8 only; 2024 (WhiteD2125/TensorRT-LLM
+     * @6ad7cf1b) 8 or 1; later (index file-id 2834867687) 16, 8 or 1: the
+     * newest set.  JIT (decoderXQAImplJIT, supportConfigHMMA/QGMMA):
+     * head_grp_size <= 32, head_size % 16 == 0 within 16..256. */
+    if (precompiled)
+        return group == 1 || group == 8 || group == 16;
+    return group >= 1 && group <= 32 && head_dim % 16 == 0 && head_dim >= 16 && head_dim <= 256;
 }
 
 double engine_attn_decode_mmha_s(const engine_gpu *g, double kv_bytes, double flops,

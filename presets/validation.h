@@ -102,6 +102,9 @@ typedef struct val_case {
                             * 1.x (cuda_graph_config enable_padding, the same
                             * batch_sizes 1 ... 8192:
                             * val_trtllm_perf_graph_sizes); 0: no padding */
+    int xqa_precompiled;   /* 1: a TensorRT-LLM of the precompiled XQA kernels
+                            * (engine_scenario.xqa_precompiled: XQA for 1, 8, 16
+                            * query heads per KV head); 0: today's JIT rule */
 } val_case;
 
 /* The shipped table (validation_cases.c). */

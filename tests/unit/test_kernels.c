@@ -411,11 +411,17 @@ static void test_attention_hand(void **state)
 static void test_decode_mmha_hand(void **state)
 {
     (void)state;
-    assert_int_equal(engine_xqa_group_ok(8), 1);
-    assert_int_equal(engine_xqa_group_ok(1), 1);
-    assert_int_equal(engine_xqa_group_ok(16), 1);
-    assert_int_equal(engine_xqa_group_ok(29), 0);
-    assert_int_equal(engine_xqa_group_ok(4), 0);
+    /* precompiled XQA: 1, 8, 16; JIT: up to 32 at head sizes 16..256 / 16 */
+    assert_int_equal(engine_xqa_group_ok(8, 128, 1), 1);
+    assert_int_equal(engine_xqa_group_ok(1, 128, 1), 1);
+    assert_int_equal(engine_xqa_group_ok(16, 128, 1), 1);
+    assert_int_equal(engine_xqa_group_ok(29, 64, 1), 0);
+    assert_int_equal(engine_xqa_group_ok(4, 128, 1), 0);
+    assert_int_equal(engine_xqa_group_ok(29, 64, 0), 1);
+    assert_int_equal(engine_xqa_group_ok(4, 128, 0), 1);
+    assert_int_equal(engine_xqa_group_ok(33, 128, 0), 0);
+    assert_int_equal(engine_xqa_group_ok(8, 72, 0), 0);
+    assert_int_equal(engine_xqa_group_ok(8, 512, 0), 0);
     const engine_gpu *h = gpu("h100-sxm");
     near(h->fp32_flops, 67e12, 0);
     double kvb = 1024.0 * 1152 * 2 * 64, fl = 4.0 * 1024 * 1152 * 29 * 64;
@@ -446,8 +452,9 @@ static void test_decode_mmha_hand(void **state)
     s.weight_dtype = ENGINE_FP8;
     s.kv_dtype = ENGINE_FP8;
     engine_plan p = {8, 1, 1, 1};
-    engine_result r_mmha, r_one;
+    engine_result r_mmha, r_one, r_jit;
     engine_error err = {{0}};
+    s.xqa_precompiled = 1; /* TensorRT-LLM 0.6.1, the trt061 row */
     s.framework = trt;
     assert_int_equal(engine_evaluate(&s, p, &r_mmha, &err), 0);
     s.framework = &one;
@@ -455,6 +462,12 @@ static void test_decode_mmha_hand(void **state)
     print_message("  falcon-180b h100 TP8 b1024 ITL: masked MHA %.2f ms, one kernel %.2f ms\n",
                   r_mmha.itl_s * 1e3, r_one.itl_s * 1e3);
     near((r_mmha.itl_s - r_one.itl_s) * 1e3, 5.95, 0.02);
+    /* today's JIT XQA takes 29 query heads per KV head at head 64 */
+    s.xqa_precompiled = 0;
+    s.framework = trt;
+    assert_int_equal(engine_evaluate(&s, p, &r_jit, &err), 0);
+    near(r_jit.itl_s, r_one.itl_s, 0);
+    s.xqa_precompiled = 1;
     /* Llama-3.1-70B at TP8: 8 query heads per KV head, XQA: unchanged */
     s.model = preset_find_model(ts_db, "llama-3.1-70b");
     s.max_model_len = 0;

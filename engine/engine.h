@@ -417,6 +417,11 @@ typedef struct engine_framework {
                                * query head, dot products in FP32 on CUDA
                                * cores (engine_gpu.fp32_flops); 0: one kernel
                                * for every shape (tensor-core rate) */
+    int moe_expand;           /* 1: its fused MoE copies each routed (token, expert)
+                               * pair's row before the grouped GEMMs and reduces
+                               * the pairs back over the op's rows (TensorRT-LLM's
+                               * CUTLASS MoE: eval.c moe_serial); 0: the per-token
+                               * permute / unpermute estimate */
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many

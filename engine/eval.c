@@ -712,6 +712,11 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
      * rate, unless the framework runs it on DeepGEMM (per-tensor rate). */
     kconst_init_q(&c->kc, s->gpu, s->calib, mx_math(s, c->wdt),
                   engine_scenario_fp8_block(s) && !c->fw->deepgemm);
+    /* MXFP4 weights on FP8 math (W4A8) run another grouped kernel than the
+     * CUTLASS FP8 one eta_moe_fp8 was measured on (aiconfigurator's
+     * moe_torch_flow w4a8_mxfp4_mxfp8): the dense rate */
+    if (c->wdt == ENGINE_FP4 && c->kc.math == ENGINE_FP8)
+        c->kc.moe_scale = 1.0;
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));
@@ -1185,12 +1190,115 @@ static double ep_alltoall(const plan_ctx *c, double T, double tok, double scale,
     return t;
 }
 
+/* One of the fused MoE's contiguous element-wise kernels (moe_serial: the
+ * activation, the block-scale quantizations): its HBM traffic at the
+ * GPU's streaming rate (hbm x eta_memory, as a GEMM's weight stream), at
+ * least the kernel floor, and its launch.  The row gathers and scatters
+ * (routing, sort, expand, finalize: one thread block per row, as the
+ * framework's norms) take the element-wise rate of small(), eta_small. */
+static void moe_small(step_acc *a, const kconst *k, const char *name, double bytes)
+{
+    double tm = bytes / k->bw;
+    double t = tm > k->floor ? tm : k->floor;
+    kernel(a, t, &a->small);
+    if (a->xt)
+        xt_rec(a->xt, name, ENGINE_KC_SMALL, 0, bytes, t,
+               tm >= t ? ENGINE_BOUND_MEMORY : ENGINE_BOUND_FLOOR);
+}
+
+/* Bytes per element of the activations the grouped expert GEMMs read:
+ * TensorRT-LLM's fused MoE quantizes them to the GEMM's input type (FP8:
+ * 1; NVFP4: half a byte and one e4m3 scale per 16 elements); 16-bit math
+ * reads the activation dtype. */
+static double moe_q_bytes(const kconst *k, double ab)
+{
+    if (k->math == ENGINE_FP8 || k->math == ENGINE_INT8)
+        return 1.0;
+    if (k->math == ENGINE_FP4 || k->math == ENGINE_INT4)
+        return 0.5 + 1.0 / 16.0;
+    return ab;
+}
+
+/* The serial work of TensorRT-LLM's fused MoE around its two grouped GEMMs
+ * (TensorRT-LLM cpp/tensorrt_llm/kernels/cutlass_kernels/moe_gemm/
+ * moe_kernels.cu, CutlassMoeFCRunner::runMoe, gemm1, gemm2; README "The
+ * model"), each kernel its HBM traffic at the element-wise rate and its
+ * launch: `own` tokens routed (softmax + top-k) and, for FP8 / NVFP4
+ * activations, quantized before the op; the routing sort
+ * (fusedBuildExpertMapsSortFirstToken: the top-k ids in, the two row maps
+ * out); expandInputRowsKernel, which copies each routed pair's source row
+ * (read and write `d` per pair, not per token); the gated activation
+ * (doActivation: the 16-bit GEMM1 output of 2 f in, f out per pair); the
+ * finalize (finalizeMoeRoutingKernel: every pair's GEMM2 row in, the top-k
+ * weighted sum out for each of `rows` tokens, the op's num_rows).
+ * Block-scaled FP8 (DeepSeek's 128x128 weights) keeps the permuted and
+ * activated rows 16-bit: its grouped GEMM runner quantizes each GEMM's
+ * input per 1 x 128 first (fp8_blockscale_gemm scale_1x128_kernel, one
+ * fp32 scale per 128).  phase 0: before the GEMMs, 1: between, 2: after. */
+static void moe_serial(const plan_ctx *c, int phase, double own, double rows, double busy,
+                       double f, step_acc *a)
+{
+    const kconst *k = &c->kc;
+    const engine_model *m = c->m;
+    double d = m->hidden, ab = c->a_b, K = m->top_k;
+    int blk = k->math == ENGINE_FP8 && engine_scenario_fp8_block(c->s) && !c->fw->deepgemm;
+    double q = blk ? ab : moe_q_bytes(k, ab);
+    double q8 = 1.0 + 4.0 / 128.0; /* fp8 and its fp32 scale per 128 */
+    if (phase == 0) {
+        small(a, k, "moe routing", own * m->experts * 4.0 * 2.0); /* softmax + top-k */
+        if (q < ab)
+            small(a, k, "moe input quant", own * d * (ab + q));
+        small(a, k, "moe sort", 4.0 * (2.0 * own * K + busy));
+        small(a, k, "moe permute", busy * d * 2.0 * q);
+        if (blk)
+            moe_small(a, k, "experts fc1 quant", busy * d * (ab + q8));
+    } else if (phase == 1) {
+        moe_small(a, k, "experts activation", busy * f * ((m->gated_mlp ? 2.0 : 1.0) * ab + q));
+        if (blk)
+            moe_small(a, k, "experts fc2 quant", busy * f * (ab + q8));
+    } else {
+        small(a, k, "moe unpermute", (busy + rows) * d * ab); /* and combine */
+    }
+}
+
+/* Whether the plan's MoE layers run TensorRT-LLM's CUTLASS fused MoE
+ * (moe_serial): the framework's moe_expand, except MXFP4 weights (W4A16
+ * on Hopper, W4A8 on Blackwell: mx_math), which run other MoE kernels
+ * (aiconfigurator's moe_torch_flow rows). */
+static int moe_expands(const plan_ctx *c)
+{
+    return c->fw->moe_expand && !(c->wdt == ENGINE_FP4 && c->kc.math != ENGINE_FP4);
+}
+
+/* The per-token estimate of a fused MoE's element-wise kernels, for a
+ * framework whose MoE is not TensorRT-LLM's CUTLASS one (moe_expand 0:
+ * vLLM's and SGLang's Triton fused_moe gather the rows inside the GEMM) and
+ * for the W4A16 MoE (Triton, on Hopper; its own per-token and fixed costs,
+ * moe_w4a16_*, were fitted with these): permute and unpermute over this
+ * GPU's tokens and its pairs, the activation over the pairs. */
+static void moe_serial_token(const plan_ctx *c, int phase, double T, double busy, double f,
+                             step_acc *a)
+{
+    const kconst *k = &c->kc;
+    double d = c->m->hidden, ab = c->a_b;
+    if (phase == 0) {
+        small(a, k, "moe routing", T * c->m->experts * 4.0 * 2.0); /* softmax + top-k */
+        small(a, k, "moe permute", (T + busy) * d * ab);
+    } else if (phase == 1) {
+        small(a, k, "experts activation", (c->m->gated_mlp ? 3.0 : 2.0) * busy * f * ab);
+    } else {
+        small(a, k, "moe unpermute", (T + busy) * d * ab); /* and combine */
+    }
+}
+
 /* The routed experts of an MoE layer for T tokens of this GPU: routing
  * (softmax + top-k over the router's logits), the shared experts when
  * `shared`, permute, the grouped expert GEMMs, activation, unpermute and
- * combine.  Returns the busiest group's pairs over the mean (the
- * all-to-all's scale). */
-static double moe_routed(const plan_ctx *c, double T, int shared, step_acc *a)
+ * combine.  all_rows: every pooled token is a row of this GPU's fused MoE
+ * (aiconfigurator's collector, TensorRT-LLM's all-gather EP), else the
+ * tokens an all-to-all dispatch brings.  Returns the busiest group's pairs
+ * over the mean (the all-to-all's scale). */
+static double moe_routed(const plan_ctx *c, double T, int all_rows, int shared, step_acc *a)
 {
     const engine_model *m = c->m;
     const engine_plan p = c->p;
@@ -1198,9 +1306,6 @@ static double moe_routed(const plan_ctx *c, double T, int shared, step_acc *a)
     double d = m->hidden, ab = c->a_b, wb = c->w_b;
     double E = m->experts, K = m->top_k;
     double fe = m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
-    small(a, k, "moe routing", T * E * 4.0 * 2.0); /* softmax + top-k */
-    if (shared && m->shared_experts > 0)
-        mlp(a, c, T, m->shared_experts * fe, p.tp, 1);
     /* Routed experts over S = c->slots physical slots (E plus redundant
      * replicas): ep == 1 shards every expert over the TP group; 1 < ep < tp
      * splits them into ep groups, each expert sharded over the tp/ep GPUs of
@@ -1225,16 +1330,32 @@ static double moe_routed(const plan_ctx *c, double T, int shared, step_acc *a)
         busy = assign;
     double me = busy / hit; /* tokens per touched expert */
     double f = fe / shard;
-    small(a, k, "moe permute", (T + busy) * d * ab);
+    /* the fused MoE's rows: a dispatch brings the pooled tokens with at
+     * least one of the local slots among their K (the busiest GPU's share) */
+    double own = all_rows ? pool : T, rows = pool;
+    if (!all_rows && p.ep > p.tp && local < S)
+        rows = fmin(pool, pool * (1.0 - pow(1.0 - local / S, K)) * c->imbalance);
+    int expand = moe_expands(c);
+    if (!expand)
+        moe_serial_token(c, 0, T, busy, f, a);
+    else
+        moe_serial(c, 0, own, rows, busy, f, a);
+    if (shared && m->shared_experts > 0)
+        mlp(a, c, T, m->shared_experts * fe, p.tp, 1);
     /* the grouped expert GEMMs run at the GPU's grouped-kernel rate
      * (eta_moe*: kconst_init), their weight stream as the dense GEMMs' */
     kconst ke = *k;
     ke.flops *= k->moe_scale > 0 ? k->moe_scale : 1.0;
     gemm(a, &ke, m->gated_mlp ? "experts gate_up" : "experts up", me,
          (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
-    small(a, k, "experts activation", (m->gated_mlp ? 3.0 : 2.0) * busy * f * ab);
-    gemm(a, &ke, "experts down", me, d, f, hit, wb, ab);
-    small(a, k, "moe unpermute", (T + busy) * d * ab); /* and combine */
+    for (int ph = 1; ph <= 2; ph++) {
+        if (!expand)
+            moe_serial_token(c, ph, T, busy, f, a);
+        else
+            moe_serial(c, ph, own, rows, busy, f, a);
+        if (ph == 1)
+            gemm(a, &ke, "experts down", me, d, f, hit, wb, ab);
+    }
     double fixed = k->w4a16 ? c->fw->moe_w4a16_fixed_s : 0.0;
     if (fixed > 0 || k->moe_token > 0) {
         /* the W4A16 MoE's own cost: the framework's per layer, the GPU's
@@ -1255,7 +1376,7 @@ static void moe_mlp(const plan_ctx *c, double T, double act, step_acc *a)
     const engine_plan p = c->p;
     gemm(a, &c->kc16, "router", T, c->m->experts, c->m->hidden, 1, c->edge_b,
          c->a_b); /* replicated, 16-bit */
-    double scale = moe_routed(c, T, 1, a);
+    double scale = moe_routed(c, T, 0, 1, a);
     if (p.ep > 1 && p.ep >= p.tp)
         a->ep += ep_alltoall(c, T, act / p.tp, scale, a);
 }
@@ -2100,6 +2221,8 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
         explain_const(x, "moe_w4a16_fixed", f->moe_w4a16_fixed_s, "s", fo, f->source);
     if (engine_scenario_fp8_block(c->s) && f->deepgemm && c->kc.math == ENGINE_FP8)
         explain_const(x, "deepgemm", 1, "1", fo, f->source); /* per-tensor rate (ctx_init) */
+    if (c->m->experts > 0 && moe_expands(c))
+        explain_const(x, "moe_expand", 1, "1", fo, f->source); /* moe_serial */
     const engine_link *ls[2] = {c->s->intra, c->s->inter};
     static const char *const nm[2][4] = {
         {"link_bandwidth", "link_alpha", "link_base", "link_eager"},
@@ -2214,7 +2337,7 @@ double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tok
     memset(&a, 0, sizeof a);
     a.host = engine_scenario_cuda_graphs(s) ? c.fw->graph_kernel_s : c.fw->launch_s;
     double T = plan.ep > plan.tp ? tokens * plan.tp / plan.ep : tokens;
-    moe_routed(&c, T, 0, &a);
+    moe_routed(&c, T, 1, 0, &a);
     return acc_total(&a);
 }
 

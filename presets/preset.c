@@ -256,6 +256,7 @@ static const field_spec framework_fields[] = {
     { "host_loop", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_fields, N_OF(host_loop_fields), NULL },
     { "deepgemm", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, deepgemm), 0, NULL, 0, NULL },
     { "decode_attn_xqa", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, decode_attn_xqa), 0, NULL, 0, NULL },
+    { "moe_expand", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, moe_expand), 0, NULL, 0, NULL },
 };
 
 /* --- error context ---------------------------------------------------- */

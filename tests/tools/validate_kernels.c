@@ -511,6 +511,13 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
      * fitting aid: the presets keep the shipped ones) */
     engine_gpu gw = *g0;
     const engine_gpu *g = g0;
+    /* VK_ETA_MOE=x sets every grouped-kernel rate (eta_moe, _fp8,
+     * _fp8_block, _fp4) to x: a fitting aid, one dtype at a time */
+    const char *em_ov = getenv("VK_ETA_MOE");
+    if (em_ov) {
+        gw.eta_moe = gw.eta_moe_fp8 = gw.eta_moe_fp8_block = gw.eta_moe_fp4 = atof(em_ov);
+        g = &gw;
+    }
     const char *ov = getenv("VK_W4A16");
     double fx, tk, ec, em;
     if (ov && sscanf(ov, "%lf,%lf,%lf,%lf", &fx, &tk, &ec, &em) == 4) {
@@ -530,7 +537,7 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
     int ii = csv_idx(&c, "inter_size"), ik = csv_idx(&c, "topk"), ie = csv_idx(&c, "num_experts");
     int itp = csv_idx(&c, "moe_tp_size"), iep = csv_idx(&c, "moe_ep_size");
     int idist = csv_idx(&c, "distribution"), il = csv_idx(&c, "latency");
-    static acc all[MOE_NDT], goss[MOE_NDT][MOE_NB], cb[MOE_NDT];
+    static acc all[MOE_NDT], goss[MOE_NDT][MOE_NB], cb[MOE_NDT], wide[MOE_NDT];
     const char *rows = getenv("VK_MOE_ROWS"); /* a dtype: print its rows */
     const char *grid = getenv("VK_MOE_GRID"); /* a dtype: print its shape grid */
     static moe_grid gr[MOE_NDT];
@@ -538,6 +545,7 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
     memset(all, 0, sizeof all);
     memset(goss, 0, sizeof goss);
     memset(cb, 0, sizeof cb);
+    memset(wide, 0, sizeof wide);
     while (csv_next(&c)) {
         if (strcmp(str(&c, idist), "balanced"))
             continue;
@@ -568,6 +576,10 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
              * rows gpus.json eta_moe* are set from) */
             if (n * num(&c, ik) / num(&c, ie) >= 1024 && h >= 4096)
                 acc_add(&cb[i], t, meas);
+            /* wide: an expert's width inter/moe_tp >= 4096 at >= 1024 tokens
+             * per expert (the rows eta_moe* are set from: their median) */
+            if (n * num(&c, ik) / num(&c, ie) >= 1024 && num(&c, ii) / num(&c, itp) >= 4096)
+                acc_add(&wide[i], t, meas);
         }
     }
     fclose(c.f);
@@ -583,6 +595,10 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
         if (cb[i].n) {
             snprintf(what, sizeof what, "  compute-bound");
             acc_print("aiconfigurator moe", dir, what, &cb[i]);
+        }
+        if (wide[i].n) {
+            snprintf(what, sizeof what, "  wide compute-bound");
+            acc_print("aiconfigurator moe", dir, what, &wide[i]);
         }
         for (int b = 0; b < MOE_NB; b++) {
             if (!goss[i][b].n)

@@ -542,7 +542,9 @@ static void test_explain_sampler(void **state)
  * framework's deepgemm); the grouped MoE rate of the math (eta_moe,
  * eta_moe_fp8, eta_moe_fp8_block, eta_moe_fp4) only for a MoE model; the
  * W4A16 MoE's per-token (GPU) and per-layer (framework) costs only for FP4
- * MoE weights on 16-bit math. */
+ * MoE weights on 16-bit math; the framework's moe_expand (TensorRT-LLM's
+ * fused MoE kernels, eval.c moe_serial) only for a MoE model it applies to
+ * (not MXFP4 / W4A16 weights). */
 static void test_explain_quant_moe_constants(void **state)
 {
     (void)state;
@@ -570,7 +572,7 @@ static void test_explain_quant_moe_constants(void **state)
     static const char *const keys[] = {"attn_cta", "eta_compute_fp8_block", "gemm_t0_fp8_block",
                                        "eta_moe", "eta_moe_fp8", "eta_moe_fp8_block",
                                        "eta_moe_fp4", "moe_w4a16_token", "moe_w4a16_fixed",
-                                       "deepgemm"};
+                                       "deepgemm", "moe_expand"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         assert_null(constant(keys[i])); /* a dense 16-bit model without attn_cta */
     g.attn_cta_s = 2e-6;
@@ -592,6 +594,18 @@ static void test_explain_quant_moe_constants(void **state)
     assert_string_equal(c->source, "test H100 datasheet");
     assert_null(constant("eta_moe_fp8"));
     assert_null(constant("moe_w4a16_token"));
+    assert_null(constant("moe_expand")); /* generic: the per-token estimate */
+    fw.moe_expand = 1;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("moe_expand");
+    assert_non_null(c);
+    assert_near(c->value, 1, 0);
+    assert_string_equal(c->origin, "framework profile");
+    assert_string_equal(c->source, "test profile");
+    s.model = &dense;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("moe_expand")); /* no experts */
+    s.model = &moe;
     g.eta_moe = 0;
     explain(&s, 1, 1, 1, 1, &r);
     assert_null(constant("eta_moe"));
@@ -638,6 +652,7 @@ static void test_explain_quant_moe_constants(void **state)
     s.weight_dtype = ENGINE_FP4;
     g.eta_moe = 0.5;
     explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("moe_expand")); /* W4A16: another MoE kernel */
     c = constant("moe_w4a16_token");
     assert_non_null(c);
     assert_near(c->value, 60e-9, 1e-18);
@@ -716,9 +731,10 @@ static void test_explain_host_loop_source(void **state)
 /* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
  * TP8 x DP2 with EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
  * constants), with a per-kernel calibration (its launch, SM count and
- * packing rate): 37 constants (14 of the kernels, attn_cta and the two
- * block-scaled FP8 rates, 10 of the framework, 10 of the two links), the
- * last the scale-out link's eager cost: 11 below ENGINE_EXPLAIN_CONST_MAX. */
+ * packing rate): 38 constants (14 of the kernels, attn_cta and the two
+ * block-scaled FP8 rates, 11 of the framework with moe_expand, 10 of the
+ * two links), the last the scale-out link's eager cost: 10 below
+ * ENGINE_EXPLAIN_CONST_MAX. */
 static void test_explain_largest_plan(void **state)
 {
     (void)state;
@@ -757,7 +773,8 @@ static void test_explain_largest_plan(void **state)
     assert_non_null(constant("attn_cta"));
     assert_non_null(constant("link_cross_socket"));
     assert_non_null(constant("gemm_pack_bandwidth"));
-    assert_int_equal(X.n_const, 37);
+    assert_non_null(constant("moe_expand"));
+    assert_int_equal(X.n_const, 38);
     assert_true(X.n_const < ENGINE_EXPLAIN_CONST_MAX);
     assert_string_equal(X.constant[X.n_const - 1].name, "inter_link_eager");
 }

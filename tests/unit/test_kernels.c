@@ -248,9 +248,12 @@ static void test_gemm_fp8_block_hand(void **state)
  * DeepGEMM (frameworks.json deepgemm) the per-tensor rate.  DeepSeek-R1's
  * MoE layer on one H200 (EP8, 16384 pooled tokens: 2048 tokens x 8
  * experts' pairs on the GPU's 32 experts) is compute-bound, so its
- * expert GEMMs take eta 0.70 / 0.428 = 1.64x longer block-scaled (the
+ * expert GEMMs take eta 0.70 / 0.486 = 1.44x longer block-scaled (the
  * grouped kernel's rate, gpus.json eta_moe_fp8_block; 0.70 / 0.55 = 1.27x
- * at the dense block-scaled rate). */
+ * at the dense block-scaled rate); the fused MoE's other kernels (eval.c
+ * moe_serial) dilute that, and block-scaled adds the 1 x 128
+ * quantizations of both GEMMs' inputs: 1.42x the layer (1.35x without
+ * them, so the range fails without the quantizations). */
 static void test_fp8_block_scenario(void **state)
 {
     (void)state;
@@ -279,7 +282,7 @@ static void test_fp8_block_scenario(void **state)
     assert_true(blk > 0 && ten > 0);
     print_message("  deepseek-r1 h200 EP8 MoE layer, 16384 tokens: block %.1f us, tensor %.1f us\n",
                   blk * 1e6, ten * 1e6);
-    assert_true(blk > 1.40 * ten && blk < 1.64 * ten);
+    assert_true(blk > 1.39 * ten && blk < 1.47 * ten);
     /* SGLang runs block-scaled FP8 on DeepGEMM: the per-tensor time */
     s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
     s.framework = preset_find_framework(ts_db, "sglang");

@@ -682,6 +682,67 @@ static void test_moe_layer_s(void **state)
     assert_non_null(strstr(err.msg, "no experts"));
 }
 
+/* TensorRT-LLM's fused MoE (frameworks.json trt-llm moe_expand; eval.c
+ * moe_serial, after moe_kernels.cu runMoe): Qwen3-235B's expert geometry
+ * (hidden 4096, 128 experts of 1536, top 8) on an H100 fixture, EP8, 16384
+ * tokens all rows of the GPU's op (aiconfigurator's collector), balanced:
+ * 16 local experts, 16384 x 8 / 8 = 16384 pairs, 1024 a touched expert.
+ * By hand: routing 16384 x 128 x 8 B, the sort 4 x (2 x 16384 x 8 + 16384)
+ * B, the expand of every pair's row (16384 x 4096 x (2 + 2) B), the two
+ * grouped GEMMs, SwiGLU at the streaming rate (16384 x 1536 x (2 x 2 + 2)
+ * B at 3350 GB/s x 0.80), the finalize (pairs in, 16384 rows out: (16384 +
+ * 16384) x 4096 x 2 B).  FP8 weights add the input's quantization (16384 x
+ * 4096 x (2 + 1) B) and the pairs move as 1-byte rows.  Without moe_expand
+ * (vLLM's, SGLang's fused_moe) the per-token estimate: permute and
+ * unpermute over this GPU's 2048 tokens plus its pairs. */
+static double mk(const engine_gpu *g, double bytes)
+{
+    return fmax(bytes / (g->hbm_bytes_per_s * g->eta_memory), engine_small_kernel_s(g, 0));
+}
+
+static void test_moe_expand_serial(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_model m = tm_mixtral_8x7b();
+    m.experts = 128;
+    m.top_k = 8;
+    m.moe_ffn = m.ffn = 1536;
+    engine_scenario s = ts_on_h100(&f, m, 8);
+    engine_framework fw;
+    engine_framework_generic(&fw);
+    fw.moe_expand = 1;
+    s.framework = &fw;
+    s.moe_imbalance = 1;
+    engine_plan p = {1, 1, 8, 8};
+    engine_error err = {{0}};
+    double n = 16384, E = 128, K = 8, d = 4096, fe = 1536, busy = n;
+    double hit = 16 * (1 - pow(1 - K / E, n)), me = busy / hit;
+    double t = engine_moe_layer_s(&s, p, n, &err);
+    double gemms = gg(&f.g, me, 2 * fe, d, hit) + gg(&f.g, me, d, fe, hit);
+    double hand = sk(&f.g, n * E * 8) + sk(&f.g, 4 * (2 * n * K + busy)) +
+                  sk(&f.g, busy * d * 4) + mk(&f.g, busy * fe * 6) +
+                  sk(&f.g, (busy + n) * d * 2) + gemms;
+    assert_near(t, hand, 1e-9);
+    /* FP8 weights: the input quantized once per token, 1-byte pair rows */
+    s.weight_dtype = ENGINE_FP8;
+    double t8 = engine_moe_layer_s(&s, p, n, &err);
+    double g8 = engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP8, me, 2 * fe, d, hit, 1, 2) +
+                engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP8, me, d, fe, hit, 1, 2);
+    double hand8 = sk(&f.g, n * E * 8) + sk(&f.g, n * d * 3) + sk(&f.g, 4 * (2 * n * K + busy)) +
+                   sk(&f.g, busy * d * 2) + mk(&f.g, busy * fe * 5) +
+                   sk(&f.g, (busy + n) * d * 2) + g8;
+    assert_near(t8, hand8, 1e-9);
+    /* without moe_expand: the per-token estimate over this GPU's 2048 */
+    s.weight_dtype = ENGINE_FP16;
+    fw.moe_expand = 0;
+    double T = 2048;
+    double old = sk(&f.g, T * E * 8) + 2 * sk(&f.g, (T + busy) * d * 2) +
+                 sk(&f.g, 3 * busy * fe * 2) + gemms;
+    assert_near(engine_moe_layer_s(&s, p, n, &err), old, 1e-9);
+    assert_true(hand > 1.10 * old); /* the expand and the all-row finalize */
+}
+
 /* The W4A16 MoE's own costs (gpus.json moe_w4a16_token_ns, the trt-llm
  * profile's moe_w4a16_fixed_us): 60 ns per token on the GPU and 50 us per
  * layer beyond the kernels.  Reference points, aiconfigurator-core 0.12.0
@@ -797,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_fused_ar_norm),
         cmocka_unit_test(test_moe_scenario_errors),
         cmocka_unit_test(test_moe_layer_s),
+        cmocka_unit_test(test_moe_expand_serial),
         cmocka_unit_test(test_w4a16_token_cost),
         cmocka_unit_test(test_moe_grouped_rate),
     };

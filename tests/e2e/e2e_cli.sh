@@ -1017,10 +1017,12 @@ run list models --json
 expect_out '"weight_block":[[:space:]]*128'
 run list gpus --json
 expect_out '"eta_compute_fp8_block":[[:space:]]*0.55'
-expect_out '"eta_moe_fp8_block":[[:space:]]*0.403'
+expect_out '"eta_moe_fp8_block":[[:space:]]*0.439'
+expect_out '"eta_moe":[[:space:]]*0.947'
 expect_out '"eta_moe_fp4":[[:space:]]*0.27'
 run list frameworks --json
 expect_out '"deepgemm":[[:space:]]*true'
+expect_out '"moe_expand":[[:space:]]*true'
 # a scenario file carries --fp8-scaling
 run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --ep 8 --dtype fp8 --fp8-scaling tensor --save-scenario "$tmp/fp8s.json"
 expect_rc 0
@@ -1069,7 +1071,9 @@ expect_out '"origin":[[:space:]]*"host_loop v0\.6"'
 run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --dtype fp8 --framework trt-llm --explain
 expect_rc 0
 expect_out '^  eta_compute_fp8_block +0\.55 fraction +gpu preset'
-expect_out '^  eta_moe_fp8_block +0\.428 fraction +gpu preset'
+expect_out '^  eta_moe_fp8_block +0\.486 fraction +gpu preset'
+expect_out '^  moe_expand +1 +framework profile'
+expect_out '^  moe sort '
 run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --ep 8 --dtype fp8 --framework sglang --explain
 expect_rc 0
 expect_out '^  deepgemm +1 +framework profile'

@@ -392,6 +392,28 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
     }
 }
 
+/* Weight-only quantized weights (int4 / int8 on 16-bit math: AWQ, GPTQ,
+ * TensorRT-LLM int4_wo) at a few tokens run a batched-GEMV kernel, not a
+ * tiled GEMM: TensorRT-LLM's weightOnlyQuantMatmulPlugin takes its CUDA
+ * GEMV (kernels/weightOnlyBatchedGemv) for m < SMALL_M_FAST_PATH = 5 and
+ * the CUTLASS fpA_intB tiles above (weightOnlyQuantMatmulPlugin.h/.cpp:
+ * `use_cuda_kernel = m < SMALL_M_FAST_PATH && mCudaKernelEnabled`); AWQ's
+ * and MLC's batch-1 kernels are GEMVs too.  A GEMV block walks k for its
+ * columns and the blocks cover every SM, so no tile padding of m beyond
+ * one 16-row MMA tile and no wave quantization: the compute is that tile's
+ * at its shape efficiency with m of its rows used, the weights stream at
+ * HBM rate.  Dense GEMMs only (groups 1: grouped MoE kernels keep tiles).
+ * aiconfigurator A100 int4_wo rows (TensorRT-LLM 1.0): median APE m=1
+ * 19.5 -> 18.5 %, m=2 21.6 -> 19.4 %, m=4 12.8 -> 11.8 % (README). */
+#define WO_SMALL_M 4.0
+#define WO_TILE 6 /* TILES[6], the 16-row tile */
+
+static int wo_small_m(const kconst *k, double m, double groups, double w_bytes, double a_bytes)
+{
+    return (k->math == ENGINE_FP16 || k->math == ENGINE_BF16) && !k->w4a16 && k->sm > 0 &&
+           groups == 1 && m <= WO_SMALL_M && w_bytes > 0 && w_bytes < a_bytes;
+}
+
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups, double w_bytes,
                   double a_bytes)
 {
@@ -403,7 +425,9 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
     double c0 = 2.0 * m * n * kk * groups / k->flops;
     double mem = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
     double part = groups * m * n * SPLIT_K_PARTIAL_BYTES / k->bw;
-    gemm_pick pk = gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part);
+    gemm_pick pk = wo_small_m(k, m, groups, w_bytes, a_bytes)
+                       ? (gemm_pick){TILES[WO_TILE].e * m / TILES[WO_TILE].tm, 1}
+                       : gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part);
     gc.compute = c0 / pk.eta;
     /* A CPU's level-3 BLAS packs the weights, then runs its kernel on them
      * (OpenBLAS driver/level3/level3.c: ICOPY, then KERNEL; README "The

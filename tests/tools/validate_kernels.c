@@ -186,7 +186,7 @@ static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
             acc_print("aiconfigurator gemm", dir, DT[i].name, &a[i]);
 }
 
-/* --by-m: the bf16 and fp8 GEMM rows by m (the token count), each m's
+/* --by-m: the bf16, fp8 and int4_wo GEMM rows by m (the token count), each m's
  * error and bias over the rows with n, k >= 1024 (the shapes of model
  * layers), to see where between the memory- and the compute-bound ends the
  * shape term is short. */
@@ -199,10 +199,12 @@ static void aic_gemm_by_m(const char *root, const char *dir, const engine_gpu *g
         const char *name;
         engine_dtype d;
         double wb;
-    } DT[] = {{"bfloat16", ENGINE_BF16, 2}, {"fp8", ENGINE_FP8, 1}};
+    } DT[] = {{"bfloat16", ENGINE_BF16, 2},
+              {"fp8", ENGINE_FP8, 1},
+              {"int4_wo", ENGINE_INT4, 0.51953125}};
     char path[1024];
     snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/gemm.csv", root, dir);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         csv c;
         if (csv_open(&c, path) != 0)
             return;

@@ -71,6 +71,39 @@ static void test_shape_eta_hand(void **state)
     near(e, 0.5 * (8 * 16 * 4096.0) / (2 * 132 * 16 * 128), 1e-9);
 }
 
+/* Weight-only int4 at a few tokens: a batched GEMV (kernels.c WO_SMALL_M;
+ * TensorRT-LLM weightOnlyQuantMatmulPlugin SMALL_M_FAST_PATH = 5), no tile
+ * padding past one 16-row MMA tile and no wave quantization. */
+static void test_gemm_int4_gemv(void **state)
+{
+    (void)state;
+    const engine_gpu *g = gpu("rtx-4090");
+    /* Llama-2-7B qkv at m 1 on an RTX 4090, hand-worked: 12288 x 4096
+     * weights at 0.51953125 B (int4 + group-128 scales) = 26148864 B, plus
+     * 2 x (4096 + 12288) B of activations, at 1008 GB/s x 0.8: 32.467 us,
+     * + 5 us fixed = 37.467 us.  The 16-row tile's compute, 1 of 16 rows:
+     * 2 x 12288 x 4096 / (165.2e12 x 0.75) / (0.5 / 16) = 26.0 us, under
+     * the streaming.  The tiled path (before) charged 96 tiles on 128 SMs
+     * (util 0.75): 34.7 us of compute, 39.7 us in all. */
+    double wb = 0.51953125;
+    near(engine_gemm_s(g, NULL, ENGINE_INT4, 1, 12288, 4096, wb, 2.0) * 1e6,
+         (12288.0 * 4096 * wb + 2.0 * (4096 + 12288)) / (1008e9 * 0.8) * 1e6 + 5.0, 1e-3);
+    /* m 4 still streams: the same padded tile (26.0 us of compute), 4 rows
+     * of activations in and out */
+    near(engine_gemm_s(g, NULL, ENGINE_INT4, 4, 12288, 4096, wb, 2.0) * 1e6,
+         (12288.0 * 4096 * wb + 8.0 * (4096 + 12288)) / (1008e9 * 0.8) * 1e6 + 5.0, 1e-3);
+    /* 16-bit weights keep the tiled path (no GEMV): m 1 as before */
+    double b1 = engine_gemm_s(g, NULL, ENGINE_FP16, 1, 12288, 4096, 2.0, 2.0);
+    assert_true(b1 * 1e6 > (12288.0 * 4096 * 2) / (1008e9 * 0.8) * 1e6);
+    /* AIC a100_sxm gemm.csv int4_wo (TensorRT-LLM 1.0 WeightOnlyQuantMatmul),
+     * m 1, n 7168, k 8192 (Llama-2-70B TP8 gate_up): 37.9 us measured,
+     * 34.9 predicted (0.92; 40.8, 1.08, on the tiled path);
+     * n 65536 k 8192: 177.2 us, 196.7 (1.11; unchanged, streaming-bound) */
+    const engine_gpu *a = gpu("a100-80gb");
+    near(engine_gemm_s(a, NULL, ENGINE_INT4, 1, 7168, 8192, wb, 2.0) * 1e6, 37.9, 0.10);
+    near(engine_gemm_s(a, NULL, ENGINE_INT4, 1, 65536, 8192, wb, 2.0) * 1e6, 177.2, 0.12);
+}
+
 /* --- GEMMs against measured kernels ---------------------------------------- */
 
 typedef struct gcase {
@@ -763,6 +796,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_eta_hand),
         cmocka_unit_test(test_gemm_measured),
+        cmocka_unit_test(test_gemm_int4_gemv),
         cmocka_unit_test(test_gemm_split_k_hand),
         cmocka_unit_test(test_gemm_split_k_measured),
         cmocka_unit_test(test_gemm_hand),

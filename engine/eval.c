@@ -2196,6 +2196,19 @@ static void explain_host_loop_origin(const engine_scenario *s, const char **orig
     }
 }
 
+/* GQA decode attention on TensorRT-LLM's masked MHA (gqa_mmha): its FP32
+ * CUDA-core rate, when the GPU preset has one (kc_attn_decode_mmha). */
+static void explain_mmha(const plan_ctx *c, engine_explain *x)
+{
+    const engine_model *m = c->m;
+    if (m->mla || !(c->kc.fp32 > 0))
+        return; /* MLA runs its own kernels; no FP32 rate: the tensor-core form */
+    double heads = (double)m->heads / c->p.tp;
+    double kvh = m->kv_heads >= c->p.tp ? (double)m->kv_heads / c->p.tp : 1.0;
+    if (gqa_mmha(c, heads, kvh))
+        explain_const(x, "fp32_flops", c->kc.fp32, "FLOP/s", "gpu preset", c->s->gpu->source);
+}
+
 /* The framework's and the links' constants (the kernels' come from kernels.c). */
 static void explain_fw_links(const plan_ctx *c, engine_explain *x)
 {
@@ -2223,6 +2236,7 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
         explain_const(x, "deepgemm", 1, "1", fo, f->source); /* per-tensor rate (ctx_init) */
     if (c->m->experts > 0 && moe_expands(c))
         explain_const(x, "moe_expand", 1, "1", fo, f->source); /* moe_serial */
+    explain_mmha(c, x);
     const engine_link *ls[2] = {c->s->intra, c->s->inter};
     static const char *const nm[2][4] = {
         {"link_bandwidth", "link_alpha", "link_base", "link_eager"},

@@ -728,6 +728,45 @@ static void test_explain_host_loop_source(void **state)
     assert_non_null(strstr(constant("step_host")->source, "UNSOURCED"));
 }
 
+/* Falcon-180B at TP8 (29 query heads per KV head, head size 64) on
+ * TensorRT-LLM's precompiled XQA generation runs masked MHA at the FP32
+ * CUDA-core rate: explain lists that rate (67 TFLOP/s, the H100 SXM
+ * preset's fp32_tflops) with the GPU preset's source; today's JIT XQA
+ * takes the shape, and Llama-3.1-70B (8 per KV head) always does: absent. */
+static void test_explain_mmha_fp32(void **state)
+{
+    (void)state;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "falcon-180b");
+    s.gpu = preset_find_gpu(ts_db, "h100-sxm");
+    s.framework = preset_find_framework(ts_db, "trt-llm");
+    engine_link nv = *preset_find_link(ts_db, "nvlink4");
+    s.intra = &nv;
+    s.gpus = 8;
+    s.batch = 64;
+    s.prompt = 128;
+    s.gen = 128;
+    s.weight_dtype = ENGINE_FP8;
+    s.kv_dtype = ENGINE_FP8;
+    s.xqa_precompiled = 1;
+    engine_result r;
+    explain(&s, 8, 1, 1, 1, &r);
+    const engine_explain_const *c = constant("fp32_flops");
+    assert_non_null(c);
+    assert_near(c->value, 67e12, 1e3);
+    assert_string_equal(c->unit, "FLOP/s");
+    assert_string_equal(c->origin, "gpu preset");
+    assert_string_equal(c->source, s.gpu->source);
+    s.xqa_precompiled = 0;
+    explain(&s, 8, 1, 1, 1, &r);
+    assert_null(constant("fp32_flops"));
+    s.xqa_precompiled = 1;
+    s.model = preset_find_model(ts_db, "llama-3.1-70b");
+    explain(&s, 8, 1, 1, 1, &r);
+    assert_null(constant("fp32_flops"));
+}
+
 /* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
  * TP8 x DP2 with EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
  * constants), with a per-kernel calibration (its launch, SM count and
@@ -795,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_explain_quant_moe_constants),
         cmocka_unit_test(test_explain_host_loop_source),
         cmocka_unit_test(test_explain_largest_plan),
+        cmocka_unit_test(test_explain_mmha_fp32),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

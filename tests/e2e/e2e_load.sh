@@ -185,7 +185,11 @@ expect_rc 2
 grep -q 'closed loop is not simulated with --disagg' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
 run load --model llama-3-8b --gpu h100-sxm --disagg 2P1D --gpus 5
 expect_rc 2
-grep -q '^shardscope load: --gpus: 2P1D runs 3 GPUs (x \* prefill TP + y \* decode TP), not 5$' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
+grep -q '^shardscope load: --gpus: 2P1D runs 3 GPUs (x \* prefill TP x PP + y \* decode TP x PP), not 5$' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
+# a pool's PP counts: 1P1D with a 2-stage decode pool runs 1 + 2 GPUs
+run load --model llama-3-8b --gpu h100-sxm --disagg 1P1D --decode-pp 2 --gpus 2
+expect_rc 2
+grep -q '^shardscope load: --gpus: 1P1D runs 3 GPUs (x \* prefill TP x PP + y \* decode TP x PP), not 2$' "$tmp/err" || fail "$what: stderr $(cat "$tmp/err")"
 
 # README.md and the man page name every option `load --help` lists
 checks=$((checks + 1))

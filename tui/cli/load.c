@@ -651,8 +651,8 @@ static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
          CLI_SEEN(o, decode_ep) ? o->v.decode_ep : 1}};
     int gpus = engine_disagg_gpus(lp->plan);
     if (CLI_SEEN(o, gpus) && o->v.gpus != gpus)
-        return engine_errorf(err, "--gpus: %s runs %d GPUs (x * prefill TP + y * decode TP), "
-                                  "not %d", o->v.load_disagg, gpus, o->v.gpus);
+        return engine_errorf(err, "--gpus: %s runs %d GPUs (x * prefill TP x PP + y * decode "
+                                  "TP x PP), not %d", o->v.load_disagg, gpus, o->v.gpus);
     engine_scenario s = cs->scenario;
     const engine_plan *pl[2] = {&lp->plan.prefill, &lp->plan.decode};
     engine_stepper *st[2] = {&lp->pre, &lp->dec};

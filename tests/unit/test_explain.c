@@ -728,6 +728,18 @@ static void test_explain_host_loop_source(void **state)
     assert_non_null(strstr(constant("step_host")->source, "UNSOURCED"));
 }
 
+/* A shipped model on a shipped GPU under the trt-llm profile, FP8 weights. */
+static void trt_fp8_scenario(engine_scenario *s, const char *model, const char *gpu)
+{
+    engine_scenario_defaults(s);
+    s->model = preset_find_model(ts_db, model);
+    s->gpu = preset_find_gpu(ts_db, gpu);
+    s->framework = preset_find_framework(ts_db, "trt-llm");
+    assert_non_null(s->model);
+    assert_non_null(s->gpu);
+    s->weight_dtype = ENGINE_FP8;
+}
+
 /* Falcon-180B at TP8 (29 query heads per KV head, head size 64) on
  * TensorRT-LLM's precompiled XQA generation runs masked MHA at the FP32
  * CUDA-core rate: explain lists that rate (67 TFLOP/s, the H100 SXM
@@ -737,17 +749,13 @@ static void test_explain_mmha_fp32(void **state)
 {
     (void)state;
     engine_scenario s;
-    engine_scenario_defaults(&s);
-    s.model = preset_find_model(ts_db, "falcon-180b");
-    s.gpu = preset_find_gpu(ts_db, "h100-sxm");
-    s.framework = preset_find_framework(ts_db, "trt-llm");
+    trt_fp8_scenario(&s, "falcon-180b", "h100-sxm");
     engine_link nv = *preset_find_link(ts_db, "nvlink4");
     s.intra = &nv;
     s.gpus = 8;
     s.batch = 64;
     s.prompt = 128;
     s.gen = 128;
-    s.weight_dtype = ENGINE_FP8;
     s.kv_dtype = ENGINE_FP8;
     s.xqa_precompiled = 1;
     engine_result r;
@@ -778,10 +786,7 @@ static void test_explain_largest_plan(void **state)
 {
     (void)state;
     engine_scenario s;
-    engine_scenario_defaults(&s);
-    s.model = preset_find_model(ts_db, "deepseek-r1");
-    s.gpu = preset_find_gpu(ts_db, "h200");
-    s.framework = preset_find_framework(ts_db, "trt-llm");
+    trt_fp8_scenario(&s, "deepseek-r1", "h200");
     engine_link pcie = *preset_find_link(ts_db, "pcie5");
     pcie.socket_gpus = 4;
     pcie.cross_socket = 0.8;
@@ -789,7 +794,6 @@ static void test_explain_largest_plan(void **state)
     s.inter = preset_find_link(ts_db, "ib-ndr");
     s.gpus_per_node = 8;
     s.gpus = 16;
-    s.weight_dtype = ENGINE_FP8;
     s.framework_version = ENGINE_FWV_DEFAULT;
     engine_calib cal;
     memset(&cal, 0, sizeof cal);

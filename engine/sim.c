@@ -387,17 +387,37 @@ static int admit_head(replica *p)
     return 0;
 }
 
+/* 1 when a new prompt of `left` tokens joins this step whole or chunked
+ * (budget: what is left of max_batched_tokens; nch: chunks planned so far);
+ * 0 when it waits for a later step.  Prefill first: whole prompts within
+ * the budget, the first always.  In flight (TensorRT-LLM without context
+ * chunking): whole prompts within what the decodes and the earlier prompts
+ * leave, the first that does not fit stops admission; a prompt longer than
+ * the whole budget runs alone in a step beside the decodes (TensorRT-LLM
+ * sizes max_num_tokens to max_input_len when chunking is off).  Chunked:
+ * any prompt, cut to the budget. */
+static int prompt_joins(const engine_sim_config *c, int nch, int left, long long budget)
+{
+    if (left <= budget || c->sched == ENGINE_SIM_CHUNKED)
+        return 1;
+    if (c->sched == ENGINE_SIM_PREFILL_FIRST)
+        return nch == 0;
+    return nch == 0 && left > c->max_batched_tokens;
+}
+
 /* Build the step's prefill part into w->chunk (plans on the running
  * entries); returns the chunk count.  Chunked: partial prefills then new
- * admissions in what the decodes leave of the budget; prefill first: new
- * whole prompts only, when any can be admitted. */
+ * admissions in what the decodes leave of the budget; in flight: new whole
+ * prompts in what the decodes leave; prefill first: new whole prompts
+ * only, when any can be admitted (prompt_joins). */
 static int plan_prefill(replica *p, int decodes)
 {
     const engine_sim_config *c = p->cfg;
     long long budget = c->max_batched_tokens;
     int nch = 0;
-    if (c->sched == ENGINE_SIM_CHUNKED) {
+    if (c->sched != ENGINE_SIM_PREFILL_FIRST)
         budget -= decodes;
+    if (c->sched == ENGINE_SIM_CHUNKED) {
         for (int i = 0; i < p->nrun && budget > 0; i++) {
             srun *s = &p->w->run[i];
             int left = rq(p, s->req)->prompt - s->pre_done;
@@ -408,11 +428,11 @@ static int plan_prefill(replica *p, int decodes)
             p->w->chunk[nch++] = (engine_step_chunk){1, s->plan, s->pre_done};
         }
     }
-    while (budget > 0 && admit_head(p)) {
+    while ((budget > 0 || (c->sched == ENGINE_SIM_INFLIGHT && nch == 0)) && admit_head(p)) {
         srun *s = &p->w->run[p->nrun - 1];
         int left = rq(p, s->req)->prompt;
-        if (c->sched == ENGINE_SIM_PREFILL_FIRST && nch > 0 && left > budget) {
-            p->nrun--; /* prefill first: whole prompts within the budget */
+        if (!prompt_joins(c, nch, left, budget)) {
+            p->nrun--; /* it waits at the head of the queue */
             p->qh--;
             p->blocks -= blocks_of(rq(p, s->req));
             rq(p, s->req)->admit = -1;
@@ -939,8 +959,10 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
 
 const char *engine_sim_sched_name(engine_sim_sched s)
 {
-    return s == ENGINE_SIM_CHUNKED ? "chunked" : s == ENGINE_SIM_PREFILL_FIRST ? "prefill-first"
-                                                                               : "?";
+    return s == ENGINE_SIM_CHUNKED         ? "chunked"
+           : s == ENGINE_SIM_PREFILL_FIRST ? "prefill-first"
+           : s == ENGINE_SIM_INFLIGHT      ? "inflight"
+                                           : "?";
 }
 
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out)

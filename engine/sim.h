@@ -27,6 +27,18 @@
  *    request, then spends what is left of the max_batched_tokens budget on
  *    prefill chunks, partial prefills first, then new admissions (vLLM V1,
  *    SGLang);
+ *  - ENGINE_SIM_INFLIGHT: every step decodes one token of each running
+ *    request, then admits new prompts whole, in arrival order, while they
+ *    fit in what the decodes and the earlier prompts leave of the
+ *    max_batched_tokens budget; the first that does not fit waits (and
+ *    with it the queue), even when the decodes alone keep it out; a prompt
+ *    longer than the whole budget runs alone beside the decodes
+ *    (TensorRT-LLM's in-flight batching without context chunking, its
+ *    C++ executor's default: ExecutorConfig enableChunkedContext = false,
+ *    cpp/include/tensorrt_llm/executor/executor.h; MicroBatchScheduler,
+ *    cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp @0a949d31:
+ *    generation and whole context requests in order within
+ *    maxNumTokensRuntime, `break` at the first over it);
  *  - ENGINE_SIM_PREFILL_FIRST: a step is either a prefill of newly admitted
  *    whole prompts (at most max_batched_tokens in all, at least one prompt)
  *    while decoding pauses, or, when none can be admitted, a decode step of
@@ -106,6 +118,7 @@ typedef struct engine_sim_dist {
 typedef enum engine_sim_sched {
     ENGINE_SIM_PREFILL_FIRST = 0,
     ENGINE_SIM_CHUNKED,
+    ENGINE_SIM_INFLIGHT,
     ENGINE_SIM_SCHED_COUNT
 } engine_sim_sched;
 
@@ -238,7 +251,7 @@ int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
 double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
                                    void *work, size_t work_bytes, engine_error *err);
 
-const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked" */
+const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked", "inflight" */
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out);
 const char *engine_sim_start_name(engine_sim_start s); /* "burst", "steady" */
 int engine_sim_start_parse(const char *s, engine_sim_start *out);

@@ -133,7 +133,10 @@ expect_rc 2
 expect_err "^shardscope load: --closed-start: expected burst\\|steady, got 'random'$"
 run load $base --scheduler fifo
 expect_rc 2
-expect_err "^shardscope load: --scheduler: expected prefill-first\\|chunked"
+expect_err "^shardscope load: --scheduler: expected prefill-first|chunked|inflight, got 'fifo'$"
+run load $base --total-concurrency 8 --scheduler inflight --requests 64 --json
+expect_rc 0
+expect_out '"scheduler":[[:space:]]*"inflight"'
 run load $base --tp 3
 expect_rc 2
 run load --help

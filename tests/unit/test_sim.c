@@ -557,6 +557,63 @@ static void test_closed_start_steady_laws(void **state)
     fx_free(&g);
 }
 
+/* In flight (TensorRT-LLM's executor without context chunking, the
+ * default: ExecutorConfig enableChunkedContext = false), worked by hand
+ * from engine_step_s with prompts of 512 and 64 output tokens, offline.
+ * Budget 513: step 1 takes A alone (B does not fit in the 1 token left);
+ * step 2 A's decode and B whole (1 + 512); from step 3 the two decodes
+ * leave 511, so C waits whole (it would fit an empty step) until A ends at
+ * step 64 and B's one decode leaves 512: C's prompt runs in step 65, B's
+ * last; C decodes to step 128.  A budget of 256 smaller than a prompt:
+ * each prompt runs whole, alone in its step beside the decodes. */
+static void test_inflight_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.arrival = ENGINE_SIM_OFFLINE;
+    f.c.sched = ENGINE_SIM_INFLIGHT;
+    f.c.requests = 3;
+    f.c.max_batched_tokens = 513;
+    f.c.exact = 1;
+    engine_sim_result r, a, ch;
+    fx_run(&f, &r);
+    double tb = step_with(&f.st, 1, 512, 0, 0) + step_with(&f.st, 1, 512, 1, 512);
+    assert_int_equal(r.completed, 3);
+    assert_int_equal(r.steps, 128);
+    assert_near(r.ttft.p50, tb, 1e-12); /* B's */
+    /* C's first token comes with B's last: TTFT(C) = e2e(B), the median e2e */
+    assert_near(r.ttft.p99, tb + 0.98 * (r.e2e.p50 - tb), 1e-9);
+    fx_run(&f, &a);
+    assert_memory_equal(&r, &a, sizeof r);
+    /* chunked fills the same budget with a chunk of B in step 1 */
+    f.c.sched = ENGINE_SIM_CHUNKED;
+    fx_run(&f, &ch);
+    assert_true(ch.steps != r.steps && ch.ttft.p99 < 0.5 * r.ttft.p99);
+    /* a prompt longer than the budget runs whole, alone in its step */
+    f.c.sched = ENGINE_SIM_INFLIGHT;
+    f.c.max_batched_tokens = 256;
+    f.c.requests = 2;
+    fx_run(&f, &r);
+    assert_int_equal(r.steps, 65);
+    assert_near(r.ttft.p99, step_with(&f.st, 1, 512, 0, 0) * 0.01 + tb * 0.99, 1e-12);
+    assert_near(r.ttft.p50, step_with(&f.st, 1, 512, 0, 0) * 0.5 + tb * 0.5, 1e-12);
+    /* a closed loop keeps Little's law; the name parses back */
+    f.c.arrival = ENGINE_SIM_CLOSED;
+    f.c.closed_start = ENGINE_SIM_START_STEADY;
+    f.c.max_batched_tokens = 8192;
+    f.c.concurrency = 24;
+    f.c.requests = 2400;
+    fx_run(&f, &r);
+    assert_near(r.mean_in_system, 24, 1e-6);
+    assert_near(r.requests_per_s * r.e2e.mean / r.mean_in_system, 1, 0.02);
+    engine_sim_sched sc;
+    assert_int_equal(engine_sim_sched_parse("inflight", &sc), 0);
+    assert_int_equal(sc, ENGINE_SIM_INFLIGHT);
+    assert_string_equal(engine_sim_sched_name(ENGINE_SIM_INFLIGHT), "inflight");
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_trace_parse),
         cmocka_unit_test(test_closed_start_by_hand),
         cmocka_unit_test(test_closed_start_steady_laws),
+        cmocka_unit_test(test_inflight_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,9 +69,11 @@ static const cli_opt LOAD_OPTS[] = {
     {.name = "--scheduler", .kind = CLI_OPT_ENUM, .arg = NULL, .choices = &SCHEDS,
      .off = CLI_AT(scheduler),
      .help = "chunked prefill beside the decodes, or whole\n"
-             "prompts first while decodes pause (default: the\n"
-             "framework's: chunked for vLLM, SGLang, TensorRT-LLM;\n"
-             "prefill-first for generic)"},
+             "prompts first while decodes pause, or (inflight) whole\n"
+             "prompts beside the decodes within the budget, the first\n"
+             "that does not fit waiting (TensorRT-LLM's executor without\n"
+             "context chunking) (default: the framework's: chunked for\n"
+             "vLLM, SGLang, TensorRT-LLM; prefill-first for generic)"},
     {.name = "--disagg", .kind = CLI_OPT_STRING, .arg = "xPyD", .off = CLI_AT(load_disagg),
      .section = "disaggregated prefill/decode:",
      .help = "x prefill and y decode replicas (e.g. 2P1D): a request\n"

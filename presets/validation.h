@@ -235,7 +235,16 @@ typedef enum val_figure {
  * differs where the lock-step of the start has decayed by then (jitter the
  * simulation does not have), so its closed-loop rows are also simulated at
  * a STEADY start (val_serving_result.ttft_steady): the two bound what
- * windows after the start can see. */
+ * windows after the start can see.  GenAI-Perf's windows by its defaults
+ * (triton-inference-server/client@d62df10d:src/c++/perf_analyzer/genai-perf/
+ * genai_perf/parser.py: --measurement-interval "10000" ms,
+ * --stability-percentage 999, so the first three measurements are the
+ * stable ones) and perf_analyzer's measurement (@0094d30d:src/c++/
+ * perf_analyzer/inference_profiler.cc, Measure: each window sleeps 1.2 x
+ * the interval from the previous one's end; ValidLatencyMeasurement: "Only
+ * counting requests that end within the time interval") average every
+ * request that ends within the first 3.6 intervals of the load, the
+ * start's first wave included. */
 typedef enum val_client {
     VAL_CLIENT_BENCH_SERVING = 0, /* vLLM's benchmark_serving / `vllm bench serve`:
                                    * --max-concurrency clients start together and

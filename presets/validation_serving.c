@@ -160,19 +160,27 @@
     "request waits for the wave's prefill: each TTFT of the 70B at 25 x 200 tokens is the "       \
     "0.35 s step of 25 prompts); with the clients at their own phases (a steady start, "         \
     "validate's ttft_steady) the same rows are 0.3-0.7x of the published means (70B; 8B at "    \
-    "200/200: 0.17-0.3x): the published runs lie between the two limits"
+    "200/200: 0.17-0.3x): the published runs lie between the two limits; TensorRT-LLM's "       \
+    "no-chunking scheduler (load --scheduler inflight) keeps the lock-step (25 x 200 tokens: one " \
+    "5000-token step either way; the 70B at 5000/500, one prompt a step: 1.4-2.4x -> 1.0-1.9x)"
 #define N_SPREAD                                                                                   \
     "closed loop below the knee: the published TTFT grows with every request added (8B "        \
     "1000/1000: 56 ms at 5, 268 ms at 25, 886 ms at 150), above both the lock-step of the "      \
     "simulated start (its waves split at the 8192-token chunks and re-enter apart) and a "       \
     "steady start (0.04-0.3x); it is near the mean of the first wave's prefill queue alone "     \
     "(the first C requests: 229-1156 ms, 0.8-1.3x), which the 70B rows are far below (4-12x); " \
-    "NIM's TensorRT-LLM scheduler settings (max_num_tokens, context chunking, capacity policy) " \
-    "and its client's request count are not published"
+    "checked without a fit: TensorRT-LLM's own scheduler without context chunking (its C++ "     \
+    "executor's default, load --scheduler inflight) leaves these rows at 0.2-0.6x; a client "     \
+    "round trip > 0 (the next request misses the step starting at its predecessor's end, as the " \
+    "steady start has it) lifts them to 0.4-1.0x but the 70B's lock-stepped waves to 1.3-5.2x; " \
+    "GenAI-Perf's defaults (10 s windows, stability 999) count every request ending in the "     \
+    "first 36 s, the start's first wave with them; NIM's engine limits and interval are unpublished"
 #define N_REQ                                                                                      \
     "one short prompt: the published TTFT is 4.5 ms above the modelled prefill (8B, 200 tokens: " \
     "10.3 ms against 5.7 ms), a per-request cost (HTTP, tokenizer, scheduling) the TensorRT-LLM " \
-    "profile does not carry (request_us 0)"
+    "profile does not carry (request_us 0); part of it is the short-prefill error of the static "  \
+    "TensorRT-LLM rows at 128 tokens (no HTTP server: 0.67-0.75x), and no NIM frontend figure is " \
+    "published"
 #define N_KNEE                                                                                     \
     "past the published knee TTFT is mostly queueing, set by how many requests the engine holds " \
     "at once; the published run queues where the simulated one (batch limit 2048, 0.9 of the "   \

@@ -310,6 +310,13 @@ typedef struct engine_gpu {
      * (TensorRT-LLM's masked MHA, engine_framework.decode_attn_xqa); 0:
      * unknown, no such bound. */
     double fp32_flops;
+    /* The MXFP4 x MXFP8 (W4A8) grouped MoE on FP4 tensor cores (eval.c
+     * mx_math, TensorRT-LLM's moe_torch_flow w4a8_mxfp4_mxfp8): its expert
+     * GEMMs' fraction of the FP8 peak (0: the dense FP8 rate) and its own
+     * cost per pooled token of the GPU's EP group, whatever its experts
+     * (0: none). */
+    double eta_moe_w4a8;
+    double moe_w4a8_token_s;
 } engine_gpu;
 
 #define ENGINE_CURVE_MAX 24

@@ -430,13 +430,14 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         !(g->eta_moe >= 0 && g->eta_moe <= 1) || !(g->eta_moe_fp8 >= 0 && g->eta_moe_fp8 <= 1) ||
         !(g->eta_moe_fp8_block >= 0 && g->eta_moe_fp8_block <= 1) ||
         !(g->eta_moe_fp4 >= 0 && g->eta_moe_fp4 <= 1) ||
+        !(g->eta_moe_w4a8 >= 0 && g->eta_moe_w4a8 <= 1) ||
         !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
         !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");
     const double t0s[] = {g->gemm_t0_s,        g->gemm_t0_fp8_s,    g->gemm_t0_fp4_s,
                           g->attn_t0_s,        g->decode_attn_t0_s, g->decode_attn_seq_s,
                           g->kernel_floor_s,   g->layer_overhead_s, g->moe_w4a16_token_s,
-                          g->attn_cta_s};
+                          g->attn_cta_s,       g->moe_w4a8_token_s};
     int t0_ok = g->sm_count >= 0;
     for (size_t i = 0; i < sizeof t0s / sizeof t0s[0]; i++)
         t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
@@ -714,9 +715,9 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
                   engine_scenario_fp8_block(s) && !c->fw->deepgemm);
     /* MXFP4 weights on FP8 math (W4A8) run another grouped kernel than the
      * CUTLASS FP8 one eta_moe_fp8 was measured on (aiconfigurator's
-     * moe_torch_flow w4a8_mxfp4_mxfp8): the dense rate */
+     * moe_torch_flow w4a8_mxfp4_mxfp8): its own rate and per-token cost */
     if (c->wdt == ENGINE_FP4 && c->kc.math == ENGINE_FP8)
-        c->kc.moe_scale = 1.0;
+        kconst_w4a8_moe(&c->kc, s->gpu);
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));
@@ -1358,12 +1359,14 @@ static double moe_routed(const plan_ctx *c, double T, int all_rows, int shared, 
     }
     double fixed = k->w4a16 ? c->fw->moe_w4a16_fixed_s : 0.0;
     if (fixed > 0 || k->moe_token > 0) {
-        /* the W4A16 MoE's own cost: the framework's per layer, the GPU's
-         * over every pooled token (kconst_init) */
+        /* the W4A16 / W4A8 MoE's own cost: the framework's per layer
+         * (W4A16), the GPU's over every pooled token (kconst_init,
+         * kconst_w4a8_moe) */
         double t = fixed + k->moe_token * pool;
         kernel(a, t, &a->small);
         if (a->xt)
-            xt_rec(a->xt, "moe w4a16 overhead", ENGINE_KC_SMALL, 0, 0, t, ENGINE_BOUND_FLOOR);
+            xt_rec(a->xt, k->w4a8 ? "moe w4a8 overhead" : "moe w4a16 overhead",
+                   ENGINE_KC_SMALL, 0, 0, t, ENGINE_BOUND_FLOOR);
     }
     return assign > 0 ? busy / assign : 1.0;
 }

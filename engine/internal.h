@@ -53,7 +53,8 @@ typedef struct kconst {
     double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
-    double moe_token;   /* W4A16 MoE: per routed token (0: none) */
+    double moe_token;   /* W4A16 / W4A8 MoE: per pooled token (0: none) */
+    int w4a8;           /* MXFP4 weights on FP8 math (the W4A8 MoE) */
     double moe_scale;   /* grouped expert GEMMs' FLOP rate over `flops` (eta_moe*
                          * over the dense fraction of the math; 1: the same) */
     double attn_cta;    /* prefill attention per thread block, on one SM (0: none) */
@@ -77,6 +78,10 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
  * gemm_t0_fp8_block_s; per-tensor FP8's where the preset has none). */
 void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w,
                    int fp8_block);
+/* The MXFP4 x MXFP8 (W4A8) MoE on a kconst_init'ed FP8 kconst: the grouped
+ * rate eta_moe_w4a8 as its ratio to the dense FP8 fraction (1: none set)
+ * and the per-pooled-token cost moe_w4a8_token_s; marks k->w4a8. */
+void kconst_w4a8_moe(kconst *k, const engine_gpu *g);
 /* `groups` GEMMs of the same shape in one (grouped) kernel. */
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
                   double w_bytes, double a_bytes);

@@ -392,6 +392,16 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
     }
 }
 
+void kconst_w4a8_moe(kconst *k, const engine_gpu *g)
+{
+    /* the dense FP8 fraction kconst_init took (a calibration's measured
+     * rate carries the ratio) */
+    double eta8 = g->eta_compute_fp8 > 0 ? g->eta_compute_fp8 : g->eta_compute;
+    k->moe_scale = g->eta_moe_w4a8 > 0 && eta8 > 0 ? g->eta_moe_w4a8 / eta8 : 1.0;
+    k->moe_token = g->moe_w4a8_token_s > 0 ? g->moe_w4a8_token_s : 0.0;
+    k->w4a8 = 1;
+}
+
 /* Weight-only quantized weights (int4 / int8 on 16-bit math: AWQ, GPTQ,
  * TensorRT-LLM int4_wo) at a few tokens run a batched-GEMV kernel, not a
  * tiled GEMM: TensorRT-LLM's weightOnlyQuantMatmulPlugin takes its CUDA
@@ -758,6 +768,13 @@ void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, i
     if (k->w4a16) { /* its own fractions (eta_compute_w4a16), no grouped ratio */
         if (k->moe_token > 0)
             konst(x, "moe_w4a16_token", k->moe_token, "s", gp, g->source);
+        return;
+    }
+    if (k->w4a8) { /* kconst_w4a8_moe's keys (none: the dense FP8 rate) */
+        if (g->eta_moe_w4a8 > 0)
+            konst(x, "eta_moe_w4a8", g->eta_moe_w4a8, "fraction", gp, g->source);
+        if (k->moe_token > 0)
+            konst(x, "moe_w4a8_token", k->moe_token, "s", gp, g->source);
         return;
     }
     /* the key kconst_init / kconst_init_q took the grouped ratio from */

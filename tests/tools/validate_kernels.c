@@ -518,6 +518,13 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
     const char *em_ov = getenv("VK_ETA_MOE");
     if (em_ov) {
         gw.eta_moe = gw.eta_moe_fp8 = gw.eta_moe_fp8_block = gw.eta_moe_fp4 = atof(em_ov);
+        gw.eta_moe_w4a8 = atof(em_ov);
+        g = &gw;
+    }
+    /* VK_W4A8_TOKEN=ns replaces the GPU's moe_w4a8_token_ns (a fitting aid) */
+    const char *w8 = getenv("VK_W4A8_TOKEN");
+    if (w8) {
+        gw.moe_w4a8_token_s = atof(w8) * 1e-9;
         g = &gw;
     }
     const char *ov = getenv("VK_W4A16");

@@ -679,6 +679,28 @@ static void test_explain_quant_moe_constants(void **state)
     assert_near(constant("eta_moe_fp4")->value, 0.27, 0);
     assert_null(constant("moe_w4a16_token"));
     assert_null(constant("moe_w4a16_fixed"));
+    /* MXFP4 (group 32) on FP4 tensor cores: the W4A8 MoE (FP8 math), its
+     * own keys when set (kconst_w4a8_moe), not eta_moe_fp4 / eta_moe_fp8 */
+    s.quant_group = 32;
+    b.eta_moe_fp8 = 0.6;
+    explain(&s, 1, 1, 1, 1, &r);
+    assert_null(constant("eta_moe_fp4"));
+    assert_null(constant("eta_moe_fp8"));
+    assert_null(constant("eta_moe_w4a8"));
+    assert_null(constant("moe_w4a8_token"));
+    b.eta_moe_w4a8 = 0.5;
+    b.moe_w4a8_token_s = 4.9e-9;
+    explain(&s, 1, 1, 1, 1, &r);
+    c = constant("eta_moe_w4a8");
+    assert_non_null(c);
+    assert_near(c->value, 0.5, 0);
+    assert_string_equal(c->unit, "fraction");
+    assert_string_equal(c->origin, "gpu preset");
+    c = constant("moe_w4a8_token");
+    assert_non_null(c);
+    assert_near(c->value, 4.9e-9, 1e-20);
+    assert_string_equal(c->unit, "s");
+    assert_null(constant("eta_moe_fp8"));
 }
 
 /* The host loop's costs name the engine generation a --framework-version

@@ -1849,6 +1849,70 @@ static void test_moe_expand_rows(void **state)
     preset_db_free(db);
 }
 
+/* The MXFP4 x MXFP8 (W4A8) MoE on Blackwell (eval.c mx_math) pays
+ * gpus.json moe_w4a8_token_ns over every pooled token of the GPU, beyond
+ * its GEMMs and permutes.  aiconfigurator-core 0.12.0 perf data, b200_sxm
+ * moe.csv, w4a8_mxfp4_mxfp8 moe_torch_flow, balanced, gpt-oss shape
+ * (hidden 2880, experts of 2880, top 4), 16384 tokens, TP1: 128 experts
+ * EP128 (one local expert) 0.145525 ms; 32 experts EP1 1.61118 ms.  With
+ * the shipped keys within 20 % and 12 %; without the token cost (the FP8
+ * rate alone) the EP128 row is 0.31x.  A grouped rate eta_moe_w4a8
+ * replaces the dense FP8 one for the expert GEMMs (none shipped: the EP1
+ * rows fit the dense rate). */
+static double moe_w4a8_row_s(const preset_db *db, const engine_gpu *g, int E, int ep)
+{
+    engine_model m = *preset_find_model(db, "gpt-oss-120b");
+    m.hidden = m.moe_ffn = m.ffn = 2880;
+    m.top_k = 4;
+    m.experts = E;
+    m.shared_experts = 0;
+    m.gated_mlp = 1;
+    m.heads = m.kv_heads = 4096;
+    m.head_dim = 64;
+    m.has_weight_dtype = 0;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = &m;
+    s.gpu = g;
+    s.intra = preset_find_link(db, "nvlink4");
+    s.framework = preset_find_framework(db, "trt-llm");
+    s.weight_dtype = ENGINE_FP4;
+    s.quant_group = 32;
+    s.act_dtype = s.kv_dtype = ENGINE_BF16;
+    s.moe_imbalance = 1.0;
+    s.prompt = s.gen = 128;
+    s.gpus = ep;
+    engine_error err = {{0}};
+    return engine_moe_layer_s(&s, (engine_plan){1, 1, ep, ep}, 16384, &err);
+}
+
+static void test_moe_w4a8_rows(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_gpu *b200 = preset_find_gpu(db, "b200"), *gb = preset_find_gpu(db, "gb200");
+    assert_true(b200 && gb);
+    assert_near_rel(b200->moe_w4a8_token_s, 4.9e-9, 1e-9);
+    assert_near_rel(gb->moe_w4a8_token_s, 4.9e-9, 1e-9); /* the same silicon */
+    assert_true(b200->eta_moe_w4a8 == 0);
+    double a = moe_w4a8_row_s(db, b200, 128, 128), b = moe_w4a8_row_s(db, b200, 32, 1);
+    print_message("  EP128 %.4f ms (0.1455), EP1 %.4f ms (1.6112)\n", a * 1e3, b * 1e3);
+    assert_true(fabs(a / 0.145525e-3 - 1) < 0.20);
+    assert_true(fabs(b / 1.61118e-3 - 1) < 0.12);
+    engine_gpu g = *b200;
+    g.moe_w4a8_token_s = 0;
+    double a0 = moe_w4a8_row_s(db, &g, 128, 128);
+    assert_true(a0 < 0.4 * 0.145525e-3);
+    assert_near_rel(a - a0, 4.9e-9 * 16384, 1e-6); /* over all 16384 pooled tokens */
+    /* a grouped rate: the expert GEMMs of the compute-bound EP1 row at
+     * half the dense FP8 0.60 take about twice as long */
+    double b0 = moe_w4a8_row_s(db, &g, 32, 1);
+    g.eta_moe_w4a8 = 0.30;
+    double b1 = moe_w4a8_row_s(db, &g, 32, 1);
+    assert_true(b1 > 1.7 * b0 && b1 < 2.0 * b0);
+    preset_db_free(db);
+}
+
 static void test_moe_grouped_rates(void **state)
 {
     (void)state;
@@ -2206,6 +2270,7 @@ int main(void)
         cmocka_unit_test(test_mxfp4_weights_and_math),
         cmocka_unit_test(test_w4a16_moe_presets),
         cmocka_unit_test(test_moe_grouped_rates),
+        cmocka_unit_test(test_moe_w4a8_rows),
         cmocka_unit_test(test_moe_expand_rows),
         cmocka_unit_test(test_attn_cta_cost),
         cmocka_unit_test(test_hf_layer_types_errors),

@@ -689,6 +689,8 @@ static void explain_per_kernel(const kconst *k, const engine_calib *c, engine_ex
         konst(x, "sm_count", k->sm, "1", "calibration", src);
     if (k->pack_bw > 0)
         konst(x, "gemm_pack_bandwidth", k->pack_bw, "B/s", "calibration", src);
+    if (k->pack_bw > 0 && k->pack_l2 > 0) /* weights within half of it stream at bw */
+        konst(x, "gemm_pack_l2", k->pack_l2, "B", "calibration", src);
 }
 
 void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,

@@ -800,10 +800,10 @@ static void test_explain_mmha_fp32(void **state)
 /* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
  * TP8 x DP2 with EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
  * constants), with a per-kernel calibration (its launch, SM count and
- * packing rate): 38 constants (14 of the kernels, attn_cta and the two
- * block-scaled FP8 rates, 11 of the framework with moe_expand, 10 of the
- * two links), the last the scale-out link's eager cost: 10 below
- * ENGINE_EXPLAIN_CONST_MAX. */
+ * packing rate and the L2 size below which weights stream unpacked): 39
+ * constants (15 of the kernels, attn_cta and the two block-scaled FP8
+ * rates, 11 of the framework with moe_expand, 10 of the two links), the
+ * last the scale-out link's eager cost: 9 below ENGINE_EXPLAIN_CONST_MAX. */
 static void test_explain_largest_plan(void **state)
 {
     (void)state;
@@ -832,14 +832,22 @@ static void test_explain_largest_plan(void **state)
     cal.pack_bytes_per_s = 1e11;
     s.calib = &cal;
     engine_result r;
+    explain(&s, 8, 1, 2, 16, &r);
+    assert_null(constant("gemm_pack_l2")); /* no L2 size measured: every GEMM packs */
+    cal.l2_bytes = 1048576;
     explain(&s, 8, 1, 2, 16, &r); /* TP8 rings cross the PCIe socket link */
+    const engine_explain_const *l2 = constant("gemm_pack_l2");
+    assert_non_null(l2);
+    assert_near(l2->value, 1048576, 0);
+    assert_string_equal(l2->unit, "B");
+    assert_string_equal(l2->origin, "calibration");
     assert_non_null(constant("eta_compute_fp8_block"));
     assert_non_null(constant("eta_moe_fp8_block"));
     assert_non_null(constant("attn_cta"));
     assert_non_null(constant("link_cross_socket"));
     assert_non_null(constant("gemm_pack_bandwidth"));
     assert_non_null(constant("moe_expand"));
-    assert_int_equal(X.n_const, 38);
+    assert_int_equal(X.n_const, 39);
     assert_true(X.n_const < ENGINE_EXPLAIN_CONST_MAX);
     assert_string_equal(X.constant[X.n_const - 1].name, "inter_link_eager");
 }

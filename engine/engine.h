@@ -310,6 +310,12 @@ typedef struct engine_gpu {
      * (TensorRT-LLM's masked MHA, engine_framework.decode_attn_xqa); 0:
      * unknown, no such bound. */
     double fp32_flops;
+    /* The dense FP16 tensor-core peak with FP16 accumulation, FLOP/s, where
+     * it differs from the FP32-accumulate peak peak_flops[FP16] carries
+     * (GeForce Ampere / Ada: twice it, RTX 4090 330.3 against 165.2 TFLOPS);
+     * taken for the 16-bit GEMMs of a run whose kernels accumulate in FP16
+     * (engine_scenario.gemm_acc16); 0: no such split (data-centre parts). */
+    double fp16_acc16_flops;
     /* The MXFP4 x MXFP8 (W4A8) grouped MoE on FP4 tensor cores (eval.c
      * mx_math, TensorRT-LLM's moe_torch_flow w4a8_mxfp4_mxfp8): its expert
      * GEMMs' fraction of the FP8 peak (0: the dense FP8 rate) and its own
@@ -660,6 +666,12 @@ typedef struct engine_scenario {
                                   * kernels (before its JIT XQA): XQA takes 1,
                                   * 8 or 16 query heads per KV head; 0 (today's):
                                   * the JIT rule, up to 32 (engine_xqa_group_ok) */
+    int gemm_acc16;              /* 1: the run's 16-bit-math block GEMMs (FP16
+                                  * weights, or weight-only int4/int8 that
+                                  * dequantize to FP16) accumulate in FP16
+                                  * (TinyChat's W4A16 GEMM: mma ...f16.f16.f16.f16):
+                                  * they run at engine_gpu.fp16_acc16_flops
+                                  * where the GPU has one; 0: FP32 accumulate */
 } engine_scenario;
 
 typedef struct engine_plan {
@@ -981,6 +993,12 @@ double engine_gemm_shape_eta(int sm, double m, double n, double k, double groups
  * streamed bytes. */
 double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
                      double m, double n, double k, double w_bytes, double a_bytes);
+/* engine_gemm_s for a kernel that accumulates in FP16 (engine_scenario.
+ * gemm_acc16): FP16 math runs at g->fp16_acc16_flops x eta_compute where
+ * the GPU has that peak; otherwise (other math, no peak, a measured
+ * calibration) exactly engine_gemm_s. */
+double engine_gemm_acc16_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
+                           double m, double n, double k, double w_bytes, double a_bytes);
 /* `groups` GEMMs of one shape in one grouped kernel (the experts an MoE
  * layer touches): one fixed cost for all of them. */
 double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,

@@ -719,6 +719,8 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     if (c->wdt == ENGINE_FP4 && c->kc.math == ENGINE_FP8)
         kconst_w4a8_moe(&c->kc, s->gpu);
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
+    if (s->gemm_acc16 && !(s->calib && s->calib->measured)) /* a calibration measured the rate */
+        kconst_acc16(&c->kc, s->gpu); /* the block GEMMs; the LM head (kc16) stays FP32 */
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));
     /* Quantized checkpoints keep the embedding, LM head and router in 16
@@ -2240,6 +2242,8 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     if (c->m->experts > 0 && moe_expands(c))
         explain_const(x, "moe_expand", 1, "1", fo, f->source); /* moe_serial */
     explain_mmha(c, x);
+    if (c->kc.acc16 > 0) /* the block GEMMs at the FP16-accumulate peak (gemm_acc16) */
+        explain_const(x, "fp16_acc16_flops", c->kc.acc16, "FLOP/s", "gpu preset", c->s->gpu->source);
     const engine_link *ls[2] = {c->s->intra, c->s->inter};
     static const char *const nm[2][4] = {
         {"link_bandwidth", "link_alpha", "link_base", "link_eager"},

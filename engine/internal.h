@@ -50,6 +50,8 @@ typedef struct kconst {
     double bw_attn_io;  /* prefill attention per-token traffic */
     double eta_attn;
     double fp32;        /* CUDA-core FP32 FLOP/s (masked-MHA decode); 0: none */
+    double acc16;       /* the FP16-accumulate peak the GEMM rate was scaled to
+                         * (kconst_acc16), FLOP/s; 0: not applied */
     double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
@@ -82,6 +84,15 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
  * rate eta_moe_w4a8 as its ratio to the dense FP8 fraction (1: none set)
  * and the per-pooled-token cost moe_w4a8_token_s; marks k->w4a8. */
 void kconst_w4a8_moe(kconst *k, const engine_gpu *g);
+
+/* A run whose 16-bit GEMMs accumulate in FP16 (engine_scenario.gemm_acc16)
+ * on a kconst_init'ed kconst: when its math is FP16, the GPU has an
+ * FP16-accumulate peak (fp16_acc16_flops > 0) and no per-kernel
+ * calibration measured the rate, the GEMM rate k->flops is scaled by
+ * fp16_acc16_flops / peak_flops[FP16] (its efficiency kept) and k->acc16
+ * records the peak; otherwise k is unchanged.  Attention (k->flops16)
+ * keeps the FP32-accumulate rate. */
+void kconst_acc16(kconst *k, const engine_gpu *g);
 /* `groups` GEMMs of the same shape in one (grouped) kernel. */
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
                   double w_bytes, double a_bytes);

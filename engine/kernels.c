@@ -370,6 +370,15 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
         kconst_per_kernel(k, g, c, w);
 }
 
+void kconst_acc16(kconst *k, const engine_gpu *g)
+{
+    double f16 = g->peak_flops[ENGINE_FP16];
+    if (k->math != ENGINE_FP16 || k->tab || !(g->fp16_acc16_flops > 0) || !(f16 > 0))
+        return;
+    k->flops *= g->fp16_acc16_flops / f16;
+    k->acc16 = g->fp16_acc16_flops;
+}
+
 void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w,
                    int fp8_block)
 {
@@ -811,6 +820,16 @@ double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype ma
                      double n, double k, double w_bytes, double a_bytes)
 {
     return engine_grouped_gemm_s(g, c, math, m, n, k, 1, w_bytes, a_bytes);
+}
+
+double engine_gemm_acc16_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
+                           double m, double n, double k, double w_bytes, double a_bytes)
+{
+    kconst kc;
+    kconst_init(&kc, g, c, math);
+    if (!(c && c->measured))
+        kconst_acc16(&kc, g);
+    return kc_gemm(&kc, m, n, k, 1, w_bytes, a_bytes).time;
 }
 
 double engine_gemm_fp8_block_s(const engine_gpu *g, const engine_calib *c, double m, double n,

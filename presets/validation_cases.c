@@ -924,11 +924,11 @@ const val_case val_cases[] = {
     {"awq-l2-7b-4090-i4-s2048-ttft", "mit-han-lab/llm-awq@d6e797a42b9ef7778de8ee2352116e0f48a78d61:tinychat/README.md, Prefilling Speed / TTFT of Llama-2-7B on RTX 4090 (TinyChat row)",
      "TinyChat 2.0, AWQ W4A16, batch 1",
      "llama-2-7b", "rtx-4090", NULL, NULL, "generic", 1, 1, 1, 1, 1, 0, 2048, 1, I4, F16, 0, 0,
-     VAL_TTFT, 0.124, 1.10, "see awq-l3-8b-4090-llamacpp-i4-s2048-ttft (GeForce FP16-accumulate prompt GEMMs)", 0, 0, 0},
+     VAL_TTFT, 0.124, 0.30, "TinyChat's W4A16 GEMM (gemm_w4a16_T1) issues mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16, FP16 accumulation (mit-han-lab/llm-awq@3f521eb29079d608aea8f3ef3492a2ac1084648b:awq/kernels/csrc/quantization_new/gemm/gemm_cuda.cu, mma_m16n8k16): gemm_acc16, the RTX 4090's FP16-accumulate peak 330.3 TFLOPS for the block GEMMs (2.04 -> 1.16, band 1.10 -> 0.30); attention and the LM head stay at the FP32-accumulate rate", 0, 0, 0, .gemm_acc16 = 1},
     {"awq-l3-8b-4090-llamacpp-i4-s2048-ttft", "mit-han-lab/llm-awq@d6e797a42b9ef7778de8ee2352116e0f48a78d61:tinychat/README.md, Comparison with Other Systems / TTFT of 4-bit Llama3-8B on RTX 4090 (llama.cpp row)",
      "llama.cpp (version unstated), 4-bit weights, batch 1",
      "llama-3-8b", "rtx-4090", NULL, NULL, "generic", 1, 1, 1, 1, 1, 0, 2048, 1, I4, F16, 0, 0,
-     VAL_TTFT, 0.175, 0.60, "llama.cpp and TinyChat run prompt GEMMs with FP16 accumulation, twice the RTX 4090's FP32-accumulate rate the preset carries (PyTorch and TensorRT-LLM accumulate in FP32)", 0, 0, 0},
+     VAL_TTFT, 0.175, 0.60, "not gemm_acc16 (session 18): llama.cpp's cuBLAS path for 16-bit prompt GEMMs does pass CUBLAS_COMPUTE_16F (ggml-cuda.cu ggml_cuda_op_mul_mat_cublas, 2024: cu_compute_type = CUBLAS_COMPUTE_16F, 32F only on CDNA), but a 4-bit checkpoint's prompt GEMMs on an int8-tensor-core GPU may run its MMQ kernels (int8 MMA, int32 accumulate) instead of dequantize + cuBLAS, by version; the version is unstated, so the kernel is unknown and the row keeps the FP32-accumulate rate", 0, 0, 0},
     /* --- NIM: Llama-3.3-70B FP8 TP2 on 2 x H100, AIPerf concurrency 1 --- */
     {"nim-l33-70b-h100-f8-tp2-c1-5000-500-ttft", "https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md, Llama-3.3-70b-instruct Results (NIM 1.8.0, 2 x H100 80G, fp8 TP2), 5000 Input / 500 Output, concurrency 1",
      "NIM 1.8.0 (TensorRT-LLM profile presumed), fp8 TP2, AIPerf concurrency 1",

@@ -797,6 +797,47 @@ static void test_explain_mmha_fp32(void **state)
     assert_null(constant("fp32_flops"));
 }
 
+/* TinyChat's W4A16 prompt on an RTX 4090 (engine_scenario.gemm_acc16, the
+ * awq-l2-7b-4090-i4-s2048-ttft row): explain lists the FP16-accumulate peak
+ * its block GEMMs ran at (330.3 TFLOP/s, gpus.json fp16_acc16_tflops) with
+ * the GPU preset's source, and the prompt is faster than with FP32
+ * accumulation; absent without the property and on a GPU without the
+ * split (H100: fp16_acc16_tflops 0), where the TTFT does not move. */
+static void test_explain_fp16_accumulate(void **state)
+{
+    (void)state;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "llama-2-7b");
+    s.gpu = preset_find_gpu(ts_db, "rtx-4090");
+    assert_non_null(s.model);
+    assert_non_null(s.gpu);
+    s.weight_dtype = ENGINE_INT4;
+    s.prompt = 2048;
+    s.gen = 1;
+    engine_link pc = *preset_find_link(ts_db, "pcie4");
+    s.intra = &pc;
+    engine_result r0, r1;
+    explain(&s, 1, 1, 1, 1, &r0);
+    assert_null(constant("fp16_acc16_flops"));
+    s.gemm_acc16 = 1;
+    explain(&s, 1, 1, 1, 1, &r1);
+    const engine_explain_const *c = constant("fp16_acc16_flops");
+    assert_non_null(c);
+    assert_near(c->value, 330.3e12, 1e3);
+    assert_string_equal(c->unit, "FLOP/s");
+    assert_string_equal(c->origin, "gpu preset");
+    assert_string_equal(c->source, s.gpu->source);
+    assert_true(r1.ttft_s < 0.7 * r0.ttft_s); /* compute-bound prompt GEMMs at twice the rate */
+    s.gpu = preset_find_gpu(ts_db, "h100-sxm");
+    s.gemm_acc16 = 0;
+    explain(&s, 1, 1, 1, 1, &r0);
+    s.gemm_acc16 = 1;
+    explain(&s, 1, 1, 1, 1, &r1);
+    assert_null(constant("fp16_acc16_flops"));
+    assert_true(r1.ttft_s == r0.ttft_s);
+}
+
 /* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
  * TP8 x DP2 with EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
  * constants), with a per-kernel calibration (its launch, SM count and
@@ -869,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_explain_host_loop_source),
         cmocka_unit_test(test_explain_largest_plan),
         cmocka_unit_test(test_explain_mmha_fp32),
+        cmocka_unit_test(test_explain_fp16_accumulate),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

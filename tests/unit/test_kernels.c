@@ -74,6 +74,39 @@ static void test_shape_eta_hand(void **state)
 /* Weight-only int4 at a few tokens: a batched GEMV (kernels.c WO_SMALL_M;
  * TensorRT-LLM weightOnlyQuantMatmulPlugin SMALL_M_FAST_PATH = 5), no tile
  * padding past one 16-row MMA tile and no wave quantization. */
+/* FP16 accumulation on GeForce (gpus.json fp16_acc16_tflops, engine_gemm_acc16_s):
+ * the RTX 4090 preset carries the FP32-accumulate tensor peak (165.2 TFLOPS)
+ * and the FP16-accumulate one (330.3); data-centre parts have no split (0).
+ * Hand-worked, a compute-bound 2048 x 4096 x 4096 FP16 GEMM (512 tiles of
+ * 128 x 128 on 128 SMs: 4 full waves, shape efficiency 1):
+ * 2 x 2048 x 4096 x 4096 = 68.72 GFLOP over 165.2e12 x 0.75 = 554.6 us + 5 us
+ * fixed; with FP16 accumulation over 330.3e12 x 0.75: 277.4 us + 5 us.  The
+ * streaming (2 x 16.8 MB weights and activations in, 16.8 MB out, about
+ * 50 MB at 806 GB/s = 62 us) stays under both. */
+static void test_gemm_fp16_accumulate(void **state)
+{
+    (void)state;
+    const engine_gpu *g = gpu("rtx-4090");
+    near(g->fp16_acc16_flops, 330.3e12, 1e-9);
+    near(gpu("rtx-3090")->fp16_acc16_flops, 142e12, 1e-9);
+    near(gpu("h100-sxm")->fp16_acc16_flops, 0, 0);
+    double fl = 2.0 * 2048 * 4096 * 4096;
+    near(engine_gemm_shape_eta(128, 2048, 4096, 4096, 1), 1.0, 1e-12);
+    double t32 = engine_gemm_s(g, NULL, ENGINE_FP16, 2048, 4096, 4096, 2.0, 2.0);
+    double t16 = engine_gemm_acc16_s(g, NULL, ENGINE_FP16, 2048, 4096, 4096, 2.0, 2.0);
+    near(t32 * 1e6, fl / (165.2e12 * 0.75) * 1e6 + 5.0, 1e-3);
+    near(t16 * 1e6, fl / (330.3e12 * 0.75) * 1e6 + 5.0, 1e-3);
+    /* a memory-bound GEMV (m 1) does not move: the weights stream either way */
+    near(engine_gemm_acc16_s(g, NULL, ENGINE_FP16, 1, 4096, 4096, 2.0, 2.0),
+         engine_gemm_s(g, NULL, ENGINE_FP16, 1, 4096, 4096, 2.0, 2.0), 1e-15);
+    /* FP8 math and a GPU without the split keep their rates */
+    near(engine_gemm_acc16_s(g, NULL, ENGINE_FP8, 2048, 4096, 4096, 1.0, 1.0),
+         engine_gemm_s(g, NULL, ENGINE_FP8, 2048, 4096, 4096, 1.0, 1.0), 1e-15);
+    const engine_gpu *h = gpu("h100-sxm");
+    near(engine_gemm_acc16_s(h, NULL, ENGINE_FP16, 2048, 4096, 4096, 2.0, 2.0),
+         engine_gemm_s(h, NULL, ENGINE_FP16, 2048, 4096, 4096, 2.0, 2.0), 1e-15);
+}
+
 static void test_gemm_int4_gemv(void **state)
 {
     (void)state;
@@ -815,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_pcie5_small_allreduce),
         cmocka_unit_test(test_frameworks_shipped),
         cmocka_unit_test(test_bands_hand),
+        cmocka_unit_test(test_gemm_fp16_accumulate),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

@@ -1020,6 +1020,8 @@ expect_out '"eta_compute_fp8_block":[[:space:]]*0.55'
 expect_out '"eta_moe_fp8_block":[[:space:]]*0.439'
 expect_out '"eta_moe":[[:space:]]*0.947'
 expect_out '"eta_moe_fp4":[[:space:]]*0.27'
+expect_out '"fp32_flops":[[:space:]]*67000000000000[,}]'
+expect_out '"fp16_acc16_flops":[[:space:]]*330300000000000[,}]'
 run list frameworks --json
 expect_out '"deepgemm":[[:space:]]*true'
 expect_out '"moe_expand":[[:space:]]*true'

@@ -719,8 +719,8 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     if (c->wdt == ENGINE_FP4 && c->kc.math == ENGINE_FP8)
         kconst_w4a8_moe(&c->kc, s->gpu);
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
-    if (s->gemm_acc16 && !(s->calib && s->calib->measured)) /* a calibration measured the rate */
-        kconst_acc16(&c->kc, s->gpu); /* the block GEMMs; the LM head (kc16) stays FP32 */
+    if (s->gemm_acc16)
+        kconst_acc16(&c->kc, s->gpu, s->calib); /* the block GEMMs; the LM head (kc16) stays FP32 */
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));
     /* Quantized checkpoints keep the embedding, LM head and router in 16
@@ -1294,6 +1294,18 @@ static void moe_serial_token(const plan_ctx *c, int phase, double T, double busy
     }
 }
 
+/* One phase (0 before the grouped GEMMs, 1 between, 2 after) of the fused
+ * MoE's element-wise kernels: TensorRT-LLM's (moe_serial) when `expand`,
+ * else the per-token estimate (moe_serial_token). */
+static void moe_phase(const plan_ctx *c, int expand, int phase, double T, double own,
+                      double rows, double busy, double f, step_acc *a)
+{
+    if (expand)
+        moe_serial(c, phase, own, rows, busy, f, a);
+    else
+        moe_serial_token(c, phase, T, busy, f, a);
+}
+
 /* The routed experts of an MoE layer for T tokens of this GPU: routing
  * (softmax + top-k over the router's logits), the shared experts when
  * `shared`, permute, the grouped expert GEMMs, activation, unpermute and
@@ -1339,10 +1351,7 @@ static double moe_routed(const plan_ctx *c, double T, int all_rows, int shared, 
     if (!all_rows && p.ep > p.tp && local < S)
         rows = fmin(pool, pool * (1.0 - pow(1.0 - local / S, K)) * c->imbalance);
     int expand = moe_expands(c);
-    if (!expand)
-        moe_serial_token(c, 0, T, busy, f, a);
-    else
-        moe_serial(c, 0, own, rows, busy, f, a);
+    moe_phase(c, expand, 0, T, own, rows, busy, f, a);
     if (shared && m->shared_experts > 0)
         mlp(a, c, T, m->shared_experts * fe, p.tp, 1);
     /* the grouped expert GEMMs run at the GPU's grouped-kernel rate
@@ -1351,14 +1360,9 @@ static double moe_routed(const plan_ctx *c, double T, int all_rows, int shared, 
     ke.flops *= k->moe_scale > 0 ? k->moe_scale : 1.0;
     gemm(a, &ke, m->gated_mlp ? "experts gate_up" : "experts up", me,
          (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
-    for (int ph = 1; ph <= 2; ph++) {
-        if (!expand)
-            moe_serial_token(c, ph, T, busy, f, a);
-        else
-            moe_serial(c, ph, own, rows, busy, f, a);
-        if (ph == 1)
-            gemm(a, &ke, "experts down", me, d, f, hit, wb, ab);
-    }
+    moe_phase(c, expand, 1, T, own, rows, busy, f, a);
+    gemm(a, &ke, "experts down", me, d, f, hit, wb, ab);
+    moe_phase(c, expand, 2, T, own, rows, busy, f, a);
     double fixed = k->w4a16 ? c->fw->moe_w4a16_fixed_s : 0.0;
     if (fixed > 0 || k->moe_token > 0) {
         /* the W4A16 / W4A8 MoE's own cost: the framework's per layer

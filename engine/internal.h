@@ -87,12 +87,12 @@ void kconst_w4a8_moe(kconst *k, const engine_gpu *g);
 
 /* A run whose 16-bit GEMMs accumulate in FP16 (engine_scenario.gemm_acc16)
  * on a kconst_init'ed kconst: when its math is FP16, the GPU has an
- * FP16-accumulate peak (fp16_acc16_flops > 0) and no per-kernel
- * calibration measured the rate, the GEMM rate k->flops is scaled by
+ * FP16-accumulate peak (fp16_acc16_flops > 0) and no measured calibration
+ * `c` (NULL: none) set the rate, the GEMM rate k->flops is scaled by
  * fp16_acc16_flops / peak_flops[FP16] (its efficiency kept) and k->acc16
  * records the peak; otherwise k is unchanged.  Attention (k->flops16)
  * keeps the FP32-accumulate rate. */
-void kconst_acc16(kconst *k, const engine_gpu *g);
+void kconst_acc16(kconst *k, const engine_gpu *g, const engine_calib *c);
 /* `groups` GEMMs of the same shape in one (grouped) kernel. */
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
                   double w_bytes, double a_bytes);

@@ -370,11 +370,11 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
         kconst_per_kernel(k, g, c, w);
 }
 
-void kconst_acc16(kconst *k, const engine_gpu *g)
+void kconst_acc16(kconst *k, const engine_gpu *g, const engine_calib *c)
 {
     double f16 = g->peak_flops[ENGINE_FP16];
-    if (k->math != ENGINE_FP16 || k->tab || !(g->fp16_acc16_flops > 0) || !(f16 > 0))
-        return;
+    if (k->math != ENGINE_FP16 || (c && c->measured) || !(g->fp16_acc16_flops > 0) || !(f16 > 0))
+        return; /* a calibration measured the rate the run gets */
     k->flops *= g->fp16_acc16_flops / f16;
     k->acc16 = g->fp16_acc16_flops;
 }
@@ -601,14 +601,27 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
     return k->attn_t0 + tc + tm;
 }
 
-double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads)
+/* Decode attention with its dot products at `rate` FLOP/s: the fixed cost,
+ * the larger of the KV read and the compute, and the blocks' per-sequence
+ * per-head cost over the SMs. */
+static double decode_blocks_s(const kconst *k, double seq_heads)
+{
+    return seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
+}
+
+static double decode_at(const kconst *k, double kv_bytes, double flops, double rate,
+                        double seq_heads)
 {
     if (!(kv_bytes > 0) && !(flops > 0))
         return 0.0;
     double tm = kv_bytes / k->bw_kv;
-    double tc = flops / (k->flops16 * k->eta_attn);
-    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
-    return k->decode_attn_t0 + (tm > tc ? tm : tc) + blocks;
+    double tc = flops / rate;
+    return k->decode_attn_t0 + (tm > tc ? tm : tc) + decode_blocks_s(k, seq_heads);
+}
+
+double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads)
+{
+    return decode_at(k, kv_bytes, flops, k->flops16 * k->eta_attn, seq_heads);
 }
 
 /* Masked MHA (TensorRT-LLM's decoderMaskedMultiheadAttentionTemplate.h):
@@ -623,12 +636,7 @@ double kc_attn_decode_mmha(const kconst *k, double kv_bytes, double flops, doubl
 {
     if (!(k->fp32 > 0))
         return kc_attn_decode(k, kv_bytes, flops, seq_heads);
-    if (!(kv_bytes > 0) && !(flops > 0))
-        return 0.0;
-    double tm = kv_bytes / k->bw_kv;
-    double tc = flops / k->fp32;
-    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
-    return k->decode_attn_t0 + (tm > tc ? tm : tc) + blocks;
+    return decode_at(k, kv_bytes, flops, k->fp32, seq_heads);
 }
 
 engine_bound kc_attn_decode_mmha_bound(const kconst *k, double kv_bytes, double flops,
@@ -636,16 +644,15 @@ engine_bound kc_attn_decode_mmha_bound(const kconst *k, double kv_bytes, double 
 {
     if (!(k->fp32 > 0))
         return kc_attn_decode_bound(k, kv_bytes, flops, seq_heads);
-    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
-    return term_bound(k->decode_attn_t0 + blocks, flops / k->fp32, kv_bytes / k->bw_kv);
+    return term_bound(k->decode_attn_t0 + decode_blocks_s(k, seq_heads), flops / k->fp32,
+                      kv_bytes / k->bw_kv);
 }
 
 engine_bound kc_attn_decode_bound(const kconst *k, double kv_bytes, double flops,
                                   double seq_heads)
 {
-    double blocks = seq_heads > 0 && k->sm > 0 ? seq_heads * k->decode_seq / k->sm : 0.0;
-    return term_bound(k->decode_attn_t0 + blocks, flops / (k->flops16 * k->eta_attn),
-                      kv_bytes / k->bw_kv);
+    return term_bound(k->decode_attn_t0 + decode_blocks_s(k, seq_heads),
+                      flops / (k->flops16 * k->eta_attn), kv_bytes / k->bw_kv);
 }
 
 engine_bound kc_gemm_bound(const kconst *k, const gemm_cost *c)
@@ -827,8 +834,7 @@ double engine_gemm_acc16_s(const engine_gpu *g, const engine_calib *c, engine_dt
 {
     kconst kc;
     kconst_init(&kc, g, c, math);
-    if (!(c && c->measured))
-        kconst_acc16(&kc, g);
+    kconst_acc16(&kc, g, c);
     return kc_gemm(&kc, m, n, k, 1, w_bytes, a_bytes).time;
 }
 

@@ -470,7 +470,11 @@ typedef struct calib_cuda_api {
  * are ncclResult_t as int (0 success), communicators and streams opaque,
  * data types and ops as the nccl.h values (ncclFloat32 7, ncclSum 0).
  * all_gather, send and recv may be NULL (that sweep is skipped, said);
- * error_string may be NULL. */
+ * error_string may be NULL.  now_s is the host clock the grouped
+ * collectives are timed on (nccl-tests times its loop on the host's wall
+ * clock after a stream synchronisation): NULL, the loaded library's case,
+ * is calib_now_s (CLOCK_MONOTONIC); a test's fake passes a modelled clock
+ * so that its times, and the fits over them, do not depend on the load. */
 typedef struct calib_nccl_api {
     int (*comm_init_all)(void **comms, int ndev, const int *devs);    /* ncclCommInitAll */
     int (*all_reduce)(const void *send, void *recv, size_t count, int dtype, int op,
@@ -485,6 +489,7 @@ typedef struct calib_nccl_api {
     int (*group_end)(void);                                           /* ncclGroupEnd */
     int (*comm_destroy)(void *comm);                                  /* ncclCommDestroy */
     const char *(*error_string)(int result);                          /* ncclGetErrorString */
+    double (*now_s)(void);                                            /* NULL: calib_now_s */
 } calib_nccl_api;
 
 typedef struct calib_opts {

@@ -422,7 +422,14 @@ static void write_coll(cJSON *o, const char *key, const calib_result *r, int *ok
 static void write_comm(cJSON *o, const char *key, int which, const calib_result *r, int *ok)
 {
     const char *label = CAT(r, COMM_BLOCKS[which].label, char);
-    if (!label[0] || !*CAT(r, COMM_BLOCKS[which].has, int))
+    int has = *CAT(r, COMM_BLOCKS[which].has, int);
+    const calib_comm_point *pts = *CAT(r, COMM_BLOCKS[which].pts, calib_comm_point *);
+    int n = *CAT(r, COMM_BLOCKS[which].n, int);
+    /* A series whose alpha-beta fit failed is still a measurement: its
+     * label and points are written without the fit (the reader's has stays
+     * 0), so that the NCCL label the collectives' curves hang on and the
+     * series itself survive the file. */
+    if (!label[0] || (!has && n <= 0))
         return;
     cJSON *c = cJSON_AddObjectToObject(o, key);
     if (!c) {
@@ -430,9 +437,8 @@ static void write_comm(cJSON *o, const char *key, int which, const calib_result 
         return;
     }
     put_str(c, "label", label, ok);
-    write_fields(c, AB_FIELDS, r, CAT(r, COMM_BLOCKS[which].fit, calib_alpha_beta), ok);
-    const calib_comm_point *pts = *CAT(r, COMM_BLOCKS[which].pts, calib_comm_point *);
-    int n = *CAT(r, COMM_BLOCKS[which].n, int);
+    if (has)
+        write_fields(c, AB_FIELDS, r, CAT(r, COMM_BLOCKS[which].fit, calib_alpha_beta), ok);
     cJSON *cp = cJSON_AddArrayToObject(c, "points");
     for (int i = 0; cp && i < n; i++) {
         cJSON *e = cJSON_CreateObject();

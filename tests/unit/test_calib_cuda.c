@@ -143,13 +143,32 @@ static void test_cuda_measure_fake(void **state)
 #endif
 }
 
-/* A fake NCCL: every call succeeds at once; counts what the sweeps ask. */
+/* A fake NCCL: every call succeeds and counts what the sweeps ask.  Time
+ * is modelled, never the machine's: each call of a group costs
+ * FN_ALPHA + its count x 4 bytes / FN_BW, the group (ncclGroupEnd) takes
+ * its slowest call, and the sweeps read fn_clock through now_s.  (The
+ * sweeps once read the host's clock around these no-op calls: under load
+ * the all-reduce's times could fall with size, its alpha-beta fit failed,
+ * and the file lost the NCCL label the all-gather's curve hangs on.) */
+#define FN_ALPHA 10e-6
+#define FN_BW 1e9
 static struct {
     int inits, all_reduce, all_gather, sends, recvs, groups, destroys;
     size_t first_gather_count, first_send_count;
     int peers_seen; /* bit j: a send to peer j */
+    double clock, pending;
 } fn;
 
+static void fn_cost(size_t count)
+{
+    double t = FN_ALPHA + (double)count * 4.0 / FN_BW;
+    if (t > fn.pending)
+        fn.pending = t;
+}
+static double fn_now(void)
+{
+    return fn.clock;
+}
 static int fn_init(void **comms, int ndev, const int *devs)
 {
     static int tag[8];
@@ -160,8 +179,9 @@ static int fn_init(void **comms, int ndev, const int *devs)
 }
 static int fn_all_reduce(const void *s, void *r, size_t n, int dt, int op, void *c, void *st)
 {
-    (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c, (void)st;
+    (void)s, (void)r, (void)dt, (void)op, (void)c, (void)st;
     fn.all_reduce++;
+    fn_cost(n);
     return 0;
 }
 static int fn_all_gather(const void *s, void *r, size_t n, int dt, void *c, void *st)
@@ -169,6 +189,7 @@ static int fn_all_gather(const void *s, void *r, size_t n, int dt, void *c, void
     (void)s, (void)r, (void)dt, (void)c, (void)st;
     if (fn.all_gather++ == 0)
         fn.first_gather_count = n;
+    fn_cost(n);
     return 0;
 }
 static int fn_send(const void *b, size_t n, int dt, int peer, void *c, void *st)
@@ -177,12 +198,14 @@ static int fn_send(const void *b, size_t n, int dt, int peer, void *c, void *st)
     if (fn.sends++ == 0)
         fn.first_send_count = n;
     fn.peers_seen |= 1 << (peer & 7);
+    fn_cost(n);
     return 0;
 }
 static int fn_recv(void *b, size_t n, int dt, int peer, void *c, void *st)
 {
-    (void)b, (void)n, (void)dt, (void)peer, (void)c, (void)st;
+    (void)b, (void)dt, (void)peer, (void)c, (void)st;
     fn.recvs++;
+    fn_cost(n);
     return 0;
 }
 /* An ncclRecv that fails: NCCL's ncclInvalidUsage (5). */
@@ -192,9 +215,15 @@ static int fn_recv_fails(void *b, size_t n, int dt, int peer, void *c, void *st)
     fn.recvs++;
     return 5;
 }
-static int fn_group(void)
+static int fn_group_start(void)
 {
     fn.groups++;
+    return 0;
+}
+static int fn_group_end(void)
+{
+    fn.clock += fn.pending;
+    fn.pending = 0;
     return 0;
 }
 static int fn_destroy(void *c)
@@ -207,8 +236,9 @@ static int fn_destroy(void *c)
 static calib_nccl_api fake_nccl(void)
 {
     memset(&fn, 0, sizeof fn);
-    return (calib_nccl_api){fn_init, fn_all_reduce, fn_all_gather, fn_send, fn_recv, fn_group,
-                            fn_group, fn_destroy, NULL};
+    return (calib_nccl_api){fn_init,        fn_all_reduce, fn_all_gather, fn_send,
+                            fn_recv,        fn_group_start, fn_group_end,  fn_destroy,
+                            NULL,           fn_now};
 }
 
 static const cJSON *coll_entry(const cJSON *root, const char *op)
@@ -251,6 +281,16 @@ static void test_cuda_nccl_collectives(void **state)
     assert_int_equal(r.n_alltoall, 9);
     assert_int_equal(r.coll_gpus, 2);
     assert_true(r.allgather[0].bytes == 1024 && r.alltoall[8].bytes == 64.0 * 1048576);
+    /* the fake's clock, by hand at 64 KiB: the all-reduce's 16384 floats
+     * 10 + 65.536 us; the all-gather's 8192 per rank and the all-to-all's
+     * 8192 per peer 10 + 32.768 us */
+    assert_true(REL(r.comm[3].time_s, 75.536e-6) < 1e-9);
+    assert_true(REL(r.allgather[3].time_s, 42.768e-6) < 1e-9);
+    assert_true(REL(r.alltoall[3].time_s, 42.768e-6) < 1e-9);
+    /* the all-reduce's alpha-beta fit: the fake's 10 us and 1 GB/s */
+    assert_int_equal(r.has_comm_fit, 1);
+    assert_true(REL(r.comm_fit.alpha_s, FN_ALPHA) < 1e-6);
+    assert_true(REL(r.comm_fit.bandwidth, FN_BW) < 1e-6);
     /* 1 KiB gathered over 2 ranks: 128 floats each; all-to-all: 128 per peer */
     assert_int_equal(fn.first_gather_count, 128);
     assert_int_equal(fn.peers_seen, 3);

@@ -277,6 +277,56 @@ static void test_json_int_fields(void **state)
     calib_result_free(&back);
 }
 
+/* An NCCL all-reduce series whose alpha-beta fit failed (its times fall
+ * with size: no positive bandwidth) is still written, label and points,
+ * without fit fields; read back, the engine still gets the measured
+ * all-reduce and all-gather curves.  Before, the whole comm block was left
+ * out: the label was lost and with it every NCCL curve of the file. */
+static void test_json_unfitted_comm_kept(void **state)
+{
+    (void)state;
+    calib_result r, back;
+    assert_int_equal(ts_calib_fixture(&r), 0);
+    free(r.comm);
+    r.comm = NULL;
+    r.n_comm = 0;
+    r.dev.count = 2;
+    snprintf(r.comm_label, sizeof r.comm_label, "NCCL AllReduce (2 GPUs)");
+    static const double T[3] = {30e-6, 20e-6, 10e-6};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(calib_result_add_comm(&r, 1024.0 * (1 << (2 * i)), T[i]), 0);
+        assert_int_equal(calib_comm_append(&r.allgather, &r.n_allgather, 1024.0 * (1 << (2 * i)),
+                                           T[i] + 5e-6),
+                         0);
+    }
+    r.coll_gpus = 2;
+    engine_error err = {{0}};
+    assert_int_equal(calib_result_fit(&r, &err), 0);
+    assert_int_equal(r.has_comm_fit, 0); /* no positive slope */
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    cJSON *j = cJSON_Parse(text);
+    const cJSON *c = cJSON_GetObjectItem(j, "comm");
+    assert_non_null(c);
+    assert_string_equal(cJSON_GetObjectItem(c, "label")->valuestring, "NCCL AllReduce (2 GPUs)");
+    assert_null(cJSON_GetObjectItem(c, "bandwidth_bytes_per_s"));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(c, "points")), 3);
+    cJSON_Delete(j);
+    assert_int_equal(calib_result_from_json(text, "x.json", &back, &err), 0);
+    free(text);
+    assert_string_equal(back.comm_label, "NCCL AllReduce (2 GPUs)");
+    assert_int_equal(back.n_comm, 3);
+    assert_int_equal(back.has_comm_fit, 0);
+    assert_true(back.comm[2].time_s == 10e-6);
+    static engine_calib ec;
+    calib_result_to_engine(&back, &ec);
+    assert_int_equal(ec.comm[ENGINE_OP_ALLREDUCE].n, 3);
+    assert_int_equal(ec.comm[ENGINE_OP_ALLGATHER].n, 3);
+    assert_true(ec.comm[ENGINE_OP_ALLGATHER].time_s[1] == 25e-6);
+    calib_result_free(&back);
+    calib_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_int_fields),
+        cmocka_unit_test(test_json_unfitted_comm_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,7 +109,9 @@ static void test_comm_p2p_result(void **state)
     assert_null(cJSON_GetObjectItem(j, "comm_p2p_note"));
     cJSON_Delete(j);
 
-    /* One size cannot be fitted: a note instead of the block. */
+    /* One size cannot be fitted: the note, and the block keeps the
+     * measured size without fit fields (the engine interpolates the
+     * series, not the fit). */
     r.n_p2p = 1;
     assert_int_equal(calib_result_fit(&r, &err), 0);
     assert_false(r.has_p2p_fit);
@@ -119,7 +121,13 @@ static void test_comm_p2p_result(void **state)
     j = cJSON_Parse(text);
     free(text);
     assert_non_null(j);
-    assert_null(cJSON_GetObjectItem(j, "comm_p2p"));
+    p = cJSON_GetObjectItem(j, "comm_p2p");
+    assert_non_null(p);
+    assert_string_equal(cJSON_GetObjectItem(p, "label")->valuestring,
+                        "NCCL send/recv (GPU 0 -> GPU 1)");
+    assert_null(cJSON_GetObjectItem(p, "alpha_s"));
+    assert_null(cJSON_GetObjectItem(p, "bandwidth_bytes_per_s"));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(p, "points")), 1);
     assert_string_equal(cJSON_GetObjectItem(j, "comm_p2p_note")->valuestring, r.p2p_error);
     assert_non_null(cJSON_GetObjectItem(j, "comm"));
     cJSON_Delete(j);

@@ -14,7 +14,7 @@
 
 #define FLEET_SUSTAIN_REQUESTS 50000
 #define FLEET_MAX_REPLICAS 4096
-#define FLEET_MAX_UNITS 256 /* of one dtype: 4 tp x 4 pp x at most 16 ep */
+#define FLEET_MAX_UNITS 1024 /* of one dtype: 8 tp x 8 pp x at most 14 ep (896) */
 
 const char *engine_fleet_disagg_name(engine_fleet_disagg d)
 {
@@ -43,6 +43,8 @@ int engine_fleet_check(const engine_fleet_request *q, engine_error *err)
         return engine_errorf(err, "fleet: gpus_max: must be 1..%d", ENGINE_MAX_GPUS);
     if ((unsigned)q->disagg >= ENGINE_FLEET_DISAGG_COUNT)
         return engine_errorf(err, "fleet: disagg: unknown mode");
+    if (q->max_sims < 0)
+        return engine_errorf(err, "fleet: max_sims: must be 0 (the default) or above");
     if (q->requests < 0 || q->requests > ENGINE_MAX_SAMPLES)
         return engine_errorf(err, "fleet: requests: must be 1..%d", ENGINE_MAX_SAMPLES);
     engine_scenario s = q->base;
@@ -188,12 +190,12 @@ static int unit_group(engine_plan p)
 }
 
 /* The ep degrees of a tp x pp unit on an MoE model, into ep[] (returns
- * how many): 1; every power of two 2..tp dividing the expert slots
+ * how many): 1; every divisor 2..tp of tp dividing the expert slots
  * (expert groups inside the TP group, ep = tp the whole experts per
  * GPU); and tp * g for g = 2, 4, ... replicas while tp * pp * g is within
  * the GPU limit (DP-attention EP: the experts over g replicas), each
  * dividing the slots (E plus redundant experts).  eval ranks all of
- * these (rank.c for_each_plan), powers of two aside. */
+ * these (rank.c for_each_plan), and tp * g for g not a power of two. */
 static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int cap)
 {
     const engine_model *m = q->base.model;
@@ -202,8 +204,8 @@ static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int 
     if (m->experts < 1)
         return n;
     long long slots = (long long)m->experts + q->base.redundant_experts;
-    for (int e = 2; e <= tp && n < cap; e *= 2)
-        if (slots % e == 0)
+    for (int e = 2; e <= tp && n < cap; e++)
+        if (tp % e == 0 && slots % e == 0)
             ep[n++] = e;
     for (int g = 2; (long long)tp * pp * g <= gmax(q) && n < cap; g *= 2)
         if (slots % ((long long)tp * g) == 0)
@@ -211,20 +213,26 @@ static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int 
     return n;
 }
 
-/* The units of one dtype: tp powers of two inside a node, pp 1..pp_max
- * (powers of two), the ep degrees of unit_eps (with an EP group over g
- * replicas the unit is those g replicas: plan dp = g).  Returns how many. */
+/* The units of one dtype: every tp inside a node (the step model refuses
+ * those the heads do not allow), pp 1..pp_max, the ep degrees of unit_eps
+ * (with an EP group over g replicas the unit is those g replicas: plan dp
+ * = g).  Returns how many; the units past cap count in *dropped. */
 static int unit_list(const engine_fleet_request *q, fleet_var d, int pp_max, unit_fig *u,
-                     int cap)
+                     int cap, int *dropped)
 {
     int n = 0;
-    for (int tp = 1; tp <= per_node(q) && tp <= gmax(q); tp *= 2)
-        for (int pp = 1; pp <= pp_max && tp * pp <= gmax(q); pp *= 2) {
+    for (int tp = 1; tp <= per_node(q) && tp <= gmax(q); tp++)
+        for (int pp = 1; pp <= pp_max && tp * pp <= gmax(q); pp++) {
             int ep[32];
             int ne = unit_eps(q, tp, pp, ep, 32);
-            for (int k = 0; k < ne && n < cap; k++) {
+            for (int k = 0; k < ne; k++) {
                 engine_plan p = {tp, pp, 1, ep[k]};
                 p.dp = unit_group(p);
+                if (n >= cap) {
+                    if (dropped)
+                        (*dropped)++;
+                    continue;
+                }
                 if (unit_screen(q, d, p, &u[n]))
                     n++;
             }
@@ -377,6 +385,7 @@ typedef struct fleet_ws {
     void *work;
     size_t bytes;
     int sims;
+    int max_sims; /* the request's, else FLEET_MAX_SIMS */
 } fleet_ws;
 
 static void sim_config(const engine_fleet_request *q, const engine_stepper *st,
@@ -491,7 +500,7 @@ static void trim(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws
         int lo = pool == 1 ? o->floor_prefill_dp : o->floor_dp;
         int hi = pool_plan(o, pool)->dp; /* meets */
         lo = lo < g ? g : lo;
-        while (lo < hi && w->sims < FLEET_MAX_SIMS) {
+        while (lo < hi && w->sims < w->max_sims) {
             int mid = (lo + (hi - lo) / 2) / g * g;
             mid = mid < lo ? lo : mid;
             engine_fleet_option t = *o;
@@ -505,6 +514,8 @@ static void trim(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws
                 lo = mid + g;
             }
         }
+        if (lo < hi)
+            o->trim_cut = 1; /* the cap stopped the bisection */
     }
 }
 
@@ -512,7 +523,7 @@ static void trim(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws
  * first-time meet; 1 when it meets the targets. */
 static int confirm(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws *w)
 {
-    for (int k = 0; k <= FLEET_BUMPS && w->sims < FLEET_MAX_SIMS; k++) {
+    for (int k = 0; k <= FLEET_BUMPS && w->sims < w->max_sims; k++) {
         if (simulate(q, o, w, 0) != 0)
             return 0;
         if (o->meets) {
@@ -547,21 +558,94 @@ static int cand_cmp(const void *pa, const void *pb)
     return engine_plan_order(a->dplan.prefill, b->dplan.prefill);
 }
 
+/* A pool of unit u's replicas at the rate: the GPUs the screen asks for
+ * (at FLEET_UTILISATION) and its floor (at utilisation 1); prefill 1: a
+ * prefill pool (R P_b replicas' worth), 0: a decode pool. */
+static void pool_gpus(const engine_fleet_request *q, const unit_fig *u, int prefill, int *scr,
+                      int *flo)
+{
+    double gen1 = q->base.gen - 1;
+    double x = prefill ? q->rate * u->Pb
+               : gen1 > 0 && u->B > 0 ? q->rate * gen1 * u->itl / u->B : 1;
+    int g = u->plan.tp * u->plan.pp;
+    *flo = replicas_for(x, u->plan) * g;
+    *scr = replicas_for(prefill || gen1 > 0 ? x / FLEET_UTILISATION : 1, u->plan) * g;
+}
+
+/* What a pool of u's replicas on scr GPUs holds: a prefill pool the
+ * prompts it computes a second (replicas / P_b), a decode pool the
+ * sequences it runs at once (replicas x B). */
+static double pool_room(const unit_fig *u, int prefill, int scr)
+{
+    double reps = (double)scr / (u->plan.tp * u->plan.pp);
+    return prefill ? reps / u->Pb : reps * u->B;
+}
+
+/* 1 when b is as good a pool unit as a for every xPyD pair (same
+ * speculation; prefill: no longer prefill P, decode: no longer step at
+ * its batch; no more GPUs at the rate, nor at the floor; at least the
+ * room at that size, pool_room) and better in one, or equal in all and
+ * earlier (ib < ia). */
+static int pool_dominates(const engine_fleet_request *q, const unit_fig *b, int ib,
+                          const unit_fig *a, int ia, int prefill)
+{
+    if (b->v.spec != a->v.spec)
+        return 0;
+    double tb = prefill ? b->P : b->itl, ta = prefill ? a->P : a->itl;
+    int sb, fb, sa, fa;
+    pool_gpus(q, b, prefill, &sb, &fb);
+    pool_gpus(q, a, prefill, &sa, &fa);
+    double rb = pool_room(b, prefill, sb), ra = pool_room(a, prefill, sa);
+    if (tb > ta || sb > sa || fb > fa || rb < ra)
+        return 0;
+    return tb < ta || sb < sa || fb < fa || rb > ra || ib < ia;
+}
+
+/* Keep, in order, the units of u[0..n) that pass the pool's screen (a
+ * decode unit: a batch within the TPOT target; a prefill unit: P within
+ * the TTFT target) and that no other dominates (pool_dominates); returns
+ * how many.  The xPyD pairs are the product of the two pools' units: a
+ * dominated unit only gives pairs on as many GPUs or more, no faster,
+ * after the pair of its dominator in the search order. */
+static int pool_prune(const engine_fleet_request *q, unit_fig *u, int n, int prefill)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (prefill ? u[i].P > q->ttft_slo_s : u[i].B < 1)
+            continue;
+        int dom = 0;
+        for (int j = 0; j < n && !dom; j++)
+            if (j != i && !(prefill ? u[j].P > q->ttft_slo_s : u[j].B < 1))
+                dom = pool_dominates(q, &u[j], j, &u[i], i, prefill);
+        if (!dom)
+            u[k++] = u[i];
+    }
+    return k;
+}
+
 /* The aggregated candidates of one dtype and speculation method (u:
  * scratch of FLEET_MAX_UNITS), and its prefill units appended to pre[*np]
- * (pp 1, ep 1 or tp: fleet.h). */
+ * (every unit; pruned to the undominated ones by screen_all). */
 static void screen_var(const engine_fleet_request *q, fleet_var v, unit_fig *u, unit_fig *pre,
                        int *np, engine_fleet_result *r, engine_fleet_option *near,
                        double *near_w)
 {
-    int n = unit_list(q, v, 8, u, FLEET_MAX_UNITS);
+    int n = unit_list(q, v, 8, u, FLEET_MAX_UNITS, &r->units_dropped);
     r->units += n;
     if (q->disagg != ENGINE_FLEET_DISAGG_ONLY)
         screen_agg(q, v, u, n, r);
     nearest_unit(q, v, u, n, near_w, near);
-    for (int i = 0; i < n && *np < FLEET_MAX_UNITS; i++)
-        if (u[i].plan.pp == 1 && (u[i].plan.ep == 1 || u[i].plan.ep == u[i].plan.tp))
+    if (q->disagg == ENGINE_FLEET_DISAGG_OFF)
+        return;
+    n = pool_prune(q, u, n, 1);
+    for (int i = 0; i < n; i++) {
+        if (*np >= FLEET_MAX_UNITS)
+            *np = pool_prune(q, pre, *np, 1);
+        if (*np < FLEET_MAX_UNITS)
             pre[(*np)++] = u[i];
+        else
+            r->units_dropped++;
+    }
 }
 
 /* The variants searched: the base dtype and those allowed, times the base
@@ -590,9 +674,12 @@ static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
     for (int k = 0; k < nv; k++)
         screen_var(q, v[k], u, pre, &np, r, near, near_w);
     if (q->disagg != ENGINE_FLEET_DISAGG_OFF) {
-        /* every decode unit of every variant against every prefill unit */
+        /* every undominated decode unit of every variant against every
+         * undominated prefill unit (any dtype, the same speculation) */
+        np = pool_prune(q, pre, np, 1);
         for (int k = 0; k < nv; k++) {
-            int n = unit_list(q, v[k], 8, u, FLEET_MAX_UNITS);
+            int n = unit_list(q, v[k], 8, u, FLEET_MAX_UNITS, NULL);
+            n = pool_prune(q, u, n, 0);
             screen_disagg(q, pre, np, u, n, r);
         }
         r->disagg_searched = 1;
@@ -628,16 +715,36 @@ static void conf_insert(const engine_fleet_result *r, int *conf, int *n, int i)
     (*n)++;
 }
 
+/* 1 when candidate i could still give an option cheaper than the third
+ * confirmed one (n confirmed so far): its floor is below that one's GPUs. */
+static int could_beat(const engine_fleet_result *r, const int *conf, int n, int i)
+{
+    /* floor_gpus bounds what a trim can reach: no cheaper option there */
+    return !(n > FLEET_ALTS && r->cand[i].floor_gpus >= r->cand[conf[FLEET_ALTS]].gpus);
+}
+
 static int search(const engine_fleet_request *q, engine_fleet_result *r, fleet_ws *w, int *conf)
 {
-    int n = 0;
-    for (int i = 0; i < r->n_cands && w->sims < FLEET_MAX_SIMS; i++) {
-        /* floor_gpus bounds what a trim can reach: no cheaper option there */
-        if (n > FLEET_ALTS && r->cand[i].floor_gpus >= r->cand[conf[FLEET_ALTS]].gpus)
+    int n = 0, i = 0;
+    for (; i < r->n_cands && w->sims < w->max_sims; i++) {
+        if (!could_beat(r, conf, n, i))
             continue;
         if (confirm(q, &r->cand[i], w))
             conf_insert(r, conf, &n, i);
     }
+    /* Stopped at the cap: the candidates not tried that could still be
+     * cheaper than the answer (its floor below the answer's GPUs). */
+    int best = -1;
+    for (int k = 0; k < n && best < 0; k++)
+        if (r->cand[conf[k]].within_limit)
+            best = conf[k];
+    for (int k = 0; k < r->n_cands; k++) {
+        const engine_fleet_option *c = &r->cand[k];
+        int open = k >= i ? could_beat(r, conf, n, k) : c->trim_cut;
+        if (open && (best < 0 || c->floor_gpus < r->cand[best].gpus))
+            r->unsearched++;
+    }
+    r->sims_capped = w->sims >= w->max_sims;
     return n;
 }
 
@@ -698,7 +805,7 @@ int engine_fleet_run(const engine_fleet_request *q, engine_fleet_result *out, vo
         return engine_errorf(err, "fleet: workspace too small (%zu bytes, needs %zu)", bytes,
                              need);
     memset(out, 0, sizeof *out);
-    fleet_ws w = {work, bytes, 0};
+    fleet_ws w = {work, bytes, 0, q->max_sims > 0 ? q->max_sims : FLEET_MAX_SIMS};
     engine_fleet_option near;
     memset(&near, 0, sizeof near);
     double near_w = INFINITY;

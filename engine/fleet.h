@@ -7,13 +7,17 @@
  *  1. Screen, analytically.  For every weight dtype and speculation method
  *     allowed (a speculating unit's decode step is per token gained:
  *     engine_step_s / engine_step_tokens), every replica
- *     unit (tp a power of two inside a node, pp 1, 2, 4, 8; on an MoE model
- *     every ep dividing the expert slots among 1, the powers of two up to
- *     tp, and tp * g for g = 2, 4, ... replicas: DP-attention EP, a unit
- *     of g replicas, the fleet a whole number of such EP groups) and, with
- *     disaggregation, every pair of a prefill unit (pp 1, ep 1 or tp) and
- *     a decode unit (any: PP and DP-attention EP too), each pool in any
- *     allowed dtype, both with the same speculation: the unit's step model
+ *     unit (tp any degree inside a node that the heads allow, pp 1..8;
+ *     on an MoE model every ep dividing the expert slots among 1, the
+ *     divisors of tp, and tp * g for g = 2, 4, ... replicas: DP-attention
+ *     EP, a unit of g replicas, the fleet a whole number of such EP
+ *     groups) and, with disaggregation, every pair of a prefill unit and
+ *     a decode unit (any of those: PP and DP-attention EP too), each pool
+ *     in any allowed dtype, both with the same speculation, less the
+ *     units another dominates as a pool (no slower, no more GPUs at the
+ *     rate or at the floor, at least the room: fleet.c pool_dominates;
+ *     a dominated unit's pairs come later in the search order and are no
+ *     cheaper): the unit's step model
  *     (engine_stepper) gives P, the prefill of one prompt, and the largest
  *     batch B whose decode step (at mid-generation) is within the TPOT
  *     target and whose KV the cache holds (the concurrency searched: the
@@ -38,7 +42,10 @@
  *     bisection down to the floor, the replicas that decode steps alone
  *     need at utilisation 1 (floor_gpus).  The search stops when three
  *     candidates are confirmed and no unconfirmed one's floor is below the
- *     third's GPUs, or after FLEET_MAX_SIMS runs.  The rule this keeps: no
+ *     third's GPUs, or after max_sims runs (FLEET_MAX_SIMS), which the
+ *     result reports (sims_capped, and unsearched: the candidates it left
+ *     untried or untrimmed that could need fewer GPUs; when > 0 a cheaper
+ *     answer may exist, the cap only ever costs GPUs).  The rule this keeps: no
  *     plan on fewer GPUs than the answer meets the targets in the load
  *     simulation (tests/unit/test_fleet.c test_no_cheaper_plan_meets).
  *  3. The cheapest confirmed option within gpus_max is the answer, the next
@@ -59,7 +66,7 @@
 #include "sim.h"
 
 #define FLEET_MAX_CANDS 8192
-#define FLEET_MAX_SIMS 96
+#define FLEET_MAX_SIMS 256
 #define FLEET_BUMPS 4
 #define FLEET_UTILISATION 0.9
 #define FLEET_DEFAULT_REQUESTS 2000
@@ -90,6 +97,7 @@ typedef struct engine_fleet_request {
     engine_fleet_disagg disagg;
     int requests;          /* simulated per run; 0: FLEET_DEFAULT_REQUESTS */
     uint64_t seed;         /* of every simulation */
+    int max_sims;          /* simulation runs the search may make; 0: FLEET_MAX_SIMS */
 } engine_fleet_request;
 
 typedef struct engine_fleet_option {
@@ -115,6 +123,7 @@ typedef struct engine_fleet_option {
     int simulated;
     int bumps;                /* replicas added after a miss */
     int trimmed;              /* replicas (EP groups) taken away after a meet */
+    int trim_cut;             /* the simulation cap stopped its trim early */
     int meets;                /* both percentiles within target, not overloaded */
     int within_limit;         /* gpus <= gpus_max */
     engine_sim_result sim;
@@ -147,6 +156,12 @@ typedef struct engine_fleet_result {
     int disagg_screen_gpus;      /* fewest GPUs the screen gave an xPyD candidate (0: none) */
     int n_cands;
     int cands_dropped;           /* screened past FLEET_MAX_CANDS (not searched) */
+    int units_dropped;           /* replica units past FLEET_MAX_UNITS (not screened) */
+    int sims_capped;             /* the search reached FLEET_MAX_SIMS runs */
+    int unsearched;              /* candidates the cap left untried, or whose trim
+                                  * it cut, with a floor below the answer's GPUs
+                                  * (0: none could be cheaper; > 0: a cheaper
+                                  * answer may exist) */
     engine_fleet_option cand[FLEET_MAX_CANDS]; /* scratch */
 } engine_fleet_result;
 

@@ -1230,6 +1230,9 @@ expect_out '"goodput_requests_per_s":	[0-9.]+'
 expect_out '^	"launch":	\{$'
 expect_out '^		"vllm":	"vllm serve '
 expect_out '^	"launch_prefill":	null,?$'
+# the search ran to its end: not stopped by the simulation cap
+expect_out '^		"capped":	false,$'
+expect_out '^		"unsearched":	0$'
 run recommend --model llama-3-70b --gpu h100-sxm --prompt 4096 --rate 4 --ttft-ms 1500 --itl-ms 30 --framework vllm --json
 expect_rc 0
 expect_out '^	"kind":	"disaggregated",$'
@@ -1262,18 +1265,20 @@ expect_rc 0
 expect_clean_json
 expect_out '^	"spec_method":	"eagle",$'
 expect_out '^		"allow_spec":	\["eagle"\],?$'
-# xPyD decode pools with DP-attention EP: DeepSeek-V3 fp8 at 20 requests/s,
-# xPyD only, on up to 16 H200s: one TP8 prefill replica and eight TP1
-# decode replicas in one EP8 group; `load --disagg 1P8D --decode-ep 8`
-# gives the same p99 figures.
+# xPyD decode pools with DP-attention EP, prefill pools with PP and EP:
+# DeepSeek-V3 fp8 at 20 requests/s, xPyD only, on up to 16 H200s: two
+# 3-stage TP1 prefill pipelines in one EP2 group and eight TP1 decode
+# replicas in one EP8 group, 14 GPUs (before prefill pools had PP and EP:
+# 1P8D tp8/tp1 on 16); `load --disagg 2P8D --prefill-pp 3 --prefill-ep 2
+# --decode-ep 8` gives the same p99 figures.
 run recommend --model deepseek-v3 --gpu h200 --gpus-max 16 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --disagg only
 expect_rc 0
-expect_out '^answer: 1P8D tp8/tp1 \(1 prefill x TP8, 8 decode x TP1 EP8, DP attention\), fp8: 16 GPUs, .*, max-num-seqs [0-9]+$'
+expect_out '^answer: 2P8D tp1pp3/tp1 \(2 prefill x TP1 PP3 EP2, 8 decode x TP1 EP8, DP attention\), fp8: 14 GPUs, .*, max-num-seqs [0-9]+$'
 fleet_mns=$(sed -n 's/^answer: .*max-num-seqs \([0-9]*\)$/\1/p' "$tmp/out")
 fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), goodput.*/TTFT \1, TPOT \2/p' "$tmp/out")
-run load --model deepseek-v3 --gpu h200 --disagg 1P8D --prefill-tp 8 --decode-tp 1 --decode-ep 8 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --requests 2000 --max-num-seqs "$fleet_mns"
+run load --model deepseek-v3 --gpu h200 --disagg 2P8D --prefill-tp 1 --prefill-pp 3 --prefill-ep 2 --decode-tp 1 --decode-ep 8 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --requests 2000 --max-num-seqs "$fleet_mns"
 expect_rc 0
-expect_out '^DeepSeek-V3 on 16 x H200 SXM: disaggregated 1P8D tp8/tp1 \(prefill 1 x TP8, decode 8 x TP1 EP8\)$'
+expect_out '^DeepSeek-V3 on 14 x H200 SXM: disaggregated 2P8D tp1pp3/tp1 \(prefill 2 x TP1 PP3 EP2, decode 8 x TP1 EP8\)$'
 expect_out "^  SLO at p99     $fleet_p99: met$"
 run load --model deepseek-v3 --gpu h200 --gpus 8 --decode-ep 8
 expect_rc 2

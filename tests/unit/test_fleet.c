@@ -548,7 +548,12 @@ static void test_spec_searched(void **state)
  * generic max_num_seqs) falls behind the rate in the simulation (decode
  * ep 1 and 8, hand-checked here; at 16 requests/s it still meets); a
  * decode pool of TP1 replicas in one EP8 group holds more sequences and
- * meets the targets on the same 16 GPUs. */
+ * meets the targets on the same 16 GPUs.  With PP and EP in the prefill
+ * pool too (fleet.h), the answer is 14 GPUs: the decode pool's EP8 group
+ * and a prefill pool of two 3-GPU pipelines (pp 3) whose experts are
+ * spread over both (ep 2: DP attention), which hold the weights on 6
+ * GPUs where a TP replica needs 8; re-simulated and run as load --disagg
+ * runs it, it meets the targets. */
 static void test_disagg_dp_attention_pool(void **state)
 {
     (void)state;
@@ -565,7 +570,12 @@ static void test_disagg_dp_attention_pool(void **state)
     assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
     const engine_fleet_option *o = &f.r->chosen;
     assert_true(o->disagg);
-    assert_int_equal(o->gpus, 16);
+    assert_int_equal(o->gpus, 14);
+    /* a prefill pool kind the search lacked before: PP 3, EP over 2 */
+    assert_int_equal(o->dplan.prefill.tp, 1);
+    assert_int_equal(o->dplan.prefill.pp, 3);
+    assert_int_equal(o->dplan.prefill.ep, 2);
+    assert_int_equal(o->dplan.prefill.dp, 2);
     assert_true(o->dplan.decode.ep > o->dplan.decode.tp); /* DP attention */
     assert_int_equal((o->dplan.decode.tp * o->dplan.decode.dp) % o->dplan.decode.ep, 0);
     assert_chosen_meets(&f);
@@ -621,6 +631,116 @@ static void test_disagg_pool_dtypes(void **state)
     fx_free(&f);
 }
 
+/* Non-power-of-two TP (a degree dividing the heads, fleet.h): GPT-3
+ * 175B in fp16 (350 GB of weights) at 0.4 requests/s, 2 s TTFT, 60 ms
+ * TPOT, aggregated.  Four H100s (80 GB) do not hold the weights and their
+ * KV room; TP6 (96 heads / 6 = 16 a GPU) on 6 GPUs holds 10 sequences and
+ * meets the targets (re-simulated; p99 TTFT 0.27 s, TPOT 36 ms in load;
+ * at 0.5 requests/s its queue builds and p99 TTFT is 2.4 s) where the
+ * search over tp 1, 2, 4, 8 answered TP8 on 8.  No plan eval ranks on 5
+ * GPUs holds the model, and TP6 itself, as load runs it, meets the
+ * targets: the rule (no plan on fewer GPUs meets them) the old search
+ * broke. */
+static void test_non_pow2_tp_searched(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_gpt3());
+    f.q.rate = 0.4;
+    f.q.ttft_slo_s = 2.0;
+    f.q.tpot_slo_s = 0.06;
+    f.q.gpus_max = 16;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_int_equal(o->gpus, 6);
+    assert_int_equal(o->plan.tp, 6);
+    assert_int_equal(o->plan.pp, 1);
+    assert_chosen_meets(&f);
+    engine_scenario s = f.q.base;
+    s.gpus = 6;
+    engine_sim_result sr;
+    assert_true(load_meets(&f, &s, (engine_plan){6, 1, 1, 1}, &sr));
+    /* nothing smaller: no plan eval ranks on 5 GPUs holds the weights and
+     * a sequence (tp 5 does not divide 96 heads; pp 5 or 5 x 1 lack the
+     * room) */
+    s.gpus = 5;
+    engine_result res[16];
+    int k = engine_rank(&s, res, 16, 0, NULL);
+    assert_true(k > 0);
+    for (int i = 0; i < k; i++)
+        assert_false(res[i].valid && res[i].fits);
+    fx_free(&f);
+}
+
+/* PP of 3 (any pp 1..8, fleet.h): Llama-3-70B in fp16 (141 GB) at 1
+ * request/s, 2 s TTFT, 100 ms TPOT, aggregated.  Two H100s hold the
+ * weights with little KV room; three pipeline stages hold 27 of 80 layers
+ * each and the KV of the rate's sequences, and meet the targets on 3 GPUs
+ * (re-simulated; `shardscope load --gpus 3 --pp 3` agrees), where the
+ * search over pp 1, 2, 4, 8 answered 2 x TP2 on 4.  No plan on 1 or 2 GPUs
+ * holds the weights with a sequence's KV. */
+static void test_pp3_searched(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_70b());
+    f.q.rate = 1;
+    f.q.ttft_slo_s = 2.0;
+    f.q.tpot_slo_s = 0.1;
+    f.q.gpus_max = 16;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_int_equal(o->gpus, 3);
+    assert_int_equal(o->plan.pp, 3);
+    assert_chosen_meets(&f);
+    engine_scenario s = f.q.base;
+    s.gpus = 3;
+    engine_sim_result sr;
+    assert_true(load_meets(&f, &s, (engine_plan){1, 3, 1, 1}, &sr));
+    /* nothing smaller: no plan eval ranks on 2 GPUs holds the weights and
+     * a sequence (1 GPU neither) */
+    s.gpus = 2;
+    engine_result res[16];
+    int k = engine_rank(&s, res, 16, 0, NULL);
+    assert_true(k > 0);
+    for (int i = 0; i < k; i++)
+        assert_false(res[i].valid && res[i].fits);
+    fx_free(&f);
+}
+
+/* The simulation cap (request max_sims, default FLEET_MAX_SIMS): a search
+ * it stops reports so (sims_capped) with the candidates it left untried
+ * or untrimmed that could need fewer GPUs (unsearched > 0: a cheaper
+ * answer may exist); the same search uncapped reports neither, and its
+ * answer is no more GPUs than the capped one's. */
+static void test_sims_cap_reported(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama3_8b());
+    f.q.rate = 40;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    assert_false(f.r->sims_capped);
+    assert_int_equal(f.r->unsearched, 0);
+    assert_true(f.r->simulations > 3);
+    int full = f.r->chosen.gpus;
+    f.q.max_sims = 2;
+    fx_run(&f);
+    assert_true(f.r->sims_capped);
+    assert_true(f.r->unsearched > 0);
+    assert_true(f.r->status != ENGINE_FLEET_FEASIBLE || f.r->chosen.gpus >= full);
+    engine_error err = {{0}};
+    f.q.max_sims = -1;
+    assert_int_equal(engine_fleet_check(&f.q, &err), -1);
+    assert_non_null(strstr(err.msg, "max_sims"));
+    fx_free(&f);
+}
+
 static void test_request_errors(void **state)
 {
     (void)state;
@@ -657,6 +777,9 @@ int main(void)
         cmocka_unit_test(test_spec_searched),
         cmocka_unit_test(test_disagg_dp_attention_pool),
         cmocka_unit_test(test_disagg_pool_dtypes),
+        cmocka_unit_test(test_non_pow2_tp_searched),
+        cmocka_unit_test(test_pp3_searched),
+        cmocka_unit_test(test_sims_cap_reported),
         cmocka_unit_test(test_request_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

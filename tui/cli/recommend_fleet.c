@@ -145,6 +145,11 @@ static void why_lines(const engine_fleet_request *q, const engine_fleet_result *
            "analytic screen, %d simulations confirmed the cheapest (wall time %s)\n",
            r->units, r->disagg_searched ? " and their prefill/decode pairs" : "", r->candidates,
            r->simulations, fs(wall_s, nm, sizeof nm));
+    if (r->unsearched > 0)
+        printf("  - the search stopped at its cap of %d simulations with %d candidate%s untried "
+               "or untrimmed that could need fewer GPUs: a cheaper plan may exist\n",
+               q->max_sims > 0 ? q->max_sims : FLEET_MAX_SIMS, r->unsearched,
+               r->unsearched == 1 ? "" : "s");
     if (!r->have_choice && !r->have_closest) {
         printf("  - no plan holds even one sequence on these GPUs\n");
         return;
@@ -399,6 +404,8 @@ static int print_json(const engine_fleet_request *q, const engine_fleet_result *
     cJSON_AddNumberToObject(s, "candidates", r->candidates);
     cJSON_AddNumberToObject(s, "simulations", r->simulations);
     cJSON_AddBoolToObject(s, "disagg_searched", r->disagg_searched);
+    cJSON_AddBoolToObject(s, "capped", r->sims_capped);
+    cJSON_AddNumberToObject(s, "unsearched", r->unsearched);
     add_launches(root, q, r);
     return cli_json_print(CMD, stdout, root) ? CLI_FAIL : CLI_OK;
 }

@@ -95,6 +95,17 @@ static int group_teardown(void **state)
     return 0;
 }
 
+/* The explorer's defaults for model on gpus of gpu. */
+static explorer_opts opts_for(const char *model, const char *gpu, int gpus)
+{
+    explorer_opts eo;
+    explorer_opts_defaults(&eo);
+    eo.model = model;
+    eo.gpu = gpu;
+    eo.gpus = gpus;
+    return eo;
+}
+
 /* Open a screen of the given type and size and an explorer on it. */
 static void screen_open(const char *term, int utf8, int rows, int cols,
                         const explorer_opts *eo)
@@ -459,11 +470,7 @@ static void test_keys_change_what_is_shown(void **state)
 static void test_preselection_and_vram_default(void **state)
 {
     (void)state;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "llama-3-8b";
-    eo.gpu = "a100-40gb";
-    eo.gpus = 2;
+    explorer_opts eo = opts_for("llama-3-8b", "a100-40gb", 2);
     eo.link = "pcie4";
     screen_open("xterm", 1, 24, 80, &eo);
     assert_int_equal(g_caps.mode, THEME_8);
@@ -1239,11 +1246,7 @@ static void test_signal_flag(void **state)
 static void test_details_of_unfit_plan(void **state)
 {
     (void)state;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "llama-3-70b";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 4;
+    explorer_opts eo = opts_for("llama-3-70b", "h100-sxm", 4);
     screen_open("vt100", 0, 40, 120, &eo);
     type("2");
     int unfit = -1;
@@ -1280,11 +1283,7 @@ static void test_details_of_unfit_plan(void **state)
 static void test_details_kv_local_split(void **state)
 {
     (void)state;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "gemma-3-27b";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 2;
+    explorer_opts eo = opts_for("gemma-3-27b", "h100-sxm", 2);
     screen_open("vt100", 0, 40, 120, &eo);
     type("2");
     const engine_result *p1 = exp_selected_plan(g_x);
@@ -1400,11 +1399,7 @@ static void test_details_batch_bound(void **state)
     } cases[] = {{"vllm", "Batch: at most 256 (max_num_seqs)"},
                  {"sglang", "Batch: at most %d (KV cache)"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        explorer_opts eo;
-        explorer_opts_defaults(&eo);
-        eo.model = "llama-3-8b";
-        eo.gpu = "h100-sxm";
-        eo.gpus = 1;
+        explorer_opts eo = opts_for("llama-3-8b", "h100-sxm", 1);
         eo.framework = cases[c].framework;
         screen_open("vt100", 0, 40, 120, &eo);
         type("3");
@@ -1963,11 +1958,7 @@ static int usable(const engine_result *p)
 static void test_sort_and_fits_only(void **state)
 {
     (void)state;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "llama-3-70b";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 4;
+    explorer_opts eo = opts_for("llama-3-70b", "h100-sxm", 4);
     screen_open("xterm-256color", 1, 40, 120, &eo);
     const exp_results *r = &g_x->r;
     type("2j");
@@ -2241,11 +2232,7 @@ static void test_pareto_view(void **state)
 static void test_details_speculation(void **state)
 {
     (void)state;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "llama-3-8b";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 1;
+    explorer_opts eo = opts_for("llama-3-8b", "h100-sxm", 1);
     screen_open("vt100", 0, 40, 120, &eo);
     type("3");
     const engine_result *p = exp_selected_plan(g_x);
@@ -2304,11 +2291,7 @@ static void test_details_overlap_line(void **state)
         if (!strcmp(g_db->frameworks[i].name, "trt-llm"))
             fw = &g_db->frameworks[i];
     assert_non_null(fw);
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "llama-3-8b";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 2;
+    explorer_opts eo = opts_for("llama-3-8b", "h100-sxm", 2);
     eo.framework = "trt-llm";
     static char got[DLINES][200];
     for (int on = 0; on < 2; on++) {
@@ -2344,11 +2327,7 @@ static void test_strategies_best_of_many_plans(void **state)
     assert_non_null(m);
     int experts = m->experts;
     m->experts = 384;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "deepseek-v3";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 960;
+    explorer_opts eo = opts_for("deepseek-v3", "h100-sxm", 960);
     screen_open("vt100", 0, 40, 120, &eo);
     int all = engine_plan_count(&g_x->r.sc);
     assert_true(all > EXP_MAX_PLANS);
@@ -2374,11 +2353,7 @@ static void test_strategies_best_of_many_plans(void **state)
 static void test_details_load_line(void **state)
 {
     (void)state;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "llama-3-8b";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 1;
+    explorer_opts eo = opts_for("llama-3-8b", "h100-sxm", 1);
     screen_open("vt100", 0, 40, 120, &eo);
     assert_true(pane_contains(PANE_DETAILS, "Load at 2.0 req/s (sim of 200)"));
     assert_true(pane_contains(PANE_DETAILS, " sustainable "));
@@ -2421,11 +2396,7 @@ static void test_details_load_line(void **state)
 static void test_details_disagg_line(void **state)
 {
     (void)state;
-    explorer_opts eo;
-    explorer_opts_defaults(&eo);
-    eo.model = "llama-3-8b";
-    eo.gpu = "h100-sxm";
-    eo.gpus = 3;
+    explorer_opts eo = opts_for("llama-3-8b", "h100-sxm", 3);
     screen_open("vt100", 0, 40, 120, &eo);
     const exp_results *r = &g_x->r;
     assert_true(r->disagg_ok);

@@ -24,6 +24,7 @@
 
 #include "calib.h"
 #include "calib_fixture.h"
+#include "support_files.h"
 
 #define REL(a, b) (fabs((a) - (b)) / fabs(b))
 
@@ -115,14 +116,6 @@ static void test_store_crash_between_write_and_rename(void **state)
     calib_result_free(&neu);
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void test_store_for_gpu(void **state)
 {
     (void)state;
@@ -160,11 +153,11 @@ static void test_store_for_gpu(void **state)
     /* Broken files: garbage is skipped; a file for this preset with a bad
      * field is reported, naming the field. */
     snprintf(path, sizeof path, "%s/garbage.json", dir);
-    write_text(path, "{not json");
+    ts_write_file(path, "{not json");
     assert_int_equal(calib_store_load_file(path, &c, NULL, 0, &err), -1);
     assert_non_null(strstr(err.msg, "garbage.json: not a calibration file (invalid JSON"));
     snprintf(path, sizeof path, "%s/bad.json", dir);
-    write_text(path, "{\"backend\":\"cuda\",\"device\":\"NVIDIA A100-SXM4-80GB\","
+    ts_write_file(path, "{\"backend\":\"cuda\",\"device\":\"NVIDIA A100-SXM4-80GB\","
                      "\"date\":\"2026-11-29T00:00:00Z\",\"preset\":\"a100-80gb\","
                      "\"roofline\":{\"eta_compute\":-1,\"eta_memory\":0.8,\"overhead_s\":0}}");
     assert_int_equal(calib_store_load_for_gpu_in(dir, "a100-80gb", &c, &err), -1);
@@ -173,13 +166,13 @@ static void test_store_for_gpu(void **state)
              "[1e-06, 2], got -1", path);
     assert_string_equal(err.msg, want);
     assert_int_equal(c.measured, 0);
-    write_text(path, "{\"backend\":\"cuda\",\"device\":\"x\",\"date\":\"d\","
+    ts_write_file(path, "{\"backend\":\"cuda\",\"device\":\"x\",\"date\":\"d\","
                      "\"roofline\":{\"eta_compute\":0.5,\"overhead_s\":0}}");
     assert_int_equal(calib_store_load_file(path, &c, NULL, 0, &err), -1);
     snprintf(want, sizeof want, "%s: roofline.eta_memory: expected a number in "
              "[1e-06, 2], missing", path);
     assert_string_equal(err.msg, want);
-    write_text(path, "{\"backend\":\"tpu\",\"device\":\"x\",\"date\":\"d\"}");
+    ts_write_file(path, "{\"backend\":\"tpu\",\"device\":\"x\",\"date\":\"d\"}");
     assert_int_equal(calib_store_load_file(path, &c, NULL, 0, &err), -1);
     snprintf(want, sizeof want, "%s: backend: expected \"cuda\" or \"cpu\", got \"tpu\"",
              path);
@@ -189,7 +182,7 @@ static void test_store_for_gpu(void **state)
     /* A newer file for it with a count that is no whole number is refused
      * naming the field; the previous calibration stays the one applied. */
     snprintf(path, sizeof path, "%s/three.json", dir);
-    write_text(path, "{\"backend\":\"cuda\",\"device\":\"NVIDIA H100 80GB HBM3\","
+    ts_write_file(path, "{\"backend\":\"cuda\",\"device\":\"NVIDIA H100 80GB HBM3\","
                      "\"date\":\"2026-11-30T00:00:00Z\",\"preset\":\"h100-sxm\","
                      "\"device_info\":{\"sm_count\":2.5},"
                      "\"roofline\":{\"eta_compute\":0.9,\"eta_memory\":0.8,\"overhead_s\":0}}");
@@ -379,7 +372,7 @@ static void test_store_sweeps_dead_writers_temps(void **state)
     snprintf(other, sizeof other, "%s/notes.txt.tmp.%ld.Ab12Cd", dir, dead_pid());
     const char *made[] = {dead, live, parent, foreign, other};
     for (int i = 0; i < 5; i++)
-        write_text(made[i], "{}");
+        ts_write_file(made[i], "{}");
     int before = count_tmp_files(dir);
     assert_int_equal(before, 6);
     assert_int_equal(calib_store_save(&r, path, CALIB_STORE_NORMAL, &err), 0);

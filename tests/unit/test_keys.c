@@ -23,6 +23,7 @@
 #include <curses.h>
 
 #include "keys.h"
+#include "support_files.h"
 
 #define MAX_NAMES 128
 #define NAME_W 24
@@ -69,22 +70,6 @@ static void table_names(names *s)
     for (int i = 0; i < n; i++)
         for (int k = 0; k < EXP_BINDING_KEYS && b[i].keys[k]; k++)
             add_name(s, exp_key_name(b[i].keys[k], buf, sizeof buf));
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (run from the repository root)", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)len + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
-    s[len] = '\0';
-    fclose(f);
-    return s;
 }
 
 /* The named keys a README cell may use outside backticks. */
@@ -144,7 +129,7 @@ static void readme_cell(names *s, const char *cell)
 
 static void readme_names(names *s)
 {
-    char *text = slurp("README.md");
+    char *text = ts_slurp("README.md", NULL);
     char *sec = strstr(text, "\n### Keys\n");
     assert_non_null(sec);
     char *end = strstr(sec + 1, "\n### ");
@@ -202,7 +187,7 @@ static int man_args(const char *line, char out[][NAME_W * 2], int cap)
 
 static void man_names(names *s)
 {
-    char *text = slurp("tui/shardscope.1");
+    char *text = ts_slurp("tui/shardscope.1", NULL);
     char *sec = strstr(text, "\n.SH EXPLORER KEYS\n");
     assert_non_null(sec);
     char *end = strstr(sec + 1, "\n.SH ");

@@ -24,33 +24,12 @@
 
 #include "embedded.h"
 #include "preset.h"
+#include "support_files.h"
 
 #define BAD "tests/fixtures/presets/bad/"
 #define HF "tests/fixtures/presets/hf/"
 
 /* --- helpers ------------------------------------------------------------ */
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open fixture %s (run from the repository root)", path);
-    char *buf = malloc(1 << 20);
-    assert_non_null(buf);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fputs(text, f) >= 0, 1);
-    assert_int_equal(fclose(f), 0);
-}
 
 static preset_db *empty_db(void)
 {
@@ -74,7 +53,7 @@ static int add_bad(preset_db *db, const char *name)
     char path[256];
     size_t len;
     snprintf(path, sizeof path, BAD "%s", name);
-    char *text = slurp(path, &len);
+    char *text = ts_slurp(path, &len);
     int rc = preset_db_add_json(db, path, text, len);
     free(text);
     return rc;
@@ -911,13 +890,13 @@ static void make_user_dir(char *dir)
     assert_non_null(mkdtemp(dir));
     char p[512];
     snprintf(p, sizeof p, "%s/10-a.json", dir);
-    write_file(p, GPU_A);
+    ts_write_file(p, GPU_A);
     snprintf(p, sizeof p, "%s/20-b.json", dir);
-    write_file(p, GPU_B);
+    ts_write_file(p, GPU_B);
     snprintf(p, sizeof p, "%s/15-broken.json", dir);
-    write_file(p, "{\"gpus\": ");
+    ts_write_file(p, "{\"gpus\": ");
     snprintf(p, sizeof p, "%s/notes.txt", dir);
-    write_file(p, "not json, ignored");
+    ts_write_file(p, "not json, ignored");
 }
 
 static void remove_user_dir(const char *dir)
@@ -942,14 +921,14 @@ static void test_gpu_link_names_checked_after_load(void **state)
     strcpy(dir, "/tmp/shardscope-test-XXXXXX");
     assert_non_null(mkdtemp(dir));
     snprintf(p, sizeof p, "%s/a.json", dir);
-    write_file(p, "{\"gpus\": {"
+    ts_write_file(p, "{\"gpus\": {"
                   " \"g1\": {\"memory_gb\": 16, \"hbm_gbs\": 500, \"tflops\": {\"fp16\": 50},"
                   "  \"link\": \"my-link\", \"source\": \"a\"},"
                   " \"g2\": {\"memory_gb\": 16, \"hbm_gbs\": 500, \"tflops\": {\"fp16\": 50},"
                   "  \"link\": \"nvlink4\", \"scale_out\": \"ib-xdr\", \"source\": \"a\"}}}");
     char q[512];
     snprintf(q, sizeof q, "%s/b.json", dir);
-    write_file(q, "{\"links\": {\"my-link\": {\"alpha_us\": 2, \"gbs\": 10, \"source\": \"b\"}}}");
+    ts_write_file(q, "{\"links\": {\"my-link\": {\"alpha_us\": 2, \"gbs\": 10, \"source\": \"b\"}}}");
     preset_db *db = NULL;
     engine_error err = { "" };
     assert_int_equal(preset_db_load(dir, &db, &err), 0);
@@ -1118,7 +1097,7 @@ static void test_user_dir_follows_xdg(void **state)
     snprintf(dir, sizeof dir, "%s/shardscope", root);
     assert_int_equal(mkdir(dir, 0700), 0);
     snprintf(p, sizeof p, "%s/mine.json", dir);
-    write_file(p, GPU_B);
+    ts_write_file(p, GPU_B);
     set_env("XDG_CONFIG_HOME", root);
     preset_db *db = NULL;
     engine_error err = { "" };
@@ -1319,7 +1298,7 @@ static engine_model hf_ctx_with(int max_pos, const char *extra, int expect_ok,
              " \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
              " \"intermediate_size\": 512, \"vocab_size\": 1000,"
              " \"max_position_embeddings\": %d%s}", max_pos, extra);
-    write_file(path, text);
+    ts_write_file(path, text);
     engine_model m;
     engine_error err = { "" };
     memset(&m, 0, sizeof m);
@@ -1447,7 +1426,7 @@ static void test_hf_qwen3_moe(void **state)
     strcpy(dir, "/tmp/shardscope-hfq3-XXXXXX");
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/config.json", dir);
-    write_file(path,
+    ts_write_file(path,
                "{\"architectures\": [\"Qwen3MoeForCausalLM\"], \"model_type\": \"qwen3_moe\","
                " \"hidden_size\": 2048, \"num_hidden_layers\": 48, \"num_attention_heads\": 32,"
                " \"num_key_value_heads\": 4, \"head_dim\": 128, \"intermediate_size\": 6144,"
@@ -1618,7 +1597,7 @@ static void test_hf_llama4_interleave_and_extra_keys(void **state)
     strcpy(dir, "/tmp/shardscope-hfl4-XXXXXX");
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/config.json", dir);
-    write_file(path,
+    ts_write_file(path,
                "{\"model_type\": \"llama4\", \"my_new_field\": 1, \"text_config\": {"
                "\"model_type\": \"llama4_text\", \"hidden_size\": 5120, \"num_hidden_layers\": 48,"
                " \"num_attention_heads\": 40, \"num_key_value_heads\": 8, \"head_dim\": 128,"
@@ -1671,7 +1650,7 @@ static void test_hf_layer_types_errors(void **state)
     for (int i = 0; i < N_OF(T); i++) {
         char text[2048], want[512];
         snprintf(text, sizeof text, "%s%s", base, T[i].types);
-        write_file(path, text);
+        ts_write_file(path, text);
         engine_model m;
         engine_error err = { "" };
         assert_int_equal(preset_model_from_hf_config(path, &m, &err), -1);
@@ -1682,7 +1661,7 @@ static void test_hf_layer_types_errors(void **state)
     char text[2048];
     snprintf(text, sizeof text, "%s%s", base,
              "[\"sliding_attention\", \"full_attention\", \"sliding_attention\", \"full_attention\"]}");
-    write_file(path, text);
+    ts_write_file(path, text);
     engine_model m = hf_load(path);
     assert_int_equal(m.window, 128);
     assert_int_equal(m.global_every, 2);
@@ -2030,9 +2009,9 @@ static void test_hf_names(void **state)
     }
     char cfg[600];
     size_t len;
-    char *text = slurp(HF "Meta-Llama-3-8B/config.json", &len);
+    char *text = ts_slurp(HF "Meta-Llama-3-8B/config.json", &len);
     snprintf(cfg, sizeof cfg, "%s/config.json", p);
-    write_file(cfg, text);
+    ts_write_file(cfg, text);
     free(text);
     engine_model m = hf_load(cfg);
     assert_string_equal(m.name, "meta-llama-3-8b");
@@ -2041,7 +2020,7 @@ static void test_hf_names(void **state)
 
     char flat[128];
     snprintf(flat, sizeof flat, "%s/config.json", root);
-    write_file(flat, "{\"_name_or_path\": \"mistralai/Mistral-7B-v0.1\", \"model_type\": \"mistral\","
+    ts_write_file(flat, "{\"_name_or_path\": \"mistralai/Mistral-7B-v0.1\", \"model_type\": \"mistral\","
                      " \"num_hidden_layers\": 32, \"hidden_size\": 4096, \"num_attention_heads\": 32,"
                      " \"num_key_value_heads\": 8, \"head_dim\": null, \"intermediate_size\": 14336,"
                      " \"vocab_size\": 32000, \"max_position_embeddings\": 32768}");
@@ -2091,7 +2070,7 @@ static void test_hf_errors(void **state)
         { "{\"model_type\": \"llama\",}", NULL },
     };
     for (int i = 0; i < N_OF(cases); i++) {
-        write_file(p, cases[i].json);
+        ts_write_file(p, cases[i].json);
         char want[512];
         if (cases[i].msg)
             snprintf(want, sizeof want, "%s: %s", p, cases[i].msg);
@@ -2147,7 +2126,7 @@ static void test_nesting_limit(void **state)
     strcpy(root, "/tmp/shardscope-hfdeep-XXXXXX");
     assert_non_null(mkdtemp(root));
     snprintf(p, sizeof p, "%s/config.json", root);
-    write_file(p, text);
+    ts_write_file(p, text);
     engine_model m;
     engine_error err = { "" };
     assert_int_equal(preset_model_from_hf_config(p, &m, &err), -1);

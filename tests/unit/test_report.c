@@ -23,6 +23,7 @@
 #include "plots.h"
 #include "preset.h"
 #include "support_presets.h"
+#include "support_files.h"
 #include "cli.h"
 
 static const char *const MODELS[] = {"gpt2-124m", "llama-7b", "llama-13b", "llama-2-70b",
@@ -142,19 +143,6 @@ static void test_tables_numbers(void **state)
     free(t);
 }
 
-/* Read a whole small file. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    char *buf = calloc(1, 65536);
-    assert_non_null(buf);
-    size_t n = fread(buf, 1, 65535, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -167,7 +155,7 @@ static void check_csv(const char *dir, const char *name, const char *header, int
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-    char *s = slurp(path);
+    char *s = ts_slurp(path, NULL);
     size_t hl = strlen(header);
     if (strncmp(s, header, hl) != 0 || s[hl] != '\n')
         fail_msg("%s: header is '%.*s', want '%s'", name, (int)strcspn(s, "\n"), s, header);
@@ -217,7 +205,7 @@ static void test_csv_files(void **state)
     /* The rows are the seed's models, in order. */
     char path[700];
     snprintf(path, sizeof path, "%s/top_config.csv", out);
-    char *s = slurp(path);
+    char *s = ts_slurp(path, NULL);
     const char *p = strchr(s, '\n') + 1;
     for (int i = 0; i < N_MODELS; i++) {
         assert_int_equal(strncmp(p, MODELS[i], strlen(MODELS[i])), 0);

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "scenario_file.h"
+#include "support_files.h"
 
 static preset_db *g_db;
 static char g_dir[256];
@@ -81,14 +82,6 @@ static char *path_of(const char *name)
     k = (k + 1) % 4;
     snprintf(p[k], sizeof p[k], "%s/%s", g_dir, name);
     return p[k];
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
 }
 
 static char *read_all(const char *path)
@@ -190,7 +183,7 @@ static void test_command_line_wins(void **state)
 {
     (void)state;
     const char *f = path_of("wins.json");
-    write_file(f, "{\"model\": \"llama-3-8b\", \"gpu\": \"h100-sxm\", \"gpus\": 2, "
+    ts_write_file(f, "{\"model\": \"llama-3-8b\", \"gpu\": \"h100-sxm\", \"gpus\": 2, "
                   "\"batch\": 4, \"prompt\": 512}");
     static cli_opts o;
     static cli_scenario cs;
@@ -231,7 +224,7 @@ static void test_errors(void **state)
     };
     const char *f = path_of("bad.json");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        write_file(f, cases[i].text);
+        ts_write_file(f, cases[i].text);
         static cli_opts o;
         static cli_scenario cs;
         engine_error err = {{0}};
@@ -244,7 +237,7 @@ static void test_errors(void **state)
         assert_null(strchr(err.msg, '\n'));
     }
     /* a flag of the command line is still named as a flag */
-    write_file(f, "{\"model\": \"llama-3-8b\", \"gpus\": 2}");
+    ts_write_file(f, "{\"model\": \"llama-3-8b\", \"gpus\": 2}");
     static cli_opts o;
     static cli_scenario cs;
     engine_error err = {{0}};
@@ -256,7 +249,7 @@ static void test_errors(void **state)
     assert_int_equal(load_with_file(&o, path_of("none.json"), &cs, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "none.json: cannot read: No such file or directory"));
     /* unknown fields: a note, and it still loads */
-    write_file(f, "{\"model\": \"llama-3-8b\", \"gpu\": \"h100-sxm\", \"gpus\": 2, "
+    ts_write_file(f, "{\"model\": \"llama-3-8b\", \"gpu\": \"h100-sxm\", \"gpus\": 2, "
                   "\"colour\": \"blue\", \"owner\": 1}");
     char note[512];
     parse(&o, "eval", NULL);

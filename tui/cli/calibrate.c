@@ -425,7 +425,7 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
         return 2;
     }
     if (rc != CALIB_OK) {
-        fprintf(stderr, CMD ": %s\n", rc == CALIB_CANCELLED ? "cancelled" : err.msg);
+        fprintf(stderr, CMD ": %s\n", err.msg); /* CALIB_CANCELLED returned above */
         calib_result_free(&r);
         return 1;
     }

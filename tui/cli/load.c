@@ -655,11 +655,10 @@ static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
     if (CLI_SEEN(o, gpus) && o->v.gpus != gpus)
         return engine_errorf(err, "--gpus: %s runs %d GPUs (x * prefill TP x PP + y * decode "
                                   "TP x PP), not %d", o->v.load_disagg, gpus, o->v.gpus);
-    engine_scenario s = cs->scenario;
     const engine_plan *pl[2] = {&lp->plan.prefill, &lp->plan.decode};
     engine_stepper *st[2] = {&lp->pre, &lp->dec};
     for (int k = 0; k < 2; k++) {
-        s = cs->scenario;
+        engine_scenario s = cs->scenario;
         if (k == 0 && CLI_SEEN(o, prefill_dtype))
             s.weight_dtype = (engine_dtype)o->v.prefill_dtype;
         s.gpus = pl[k]->tp * pl[k]->pp * pl[k]->dp;
@@ -671,7 +670,7 @@ static int pools_init(const cli_scenario *cs, const cli_opts *o, load_pools *lp,
                                  pl[k]->ep,
                                  st[k]->valid ? "no room for the KV cache" : st[k]->reason);
     }
-    s = cs->scenario;
+    engine_scenario s = cs->scenario;
     s.gpus = gpus;
     engine_disagg_sim_transfer(&s, lp->plan, &lp->x);
     lp->transfer_s =

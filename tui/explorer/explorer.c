@@ -300,7 +300,7 @@ static int signal_came(explorer *x)
 
 int explorer_step(explorer *x, int timeout_ms)
 {
-    int dirty = 0, quit = 0;
+    int dirty = 0;
     /* Deferred blocks wait only while keys come: with one out of date,
      * look for a key without waiting and compute it when none came. */
     int idle_work = exp_update_pending(x);
@@ -314,7 +314,7 @@ int explorer_step(explorer *x, int timeout_ms)
         if (term_quit_requested())
             break;
         dirty = 1;
-        if ((quit = terminal_key(x, ch)) != 0)
+        if (terminal_key(x, ch) != 0)
             return 1;
         wtimeout(stdscr, 0);
         ch = wgetch(stdscr);

@@ -63,6 +63,21 @@ static void test_seconds_boundaries(void **state)
     S(fmt_seconds(-INFINITY, NULL, b, sizeof b), "-");
 }
 
+/* A time and its band: the band in parentheses only when cases stand
+ * behind it (n > 0), with the caller's dash and micro sign. */
+static void test_seconds_band(void **state)
+{
+    (void)state;
+    char b[64];
+    engine_band band = {.lo = 0.0119, .hi = 0.0132, .n = 5, .level = 0};
+    S(fmt_seconds_band(0.01234, &band, NULL, "-", b, sizeof b), "12.3 ms (11.9 ms-13.2 ms)");
+    band = (engine_band){.lo = 40e-6, .hi = 55.5e-6, .n = 1, .level = 2};
+    S(fmt_seconds_band(48.9e-6, &band, "u", "\xe2\x80\x93", b, sizeof b),
+      "48.9 us (40.0 us\xe2\x80\x93" "55.5 us)");
+    band.n = 0;
+    S(fmt_seconds_band(48.9e-6, &band, "u", "-", b, sizeof b), "48.9 us");
+}
+
 static void test_bytes(void **state)
 {
     (void)state;
@@ -470,6 +485,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seconds),
         cmocka_unit_test(test_seconds_boundaries),
+        cmocka_unit_test(test_seconds_band),
         cmocka_unit_test(test_bytes),
         cmocka_unit_test(test_bytes_never_mixed),
         cmocka_unit_test(test_rates_counts),

@@ -115,17 +115,10 @@ static void print_header(const engine_scenario *s, FILE *f)
                 s->spec_k, s->spec_accept, engine_spec_tokens_per_step(s->spec_k, s->spec_accept));
 }
 
-/* "12.34 ms (11.9-13.2 ms)": a time with its validation band. */
+/* "12.3 ms (11.9 ms-13.2 ms)": a time with its validation band (an en dash). */
 static char *time_band(double v, const engine_band *b, char *buf, size_t len)
 {
-    char a[32], lo[32], hi[32];
-    fmt_seconds(v, NULL, a, sizeof a);
-    if (b->n > 0)
-        snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", a, fmt_seconds(b->lo, NULL, lo, sizeof lo),
-                 fmt_seconds(b->hi, NULL, hi, sizeof hi));
-    else
-        snprintf(buf, len, "%s", a);
-    return buf;
+    return fmt_seconds_band(v, b, NULL, "\xe2\x80\x93", buf, len);
 }
 
 static void print_warnings(const engine_result *r, FILE *f)

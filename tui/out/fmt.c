@@ -57,6 +57,19 @@ char *fmt_seconds(double s, const char *micro, char *buf, size_t len)
     return buf;
 }
 
+char *fmt_seconds_band(double s, const engine_band *b, const char *micro, const char *dash,
+                       char *buf, size_t len)
+{
+    char a[32], lo[32], hi[32];
+    fmt_seconds(s, micro, a, sizeof a);
+    if (b->n > 0)
+        snprintf(buf, len, "%s (%s%s%s)", a, fmt_seconds(b->lo, micro, lo, sizeof lo), dash,
+                 fmt_seconds(b->hi, micro, hi, sizeof hi));
+    else
+        snprintf(buf, len, "%s", a);
+    return buf;
+}
+
 char *fmt_bytes(double bytes, char *buf, size_t len)
 {
     return scaled(bytes, 1000.0, SI, 7, "B", buf, len);

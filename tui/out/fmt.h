@@ -27,6 +27,12 @@
  * micro sign to use ("u" on ASCII terminals); NULL means UTF-8 "µ". */
 char *fmt_seconds(double s, const char *micro, char *buf, size_t len);
 
+/* A time with its validation band, "12.3 ms (11.9 ms<dash>13.2 ms)": s as
+ * fmt_seconds (micro likewise), then b->lo and b->hi joined by dash in
+ * parentheses when b->n > 0 (b must not be NULL); s alone otherwise. */
+char *fmt_seconds_band(double s, const engine_band *b, const char *micro, const char *dash,
+                       char *buf, size_t len);
+
 /* SI bytes: "512 B", "4.10 kB", "16.1 GB", "1.23 TB"; the sign is kept
  * ("-1.50 GB" of headroom). */
 char *fmt_bytes(double bytes, char *buf, size_t len);

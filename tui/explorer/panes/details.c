@@ -40,14 +40,7 @@ static void add(lines *l, theme_role r, const char *fmt, ...)
 static char *with_band(const exp_view *v, double t, const engine_band *b, char *buf,
                        size_t len)
 {
-    char a[24], lo[24], hi[24];
-    fmt_seconds(t, v->g->micro, a, sizeof a);
-    if (b->n > 0)
-        snprintf(buf, len, "%s (%s%s%s)", a, fmt_seconds(b->lo, v->g->micro, lo, sizeof lo),
-                 v->g->utf8 ? "\xe2\x80\x93" : "-", fmt_seconds(b->hi, v->g->micro, hi, sizeof hi));
-    else
-        snprintf(buf, len, "%s", a);
-    return buf;
+    return fmt_seconds_band(t, b, v->g->micro, v->g->utf8 ? "\xe2\x80\x93" : "-", buf, len);
 }
 
 /* Time: TTFT, ITL and end to end with their bands and splits, warnings,

@@ -86,56 +86,64 @@ const cli_options cli_recommend_options = {
               "  shardscope recommend --model llama-3.1-405b --gpu h100-sxm --allow-quant fp8\n",
 };
 
-static int parse_quant(const char *list, unsigned *mask)
+/* The bits of a comma-separated list ("none" adds nothing): bit(name, ctx)
+ * gives a name's bit index, or -1 after printing why it is refused (then
+ * -1 here).  *mask is reset first. */
+static int parse_mask(const char *list, int (*bit)(const char *name, const void *ctx),
+                      const void *ctx, unsigned *mask)
 {
     char buf[128];
     snprintf(buf, sizeof buf, "%s", list);
     *mask = 0;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        engine_dtype d;
         if (!strcmp(tok, "none"))
             continue;
-        if (engine_dtype_parse(tok, &d) != 0 || (d != ENGINE_FP8 && d != ENGINE_INT8 &&
-                                                 d != ENGINE_INT4)) {
-            fprintf(stderr,
-                    "shardscope " CMD ": --allow-quant: expected a comma-separated list of "
-                    "fp8, int8, int4, got '%s'\n",
-                    tok);
+        int b = bit(tok, ctx);
+        if (b < 0)
             return -1;
-        }
-        *mask |= 1u << d;
+        *mask |= 1u << b;
     }
     return 0;
 }
 
-/* --allow-spec LIST: eagle and mtp (mtp only on a model with MTP layers). */
-static int parse_spec(const char *list, const engine_model *m, unsigned *mask)
+/* --allow-quant: fp8, int8, int4. */
+static int quant_bit(const char *tok, const void *ctx)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", list);
-    *mask = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        engine_spec_method s;
-        if (!strcmp(tok, "none"))
-            continue;
-        if (engine_spec_method_parse(tok, &s) != 0 || s == ENGINE_SPEC_NONE) {
-            fprintf(stderr, "shardscope " CMD ": --allow-spec: expected a comma-separated list of "
-                            "eagle, mtp, got '%s'\n", tok);
-            return -1;
-        }
-        if (s == ENGINE_SPEC_DRAFT) {
-            fprintf(stderr, "shardscope " CMD ": --allow-spec: draft needs a draft model: give "
-                            "--spec-method draft --spec-draft MODEL instead\n");
-            return -1;
-        }
-        if (s == ENGINE_SPEC_MTP && m && m->mtp_layers < 1) {
-            fprintf(stderr, "shardscope " CMD ": --allow-spec: mtp: %s has no MTP layers "
-                            "(num_nextn_predict_layers 0)\n", m->name);
-            return -1;
-        }
-        *mask |= 1u << s;
+    (void)ctx;
+    engine_dtype d;
+    if (engine_dtype_parse(tok, &d) != 0 || (d != ENGINE_FP8 && d != ENGINE_INT8 &&
+                                             d != ENGINE_INT4)) {
+        fprintf(stderr,
+                "shardscope " CMD ": --allow-quant: expected a comma-separated list of "
+                "fp8, int8, int4, got '%s'\n",
+                tok);
+        return -1;
     }
-    return 0;
+    return (int)d;
+}
+
+/* --allow-spec: eagle and mtp (mtp only on a model with MTP layers; ctx is
+ * the model, or NULL). */
+static int spec_bit(const char *tok, const void *ctx)
+{
+    const engine_model *m = ctx;
+    engine_spec_method s;
+    if (engine_spec_method_parse(tok, &s) != 0 || s == ENGINE_SPEC_NONE) {
+        fprintf(stderr, "shardscope " CMD ": --allow-spec: expected a comma-separated list of "
+                        "eagle, mtp, got '%s'\n", tok);
+        return -1;
+    }
+    if (s == ENGINE_SPEC_DRAFT) {
+        fprintf(stderr, "shardscope " CMD ": --allow-spec: draft needs a draft model: give "
+                        "--spec-method draft --spec-draft MODEL instead\n");
+        return -1;
+    }
+    if (s == ENGINE_SPEC_MTP && m && m->mtp_layers < 1) {
+        fprintf(stderr, "shardscope " CMD ": --allow-spec: mtp: %s has no MTP layers "
+                        "(num_nextn_predict_layers 0)\n", m->name);
+        return -1;
+    }
+    return (int)s;
 }
 
 /* --- formatting helpers ---------------------------------------------------- */
@@ -907,7 +915,7 @@ static int print_json(const recommend_request *q, const recommend_result *r)
 int cli_recommend_run(const cli_opts *o, const preset_db *db)
 {
     unsigned allow_quant = 0;
-    if (o->v.allow_quant && parse_quant(o->v.allow_quant, &allow_quant) != 0)
+    if (o->v.allow_quant && parse_mask(o->v.allow_quant, quant_bit, NULL, &allow_quant) != 0)
         return CLI_USAGE;
     if (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep)) {
         fprintf(stderr, "shardscope " CMD ": --tp/--pp/--dp/--ep: recommend chooses the plan; "
@@ -931,7 +939,8 @@ int cli_recommend_run(const cli_opts *o, const preset_db *db)
     }
     q->base = cs->scenario;
     q->allow_quant = allow_quant;
-    if (o->v.allow_spec && parse_spec(o->v.allow_spec, q->base.model, &q->allow_spec) != 0) {
+    if (o->v.allow_spec &&
+        parse_mask(o->v.allow_spec, spec_bit, q->base.model, &q->allow_spec) != 0) {
         rc = CLI_USAGE;
         goto done;
     }

@@ -509,8 +509,8 @@ typedef struct calib_opts {
                                    complete table (tests' fakes) */
     const calib_nccl_api *nccl; /* NULL: libnccl (dlopen'd); else this table */
     /* The per-kernel sweep (schema 2): the model whose shapes are measured
-     * (borrowed; NULL: no per-kernel sweep), the largest TP degree (0: 8 on
-     * a GPU, 4 on the CPU) and the most tokens (0: 16384 on a GPU, 2048 on
+     * (borrowed; NULL: no per-kernel sweep), the largest TP degree (0: 8,
+     * 4 on the CPU under --quick) and the most tokens (0: 16384 on a GPU, 2048 on
      * the CPU; --quick: 4096 / 256). */
     const engine_model *model;
     int max_tp;
@@ -518,6 +518,17 @@ typedef struct calib_opts {
 } calib_opts;
 
 void calib_opts_defaults(calib_opts *o);
+
+/* The wall time of each phase of calib_run, seconds (0: not run).  The
+ * per-kernel classes sum the timed runs of their points, warm-ups
+ * included (on the CPU's round-robin passes too); layer_grid is the rest
+ * of the backend's measurement: the layer sweep and the device's and
+ * library's setup; collectives the NCCL sweeps or the loopback; fit every
+ * fit of calib_result_fit. */
+typedef struct calib_phase_times {
+    double layer_grid_s, gemm_s, gemm_fp8_s, grouped_s, gemv_s, copy_s, attention_s, launch_s,
+        collectives_s, fit_s;
+} calib_phase_times;
 
 typedef struct calib_result {
     calib_device dev;
@@ -592,6 +603,8 @@ typedef struct calib_result {
     char load_note[256];           /* reading an older file: what it lacks */
     double planned_s;              /* the sweep's planned measuring time */
     double wall_s;                 /* the whole run's wall time */
+    calib_phase_times phases;      /* where that time went (has_phases) */
+    int has_phases;
 } calib_result;
 
 /* The calibration file's schema written now; files of schema 1 load with

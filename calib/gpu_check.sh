@@ -141,7 +141,7 @@ calib() {
 report() {
     f=$out/$1.json
     [ -s "$f" ] || { echo "  (no $f)"; return; }
-    grep -E '^(calibration|device|roofs|best GEMM|roofline|comm|p2p|all-gather|all-to-all|per-kernel fit|  *(gemm|note|worst)|wall time):' \
+    grep -E '^(calibration|device|roofs|best GEMM|roofline|comm|p2p|all-gather|all-to-all|per-kernel fit|  *(gemm|note|worst)|wall time|phases):' \
         "$out/$1.txt" | sed 's/^/  /'
     awk '
         /^\t"device":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v); dev = v }

@@ -183,11 +183,29 @@ static const char *phase_label(const calib_kexec *x, const calib_kpoint *p, char
     return buf;
 }
 
-/* One timing of point p through x into *t, checked. */
-static int time_one(const calib_kexec *x, calib_kpoint *p, int warm, int reps, double *t,
-                    engine_error *err)
+/* The phase of calib_phase_times point p's timing counts in. */
+static double *phase_slot(calib_phase_times *ph, const calib_kpoint *p)
 {
-    if (x->time(x->ctx, p, warm, reps, t, err) != 0)
+    if (calib_kpoint_grouped(p))
+        return &ph->grouped_s;
+    switch (p->cls) {
+    case CALIB_K_GEMM: return strcmp(p->dtype, "fp8") ? &ph->gemm_s : &ph->gemm_fp8_s;
+    case CALIB_K_GEMV: return &ph->gemv_s;
+    case CALIB_K_COPY: return &ph->copy_s;
+    case CALIB_K_ATTN: return &ph->attention_s;
+    default: return &ph->launch_s;
+    }
+}
+
+/* One timing of point p through x into *t, checked; its wall time (warm-up
+ * and repeats) is added to p's phase in ph. */
+static int time_one(const calib_kexec *x, calib_kpoint *p, int warm, int reps, double *t,
+                    calib_phase_times *ph, engine_error *err)
+{
+    double w0 = calib_now_s();
+    int rc = x->time(x->ctx, p, warm, reps, t, err);
+    *phase_slot(ph, p) += calib_now_s() - w0;
+    if (rc != 0)
         return -1;
     if (!(*t > 0) || !isfinite(*t)) {
         engine_errorf(err, "%s backend: %s %dx%dx%d: time not positive", x->tag, p->op, p->m,
@@ -219,7 +237,7 @@ static calib_status sweep_in_order(const calib_opts *o, const calib_kexec *x, kp
         calib_report(o, (double)i / k->n, phase_label(x, &k->p[i], label, sizeof label));
         k->p[i].calls = 1;
         engine_error e = {{0}};
-        if (time_one(x, &k->p[i], k->warm[i], k->reps[i], &k->p[i].time_s, &e) == 0)
+        if (time_one(x, &k->p[i], k->warm[i], k->reps[i], &k->p[i].time_s, &r->phases, &e) == 0)
             continue;
         if (strcmp(k->p[i].dtype, "fp8") != 0) {
             if (err)
@@ -247,12 +265,12 @@ static calib_status sweep_in_order(const calib_opts *o, const calib_kexec *x, kp
  * docs.python.org/3/library/timeit.html, Timer.repeat).  Points go to
  * k->p[i].time_s. */
 static calib_status sweep_in_passes(const calib_opts *o, const calib_kexec *x, kplan *k,
-                                    engine_error *err)
+                                    calib_phase_times *ph, engine_error *err)
 {
     char label[64];
     double t;
     int runs[KSWEEP_MAX], total = 0, done = 0;
-    if (k->n > 0 && time_one(x, &k->p[0], 0, 1, &t, err) != 0)
+    if (k->n > 0 && time_one(x, &k->p[0], 0, 1, &t, ph, err) != 0)
         return CALIB_ERR;
     for (int i = 0; i < k->n; i++) {
         runs[i] = 1;
@@ -267,7 +285,7 @@ static calib_status sweep_in_passes(const calib_opts *o, const calib_kexec *x, k
             calib_report(o, (double)done++ / total, phase_label(x, &k->p[i], label, sizeof label));
             calib_kpoint *p = &k->p[i];
             p->calls = 1;
-            if (time_one(x, p, 0, 1, &t, err) != 0)
+            if (time_one(x, p, 0, 1, &t, ph, err) != 0)
                 return CALIB_ERR;
             if (pass == 0) {
                 p->time_s = t;
@@ -299,7 +317,8 @@ calib_status calib_ksweep(const calib_opts *o, const calib_kexec *x, calib_resul
     snprintf(label, sizeof label, "%s: planned %d points, ~%.0f s", x->tag, k->n,
              k->planned_s);
     calib_report(o, 0.0, label);
-    calib_status rc = x->gpu ? sweep_in_order(o, x, k, r, err) : sweep_in_passes(o, x, k, err);
+    calib_status rc = x->gpu ? sweep_in_order(o, x, k, r, err)
+                             : sweep_in_passes(o, x, k, &r->phases, err);
     for (int i = 0; i < k->n && rc == CALIB_OK; i++)
         if (k->p[i].time_s > 0 && calib_result_add_kpoint(r, &k->p[i]) != 0) {
             engine_errorf(err, "%s backend: out of memory", x->tag);

@@ -207,6 +207,14 @@ static const jfield PER_KERNEL_FIELDS[] = {
                    "pack_bytes_per_s is set); small kernel and launch: medians"),
     END};
 
+/* calib_phase_times, seconds: a phase that did not run is left out. */
+#define PH(k, m) OPTNUM(k, phases.m)
+static const jfield PHASE_FIELDS[] = {
+    PH("layer_grid", layer_grid_s), PH("gemm", gemm_s),         PH("gemm_fp8", gemm_fp8_s),
+    PH("grouped_moe", grouped_s),   PH("gemv", gemv_s),         PH("copy", copy_s),
+    PH("attention", attention_s),   PH("launch", launch_s),     PH("collectives", collectives_s),
+    PH("fit", fit_s),               END};
+
 static const jfield ROOT_FIELDS[] = {
     CONSTN("schema", CALIB_SCHEMA),
     STR("backend", dev.backend, J_REQ),
@@ -231,6 +239,7 @@ static const jfield ROOT_FIELDS[] = {
     STR("model", model, J_OPT),
     OPTNUM("planned_s", planned_s),
     OPTNUM("wall_s", wall_s),
+    OBJ("phases_s", PHASE_FIELDS, R(has_phases), 0),
     OBJ("per_kernel", PER_KERNEL_FIELDS, R(has_per_kernel), J_NULL),
     STR("kernel_note", kernel_note, J_OPT),
     SPECIAL("kernels", J_KPOINTS, 0),

@@ -219,8 +219,16 @@ static calib_status measure(const calib_opts *o, const calib_opts *inner, calib_
     free(out->points);
     out->points = NULL;
     out->n_points = 0;
+    memset(&out->phases, 0, sizeof out->phases); /* the GPU's attempt is not the CPU's */
     *use_cuda = 0;
     return calib_cpu_measure(inner, out, err);
+}
+
+/* The per-kernel classes' share of phases (what calib_ksweep timed). */
+static double kernel_phases_s(const calib_phase_times *p)
+{
+    return p->gemm_s + p->gemm_fp8_s + p->grouped_s + p->gemv_s + p->copy_s + p->attention_s +
+           p->launch_s;
 }
 
 /* NCCL with two or more GPUs, else two local processes, like the seed's
@@ -273,8 +281,11 @@ calib_status calib_run(const calib_opts *o, calib_result *out, engine_error *err
     calib_opts inner;
     calib_progress_slice sp;
     calib_opts_slice(o, &sp, 0.0, o->skip_comm ? 1.0 : 0.85, &inner);
+    double w0 = calib_now_s();
     if ((rc = measure(o, &inner, out, &use_cuda, err)) != CALIB_OK)
         return rc;
+    double rest = calib_now_s() - w0 - kernel_phases_s(&out->phases);
+    out->phases.layer_grid_s = rest > 0 ? rest : 0;
     if (!use_cuda) {
         double ws = 0;
         for (int i = 0; i < out->n_points; i++)
@@ -288,13 +299,18 @@ calib_status calib_run(const calib_opts *o, calib_result *out, engine_error *err
     if (!o->skip_comm) {
         sp.lo = 0.85;
         sp.hi = 1.0;
+        w0 = calib_now_s();
         if (measure_comm(o, &inner, use_cuda, out) == CALIB_CANCELLED)
             return CALIB_CANCELLED;
+        out->phases.collectives_s = calib_now_s() - w0;
     }
     if (calib_cancelled(o))
         return CALIB_CANCELLED;
+    w0 = calib_now_s();
     if (calib_result_fit(out, err) != 0)
         return CALIB_ERR;
+    out->phases.fit_s = calib_now_s() - w0;
+    out->has_phases = 1;
     calib_report(o, 1.0, "done");
     return CALIB_OK;
 }

@@ -20,7 +20,7 @@ if [ "$rc" -ne 0 ]; then
     exit 0
 fi
 echo "calibrate --backend cpu --quick --model llama-3-8b: $secs s wall (target < 15 s)"
-grep -E '^(best GEMM|power law|roofline|comm|per kernel|per-kernel fit|wall time):' "$tmp/out" |
+grep -E '^(best GEMM|power law|roofline|comm|per kernel|per-kernel fit|wall time|phases):' "$tmp/out" |
     sed 's/^/  /'
 grep -E '^ +(gemm|note:|worst:)' "$tmp/out" | sed 's/^/  /'
 exit 0

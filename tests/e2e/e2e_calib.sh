@@ -130,6 +130,10 @@ grep -q '^roofline:  eta_compute ' "$tmp/out" || fail "$what: no roofline line"
 # the point each fitted class misses most, with its signed error
 grep -Eq '^ +worst: gemm [a-z_]+ TP[0-9]+ [0-9]+x[0-9]+x[0-9]+ [-+][0-9.]+%; gemv gemv TP0 ' "$tmp/out" ||
     fail "$what: no worst-point line: $(grep -A2 '^per-kernel fit' "$tmp/out")"
+# where the wall time went: the layer grid first, the fit last, no
+# collectives under --no-comm
+grep -Eq '^phases: layer grid [0-9.]+ s, model GEMMs [0-9.]+ s, GEMV [0-9.]+ s, copy [0-9.]+ s, attention [0-9.]+ s, launch [0-9.]+ s, fit [0-9.]+ s$' "$tmp/out" ||
+    fail "$what: no phases line: $(grep '^phases' "$tmp/out")"
 grep -q "^saved: $XDG_CONFIG_HOME/shardscope/calibration/cpu-.*\.json (CPU: used only when named explicitly)$" "$tmp/out" ||
     fail "$what: not saved in the XDG store: $(grep saved "$tmp/out")"
 n=$(ls "$XDG_CONFIG_HOME/shardscope/calibration" 2>/dev/null | grep -c '^cpu-.*\.json$')
@@ -184,21 +188,35 @@ run calibrate --help
 expect_rc 0
 grep -q '^usage: shardscope calibrate ' "$tmp/out" || fail "$what: no usage line"
 
-# Ctrl-C cancels a running calibration: status 130 (128 + SIGINT), nothing
-# saved, no temporary file.  A background job of a script ignores SIGINT,
-# so env puts its default action back (GNU env; skipped without it).
+# Ctrl-C cancels a running calibration: status 130 (128 + SIGINT), the
+# previous calibration at --out kept byte for byte, no temporary file.  The
+# signal goes once stderr (not a terminal: a line per phase) shows the
+# measuring under way, so the handler is in place: a default SIGINT death
+# would read 130 too, but without the sentence.  A background job of a
+# script ignores SIGINT, so env puts its default action back (GNU env;
+# skipped without it).
 if env --default-signal=INT true 2>/dev/null; then
     checks=$((checks + 1))
     what="calibrate interrupted by SIGINT"
+    mkdir -p "$tmp/int"
+    printf '{"a previous calibration": 1}\n' >"$tmp/int/c.json"
+    cp "$tmp/int/c.json" "$tmp/prev.json"
     env --default-signal=INT "$bin" calibrate --backend cpu --quick --out "$tmp/int/c.json" \
-        >/dev/null 2>&1 </dev/null &
+        >/dev/null 2>"$tmp/int-err" </dev/null &
     pid=$!
-    sleep 0.3
+    i=0
+    while [ "$i" -lt 300 ] && ! grep -q ': cpu: ' "$tmp/int-err" 2>/dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
     kill -INT $pid
     wait $pid
     rc=$?
     expect_rc 130
-    ls "$tmp/int" 2>/dev/null | grep -q . && fail "$what: left $(ls "$tmp/int")"
+    grep -q '^shardscope calibrate: cancelled; the previous calibration is kept$' "$tmp/int-err" ||
+        fail "$what: stderr: $(tail -n 2 "$tmp/int-err")"
+    cmp -s "$tmp/int/c.json" "$tmp/prev.json" || fail "$what: the previous calibration changed"
+    [ "$(ls "$tmp/int")" = c.json ] || fail "$what: left $(ls "$tmp/int")"
 fi
 
 if [ "$failed" -ne 0 ]; then

@@ -802,6 +802,40 @@ static void on_step(void *ctx, double f, const char *step)
     }
 }
 
+/* Where the fake sweep's wall time went (calib_phase_times): every phase
+ * that ran took time, the ones that did not (fp8: no cublasLt; no MoE
+ * model; --no-comm) none, and together no more than the run; written as
+ * phases_s and read back. */
+static void assert_phases(const calib_result *r, double wall)
+{
+    const calib_phase_times *p = &r->phases;
+    assert_int_equal(r->has_phases, 1);
+    assert_true(p->layer_grid_s > 0 && p->gemm_s > 0 && p->gemv_s > 0 && p->copy_s > 0 &&
+                p->attention_s > 0 && p->launch_s > 0 && p->fit_s > 0);
+    assert_true(p->gemm_fp8_s == 0 && p->grouped_s == 0 && p->collectives_s == 0);
+    double sum = p->layer_grid_s + p->gemm_s + p->gemv_s + p->copy_s + p->attention_s +
+                 p->launch_s + p->fit_s;
+    assert_true(sum <= wall);
+    char *text = calib_result_to_json(r);
+    assert_non_null(text);
+    cJSON *j = cJSON_Parse(text);
+    const cJSON *ph = cJSON_GetObjectItem(j, "phases_s");
+    assert_non_null(ph);
+    assert_true(cJSON_GetObjectItem(ph, "gemm")->valuedouble == p->gemm_s);
+    assert_true(cJSON_GetObjectItem(ph, "layer_grid")->valuedouble == p->layer_grid_s);
+    assert_null(cJSON_GetObjectItem(ph, "gemm_fp8"));
+    assert_null(cJSON_GetObjectItem(ph, "collectives"));
+    cJSON_Delete(j);
+    calib_result back;
+    engine_error err = {{0}};
+    assert_int_equal(calib_result_from_json(text, "x.json", &back, &err), 0);
+    free(text);
+    assert_int_equal(back.has_phases, 1);
+    assert_true(fabs(back.phases.attention_s / p->attention_s - 1) < 1e-12);
+    assert_true(back.phases.grouped_s == 0);
+    calib_result_free(&back);
+}
+
 static void test_cuda_fake_per_kernel(void **state)
 {
     (void)state;
@@ -817,8 +851,11 @@ static void test_cuda_fake_per_kernel(void **state)
     o.model = &m;
     calib_result r;
     engine_error err = {{0}};
+    double w0 = calib_now_s();
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    double wall = calib_now_s() - w0;
     assert_string_equal(r.library, "cuBLAS (CUDA 13.0)");
+    assert_phases(&r, wall);
     assert_string_equal(r.model, "llama-3-8b");
     /* --quick on a GPU: 7 token counts x 4 GEMMs x TP 1 2 4 8; GEMVs of 4,
      * 64 and 1024 MB; a copy; QK^T and PV at 2 prefill and 2 decode shapes;

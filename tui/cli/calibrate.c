@@ -78,16 +78,40 @@ const cli_options cli_calibrate_options = {
               "1 a failure while measuring, 130 cancelled (Ctrl-C; nothing saved).\n",
 };
 
+#define PROGRESS_SEEN 64
 typedef struct progress_state {
     int tty;
     int last;
+    double t0;                     /* not a terminal: the run's start */
+    char seen[PROGRESS_SEEN][48];  /* not a terminal: the phases printed */
+    int n_seen;
 } progress_state;
+
+/* Not a terminal (a log, a pipe): one line per phase, the first time it is
+ * reported ("calibrate: 3.2 s: cuda: model GEMMs TP2"), so that a log
+ * shows where a long run is; the CPU's round-robin passes revisit phases
+ * and print nothing new. */
+static void progress_line(progress_state *p, const char *step)
+{
+    for (int i = 0; i < p->n_seen; i++)
+        if (!strncmp(p->seen[i], step, sizeof p->seen[i] - 1))
+            return;
+    if (p->n_seen < PROGRESS_SEEN)
+        snprintf(p->seen[p->n_seen++], sizeof p->seen[0], "%s", step);
+    fprintf(stderr, CMD ": %.1f s: %s\n", calib_now_s() - p->t0, step);
+    fflush(stderr);
+}
 
 static void on_progress(void *ctx, double f, const char *step)
 {
     progress_state *p = ctx;
     int pct = (int)(f * 100.0 + 0.5);
-    if (!p->tty || pct == p->last)
+    if (!p->tty) {
+        if (step && step[0])
+            progress_line(p, step);
+        return;
+    }
+    if (pct == p->last)
         return;
     p->last = pct;
     fprintf(stderr, "\rcalibrating %3d%%  %-28.28s", pct, step ? step : "");
@@ -294,6 +318,30 @@ static void print_kernels(const calib_result *r)
         printf("                note: %s\n", r->kernel_note);
 }
 
+/* "phases: layer grid 2.1 s, model GEMMs 5.0 s, ..." - the phases that ran. */
+static void print_phases(const calib_result *r)
+{
+    if (!r->has_phases)
+        return;
+    const calib_phase_times *p = &r->phases;
+    const struct {
+        const char *name;
+        double s;
+    } P[] = {{"layer grid", p->layer_grid_s},   {"model GEMMs", p->gemm_s},
+             {"fp8 GEMMs", p->gemm_fp8_s},      {"grouped MoE", p->grouped_s},
+             {"GEMV", p->gemv_s},               {"copy", p->copy_s},
+             {"attention", p->attention_s},     {"launch", p->launch_s},
+             {"collectives", p->collectives_s}, {"fit", p->fit_s}};
+    printf("phases:");
+    const char *sep = " ";
+    for (size_t i = 0; i < sizeof P / sizeof P[0]; i++)
+        if (P[i].s > 0) {
+            printf("%s%s %.2f s", sep, P[i].name, P[i].s);
+            sep = ", ";
+        }
+    printf("\n");
+}
+
 static void print_text(const calib_result *r, const char *saved)
 {
     print_device(r);
@@ -302,6 +350,7 @@ static void print_text(const calib_result *r, const char *saved)
     print_comm_fits(r);
     print_kernels(r);
     printf("wall time: %.1f s\n", r->wall_s);
+    print_phases(r);
     if (saved)
         printf("saved: %s%s\n", saved,
                strcmp(r->dev.backend, "cpu") ? "" : " (CPU: used only when named explicitly)");
@@ -403,7 +452,11 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
     int json = opts->v.json;
     char note[ENGINE_ERROR_MAX + 64] = "";
     auto_backend(&o, note, sizeof note);
-    progress_state ps = {isatty(STDERR_FILENO), -1};
+    progress_state ps;
+    memset(&ps, 0, sizeof ps);
+    ps.tty = isatty(STDERR_FILENO);
+    ps.last = -1;
+    ps.t0 = wall0;
     o.progress = on_progress;
     o.progress_ctx = &ps;
 

@@ -149,6 +149,8 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
     if (!(c->ttft_slo_s >= 0 && isfinite(c->ttft_slo_s)) ||
         !(c->tpot_slo_s >= 0 && isfinite(c->tpot_slo_s)))
         return engine_errorf(err, "load: SLO: must be finite and non-negative");
+    if (!(c->measure_s >= 0) || !isfinite(c->measure_s))
+        return engine_errorf(err, "load: measure_s: must be a finite number of seconds >= 0");
     if (c->one_of < 0 || c->one_of > ENGINE_MAX_GPUS || c->warmup < 0)
         return engine_errorf(err, "load: one_of: must be 0..%d, warmup >= 0", ENGINE_MAX_GPUS);
     if (!(c->slo_percentile > 0 && c->slo_percentile <= 100))
@@ -685,6 +687,8 @@ static int counted(const sim_ws *w, const engine_sim_config *c, int i)
     if (c->arrival == ENGINE_SIM_CLOSED && c->closed_start == ENGINE_SIM_START_STEADY &&
         !w->req[i].win)
         return 0;
+    if (c->measure_s > 0 && !(w->req[i].done <= c->measure_s))
+        return 0;
     return i >= c->warmup && served(&w->req[i]);
 }
 
@@ -742,6 +746,25 @@ static int overloaded(const sim_ws *w, double t0, double t1)
     return grow > 2 && grow > 0.05 * arrived && q2 > q1;
 }
 
+/* A time window (measure_s): the rates of the measured requests, over the
+ * span from the first arrival to the last of their completions (GenAI-Perf's
+ * duration: its records' first request start to last response). */
+static void window_rates(const engine_sim_config *c, const sim_ws *w, double t0,
+                         engine_sim_result *o)
+{
+    double last = t0, tokens = 0;
+    for (int i = 0; i < w->n; i++) {
+        if (!counted(w, c, i))
+            continue;
+        tokens += w->req[i].gen;
+        last = fmax(last, w->req[i].done);
+    }
+    double d = last > t0 ? last - t0 : 0;
+    o->output_tokens_per_s = d > 0 ? tokens / d : 0;
+    o->requests_per_s = d > 0 ? o->measured / d : 0;
+    o->goodput_requests_per_s = d > 0 ? o->good / d : 0;
+}
+
 static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_result *o)
 {
     double t0 = INFINITY, t1 = 0, end = 0, tokens = 0;
@@ -768,6 +791,8 @@ static void figures(const engine_sim_config *c, sim_ws *w, int dp, engine_sim_re
     o->requests_per_s = o->completed / d;
     o->goodput_requests_per_s = good / d;
     o->good = good;
+    if (c->measure_s > 0)
+        window_rates(c, w, t0, o);
     o->ttft = pct_of(w, c, m_ttft, &o->ttft_at_slo_s);
     o->tpot = pct_of(w, c, m_tpot, &o->tpot_at_slo_s);
     double e2e_at;

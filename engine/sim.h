@@ -153,6 +153,11 @@ typedef struct engine_sim_config {
     int warmup;           /* the first warmup requests are served but left out of
                            * the percentiles and the goodput count (0: none) */
     engine_sim_start closed_start; /* CLOSED: how the clients start (0: BURST) */
+    double measure_s;     /* > 0: only the requests done by this time (s after
+                           * t = 0) are measured, the rates taken over them
+                           * (perf_analyzer's time windows: "Only counting
+                           * requests that end within the time interval");
+                           * 0: every request */
 } engine_sim_config;
 
 typedef struct engine_sim_pct {

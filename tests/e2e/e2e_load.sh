@@ -88,6 +88,14 @@ awk -v b="$burst_ttft" -v s="$(ttft_p50)" 'BEGIN { exit !(s > 0 && s < b) }' ||
 run load $base --total-concurrency 16 --closed-start steady
 expect_rc 0
 expect_out '^load: closed loop, 16 requests in flight \(steady start: measured in the steady window\)'
+# a time window: only the requests done by then are measured
+
+run load $base --total-concurrency 16 --requests 500 --json
+[ "$(json_val requests_measured)" = 500 ] || fail "$what: without a window not every request measured"
+grep -q '"measure_window_s":	null,' "$tmp/out" || fail "$what: measure_window_s not null"
+run load $base --total-concurrency 16 --measure-window 10
+expect_rc 0
+expect_out 'measured: those done by 10.0 s, '
 
 # a trace, with a header
 printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n1.0,300,30\n' >"$tmp/t.csv"
@@ -128,6 +136,12 @@ expect_err "^shardscope load: --prompt-dist: expected uniform:LO-HI"
 run load $base --rate 5 --closed-start steady
 expect_rc 2
 expect_err "^shardscope load: --closed-start: only with --total-concurrency \\(a closed loop\\)$"
+run load $base --total-concurrency 4 --closed-start steady --measure-window 5
+expect_rc 2
+expect_err "^shardscope load: --measure-window: not with --closed-start steady \\(its own window\\)$"
+run load $base --total-concurrency 4 --measure-window 0
+expect_rc 2
+expect_err "^shardscope load: --measure-window: expected a number"
 run load $base --total-concurrency 4 --closed-start random
 expect_rc 2
 expect_err "^shardscope load: --closed-start: expected burst\\|steady, got 'random'$"

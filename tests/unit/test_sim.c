@@ -614,6 +614,49 @@ static void test_inflight_by_hand(void **state)
     fx_free(&f);
 }
 
+/* A time window (measure_s, perf_analyzer's "requests that end within the
+ * time interval"): a closed loop of 2 on a single server (max_num_seqs 1,
+ * fixed 512 + 64 tokens), worked by hand.  Both start at t = 0; request k
+ * is done at (k + 1) S, S = prefill P + the 63 decode steps; request 0's
+ * TTFT is P, every later one waits a whole service first: S + P.  A window
+ * of 2.5 S measures requests 0 and 1 only (mean TTFT P + S / 2, the rates
+ * over their 2 S); without it all 6 count. */
+static void test_measure_window_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.arrival = ENGINE_SIM_CLOSED;
+    f.c.concurrency = 2;
+    f.c.requests = 6;
+    f.c.max_num_seqs = 1;
+    f.c.exact = 1;
+    double p, dec = ts_alone_steps_s(&f.st, &f.st, 512, 64, &p);
+    double sv = p + dec;
+    engine_sim_result all, w;
+    fx_run(&f, &all);
+    assert_int_equal(all.measured, 6);
+    assert_near(all.ttft.mean, (p + 5 * (sv + p)) / 6, 1e-12);
+    assert_near(all.duration_s, 6 * sv, 1e-12);
+    f.c.measure_s = 2.5 * sv;
+    fx_run(&f, &w);
+    assert_int_equal(w.completed, 6);
+    assert_int_equal(w.measured, 2);
+    assert_near(w.ttft.mean, p + sv / 2, 1e-12);
+    assert_near(w.ttft.p50, p + sv / 2, 1e-12);
+    assert_near(w.e2e.mean, 1.5 * sv, 1e-12);
+    assert_near(w.requests_per_s, 1 / sv, 1e-12);
+    assert_near(w.output_tokens_per_s, 64 / sv, 1e-9);
+    assert_near(w.duration_s, 6 * sv, 1e-12); /* the run itself is unchanged */
+    engine_error err = {{0}};
+    f.c.measure_s = -1;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    assert_non_null(strstr(err.msg, "measure_s"));
+    f.c.measure_s = NAN;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -632,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_closed_start_by_hand),
         cmocka_unit_test(test_closed_start_steady_laws),
         cmocka_unit_test(test_inflight_by_hand),
+        cmocka_unit_test(test_measure_window_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,12 @@ static const cli_opt LOAD_OPTS[] = {
      .help = "how the closed loop's clients start: all at t = 0, every\n"
              "request measured (burst, default; vLLM's benchmark_serving), or\n"
              "spread over one cycle, measured in the steady window (steady)"},
+    {.name = "--measure-window", .kind = CLI_OPT_DOUBLE, .arg = "S", .min = 1e-6, .max = 1e9,
+     .off = CLI_AT(measure_window),
+     .help = "measure only the requests done by S seconds after the start,\n"
+             "the rates over them (perf_analyzer's time windows, as GenAI-Perf\n"
+             "runs with --measurement-interval I: S = 3.6 I); not with\n"
+             "--closed-start steady or --disagg"},
     {.name = "--trace", .kind = CLI_OPT_STRING, .arg = "FILE", .off = CLI_AT(trace),
      .help = "CSV of arrival_s,prompt_tokens,output_tokens (an\n"
              "optional header line; '#' comments); its arrivals unless\n"
@@ -270,6 +276,10 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
         return engine_errorf(err, "--closed-start: only with --total-concurrency (a closed loop)");
     if (CLI_SEEN(o, closed_start))
         c->closed_start = (engine_sim_start)v->closed_start;
+    if (CLI_SEEN(o, measure_window) && c->closed_start == ENGINE_SIM_START_STEADY)
+        return engine_errorf(err, "--measure-window: not with --closed-start steady (its own window)");
+    if (CLI_SEEN(o, measure_window))
+        c->measure_s = v->measure_window;
     c->seed = st->s.seed;
     c->ttft_slo_s = CLI_SEEN(o, ttft_ms) ? v->ttft_ms / 1e3 : 0;
     c->tpot_slo_s = CLI_SEEN(o, itl_ms) ? v->itl_ms / 1e3 : 0;
@@ -347,6 +357,10 @@ static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
         cJSON_AddStringToObject(o, "closed_start", engine_sim_start_name(c->closed_start));
     else
         cJSON_AddNullToObject(o, "closed_start");
+    if (c->measure_s > 0)
+        cli_json_add_number(o, "measure_window_s", c->measure_s);
+    else
+        cJSON_AddNullToObject(o, "measure_window_s");
     if (trace)
         cJSON_AddStringToObject(o, "trace", trace);
     else
@@ -414,6 +428,7 @@ static void load_json_result(cJSON *root, const engine_stepper *st, const engine
     cli_json_add_number(root, "kv_use", r->kv_use);
     cJSON_AddNumberToObject(root, "requests_completed", r->completed);
     cJSON_AddNumberToObject(root, "requests_rejected", r->rejected);
+    cJSON_AddNumberToObject(root, "requests_measured", r->measured);
     cli_json_add_number(root, "duration_s", r->duration_s);
     cJSON_AddNumberToObject(root, "steps", (double)r->steps);
     cli_json_add_number(root, "busy_fraction", r->busy_fraction);
@@ -477,6 +492,10 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
     if (trace && c->arrival != ENGINE_SIM_TRACE)
         printf(" (lengths from %s)", trace);
     printf(", %d requests, ", c->arrival == ENGINE_SIM_TRACE ? c->n_trace : c->requests);
+    if (c->measure_s > 0) {
+        char w[32];
+        printf("measured: those done by %s, ", fmt_seconds(c->measure_s, NULL, w, sizeof w));
+    }
     if (!trace) {
         print_dist("prompt", c->prompt, &c->prompt_dist);
         print_dist(", output", c->gen, &c->gen_dist);
@@ -799,6 +818,8 @@ static int disagg_flags(const cli_opts *o)
     else if (CLI_SEEN(o, load_disagg) &&
              (CLI_SEEN(o, tp) || CLI_SEEN(o, pp) || CLI_SEEN(o, dp) || CLI_SEEN(o, ep)))
         msg = "--tp/--pp/--dp/--ep: with --disagg the pools are --prefill-tp and --decode-tp";
+    else if (CLI_SEEN(o, load_disagg) && CLI_SEEN(o, measure_window))
+        msg = "--measure-window: not with --disagg";
     if (!msg)
         return 0;
     fprintf(stderr, "shardscope load: %s\n", msg);

@@ -128,6 +128,7 @@ typedef struct cli_values {
     int requests, max_num_seqs, max_batched_tokens, scheduler;
     double slo_percentile;
     int closed_start; /* ENUM engine_sim_start */
+    double measure_window; /* load --measure-window S */
     /* recommend --rate (fleet sizing) */
     int disagg; /* ENUM engine_fleet_disagg */
     /* load --disagg xPyD */

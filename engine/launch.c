@@ -66,7 +66,7 @@ typedef struct line {
     char *buf;
     size_t len, used;
     int over;
-    char notes[640];
+    char notes[1280];
     size_t nused;
 } line;
 
@@ -326,8 +326,65 @@ static void spec_note(engine_launch_fw fw, const engine_scenario *s, line *l)
     }
 }
 
+/* The disaggregation form of each framework, for one pool's server:
+ *  vLLM (docs.vllm.ai features/nixl_connector_usage, v0.10 and later):
+ *    --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+ *    on both pools' servers, a proxy in front that sends each request to a
+ *    prefill server first (vLLM's toy_proxy_server.py --prefiller-hosts /
+ *    --decoder-hosts); NVIDIA Dynamo runs the same engine arguments as
+ *    `python -m dynamo.vllm --disaggregation-mode prefill|decode` behind
+ *    `python -m dynamo.frontend` (ai-dynamo/dynamo@11bc2e86
+ *    examples/backends/vllm/launch/disagg.sh);
+ *  SGLang (docs.sglang.io advanced_features/pd_disaggregation, v0.5):
+ *    --disaggregation-mode prefill|decode (transfer engine Mooncake by
+ *    default, --disaggregation-transfer-backend nixl the other), and the
+ *    router `python -m sglang_router.launch_router --pd-disaggregation
+ *    --prefill URL --decode URL`;
+ *  TensorRT-LLM (examples/disaggregated/README.md, 1.x): each server's
+ *    --config YAML carries cache_transceiver_config (backend UCX or NIXL),
+ *    a context server's disable_overlap_scheduler: true, and
+ *    `trtllm-serve disaggregated -c disagg_config.yaml` (context_servers
+ *    and generation_servers urls) is the front. */
+static void gen_role(engine_launch_fw fw, engine_launch_role role, line *l)
+{
+    const char *pool = role == ENGINE_LAUNCH_PREFILL ? "prefill" : "decode";
+    if (role == ENGINE_LAUNCH_SERVE)
+        return;
+    switch (fw) {
+    case ENGINE_LAUNCH_VLLM:
+        put(l, " --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":"
+               "\"kv_both\"}'");
+        note(l, "xPyD %s server: a proxy sends each request to a prefill server first "
+                "(vLLM's toy_proxy_server.py --prefiller-hosts/--decoder-hosts; or NVIDIA "
+                "Dynamo: python -m dynamo.vllm --disaggregation-mode %s with these engine "
+                "arguments, behind python -m dynamo.frontend)", pool, pool);
+        break;
+    case ENGINE_LAUNCH_SGLANG:
+        put(l, " --disaggregation-mode %s", pool);
+        note(l, "xPyD %s server (KV over Mooncake, or --disaggregation-transfer-backend "
+                "nixl): front both pools with python -m sglang_router.launch_router "
+                "--pd-disaggregation --prefill http://PREFILL:PORT --decode http://DECODE:PORT",
+             pool);
+        break;
+    default:
+        note(l, "xPyD %s server: cache_transceiver_config: {backend: UCX}%s in --config; "
+                "front both pools with trtllm-serve disaggregated -c disagg_config.yaml "
+                "(context_servers and generation_servers urls)",
+             role == ENGINE_LAUNCH_PREFILL ? "context" : "generation",
+             role == ENGINE_LAUNCH_PREFILL ? " and disable_overlap_scheduler: true" : "");
+        break;
+    }
+}
+
 int engine_launch_line(engine_launch_fw fw, const engine_scenario *s, const engine_result *r,
                        char *buf, size_t len)
+{
+    return engine_launch_role_line(fw, ENGINE_LAUNCH_SERVE, s, r, buf, len);
+}
+
+int engine_launch_role_line(engine_launch_fw fw, engine_launch_role role,
+                            const engine_scenario *s, const engine_result *r, char *buf,
+                            size_t len)
 {
     line l;
     memset(&l, 0, sizeof l);
@@ -350,6 +407,9 @@ int engine_launch_line(engine_launch_fw fw, const engine_scenario *s, const engi
     default:
         return -1;
     }
+    if ((unsigned)role >= ENGINE_LAUNCH_ROLE_COUNT)
+        return -1;
+    gen_role(fw, role, &l);
     spec_note(fw, s, &l);
     return finish(&l);
 }

@@ -24,7 +24,7 @@ typedef enum engine_launch_fw {
 } engine_launch_fw;
 
 /* Enough for any line launch writes. */
-#define ENGINE_LAUNCH_MAX 1024
+#define ENGINE_LAUNCH_MAX 2048
 
 /* "vllm", "sglang", "trtllm": the keys of recommend --json's `launch`. */
 const char *engine_launch_name(engine_launch_fw fw);
@@ -56,5 +56,23 @@ int engine_launch_max_len(const engine_scenario *s);
  * "" when len > 0). */
 int engine_launch_line(engine_launch_fw fw, const engine_scenario *s, const engine_result *r,
                        char *buf, size_t len);
+
+/* The role of a server in a disaggregated (xPyD) plan. */
+typedef enum engine_launch_role {
+    ENGINE_LAUNCH_SERVE = 0, /* aggregated: prefill and decode (engine_launch_line) */
+    ENGINE_LAUNCH_PREFILL,   /* an xPyD prefill (context) server */
+    ENGINE_LAUNCH_DECODE,    /* an xPyD decode (generation) server */
+    ENGINE_LAUNCH_ROLE_COUNT
+} engine_launch_role;
+
+/* engine_launch_line for one pool's server of an xPyD plan (r: one
+ * server's plan, dp its replicas in one EP group), with each framework's
+ * documented disaggregation form (launch.c gen_role: the KV connector or
+ * transfer role as flags where the command takes them, the config keys
+ * and the front-end router that pairs the pools as notes).  Same returns;
+ * role ENGINE_LAUNCH_SERVE gives engine_launch_line's line. */
+int engine_launch_role_line(engine_launch_fw fw, engine_launch_role role,
+                            const engine_scenario *s, const engine_result *r, char *buf,
+                            size_t len);
 
 #endif /* SHARDSCOPE_LAUNCH_H */

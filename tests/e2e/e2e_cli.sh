@@ -1237,6 +1237,10 @@ run recommend --model llama-3-70b --gpu h100-sxm --prompt 4096 --rate 4 --ttft-m
 expect_rc 0
 expect_out '^	"kind":	"disaggregated",$'
 expect_out '^	"launch_prefill":	\{$'
+# xPyD launch lines carry each framework's disaggregation form
+expect_out '^		"vllm":	"vllm serve .* --kv-transfer-config .*NixlConnector.*# xPyD prefill server'
+expect_out '^		"sglang":	"python -m sglang.launch_server .* --disaggregation-mode decode  # xPyD decode server'
+expect_out '^		"trtllm":	"trtllm-serve .*xPyD context server: cache_transceiver_config'
 # DP-attention EP (ep = tp x replicas) is searched: DeepSeek-V3 fp8 at 20
 # requests/s fits 8 H200s as one EP8 group of 8 TP1 replicas (before, the
 # search answered 16 GPUs, 2 x TP8); `load` on that plan at the answer's
@@ -1280,6 +1284,12 @@ run load --model deepseek-v3 --gpu h200 --disagg 2P8D --prefill-tp 1 --prefill-p
 expect_rc 0
 expect_out '^DeepSeek-V3 on 14 x H200 SXM: disaggregated 2P8D tp1pp3/tp1 \(prefill 2 x TP1 PP3 EP2, decode 8 x TP1 EP8\)$'
 expect_out "^  SLO at p99     $fleet_p99: met$"
+# the pools' launch lines: one EP group a server (were missing when a pool's
+# EP group spans replicas)
+run recommend --model deepseek-v3 --gpu h200 --gpus-max 16 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --disagg only --json
+expect_rc 0
+expect_out '^		"sglang":	"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --pp-size 1 --dp-size 8 --enable-dp-attention --ep-size 8 .* --disaggregation-mode decode '
+expect_out '^		"sglang":	"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 2 --pp-size 3 --dp-size 2 --enable-dp-attention --ep-size 2 .* --disaggregation-mode prefill '
 run load --model deepseek-v3 --gpu h200 --gpus 8 --decode-ep 8
 expect_rc 2
 expect_err_exact "shardscope load: --prefill-pp/--decode-pp/--prefill-ep/--decode-ep/--prefill-dtype: only with --disagg xPyD"

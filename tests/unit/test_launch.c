@@ -3,7 +3,8 @@
  * hand: Llama-3-70B TP4 on 4 x H100 (80 GB) at fp8, a Mixtral EP plan with
  * DP attention and one whose EP group spans two of four replicas, the
  * framework memory rules, the KV dtype, a pre-quantized checkpoint, a model
- * without a Hugging Face id, and refusals.
+ * without a Hugging Face id, refusals, and the xPyD pools' disaggregation
+ * flags and notes.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -304,6 +305,84 @@ static void test_speculation_notes(void **state)
                               "tokens: num_nextn_predict_layers)"));
 }
 
+/* xPyD pools (engine_launch_role_line): the same TP4 fp8 server as
+ * test_llama70b_tp4_fp8 with each framework's documented disaggregation
+ * form, checked by hand against its documentation: vLLM's NixlConnector
+ * kv-transfer-config on both pools (nixl_connector_usage; Dynamo's
+ * disagg.sh: --disaggregation-mode prefill|decode behind dynamo.frontend),
+ * SGLang's --disaggregation-mode and its PD router (pd_disaggregation),
+ * TensorRT-LLM's cache_transceiver_config, a context server's
+ * disable_overlap_scheduler and `trtllm-serve disaggregated`
+ * (examples/disaggregated).  SERVE is engine_launch_line's line; an
+ * unknown role is refused. */
+static void test_disagg_roles(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_70b();
+    snprintf(m.hf_id, sizeof m.hf_id, "meta-llama/Meta-Llama-3-70B-Instruct");
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(3e-6, 367);
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    s.weight_dtype = ENGINE_FP8;
+    s.batch = 8;
+    engine_result r = eval_at(&s, 4, 1, 1, 1);
+    char a[ENGINE_LAUNCH_MAX], b[ENGINE_LAUNCH_MAX];
+    for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
+        assert_int_equal(engine_launch_line((engine_launch_fw)f, &s, &r, a, sizeof a), 0);
+        assert_int_equal(engine_launch_role_line((engine_launch_fw)f, ENGINE_LAUNCH_SERVE, &s,
+                                                 &r, b, sizeof b), 0);
+        assert_string_equal(a, b);
+        assert_null(strstr(a, "xPyD"));
+        assert_int_equal(engine_launch_role_line((engine_launch_fw)f, ENGINE_LAUNCH_ROLE_COUNT,
+                                                 &s, &r, b, sizeof b), -1);
+    }
+    assert_int_equal(engine_launch_role_line(ENGINE_LAUNCH_VLLM, ENGINE_LAUNCH_PREFILL, &s, &r,
+                                             b, sizeof b), 0);
+    assert_string_equal(
+        b, "vllm serve meta-llama/Meta-Llama-3-70B-Instruct --tensor-parallel-size 4 "
+           "--pipeline-parallel-size 1 --data-parallel-size 1 --gpu-memory-utilization 0.90 "
+           "--max-num-seqs 8 --max-model-len 1280 --quantization fp8 --kv-transfer-config "
+           "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'  # xPyD prefill "
+           "server: a proxy sends each request to a prefill server first (vLLM's "
+           "toy_proxy_server.py --prefiller-hosts/--decoder-hosts; or NVIDIA Dynamo: python -m "
+           "dynamo.vllm --disaggregation-mode prefill with these engine arguments, behind "
+           "python -m dynamo.frontend)");
+    assert_int_equal(engine_launch_role_line(ENGINE_LAUNCH_VLLM, ENGINE_LAUNCH_DECODE, &s, &r,
+                                             b, sizeof b), 0);
+    assert_non_null(strstr(b, " --kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+                              "\"kv_role\":\"kv_both\"}'  # xPyD decode server"));
+    assert_non_null(strstr(b, "--disaggregation-mode decode with these"));
+    assert_int_equal(engine_launch_role_line(ENGINE_LAUNCH_SGLANG, ENGINE_LAUNCH_PREFILL, &s,
+                                             &r, b, sizeof b), 0);
+    assert_string_equal(
+        b, "python -m sglang.launch_server --model-path meta-llama/Meta-Llama-3-70B-Instruct "
+           "--tp-size 4 --pp-size 1 --dp-size 1 --mem-fraction-static 0.86 "
+           "--max-running-requests 8 --context-length 1280 --quantization fp8 "
+           "--disaggregation-mode prefill  # xPyD prefill server (KV over Mooncake, or "
+           "--disaggregation-transfer-backend nixl): front both pools with python -m "
+           "sglang_router.launch_router --pd-disaggregation --prefill http://PREFILL:PORT "
+           "--decode http://DECODE:PORT");
+    assert_int_equal(engine_launch_role_line(ENGINE_LAUNCH_SGLANG, ENGINE_LAUNCH_DECODE, &s,
+                                             &r, b, sizeof b), 0);
+    assert_non_null(strstr(b, " --disaggregation-mode decode  # xPyD decode server"));
+    assert_int_equal(engine_launch_role_line(ENGINE_LAUNCH_TRTLLM, ENGINE_LAUNCH_PREFILL, &s,
+                                             &r, b, sizeof b), 0);
+    assert_string_equal(
+        b, "trtllm-serve meta-llama/Meta-Llama-3-70B-Instruct --backend pytorch --tp_size 4 "
+           "--pp_size 1 --max_batch_size 8 --max_seq_len 1280 "
+           "--kv_cache_free_gpu_memory_fraction 0.86  # fp8 weights: serve an FP8 checkpoint "
+           "(e.g. NVIDIA Model Optimizer); xPyD context server: cache_transceiver_config: "
+           "{backend: UCX} and disable_overlap_scheduler: true in --config; front both pools "
+           "with trtllm-serve disaggregated -c disagg_config.yaml (context_servers and "
+           "generation_servers urls)");
+    assert_int_equal(engine_launch_role_line(ENGINE_LAUNCH_TRTLLM, ENGINE_LAUNCH_DECODE, &s,
+                                             &r, b, sizeof b), 0);
+    assert_non_null(strstr(b, "xPyD generation server: cache_transceiver_config: {backend: "
+                              "UCX} in --config; front"));
+    assert_null(strstr(b, "disable_overlap_scheduler"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_memory_rule_free),
         cmocka_unit_test(test_dtypes),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_disagg_roles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

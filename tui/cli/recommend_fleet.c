@@ -193,19 +193,32 @@ static void why_lines(const engine_fleet_request *q, const engine_fleet_result *
     }
 }
 
+/* The plan of the launch lines for pool `role` of o (ENGINE_LAUNCH_SERVE:
+ * the aggregated plan; xPyD: the pool's, dp its replicas, so the lines
+ * say how many servers the pool starts) evaluated at o's concurrency into
+ * *er; 0 when it evaluates. */
+static int launch_eval(const engine_fleet_request *q, const engine_fleet_option *o,
+                       engine_launch_role role, engine_scenario *s, engine_result *er)
+{
+    engine_plan p = role == ENGINE_LAUNCH_SERVE     ? o->plan
+                    : role == ENGINE_LAUNCH_PREFILL ? o->dplan.prefill
+                                                    : o->dplan.decode;
+    engine_fleet_pool_scenario(q, o, role == ENGINE_LAUNCH_PREFILL, p, s);
+    s->batch = o->max_num_seqs;
+    return engine_evaluate(s, p, er, NULL) == 0 && er->valid ? 0 : -1;
+}
+
 static void print_launch(const engine_fleet_request *q, const engine_fleet_option *o,
-                         int prefill, engine_plan p, const char *what)
+                         engine_launch_role role, const char *what)
 {
     engine_scenario s;
-    engine_fleet_pool_scenario(q, o, prefill, p, &s);
-    s.batch = o->max_num_seqs;
     engine_result er;
-    if (engine_evaluate(&s, p, &er, NULL) != 0 || !er.valid)
+    if (launch_eval(q, o, role, &s, &er) != 0)
         return;
     char line[ENGINE_LAUNCH_MAX];
     printf("launch%s:\n", what);
     for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++)
-        if (engine_launch_line((engine_launch_fw)f, &s, &er, line, sizeof line) == 0)
+        if (engine_launch_role_line((engine_launch_fw)f, role, &s, &er, line, sizeof line) == 0)
             printf("  %-7s %s\n", engine_launch_name((engine_launch_fw)f), line);
 }
 
@@ -245,14 +258,10 @@ static void print_text(const engine_fleet_request *q, const engine_fleet_result 
         return;
     const engine_fleet_option *o = &r->chosen;
     if (o->disagg) {
-        print_launch(q, o, 1, (engine_plan){o->dplan.prefill.tp, o->dplan.prefill.pp, 1,
-                                         o->dplan.prefill.ep}, " (one prefill replica)");
-        print_launch(q, o, 0, (engine_plan){o->dplan.decode.tp, o->dplan.decode.pp, 1,
-                                         o->dplan.decode.ep}, " (one decode replica)");
-        printf("  (each framework's disaggregation flags - KV connector, roles - are not "
-               "generated)\n");
+        print_launch(q, o, ENGINE_LAUNCH_PREFILL, " (the prefill pool)");
+        print_launch(q, o, ENGINE_LAUNCH_DECODE, " (the decode pool)");
     } else {
-        print_launch(q, o, 0, o->plan, "");
+        print_launch(q, o, ENGINE_LAUNCH_SERVE, "");
     }
 }
 
@@ -319,13 +328,11 @@ static cJSON *option_json(const engine_fleet_option *o)
 }
 
 static void launch_json(cJSON *root, const char *key, const engine_fleet_request *q,
-                        const engine_fleet_option *o, int prefill, engine_plan p)
+                        const engine_fleet_option *o, engine_launch_role role)
 {
     engine_scenario s;
-    engine_fleet_pool_scenario(q, o, prefill, p, &s);
-    s.batch = o->max_num_seqs;
     engine_result er;
-    if (engine_evaluate(&s, p, &er, NULL) != 0 || !er.valid) {
+    if (launch_eval(q, o, role, &s, &er) != 0) {
         cJSON_AddNullToObject(root, key);
         return;
     }
@@ -333,7 +340,7 @@ static void launch_json(cJSON *root, const char *key, const engine_fleet_request
     char line[ENGINE_LAUNCH_MAX];
     for (int f = 0; f < ENGINE_LAUNCH_COUNT && l; f++) {
         const char *name = engine_launch_name((engine_launch_fw)f);
-        if (engine_launch_line((engine_launch_fw)f, &s, &er, line, sizeof line) == 0)
+        if (engine_launch_role_line((engine_launch_fw)f, role, &s, &er, line, sizeof line) == 0)
             cJSON_AddStringToObject(l, name, line);
         else
             cJSON_AddNullToObject(l, name);
@@ -349,14 +356,12 @@ static void add_launches(cJSON *root, const engine_fleet_request *q, const engin
     }
     const engine_fleet_option *o = &r->chosen;
     if (!o->disagg) {
-        launch_json(root, "launch", q, o, 0, o->plan);
+        launch_json(root, "launch", q, o, ENGINE_LAUNCH_SERVE);
         cJSON_AddNullToObject(root, "launch_prefill");
         return;
     }
-    engine_plan d = o->dplan.decode, p = o->dplan.prefill;
-    d.dp = p.dp = 1;
-    launch_json(root, "launch", q, o, 0, d);
-    launch_json(root, "launch_prefill", q, o, 1, p);
+    launch_json(root, "launch", q, o, ENGINE_LAUNCH_DECODE);
+    launch_json(root, "launch_prefill", q, o, ENGINE_LAUNCH_PREFILL);
 }
 
 static int print_json(const engine_fleet_request *q, const engine_fleet_result *r, unsigned aq)

@@ -175,7 +175,7 @@
     "steady start has it) lifts them to 0.4-1.0x but the 70B's lock-stepped waves to 1.3-5.2x; " \
     "GenAI-Perf's defaults (10 s windows, stability 999) count every request ending in the "     \
     "first 36 s, the start's first wave with them; its 2025 default, max(10, 2C) requests (load "   \
-    "--requests 2C), brings these rows to 0.64-1.44x but the 70B's to 1.3-7.2x, and time windows " \
+    "--requests 2C), brings these rows to 0.64-1.44x but the 70B's to 0.9-7.2x, and time windows " \
     "(load --measure-window 3.6 I, I = 30 or 100 s) leave them at 0.16-0.68x; NIM's engine limits " \
     "and interval are unpublished"
 #define N_REQ                                                                                      \

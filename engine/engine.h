@@ -435,6 +435,13 @@ typedef struct engine_framework {
                                * the pairs back over the op's rows (TensorRT-LLM's
                                * CUTLASS MoE: eval.c moe_serial); 0: the per-token
                                * permute / unpermute estimate */
+    int local_kv_full;        /* 1: its KV cache gives a local-attention layer
+                               * (sliding window or chunk) blocks for the whole
+                               * sequence, as for a global one: one attention
+                               * window for every layer unless the run lists
+                               * them (TensorRT-LLM's KVCacheManager:
+                               * max_attention_window_vec = [max_seq_len]);
+                               * 0: a local layer keeps at most its window */
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many
@@ -604,6 +611,9 @@ typedef struct engine_scenario {
                                   * or forced on / off */
     engine_graphs tbo;           /* two-batch overlap: the framework's, on, off */
     engine_graphs fuse_ar_norm;  /* fused all-reduce + norm: the framework's, on, off */
+    engine_graphs local_kv_full; /* local layers' KV for the whole sequence: the
+                                  * framework's (engine_framework.local_kv_full),
+                                  * on (full), off (the window only) */
     engine_a2a a2a;              /* EP dispatch/combine kernels (default NCCL) */
     engine_sampling sampling;    /* the sampler's path (default plain) */
     int redundant_experts;       /* extra physical expert slots of an EP plan
@@ -949,6 +959,9 @@ int engine_fw_version_parse(const char *name);
  * scenario's choice, else its framework's. */
 int engine_scenario_tbo(const engine_scenario *s);
 int engine_scenario_fuse_ar_norm(const engine_scenario *s);
+/* 1 when s's local-attention layers hold KV for the whole sequence (its
+ * local_kv_full, else its framework's); 0: at most their window. */
+int engine_scenario_local_kv_full(const engine_scenario *s);
 /* The sampler's kernels per step on `sampling`'s path under profile fw
  * (plain: sampler_kernels, 0 counting as one; top-p adds top_p_kernels;
  * full adds penalty_kernels too); *passes (may be NULL) gets their passes

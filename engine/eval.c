@@ -341,6 +341,8 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
         return fail(err, "tbo", "must be default, on or off");
     if ((unsigned)s->fuse_ar_norm >= ENGINE_GRAPHS_COUNT)
         return fail(err, "fuse_ar_norm", "must be default, on or off");
+    if ((unsigned)s->local_kv_full >= ENGINE_GRAPHS_COUNT)
+        return fail(err, "local_kv_full", "must be default, on or off");
     if ((unsigned)s->a2a >= ENGINE_A2A_COUNT)
         return fail(err, "a2a", "must be nccl, deepep or deepep-ll");
     if ((unsigned)s->sampling >= ENGINE_SAMPLING_COUNT)
@@ -569,6 +571,12 @@ int engine_scenario_fuse_ar_norm(const engine_scenario *s)
                      (s->framework ? s->framework : engine_framework_generic_ref())->fuse_ar_norm);
 }
 
+int engine_scenario_local_kv_full(const engine_scenario *s)
+{
+    return switch_of(s->local_kv_full,
+                     (s->framework ? s->framework : engine_framework_generic_ref())->local_kv_full);
+}
+
 /* Per-expert coefficients of variation of the routed load (engine.h). */
 #define MOE_CV_PLAIN 1.680 /* DeepSeek-R1, no redundant experts (TensorRT-LLM EP32) */
 #define MOE_CV_EPLB 0.1215 /* the same with EPLB over 288 slots (EP36) */
@@ -789,7 +797,7 @@ static double stage_kv_bytes(const plan_ctx *c, int i, double ctx, double *local
     int n, start = stage_span(c, i, &n);
     double per = (double)c->s->batch * model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
     int nl = model_local_layers_in(m, start, n);
-    *local = per * nl * model_kv_tokens(m, 1, ctx);
+    *local = per * nl * model_kv_tokens(m, !engine_scenario_local_kv_full(c->s), ctx);
     return per * (n - nl) * ctx + *local;
 }
 
@@ -1850,7 +1858,8 @@ static double kv_token_bytes(const plan_ctx *c, double *seq_bytes)
     double ctx = (double)c->s->prompt + c->s->gen;
     int local = model_local_layers_in(c->m, 0, n0);
     double full_blocks = ceil(ctx / ENGINE_KV_BLOCK);
-    double local_blocks = ceil(model_kv_tokens(c->m, 1, ctx) / ENGINE_KV_BLOCK);
+    double local_blocks = ceil(model_kv_tokens(c->m, !engine_scenario_local_kv_full(c->s), ctx) /
+                               ENGINE_KV_BLOCK);
     *seq_bytes = ((n0 - local) * full_blocks + local * local_blocks) * ENGINE_KV_BLOCK * layer;
     if (spec_on(c->s)) { /* the draft's (or head's) cache grows with the sequence too */
         double kv_tok;

@@ -260,6 +260,7 @@ static const field_spec framework_fields[] = {
     { "deepgemm", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, deepgemm), 0, NULL, 0, NULL },
     { "decode_attn_xqa", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, decode_attn_xqa), 0, NULL, 0, NULL },
     { "moe_expand", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, moe_expand), 0, NULL, 0, NULL },
+    { "local_kv_full", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, local_kv_full), 0, NULL, 0, NULL },
 };
 
 /* --- error context ---------------------------------------------------- */

@@ -340,6 +340,23 @@ expect_rc 0
 expect_near kv_bytes 3120562176 1e-9
 expect_near kv_local_bytes 436207616 1e-9
 
+# TensorRT-LLM's KV cache gives gpt-oss's sliding-window layers blocks for
+# the whole sequence (frameworks.json trt-llm local_kv_full): 8 sequences
+# x 9216 tokens x 12 local layers x 1024 B (8 KV heads of 64, FP8, K and V)
+# = 905969664 B; --local-kv-full off keeps the 128-token window, 12582912 B.
+run eval --model gpt-oss-20b --gpu b200 --gpus 1 --tp 1 --framework trt-llm --dtype fp4 \
+    --kv-dtype fp8 --prompt 1024 --gen 8192 --batch 8
+expect_rc 0
+expect_out '^    local layers +906 MB +local layers \(windows of 128 tokens\): whole sequence each'
+run eval --model gpt-oss-20b --gpu b200 --gpus 1 --tp 1 --framework trt-llm --dtype fp4 \
+    --kv-dtype fp8 --prompt 1024 --gen 8192 --batch 8 --local-kv-full off --json
+expect_rc 0
+expect_near kv_local_bytes 12582912 1e-9
+expect_out '"local_kv_full":[[:space:]]*false'
+run eval --model gpt-oss-20b --gpu b200 --gpus 1 --tp 1 --framework trt-llm --local-kv-full maybe
+expect_rc 2
+expect_err "--local-kv-full: expected default\|on\|off, got 'maybe'"
+
 # An explicit plan the model cannot use: reported, exit 2.
 run eval --model llama-3-8b --gpu h100-sxm --gpus 3 --tp 3 --json
 expect_rc 2

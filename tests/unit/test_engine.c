@@ -960,6 +960,61 @@ static void test_kv_capacity_paged(void **state)
     assert_near(r.tokens_per_s, r323.tokens_per_s, 0);
 }
 
+/* Local layers' KV under a framework that allocates whole sequences for
+ * them (engine_framework.local_kv_full: TensorRT-LLM's KVCacheManager,
+ * max_attention_window_vec = [max_seq_len] unless kv_cache_config lists
+ * windows).  Llama-3-8B with a 1024-token window and every 4th layer global
+ * (test_attention_window), prompt 8000 + 2: 4096 B a token and layer.  The
+ * window only: 8 x 8002 + 24 x 1024 tokens; whole sequences: 32 x 8002,
+ * the local part 24 x 8002.  Decode attention still reads the window.  In
+ * the paged setup of test_kv_capacity_paged (room 53734834432 B, 513024 B
+ * of fp32 logits a sequence, prefill chunks of 8192 tokens at batch >= 2):
+ * a sequence takes 8 x 501 + 24 x 64 = 5544 layer-blocks of 65536 B with
+ * the window, 147 sequences (53734834432 / 363844608 = 147.7), and
+ * 32 x 501 = 16032 without, 51 (53734834432 / 1051186176 = 51.1).  The
+ * scenario's switch overrides the profile's both ways. */
+static void test_local_kv_full(void **state)
+{
+    (void)state;
+    ts_fixture fx;
+    engine_model m = tm_llama3_8b();
+    m.window = 1024;
+    m.global_every = 4;
+    engine_scenario s = ts_on_h100(&fx, m, 1);
+    engine_framework f = fw_test();
+    f.mem_rule = ENGINE_MEM_TOTAL;
+    f.mem_fraction = 0.9;
+    f.runtime_bytes = 1.5e9;
+    f.max_num_tokens = 8192;
+    s.framework = &f;
+    s.prompt = 8000;
+    s.gen = 2;
+    const double tok = 4096;
+    assert_int_equal(engine_scenario_local_kv_full(&s), 0);
+    engine_result rw = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(rw.mem.kv_bytes, (8 * 8002.0 + 24 * 1024.0) * tok, 1e-12);
+    assert_near(rw.mem.kv_local_bytes, 24 * 1024.0 * tok, 1e-12);
+    assert_int_equal(rw.max_concurrency, 147);
+    f.local_kv_full = 1;
+    assert_int_equal(engine_scenario_local_kv_full(&s), 1);
+    engine_result rf = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(rf.mem.kv_bytes, 32 * 8002.0 * tok, 1e-12);
+    assert_near(rf.mem.kv_local_bytes, 24 * 8002.0 * tok, 1e-12);
+    assert_int_equal(rf.max_concurrency, 51);
+    assert_near(rf.decode.attn_s, rw.decode.attn_s, 1e-15);
+    assert_near(rf.itl_s, rw.itl_s, 1e-15);
+    s.local_kv_full = ENGINE_GRAPHS_OFF; /* the run lists its windows */
+    assert_int_equal(eval_plan(&s, 1, 1, 1, 1).max_concurrency, 147);
+    f.local_kv_full = 0;
+    s.local_kv_full = ENGINE_GRAPHS_ON;
+    assert_int_equal(eval_plan(&s, 1, 1, 1, 1).max_concurrency, 51);
+    s.local_kv_full = ENGINE_GRAPHS_COUNT;
+    engine_result bad;
+    engine_error err;
+    assert_int_not_equal(engine_evaluate(&s, (engine_plan){1, 1, 1, 1}, &bad, &err), 0);
+    assert_string_equal(err.msg, "scenario: local_kv_full: must be default, on or off");
+}
+
 /* A replica runs at most max_num_seqs sequences (vLLM max_num_seqs,
  * SGLang max_running_requests, TensorRT-LLM max_batch_size): the plan of
  * test_kv_capacity_paged, whose KV cache holds 319 sequences of 1024 + 256
@@ -1743,6 +1798,7 @@ int main(void)
         cmocka_unit_test(test_pp_p2p_hand),
         cmocka_unit_test(test_moe_decode_hand),
         cmocka_unit_test(test_attention_window),
+        cmocka_unit_test(test_local_kv_full),
         cmocka_unit_test(test_chunked_attention),
         cmocka_unit_test(test_pipeline_times),
         cmocka_unit_test(test_default_microbatches),

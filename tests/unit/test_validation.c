@@ -488,8 +488,9 @@ static void test_trtllm_bench_batch(void **state)
     assert_int_equal(val_trtllm_bench_batch(preset_find_model(ts_db, "deepseek-r1"), h200, 8, 1,
                                             1024, 1024, ENGINE_FP8, ENGINE_FP8),
                      0);
-    /* the offline case runs at that cap: gpt-oss-20b on B200 fits thousands
-     * of sequences (half its layers keep 128 tokens) but trtllm-bench ran 2048 */
+    /* the offline case runs at that cap: gpt-oss-20b on B200 fits 3408
+     * sequences of 2000 tokens (6817760 tokens of FP8 KV, every layer whole:
+     * test_trt_local_kv_rows) but trtllm-bench ran 2048 */
     val_result r;
     for (int i = 0; i < val_case_count; i++)
         if (strcmp(val_cases[i].id, "trt1x-goss20b-b200-f4-tp1-off-1000-1000") == 0) {
@@ -900,7 +901,7 @@ static void test_disagg_pools_in_band(void **state)
  * runs (every llm_options.yml: cuda_graph_config enable_padding, batch_sizes
  * 1 ... 8192): every trt021, trt10 and trt1x row pads, the sizes are the yml's, and a row whose batch is
  * not a captured size runs slower for it (gpt-oss-20b on B200, 1024/8192:
- * 1454 sequences in the 2048 graph), one at a captured size not at all
+ * 739 sequences in the 1024 graph, test_trt_local_kv_rows), one at a captured size not at all
  * (1000/1000 at 2048); a DeepSeek-R1 row (MLA: trtllm-bench's max batch
  * size unverified, so the cap padding may not pass is unknown) unpadded. */
 static void test_graph_pad_rows(void **state)
@@ -942,11 +943,47 @@ static void test_graph_pad_rows(void **state)
         print_message("  %-44s batch %d: ratio %.3f padded, %.3f not\n", ids[k], r->batch,
                       r->ratio, r0.ratio);
         if (k == 0) {
-            assert_int_equal(r->batch, 1454);
+            assert_int_equal(r->batch, 739);
             assert_true(r->ratio < 0.95 * r0.ratio);
         } else {
             assert_near(r->ratio, r0.ratio, 1e-12);
         }
+    }
+}
+
+/* TensorRT-LLM 1.x gives gpt-oss's sliding-window layers KV blocks for the
+ * whole sequence: the perf-overview's llm_options.yml lists no
+ * kv_cache_config max_attention_window, and its KVCacheManager then sets
+ * max_attention_window_vec = [max_seq_len], one window and one pool for
+ * every layer (NVIDIA/TensorRT-LLM@001541bad83b84ae4c5c4a279e464572d5f690f7:
+ * tensorrt_llm/_torch/pyexecutor/resource_manager.py, "Use max_seq_len as
+ * default max_attention_window"); modeling_gpt_oss.py passes the 128-token
+ * window only to the attention kernel (attention_window_size).  So
+ * gpt-oss-20b on H200 at 1000/1000 with a BF16 cache (24 layers x 8 KV
+ * heads x 64 x 2 x 2 B = 49152 B a token) holds 127682237196.8 B / 49152 =
+ * 2597696 tokens (16-token blocks), 125 blocks a sequence: 1298 sequences,
+ * not trtllm-bench's cap of 2048 that the window-only cache would reach;
+ * on B200 at 1024/8192 (FP8, 24576 B a token) 6817760 tokens, 576 blocks
+ * a sequence: 739, not 1454. */
+static void test_trt_local_kv_rows(void **state)
+{
+    (void)state;
+    const char *ids[] = {"trt1x-goss20b-h200-f4-tp1-off-1000-1000",
+                         "trt1x-goss20b-b200-f4-tp1-off-1024-8192"};
+    const int full[] = {1298, 739}, window[] = {2048, 1454};
+    for (int k = 0; k < 2; k++) {
+        const val_result *r = result_of(ids[k]);
+        assert_non_null(r);
+        assert_true(r->ok);
+        assert_int_equal(r->batch, full[k]);
+        engine_scenario s;
+        engine_plan p;
+        engine_error err;
+        assert_int_equal(val_scenario(ts_db, r->c, &s, &p, &err), 0);
+        assert_int_equal(engine_scenario_local_kv_full(&s), 1); /* trt-llm's profile */
+        assert_int_equal(engine_max_batch(&s, p, 2048), full[k]);
+        s.local_kv_full = ENGINE_GRAPHS_OFF;
+        assert_int_equal(engine_max_batch(&s, p, 2048), window[k]);
     }
 }
 
@@ -973,6 +1010,7 @@ int main(void)
         cmocka_unit_test(test_async_sched_rows),
         cmocka_unit_test(test_modelopt_kv_rows),
         cmocka_unit_test(test_graph_pad_rows),
+        cmocka_unit_test(test_trt_local_kv_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

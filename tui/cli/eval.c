@@ -219,8 +219,12 @@ static void print_memory(const engine_scenario *s, const engine_result *r)
         if (m->global_every > 0)
             row("  global layers", fmt_bytes(r->mem.kv_bytes - r->mem.kv_local_bytes, a, sizeof a),
                 note);
-        snprintf(note, sizeof note, "local layers: at most %d tokens each (%s)", m->window,
-                 m->window_chunked ? "chunked attention" : "sliding window");
+        if (engine_scenario_local_kv_full(s))
+            snprintf(note, sizeof note, "local layers (%s of %d tokens): whole sequence each",
+                     m->window_chunked ? "chunks" : "windows", m->window);
+        else
+            snprintf(note, sizeof note, "local layers: at most %d tokens each (%s)", m->window,
+                     m->window_chunked ? "chunked attention" : "sliding window");
         row("  local layers", fmt_bytes(r->mem.kv_local_bytes, a, sizeof a), note);
     }
     row("activations", fmt_bytes(r->mem.activation_bytes, a, sizeof a),

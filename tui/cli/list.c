@@ -336,6 +336,7 @@ static int list_frameworks(const preset_db *db, int json)
             add_host_loop(o, f);
             cJSON_AddBoolToObject(o, "deepgemm", f->deepgemm != 0);
             cJSON_AddBoolToObject(o, "moe_expand", f->moe_expand != 0);
+            cJSON_AddBoolToObject(o, "local_kv_full", f->local_kv_full != 0);
             cli_json_add_number(o, "request_s", f->request_s);
             cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);
             cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);

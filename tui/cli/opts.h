@@ -90,6 +90,7 @@ typedef struct cli_values {
     uint64_t seed;
     /* MoE as deployed and overlap (ENUM: tbo, fuse_ar_norm, a2a) */
     int tbo, fuse_ar_norm, a2a, redundant_experts;
+    int local_kv_full; /* ENUM GRAPHS: local layers' KV for the whole sequence */
     int sampling; /* ENUM: engine_sampling */
     int framework_version; /* ENUM: engine_fw_version */
     const char *cuda_graph_sizes; /* --cuda-graph-sizes LIST|trtllm-perf|none */

@@ -103,6 +103,13 @@ const cli_opt cli_scenario_opts[] = {
              "fuse each TP all-reduce with the residual add + norm\n"
              "after it (TensorRT-LLM's PyTorch backend; default: the\n"
              "framework's, off everywhere)"),
+    ENUM_OPT("--local-kv-full", "on|off", local_kv_full, GRAPHS,
+             "local-attention layers (sliding window, chunk) take KV\n"
+             "blocks for the whole sequence like global ones: one\n"
+             "attention window for every layer (default: the\n"
+             "framework's: on for trt-llm, whose KV cache manager does\n"
+             "so unless kv_cache_config lists max_attention_window;\n"
+             "off elsewhere: at most the window)"),
     ENUM_OPT("--a2a", "nccl|deepep|deepep-ll", a2a, A2AS,
              "EP dispatch/combine: NCCL all-to-all (default), DeepEP\n"
              "normal kernels, or DeepEP low-latency kernels where a\n"
@@ -312,6 +319,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->tbo = (engine_graphs)v->tbo;
     if (CLI_SEEN(o, fuse_ar_norm))
         s->fuse_ar_norm = (engine_graphs)v->fuse_ar_norm;
+    if (CLI_SEEN(o, local_kv_full))
+        s->local_kv_full = (engine_graphs)v->local_kv_full;
     if (CLI_SEEN(o, a2a))
         s->a2a = (engine_a2a)v->a2a;
     if (CLI_SEEN(o, sampling))

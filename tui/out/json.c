@@ -353,6 +353,9 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cJSON_AddNumberToObject(o, "gen", s->gen);
     add_string_or_null(o, "dtype", engine_dtype_name(engine_scenario_weight_dtype(s)));
     cJSON_AddNumberToObject(o, "quant_group", engine_scenario_quant_group(s));
+    /* schema 2 addition: local layers' KV for the whole sequence
+     * (engine_scenario_local_kv_full) */
+    cJSON_AddBoolToObject(o, "local_kv_full", engine_scenario_local_kv_full(s) != 0);
     /* schema 2 addition: the FP8 GEMMs are block-scaled (engine_scenario_fp8_block) */
     cJSON_AddBoolToObject(o, "fp8_block", engine_scenario_fp8_block(s) != 0);
     add_string_or_null(o, "kv_dtype", engine_dtype_name(s->kv_dtype));

@@ -261,9 +261,13 @@ static void gen_sglang(const engine_scenario *s, const engine_result *r, line *l
  * trtllm-serve): --backend pytorch, --tp_size, --pp_size, --ep_size (MoE
  * expert parallelism inside the TP group), --max_batch_size, --max_seq_len,
  * --kv_cache_free_gpu_memory_fraction (of what weights and buffers leave
- * free).  No data-parallel or quantization flag: attention DP
- * (enable_attention_dp) and the KV-cache dtype go in the --config YAML, and
- * the weights' format comes from the checkpoint. */
+ * free); each flag re-checked against the 1.x trtllm-serve reference
+ * (the 0.18 page lists the same names, --ep_size aside).  No data-parallel
+ * or quantization flag: attention DP (enable_attention_dp) and the
+ * KV-cache dtype go in the --config YAML (--config is the newer alias of
+ * --extra_llm_api_options, which releases before it take; both are
+ * accepted, tests/unittest/llmapi/apps test_config_file_loading), and the
+ * weights' format comes from the checkpoint. */
 static void gen_trtllm(const engine_scenario *s, const engine_result *r, line *l)
 {
     engine_plan p = r->plan;

@@ -1249,7 +1249,8 @@ expect_out '^		"vllm":	"vllm serve '
 expect_out '^	"launch_prefill":	null,?$'
 # the search ran to its end: not stopped by the simulation cap
 expect_out '^		"capped":	false,$'
-expect_out '^		"unsearched":	0$'
+expect_out '^		"unsearched":	0,$'
+expect_out '^		"dropped":	0$'
 run recommend --model llama-3-70b --gpu h100-sxm --prompt 4096 --rate 4 --ttft-ms 1500 --itl-ms 30 --framework vllm --json
 expect_rc 0
 expect_out '^	"kind":	"disaggregated",$'

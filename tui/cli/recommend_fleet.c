@@ -145,6 +145,9 @@ static void why_lines(const engine_fleet_request *q, const engine_fleet_result *
            "analytic screen, %d simulations confirmed the cheapest (wall time %s)\n",
            r->units, r->disagg_searched ? " and their prefill/decode pairs" : "", r->candidates,
            r->simulations, fs(wall_s, nm, sizeof nm));
+    if (r->cands_dropped + r->units_dropped > 0)
+        printf("  - %d replica units and %d screened candidates past the search's tables were "
+               "not tried: a cheaper plan may exist\n", r->units_dropped, r->cands_dropped);
     if (r->unsearched > 0)
         printf("  - the search stopped at its cap of %d simulations with %d candidate%s untried "
                "or untrimmed that could need fewer GPUs: a cheaper plan may exist\n",
@@ -411,6 +414,7 @@ static int print_json(const engine_fleet_request *q, const engine_fleet_result *
     cJSON_AddBoolToObject(s, "disagg_searched", r->disagg_searched);
     cJSON_AddBoolToObject(s, "capped", r->sims_capped);
     cJSON_AddNumberToObject(s, "unsearched", r->unsearched);
+    cJSON_AddNumberToObject(s, "dropped", r->cands_dropped + r->units_dropped);
     add_launches(root, q, r);
     return cli_json_print(CMD, stdout, root) ? CLI_FAIL : CLI_OK;
 }

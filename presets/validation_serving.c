@@ -130,7 +130,9 @@
     "an offline run (every request at t = 0: TTFT is the queue, the throughput what the batch "   \
     "limit and the cache allow): the published H100 runs reach 0.35-0.65x the modelled "         \
     "throughput while the same pages' A100 TensorRT-LLM runs are within 15 % and its vLLM runs "  \
-    "within 0.7-1.5x; measured H100 over A100 is 1.8x for Qwen3-14B, the model's 2.4x"
+    "within 0.7-1.5x; measured H100 over A100 is 1.8x for Qwen3-14B, the model's 2.4x (setups "  \
+    "as the pages state them: H100 SXM, vLLM v0.11.0; vllm serve's GPU-dependent defaults, "    \
+    "2048 tokens / 256 sequences on A100 and 8192 / 1024 on H100, are not applied: README)"
 #define N_SHORT                                                                                    \
     "1000 requests of 128 + 4 tokens offline: the published run takes 3-31 s, mostly per-request " \
     "work outside the GPU (API server, tokenizer, detokenizer, scheduling: 3-31 ms a request), "  \

@@ -192,10 +192,11 @@ static int unit_group(engine_plan p)
 /* The ep degrees of a tp x pp unit on an MoE model, into ep[] (returns
  * how many): 1; every divisor 2..tp of tp dividing the expert slots
  * (expert groups inside the TP group, ep = tp the whole experts per
- * GPU); and tp * g for g = 2, 4, ... replicas while tp * pp * g is within
+ * GPU); and tp * g for g = 2, 3, ... replicas while tp * pp * g is within
  * the GPU limit (DP-attention EP: the experts over g replicas), each
- * dividing the slots (E plus redundant experts).  eval ranks all of
- * these (rank.c for_each_plan), and tp * g for g not a power of two. */
+ * dividing the slots (E plus redundant experts; 256 experts take only
+ * powers of two, DeepSeek's 288 slots with EPLB also 3, 6, 9, ...).  eval
+ * ranks all of these (rank.c for_each_plan). */
 static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int cap)
 {
     const engine_model *m = q->base.model;
@@ -207,7 +208,7 @@ static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int 
     for (int e = 2; e <= tp && n < cap; e++)
         if (tp % e == 0 && slots % e == 0)
             ep[n++] = e;
-    for (int g = 2; (long long)tp * pp * g <= gmax(q) && n < cap; g *= 2)
+    for (int g = 2; (long long)tp * pp * g <= gmax(q) && n < cap; g++)
         if (slots % ((long long)tp * g) == 0)
             ep[n++] = tp * g;
     return n;

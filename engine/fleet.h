@@ -9,7 +9,7 @@
  *     engine_step_s / engine_step_tokens), every replica
  *     unit (tp any degree inside a node that the heads allow, pp 1..8;
  *     on an MoE model every ep dividing the expert slots among 1, the
- *     divisors of tp, and tp * g for g = 2, 4, ... replicas: DP-attention
+ *     divisors of tp, and tp * g for g = 2, 3, ... replicas: DP-attention
  *     EP, a unit of g replicas, the fleet a whole number of such EP
  *     groups) and, with disaggregation, every pair of a prefill unit and
  *     a decode unit (any of those: PP and DP-attention EP too), each pool

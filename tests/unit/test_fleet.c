@@ -741,6 +741,45 @@ static void test_sims_cap_reported(void **state)
     fx_free(&f);
 }
 
+/* DP-attention EP over a replica count that is not a power of two (ep =
+ * tp x g for every g whose group divides the expert slots, fleet.h):
+ * DeepSeek-V3 (the test model) in fp8 with 32 redundant experts (288
+ * slots = 2^5 x 9: EP groups of 3, 6, 9 ... GPUs) on 192 GB GPUs at 4
+ * requests/s, 2 s TTFT, 100 ms TPOT, aggregated.  One EP6 group of six
+ * TP1 replicas (112 GB of weights a GPU, the MLA latent of its own
+ * sequences only) meets the targets on 6 GPUs (re-simulated, and as load
+ * runs it); with groups of g = 2, 4, 8 replicas only, 6 GPUs hold no DP-
+ * attention group (288 / 6 slots is what makes it one).  No plan eval
+ * ranks on fewer GPUs meets the targets in load. */
+static void test_ep_group_not_pow2(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_deepseek_v3());
+    f.g = tg_with_memory(192);
+    f.q.base.weight_dtype = ENGINE_FP8;
+    f.q.base.redundant_experts = 32;
+    f.q.rate = 4;
+    f.q.ttft_slo_s = 2.0;
+    f.q.tpot_slo_s = 0.1;
+    f.q.gpus_max = 16;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_int_equal(o->gpus, 6);
+    assert_int_equal(o->plan.tp, 1);
+    assert_int_equal(o->plan.dp, 6);
+    assert_int_equal(o->plan.ep, 6); /* one EP group over 6 replicas */
+    assert_chosen_meets(&f);
+    engine_scenario s = f.q.base;
+    s.gpus = 6;
+    engine_sim_result sr;
+    assert_true(load_meets(&f, &s, o->plan, &sr));
+    assert_true(assert_none_cheaper(&f) > 0);
+    fx_free(&f);
+}
+
 static void test_request_errors(void **state)
 {
     (void)state;
@@ -780,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_non_pow2_tp_searched),
         cmocka_unit_test(test_pp3_searched),
         cmocka_unit_test(test_sims_cap_reported),
+        cmocka_unit_test(test_ep_group_not_pow2),
         cmocka_unit_test(test_request_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

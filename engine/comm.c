@@ -166,6 +166,14 @@ double engine_comm_time(engine_collective op, const engine_link *intra, const en
     }
 }
 
+int engine_custom_ar_off_xgmi(const engine_scenario *s, const engine_framework *fw)
+{
+    const engine_link *l = s->intra;
+    unsigned v = (unsigned)s->framework_version;
+    return l && fw && l->kind == ENGINE_LINK_XGMI && v > ENGINE_FWV_DEFAULT && v < ENGINE_FWV_COUNT &&
+           fw->host_loop[v].set && fw->host_loop[v].xgmi_no_custom_ar;
+}
+
 double engine_allreduce_s(const engine_scenario *s, const engine_framework *fw, int n,
                           int per_node, double bytes)
 {
@@ -176,7 +184,8 @@ double engine_allreduce_s(const engine_scenario *s, const engine_framework *fw, 
     /* A framework's own all-reduce (one-shot/two-shot over peer memory)
      * replaces NCCL for small messages inside one NVLink/xGMI domain. */
     if (fw && fw->custom_ar_max_bytes > 0 && bytes <= fw->custom_ar_max_bytes && in_domain &&
-        (l->kind == ENGINE_LINK_NVLINK || l->kind == ENGINE_LINK_XGMI)) {
+        (l->kind == ENGINE_LINK_NVLINK || l->kind == ENGINE_LINK_XGMI) &&
+        !engine_custom_ar_off_xgmi(s, fw)) {
         double custom = fw->custom_ar_s + 2.0 * (n - 1) / n * bytes / l->bytes_per_s;
         double nccl = engine_comm_time(ENGINE_OP_ALLREDUCE, s->intra, s->inter, n, per_node, bytes);
         return custom < nccl ? custom : nccl;

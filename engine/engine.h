@@ -107,6 +107,10 @@ typedef struct engine_host_loop {
     double step_s;            /* per engine step */
     double seq_step_s;        /* per running sequence per step */
     char source[ENGINE_SOURCE_MAX]; /* the entry's own source ("": the profile's) */
+    int xgmi_no_custom_ar;    /* 1: that generation's build runs no custom
+                               * all-reduce on AMD GPUs: every all-reduce over an
+                               * xGMI link is RCCL's (frameworks.json
+                               * custom_allreduce_off_xgmi); 0: the profile's rule */
 } engine_host_loop;
 #define ENGINE_MAX_IMBALANCE 64.0 /* --moe-imbalance */
 

@@ -2241,7 +2241,10 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     explain_const(x, "step_host", hl_step, "s", ho, hs);
     explain_const(x, "step_host_per_seq", hl_seq, "s", ho, hs);
     explain_const(x, "request_host", f->request_s, "s", fo, f->source);
-    explain_const(x, "custom_allreduce_max", f->custom_ar_max_bytes, "B", fo, f->source);
+    if (engine_custom_ar_off_xgmi(c->s, f)) /* that generation: RCCL only on xGMI */
+        explain_const(x, "custom_allreduce_max", 0, "B", ho, hs);
+    else
+        explain_const(x, "custom_allreduce_max", f->custom_ar_max_bytes, "B", fo, f->source);
     explain_const(x, "custom_allreduce_t0", f->custom_ar_s, "s", fo, f->source);
     explain_const(x, "max_num_tokens", f->max_num_tokens, "tokens", fo, f->source);
     double passes;

@@ -139,8 +139,14 @@ void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, i
                           engine_explain *x);
 double kc_small(const kconst *k, double bytes);
 
+/* 1 when the scenario's framework generation runs no custom all-reduce over
+ * its xGMI intra link (upstream vLLM's V0 engine disabled it on every ROCm GPU:
+ * host_loop custom_allreduce_off_xgmi, source in frameworks.json); 0 otherwise,
+ * also for a NULL framework or link. */
+int engine_custom_ar_off_xgmi(const engine_scenario *s, const engine_framework *fw);
 /* All-reduce for a TP group: the framework's custom kernel where it applies
- * (small messages inside an NVLink/xGMI domain), else NCCL (comm.c). */
+ * (small messages inside an NVLink/xGMI domain, not where
+ * engine_custom_ar_off_xgmi), else NCCL (comm.c). */
 double engine_allreduce_s(const engine_scenario *s, const engine_framework *fw, int n,
                           int per_node, double bytes);
 

@@ -758,7 +758,42 @@ const val_case val_cases[] = {
      "FasterTransformer on Triton (version unstated), A100-SXM4-80GB, FP16, top_p 0.9, static batch",
      "ft-gpt-20b", "a100-80gb", NULL, NULL, "generic", 8, 8, 1, 1, 256, 0, 200, 200, F16, F16, 0, 0,
      VAL_E2E, 7895e-3, 0.30, "1 and 2 GPUs ran out of memory at this batch (stated: OOM)", 1, 0, 0},
-    /* --- LIB (Argonne) CSVs: vLLM 0.6.1 on MI300X, static batch, ISL = OSL --- */
+    /* --- LIB (Argonne) CSVs: vLLM 0.6.1 on MI300X, static batch, ISL = OSL ---
+     * Re-read in session 19 (argonne-lcf/LLM-Inference-Bench@4211f5d):
+     * - the numbers: every measured value is the CSV's 'Latency' of its row
+     *   (Hardware, Num of Hardware = TP, Model, Input Output Length = ISL =
+     *   OSL, Batch Size), the mean wall time of one LLM.generate of the whole
+     *   batch over 30 timed runs after 10 warm-ups (vLLM/MI300X/
+     *   benchmark_throughput.py: avg_latency; 'Throughput' = batch x (ISL +
+     *   OSL) / latency); the TTFT row is the same script at output length 1
+     *   (it writes ttft_<model>.csv; Fig_22's all_results_TTFT_ITL.csv,
+     *   'TTFT Latency' 2.4897 s at 16 x 1024); no unit, per-request or TP
+     *   misreading.
+     * - the software: upstream vLLM v0.6.1 built from its Dockerfile.rocm
+     *   (vLLM/MI300X/README.md: 'git checkout v0.6.1', 'docker build -f
+     *   Dockerfile.rocm'), --dtype float16, enforce_eager left False (graphs
+     *   captured), FP16 KV; ROCm version and the TP>1 launch are unstated
+     *   (run-benchmark.sh loops tensor_parallel 1 only).  Upstream V0 vLLM
+     *   runs no custom all-reduce on ROCm (frameworks.json host_loop
+     *   custom_allreduce_off_xgmi, vllm config.py): modelled, TP8 rows move
+     *   by 0.001-0.008.
+     * - what the CSV itself shows (all MI300X rows, not only these): at batch
+     *   1 and 2048/2048 a decode step is a / TP + c with a = 36.7-37.2 ms for
+     *   the 70B models (3.7-3.8 TB/s of weights, 87-90 % of the preset's
+     *   5.3 x 0.81 = 4.29 TB/s: the HBM figure is not what is off) and c =
+     *   17.6-17.8 ms at TP 1, 2, 4 and 8 alike (about 220 us a layer; the
+     *   7-8B models sit at 9.1-10.2 ms a step at every TP); the engine's V0
+     *   host loop is 1.04 ms a step.  A cost that does not shrink with TP,
+     *   is there at TP1 without any collective and grows with the layer
+     *   count is host work per layer the engine has no term for.  Past
+     *   batch 32 the 128/128 rows grow by 0.33 ms (8B) to 3.6 ms (70B) per
+     *   sequence per step at TP1: each sequence's 128 prompt and 128 output
+     *   tokens at 78-97 TFLOP/s, as the 8B prefill row's 105 TFLOP/s, 8 % of
+     *   1307 and slower than the study's own MI250 (2.17 s: 121 TFLOP/s, 67 %
+     *   of a GCD's 181).  The source names no eager mode, no missing
+     *   kernel and no tuning step that would let these be costed from a
+     *   source, so the rows stay in scope as outliers (fitting a per-layer
+     *   cost or a GEMM fraction to them is what issue 8 forbids). */
     {"lib-l2-70b-mi300x-tp8-b1-128-128", "argonne-lcf/LLM-Inference-Bench@4211f5d4e9bc0145ed541b6d372d5d8223b44235:Plots/All_results.csv",
      "vLLM v0.6.1 (ROCm) benchmark_throughput, static batch, --dtype float16, ISL = OSL",
      "llama-2-70b", "mi300x", NULL, NULL, "vllm", 8, 8, 1, 1, 1, 0, 128, 128, F16, F16, 0, 0,
@@ -968,11 +1003,11 @@ const val_case val_cases[] = {
     {"oci-l31-405b-mi300x-f8-tp8-b256-128-128", "https://blogs.oracle.com/cloud-infrastructure/post/serving-llama-31-405b-model-with-amd-mi300x-gpus, Latency measurements",
      "vLLM (version unstated; by date, 2024-10-10, a V0 engine of the 0.6 line) benchmarks/benchmark_latency.py, one instance on 8 GPUs (TP8 implied), batch 256",
      "llama-3.1-405b", "mi300x", NULL, NULL, "vllm", 8, 8, 1, 1, 256, 0, 128, 128, F8, B16, 0, 0,
-     VAL_TPS, 1846, 0.45, "vLLM on 8 MI300X, FP8 405B: the engine takes the BF16 GEMM fraction of MI300X (MAMF 0.511) for FP8 as well; no FP8 fraction is published for MI300X; the V0 host loop of its date (fw_version v0.6: 1.49 -> 1.39)", 0, 0, 0, .fw_version = ENGINE_FWV_V06},
+     VAL_TPS, 1846, 0.45, "vLLM on 8 MI300X, FP8 405B: the engine takes the BF16 GEMM fraction of MI300X (MAMF 0.511) for FP8 as well; no FP8 fraction is published for MI300X; the V0 host loop of its date (fw_version v0.6: 1.49 -> 1.39); that generation's RCCL-only all-reduce on ROCm (upstream V0 vLLM disables its custom one on AMD GPUs: frameworks.json host_loop custom_allreduce_off_xgmi) 1.39 -> 1.30, which a run on AMD's own vLLM fork (custom all-reduce) would not pay", 0, 0, 0, .fw_version = ENGINE_FWV_V06},
     {"oci-l31-405b-mi300x-f8-tp8-off-128-2048", "https://blogs.oracle.com/cloud-infrastructure/post/serving-llama-31-405b-model-with-amd-mi300x-gpus, Throughput measurements (generation heavy)",
      "vLLM (version unstated; by date, 2024-10-10, a V0 engine of the 0.6 line) benchmark_throughput.py (offline), one instance on 8 GPUs",
      "llama-3.1-405b", "mi300x", NULL, NULL, "vllm", 8, 8, 1, 1, 0, 0, 128, 2048, F8, B16, 0, 0,
-     VAL_TPS, 2794, 0.40, "runs at vLLM's default max_num_seqs 256 (the post is of 2024-10-10: vLLM V0, whose default is 256 on every GPU), not the 939 sequences the KV cache holds (ratio 1.42 there at v0.6); the rest as oci-l31-405b-mi300x-f8-tp8-b256-128-128", 0, 0, 0, .fw_version = ENGINE_FWV_V06},
+     VAL_TPS, 2794, 0.40, "runs at vLLM's default max_num_seqs 256 (the post is of 2024-10-10: vLLM V0, whose default is 256 on every GPU), not the 939 sequences the KV cache holds (ratio 1.42 there at v0.6 in session 18); RCCL-only all-reduce at v0.6 1.29 -> 1.17 (session 19); the rest as oci-l31-405b-mi300x-f8-tp8-b256-128-128", 0, 0, 0, .fw_version = ENGINE_FWV_V06},
     /* --- VB3: vLLM FP8 KV-cache post, Llama-3.1-8B on one H100, concurrency 8 --- */
     {"vb3-l31-8b-h100-c8-20k-2k-itl", "vllm-project/vllm-project.github.io@c3a01c4a5807c8d900ae468897e45263373e534e:_posts/2026-04-22-fp8-kvcache.md, Table 4 (BF16 row)",
      "vLLM (v0.19.1 presumed) vllm bench serve, concurrency 8, 150 requests, FlashAttention-3, BF16 KV",

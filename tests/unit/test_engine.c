@@ -1271,7 +1271,7 @@ static void test_framework_version_host_loop(void **state)
     f.step_s = 540e-6;
     f.seq_step_s = 12.7e-6;
     f.overlap = 0;
-    f.host_loop[ENGINE_FWV_V0] = (engine_host_loop){1, 1167e-6, 100.4e-6, ""};
+    f.host_loop[ENGINE_FWV_V0] = (engine_host_loop){1, 1167e-6, 100.4e-6, "", 0};
     s.framework = &f;
     hand_step dc = {&fx.m, &fx.g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
     double gpu = hand_all(&dc, 32);
@@ -1337,6 +1337,39 @@ static void test_custom_allreduce(void **state)
     l.kind = ENGINE_LINK_PCIE;
     engine_result pcie = eval_plan(&s, 4, 1, 1, 1);
     assert_near(pcie.decode_comm_s, nccl.decode_comm_s, 1e-12);
+}
+
+/* Upstream vLLM's V0 engine runs no custom all-reduce on ROCm GPUs
+ * (host_loop custom_allreduce_off_xgmi): at that generation every TP
+ * all-reduce over xGMI is the collective library's; the profile's own
+ * generation (default) and NVLink keep the custom kernel. */
+static void test_custom_allreduce_xgmi_v0(void **state)
+{
+    (void)state;
+    engine_model m = tm_llama3_8b();
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(0.77e-6, 367);
+    l.base_s = 4.9e-6;
+    l.kind = ENGINE_LINK_XGMI;
+    engine_scenario s;
+    ts_scenario(&s, &m, &g, &l, 4);
+    engine_framework f = fw_test();
+    f.custom_ar_max_bytes = 8 << 20;
+    f.custom_ar_s = 6e-6;
+    f.host_loop[ENGINE_FWV_V06] = (engine_host_loop){1, 0, 0, "", 1};
+    s.framework = &f;
+    double gather = engine_comm_time(ENGINE_OP_ALLGATHER, &l, NULL, 4, 0, 128256.0 * 4);
+    double ar_nccl = 4.9e-6 + 6 * 0.77e-6 + 1.5 * 8192 / 367e9; /* 9.52 us */
+    double ar_c = 6e-6 + 1.5 * 8192 / 367e9;                     /* 6.03 us */
+    engine_result cust = eval_plan(&s, 4, 1, 1, 1);
+    assert_near(cust.decode_comm_s, 65 * ar_c + gather, 1e-9);
+    s.framework_version = ENGINE_FWV_V06;
+    engine_result v06 = eval_plan(&s, 4, 1, 1, 1);
+    assert_near(v06.decode_comm_s, 65 * ar_nccl + gather, 1e-9);
+    /* the rule is ROCm's: over NVLink the same generation keeps its kernel */
+    l.kind = ENGINE_LINK_NVLINK;
+    engine_result nv = eval_plan(&s, 4, 1, 1, 1);
+    assert_near(nv.decode_comm_s, 65 * ar_c + gather, 1e-9);
 }
 
 /* The context limit: prompt + gen beyond the model's context (or the
@@ -1809,6 +1842,7 @@ int main(void)
         cmocka_unit_test(test_host_step),
         cmocka_unit_test(test_host_overlap_override),
         cmocka_unit_test(test_framework_version_host_loop),
+        cmocka_unit_test(test_custom_allreduce_xgmi_v0),
         cmocka_unit_test(test_custom_allreduce),
         cmocka_unit_test(test_context_limit),
         cmocka_unit_test(test_tied_head),

@@ -323,6 +323,13 @@ static void test_units_are_si(void **state)
     assert_non_null(strstr(preset_find_framework(db, "sglang")->source, "UNSOURCED"));
     assert_close(vl->custom_ar_max_bytes, 8388608, 0);
     assert_close(vl->custom_ar_s, 10e-6, 1e-12);
+    /* upstream vLLM's V0 engine runs no custom all-reduce on ROCm (vllm
+     * config.py ParallelConfig._verify_args, cited in the profile's notes);
+     * the V1 generation keeps the profile's rule */
+    assert_int_equal(vl->host_loop[ENGINE_FWV_V0].xgmi_no_custom_ar, 1);
+    assert_int_equal(vl->host_loop[ENGINE_FWV_V06].xgmi_no_custom_ar, 1);
+    assert_int_equal(vl->host_loop[ENGINE_FWV_V1].xgmi_no_custom_ar, 0);
+    assert_non_null(strstr(vl->host_loop[ENGINE_FWV_V06].source, "custom_allreduce_off_xgmi"));
     assert_int_equal(vl->overlap, 0);
     assert_int_equal(vl->attn_fused, 0);
     assert_int_equal(vl->max_num_tokens, 8192);

@@ -960,6 +960,7 @@ static double sustain(const engine_stepper *st, const engine_sim_config *cfg, vo
     int conc = engine_sim_max_batch(st, cfg);
     c.concurrency = conc;
     c.closed_start = ENGINE_SIM_START_BURST; /* its own steady window below */
+    c.measure_s = 0;                         /* and no time window */
     int n = sustain_requests(st, cfg);
     sim_ws w;
     engine_sim_result r;

@@ -252,7 +252,7 @@ int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
  * requests / dp of them, at least three rounds of the batch), measured over
  * the completions between the first and the last max-batch of them (the
  * steady window; the whole run when it has none); always a BURST start
- * (cfg's closed_start ignored).  0 on error (err). */
+ * (cfg's closed_start and measure_s ignored).  0 on error (err). */
 double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
                                    void *work, size_t work_bytes, engine_error *err);
 

@@ -164,7 +164,9 @@
     "validate's ttft_steady) the same rows are 0.3-0.7x of the published means (70B; 8B at "    \
     "200/200: 0.17-0.3x): the published runs lie between the two limits; TensorRT-LLM's "       \
     "no-chunking scheduler (load --scheduler inflight) keeps the lock-step (25 x 200 tokens: one " \
-    "5000-token step either way; the 70B at 5000/500, one prompt a step: 1.4-2.4x -> 1.0-1.9x)"
+    "5000-token step either way; the 70B at 5000/500, one prompt a step: 1.4-2.4x -> 1.0-1.9x); " \
+    "a 2048-token step budget would split the 70B's waves (0.70-2.26x, most 1.0-1.8x) but the "  \
+    "8B rows need 8192, and NIM's engine limits are unpublished"
 #define N_SPREAD                                                                                   \
     "closed loop below the knee: the published TTFT grows with every request added (8B "        \
     "1000/1000: 56 ms at 5, 268 ms at 25, 886 ms at 150), above both the lock-step of the "      \

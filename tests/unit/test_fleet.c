@@ -641,36 +641,46 @@ static void test_disagg_pool_dtypes(void **state)
  * GPUs holds the model, and TP6 itself, as load runs it, meets the
  * targets: the rule (no plan on fewer GPUs meets them) the old search
  * broke. */
-static void test_non_pow2_tp_searched(void **state)
+/* An aggregated search at the fixture's request (2 s TTFT, up to 16
+ * GPUs) answers exactly plan `want` (dp 1), whose GPUs are the fewest that
+ * hold the model: the chosen option re-simulated and `want` as load runs
+ * it meet the targets, and no plan eval ranks on one GPU fewer holds the
+ * weights and a sequence. */
+static void assert_fewest_answer(fixture *f, double rate, double tpot_s, engine_plan want)
 {
-    (void)state;
-    fixture f;
-    fx_init(&f, tm_gpt3());
-    f.q.rate = 0.4;
-    f.q.ttft_slo_s = 2.0;
-    f.q.tpot_slo_s = 0.06;
-    f.q.gpus_max = 16;
-    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
-    fx_run(&f);
-    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
-    const engine_fleet_option *o = &f.r->chosen;
-    assert_int_equal(o->gpus, 6);
-    assert_int_equal(o->plan.tp, 6);
-    assert_int_equal(o->plan.pp, 1);
-    assert_chosen_meets(&f);
-    engine_scenario s = f.q.base;
-    s.gpus = 6;
+    f->q.rate = rate;
+    f->q.ttft_slo_s = 2.0;
+    f->q.tpot_slo_s = tpot_s;
+    f->q.gpus_max = 16;
+    f->q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(f);
+    assert_int_equal(f->r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f->r->chosen;
+    int n = want.tp * want.pp;
+    assert_int_equal(o->gpus, n);
+    assert_int_equal(o->plan.tp, want.tp);
+    assert_int_equal(o->plan.pp, want.pp);
+    assert_int_equal(o->plan.dp, 1);
+    assert_chosen_meets(f);
+    engine_scenario s = f->q.base;
+    s.gpus = n;
     engine_sim_result sr;
-    assert_true(load_meets(&f, &s, (engine_plan){6, 1, 1, 1}, &sr));
-    /* nothing smaller: no plan eval ranks on 5 GPUs holds the weights and
-     * a sequence (tp 5 does not divide 96 heads; pp 5 or 5 x 1 lack the
-     * room) */
-    s.gpus = 5;
+    assert_true(load_meets(f, &s, want, &sr));
+    s.gpus = n - 1;
     engine_result res[16];
     int k = engine_rank(&s, res, 16, 0, NULL);
     assert_true(k > 0);
     for (int i = 0; i < k; i++)
         assert_false(res[i].valid && res[i].fits);
+}
+
+static void test_non_pow2_tp_searched(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_gpt3());
+    /* 5 GPUs: tp 5 does not divide 96 heads; pp 5 or 5 x 1 lack the room */
+    assert_fewest_answer(&f, 0.4, 0.06, (engine_plan){6, 1, 1, 1});
     fx_free(&f);
 }
 
@@ -686,29 +696,7 @@ static void test_pp3_searched(void **state)
     (void)state;
     fixture f;
     fx_init(&f, tm_llama3_70b());
-    f.q.rate = 1;
-    f.q.ttft_slo_s = 2.0;
-    f.q.tpot_slo_s = 0.1;
-    f.q.gpus_max = 16;
-    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
-    fx_run(&f);
-    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
-    const engine_fleet_option *o = &f.r->chosen;
-    assert_int_equal(o->gpus, 3);
-    assert_int_equal(o->plan.pp, 3);
-    assert_chosen_meets(&f);
-    engine_scenario s = f.q.base;
-    s.gpus = 3;
-    engine_sim_result sr;
-    assert_true(load_meets(&f, &s, (engine_plan){1, 3, 1, 1}, &sr));
-    /* nothing smaller: no plan eval ranks on 2 GPUs holds the weights and
-     * a sequence (1 GPU neither) */
-    s.gpus = 2;
-    engine_result res[16];
-    int k = engine_rank(&s, res, 16, 0, NULL);
-    assert_true(k > 0);
-    for (int i = 0; i < k; i++)
-        assert_false(res[i].valid && res[i].fits);
+    assert_fewest_answer(&f, 1, 0.1, (engine_plan){1, 3, 1, 1}); /* 2 GPUs: no room */
     fx_free(&f);
 }
 

@@ -39,6 +39,13 @@
 # gpu_check.txt, this script's whole output).  Every step is bounded so the
 # whole script ends within BUDGET seconds (default 300: a second try fits
 # in a 10-minute slot); a step cut short says so.
+# With this project's device tool (`run`: the working tree is copied, the
+# ignored build-portable/ only when carried, $OUT comes back): build here
+# with `make portable`, then one call, e.g.
+#   run carry=["build-portable/shardscope", "build-portable/libcjson.so.1"]
+#       timeout_s=420 command="sh calib/gpu_check.sh build-portable/shardscope"
+# (OUTDIR defaults to $OUT; the 300 s budget and the 420 s limit leave a
+# second try inside 15 minutes of device time).
 #   sh calib/gpu_check.sh [BINARY] [OUTDIR]
 #     BINARY default build-portable/shardscope, then ./shardscope
 #     OUTDIR default $OUT or /tmp/gpu_check

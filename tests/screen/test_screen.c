@@ -1386,6 +1386,75 @@ static void test_details_launch_lines(void **state)
     screen_close();
 }
 
+/* The details pane's rows from `from` on: the wrapped line that opens
+ * with `head`, joined (the pane joins words with one space) into out. */
+static int details_joined(char got[DLINES][200], int n, int from, const char *head, char *out,
+                          size_t len)
+{
+    int at = -1;
+    for (int i = from; i < n && at < 0; i++)
+        if (!strncmp(got[i], head, strlen(head)))
+            at = i;
+    if (at < 0)
+        return -1;
+    snprintf(out, len, "%s", got[at] + strlen(head));
+    for (int i = at + 1; i < n && !strncmp(got[i], "   ", 3) && got[i][3] != ' '; i++) {
+        strncat(out, " ", len - strlen(out) - 1);
+        strncat(out, got[i] + 3, len - strlen(out) - 1);
+    }
+    return at;
+}
+
+/* Under the selected plan's launch lines, the best xPyD split's (the
+ * details' "xPyD best"): a line per pool and framework, each the
+ * generator's (engine_launch_role_line) word for word, with its
+ * disaggregation form (vLLM's NixlConnector, SGLang's
+ * --disaggregation-mode, TensorRT-LLM's cache_transceiver_config). */
+static void test_details_xpyd_launch_lines(void **state)
+{
+    (void)state;
+    screen_open("vt100", 0, 24, 80, NULL);
+    type("3");
+    static char got[DLINES][200];
+    memset(got, 0, sizeof got);
+    int n = details_all_lines(got);
+    assert_true(g_x->r.disagg_ok);
+    const engine_disagg_result *d = &g_x->r.disagg_best;
+    char nm[48], title[64];
+    engine_disagg_name(d->plan, nm, sizeof nm);
+    snprintf(title, sizeof title, "Launch xPyD %s", nm);
+    int t = -1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(got[i], title))
+            t = i;
+    assert_true(t > 0);
+    for (int role = ENGINE_LAUNCH_PREFILL; role <= ENGINE_LAUNCH_DECODE; role++) {
+        engine_result pr = role == ENGINE_LAUNCH_PREFILL ? d->prefill : d->decode;
+        if (role == ENGINE_LAUNCH_PREFILL)
+            pr.batch = d->prefill_batch;
+        for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
+            char want[ENGINE_LAUNCH_MAX], joined[2 * ENGINE_LAUNCH_MAX], head[32];
+            assert_int_equal(engine_launch_role_line((engine_launch_fw)f,
+                                                     (engine_launch_role)role, &g_x->r.sc, &pr,
+                                                     want, sizeof want), 0);
+            for (char *x; (x = strstr(want, "  ")) != NULL;)
+                memmove(x, x + 1, strlen(x));
+            snprintf(head, sizeof head, " %s %s: ", engine_launch_name((engine_launch_fw)f),
+                     role == ENGINE_LAUNCH_PREFILL ? "prefill" : "decode");
+            assert_true(details_joined(got, n, t, head, joined, sizeof joined) > t);
+            assert_string_equal(joined, want);
+        }
+    }
+    char joined[2 * ENGINE_LAUNCH_MAX];
+    assert_true(details_joined(got, n, t, " sglang prefill: ", joined, sizeof joined) > t);
+    assert_non_null(strstr(joined, "--disaggregation-mode prefill"));
+    assert_true(details_joined(got, n, t, " vllm decode: ", joined, sizeof joined) > t);
+    assert_non_null(strstr(joined, "NixlConnector"));
+    assert_true(details_joined(got, n, t, " trtllm prefill: ", joined, sizeof joined) > t);
+    assert_non_null(strstr(joined, "cache_transceiver_config"));
+    screen_close();
+}
+
 /* The details pane names what bounds the largest batch a replica runs:
  * Llama-3-8B on one H100 under vLLM holds 348 sequences of 1024 + 256
  * tokens, more than vLLM's max_num_seqs 256; under SGLang (4096) the KV
@@ -2455,6 +2524,7 @@ int main(void)
         cmocka_unit_test(test_details_of_unfit_plan),
         cmocka_unit_test(test_details_kv_local_split),
         cmocka_unit_test(test_details_launch_lines),
+        cmocka_unit_test(test_details_xpyd_launch_lines),
         cmocka_unit_test(test_details_explain_page),
         cmocka_unit_test(test_details_speculation),
         cmocka_unit_test(test_details_overlap_line),

@@ -335,6 +335,34 @@ static void add_wrapped(lines *l, const char *head, const char *text, int w)
         add(l, ROLE_NORMAL, "%s", cur);
 }
 
+/* The best xPyD split's launch lines (build_disagg's split), a pool
+ * each in each framework's disaggregation form (launch.h
+ * engine_launch_role_line): the prefill pool's servers at the prompts a
+ * prefill step batches, the decode pool's at the scenario's batch. */
+static void build_launch_disagg(const exp_view *v, int w, lines *l)
+{
+    const exp_results *r = v->r;
+    if (r->pending[EXP_PART_LOAD] || !r->disagg_ok)
+        return;
+    const engine_disagg_result *d = &r->disagg_best;
+    char nm[48], line[ENGINE_LAUNCH_MAX], head[24];
+    engine_disagg_name(d->plan, nm, sizeof nm);
+    add(l, ROLE_TITLE, "Launch xPyD %s", nm);
+    for (int role = ENGINE_LAUNCH_PREFILL; role <= ENGINE_LAUNCH_DECODE; role++) {
+        engine_result pr = role == ENGINE_LAUNCH_PREFILL ? d->prefill : d->decode;
+        if (role == ENGINE_LAUNCH_PREFILL)
+            pr.batch = d->prefill_batch;
+        for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
+            if (engine_launch_role_line((engine_launch_fw)f, (engine_launch_role)role, &r->sc,
+                                        &pr, line, sizeof line) != 0)
+                continue;
+            snprintf(head, sizeof head, " %s %s:", engine_launch_name((engine_launch_fw)f),
+                     role == ENGINE_LAUNCH_PREFILL ? "prefill" : "decode");
+            add_wrapped(l, head, line, w);
+        }
+    }
+}
+
 /* The selected plan's launch line for each framework (launch.h), wrapped
  * to the pane's width. */
 static void build_launch(const exp_view *v, const engine_result *p, lines *l)
@@ -345,13 +373,14 @@ static void build_launch(const exp_view *v, const engine_result *p, lines *l)
     if (w > LINE_W - 1)
         w = LINE_W - 1;
     add(l, ROLE_TITLE, "Launch");
-    char line[ENGINE_LAUNCH_MAX], head[16];
+    char line[ENGINE_LAUNCH_MAX], head[24];
     for (int f = 0; f < ENGINE_LAUNCH_COUNT; f++) {
         if (engine_launch_line((engine_launch_fw)f, &v->r->sc, p, line, sizeof line) != 0)
             continue;
         snprintf(head, sizeof head, " %s:", engine_launch_name((engine_launch_fw)f));
         add_wrapped(l, head, line, w);
     }
+    build_launch_disagg(v, w, l);
 }
 
 /* One step of page 2: a line per kernel class (name, time, share of the

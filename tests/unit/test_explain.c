@@ -535,6 +535,60 @@ static void test_explain_sampler(void **state)
     assert_non_null(strstr(err.msg, "sampling"));
 }
 
+/* The constant name of the last explain: present, its value within rel
+ * tol of value, and its unit, origin and source these (NULL: unchecked). */
+static const engine_explain_const *const_is(const char *name, double value, double tol,
+                                            const char *unit, const char *origin,
+                                            const char *source)
+{
+    const engine_explain_const *c = constant(name);
+    if (!c)
+        fail_msg("explain: no constant %s", name);
+    assert_near(c->value, value, tol);
+    if (unit)
+        assert_string_equal(c->unit, unit);
+    if (origin)
+        assert_string_equal(c->origin, origin);
+    if (source)
+        assert_string_equal(c->source, source);
+    return c;
+}
+
+/* What the quantization / MoE constant tests share: Llama-3-8B and
+ * Mixtral 8x7B on an H100 with room for either, the generic framework,
+ * every quantized and MoE rate set on the GPU and framework. */
+typedef struct qm_fixture {
+    engine_model dense, moe;
+    engine_gpu g;
+    engine_link l;
+    engine_framework fw;
+    engine_scenario s;
+    engine_result r;
+} qm_fixture;
+
+/* f's scenario points into f: f must not move while it is used. */
+static void qm_setup(qm_fixture *f)
+{
+    f->dense = tm_llama3_8b();
+    f->moe = tm_mixtral_8x7b();
+    f->g = tg_h100();
+    strcpy(f->g.source, "test H100 datasheet");
+    f->g.memory_bytes = 1000e9;
+    f->l = tl_link(0, 300);
+    engine_framework_generic(&f->fw);
+    strcpy(f->fw.source, "test profile");
+    ts_scenario(&f->s, &f->dense, &f->g, &f->l, 1);
+    f->s.framework = &f->fw;
+    f->g.eta_moe = 0.5;
+    f->g.eta_moe_fp8 = 0.6;
+    f->g.eta_moe_fp8_block = 0.4;
+    f->g.eta_moe_fp4 = 0.3;
+    f->g.eta_compute_fp8_block = 0.55;
+    f->g.gemm_t0_fp8_block_s = 7e-6;
+    f->g.moe_w4a16_token_s = 60e-9;
+    f->fw.moe_w4a16_fixed_s = 50e-6;
+}
+
 /* The GPU keys of the quantized and MoE kernels are listed exactly when
  * the plan's numbers use them, with their value, unit and source: attn_cta
  * (prefill attention per thread block) when set; eta_compute_fp8_block and
@@ -544,128 +598,106 @@ static void test_explain_sampler(void **state)
  * W4A16 MoE's per-token (GPU) and per-layer (framework) costs only for FP4
  * MoE weights on 16-bit math; the framework's moe_expand (TensorRT-LLM's
  * fused MoE kernels, eval.c moe_serial) only for a MoE model it applies to
- * (not MXFP4 / W4A16 weights). */
+ * (not MXFP4 / W4A16 weights).  Here 16-bit weights; the FP8 and FP4 tests
+ * below start where this one ends. */
 static void test_explain_quant_moe_constants(void **state)
 {
     (void)state;
-    engine_model dense = tm_llama3_8b(), moe = tm_mixtral_8x7b();
-    engine_gpu g = tg_h100();
-    strcpy(g.source, "test H100 datasheet");
-    g.memory_bytes = 1000e9;
-    engine_link l = tl_link(0, 300);
-    engine_framework fw;
-    engine_framework_generic(&fw);
-    strcpy(fw.source, "test profile");
-    engine_scenario s;
-    ts_scenario(&s, &dense, &g, &l, 1);
-    s.framework = &fw;
-    engine_result r;
-    g.eta_moe = 0.5;
-    g.eta_moe_fp8 = 0.6;
-    g.eta_moe_fp8_block = 0.4;
-    g.eta_moe_fp4 = 0.3;
-    g.eta_compute_fp8_block = 0.55;
-    g.gemm_t0_fp8_block_s = 7e-6;
-    g.moe_w4a16_token_s = 60e-9;
-    fw.moe_w4a16_fixed_s = 50e-6;
-    explain(&s, 1, 1, 1, 1, &r);
+    qm_fixture f;
+    qm_setup(&f);
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     static const char *const keys[] = {"attn_cta", "eta_compute_fp8_block", "gemm_t0_fp8_block",
                                        "eta_moe", "eta_moe_fp8", "eta_moe_fp8_block",
                                        "eta_moe_fp4", "moe_w4a16_token", "moe_w4a16_fixed",
                                        "deepgemm", "moe_expand"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         assert_null(constant(keys[i])); /* a dense 16-bit model without attn_cta */
-    g.attn_cta_s = 2e-6;
-    explain(&s, 1, 1, 1, 1, &r);
-    const engine_explain_const *c = constant("attn_cta");
-    assert_non_null(c);
-    assert_near(c->value, 2e-6, 1e-15);
-    assert_string_equal(c->unit, "s");
-    assert_string_equal(c->origin, "gpu preset");
-    assert_string_equal(c->source, "test H100 datasheet");
+    f.g.attn_cta_s = 2e-6;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
+    const_is("attn_cta", 2e-6, 1e-15, "s", "gpu preset", "test H100 datasheet");
     assert_null(constant("eta_moe"));
     /* a 16-bit MoE: its grouped rate; unset, none */
-    s.model = &moe;
-    explain(&s, 1, 1, 1, 1, &r);
-    c = constant("eta_moe");
-    assert_non_null(c);
-    assert_near(c->value, 0.5, 0);
-    assert_string_equal(c->unit, "fraction");
-    assert_string_equal(c->source, "test H100 datasheet");
+    f.s.model = &f.moe;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
+    const_is("eta_moe", 0.5, 0, "fraction", NULL, "test H100 datasheet");
     assert_null(constant("eta_moe_fp8"));
     assert_null(constant("moe_w4a16_token"));
     assert_null(constant("moe_expand")); /* generic: the per-token estimate */
-    fw.moe_expand = 1;
-    explain(&s, 1, 1, 1, 1, &r);
-    c = constant("moe_expand");
-    assert_non_null(c);
-    assert_near(c->value, 1, 0);
-    assert_string_equal(c->origin, "framework profile");
-    assert_string_equal(c->source, "test profile");
-    s.model = &dense;
-    explain(&s, 1, 1, 1, 1, &r);
+    f.fw.moe_expand = 1;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
+    const_is("moe_expand", 1, 0, NULL, "framework profile", "test profile");
+    f.s.model = &f.dense;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("moe_expand")); /* no experts */
-    s.model = &moe;
-    g.eta_moe = 0;
-    explain(&s, 1, 1, 1, 1, &r);
+    f.s.model = &f.moe;
+    f.g.eta_moe = 0;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("eta_moe"));
-    /* per-tensor FP8 weights: the per-tensor grouped rate, no block keys */
-    s.weight_dtype = ENGINE_FP8;
-    explain(&s, 1, 1, 1, 1, &r);
+}
+
+/* FP8 MoE weights: per-tensor, the per-tensor grouped rate and no block
+ * keys; block-scaled, the block rate, fixed cost and grouped rate; on
+ * DeepGEMM the per-tensor constants and the framework's deepgemm. */
+static void test_explain_quant_moe_fp8_constants(void **state)
+{
+    (void)state;
+    qm_fixture f;
+    qm_setup(&f);
+    f.g.attn_cta_s = 2e-6;
+    f.fw.moe_expand = 1;
+    f.s.model = &f.moe;
+    f.g.eta_moe = 0;
+    f.s.weight_dtype = ENGINE_FP8;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_near(constant("eta_moe_fp8")->value, 0.6, 0);
     assert_null(constant("eta_moe_fp8_block"));
     assert_null(constant("eta_compute_fp8_block"));
     assert_null(constant("gemm_t0_fp8_block"));
     assert_near(constant("gemm_rate")->value, 1979e12 * 0.70, 1e-3);
     /* block-scaled: its rate, fixed cost (gemm_t0 = 7 us, not 5.5) and grouped rate */
-    s.fp8_scaling = ENGINE_FP8_SCALE_BLOCK;
-    explain(&s, 1, 1, 1, 1, &r);
-    assert_near(constant("eta_compute_fp8_block")->value, 0.55, 0);
-    assert_string_equal(constant("eta_compute_fp8_block")->unit, "fraction");
+    f.s.fp8_scaling = ENGINE_FP8_SCALE_BLOCK;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
+    const_is("eta_compute_fp8_block", 0.55, 0, "fraction", NULL, NULL);
     assert_near(constant("gemm_rate")->value, 1979e12 * 0.55, 1e-3);
-    c = constant("gemm_t0_fp8_block");
-    assert_non_null(c);
-    assert_near(c->value, 7e-6, 1e-15);
-    assert_string_equal(c->unit, "s");
+    const_is("gemm_t0_fp8_block", 7e-6, 1e-15, "s", NULL, NULL);
     assert_near(constant("gemm_t0")->value, 7e-6, 1e-15);
     assert_near(constant("eta_moe_fp8_block")->value, 0.4, 0);
     assert_null(constant("eta_moe_fp8"));
     assert_null(constant("deepgemm"));
     /* on DeepGEMM: the per-tensor constants and the framework's deepgemm */
-    fw.deepgemm = 1;
-    explain(&s, 1, 1, 1, 1, &r);
+    f.fw.deepgemm = 1;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("eta_compute_fp8_block"));
     assert_null(constant("gemm_t0_fp8_block"));
     assert_null(constant("eta_moe_fp8_block"));
     assert_near(constant("eta_moe_fp8")->value, 0.6, 0);
-    c = constant("deepgemm");
-    assert_non_null(c);
-    assert_near(c->value, 1, 0);
-    assert_string_equal(c->origin, "framework profile");
-    assert_string_equal(c->source, "test profile");
-    s.fp8_scaling = ENGINE_FP8_SCALE_TENSOR; /* per-tensor: DeepGEMM changes nothing */
-    explain(&s, 1, 1, 1, 1, &r);
+    const_is("deepgemm", 1, 0, NULL, "framework profile", "test profile");
+    f.s.fp8_scaling = ENGINE_FP8_SCALE_TENSOR; /* per-tensor: DeepGEMM changes nothing */
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("deepgemm"));
-    fw.deepgemm = 0;
-    s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
-    /* FP4 MoE weights on Hopper (no FP4 tensor cores): W4A16, its own costs */
-    s.weight_dtype = ENGINE_FP4;
-    g.eta_moe = 0.5;
-    explain(&s, 1, 1, 1, 1, &r);
+}
+
+/* FP4 MoE weights: on Hopper (no FP4 tensor cores) W4A16 and its own
+ * per-token and per-layer costs; on FP4 tensor cores the FP4 grouped rate;
+ * MXFP4 (group 32) there the W4A8 MoE's own keys when set. */
+static void test_explain_quant_moe_fp4_constants(void **state)
+{
+    (void)state;
+    qm_fixture f;
+    qm_setup(&f);
+    f.g.attn_cta_s = 2e-6;
+    f.fw.moe_expand = 1;
+    f.s.model = &f.moe;
+    f.s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
+    f.s.weight_dtype = ENGINE_FP4;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("moe_expand")); /* W4A16: another MoE kernel */
-    c = constant("moe_w4a16_token");
-    assert_non_null(c);
-    assert_near(c->value, 60e-9, 1e-18);
-    assert_string_equal(c->unit, "s");
-    assert_string_equal(c->origin, "gpu preset");
-    c = constant("moe_w4a16_fixed");
-    assert_non_null(c);
-    assert_near(c->value, 50e-6, 1e-15);
-    assert_string_equal(c->origin, "framework profile");
+    const_is("moe_w4a16_token", 60e-9, 1e-18, "s", "gpu preset", NULL);
+    const_is("moe_w4a16_fixed", 50e-6, 1e-15, NULL, "framework profile", NULL);
     assert_null(constant("eta_moe")); /* W4A16 runs at its own fractions */
     assert_null(constant("eta_moe_fp4"));
-    s.model = &dense; /* the same keys, no MoE: none of them */
-    explain(&s, 1, 1, 1, 1, &r);
+    f.s.model = &f.dense; /* the same keys, no MoE: none of them */
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("moe_w4a16_token"));
     assert_null(constant("moe_w4a16_fixed"));
     /* FP4 math (a GPU with FP4 tensor cores): the FP4 grouped rate */
@@ -673,33 +705,26 @@ static void test_explain_quant_moe_constants(void **state)
     b.memory_bytes = 1000e9;
     b.eta_moe_fp4 = 0.27;
     b.moe_w4a16_token_s = 60e-9;
-    s.gpu = &b;
-    s.model = &moe;
-    explain(&s, 1, 1, 1, 1, &r);
+    f.s.gpu = &b;
+    f.s.model = &f.moe;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_near(constant("eta_moe_fp4")->value, 0.27, 0);
     assert_null(constant("moe_w4a16_token"));
     assert_null(constant("moe_w4a16_fixed"));
     /* MXFP4 (group 32) on FP4 tensor cores: the W4A8 MoE (FP8 math), its
      * own keys when set (kconst_w4a8_moe), not eta_moe_fp4 / eta_moe_fp8 */
-    s.quant_group = 32;
+    f.s.quant_group = 32;
     b.eta_moe_fp8 = 0.6;
-    explain(&s, 1, 1, 1, 1, &r);
+    explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("eta_moe_fp4"));
     assert_null(constant("eta_moe_fp8"));
     assert_null(constant("eta_moe_w4a8"));
     assert_null(constant("moe_w4a8_token"));
     b.eta_moe_w4a8 = 0.5;
     b.moe_w4a8_token_s = 4.9e-9;
-    explain(&s, 1, 1, 1, 1, &r);
-    c = constant("eta_moe_w4a8");
-    assert_non_null(c);
-    assert_near(c->value, 0.5, 0);
-    assert_string_equal(c->unit, "fraction");
-    assert_string_equal(c->origin, "gpu preset");
-    c = constant("moe_w4a8_token");
-    assert_non_null(c);
-    assert_near(c->value, 4.9e-9, 1e-20);
-    assert_string_equal(c->unit, "s");
+    explain(&f.s, 1, 1, 1, 1, &f.r);
+    const_is("eta_moe_w4a8", 0.5, 0, "fraction", "gpu preset", NULL);
+    const_is("moe_w4a8_token", 4.9e-9, 1e-20, "s", NULL, NULL);
     assert_null(constant("eta_moe_fp8"));
 }
 
@@ -907,6 +932,8 @@ int main(void)
         cmocka_unit_test(test_w4a16_dequant_rates),
         cmocka_unit_test(test_explain_sampler),
         cmocka_unit_test(test_explain_quant_moe_constants),
+        cmocka_unit_test(test_explain_quant_moe_fp8_constants),
+        cmocka_unit_test(test_explain_quant_moe_fp4_constants),
         cmocka_unit_test(test_explain_host_loop_source),
         cmocka_unit_test(test_explain_largest_plan),
         cmocka_unit_test(test_explain_mmha_fp32),

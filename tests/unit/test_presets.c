@@ -225,7 +225,7 @@ static void test_active_params_match_published(void **state)
     preset_db_free(db);
 }
 
-/* Numbers land in SI units (bytes, B/s, FLOP/s, seconds). */
+/* Numbers land in SI units (bytes, B/s, FLOP/s, seconds): the shipped GPUs. */
 static void test_units_are_si(void **state)
 {
     (void)state;
@@ -275,7 +275,15 @@ static void test_units_are_si(void **state)
     assert_close(t->peak_flops[ENGINE_FP16], 29.9e12, 1);
     assert_close(t->peak_flops[ENGINE_BF16], 0, 0); /* no bf16 on Turing */
     assert_close(t->price_per_hour, 0, 0);          /* no price found */
+    preset_db_free(db);
+}
 
+/* The shipped links in SI units: latency in seconds, bandwidth in B/s,
+ * measured curves in bytes and seconds. */
+static void test_links_are_si(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
     const engine_link *nv = preset_find_link(db, "nvlink4");
     assert_close(nv->alpha_s, 0.77e-6, 1e-15);
     assert_close(nv->bytes_per_s, 367e9, 1);
@@ -305,9 +313,16 @@ static void test_units_are_si(void **state)
     assert_int_equal(p3->socket_gpus, 4);
     assert_close(preset_find_link(db, "pcie4")->cross_socket, 0.8, 1e-12);
     assert_int_equal(preset_find_link(db, "nvlink4")->socket_gpus, 0);
+    preset_db_free(db);
+}
 
-    /* Frameworks: vLLM budgets 0.9 of the total memory, TensorRT-LLM 0.9 of
-     * what is free after the weights (sources in frameworks.json). */
+/* Frameworks: vLLM budgets 0.9 of the total memory, TensorRT-LLM 0.9 of
+ * what is free after the weights (sources in frameworks.json); host costs
+ * in seconds, memory in bytes. */
+static void test_frameworks_are_si(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
     const engine_framework *vl = preset_find_framework(db, "vllm");
     assert_non_null(vl);
     assert_int_equal(vl->mem_rule, ENGINE_MEM_TOTAL);
@@ -349,7 +364,14 @@ static void test_units_are_si(void **state)
     assert_int_equal(trt->mem_rule, ENGINE_MEM_FREE);
     assert_int_equal(trt->overlap, 1);
     assert_int_equal(trt->attn_fused, 1);
+    preset_db_free(db);
+}
 
+/* The shipped models' shapes as their config.json files give them. */
+static void test_model_shapes(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
     const engine_model *l = preset_find_model(db, "llama-3-70b");
     assert_int_equal(l->layers, 80);
     assert_int_equal(l->hidden, 8192);
@@ -2261,6 +2283,9 @@ int main(void)
         cmocka_unit_test(test_attn_cta_cost),
         cmocka_unit_test(test_hf_layer_types_errors),
         cmocka_unit_test(test_units_are_si),
+        cmocka_unit_test(test_links_are_si),
+        cmocka_unit_test(test_frameworks_are_si),
+        cmocka_unit_test(test_model_shapes),
         cmocka_unit_test(test_gpu_memory_is_driver_total),
         cmocka_unit_test(test_find_is_case_insensitive_and_takes_display_names),
         cmocka_unit_test(test_free_null_is_safe),

@@ -865,6 +865,18 @@ static engine_framework fw_test(void)
     return f;
 }
 
+/* fw_test() with vLLM's memory rule (0.9 of the total memory, 1.5 GB of
+ * runtime) and 8192 tokens a step. */
+static engine_framework fw_vllm_memory(void)
+{
+    engine_framework f = fw_test();
+    f.mem_rule = ENGINE_MEM_TOTAL;
+    f.mem_fraction = 0.9;
+    f.runtime_bytes = 1.5e9;
+    f.max_num_tokens = 8192;
+    return f;
+}
+
 /* vLLM budgets gpu_memory_utilization of the TOTAL memory for everything;
  * TensorRT-LLM gives the KV cache a fraction of what is FREE after the
  * weights, workspace and runtime. */
@@ -918,11 +930,7 @@ static void test_kv_capacity_paged(void **state)
     (void)state;
     ts_fixture fx;
     engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
-    engine_framework f = fw_test();
-    f.mem_rule = ENGINE_MEM_TOTAL;
-    f.mem_fraction = 0.9;
-    f.runtime_bytes = 1.5e9;
-    f.max_num_tokens = 8192;
+    engine_framework f = fw_vllm_memory();
     s.framework = &f;
     assert_near(engine_kv_bytes_per_token(&fx.m, ENGINE_FP16), 131072, 0);
     engine_result r = eval_plan(&s, 1, 1, 1, 1);
@@ -1021,18 +1029,13 @@ static void test_local_kv_full(void **state)
  * tokens, is timed at 256 under a profile capped at 256 (generic, vLLM)
  * with --batch max, and at its 319 under one capped at 4096 (SGLang).
  * The scenario's max_num_seqs overrides the profile's; a given batch is
- * never capped.  Under total_concurrency C on dp 2: C = 600 puts 256 on
- * each replica and queues 88 (a warning); C = 500 runs 250 each. */
+ * never capped. */
 static void test_batch_max_num_seqs(void **state)
 {
     (void)state;
     ts_fixture fx;
     engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
-    engine_framework f = fw_test();
-    f.mem_rule = ENGINE_MEM_TOTAL;
-    f.mem_fraction = 0.9;
-    f.runtime_bytes = 1.5e9;
-    f.max_num_tokens = 8192;
+    engine_framework f = fw_vllm_memory();
     f.max_num_seqs = 256;
     s.framework = &f;
     assert_int_equal(engine_max_num_seqs(&s), 256);
@@ -1080,12 +1083,22 @@ static void test_batch_max_num_seqs(void **state)
     r = eval_plan(&s, 1, 1, 1, 1);
     assert_int_equal(r.batch, 319);
     assert_int_equal(r.max_num_seqs, 512);
-    /* total_concurrency: a replica runs at most max_num_seqs, the rest queue */
-    s.max_num_seqs = 0;
-    s.batch_max = 0;
+}
+
+/* total_concurrency C on dp 2 of test_batch_max_num_seqs's plan: a replica
+ * runs at most max_num_seqs, the rest queue: C = 600 puts 256 on each
+ * replica and queues 88 (a warning); C = 500 runs 250 each. */
+static void test_batch_max_num_seqs_concurrency(void **state)
+{
+    (void)state;
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 2);
+    engine_framework f = fw_vllm_memory();
+    f.max_num_seqs = 256;
+    s.framework = &f;
     s.batch = 256;
-    s.gpus = 2;
     engine_result d256 = eval_plan(&s, 1, 1, 2, 1);
+    engine_result r;
     s.total_concurrency = 600;
     r = eval_plan(&s, 1, 1, 2, 1);
     assert_int_equal(r.batch, 256);
@@ -1120,11 +1133,7 @@ static void test_kv_capacity_window(void **state)
     (void)state;
     ts_fixture fx;
     engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
-    engine_framework f = fw_test();
-    f.mem_rule = ENGINE_MEM_TOTAL;
-    f.mem_fraction = 0.9;
-    f.runtime_bytes = 1.5e9;
-    f.max_num_tokens = 8192;
+    engine_framework f = fw_vllm_memory();
     s.framework = &f;
     s.prompt = 8000;
     s.gen = 256;
@@ -1813,6 +1822,7 @@ int main(void)
         cmocka_unit_test(test_kv_capacity_paged),
         cmocka_unit_test(test_total_concurrency),
         cmocka_unit_test(test_batch_max_num_seqs),
+        cmocka_unit_test(test_batch_max_num_seqs_concurrency),
         cmocka_unit_test(test_kv_capacity_window),
         cmocka_unit_test(test_params_published),
         cmocka_unit_test(test_kv_bytes_per_token),

@@ -519,6 +519,21 @@ void engine_scenario_host_loop(const engine_scenario *s, double *step_s, double 
     *seq_step_s = fw->seq_step_s;
 }
 
+double eval_host_step_s(const engine_scenario *s, double seqs)
+{
+    double hl_step, hl_seq;
+    engine_scenario_host_loop(s, &hl_step, &hl_seq);
+    return hl_step + hl_seq * seqs;
+}
+
+double eval_host_exposed_s(const engine_scenario *s, double seqs, double work_s)
+{
+    double host = eval_host_step_s(s, seqs);
+    if (engine_scenario_host_overlap(s))
+        return host > work_s ? host - work_s : 0.0;
+    return host;
+}
+
 static const char *const FWV_NAMES[ENGINE_FWV_COUNT] = {"default", "v0", "v0.6", "v1"};
 
 const char *engine_fw_version_name(engine_fw_version v)
@@ -1718,9 +1733,7 @@ static void prefill_times(const plan_ctx *c, engine_result *r)
         pre.sum_t *= chunks;
         pre.worst_t *= chunks;
     }
-    double hl_step, hl_seq;
-    engine_scenario_host_loop(s, &hl_step, &hl_seq);
-    double pf_fixed = hl_step + hl_seq * B + fw->request_s;
+    double pf_fixed = eval_host_step_s(s, B) + fw->request_s;
     double bubble = (pre.sum_t - pre.worst_t) / v;
     if (v > 1 && p.pp > 1) /* v-1 extra stage hops per micro-batch chain */
         bubble += (v - 1) * p.pp *
@@ -1759,12 +1772,7 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     double itl_work = dec.sum_t > cycle ? dec.sum_t : cycle;
     /* Host work per step: hidden behind the GPU by an overlapping scheduler
      * (the step costs the longer of the two), else added. */
-    double hl_step, hl_seq;
-    engine_scenario_host_loop(s, &hl_step, &hl_seq);
-    double host = hl_step + hl_seq * B;
-    double dc_fixed = host;
-    if (engine_scenario_host_overlap(s))
-        dc_fixed = host > itl_work ? host - itl_work : 0.0;
+    double dc_fixed = eval_host_exposed_s(s, B, itl_work);
     /* As for prefill, compute and communication are the slowest stage's
      * (md micro-batches of it), the bubble the rest of the step, when that
      * stage waits for the others. */
@@ -2577,10 +2585,7 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
     pipe_compute(c, &dc, !engine_scenario_cuda_graphs(s), &dec);
     double cycle = md * dec.worst_t;
     double work = dec.sum_t > cycle ? dec.sum_t : cycle;
-    double hl_step, hl_seq;
-    engine_scenario_host_loop(s, &hl_step, &hl_seq);
-    double host = hl_step + hl_seq * seqs;
-    double fixed = engine_scenario_host_overlap(s) ? (host > work ? host - work : 0.0) : host;
+    double fixed = eval_host_exposed_s(s, seqs, work);
     step_acc d;
     return work + fixed + spec_draft_cost_at(c, seqs, past, &d);
 }

@@ -214,5 +214,12 @@ double eval_hop_s(const plan_ctx *c, double tokens);
  * scenario speculates: the verification of k + 1 tokens a sequence by
  * decode_times' rule (host cost included) plus the k draft steps. */
 double eval_spec_decode_s(const plan_ctx *c, double seqs, double past);
+/* The framework's host work for one step of seqs sequences
+ * (engine_scenario_host_loop: per step + per sequence x seqs). */
+double eval_host_step_s(const engine_scenario *s, double seqs);
+/* What of it a decode step whose GPU work takes work_s pays: all of it, or
+ * under an overlapping scheduler (engine_scenario_host_overlap) only what
+ * the GPU work does not hide. */
+double eval_host_exposed_s(const engine_scenario *s, double seqs, double work_s);
 
 #endif /* SHARDSCOPE_ENGINE_INTERNAL_H */

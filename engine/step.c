@@ -88,9 +88,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
         double bubble = (sum - worst) / v;
         if (v > 1 && pp > 1)
             bubble += (v - 1) * pp * eval_hop_s(c, (pre_tokens + mx.dec_seqs) / m);
-        double hl_step, hl_seq;
-        engine_scenario_host_loop(s, &hl_step, &hl_seq);
-        double fixed = hl_step + hl_seq * seqs + fw->request_s;
+        double fixed = eval_host_step_s(s, seqs) + fw->request_s;
         return m * worst + bubble + fixed;
     }
     /* engine_evaluate's decode rule (decode_times); with speculation its
@@ -103,11 +101,5 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
     eval_mix_pipe(c, &mx, !engine_scenario_cuda_graphs(s), &sum, &worst);
     double cycle = md * worst;
     double work = sum > cycle ? sum : cycle;
-    double hl_step, hl_seq;
-    engine_scenario_host_loop(s, &hl_step, &hl_seq);
-    double host = hl_step + hl_seq * seqs;
-    double fixed = host;
-    if (engine_scenario_host_overlap(s))
-        fixed = host > work ? host - work : 0.0;
-    return work + fixed;
+    return work + eval_host_exposed_s(s, seqs, work);
 }

@@ -38,49 +38,53 @@ const cli_options cli_list_options = {
 
 /* --- models ----------------------------------------------------------- */
 
+/* One model preset as JSON: its shape, parameter counts and source. */
+static cJSON *model_json(const engine_model *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", m->name);
+    cJSON_AddStringToObject(o, "display", m->display);
+    cJSON_AddNumberToObject(o, "layers", m->layers);
+    cJSON_AddNumberToObject(o, "hidden", m->hidden);
+    cJSON_AddNumberToObject(o, "heads", m->heads);
+    cJSON_AddNumberToObject(o, "kv_heads", m->kv_heads);
+    cJSON_AddNumberToObject(o, "head_dim", m->head_dim);
+    cJSON_AddNumberToObject(o, "ffn", m->ffn);
+    cJSON_AddNumberToObject(o, "vocab", m->vocab);
+    cJSON_AddNumberToObject(o, "context", m->context);
+    cJSON_AddStringToObject(o, "mlp", m->gated_mlp ? "swiglu" : "gelu");
+    cJSON_AddBoolToObject(o, "tied_embeddings", m->tied_embeddings != 0);
+    cJSON_AddNumberToObject(o, "experts", m->experts);
+    cJSON_AddNumberToObject(o, "top_k", m->top_k);
+    cJSON_AddNumberToObject(o, "shared_experts", m->shared_experts);
+    cJSON_AddBoolToObject(o, "mla", m->mla != 0);
+    cJSON_AddNumberToObject(o, "moe_every", m->moe_every);
+    cJSON_AddNumberToObject(o, "window", m->window);
+    cJSON_AddNumberToObject(o, "global_every", m->global_every);
+    cJSON_AddNumberToObject(o, "num_nextn_predict_layers", m->mtp_layers);
+    cJSON_AddNumberToObject(o, "n_group", m->n_group);
+    cJSON_AddNumberToObject(o, "topk_group", m->topk_group);
+    cJSON_AddNumberToObject(o, "weight_block", m->weight_block);
+    cli_json_add_number(o, "params", engine_model_params(m));
+    cli_json_add_number(o, "active_params", engine_model_active_params(m));
+    out_json_add_positive(o, "params_published", m->params_published);
+    if (m->hf_id[0])
+        cJSON_AddStringToObject(o, "hf_id", m->hf_id);
+    else
+        cJSON_AddNullToObject(o, "hf_id");
+    cli_json_add_number(o, "kv_bytes_per_token_fp16",
+                        engine_kv_bytes_per_token(m, ENGINE_FP16));
+    cJSON_AddStringToObject(o, "source", m->source);
+    return o;
+}
+
 static int list_models(const preset_db *db, int json)
 {
     if (json) {
         cJSON *root = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(root, "models");
-        for (int i = 0; i < db->n_models; i++) {
-            const engine_model *m = &db->models[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", m->name);
-            cJSON_AddStringToObject(o, "display", m->display);
-            cJSON_AddNumberToObject(o, "layers", m->layers);
-            cJSON_AddNumberToObject(o, "hidden", m->hidden);
-            cJSON_AddNumberToObject(o, "heads", m->heads);
-            cJSON_AddNumberToObject(o, "kv_heads", m->kv_heads);
-            cJSON_AddNumberToObject(o, "head_dim", m->head_dim);
-            cJSON_AddNumberToObject(o, "ffn", m->ffn);
-            cJSON_AddNumberToObject(o, "vocab", m->vocab);
-            cJSON_AddNumberToObject(o, "context", m->context);
-            cJSON_AddStringToObject(o, "mlp", m->gated_mlp ? "swiglu" : "gelu");
-            cJSON_AddBoolToObject(o, "tied_embeddings", m->tied_embeddings != 0);
-            cJSON_AddNumberToObject(o, "experts", m->experts);
-            cJSON_AddNumberToObject(o, "top_k", m->top_k);
-            cJSON_AddNumberToObject(o, "shared_experts", m->shared_experts);
-            cJSON_AddBoolToObject(o, "mla", m->mla != 0);
-            cJSON_AddNumberToObject(o, "moe_every", m->moe_every);
-            cJSON_AddNumberToObject(o, "window", m->window);
-            cJSON_AddNumberToObject(o, "global_every", m->global_every);
-            cJSON_AddNumberToObject(o, "num_nextn_predict_layers", m->mtp_layers);
-            cJSON_AddNumberToObject(o, "n_group", m->n_group);
-            cJSON_AddNumberToObject(o, "topk_group", m->topk_group);
-            cJSON_AddNumberToObject(o, "weight_block", m->weight_block);
-            cli_json_add_number(o, "params", engine_model_params(m));
-            cli_json_add_number(o, "active_params", engine_model_active_params(m));
-            out_json_add_positive(o, "params_published", m->params_published);
-            if (m->hf_id[0])
-                cJSON_AddStringToObject(o, "hf_id", m->hf_id);
-            else
-                cJSON_AddNullToObject(o, "hf_id");
-            cli_json_add_number(o, "kv_bytes_per_token_fp16",
-                                engine_kv_bytes_per_token(m, ENGINE_FP16));
-            cJSON_AddStringToObject(o, "source", m->source);
-            cJSON_AddItemToArray(arr, o);
-        }
+        for (int i = 0; i < db->n_models; i++)
+            cJSON_AddItemToArray(arr, model_json(&db->models[i]));
         return cli_json_print("list", stdout, root);
     }
     int wn = 4, wd = 5;
@@ -226,46 +230,51 @@ static int list_gpus(const preset_db *db, int json)
 
 /* --- links ------------------------------------------------------------ */
 
+/* One link preset as JSON: its alpha-beta constants, measured curves and
+ * source. */
+static cJSON *link_json(const engine_link *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", l->name);
+    cJSON_AddStringToObject(o, "display", l->display);
+    cli_json_add_number(o, "alpha_s", l->alpha_s);
+    cli_json_add_number(o, "base_s", l->base_s);
+    cli_json_add_number(o, "eager_s", l->eager_s);
+    cli_json_add_number(o, "bytes_per_s", l->bytes_per_s);
+    cJSON_AddStringToObject(o, "kind", engine_link_kind_name(l->kind));
+    cJSON_AddNumberToObject(o, "mesh_links", l->mesh_links);
+    if (l->socket_gpus > 0) {
+        cJSON_AddNumberToObject(o, "socket_gpus", l->socket_gpus);
+        cli_json_add_number(o, "cross_socket", l->cross_socket);
+    }
+    cJSON *cv = cJSON_AddObjectToObject(o, "curves");
+    for (int op = 0; cv && op < ENGINE_OP_COUNT; op++) {
+        const engine_curve *c = &l->curve[op];
+        if (c->n < 1)
+            continue;
+        cJSON *co = cJSON_AddObjectToObject(cv, engine_collective_name((engine_collective)op));
+        if (!co)
+            continue;
+        cJSON_AddNumberToObject(co, "gpus", c->gpus);
+        cJSON *pts = cJSON_AddArrayToObject(co, "points");
+        for (int j = 0; pts && j < c->n; j++) {
+            cJSON *pt = cJSON_CreateObject();
+            cli_json_add_number(pt, "bytes", c->bytes[j]);
+            cli_json_add_number(pt, "time_s", c->time_s[j]);
+            cJSON_AddItemToArray(pts, pt);
+        }
+    }
+    cJSON_AddStringToObject(o, "source", l->source);
+    return o;
+}
+
 static int list_links(const preset_db *db, int json)
 {
     if (json) {
         cJSON *root = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(root, "links");
-        for (int i = 0; i < db->n_links; i++) {
-            const engine_link *l = &db->links[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", l->name);
-            cJSON_AddStringToObject(o, "display", l->display);
-            cli_json_add_number(o, "alpha_s", l->alpha_s);
-            cli_json_add_number(o, "base_s", l->base_s);
-            cli_json_add_number(o, "eager_s", l->eager_s);
-            cli_json_add_number(o, "bytes_per_s", l->bytes_per_s);
-            cJSON_AddStringToObject(o, "kind", engine_link_kind_name(l->kind));
-            cJSON_AddNumberToObject(o, "mesh_links", l->mesh_links);
-            if (l->socket_gpus > 0) {
-                cJSON_AddNumberToObject(o, "socket_gpus", l->socket_gpus);
-                cli_json_add_number(o, "cross_socket", l->cross_socket);
-            }
-            cJSON *cv = cJSON_AddObjectToObject(o, "curves");
-            for (int op = 0; cv && op < ENGINE_OP_COUNT; op++) {
-                const engine_curve *c = &l->curve[op];
-                if (c->n < 1)
-                    continue;
-                cJSON *co = cJSON_AddObjectToObject(cv, engine_collective_name((engine_collective)op));
-                if (!co)
-                    continue;
-                cJSON_AddNumberToObject(co, "gpus", c->gpus);
-                cJSON *pts = cJSON_AddArrayToObject(co, "points");
-                for (int j = 0; pts && j < c->n; j++) {
-                    cJSON *pt = cJSON_CreateObject();
-                    cli_json_add_number(pt, "bytes", c->bytes[j]);
-                    cli_json_add_number(pt, "time_s", c->time_s[j]);
-                    cJSON_AddItemToArray(pts, pt);
-                }
-            }
-            cJSON_AddStringToObject(o, "source", l->source);
-            cJSON_AddItemToArray(arr, o);
-        }
+        for (int i = 0; i < db->n_links; i++)
+            cJSON_AddItemToArray(arr, link_json(&db->links[i]));
         return cli_json_print("list", stdout, root);
     }
     printf("%-16s %-28s %12s %12s %14s %-7s %s\n", "NAME", "INTERCONNECT", "ALPHA", "BASE",
@@ -318,34 +327,38 @@ static void add_host_loop(cJSON *o, const engine_framework *f)
     }
 }
 
+/* One framework profile as JSON: its host costs, memory rule and source. */
+static cJSON *framework_json(const engine_framework *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", f->name);
+    cJSON_AddStringToObject(o, "display", f->display);
+    cJSON_AddBoolToObject(o, "cuda_graphs", f->cuda_graphs != 0);
+    cli_json_add_number(o, "launch_s", f->launch_s);
+    cli_json_add_number(o, "graph_kernel_s", f->graph_kernel_s);
+    cli_json_add_number(o, "step_s", f->step_s);
+    cli_json_add_number(o, "seq_step_s", f->seq_step_s);
+    add_host_loop(o, f);
+    cJSON_AddBoolToObject(o, "deepgemm", f->deepgemm != 0);
+    cJSON_AddBoolToObject(o, "moe_expand", f->moe_expand != 0);
+    cJSON_AddBoolToObject(o, "local_kv_full", f->local_kv_full != 0);
+    cli_json_add_number(o, "request_s", f->request_s);
+    cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);
+    cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);
+    cJSON_AddStringToObject(o, "memory_rule", engine_mem_rule_name(f->mem_rule));
+    cli_json_add_number(o, "memory_fraction", f->mem_fraction);
+    cli_json_add_number(o, "runtime_bytes", f->runtime_bytes);
+    cJSON_AddStringToObject(o, "source", f->source);
+    return o;
+}
+
 static int list_frameworks(const preset_db *db, int json)
 {
     if (json) {
         cJSON *root = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(root, "frameworks");
-        for (int i = 0; i < db->n_frameworks; i++) {
-            const engine_framework *f = &db->frameworks[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", f->name);
-            cJSON_AddStringToObject(o, "display", f->display);
-            cJSON_AddBoolToObject(o, "cuda_graphs", f->cuda_graphs != 0);
-            cli_json_add_number(o, "launch_s", f->launch_s);
-            cli_json_add_number(o, "graph_kernel_s", f->graph_kernel_s);
-            cli_json_add_number(o, "step_s", f->step_s);
-            cli_json_add_number(o, "seq_step_s", f->seq_step_s);
-            add_host_loop(o, f);
-            cJSON_AddBoolToObject(o, "deepgemm", f->deepgemm != 0);
-            cJSON_AddBoolToObject(o, "moe_expand", f->moe_expand != 0);
-            cJSON_AddBoolToObject(o, "local_kv_full", f->local_kv_full != 0);
-            cli_json_add_number(o, "request_s", f->request_s);
-            cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);
-            cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);
-            cJSON_AddStringToObject(o, "memory_rule", engine_mem_rule_name(f->mem_rule));
-            cli_json_add_number(o, "memory_fraction", f->mem_fraction);
-            cli_json_add_number(o, "runtime_bytes", f->runtime_bytes);
-            cJSON_AddStringToObject(o, "source", f->source);
-            cJSON_AddItemToArray(arr, o);
-        }
+        for (int i = 0; i < db->n_frameworks; i++)
+            cJSON_AddItemToArray(arr, framework_json(&db->frameworks[i]));
         return cli_json_print("list", stdout, root);
     }
     printf("%-10s %-16s %6s %9s %10s %-22s %s\n", "NAME", "FRAMEWORK", "GRAPHS", "LAUNCH",

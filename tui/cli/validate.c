@@ -334,13 +334,21 @@ static void json_stats(cJSON *o, const val_stats *st)
     cJSON_AddNumberToObject(o, "refused", st->refused);
 }
 
+/* A case's object with what every kind of row starts with: id, source,
+ * setup. */
+static cJSON *json_case_head(const char *id, const char *source, const char *setup)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", id);
+    cJSON_AddStringToObject(o, "source", source);
+    cJSON_AddStringToObject(o, "setup", setup);
+    return o;
+}
+
 static cJSON *json_case(const val_result *r)
 {
     const val_case *c = r->c;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "id", c->id);
-    cJSON_AddStringToObject(o, "source", c->source);
-    cJSON_AddStringToObject(o, "setup", c->setup);
+    cJSON *o = json_case_head(c->id, c->source, c->setup);
     cJSON_AddStringToObject(o, "metric", val_metric_name(c->metric));
     cli_json_add_number(o, "measured", c->measured);
     cJSON_AddBoolToObject(o, "evaluated", r->ok != 0);
@@ -369,10 +377,7 @@ static cJSON *json_case(const val_result *r)
 static cJSON *json_serving_case(const val_serving_result *r, const val_serving_case *c)
 {
     static const char *const KEYS[VAL_FIG_COUNT] = {"ttft_s", "tpot_s", "output_tokens_per_s"};
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "id", c->id);
-    cJSON_AddStringToObject(o, "source", c->source);
-    cJSON_AddStringToObject(o, "setup", c->setup);
+    cJSON *o = json_case_head(c->id, c->source, c->setup);
     cJSON_AddStringToObject(o, "arrival", val_arrival_name(c->arrival));
     cli_json_add_number(o, "load", c->load);
     cJSON_AddNumberToObject(o, "prompt", c->prompt);

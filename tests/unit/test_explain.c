@@ -589,6 +589,16 @@ static void qm_setup(qm_fixture *f)
     f->fw.moe_w4a16_fixed_s = 50e-6;
 }
 
+/* qm_setup, then where test_explain_quant_moe_constants leaves it: attn_cta
+ * set, the framework's moe_expand on, the MoE model. */
+static void qm_setup_moe(qm_fixture *f)
+{
+    qm_setup(f);
+    f->g.attn_cta_s = 2e-6;
+    f->fw.moe_expand = 1;
+    f->s.model = &f->moe;
+}
+
 /* The GPU keys of the quantized and MoE kernels are listed exactly when
  * the plan's numbers use them, with their value, unit and source: attn_cta
  * (prefill attention per thread block) when set; eta_compute_fp8_block and
@@ -642,10 +652,7 @@ static void test_explain_quant_moe_fp8_constants(void **state)
 {
     (void)state;
     qm_fixture f;
-    qm_setup(&f);
-    f.g.attn_cta_s = 2e-6;
-    f.fw.moe_expand = 1;
-    f.s.model = &f.moe;
+    qm_setup_moe(&f);
     f.g.eta_moe = 0;
     f.s.weight_dtype = ENGINE_FP8;
     explain(&f.s, 1, 1, 1, 1, &f.r);
@@ -684,10 +691,7 @@ static void test_explain_quant_moe_fp4_constants(void **state)
 {
     (void)state;
     qm_fixture f;
-    qm_setup(&f);
-    f.g.attn_cta_s = 2e-6;
-    f.fw.moe_expand = 1;
-    f.s.model = &f.moe;
+    qm_setup_moe(&f);
     f.s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
     f.s.weight_dtype = ENGINE_FP4;
     explain(&f.s, 1, 1, 1, 1, &f.r);

@@ -183,6 +183,11 @@ grep -A3 '"v0":' "$tmp/out" | grep -Eq '"seq_step_s":[[:space:]]*0.0001004' ||
     fail "$what: list frameworks --json lacks vllm's v0 seq_step_s 100.4 us"
 grep -A4 '"v0":' "$tmp/out" | grep -Eq '"source":[[:space:]]*"vLLM <= 0.5' ||
     fail "$what: list frameworks --json lacks vllm's v0 host_loop source"
+# upstream V0 vLLM runs no custom all-reduce on ROCm: v0.6 says so, v1 does not
+grep -A5 '"v0.6":' "$tmp/out" | grep -Eq '"custom_allreduce_off_xgmi":[[:space:]]*true' ||
+    fail "$what: list frameworks --json: vllm v0.6 lacks custom_allreduce_off_xgmi true"
+grep -A5 '"v1":' "$tmp/out" | grep -Eq '"custom_allreduce_off_xgmi":[[:space:]]*false' ||
+    fail "$what: list frameworks --json: vllm v1 lacks custom_allreduce_off_xgmi false"
 
 run list
 expect_rc 2

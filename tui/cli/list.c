@@ -310,8 +310,8 @@ static int list_links(const preset_db *db, int json)
 /* --- frameworks ------------------------------------------------------- */
 
 /* f's host loop by engine generation (frameworks.json host_loop) as
- * {"v0": {step_s, seq_step_s, source}, ...}, only the generations it states;
- * nothing when it states none. */
+ * {"v0": {step_s, seq_step_s, source, custom_allreduce_off_xgmi}, ...}, only
+ * the generations it states; nothing when it states none. */
 static void add_host_loop(cJSON *o, const engine_framework *f)
 {
     cJSON *hl = NULL;
@@ -324,6 +324,7 @@ static void add_host_loop(cJSON *o, const engine_framework *f)
         cli_json_add_number(e, "step_s", f->host_loop[g].step_s);
         cli_json_add_number(e, "seq_step_s", f->host_loop[g].seq_step_s);
         cJSON_AddStringToObject(e, "source", f->host_loop[g].source);
+        cJSON_AddBoolToObject(e, "custom_allreduce_off_xgmi", f->host_loop[g].xgmi_no_custom_ar);
     }
 }
 

@@ -750,7 +750,7 @@ static int search(const engine_fleet_request *q, engine_fleet_result *r, fleet_w
 }
 
 static void finish(const engine_fleet_request *q, engine_fleet_result *r, fleet_ws *w,
-                   const int *conf, int n, engine_fleet_option *near, double near_w)
+                   const int *conf, int n, const engine_fleet_option *near, double near_w)
 {
     int first = -1;
     for (int k = 0; k < n; k++) {

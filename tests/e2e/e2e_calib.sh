@@ -4,7 +4,9 @@
 # fraction), the atomic save (--out and the XDG default, no temporary file
 # left), `--backend cuda` exiting 2 with one line when no GPU is usable,
 # `auto` saying it fell back, no CUDA library in the binary's NEEDED list,
-# the usage errors, and Ctrl-C (SIGINT) exiting 130 with nothing saved.
+# the usage errors, another GPU's calibration applied only when named
+# (--calib, a note naming both presets), and Ctrl-C (SIGINT) exiting 130
+# with the previous calibration kept.
 # POSIX sh + grep/awk.
 # Usage: sh tests/e2e_calib.sh PATH_TO_BINARY.  Timings are never asserted.
 set -u
@@ -106,6 +108,28 @@ grep -Eq '"gemm":[[:space:]]*"measured"' "$tmp/out" || fail "$what: gemm is not 
 grep -Eq '"launch":[[:space:]]*"fitted"' "$tmp/out" || fail "$what: launch is not fitted"
 grep -q "^shardscope eval: --calib: note: $out was measured on CPU.* (cpu), applied to h100-sxm" "$tmp/err" ||
     fail "$what: no note naming both devices: $(cat "$tmp/err")"
+# A GPU's calibration (this file relabelled an H100 SXM's) applies to
+# another GPU only when named: --calib with a note naming both presets;
+# in the store it is used for its own preset and not for the other.
+sed -e 's/"backend":[[:space:]]*"cpu"/"backend": "cuda"/' \
+    -e 's/"preset":[[:space:]]*""/"preset": "h100-sxm"/' "$out" >"$tmp/h100.json"
+run eval --model llama-3-8b --gpu a100-80gb --gpus 1 --tp 1 --calib "$tmp/h100.json"
+expect_rc 0
+grep -q "^shardscope eval: --calib: note: $tmp/h100.json was measured for h100-sxm, applied to a100-80gb$" "$tmp/err" ||
+    fail "$what: no note naming both GPUs: $(cat "$tmp/err")"
+grep -q '^framework: .*calibration: measured on ' "$tmp/out" || fail "$what: --calib not applied"
+mkdir -p "$tmp/xdg2/shardscope/calibration"
+cp "$tmp/h100.json" "$tmp/xdg2/shardscope/calibration/h100-sxm.json"
+XDG_CONFIG_HOME=$tmp/xdg2
+run eval --model llama-3-8b --gpu a100-80gb --gpus 1 --tp 1
+expect_rc 0
+grep -q '^framework: .*calibration: datasheet defaults$' "$tmp/out" ||
+    fail "$what: another GPU's saved calibration applied: $(grep '^framework' "$tmp/out")"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1
+expect_rc 0
+grep -q '^framework: .*calibration: measured on ' "$tmp/out" ||
+    fail "$what: the H100's saved calibration not applied: $(grep '^framework' "$tmp/out")"
+XDG_CONFIG_HOME=$tmp/xdg
 # an older file loads with a note; a newer one is refused with the reason
 sed 's/"schema":[[:space:]]*2,/"schema": 1,/' "$out" >"$tmp/old.json"
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --calib "$tmp/old.json" --json

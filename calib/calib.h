@@ -607,6 +607,16 @@ typedef struct calib_result {
     int has_phases;
 } calib_result;
 
+/* Timed runs of a CPU per-kernel point whose first run took t seconds
+ * (its fastest is kept): 5 under 20 ms, the short, memory-bound points a
+ * neighbour's memory traffic disturbs most; 3 under 100 ms; 2 above.  With
+ * one run a long point kept its one, loaded, time while the short ones
+ * kept their fastest: under load the fit leaned on inflated packing and
+ * compute rates and overshot the short points (three pairs of runs at load
+ * 4.8-5.8: per_kernel.mape 6.46 / 5.19 / 5.24 % with one run, 5.67 / 4.45 /
+ * 4.74 % with two; about 2 s more of a quiet --quick llama-3-8b run). */
+int calib_cpu_runs(double t);
+
 /* The calibration file's schema written now; files of schema 1 load with
  * a note (no per-kernel fit), newer ones are refused. */
 #define CALIB_SCHEMA 2

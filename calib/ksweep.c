@@ -23,9 +23,11 @@
 #include "internal.h"
 
 #define KSWEEP_MAX 1024
-/* Timed runs of a CPU point under 20 ms and under 100 ms (sweep_in_passes). */
+/* Timed runs of a CPU point under 20 ms, under 100 ms and longer
+ * (sweep_in_passes). */
 #define CALIB_CPU_RUNS_SHORT 5
 #define CALIB_CPU_RUNS_MID 3
+#define CALIB_CPU_RUNS_LONG 2
 
 typedef struct kplan {
     calib_kpoint gem[KSWEEP_MAX]; /* the model GEMMs, before plan_add */
@@ -57,7 +59,7 @@ static void plan_add(kplan *k, const calib_kexec *x, const calib_kpoint *p, int 
     int warm = 1, reps = quick ? 3 : 5;
     if (!x->gpu) { /* runs in passes (sweep_in_passes): no warm-up of its own */
         warm = 0;
-        reps = t < 0.02 ? CALIB_CPU_RUNS_SHORT : t < 0.1 ? CALIB_CPU_RUNS_MID : 1;
+        reps = calib_cpu_runs(t);
     }
     k->p[k->n] = *p;
     k->warm[k->n] = warm;
@@ -215,13 +217,9 @@ static int time_one(const calib_kexec *x, calib_kpoint *p, int warm, int reps, d
     return 0;
 }
 
-/* Timed runs of a CPU point after the first pass measured t seconds: the
- * short, memory-bound points (the ones a neighbour's memory traffic
- * disturbs most) get more; a point of 0.1 s or more is compute-bound and
- * steady, one run. */
-static int cpu_runs(double t)
+int calib_cpu_runs(double t)
 {
-    return t < 0.02 ? CALIB_CPU_RUNS_SHORT : t < 0.1 ? CALIB_CPU_RUNS_MID : 1;
+    return t < 0.02 ? CALIB_CPU_RUNS_SHORT : t < 0.1 ? CALIB_CPU_RUNS_MID : CALIB_CPU_RUNS_LONG;
 }
 
 /* The GPU's order: each point's warm-up and repeats back to back, the
@@ -289,7 +287,7 @@ static calib_status sweep_in_passes(const calib_opts *o, const calib_kexec *x, k
                 return CALIB_ERR;
             if (pass == 0) {
                 p->time_s = t;
-                runs[i] = cpu_runs(t);
+                runs[i] = calib_cpu_runs(t);
                 total -= CALIB_CPU_RUNS_SHORT - runs[i];
             } else if (t < p->time_s) {
                 p->time_s = t;

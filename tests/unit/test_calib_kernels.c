@@ -770,6 +770,21 @@ static void test_cpu_sweep_end_to_end(void **state)
     calib_result_free(&r);
 }
 
+/* The CPU's round-robin passes: a point whose first run took under 20 ms
+ * runs 5 times, under 100 ms 3, longer 2 (it ran once: under load its
+ * one inflated time set the fit's packing and compute rates while the
+ * short points kept their fastest of 3-5). */
+static void test_cpu_runs(void **state)
+{
+    (void)state;
+    assert_int_equal(calib_cpu_runs(0.001), 5);
+    assert_int_equal(calib_cpu_runs(0.0199), 5);
+    assert_int_equal(calib_cpu_runs(0.02), 3);
+    assert_int_equal(calib_cpu_runs(0.0999), 3);
+    assert_int_equal(calib_cpu_runs(0.1), 2);
+    assert_int_equal(calib_cpu_runs(0.644), 2); /* TP1 gate/up at 256 tokens */
+}
+
 /* The cuBLAS path through the fake library: its timings follow a known
  * roofline (ts_fake.roofline), so the fit recovers the fake's constants.
  * The fake GPU (10 SMs, sm_90, 1 GHz, no preset) gets the estimated roof
@@ -1140,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_schema_versions),
         cmocka_unit_test(test_blas_missing),
         cmocka_unit_test(test_cpu_sweep_end_to_end),
+        cmocka_unit_test(test_cpu_runs),
         cmocka_unit_test(test_cuda_fake_per_kernel),
         cmocka_unit_test(test_cuda_fake_fp8),
     };

@@ -314,6 +314,12 @@ typedef struct engine_gpu {
      * (TensorRT-LLM's masked MHA, engine_framework.decode_attn_xqa); 0:
      * unknown, no such bound. */
     double fp32_flops;
+    /* L2-to-SM read bandwidth, bytes/s, of data many thread blocks re-read
+     * from L2 (a measured plateau for working sets within the L2): the
+     * bound of masked-MHA decode attention, whose blocks each read their
+     * KV head, so a group of query heads per KV head reads it group times
+     * from L2 though once from HBM; 0: unknown, no such bound. */
+    double l2_bytes_per_s;
     /* The dense FP16 tensor-core peak with FP16 accumulation, FLOP/s, where
      * it differs from the FP32-accumulate peak peak_flops[FP16] carries
      * (GeForce Ampere / Ada: twice it, RTX 4090 330.3 against 165.2 TFLOPS);
@@ -1060,9 +1066,11 @@ double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_hea
 int engine_xqa_group_ok(int group, int head_dim, int precompiled);
 /* Decode attention on CUDA cores (masked MHA): engine_attn_decode_s with
  * the compute term `flops` / engine_gpu.fp32_flops (the tensor-core rate
- * when fp32_flops is 0). */
+ * when fp32_flops is 0) and the memory term the larger of the HBM read
+ * and `group` (query heads per KV head) reads of `kv_bytes` from L2 at
+ * engine_gpu.l2_bytes_per_s (no L2 term when that is 0). */
 double engine_attn_decode_mmha_s(const engine_gpu *g, double kv_bytes, double flops,
-                                 double seq_heads);
+                                 double seq_heads, double group);
 /* An element-wise kernel moving `bytes`: max(floor, bytes / (BW * eta_small)). */
 double engine_small_kernel_s(const engine_gpu *g, double bytes);
 

@@ -1013,9 +1013,11 @@ static int gqa_mmha(const plan_ctx *c, double heads, double kvh)
 
 /* GQA decode attention: XQA / fused kernels at the tensor-core rate, masked
  * MHA at the CUDA-core FP32 rate (kc_attn_decode_mmha). */
-static double gqa_decode_s(const plan_ctx *c, int mmha, double kvb, double fl, double sh)
+static double gqa_decode_s(const plan_ctx *c, int mmha, double kvb, double fl, double sh,
+                           double group)
 {
-    return mmha ? kc_attn_decode_mmha(&c->kc, kvb, fl, sh) : kc_attn_decode(&c->kc, kvb, fl, sh);
+    return mmha ? kc_attn_decode_mmha(&c->kc, kvb, fl, sh, group)
+                : kc_attn_decode(&c->kc, kvb, fl, sh);
 }
 
 /* The attention kernel of a uniform step shape under GQA/MHA. */
@@ -1033,7 +1035,8 @@ static double gqa_attn_s(const plan_ctx *c, const step_shape *sp, double heads, 
         double kvt = model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
         double kvb = (sp->seqs * ctx + sp->pad) * kvt; /* a dummy: one cached token */
         double fl = 4.0 * (sp->seqs * ctx + sp->pad) * heads * dh;
-        return gqa_decode_s(c, gqa_mmha(c, heads, kvh), kvb, fl, (sp->seqs + sp->pad) * heads);
+        return gqa_decode_s(c, gqa_mmha(c, heads, kvh), kvb, fl, (sp->seqs + sp->pad) * heads,
+                            heads / kvh);
     }
     return kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked, heads,
                              kvh, dh, dh, c->a_b);
@@ -1156,9 +1159,9 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
         double fl = 4.0 * (sp->seqs * ctx + sp->pad) * heads * dh * sp->t;
         double sh = (sp->seqs + sp->pad) * heads;
         if (gqa_mmha(c, heads, kvh)) {
-            double t = kc_attn_decode_mmha(k, kvb, fl, sh);
+            double t = kc_attn_decode_mmha(k, kvb, fl, sh, heads / kvh);
             kernel(a, t, &a->attn);
-            kcost x = {t, fl, kvb, kc_attn_decode_mmha_bound(k, kvb, fl, sh)};
+            kcost x = {t, fl, kvb, kc_attn_decode_mmha_bound(k, kvb, fl, sh, heads / kvh)};
             attn_rec(a, sp, &x);
         } else {
             attn_decode(a, k, sp, kvb, fl, sh);
@@ -2231,8 +2234,11 @@ static void explain_mmha(const plan_ctx *c, engine_explain *x)
         return; /* MLA runs its own kernels; no FP32 rate: the tensor-core form */
     double heads = (double)m->heads / c->p.tp;
     double kvh = m->kv_heads >= c->p.tp ? (double)m->kv_heads / c->p.tp : 1.0;
-    if (gqa_mmha(c, heads, kvh))
-        explain_const(x, "fp32_flops", c->kc.fp32, "FLOP/s", "gpu preset", c->s->gpu->source);
+    if (!gqa_mmha(c, heads, kvh))
+        return;
+    explain_const(x, "fp32_flops", c->kc.fp32, "FLOP/s", "gpu preset", c->s->gpu->source);
+    if (c->kc.l2bw > 0)
+        explain_const(x, "l2_bytes_per_s", c->kc.l2bw, "B/s", "gpu preset", c->s->gpu->source);
 }
 
 /* The framework's and the links' constants (the kernels' come from kernels.c). */

@@ -50,6 +50,7 @@ typedef struct kconst {
     double bw_attn_io;  /* prefill attention per-token traffic */
     double eta_attn;
     double fp32;        /* CUDA-core FP32 FLOP/s (masked-MHA decode); 0: none */
+    double l2bw;        /* L2-to-SM re-read bytes/s (masked-MHA decode); 0: none */
     double acc16;       /* the FP16-accumulate peak the GEMM rate was scaled to
                          * (kconst_acc16), FLOP/s; 0: not applied */
     double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
@@ -107,10 +108,13 @@ double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, do
                          double a_bytes);
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads);
 /* The same for masked MHA (kernels.c): the compute term at k->fp32, the
- * CUDA-core FP32 rate (kc_attn_decode when k->fp32 is 0); and its bound. */
-double kc_attn_decode_mmha(const kconst *k, double kv_bytes, double flops, double seq_heads);
+ * CUDA-core FP32 rate (kc_attn_decode when k->fp32 is 0), the memory term
+ * also at least `group` reads of kv_bytes from L2 at k->l2bw (when set);
+ * and its bound. */
+double kc_attn_decode_mmha(const kconst *k, double kv_bytes, double flops, double seq_heads,
+                           double group);
 engine_bound kc_attn_decode_mmha_bound(const kconst *k, double kv_bytes, double flops,
-                                       double seq_heads);
+                                       double seq_heads, double group);
 
 /* One kernel's time with its FLOPs, bytes and the term that set it (explain). */
 typedef struct kcost {

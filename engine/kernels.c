@@ -344,6 +344,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->bw_attn_io = g->hbm_bytes_per_s * or_default(g->eta_attn_io, DEF_ETA_ATTN_IO);
     k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
     k->fp32 = g->fp32_flops > 0 ? g->fp32_flops : 0.0;
+    k->l2bw = g->l2_bytes_per_s > 0 ? g->l2_bytes_per_s : 0.0;
     k->gemm_t0 = t0;
     k->attn_t0 = or_default(g->attn_t0_s, DEF_ATTN_T0_S);
     k->attn_cta = g->attn_cta_s > 0 ? g->attn_cta_s : 0.0;
@@ -610,18 +611,20 @@ static double decode_blocks_s(const kconst *k, double seq_heads)
 }
 
 static double decode_at(const kconst *k, double kv_bytes, double flops, double rate,
-                        double seq_heads)
+                        double seq_heads, double l2_s)
 {
     if (!(kv_bytes > 0) && !(flops > 0))
         return 0.0;
     double tm = kv_bytes / k->bw_kv;
+    if (l2_s > tm)
+        tm = l2_s;
     double tc = flops / rate;
     return k->decode_attn_t0 + (tm > tc ? tm : tc) + decode_blocks_s(k, seq_heads);
 }
 
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads)
 {
-    return decode_at(k, kv_bytes, flops, k->flops16 * k->eta_attn, seq_heads);
+    return decode_at(k, kv_bytes, flops, k->flops16 * k->eta_attn, seq_heads, 0.0);
 }
 
 /* Masked MHA (TensorRT-LLM's decoderMaskedMultiheadAttentionTemplate.h):
@@ -631,21 +634,31 @@ double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq
  * once per KV head: blockIdx.x (the query head) varies fastest, so the
  * blocks of one sequence's query-head group run together and re-read that
  * KV head (ctx x head_dim x 2 x bytes: 141 kB a layer for Falcon-180B at
- * 1100 tokens in FP8) from L2, not HBM. */
-double kc_attn_decode_mmha(const kconst *k, double kv_bytes, double flops, double seq_heads)
+ * 1100 tokens in FP8) from L2, not HBM.  Those L2 reads are `group` x
+ * kv_bytes (every block reads its whole KV head: q.k over all keys, then
+ * p.v), at the GPU's measured L2 re-read rate (engine_gpu.l2_bytes_per_s);
+ * the kernel takes the longer of that and the HBM read. */
+static double mmha_l2_s(const kconst *k, double kv_bytes, double group)
+{
+    return k->l2bw > 0 && group > 0 ? group * kv_bytes / k->l2bw : 0.0;
+}
+
+double kc_attn_decode_mmha(const kconst *k, double kv_bytes, double flops, double seq_heads,
+                           double group)
 {
     if (!(k->fp32 > 0))
         return kc_attn_decode(k, kv_bytes, flops, seq_heads);
-    return decode_at(k, kv_bytes, flops, k->fp32, seq_heads);
+    return decode_at(k, kv_bytes, flops, k->fp32, seq_heads, mmha_l2_s(k, kv_bytes, group));
 }
 
 engine_bound kc_attn_decode_mmha_bound(const kconst *k, double kv_bytes, double flops,
-                                       double seq_heads)
+                                       double seq_heads, double group)
 {
     if (!(k->fp32 > 0))
         return kc_attn_decode_bound(k, kv_bytes, flops, seq_heads);
+    double tm = kv_bytes / k->bw_kv, tl2 = mmha_l2_s(k, kv_bytes, group);
     return term_bound(k->decode_attn_t0 + decode_blocks_s(k, seq_heads), flops / k->fp32,
-                      kv_bytes / k->bw_kv);
+                      tl2 > tm ? tl2 : tm);
 }
 
 engine_bound kc_attn_decode_bound(const kconst *k, double kv_bytes, double flops,
@@ -878,11 +891,11 @@ int engine_xqa_group_ok(int group, int head_dim, int precompiled)
 }
 
 double engine_attn_decode_mmha_s(const engine_gpu *g, double kv_bytes, double flops,
-                                 double seq_heads)
+                                 double seq_heads, double group)
 {
     kconst kc;
     kconst_init(&kc, g, NULL, ENGINE_FP16);
-    return kc_attn_decode_mmha(&kc, kv_bytes, flops, seq_heads);
+    return kc_attn_decode_mmha(&kc, kv_bytes, flops, seq_heads, group);
 }
 
 double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads)

@@ -817,9 +817,15 @@ static void test_explain_mmha_fp32(void **state)
     assert_string_equal(c->unit, "FLOP/s");
     assert_string_equal(c->origin, "gpu preset");
     assert_string_equal(c->source, s.gpu->source);
+    /* and its L2 re-read rate (9914 GB/s, gpus.json l2_gbs) */
+    c = constant("l2_bytes_per_s");
+    assert_non_null(c);
+    assert_near(c->value, 9914e9, 1e3);
+    assert_string_equal(c->unit, "B/s");
     s.xqa_precompiled = 0;
     explain(&s, 8, 1, 1, 1, &r);
     assert_null(constant("fp32_flops"));
+    assert_null(constant("l2_bytes_per_s"));
     s.xqa_precompiled = 1;
     s.model = preset_find_model(ts_db, "llama-3.1-70b");
     explain(&s, 8, 1, 1, 1, &r);

@@ -494,12 +494,25 @@ static void test_decode_mmha_hand(void **state)
     const engine_gpu *h = gpu("h100-sxm");
     near(h->fp32_flops, 67e12, 0);
     double kvb = 1024.0 * 1152 * 2 * 64, fl = 4.0 * 1024 * 1152 * 29 * 64;
-    near(engine_attn_decode_mmha_s(h, kvb, fl, 1024.0 * 29) * 1e6, 196.95, 0.001);
+    engine_gpu nol2 = *h; /* without the L2 term: the FP32 bound */
+    nol2.l2_bytes_per_s = 0;
+    near(engine_attn_decode_mmha_s(&nol2, kvb, fl, 1024.0 * 29, 29) * 1e6, 196.95, 0.001);
     near(engine_attn_decode_s(h, kvb, 1024.0 * 29) * 1e6, 122.58, 0.001);
+    /* The preset's L2 re-read rate (9914 GB/s, gpu-benches gpu-l2-cache on
+     * H200, the same GH100 SMs and L2): each of the 29 blocks of a KV head
+     * reads it from L2, 29 x 150.99 MB = 4.379 GB at 9.914 TB/s = 441.68
+     * us, over the FP32 130.71 and the HBM 56.34: 10 + 441.68 + 56.24 =
+     * 507.93 us a layer.  One query head per KV head (MHA): the L2 reads
+     * equal the HBM read, which binds. */
+    near(h->l2_bytes_per_s, 9914e9, 0);
+    near(engine_attn_decode_mmha_s(h, kvb, fl, 1024.0 * 29, 29) * 1e6, 507.93, 0.001);
+    near(engine_attn_decode_mmha_s(h, kvb, fl / 29, 1024.0 * 29, 1),
+         engine_attn_decode_mmha_s(&nol2, kvb, fl / 29, 1024.0 * 29, 1), 1e-12);
     /* no FP32 peak in the preset: the tensor-core form */
     engine_gpu g = *h;
     g.fp32_flops = 0;
-    near(engine_attn_decode_mmha_s(&g, kvb, fl, 1024.0 * 29), engine_attn_decode_s(h, kvb, 1024.0 * 29), 1e-12);
+    near(engine_attn_decode_mmha_s(&g, kvb, fl, 1024.0 * 29, 29),
+         engine_attn_decode_s(h, kvb, 1024.0 * 29), 1e-12);
 
     const engine_framework *trt = preset_find_framework(ts_db, "trt-llm");
     assert_non_null(trt);
@@ -511,7 +524,7 @@ static void test_decode_mmha_hand(void **state)
     engine_scenario_defaults(&s);
     s.model = preset_find_model(ts_db, "falcon-180b");
     assert_non_null(s.model);
-    s.gpu = h;
+    s.gpu = &nol2;
     s.intra = link_("nvlink4");
     s.gpus = 8;
     s.batch = 1024;
@@ -531,6 +544,14 @@ static void test_decode_mmha_hand(void **state)
     print_message("  falcon-180b h100 TP8 b1024 ITL: masked MHA %.2f ms, one kernel %.2f ms\n",
                   r_mmha.itl_s * 1e3, r_one.itl_s * 1e3);
     near((r_mmha.itl_s - r_one.itl_s) * 1e3, 5.95, 0.02);
+    /* with the preset's L2 re-read rate: 80 x (507.93 - 122.58) us =
+     * 30.83 ms more than the one-kernel form */
+    s.gpu = h;
+    s.framework = trt;
+    assert_int_equal(engine_evaluate(&s, p, &r_mmha, &err), 0);
+    s.framework = &one;
+    assert_int_equal(engine_evaluate(&s, p, &r_one, &err), 0);
+    near((r_mmha.itl_s - r_one.itl_s) * 1e3, 30.83, 0.05);
     /* today's JIT XQA takes 29 query heads per KV head at head 64 */
     s.xqa_precompiled = 0;
     s.framework = trt;

@@ -506,36 +506,77 @@ static void grid_print(const moe_grid *gr, const char *dir, const moe_dt *dt)
     }
 }
 
-static void aic_moe(const preset_db *db, const char *root, const char *dir, const engine_gpu *g0)
+/* The MoE tables of one GPU directory: all rows, the compute-bound and
+ * wide ones, and the gpt-oss buckets, per dtype and kernel source. */
+static void moe_print(const char *dir, acc *all, const moe_grid *gr, acc *cb, acc *wide,
+                      acc goss[][MOE_NB])
+{
+    for (size_t i = 0; i < MOE_NDT; i++) {
+        char what[96];
+        if (!all[i].n)
+            continue;
+        snprintf(what, sizeof what, "%s %s", MOE_DT[i].dtype,
+                 strstr(MOE_DT[i].source, "nongated") ? "nongated"
+                 : !strcmp(MOE_DT[i].source, "deepgemm") ? "deepgemm" : "");
+        acc_print("aiconfigurator moe", dir, what, &all[i]);
+        grid_print(&gr[i], dir, &MOE_DT[i]);
+        if (cb[i].n) {
+            snprintf(what, sizeof what, "  compute-bound");
+            acc_print("aiconfigurator moe", dir, what, &cb[i]);
+        }
+        if (wide[i].n) {
+            snprintf(what, sizeof what, "  wide compute-bound");
+            acc_print("aiconfigurator moe", dir, what, &wide[i]);
+        }
+        for (int b = 0; b < MOE_NB; b++) {
+            if (!goss[i][b].n)
+                continue;
+            snprintf(what, sizeof what, "  gpt-oss %s", MOE_BUCKET[b]);
+            acc_print("aiconfigurator moe", dir, what, &goss[i][b]);
+        }
+    }
+}
+
+/* The GPU the MoE rows are predicted on: g0, or a copy in *gw with the
+ * fitting aids' environment overrides (the presets keep the shipped
+ * constants). */
+static const engine_gpu *moe_gpu(const engine_gpu *g0, engine_gpu *gw)
 {
     /* VK_W4A16="fixed_us,token_ns,eta_c,eta_m" replaces the W4A16 MoE
      * constants (the trt-llm profile's fixed cost, the GPU's others; a
      * fitting aid: the presets keep the shipped ones) */
-    engine_gpu gw = *g0;
+    *gw = *g0;
     const engine_gpu *g = g0;
     /* VK_ETA_MOE=x sets every grouped-kernel rate (eta_moe, _fp8,
      * _fp8_block, _fp4) to x: a fitting aid, one dtype at a time */
     const char *em_ov = getenv("VK_ETA_MOE");
     if (em_ov) {
-        gw.eta_moe = gw.eta_moe_fp8 = gw.eta_moe_fp8_block = gw.eta_moe_fp4 = atof(em_ov);
-        gw.eta_moe_w4a8 = atof(em_ov);
-        g = &gw;
+        gw->eta_moe = gw->eta_moe_fp8 = gw->eta_moe_fp8_block = gw->eta_moe_fp4 = atof(em_ov);
+        gw->eta_moe_w4a8 = atof(em_ov);
+        g = gw;
     }
     /* VK_W4A8_TOKEN=ns replaces the GPU's moe_w4a8_token_ns (a fitting aid) */
     const char *w8 = getenv("VK_W4A8_TOKEN");
     if (w8) {
-        gw.moe_w4a8_token_s = atof(w8) * 1e-9;
-        g = &gw;
+        gw->moe_w4a8_token_s = atof(w8) * 1e-9;
+        g = gw;
     }
     const char *ov = getenv("VK_W4A16");
     double fx, tk, ec, em;
     if (ov && sscanf(ov, "%lf,%lf,%lf,%lf", &fx, &tk, &ec, &em) == 4) {
         vk_w4a16_fixed = fx * 1e-6;
-        gw.moe_w4a16_token_s = tk * 1e-9;
-        gw.eta_compute_w4a16 = ec;
-        gw.eta_memory_w4a16 = em;
-        g = &gw;
+        gw->moe_w4a16_token_s = tk * 1e-9;
+        gw->eta_compute_w4a16 = ec;
+        gw->eta_memory_w4a16 = em;
+        g = gw;
     }
+    return g;
+}
+
+static void aic_moe(const preset_db *db, const char *root, const char *dir, const engine_gpu *g0)
+{
+    engine_gpu gw;
+    const engine_gpu *g = moe_gpu(g0, &gw);
     char path[1024];
     snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/moe.csv", root, dir);
     csv c;
@@ -592,30 +633,7 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
         }
     }
     fclose(c.f);
-    for (size_t i = 0; i < MOE_NDT; i++) {
-        char what[96];
-        if (!all[i].n)
-            continue;
-        snprintf(what, sizeof what, "%s %s", MOE_DT[i].dtype,
-                 strstr(MOE_DT[i].source, "nongated") ? "nongated"
-                 : !strcmp(MOE_DT[i].source, "deepgemm") ? "deepgemm" : "");
-        acc_print("aiconfigurator moe", dir, what, &all[i]);
-        grid_print(&gr[i], dir, &MOE_DT[i]);
-        if (cb[i].n) {
-            snprintf(what, sizeof what, "  compute-bound");
-            acc_print("aiconfigurator moe", dir, what, &cb[i]);
-        }
-        if (wide[i].n) {
-            snprintf(what, sizeof what, "  wide compute-bound");
-            acc_print("aiconfigurator moe", dir, what, &wide[i]);
-        }
-        for (int b = 0; b < MOE_NB; b++) {
-            if (!goss[i][b].n)
-                continue;
-            snprintf(what, sizeof what, "  gpt-oss %s", MOE_BUCKET[b]);
-            acc_print("aiconfigurator moe", dir, what, &goss[i][b]);
-        }
-    }
+    moe_print(dir, all, gr, cb, wide, goss);
 }
 
 /* --- vidur ----------------------------------------------------------------- */

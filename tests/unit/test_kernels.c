@@ -145,6 +145,15 @@ typedef struct gcase {
     double wb, m, n, k, us, tol;
 } gcase;
 
+/* c's measured time against the predicted t (seconds): printed with kind
+ * (the dtype, or the kernel family), then within c->tol. */
+static void gcase_check(const gcase *c, const char *kind, double t)
+{
+    print_message("  %-10s %-5s m %6g n %6g k %6g: measured %8.1f us, predicted %8.1f (%.2f)\n",
+                  c->gpu, kind, c->m, c->n, c->k, c->us, t * 1e6, t * 1e6 / c->us);
+    near(t * 1e6, c->us, c->tol);
+}
+
 static void test_gemm_measured(void **state)
 {
     (void)state;
@@ -180,10 +189,7 @@ static void test_gemm_measured(void **state)
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         const gcase *c = &cs[i];
         double t = engine_gemm_s(gpu(c->gpu), NULL, c->d, c->m, c->n, c->k, c->wb, 2.0);
-        print_message("  %-10s %-5s m %6g n %6g k %6g: measured %8.1f us, predicted %8.1f (%.2f)\n",
-                      c->gpu, engine_dtype_name(c->d), c->m, c->n, c->k, c->us, t * 1e6,
-                      t * 1e6 / c->us);
-        near(t * 1e6, c->us, c->tol);
+        gcase_check(c, engine_dtype_name(c->d), t);
     }
 }
 
@@ -241,9 +247,7 @@ static void test_gemm_split_k_measured(void **state)
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         const gcase *c = &cs[i];
         double t = engine_gemm_s(gpu(c->gpu), NULL, c->d, c->m, c->n, c->k, c->wb, 2.0);
-        print_message("  m %g n %g k %g: measured %.1f us, predicted %.1f (%.3f)\n", c->m, c->n,
-                      c->k, c->us, t * 1e6, t * 1e6 / c->us);
-        near(t * 1e6, c->us, c->tol);
+        gcase_check(c, engine_dtype_name(c->d), t);
     }
 }
 
@@ -270,9 +274,7 @@ static void test_gemm_fp8_block_measured(void **state)
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         const gcase *c = &cs[i];
         double t = engine_gemm_fp8_block_s(gpu(c->gpu), NULL, c->m, c->n, c->k, c->wb, 2.0);
-        print_message("  %-10s fp8_block m %6g n %6g k %6g: measured %8.1f us, predicted %8.1f "
-                      "(%.2f)\n", c->gpu, c->m, c->n, c->k, c->us, t * 1e6, t * 1e6 / c->us);
-        near(t * 1e6, c->us, c->tol);
+        gcase_check(c, "fp8_block", t);
     }
     /* per-tensor FP8 keeps its own rate: 8192 x 7168 x 7168 at 0.70 */
     double pt = engine_gemm_s(gpu("h100-sxm"), NULL, ENGINE_FP8, 8192, 7168, 7168, 1, 2.0);

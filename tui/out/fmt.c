@@ -60,13 +60,15 @@ char *fmt_seconds(double s, const char *micro, char *buf, size_t len)
 char *fmt_seconds_band(double s, const engine_band *b, const char *micro, const char *dash,
                        char *buf, size_t len)
 {
-    char a[32], lo[32], hi[32];
+    char a[32];
     fmt_seconds(s, micro, a, sizeof a);
-    if (b->n > 0)
+    if (b->n > 0) {
+        char lo[32], hi[32];
         snprintf(buf, len, "%s (%s%s%s)", a, fmt_seconds(b->lo, micro, lo, sizeof lo), dash,
                  fmt_seconds(b->hi, micro, hi, sizeof hi));
-    else
+    } else {
         snprintf(buf, len, "%s", a);
+    }
     return buf;
 }
 

@@ -302,25 +302,26 @@ cJSON *cli_result_json(const engine_scenario *s, const engine_result *r)
     return o;
 }
 
-cJSON *cli_scenario_json(const engine_scenario *s)
+/* cli_scenario_json's hardware: the model, the GPUs, the links, the memory. */
+static void scenario_hw_json(cJSON *o, const engine_scenario *s)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
     add_string_or_null(o, "model", s->model ? s->model->name : NULL);
     add_string_or_null(o, "model_display", s->model ? s->model->display : NULL);
     add_string_or_null(o, "model_source", s->model ? s->model->source : NULL);
     add_string_or_null(o, "gpu", s->gpu ? s->gpu->name : NULL);
     cJSON_AddNumberToObject(o, "gpus", s->gpus);
-    if (s->gpus_per_node > 0)
-        cJSON_AddNumberToObject(o, "gpus_per_node", s->gpus_per_node);
-    else
-        cJSON_AddNullToObject(o, "gpus_per_node");
+    out_json_add_positive(o, "gpus_per_node", s->gpus_per_node);
     add_string_or_null(o, "link", s->intra ? s->intra->name : NULL);
     add_string_or_null(o, "inter_link", s->inter ? s->inter->name
                                                  : (s->intra ? s->intra->name : NULL));
     double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : NAN);
     cli_json_add_number(o, "vram_bytes", vram);
+}
+
+/* cli_scenario_json's framework: the profile, its graphs, host loop and
+ * memory rule. */
+static void scenario_fw_json(cJSON *o, const engine_scenario *s)
+{
     const engine_framework *fw = s->framework;
     add_string_or_null(o, "framework", fw ? fw->name : "generic");
     cli_json_add_number(o, "usable_fraction", engine_scenario_usable_fraction(s));
@@ -341,14 +342,20 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cli_json_add_number(o, "runtime_overhead_bytes",
                         s->runtime_overhead_bytes >= 0 ? s->runtime_overhead_bytes
                                                        : fw ? fw->runtime_bytes : 2e9);
+}
+
+cJSON *cli_scenario_json(const engine_scenario *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    scenario_hw_json(o, s);
+    scenario_fw_json(o, s);
     cJSON_AddNumberToObject(o, "max_model_len", engine_context_limit(s));
     cJSON_AddNumberToObject(o, "batch", s->batch);
     cJSON_AddBoolToObject(o, "batch_max", s->batch_max != 0);
     cJSON_AddNumberToObject(o, "max_num_seqs", engine_max_num_seqs(s));
-    if (s->total_concurrency > 0)
-        cJSON_AddNumberToObject(o, "total_concurrency", s->total_concurrency);
-    else
-        cJSON_AddNullToObject(o, "total_concurrency");
+    out_json_add_positive(o, "total_concurrency", s->total_concurrency);
     cJSON_AddNumberToObject(o, "prompt", s->prompt);
     cJSON_AddNumberToObject(o, "gen", s->gen);
     add_string_or_null(o, "dtype", engine_dtype_name(engine_scenario_weight_dtype(s)));
@@ -360,10 +367,7 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     cJSON_AddBoolToObject(o, "fp8_block", engine_scenario_fp8_block(s) != 0);
     add_string_or_null(o, "kv_dtype", engine_dtype_name(s->kv_dtype));
     add_string_or_null(o, "act_dtype", engine_dtype_name(s->act_dtype));
-    if (s->microbatches > 0)
-        cJSON_AddNumberToObject(o, "microbatches", s->microbatches);
-    else
-        cJSON_AddNullToObject(o, "microbatches");
+    out_json_add_positive(o, "microbatches", s->microbatches);
     add_string_or_null(o, "schedule", engine_schedule_name(s->schedule));
     cJSON_AddNumberToObject(o, "interleave", s->interleave);
     add_string_or_null(o, "objective", engine_objective_name(s->objective));

@@ -304,8 +304,6 @@ static int check_spec(const engine_scenario *s, engine_error *err)
     return 0;
 }
 
-/* The numbers of a scenario against ENGINE_MAX_* (the command line's
- * flags take their ranges from the same constants). */
 /* CUDA graph sizes: at most ENGINE_GRAPH_SIZES_MAX, each 1..ENGINE_MAX_BATCH,
  * strictly ascending. */
 static int check_graph_sizes(const engine_scenario *s, engine_error *err)
@@ -323,18 +321,10 @@ static int check_graph_sizes(const engine_scenario *s, engine_error *err)
     return 0;
 }
 
-static int check_numbers(const engine_scenario *s, engine_error *err)
+/* The scenario's switches and engine choices: each a known value, and a
+ * framework_version the framework profile has. */
+static int check_modes(const engine_scenario *s, engine_error *err)
 {
-    if (s->gpus < 1 || s->gpus > ENGINE_MAX_GPUS)
-        return failf(err, "gpus", "must be 1..%d", ENGINE_MAX_GPUS);
-    if (s->gpus_per_node < 0 || s->gpus_per_node > ENGINE_MAX_GPUS)
-        return failf(err, "gpus_per_node", "must be 0..%d", ENGINE_MAX_GPUS);
-    if (!(s->vram_bytes >= 0) || !isfinite(s->vram_bytes))
-        return fail(err, "vram", "must be a finite non-negative size");
-    if (!(s->usable_fraction >= 0 && s->usable_fraction <= 1))
-        return fail(err, "usable_fraction", "must be in (0, 1] (0: the framework's)");
-    if (!isfinite(s->runtime_overhead_bytes))
-        return fail(err, "runtime_overhead", "must be a finite size (negative: the framework's)");
     if ((unsigned)s->cuda_graphs >= ENGINE_GRAPHS_COUNT)
         return fail(err, "cuda_graphs", "must be default, on or off");
     if ((unsigned)s->tbo >= ENGINE_GRAPHS_COUNT)
@@ -355,6 +345,26 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
             return failf(err, "framework_version", "the %s profile has no host_loop \"%s\" "
                          "(frameworks.json)", hf->name, engine_fw_version_name(s->framework_version));
     }
+    return 0;
+}
+
+/* The numbers of a scenario against ENGINE_MAX_* (the command line's
+ * flags take their ranges from the same constants), its modes
+ * (check_modes), graph sizes and speculation, in that order. */
+static int check_numbers(const engine_scenario *s, engine_error *err)
+{
+    if (s->gpus < 1 || s->gpus > ENGINE_MAX_GPUS)
+        return failf(err, "gpus", "must be 1..%d", ENGINE_MAX_GPUS);
+    if (s->gpus_per_node < 0 || s->gpus_per_node > ENGINE_MAX_GPUS)
+        return failf(err, "gpus_per_node", "must be 0..%d", ENGINE_MAX_GPUS);
+    if (!(s->vram_bytes >= 0) || !isfinite(s->vram_bytes))
+        return fail(err, "vram", "must be a finite non-negative size");
+    if (!(s->usable_fraction >= 0 && s->usable_fraction <= 1))
+        return fail(err, "usable_fraction", "must be in (0, 1] (0: the framework's)");
+    if (!isfinite(s->runtime_overhead_bytes))
+        return fail(err, "runtime_overhead", "must be a finite size (negative: the framework's)");
+    if (check_modes(s, err) != 0)
+        return -1;
     if (s->redundant_experts < 0 || s->redundant_experts > ENGINE_MAX_GPUS)
         return failf(err, "redundant_experts", "must be 0..%d", ENGINE_MAX_GPUS);
     if (!(s->moe_imbalance == 0 ||

@@ -183,6 +183,11 @@ typedef struct engine_model {
     int tied_embeddings;
     int learned_pos;   /* 1: learned position embeddings (GPT-2/3): context*d */
     int qkv_bias;      /* 1: biases on Q, K, V (Qwen2) */
+    int parallel_ar_once; /* 1: parallel attention + MLP whose model code adds
+                        * the two TP-partial outputs before ONE all-reduce a
+                        * layer (Falcon's new decoder architecture) in the
+                        * frameworks that say so (engine_framework.
+                        * parallel_ar_once); 0: two all-reduces a layer */
     /* Mixture of experts; experts == 0 means dense. */
     int experts;       /* E routed experts per MoE layer */
     int top_k;         /* k experts per token */
@@ -445,6 +450,11 @@ typedef struct engine_framework {
                                * the pairs back over the op's rows (TensorRT-LLM's
                                * CUTLASS MoE: eval.c moe_serial); 0: the per-token
                                * permute / unpermute estimate */
+    int parallel_ar_once;     /* 1: its model code reduces a parallel_ar_once
+                               * model's attention and MLP with one TP
+                               * all-reduce a layer (vLLM falcon.py; TensorRT-
+                               * LLM falcon/model.py from 0.6.1) unless the
+                               * scenario's parallel_ar_split; 0: two */
     int local_kv_full;        /* 1: its KV cache gives a local-attention layer
                                * (sliding window or chunk) blocks for the whole
                                * sequence, as for a global one: one attention
@@ -682,6 +692,11 @@ typedef struct engine_scenario {
      * n_graph_sizes 0: no padding (a graph for every batch, today's rule). */
     int graph_sizes[ENGINE_GRAPH_SIZES_MAX]; /* ascending, each >= 1 */
     int n_graph_sizes;
+    int parallel_ar_split;       /* 1: a framework release whose model code
+                                  * still reduces a parallel_ar_once model's
+                                  * attention and MLP separately (TensorRT-LLM
+                                  * 0.5: two all-reduces a layer); 0: the
+                                  * framework's parallel_ar_once */
     int xqa_precompiled;         /* 1: a TensorRT-LLM of the precompiled XQA
                                   * kernels (before its JIT XQA): XQA takes 1,
                                   * 8 or 16 query heads per KV head; 0 (today's):
@@ -972,6 +987,10 @@ int engine_scenario_fuse_ar_norm(const engine_scenario *s);
 /* 1 when s's local-attention layers hold KV for the whole sequence (its
  * local_kv_full, else its framework's); 0: at most their window. */
 int engine_scenario_local_kv_full(const engine_scenario *s);
+/* 1 when a layer's attention and MLP share one TP all-reduce: the model's
+ * parallel_ar_once, its framework's (the generic one's when none) and not
+ * the scenario's parallel_ar_split (README "The model"); 0: two. */
+int engine_scenario_one_allreduce(const engine_scenario *s);
 /* The sampler's kernels per step on `sampling`'s path under profile fw
  * (plain: sampler_kernels, 0 counting as one; top-p adds top_p_kernels;
  * full adds penalty_kernels too); *passes (may be NULL) gets their passes

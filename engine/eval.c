@@ -196,6 +196,7 @@ typedef struct plan_ctx {
     double slots;     /* physical expert slots: experts + redundant ones (EP plans) */
     double imbalance; /* busiest expert group's routed tokens over the mean */
     int fuse_ar_norm; /* the norm after each TP all-reduce runs inside it */
+    int one_ar;       /* one TP all-reduce a layer (engine_scenario_one_allreduce) */
     int tbo;          /* two-batch overlap of the EP all-to-all */
 } plan_ctx;
 
@@ -596,6 +597,12 @@ int engine_scenario_fuse_ar_norm(const engine_scenario *s)
                      (s->framework ? s->framework : engine_framework_generic_ref())->fuse_ar_norm);
 }
 
+int engine_scenario_one_allreduce(const engine_scenario *s)
+{
+    const engine_framework *f = s->framework ? s->framework : engine_framework_generic_ref();
+    return s->model && s->model->parallel_ar_once && f->parallel_ar_once && !s->parallel_ar_split;
+}
+
 int engine_scenario_local_kv_full(const engine_scenario *s)
 {
     return switch_of(s->local_kv_full,
@@ -784,6 +791,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
                        ? engine_scenario_moe_imbalance(s, groups, (int)c->slots)
                        : 1.0;
     c->fuse_ar_norm = p.tp > 1 && engine_scenario_fuse_ar_norm(s);
+    c->one_ar = engine_scenario_one_allreduce(s);
     c->tbo = c->m->experts > 0 && p.ep > 1 && p.ep >= p.tp && engine_scenario_tbo(s);
 }
 
@@ -1458,11 +1466,16 @@ static void layer_cost(const plan_ctx *c, layer_kind kind, const step_shape *sp,
         attn_gqa(c, sp, heads, a);
     double act = T * d * ab;
     int ar_node = c->tp_hier ? c->per_node : 0;
-    if (p.tp > 1)
+    /* one all-reduce a layer: the MLP's sums both partial outputs */
+    if (p.tp > 1 && !c->one_ar)
         a->tp += comm(c, a, "tp all-reduce", ENGINE_OP_ALLREDUCE, p.tp, ar_node, act);
 
-    /* MLP block. */
-    norm_after_ar(a, c, "residual + norm", 4.0 * T * d * ab);
+    /* MLP block (one all-reduce: its norm reads the layer's input, after
+     * no all-reduce to fuse into). */
+    if (c->one_ar)
+        small(a, k, "norm", 4.0 * T * d * ab);
+    else
+        norm_after_ar(a, c, "residual + norm", 4.0 * T * d * ab);
     if (kind == LAYER_DENSE)
         mlp(a, c, T, m->ffn, p.tp, 0);
     else

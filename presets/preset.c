@@ -122,6 +122,7 @@ static const field_spec model_fields[] = {
     MB("learned_pos", learned_pos),
     MB("qkv_bias", qkv_bias),
     MB("qk_norm", qk_norm),
+    MB("parallel_ar_once", parallel_ar_once),
     { "window", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, window_fields, N_OF(window_fields), NULL },
     { "moe", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, moe_fields, N_OF(moe_fields), NULL },
     { "mla", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, mla_fields, N_OF(mla_fields), NULL },
@@ -264,6 +265,7 @@ static const field_spec framework_fields[] = {
     { "decode_attn_xqa", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, decode_attn_xqa), 0, NULL, 0, NULL },
     { "moe_expand", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, moe_expand), 0, NULL, 0, NULL },
     { "local_kv_full", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, local_kv_full), 0, NULL, 0, NULL },
+    { "parallel_ar_once", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, parallel_ar_once), 0, NULL, 0, NULL },
 };
 
 /* --- error context ---------------------------------------------------- */

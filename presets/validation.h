@@ -102,6 +102,10 @@ typedef struct val_case {
                             * 1.x (cuda_graph_config enable_padding, the same
                             * batch_sizes 1 ... 8192:
                             * val_trtllm_perf_graph_sizes); 0: no padding */
+    int parallel_ar_split; /* 1: the run's release reduces a parallel_ar_once
+                            * model's attention and MLP separately
+                            * (engine_scenario.parallel_ar_split: TensorRT-LLM
+                            * 0.5); 0: its framework's rule */
     int xqa_precompiled;   /* 1: a TensorRT-LLM of the precompiled XQA kernels
                             * (engine_scenario.xqa_precompiled: XQA for 1, 8, 16
                             * query heads per KV head); 0: today's JIT rule */

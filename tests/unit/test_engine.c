@@ -490,6 +490,39 @@ static void test_tp_comm_hand(void **state)
     assert_near(r.efficiency, one.e2e_s / r.e2e_s / 2, 1e-12);
 }
 
+/* A parallel attention + MLP block whose framework adds the two partial
+ * outputs before one TP all-reduce (Falcon: vLLM falcon.py, TensorRT-LLM
+ * >= 0.6.1): test_tp_comm_hand's 65 decode all-reduces (2 a layer over 32
+ * layers plus the embedding's) become 33; the model, the framework and
+ * the release (parallel_ar_split: TensorRT-LLM 0.5) must all say so. */
+static void test_parallel_ar_once(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_model m = tm_llama3_8b();
+    m.parallel_ar_once = 1;
+    engine_scenario s = ts_on_h100(&f, m, 2);
+    engine_framework fw = *engine_framework_generic_ref();
+    double logits = 128256.0 * 4;
+    assert_int_equal(engine_scenario_one_allreduce(&s), 0); /* generic: two */
+    engine_result two = eval_plan(&s, 2, 1, 1, 1);
+    assert_near(two.decode_comm_s, 65 * (8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
+    fw.parallel_ar_once = 1;
+    s.framework = &fw;
+    assert_int_equal(engine_scenario_one_allreduce(&s), 1);
+    engine_result one = eval_plan(&s, 2, 1, 1, 1);
+    assert_near(one.decode_comm_s, 33 * (8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
+    assert_near(one.prefill_comm_s, 33 * (1024 * 8192.0 / 300e9) + 0.5 * logits / 300e9, 1e-9);
+    assert_near(two.itl_s - one.itl_s, 32 * (8192.0 / 300e9), 1e-9);
+    s.parallel_ar_split = 1; /* a release that reduced them separately */
+    assert_int_equal(engine_scenario_one_allreduce(&s), 0);
+    engine_result split = eval_plan(&s, 2, 1, 1, 1);
+    assert_near(split.itl_s, two.itl_s, 1e-12);
+    s.parallel_ar_split = 0;
+    f.m.parallel_ar_once = 0; /* a sequential block: two whatever the framework */
+    assert_int_equal(engine_scenario_one_allreduce(&s), 0);
+}
+
 /* The prefill workspace of one micro-batch: residual + norm output (2 d),
  * QKV ((h + 2 g) dh) and the gated MLP's two intermediates (2 f), at 2 B,
  * plus FP32 logits of the last token: Llama-3-8B, 1024 tokens. */
@@ -1837,6 +1870,7 @@ int main(void)
         cmocka_unit_test(test_decode_step_hand),
         cmocka_unit_test(test_fp8_prefill_hand),
         cmocka_unit_test(test_tp_comm_hand),
+        cmocka_unit_test(test_parallel_ar_once),
         cmocka_unit_test(test_activation_workspace_hand),
         cmocka_unit_test(test_pp_p2p_hand),
         cmocka_unit_test(test_moe_decode_hand),

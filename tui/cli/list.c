@@ -54,6 +54,7 @@ static cJSON *model_json(const engine_model *m)
     cJSON_AddNumberToObject(o, "context", m->context);
     cJSON_AddStringToObject(o, "mlp", m->gated_mlp ? "swiglu" : "gelu");
     cJSON_AddBoolToObject(o, "tied_embeddings", m->tied_embeddings != 0);
+    cJSON_AddBoolToObject(o, "parallel_ar_once", m->parallel_ar_once != 0);
     cJSON_AddNumberToObject(o, "experts", m->experts);
     cJSON_AddNumberToObject(o, "top_k", m->top_k);
     cJSON_AddNumberToObject(o, "shared_experts", m->shared_experts);
@@ -344,6 +345,7 @@ static cJSON *framework_json(const engine_framework *f)
     cJSON_AddBoolToObject(o, "deepgemm", f->deepgemm != 0);
     cJSON_AddBoolToObject(o, "moe_expand", f->moe_expand != 0);
     cJSON_AddBoolToObject(o, "local_kv_full", f->local_kv_full != 0);
+    cJSON_AddBoolToObject(o, "parallel_ar_once", f->parallel_ar_once != 0);
     cli_json_add_number(o, "request_s", f->request_s);
     cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);
     cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);

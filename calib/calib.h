@@ -169,6 +169,8 @@ typedef struct calib_per_kernel {
     double gemm_efficiency_fp8; /* fp8 points' own efficiency (0: none measured) */
     double mape_fp8;         /* over the fp8 points */
     int fp8_points;
+    double mape_bf16;        /* the bf16 points against the (fp16) fit; not in it */
+    int bf16_points;
     int packs;               /* input: 1 when GEMM points pack their weights
                                 first (a CPU's level-3 BLAS): pack_bytes_per_s
                                 is fitted; 0 (GPU): it stays 0 */

@@ -186,7 +186,7 @@ report() {
         /^\t"(comm_note|collectives_note|kernel_note)":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
             k = $1; gsub(/[\t":]/, "", k); notes = notes sprintf("  %s: %s\n", k, v) }
         /^\t"per_kernel":/ { pk = 1 }
-        pk && /^\t\t"(t0_s|bw_bytes_per_s|gemm_efficiency|small_kernel_s|launch_s|mape|points|peak_flops|copy_bytes_per_s|gemm_efficiency_fp8|peak_flops_fp8|mape_fp8|pack_bytes_per_s)":/ {
+        pk && /^\t\t"(t0_s|bw_bytes_per_s|gemm_efficiency|small_kernel_s|launch_s|mape|points|peak_flops|copy_bytes_per_s|gemm_efficiency_fp8|peak_flops_fp8|mape_fp8|mape_bf16|pack_bytes_per_s)":/ {
             k = $1; gsub(/[\t":]/, "", k); v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
             pkv[k] = v }
         pk && /^\t\t"class_mape":/ { cm = 1; next }
@@ -201,8 +201,10 @@ report() {
         /^\t\t\t"flops":/ { fl = $2 + 0 }
         /^\t\t\t"bytes":/ { by = $2 + 0 }
         /^\t\t\t"time_s":/ { t = $2 + 0
-            if (c == "gemm" && dt != "fp8" && op !~ /^grouped_/ && fl > bigf) { bigf = fl; bigt = t; bigs = op " " m "x" n "x" kk }
-            if (c == "gemm" && dt != "fp8" && op !~ /^grouped_/ && t > 0 && fl / t > bestf) { bestf = fl / t; bests = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt != "fp8" && dt != "bf16" && op !~ /^grouped_/ && fl > bigf) { bigf = fl; bigt = t; bigs = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt != "fp8" && dt != "bf16" && op !~ /^grouped_/ && t > 0 && fl / t > bestf) { bestf = fl / t; bests = op " " m "x" n "x" kk }
+            if (c == "gemm" && dt == "fp16" && t > 0) t16[op " " m "x" n "x" kk] = t
+            if (c == "gemm" && dt == "bf16" && t > 0) { nb++; if (fl > bigb) { bigb = fl; bigbt = t; bigbs = op " " m "x" n "x" kk } }
             if (c == "gemm" && dt == "fp8" && fl > big8) { big8 = fl; big8t = t; big8s = op " " m "x" n "x" kk }
             if (c == "gemv" && t > 0 && by / t > gemv) { gemv = by / t; gemvs = by }
             if (c == "copy" && t > 0) copy = by / t }
@@ -222,6 +224,12 @@ report() {
                        pkv["gemm_efficiency_fp8"], 100 * pkv["mape_fp8"]
             else
                 printf "  fp8: not measured (see kernel_note)\n"
+            if (nb > 0)
+                printf "  bf16: %d GEMM points (decode token counts), mape_bf16 %.2f%% against the fp16 fit; largest (%s): %.1f TFLOP/s, bf16 / fp16 time %.3f\n",
+                       nb, 100 * pkv["mape_bf16"], bigbs, bigb / bigbt / 1e12,
+                       (t16[bigbs] > 0 ? bigbt / t16[bigbs] : 0)
+            else
+                printf "  bf16: not measured (see kernel_note)\n"
             if (gemv > 0)
                 printf "  GEMV plateau: %.0f GB/s (at %.0f MB)\n", gemv / 1e9, gemvs / 1e6
             if (copy > 0)

@@ -53,6 +53,11 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r,
  * calib_result_to_engine). */
 void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out);
 
+/* The bf16 model GEMMs are timed at the token counts up to this (the decode
+ * steps' batches): the --quick budget grows by those memory-bound points
+ * only; a larger m in a bf16 scenario reads the fp16 table. */
+#define CALIB_BF16_MAX_TOKENS 256
+
 /* A backend's timer for the per-kernel sweep (ksweep.c drives it). */
 typedef struct calib_kexec {
     void *ctx;
@@ -62,6 +67,8 @@ typedef struct calib_kexec {
     int has_attn;         /* 1: CALIB_K_ATTN (batched GEMMs) can be timed */
     int has_launch;       /* 1: CALIB_K_LAUNCH can be timed */
     int has_fp8;          /* 1: fp8 model GEMMs (dtype "fp8", 1 byte) can be timed */
+    int has_bf16;         /* 1: bf16 model GEMMs (dtype "bf16", 2 bytes) at the decode
+                             token counts (<= CALIB_BF16_MAX_TOKENS) can be timed */
     const char *dtype;    /* the GEMM element type */
     double elem;          /* its bytes */
     double prior_flops;   /* rough rates for the planned budget */

@@ -194,6 +194,15 @@ static int is_fp8(const calib_kpoint *p)
     return !strcmp(p->dtype, "fp8");
 }
 
+/* bf16 points (the cuBLAS backend's second 16-bit type, compute capability
+ * 8.0 and later) are tables of their own: the fit is the fp16 (or the CPU's
+ * fp32) points', so adding bf16 leaves it as it was; mape_bf16 says how far
+ * the bf16 points lie from it. */
+static int is_bf16(const calib_kpoint *p)
+{
+    return !strcmp(p->dtype, "bf16");
+}
+
 static double fp8_peak(const calib_per_kernel *pk)
 {
     return pk->peak_flops_fp8 > 0 ? pk->peak_flops_fp8 : 2 * pk->peak_flops;
@@ -389,6 +398,16 @@ static void fit_errors(const calib_kpoint *pts, int n, calib_per_kernel *pk)
             pk->class_mape[c] /= pk->class_n[c];
     pk->mape = all > 0 ? sum / all : 0;
     pk->points = all;
+    pk->mape_bf16 = 0;
+    pk->bf16_points = 0;
+    for (int i = 0; i < n; i++)
+        if (gemm_like(pts[i].cls) && is_bf16(&pts[i]) && pts[i].time_s > 0) {
+            pk->mape_bf16 += fabs(calib_per_kernel_predict(pk, &pts[i]) - pts[i].time_s) /
+                             pts[i].time_s;
+            pk->bf16_points++;
+        }
+    if (pk->bf16_points > 0)
+        pk->mape_bf16 /= pk->bf16_points;
 }
 
 /* The fit's points (v) from pts: every GEMM-like point with a time, less
@@ -402,8 +421,8 @@ static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int kee
     pk->n_cache_excluded = 0;
     for (int i = 0; i < n && pk->peak_flops > 0; i++) {
         const calib_kpoint *p = &pts[i];
-        if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0) || is_fp8(p))
-            continue; /* fp8 points: their own efficiency (fit_fp8) */
+        if (!gemm_like(p->cls) || !(p->time_s > 0) || !(p->flops > 0) || is_fp8(p) || is_bf16(p))
+            continue; /* fp8 points: their own efficiency (fit_fp8); bf16: is_bf16 */
         /* a grouped point's experts each have their own weights: all its
          * bytes stream, however small one expert is */
         double resident = calib_kpoint_grouped(p) ? p->bytes : p->bytes / calls_of(p);
@@ -508,7 +527,7 @@ int calib_fit_per_kernel(const calib_kpoint *pts, int n, calib_per_kernel *pk,
     }
     double best = 0;
     for (int i = 0; i < n; i++)
-        if (gemm_like(pts[i].cls) && pts[i].time_s > 0 && !is_fp8(&pts[i]) &&
+        if (gemm_like(pts[i].cls) && pts[i].time_s > 0 && !is_fp8(&pts[i]) && !is_bf16(&pts[i]) &&
             pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]) > best)
             best = pts[i].flops / pts[i].time_s / shape_eta(pk, &pts[i]);
     if (!(pk->peak_flops > 0))
@@ -560,7 +579,7 @@ int calib_kpoint_grouped(const calib_kpoint *p)
     return p->cls == CALIB_K_GEMM && !strncmp(p->op, "grouped_", 8);
 }
 
-/* r's GEMM points as the engine's tables: one per (n, k, dclass, grouped),
+/* r's GEMM points as the engine's tables: one per (n, k, dclass, bf16, grouped),
  * token counts in increasing order (a repeated count keeps the first); a
  * grouped point's time per expert (time / batch). */
 static void tables_to_engine(const calib_result *r, engine_calib *out)
@@ -571,9 +590,10 @@ static void tables_to_engine(const calib_result *r, engine_calib *out)
         int gr = calib_kpoint_grouped(p);
         if (p->cls != CALIB_K_GEMM || (p->batch > 1 && !gr) || !(p->time_s > 0))
             continue;
-        int dc = dclass_of(p->dtype), s = 0;
+        int dc = dclass_of(p->dtype), bf = is_bf16(p), s = 0;
         while (s < out->n_gemm && !(out->gemm[s].n == p->n && out->gemm[s].k == p->k &&
-                                    out->gemm[s].dclass == dc && out->gemm[s].grouped == gr))
+                                    out->gemm[s].dclass == dc && out->gemm[s].grouped == gr &&
+                                    out->gemm[s].bf16 == bf))
             s++;
         if (s == out->n_gemm) {
             if (s >= ENGINE_CALIB_SHAPES)
@@ -583,6 +603,7 @@ static void tables_to_engine(const calib_result *r, engine_calib *out)
             out->gemm[s].k = p->k;
             out->gemm[s].dclass = dc;
             out->gemm[s].grouped = gr;
+            out->gemm[s].bf16 = bf;
             out->n_gemm++;
         }
         engine_calib_gemm *g = &out->gemm[s];

@@ -144,6 +144,24 @@ static void plan_launch(kplan *k, const calib_kexec *x, int quick)
     }
 }
 
+/* The dense and per-expert GEMMs again in bf16 (x->has_bf16) at the token
+ * counts up to CALIB_BF16_MAX_TOKENS, every TP degree (not the grouped MoE
+ * points: the budget), into the room left
+ * after the first `used` planned GEMMs (k->gem). */
+static void plan_bf16(kplan *k, const calib_kexec *x, const calib_opts *o, int max_tp,
+                      const int *tok, int nt, int used)
+{
+    int nb = 0, room = KSWEEP_MAX - 32 - used;
+    while (nb < nt && tok[nb] <= CALIB_BF16_MAX_TOKENS)
+        nb++;
+    if (!x->has_bf16 || nb == 0 || room <= 0)
+        return;
+    int n = calib_plan_gemms(o->model, max_tp, tok, nb, "bf16", 2.0, k->gem + used, room);
+    for (int i = 0; i < n && i < room; i++)
+        if (!calib_kpoint_grouped(&k->gem[used + i])) /* the grouped MoE: fp16 only */
+            plan_add(k, x, &k->gem[used + i], o->quick);
+}
+
 /* The whole plan; max_tp / max_tokens as calib_opts says. */
 static void plan_build(const calib_opts *o, const calib_kexec *x, kplan *k, int *max_tp,
                        int *max_tok)
@@ -167,7 +185,9 @@ static void plan_build(const calib_opts *o, const calib_kexec *x, kplan *k, int 
             n8 = KSWEEP_MAX - 32 - ng;
         for (int i = 0; i < n8; i++)
             plan_add(k, x, &k->gem[ng + i], o->quick);
+        ng += n8;
     }
+    plan_bf16(k, x, o, *max_tp, tok, nt, ng);
     plan_memory(k, x, o->model, o->quick);
     plan_attention(k, x, o->model, o->quick);
     plan_launch(k, x, o->quick);
@@ -179,7 +199,8 @@ static const char *phase_label(const calib_kexec *x, const calib_kpoint *p, char
                                                  "launch", "graph launch"};
     if (p->cls == CALIB_K_GEMM)
         snprintf(buf, len, "%s: %s%s TP%d", x->tag, W[p->cls],
-                 strcmp(p->dtype, "fp8") ? "" : " fp8", p->tp);
+                 strcmp(p->dtype, "fp8") ? strcmp(p->dtype, "bf16") ? "" : " bf16" : " fp8",
+                 p->tp);
     else
         snprintf(buf, len, "%s: %s", x->tag, W[p->cls]);
     return buf;

@@ -201,6 +201,7 @@ static const jfield PER_KERNEL_FIELDS[] = {
     OPTNUM("gemm_efficiency_fp8", per_kernel.gemm_efficiency_fp8),
     OPTNUM("peak_flops_fp8", per_kernel.peak_flops_fp8),
     OPTNUM("mape_fp8", per_kernel.mape_fp8),
+    OPTNUM("mape_bf16", per_kernel.mape_bf16),
     SPECIAL("class_mape", J_CLASSES, 0),
     CONSTS("form", "max(F / (peak * gemm_efficiency * eta_shape) + W / pack_bytes_per_s, "
                    "B / bw) + t0 per call (W: the weights a level-3 BLAS packs, only when "

@@ -473,7 +473,10 @@ typedef struct engine_framework {
  * seconds at m = m[i] tokens (m increasing, count of them).  dclass 0:
  * 16-bit math (fp16/bf16/fp32 on a CPU), 1: 8-bit (fp8/int8).  grouped 1:
  * the MoE experts' grouped GEMM (one call over several experts of this
- * shape, m[i] tokens each): t_s[i] is the call's time per expert. */
+ * shape, m[i] tokens each): t_s[i] is the call's time per expert.  bf16
+ * 1: timed in bf16 (dclass 0 only): a bf16 scenario reads it first, then
+ * the fp16 table of the shape (bf16 0: fp16 on a GPU, fp32 on a CPU), then
+ * the fit; an fp16 scenario reads only bf16 0 tables. */
 typedef struct engine_calib_gemm {
     int n, k;
     int dclass;
@@ -481,6 +484,7 @@ typedef struct engine_calib_gemm {
     int grouped;
     double m[ENGINE_CALIB_TOKENS];
     double t_s[ENGINE_CALIB_TOKENS];
+    int bf16;
 } engine_calib_gemm;
 
 /* Per kernel class, where the engine's constants came from
@@ -944,6 +948,12 @@ double engine_weight_elem_bytes(engine_dtype d, int group);
 /* The weight dtype and group a scenario runs: the checkpoint's own format
  * when the model has one and the scenario keeps fp16, else the scenario's. */
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s);
+/* Which measured GEMM tables scenario s's model GEMMs read (its weights'
+ * math): "bf16" (bf16 math, bf16 tables only), "bf16+fp16" (bf16 tables
+ * where they cover the shape and token count, the fp16 ones elsewhere),
+ * "fp16", "fp32" (a CPU's; "bf16+fp32" as above), "fp8"; NULL when s's GEMMs are not "measured"
+ * (engine_calib_source) or no table has their math.  A static string. */
+const char *engine_calib_gemm_tables(const engine_scenario *s);
 /* 1 when the scenario's GEMMs run block-scaled FP8: FP8 weights and either
  * fp8_scaling BLOCK or AUTO with a block-scaled checkpoint (model
  * weight_block > 0); else 0 (per-tensor FP8, or other weights). */

@@ -67,6 +67,7 @@ typedef struct kconst {
     double pack_l2;     /* its L2: weights within half of it stream at bw (0: none) */
     int dclass;         /* the math's class for table lookups (0 16-bit, 1 8-bit, 2 other) */
     const engine_calib *tab; /* measured GEMM tables (NULL: none) */
+    int bf16;           /* bf16 math: the bf16 tables first, then the fp16 ones */
 } kconst;
 
 typedef struct gemm_cost {

@@ -367,6 +367,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     }
     k->dclass = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
                 : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
+    k->bf16 = math == ENGINE_BF16;
     if (c && c->measured && c->per_kernel)
         kconst_per_kernel(k, g, c, w);
 }
@@ -434,6 +435,8 @@ static int wo_small_m(const kconst *k, double m, double groups, double w_bytes, 
            groups == 1 && m <= WO_SMALL_M && w_bytes > 0 && w_bytes < a_bytes;
 }
 
+static int kc_table(const kconst *k, double groups, double m, double n, double kk, double *t);
+
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups, double w_bytes,
                   double a_bytes)
 {
@@ -463,33 +466,47 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
      * GEMM's table, or for a grouped kernel (the MoE experts) the grouped
      * table's time per expert at m tokens, times the groups. */
     double t;
-    if (k->tab && (groups == 1 ? engine_calib_gemm_lookup(k->tab, k->dclass, m, n, kk, &t)
-                               : engine_calib_grouped_lookup(k->tab, k->dclass, m, n, kk, groups,
-                                                             &t)))
+    if (k->tab && kc_table(k, groups, m, n, kk, &t))
         gc.time = t;
     return gc;
 }
 
-static int calib_table_lookup(const engine_calib *c, int dclass, int grouped, double m, double n,
-                              double k, double *t_s);
+static int calib_table_lookup(const engine_calib *c, int dclass, int bf16, int grouped, double m,
+                              double n, double k, double *t_s);
+
+/* k's measured time of the GEMM: a bf16 kernel's bf16 table, else (any
+ * math) the table of bf16 0 (fp16 / a CPU's fp32); grouped per expert
+ * times groups.  1 with *t, 0 when no table covers it. */
+static int kc_table(const kconst *k, double groups, double m, double n, double kk, double *t)
+{
+    int gr = groups != 1;
+    if (gr && !(groups > 0))
+        return 0;
+    if (!(k->bf16 && calib_table_lookup(k->tab, k->dclass, 1, gr, m, n, kk, t)) &&
+        !calib_table_lookup(k->tab, k->dclass, 0, gr, m, n, kk, t))
+        return 0;
+    if (gr)
+        *t *= groups;
+    return 1;
+}
 
 int engine_calib_gemm_lookup(const engine_calib *c, int dclass, double m, double n, double k,
                              double *t_s)
 {
-    return calib_table_lookup(c, dclass, 0, m, n, k, t_s);
+    return calib_table_lookup(c, dclass, 0, 0, m, n, k, t_s);
 }
 
 int engine_calib_grouped_lookup(const engine_calib *c, int dclass, double m, double n, double k,
                                 double groups, double *t_s)
 {
-    if (!(groups > 0) || !calib_table_lookup(c, dclass, 1, m, n, k, t_s))
+    if (!(groups > 0) || !calib_table_lookup(c, dclass, 0, 1, m, n, k, t_s))
         return 0;
     *t_s *= groups;
     return 1;
 }
 
-static int calib_table_lookup(const engine_calib *c, int dclass, int grouped, double m, double n,
-                              double k, double *t_s)
+static int calib_table_lookup(const engine_calib *c, int dclass, int bf16, int grouped, double m,
+                              double n, double k, double *t_s)
 {
     if (!c || !c->per_kernel || !(m > 0))
         return 0;
@@ -497,7 +514,7 @@ static int calib_table_lookup(const engine_calib *c, int dclass, int grouped, do
     for (int i = 0; i < nc; i++) {
         const engine_calib_gemm *e = &c->gemm[i];
         if (e->n != n || e->k != k || e->dclass != dclass || e->count < 1 ||
-            (e->grouped != 0) != (grouped != 0))
+            (e->grouped != 0) != (grouped != 0) || (e->bf16 != 0) != (bf16 != 0))
             continue;
         int cnt = e->count < ENGINE_CALIB_TOKENS ? e->count : ENGINE_CALIB_TOKENS;
         if (m < e->m[0] || m > e->m[cnt - 1])
@@ -537,6 +554,29 @@ const char *engine_calib_source(const engine_calib *c, const engine_model *m, en
     case ENGINE_CALIB_K_LAUNCH: return c->launch_s > 0 ? "fitted" : "default";
     default: return "default"; /* attention: the preset's form, scaled (kconst_per_kernel) */
     }
+}
+
+const char *engine_calib_gemm_tables(const engine_scenario *s)
+{
+    const engine_calib *c = s ? s->calib : NULL;
+    if (!c || !s->gpu || strcmp(engine_calib_source(c, s->model, ENGINE_CALIB_K_GEMM), "measured"))
+        return NULL;
+    engine_dtype math = math_dtype(s->gpu, engine_scenario_weight_dtype(s));
+    int dc = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
+             : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
+    int has[2] = {0, 0}; /* bf16 0, bf16 1 tables of the math's class */
+    int nc = c->n_gemm < ENGINE_CALIB_SHAPES ? c->n_gemm : ENGINE_CALIB_SHAPES;
+    for (int i = 0; i < nc; i++)
+        if (c->gemm[i].dclass == dc && c->gemm[i].count > 0)
+            has[c->gemm[i].bf16 != 0] = 1;
+    if (dc == 1)
+        return has[0] ? "fp8" : NULL;
+    if (dc != 0)
+        return NULL;
+    const char *plain = !strcmp(c->backend, "cpu") ? "fp32" : "fp16";
+    if (math == ENGINE_BF16 && has[1])
+        return has[0] ? (!strcmp(plain, "fp32") ? "bf16+fp32" : "bf16+fp16") : "bf16";
+    return has[0] ? plain : NULL;
 }
 
 double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,

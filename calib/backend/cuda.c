@@ -731,6 +731,11 @@ static int kgpu_run(kgpu *g, const calib_kpoint *p)
         if (!strcmp(p->dtype, "fp8")) /* the descriptors of lt_prepare */
             return a->lt_matmul(g->lt, g->desc, &one, g->w, g->la, g->x, g->lb, &zero, g->y,
                                 g->lc, g->y, g->lc, NULL, g->ws, LT_WORKSPACE_BYTES, NULL);
+        if (!strcmp(p->dtype, "bf16")) { /* compute capability 8.0+: kgpu_bf16 */
+            return a->blas_gemm_ex(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one,
+                                   g->w, CUDA_R_16BF, p->n, g->x, CUDA_R_16BF, p->k, &zero, g->y,
+                                   CUDA_R_16BF, p->n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        }
         return a->blas_gemm_ex(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, g->w,
                                g->dt, p->n, g->x, g->dt, p->k, &zero, g->y, g->dt, p->n,
                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
@@ -1012,19 +1017,24 @@ static calib_status cuda_kernels(const calib_opts *o, const calib_cuda_api *a, v
     int has_graph = rc == CALIB_OK && kgpu_graph(&g) == 0;
     char fp8_why[96] = "";
     int has_fp8 = rc == CALIB_OK && kgpu_fp8(&g, &r->dev, fp8_why, sizeof fp8_why);
+    /* bf16 tensor cores: compute capability 8.0 (Ampere) and later (CUDA C++
+     * Programming Guide, "Compute Capabilities": __nv_bfloat16 mma from 8.0) */
+    int has_bf16 = rc == CALIB_OK && r->dev.cc_major >= 8;
     int v = r->dev.runtime_version;
     snprintf(r->library, sizeof r->library, "cuBLAS (CUDA %d.%d)", v / 1000, v % 1000 / 10);
     snprintf(r->kernel_note, sizeof r->kernel_note,
-             "fp16 (cublasGemmEx)%s%s%s%s; attention proxy: "
+             "fp16 (cublasGemmEx)%s%s%s%s%s; attention proxy: "
              "batched GEMMs QK^T and PV (no softmax, no causal mask, scores written to "
              "memory); collectives: all-reduce, send/recv, all-gather, all-to-all",
+             has_bf16 ? ", bf16 (cublasGemmEx CUDA_R_16BF, decode token counts <= 256, no "
+                        "grouped MoE)" : ", no bf16 (compute capability < 8.0)",
              has_fp8 ? " and fp8 (cublasLt E4M3, bf16 out, scales 1.0)" : "; ",
              has_fp8 ? "" : fp8_why,
              a->blas_gemm_strided_batched_ex ? "" : "; no attention proxy (no "
                                                     "cublasGemmStridedBatchedEx)",
              has_graph ? "" : "; no graph launch (CUDA graphs unavailable)");
     calib_kexec x = {.ctx = &g, .tag = "cuda", .gpu = 1, .has_graph = has_graph,
-                     .has_fp8 = has_fp8,
+                     .has_fp8 = has_fp8, .has_bf16 = has_bf16,
                      .has_attn = a->blas_gemm_strided_batched_ex != NULL,
                      .has_launch = a->mem_set_async != NULL,
                      .dtype = "fp16", .elem = 2, .prior_flops = 400e12, .prior_bw = 2e12,

@@ -187,11 +187,19 @@ static int f_gemm(void *h, int ta, int tb, int m, int n, int k, const void *alph
                   const void *beta, void *c, int ct, int ldc, int compute, int algo)
 {
     (void)h, (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)alpha, (void)a;
-    (void)at, (void)lda, (void)b, (void)bt, (void)ldb, (void)beta, (void)c, (void)ct;
+    (void)lda, (void)b, (void)ldb, (void)beta, (void)c;
     (void)ldc, (void)compute, (void)algo;
     ts_fake.gemms++;
+    if (at != bt || at != ct)
+        ts_fake.mixed_types++;
+    if (at == 14) /* CUDA_R_16BF */
+        ts_fake.gemms_bf16++;
     /* column-major n x t = (n x k)(k x t): the row-major GEMM of t tokens */
+    double saved = ts_fake.eff;
+    if (at == 14 && ts_fake.eff_bf16 > 0)
+        ts_fake.eff = ts_fake.eff_bf16;
     fake_work(2.0 * m * n * k, ((double)m * k + (double)k * n + (double)m * n) * 2, n, m, k, 1);
+    ts_fake.eff = saved;
     return 0;
 }
 static int f_gemm_batched(void *h, int ta, int tb, int m, int n, int k, const void *alpha,

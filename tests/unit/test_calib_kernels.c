@@ -874,10 +874,14 @@ static void test_cuda_fake_per_kernel(void **state)
     assert_string_equal(r.library, "cuBLAS (CUDA 13.0)");
     assert_phases(&r, wall);
     assert_string_equal(r.model, "llama-3-8b");
-    /* --quick on a GPU: 7 token counts x 4 GEMMs x TP 1 2 4 8; GEMVs of 4,
-     * 64 and 1024 MB; a copy; QK^T and PV at 2 prefill and 2 decode shapes;
+    /* --quick on a GPU: 7 token counts x 4 GEMMs x TP 1 2 4 8, the 5 of
+     * them up to 256 tokens again in bf16 (sm_90); GEMVs of 4, 64 and
+     * 1024 MB; a copy; QK^T and PV at 2 prefill and 2 decode shapes;
      * eager and graph launches */
-    assert_int_equal(r.n_kpoints, 7 * 4 * 4 + 3 + 1 + 8 + 2);
+    assert_int_equal(r.n_kpoints, 7 * 4 * 4 + 5 * 4 * 4 + 3 + 1 + 8 + 2);
+    assert_int_equal(ts_fake.gemms_bf16, 5 * 4 * 4 * 4); /* warm-up + 3 each */
+    assert_int_equal(ts_fake.mixed_types, 0);
+    assert_non_null(strstr(r.kernel_note, "bf16 (cublasGemmEx CUDA_R_16BF"));
     assert_true(ts_fake.batched > 0);
     assert_true(ts_fake.graphs > 0);
     assert_int_equal(ts_fake.allocs, ts_fake.frees);
@@ -892,6 +896,8 @@ static void test_cuda_fake_per_kernel(void **state)
     assert_true(fabs(pk->small_kernel_s / 1.5e-6 - 1) < 0.001);
     assert_true(fabs(pk->copy_bytes_per_s / 0.25e12 - 1) < 0.001);
     assert_true(pk->mape < 0.01);
+    assert_int_equal(pk->bf16_points, 5 * 4 * 4);
+    assert_true(pk->mape_bf16 < 0.01); /* the fake's bf16 runs at the fp16 rate */
     assert_int_equal(pk->class_n[CALIB_K_ATTN], 8);
     assert_non_null(strstr(r.kernel_note, "no fp8 (cublasLt not loaded)"));
     calib_result_free(&r);
@@ -1073,6 +1079,100 @@ static void test_cuda_fake_grouped_moe(void **state)
     calib_result_free(&r);
 }
 
+static const calib_kpoint *find_dt(const calib_result *r, const char *op, const char *dt,
+                                   int tp, int m)
+{
+    for (int i = 0; i < r->n_kpoints; i++) {
+        const calib_kpoint *p = &r->kpoints[i];
+        if (!strcmp(p->op, op) && !strcmp(p->dtype, dt) && p->tp == tp && p->m == m)
+            return p;
+    }
+    return NULL;
+}
+
+/* bf16 GEMMs (issue 12 sect. 1): on sm_80+ the model GEMMs up to 256 tokens
+ * are timed again with CUDA_R_16BF operands; the fake runs them at
+ * efficiency 0.6 (fp16: 0.8).  The fit stays the fp16 points' (0.8), the
+ * bf16 points lie off it (mape_bf16), and they survive the file: written,
+ * read back, turned into the engine's tables, a bf16 scenario reads the
+ * bf16 table where it covers the GEMM and the fp16 one above 256 tokens,
+ * an fp16 scenario the fp16 table; calibration_used.gemm_tables says
+ * which.  sm_75: no bf16 points, said (sm_80: test_cuda_fake_fp8). */
+static void test_cuda_fake_bf16(void **state)
+{
+    (void)state;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    fake_roofline();
+    ts_fake.eff_bf16 = 0.6;
+    engine_model m = tm_llama3_8b();
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CUDA;
+    o.cuda = &api;
+    o.quick = 1;
+    o.skip_comm = 1;
+    o.model = &m;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(ts_fake.gemms_bf16, 5 * 4 * 4 * 4);
+    assert_true(fabs(r.per_kernel.gemm_efficiency / 0.8 - 1) < 0.01);
+    assert_int_equal(r.per_kernel.bf16_points, 5 * 4 * 4);
+    assert_true(r.per_kernel.mape_bf16 > 0.05);
+    assert_null(find_dt(&r, "qkv", "bf16", 1, 1024)); /* decode token counts only */
+    const calib_kpoint *b = find_dt(&r, "gate_up", "bf16", 1, 256);
+    const calib_kpoint *h = find_dt(&r, "gate_up", "fp16", 1, 256);
+    const calib_kpoint *h1k = find_dt(&r, "gate_up", "fp16", 1, 1024);
+    assert_non_null(b);
+    assert_non_null(h);
+    assert_non_null(h1k);
+    /* 256 x 28672 x 4096 is compute-bound on the fake: 0.8 / 0.6 slower */
+    assert_true(b->time_s > 1.2 * h->time_s);
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\"mape_bf16\""));
+    calib_result back;
+    assert_int_equal(calib_result_from_json(text, "bf16.json", &back, &err), 0);
+    free(text);
+    static engine_calib ec;
+    memset(&ec, 0, sizeof ec);
+    calib_result_to_engine(&back, &ec);
+    int n_bf16 = 0;
+    for (int i = 0; i < ec.n_gemm; i++)
+        n_bf16 += ec.gemm[i].bf16;
+    assert_int_equal(n_bf16, 4 * 4); /* 4 GEMM shapes at each of TP 1 2 4 8 */
+    engine_gpu g = tg_h100();
+    double n = b->n, k = b->k;
+    assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_BF16, 256, n, k, 2, 2) / b->time_s - 1) <
+                1e-9);
+    assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_FP16, 256, n, k, 2, 2) / h->time_s - 1) <
+                1e-9);
+    /* past the bf16 table: the fp16 one */
+    assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_BF16, 1024, n, k, 2, 2) / h1k->time_s - 1) <
+                1e-9);
+    ts_fixture f;
+    engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(1e-6, 400), 1);
+    ec.measured = 1;
+    s.calib = &ec;
+    s.weight_dtype = ENGINE_BF16;
+    assert_string_equal(engine_calib_gemm_tables(&s), "bf16+fp16");
+    s.weight_dtype = ENGINE_FP16;
+    assert_string_equal(engine_calib_gemm_tables(&s), "fp16");
+    s.calib = NULL;
+    assert_null(engine_calib_gemm_tables(&s));
+    calib_result_free(&back);
+    calib_result_free(&r);
+
+    api = ts_fake_cuda_reset();
+    fake_roofline();
+    ts_fake.cc_major = 7;
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(ts_fake.gemms_bf16, 0);
+    assert_int_equal(r.per_kernel.bf16_points, 0);
+    assert_non_null(strstr(r.kernel_note, "no bf16 (compute capability < 8.0)"));
+    calib_result_free(&r);
+}
+
 static void test_cuda_fake_fp8(void **state)
 {
     (void)state;
@@ -1091,7 +1191,7 @@ static void test_cuda_fake_fp8(void **state)
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
-    assert_int_equal(r.n_kpoints, 2 * 7 * 4 * 4 + 3 + 1 + 8 + 2);
+    assert_int_equal(r.n_kpoints, 2 * 7 * 4 * 4 + 5 * 4 * 4 + 3 + 1 + 8 + 2);
     assert_int_equal(ts_fake.lt_matmuls, 7 * 4 * 4 * 4); /* warm-up + 3 each */
     assert_int_equal(ts_fake.lt_live, 0);
     assert_int_equal(ts_fake.allocs, ts_fake.frees);
@@ -1131,6 +1231,7 @@ static void test_cuda_fake_fp8(void **state)
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
     assert_int_equal(ts_fake.lt_matmuls, 0);
     assert_int_equal(r.per_kernel.fp8_points, 0);
+    assert_int_equal(r.per_kernel.bf16_points, 5 * 4 * 4); /* bf16 from sm_80 */
     assert_non_null(strstr(r.kernel_note, "no fp8 (sm_80 has no FP8 tensor cores)"));
     calib_result_free(&r);
 }
@@ -1158,6 +1259,7 @@ int main(void)
         cmocka_unit_test(test_cpu_runs),
         cmocka_unit_test(test_cuda_fake_per_kernel),
         cmocka_unit_test(test_cuda_fake_fp8),
+        cmocka_unit_test(test_cuda_fake_bf16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

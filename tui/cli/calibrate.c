@@ -70,10 +70,12 @@ const cli_options cli_calibrate_options = {
              "T = max(F/(peak*eta_c), B/(bw*eta_m)) + overhead, alpha-beta for comm.\n"
              "Per kernel (what the engine uses): the --model's GEMMs (QKV, out, gate/up,\n"
              "down, MoE experts) at each TP degree and token count, a GEMV sweep, a copy,\n"
-             "the attention proxy and launches (CPU: OpenBLAS, fp32; GPU: fp16, and fp8\n"
+             "the attention proxy and launches (CPU: OpenBLAS, fp32; GPU: fp16, bf16 at\n"
+             "the decode token counts <= 256 on compute capability >= 8.0, and fp8\n"
              "through cublasLt on compute capability >= 8.9), fitted as\n"
              "max(F/(peak*eff*eta_shape) + W/pack_bw, B/bw) + t0 per GEMM with one MAPE\n"
-             "(W/pack_bw: the CPU's BLAS packing its weights; fp8: its own efficiency).\n",
+             "(W/pack_bw: the CPU's BLAS packing its weights; fp8: its own efficiency;\n"
+             "bf16: its own tables, not in the fit).\n",
     .footer = "Exit status: 0 ok, 2 bad usage or no usable GPU for --backend cuda,\n"
               "1 a failure while measuring, 130 cancelled (Ctrl-C; nothing saved).\n",
 };

@@ -413,6 +413,7 @@ void out_json_add_calibration_detail(cJSON *o, const engine_scenario *s)
     for (int i = 0; k && i < ENGINE_CALIB_K_COUNT; i++)
         cJSON_AddStringToObject(k, engine_calib_kind_name((engine_calib_kind)i),
                                 engine_calib_source(c, s->model, (engine_calib_kind)i));
+    add_string_or_null(d, "gemm_tables", engine_calib_gemm_tables(s));
 }
 
 int out_json_stamp(cJSON *root)

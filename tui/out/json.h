@@ -58,7 +58,9 @@ cJSON *cli_scenario_json(const engine_scenario *s);
 
 /* o.calibration_used = {file, device, backend, date, schema, library,
  * model, mape, gemm_shapes (per-kernel files), kernels: {gemm, memory,
- * small_kernel, launch, attention: "measured" | "fitted" | "default"}}
+ * small_kernel, launch, attention: "measured" | "fitted" | "default"},
+ * gemm_tables: engine_calib_gemm_tables - "bf16", "bf16+fp16", "fp16", ...
+ * or null}
  * (file null and every class "default" without a calibration).  Part of
  * cli_scenario_json's object. */
 void out_json_add_calibration_detail(cJSON *o, const engine_scenario *s);

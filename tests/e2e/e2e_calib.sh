@@ -98,6 +98,7 @@ itl0=$(grep -m1 '"itl_s":' "$tmp/out" | sed 's/.*: *//; s/,.*//')
 grep -A3 '"calibration_used":' "$tmp/out" | grep -q '"file":[[:space:]]*null' ||
     fail "$what: calibration_used.file is not null without a calibration"
 grep -Eq '"gemm":[[:space:]]*"default"' "$tmp/out" || fail "$what: gemm is not a datasheet default"
+grep -Eq '"gemm_tables":[[:space:]]*null' "$tmp/out" || fail "$what: gemm_tables is not null without a calibration"
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --calib "$out" --json
 expect_rc 0
 itl1=$(grep -m1 '"itl_s":' "$tmp/out" | sed 's/.*: *//; s/,.*//')
@@ -106,8 +107,19 @@ awk -v a="$itl0" -v b="$itl1" 'BEGIN { exit !(a > 0 && b > 10 * a) }' ||
 grep -q "\"file\":[[:space:]]*\"$out\"" "$tmp/out" || fail "$what: calibration_used.file is not $out"
 grep -Eq '"gemm":[[:space:]]*"measured"' "$tmp/out" || fail "$what: gemm is not measured"
 grep -Eq '"launch":[[:space:]]*"fitted"' "$tmp/out" || fail "$what: launch is not fitted"
+grep -Eq '"gemm_tables":[[:space:]]*"fp32"' "$tmp/out" || fail "$what: gemm_tables is not the CPU's fp32"
 grep -q "^shardscope eval: --calib: note: $out was measured on CPU.* (cpu), applied to h100-sxm" "$tmp/err" ||
     fail "$what: no note naming both devices: $(cat "$tmp/err")"
+# bf16 tables (issue 12 sect. 1): the CPU file's GEMM points relabelled bf16
+# are read by a bf16 scenario as bf16 tables; an fp16 one finds none of its own
+sed 's/"dtype":[[:space:]]*"fp32"/"dtype": "bf16"/' "$out" >"$tmp/bf16.json"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --dtype bf16 --calib "$tmp/bf16.json" --json
+expect_rc 0
+grep -Eq '"gemm_tables":[[:space:]]*"bf16"' "$tmp/out" || fail "$what: a bf16 scenario does not read the bf16 tables"
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --dtype fp16 --calib "$tmp/bf16.json" --json
+expect_rc 0
+grep -Eq '"gemm_tables":[[:space:]]*null' "$tmp/out" || fail "$what: an fp16 scenario reads bf16 tables"
+grep -Eq '"gemm":[[:space:]]*"fitted"' "$tmp/out" || fail "$what: gemm is not fitted without tables of its math"
 # A GPU's calibration (this file relabelled an H100 SXM's) applies to
 # another GPU only when named: --calib with a note naming both presets;
 # in the store it is used for its own preset and not for the other.

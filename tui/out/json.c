@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fmt.h"
 #include "sim.h"
@@ -410,10 +411,15 @@ void out_json_add_calibration_detail(cJSON *o, const engine_scenario *s)
         cJSON_AddNullToObject(d, "file");
     }
     cJSON *k = cJSON_AddObjectToObject(d, "kernels");
-    for (int i = 0; k && i < ENGINE_CALIB_K_COUNT; i++)
-        cJSON_AddStringToObject(k, engine_calib_kind_name((engine_calib_kind)i),
-                                engine_calib_source(c, s->model, (engine_calib_kind)i));
-    add_string_or_null(d, "gemm_tables", engine_calib_gemm_tables(s));
+    const char *tables = engine_calib_gemm_tables(s);
+    for (int i = 0; k && i < ENGINE_CALIB_K_COUNT; i++) {
+        const char *src = engine_calib_source(c, s->model, (engine_calib_kind)i);
+        /* tables of the model, none of the scenario's math: the fit times it */
+        if (i == ENGINE_CALIB_K_GEMM && !tables && !strcmp(src, "measured"))
+            src = "fitted";
+        cJSON_AddStringToObject(k, engine_calib_kind_name((engine_calib_kind)i), src);
+    }
+    add_string_or_null(d, "gemm_tables", tables);
 }
 
 int out_json_stamp(cJSON *root)

@@ -187,6 +187,13 @@ typedef struct calib_per_kernel {
      * ACM TOMS 34(3), 2008, sect. 6) - reads them once at the streaming
      * rate: W / bw replaces W / pack_bytes_per_s for those points. */
     double l2_bytes;
+    /* CPU: the SGEMM micro-kernel's register-tile width on the token side
+     * (input; 0: none).  A row-major C[m x n] = A[m x k] W[k x n] is the
+     * column-major W^T A^T, so the m tokens are the kernel's N side, padded
+     * up to whole tiles: a level-3 call (m n k >= CALIB_SGEMM_DIRECT_MNK)
+     * counts ceil(m / unroll_n) * unroll_n tokens of FLOPs
+     * (calib_kpoint_flops).  Set by calib_blas_unroll_n. */
+    double unroll_n;
     double class_mape[CALIB_K_COUNT];
     int class_n[CALIB_K_COUNT];
 } calib_per_kernel;
@@ -206,6 +213,16 @@ int calib_per_kernel_worst(const calib_per_kernel *pk, const calib_kpoint *pts, 
                            calib_kclass cls, double *err);
 /* FLOPs and minimum bytes of a GEMM point (elem bytes per element). */
 void calib_kpoint_cost(calib_kpoint *p, double elem);
+/* OpenBLAS 0.3.21 (Debian bookworm's libopenblas0) interface/gemm.c hands
+ * a row-major, untransposed, alpha 1, beta 0 sgemm on an AVX-512 core to
+ * its direct kernel - no packing, no register tiles - when
+ * kernel/x86_64/sgemm_direct_performant.c allows it: m n k under
+ * 28 x 512 x 512 (engine.h).  Larger calls take the level-3 path. */
+#define CALIB_SGEMM_DIRECT_MNK ENGINE_SGEMM_DIRECT_MNK
+/* The FLOPs p's kernel computes under pk: p->flops, or with pk->unroll_n >
+ * 1 and a level-3 call (one GEMM's m n k >= CALIB_SGEMM_DIRECT_MNK) its
+ * tokens rounded up to whole multiples of unroll_n. */
+double calib_kpoint_flops(const calib_per_kernel *pk, const calib_kpoint *p);
 const char *calib_kclass_name(calib_kclass c);
 /* 1 when p is a grouped expert GEMM (op "grouped_gate_up" / "grouped_down":
  * `batch` experts of one shape, m tokens each, in one grouped call - or
@@ -233,6 +250,7 @@ typedef struct calib_blas_api {
                   const float *x, int incx, float beta, float *y, int incy); /* cblas_sgemv */
     char *(*get_config)(void);                            /* openblas_get_config, optional */
     void (*set_num_threads)(int n);                       /* openblas_set_num_threads, optional */
+    char *(*get_corename)(void);                          /* openblas_get_corename, optional */
 } calib_blas_api;
 
 /* The OpenBLAS table, loaded once (libopenblas.so.0, or the file named by
@@ -241,6 +259,11 @@ typedef struct calib_blas_api {
 const calib_blas_api *calib_blas_load(engine_error *err);
 /* The library's name and version ("OpenBLAS 0.3.21") into buf. */
 void calib_blas_version(const calib_blas_api *b, char *buf, size_t len);
+/* The SGEMM micro-kernel's N (token) width of the core b runs on
+ * (openblas_get_corename): SGEMM_DEFAULT_UNROLL_N = 4 for x86-64 Haswell,
+ * Zen, SkylakeX, Cooperlake and SapphireRapids (OpenBLAS param.h @v0.3.21);
+ * 0 for any other core, an unknown name or b NULL (no padding modelled). */
+int calib_blas_unroll_n(const calib_blas_api *b);
 
 /* --- fits ------------------------------------------------------------ */
 
@@ -561,6 +584,7 @@ typedef struct calib_result {
     double cpu_cache_bytes;
     char cpu_cache_name[8];
     double cpu_l2_bytes;           /* CPU: cpu0's L2 (sysfs; 0 unknown or GPU) */
+    double cpu_unroll_n;           /* CPU: calib_blas_unroll_n of the BLAS timed (0: none) */
     /* What the fit did beyond the plain least squares, one sentence each
      * (points kept out of eta_memory, an eta clamped to 1); "" none. */
     char roofline_note[512];

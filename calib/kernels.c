@@ -27,6 +27,14 @@ void calib_kpoint_cost(calib_kpoint *p, double elem)
     p->bytes = b * (n * k + m * k + m * n) * elem;
 }
 
+double calib_kpoint_flops(const calib_per_kernel *pk, const calib_kpoint *p)
+{
+    double u = pk ? pk->unroll_n : 0, m = p->m;
+    if (!(u > 1) || !(m > 0) || m * p->n * (double)p->k < CALIB_SGEMM_DIRECT_MNK)
+        return p->flops;
+    return p->flops * ceil(m / u) * u / m;
+}
+
 int calib_result_add_kpoint(calib_result *r, const calib_kpoint *p)
 {
     int n = r->n_kpoints;
@@ -345,7 +353,7 @@ double calib_per_kernel_predict(const calib_per_kernel *pk, const calib_kpoint *
     double rate = pk->peak_flops * pk->gemm_efficiency;
     if (is_fp8(p))
         rate = pk->gemm_efficiency_fp8 > 0 ? fp8_peak(pk) * pk->gemm_efficiency_fp8 : 0;
-    double c = rate > 0 ? p->flops / (rate * shape_eta(pk, p)) : 0;
+    double c = rate > 0 ? calib_kpoint_flops(pk, p) / (rate * shape_eta(pk, p)) : 0;
     if (pk->pack_bytes_per_s > 0 && l2_streamed(pk, p))
         c += pk->bw_bytes_per_s > 0 ? packed_bytes(p) / pk->bw_bytes_per_s : 0;
     else if (pk->pack_bytes_per_s > 0)
@@ -432,7 +440,8 @@ static int collect(const calib_kpoint *pts, int n, calib_per_kernel *pk, int kee
         }
         double w = pk->packs ? packed_bytes(p) : 0;
         int st = l2_streamed(pk, p);
-        v[nv++] = (fit_pt){p->flops / (pk->peak_flops * shape_eta(pk, p)), p->bytes, st ? 0 : w,
+        v[nv++] = (fit_pt){calib_kpoint_flops(pk, p) / (pk->peak_flops * shape_eta(pk, p)),
+                           p->bytes, st ? 0 : w,
                            st ? w : 0, p->time_s, calls_of(p)};
         if (p->time_s < *tmin)
             *tmin = p->time_s;
@@ -639,6 +648,7 @@ void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out)
     out->sm = pk->sm;
     out->pack_bytes_per_s = pk->pack_bytes_per_s;
     out->l2_bytes = pk->pack_bytes_per_s > 0 ? pk->l2_bytes : 0;
+    out->unroll_n = pk->unroll_n > 1 ? pk->unroll_n : 0;
     out->fp8_flops = pk->gemm_efficiency_fp8 > 0 ? fp8_peak(pk) * pk->gemm_efficiency_fp8 : 0;
     tables_to_engine(r, out);
 }

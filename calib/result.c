@@ -271,6 +271,7 @@ static void fit_kernels(calib_result *r, double gpu_peak)
     r->per_kernel.peak_flops_fp8 = gpu ? r->peak_flops_fp8 : 0;
     r->per_kernel.cache_bytes = gpu ? 0 : r->cpu_cache_bytes;
     r->per_kernel.l2_bytes = gpu ? 0 : r->cpu_l2_bytes;
+    r->per_kernel.unroll_n = gpu ? 0 : r->cpu_unroll_n;
     engine_error e = {{0}};
     if (calib_fit_per_kernel(r->kpoints, r->n_kpoints, &r->per_kernel, &e) == 0)
         r->has_per_kernel = 1;

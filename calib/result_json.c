@@ -170,6 +170,7 @@ static const jfield ROOFLINE_FIELDS[] = {
     INT("n_memory_excluded", roofline.n_memory_excluded),
     OPTNUM("cpu_cache_bytes", cpu_cache_bytes),
     OPTNUM("cpu_l2_bytes", cpu_l2_bytes),
+    OPTNUM("cpu_unroll_n", cpu_unroll_n),
     STR("cpu_cache", cpu_cache_name, J_OPT),
     STR("note", roofline_note, J_OPT),
     END};
@@ -198,6 +199,7 @@ static const jfield PER_KERNEL_FIELDS[] = {
     INT("n_cache_excluded", per_kernel.n_cache_excluded),
     OPTNUM("pack_bytes_per_s", per_kernel.pack_bytes_per_s),
     OPTNUM("l2_bytes", per_kernel.l2_bytes),
+    OPTNUM("unroll_n", per_kernel.unroll_n),
     OPTNUM("gemm_efficiency_fp8", per_kernel.gemm_efficiency_fp8),
     OPTNUM("peak_flops_fp8", per_kernel.peak_flops_fp8),
     OPTNUM("mape_fp8", per_kernel.mape_fp8),

@@ -293,6 +293,7 @@ calib_status calib_run(const calib_opts *o, calib_result *out, engine_error *err
                 ws = out->points[i].bytes;
         detect_cpu_cache(out, ws);
         out->cpu_l2_bytes = cpu_l2_bytes();
+        out->cpu_unroll_n = calib_blas_unroll_n(calib_blas_load(NULL));
     }
     calib_now_iso(out->date, sizeof out->date);
     choose_roofs(o, out);

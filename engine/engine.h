@@ -501,6 +501,13 @@ typedef enum engine_calib_kind {
 /* The compute-model constants in use.  measured == 0: datasheet defaults
  * (the GPU preset's eta_* and overhead are used and this struct's numbers
  * are ignored).  A plain value (no pointers): it may be copied. */
+/* OpenBLAS 0.3.21 interface/gemm.c: a row-major, untransposed, alpha 1,
+ * beta 0 sgemm on an AVX-512 core runs its direct kernel (no packing, no
+ * register tiles) when m n k < 28 x 512 x 512
+ * (kernel/x86_64/sgemm_direct_performant.c); larger ones take the level-3
+ * path, whose micro-kernel pads the tokens (engine_calib.unroll_n). */
+#define ENGINE_SGEMM_DIRECT_MNK (28.0 * 512 * 512)
+
 typedef struct engine_calib {
     int measured;
     char device[ENGINE_NAME_MAX];  /* device name as reported by the driver */
@@ -535,6 +542,10 @@ typedef struct engine_calib {
     double l2_bytes;               /* CPU: one core's L2; a GEMM whose weights fit in
                                     * half of it streams them at bw_bytes_per_s
                                     * instead of packing them (0: always packed) */
+    double unroll_n;               /* CPU: the SGEMM micro-kernel's width on the token
+                                    * side; a GEMM of m n k >= ENGINE_SGEMM_DIRECT_MNK
+                                    * computes ceil(m / unroll_n) * unroll_n tokens
+                                    * (0: none; calib_per_kernel.unroll_n) */
     int n_gemm;
     engine_calib_gemm gemm[ENGINE_CALIB_SHAPES];
     /* The NCCL collectives measured on the calibration's machine, by

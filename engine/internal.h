@@ -65,6 +65,7 @@ typedef struct kconst {
                          * has none (a CPU): no tile, wave or per-block terms */
     double pack_bw;     /* a CPU calibration's weight packing rate (0: none) */
     double pack_l2;     /* its L2: weights within half of it stream at bw (0: none) */
+    double pack_unroll; /* its SGEMM micro-kernel's token width (engine_calib.unroll_n; 0: none) */
     int dclass;         /* the math's class for table lookups (0 16-bit, 1 8-bit, 2 other) */
     const engine_calib *tab; /* measured GEMM tables (NULL: none) */
     int bf16;           /* bf16 math: the bf16 tables first, then the fp16 ones */

@@ -290,6 +290,7 @@ static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib
         k->sm = 0;
     k->pack_bw = c->pack_bytes_per_s > 0 ? c->pack_bytes_per_s : 0;
     k->pack_l2 = c->l2_bytes > 0 ? c->l2_bytes : 0;
+    k->pack_unroll = c->unroll_n > 1 ? c->unroll_n : 0;
     k->tab = c->n_gemm > 0 ? c : NULL;
 }
 
@@ -445,7 +446,12 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
         return gc;
     if (!(groups >= 1))
         groups = 1;
-    double c0 = 2.0 * m * n * kk * groups / k->flops;
+    /* a CPU's level-3 micro-kernel computes whole register tiles: the
+     * tokens rounded up to its width (engine_calib.unroll_n) */
+    double mc = k->pack_unroll > 1 && m * n * kk >= ENGINE_SGEMM_DIRECT_MNK
+                    ? ceil(m / k->pack_unroll) * k->pack_unroll
+                    : m;
+    double c0 = 2.0 * mc * n * kk * groups / k->flops;
     double mem = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
     double part = groups * m * n * SPLIT_K_PARTIAL_BYTES / k->bw;
     gemm_pick pk = wo_small_m(k, m, groups, w_bytes, a_bytes)
@@ -760,6 +766,8 @@ static void explain_per_kernel(const kconst *k, const engine_calib *c, engine_ex
         konst(x, "gemm_pack_bandwidth", k->pack_bw, "B/s", "calibration", src);
     if (k->pack_bw > 0 && k->pack_l2 > 0) /* weights within half of it stream at bw */
         konst(x, "gemm_pack_l2", k->pack_l2, "B", "calibration", src);
+    if (k->pack_unroll > 1)
+        konst(x, "gemm_unroll_n", k->pack_unroll, "tokens", "calibration", src);
 }
 
 void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "calib.h"
@@ -56,6 +57,8 @@ static void load_blas(const char *name)
     void *c = dlsym(h, "openblas_get_config"), *t = dlsym(h, "openblas_set_num_threads");
     memcpy(&g_blas.api.get_config, &c, sizeof c);
     memcpy(&g_blas.api.set_num_threads, &t, sizeof t);
+    void *cn = dlsym(h, "openblas_get_corename");
+    memcpy(&g_blas.api.get_corename, &cn, sizeof cn);
     if (g_blas.api.set_num_threads)
         g_blas.api.set_num_threads(1); /* see the top of this file */
     g_blas.ok = 1; /* kept open for the process's life */
@@ -86,6 +89,19 @@ void calib_blas_version(const calib_blas_api *b, char *buf, size_t len)
     } else {
         snprintf(buf, len, "OpenBLAS");
     }
+}
+
+int calib_blas_unroll_n(const calib_blas_api *b)
+{
+    /* param.h @v0.3.21, x86_64 (not ARCH_X86) blocks: SGEMM_DEFAULT_UNROLL_N
+     * is 4 for each (the M side: 8 Haswell/Zen, 16 the AVX-512 cores) */
+    static const char *const CORES[] = {"Haswell", "Zen", "SkylakeX", "Cooperlake",
+                                        "SapphireRapids"};
+    const char *c = b && b->get_corename ? b->get_corename() : NULL;
+    for (size_t i = 0; c && i < sizeof CORES / sizeof CORES[0]; i++)
+        if (!strcasecmp(c, CORES[i]))
+            return 4;
+    return 0;
 }
 
 /* --- the timer ------------------------------------------------------------- */

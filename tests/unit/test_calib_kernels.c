@@ -612,6 +612,133 @@ static void test_json_kernels_round_trip(void **state)
     calib_result_free(&r);
 }
 
+/* The CPU's SGEMM micro-kernel pads the token side to whole register tiles
+ * (OpenBLAS 0.3.21 param.h: SGEMM_DEFAULT_UNROLL_N 4 on Cooperlake, this
+ * machine's core): with unroll_n 4 a level-3 call of 1..4 tokens computes
+ * 4 tokens' FLOPs, 5..8 tokens 8.  By hand, QKV at TP1 (6144 x 4096 fp32
+ * weights) for 1 token: 2 * 4 * 6144 * 4096 FLOPs at 85.5 GFLOP/s + its
+ * 100.66 MB of weights packed at 7 GB/s + t0 = 2.3547 + 14.3805 + 0.002 ms
+ * = 16.7372 ms (without the padding 14.9711 ms).  A call under the direct
+ * kernel's 28 x 512 x 512 (the decode attention proxy, 1 x 1024 x 128) is
+ * not padded.  The fit over points made with the padding recovers the
+ * constants with it and misses them without it. */
+static char *fake_corename(void)
+{
+    static char name[] = "Cooperlake";
+    return name;
+}
+
+static char *fake_corename_old(void)
+{
+    static char name[] = "Prescott";
+    return name;
+}
+
+static void test_fit_unroll_n(void **state)
+{
+    (void)state;
+    calib_per_kernel truth = {0};
+    truth.peak_flops = 90e9;
+    truth.gemm_efficiency = 0.95;
+    truth.bw_bytes_per_s = 18e9;
+    truth.pack_bytes_per_s = 7e9;
+    truth.t0_s = 2e-6;
+    truth.unroll_n = 4;
+    calib_kpoint q[9];
+    for (int m = 1; m <= 8; m++) {
+        q[m] = (calib_kpoint){.cls = CALIB_K_GEMM, .op = "qkv", .tp = 1, .m = m, .n = 6144,
+                              .k = 4096, .batch = 1};
+        calib_kpoint_cost(&q[m], 4);
+    }
+    double w = 4096.0 * 6144 * 4;
+    double want = 2.0 * 4 * 6144 * 4096 / (90e9 * 0.95) + w / 7e9 + 2e-6;
+    assert_true(fabs(want - 16.7372e-3) < 1e-7);
+    assert_true(fabs(calib_per_kernel_predict(&truth, &q[1]) / want - 1) < 1e-12);
+    assert_true(calib_kpoint_flops(&truth, &q[1]) == 2.0 * 4 * 6144 * 4096);
+    assert_true(calib_per_kernel_predict(&truth, &q[1]) == calib_per_kernel_predict(&truth, &q[4]));
+    assert_true(calib_per_kernel_predict(&truth, &q[2]) == calib_per_kernel_predict(&truth, &q[3]));
+    assert_true(calib_per_kernel_predict(&truth, &q[5]) == calib_per_kernel_predict(&truth, &q[8]));
+    assert_true(calib_kpoint_flops(&truth, &q[5]) == 2.0 * 8 * 6144 * 4096);
+    calib_per_kernel flat = truth;
+    flat.unroll_n = 0;
+    double one = 2.0 * 6144 * 4096 / (90e9 * 0.95) + w / 7e9 + 2e-6;
+    assert_true(fabs(one - 14.9711e-3) < 1e-7);
+    assert_true(fabs(calib_per_kernel_predict(&flat, &q[1]) / one - 1) < 1e-12);
+    calib_kpoint a = {.cls = CALIB_K_ATTN, .op = "decode_qk", .m = 1, .n = 1024, .k = 128,
+                      .batch = 64};
+    calib_kpoint_cost(&a, 4);
+    assert_true(calib_kpoint_flops(&truth, &a) == a.flops);
+    /* the fit: the Llama plan and GEMVs timed with the padding */
+    engine_model m = tm_llama3_8b();
+    static const int tok[] = {1, 2, 4, 16, 64, 256};
+    calib_kpoint p[160];
+    int n = calib_plan_gemms(&m, 4, tok, 6, "fp32", 4, p, 140);
+    for (double b = 64e6; b <= 256e6; b *= 2, n++) {
+        p[n] = (calib_kpoint){.cls = CALIB_K_GEMV, .m = 1, .n = (int)(b / 16384), .k = 4096,
+                              .batch = 1};
+        calib_kpoint_cost(&p[n], 4);
+    }
+    for (int i = 0; i < n; i++)
+        p[i].time_s = calib_per_kernel_predict(&truth, &p[i]);
+    calib_per_kernel pk = {0};
+    pk.peak_flops = 90e9;
+    pk.packs = 1;
+    pk.unroll_n = 4;
+    engine_error err = {{0}};
+    assert_int_equal(calib_fit_per_kernel(p, n, &pk, &err), 0);
+    assert_true(fabs(pk.gemm_efficiency / 0.95 - 1) < 0.01);
+    assert_true(fabs(pk.pack_bytes_per_s / 7e9 - 1) < 0.01);
+    assert_true(pk.mape < 0.005);
+    calib_per_kernel no = {0};
+    no.peak_flops = 90e9;
+    no.packs = 1;
+    assert_int_equal(calib_fit_per_kernel(p, n, &no, &err), 0);
+    assert_true(no.mape > 2 * pk.mape + 0.002);
+    /* the engine, from the result's constants: bf16 weights (2 B) packed
+     * at 7 GB/s, 1 token computed as 4; the 1 x 1024 x 128 direct-kernel
+     * shape is not padded (2 x 1024 x 128 FLOPs, streamed: no L2 given, so packed) */
+    calib_result er;
+    memset(&er, 0, sizeof er);
+    er.has_per_kernel = 1;
+    er.per_kernel = truth;
+    static engine_calib c;
+    memset(&c, 0, sizeof c);
+    calib_result_to_engine(&er, &c);
+    c.measured = 1;
+    snprintf(c.backend, sizeof c.backend, "cpu");
+    assert_true(c.unroll_n == 4);
+    engine_gpu g = tg_h100();
+    double e1 = 2.0 * 4 * 6144 * 4096 / (90e9 * 0.95) + 4096.0 * 6144 * 2 / 7e9 + 2e-6;
+    assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_BF16, 1, 6144, 4096, 2, 2) / e1 - 1) < 1e-12);
+    assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_BF16, 4, 6144, 4096, 2, 2) / e1 - 1) < 1e-12);
+    double e2 = 2.0 * 1024 * 128 / (90e9 * 0.95) + 1024.0 * 128 * 2 / 7e9 + 2e-6;
+    assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_BF16, 1, 1024, 128, 2, 2) / e2 - 1) < 1e-12);
+    c.unroll_n = 0;
+    double e0 = 2.0 * 6144 * 4096 / (90e9 * 0.95) + 4096.0 * 6144 * 2 / 7e9 + 2e-6;
+    assert_true(fabs(engine_gemm_s(&g, &c, ENGINE_BF16, 1, 6144, 4096, 2, 2) / e0 - 1) < 1e-12);
+    /* the core's width from the library's core name */
+    calib_blas_api api = {0};
+    assert_int_equal(calib_blas_unroll_n(&api), 0);
+    api.get_corename = fake_corename;
+    assert_int_equal(calib_blas_unroll_n(&api), 4);
+    api.get_corename = fake_corename_old;
+    assert_int_equal(calib_blas_unroll_n(&api), 0);
+    assert_int_equal(calib_blas_unroll_n(NULL), 0);
+    /* the file keeps it (per_kernel.unroll_n, roofline.cpu_unroll_n) */
+    calib_result r, back;
+    with_kernels(&r);
+    r.per_kernel.unroll_n = 4;
+    r.cpu_unroll_n = 4;
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    assert_int_equal(calib_result_from_json(text, "u.json", &back, &err), 0);
+    assert_true(back.per_kernel.unroll_n == 4);
+    assert_true(back.cpu_unroll_n == 4);
+    free(text);
+    calib_result_free(&back);
+    calib_result_free(&r);
+}
+
 /* A file of schema 1 (or without a schema: the first files) loads with a
  * note; a newer schema is refused with the reason; a broken per_kernel is
  * refused naming it. */
@@ -1260,6 +1387,7 @@ int main(void)
         cmocka_unit_test(test_cuda_fake_per_kernel),
         cmocka_unit_test(test_cuda_fake_fp8),
         cmocka_unit_test(test_cuda_fake_bf16),
+        cmocka_unit_test(test_fit_unroll_n),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

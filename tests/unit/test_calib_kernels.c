@@ -389,6 +389,15 @@ static void test_explain_per_kernel_origins(void **state)
     assert_true(constant(&x, "launch_min")->value == 4e-6);
     assert_string_equal(constant(&x, "kv_bandwidth")->origin, "calibration (scaled)");
     assert_string_equal(constant(&x, "sm_count")->origin, "gpu preset");
+    assert_null(constant(&x, "gemm_unroll_n")); /* a GPU's file: no micro-kernel width */
+    /* a CPU file's SGEMM micro-kernel width (per_kernel.unroll_n) is listed */
+    c.unroll_n = 4;
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){1, 1, 1, 1}, &x, &err), 0);
+    k = constant(&x, "gemm_unroll_n");
+    assert_non_null(k);
+    assert_true(k->value == 4);
+    assert_string_equal(k->unit, "tokens");
+    assert_string_equal(k->origin, "calibration");
 }
 
 /* A calibration with one measured shape: n 4096, k 4096, 16-bit, 10 us at

@@ -210,7 +210,7 @@ report() {
             if (c == "copy" && t > 0) copy = by / t }
         END {
             peak = pkv["peak_flops"] + 0
-            printf "  device: %s; planned %s s\n", dev, planned
+            printf "  device: %s; planned %.2f s\n", dev, planned + 0
             if (bigt > 0)
                 printf "  largest model GEMM (%s): %.1f TFLOP/s = %.1f%% of the datasheet %.1f TFLOP/s\n",
                        bigs, bigf / bigt / 1e12, (peak > 0 ? 100 * bigf / bigt / peak : 0), peak / 1e12
@@ -234,9 +234,9 @@ report() {
                 printf "  GEMV plateau: %.0f GB/s (at %.0f MB)\n", gemv / 1e9, gemvs / 1e6
             if (copy > 0)
                 printf "  copy plateau: %.0f GB/s (read + write)\n", copy / 1e9
-            printf "  per_kernel: eff %s, bw %s B/s, t0 %s s, small kernel %s s, launch %s s\n",
-                   pkv["gemm_efficiency"], pkv["bw_bytes_per_s"], pkv["t0_s"],
-                   pkv["small_kernel_s"], pkv["launch_s"]
+            printf "  per_kernel: gemm efficiency %.3f, bw %.1f GB/s, t0 %.2f us, small kernel %.2f us, launch %.2f us\n",
+                   pkv["gemm_efficiency"], pkv["bw_bytes_per_s"] / 1e9, pkv["t0_s"] * 1e6,
+                   pkv["small_kernel_s"] * 1e6, pkv["launch_s"] * 1e6
             printf "  per_kernel.mape %.2f%% over %s points; by class:%s\n",
                    100 * pkv["mape"], pkv["points"], classes
             printf "%s", notes

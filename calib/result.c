@@ -206,7 +206,7 @@ static void roofline_note(calib_result *r, int ng, int nex, double bw)
         if (clamped)
             nl += (size_t)snprintf(
                 r->roofline_note + nl, sizeof r->roofline_note - nl,
-                "eta_%s fits %.3f without the bound (faster than the %s roof%s); "
+                "eta_%s fits %.4g without the bound (faster than the %s roof%s); "
                 "stored as the best fit with eta <= 1. ",
                 k ? "memory" : "compute", freev, k ? "bandwidth" : "peak",
                 k && !strcmp(r->dev.backend, "cpu") ? ": cached weights outrun the memcpy"

@@ -10,12 +10,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "engine.h"
+#include "validation.h"
 #include "support_asserts.h"
+#include "support_files.h"
 #include "support_models.h"
 #include "support_presets.h"
 
@@ -928,6 +932,99 @@ static void test_explain_largest_plan(void **state)
     assert_string_equal(X.constant[X.n_const - 1].name, "inter_link_eager");
 }
 
+/* README's "Explain every number" names every constant an explain lists
+ * (`name`, in backticks): over every validation case's scenario and plan
+ * (dense, MoE, FP8 block, MXFP4, masked MHA, PCIe, multi-node, vLLM host
+ * loops ...) and the per-kernel CPU calibration of test_explain_largest_plan
+ * with its micro-kernel width.  A constant added to the engine without its
+ * README name fails here, naming it and the case. */
+static char readme_names[64][40];
+static int n_readme_names;
+
+static void check_documented(const char *section, const char *where)
+{
+    for (int i = 0; i < X.n_const; i++) {
+        const char *nm = X.constant[i].name;
+        char quoted[48];
+        snprintf(quoted, sizeof quoted, "`%s`", nm);
+        if (!strstr(section, quoted))
+            fail_msg("README.md \"Explain every number\" does not name the constant %s (%s)",
+                     quoted, where);
+        int seen = 0;
+        for (int j = 0; j < n_readme_names; j++)
+            seen |= strcmp(readme_names[j], nm) == 0;
+        if (!seen && n_readme_names < 64)
+            snprintf(readme_names[n_readme_names++], sizeof readme_names[0], "%s", nm);
+    }
+}
+
+static void test_explain_constants_in_readme(void **state)
+{
+    (void)state;
+    char *text = ts_slurp("README.md", NULL);
+    assert_non_null(text);
+    char *start = strstr(text, "#### Explain every number");
+    assert_non_null(start);
+    char *end = strstr(start, "\n### `load`");
+    assert_non_null(end);
+    *end = '\0';
+    int explained = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        const val_case *c = &val_cases[i];
+        engine_scenario s;
+        engine_plan p;
+        engine_error err;
+        if (val_scenario(ts_db, c, &s, &p, &err) != 0 || s.batch <= 0)
+            continue; /* batch 0: resolved by val_run_case; the rest suffice */
+        if (engine_explain_plan(&s, p, &X, &err) != 0)
+            continue;
+        explained++;
+        check_documented(start, c->id);
+    }
+    assert_true(explained > 100);
+    engine_scenario s;
+    trt_fp8_scenario(&s, "deepseek-r1", "h200");
+    s.intra = preset_find_link(ts_db, "nvlink4");
+    s.inter = preset_find_link(ts_db, "ib-ndr");
+    s.gpus_per_node = 8;
+    s.gpus = 16;
+    s.framework_version = ENGINE_FWV_DEFAULT;
+    engine_calib cal;
+    memset(&cal, 0, sizeof cal);
+    cal.measured = 1;
+    cal.per_kernel = 1;
+    strcpy(cal.device, "test CPU");
+    cal.peak_flops = 989e12;
+    cal.gemm_efficiency = 0.8;
+    cal.bw_bytes_per_s = 4.0e12;
+    cal.t0_s = 5e-6;
+    cal.small_kernel_s = 4e-6;
+    cal.launch_s = 3e-6;
+    cal.sm = 132;
+    cal.pack_bytes_per_s = 1e11;
+    cal.l2_bytes = 1048576;
+    cal.unroll_n = 4;
+    s.calib = &cal;
+    engine_result r;
+    explain(&s, 8, 1, 2, 16, &r);
+    assert_non_null(constant("gemm_unroll_n"));
+    assert_non_null(constant("inter_link_eager"));
+    check_documented(start, "deepseek-r1 on a per-kernel calibration");
+    /* the walk met the kinds the README lists, not only a few */
+    static const char *const must[] = {"attn_decode_per_seq_head", "fp32_flops",
+                                       "l2_bytes_per_s", "launch_graph_node", "eta_moe_fp8_block",
+                                       "gemm_unroll_n", "link_socket_gpus", "step_host_per_seq"};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+        int seen = 0;
+        for (int j = 0; j < n_readme_names; j++)
+            seen |= strcmp(readme_names[j], must[i]) == 0;
+        if (!seen)
+            fail_msg("no scenario of the walk lists %s", must[i]);
+    }
+    assert_true(n_readme_names >= 35);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -948,6 +1045,7 @@ int main(void)
         cmocka_unit_test(test_explain_largest_plan),
         cmocka_unit_test(test_explain_mmha_fp32),
         cmocka_unit_test(test_explain_fp16_accumulate),
+        cmocka_unit_test(test_explain_constants_in_readme),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

@@ -20,6 +20,20 @@ check() { # description, expected status, pattern (or ""), ROOT
 }
 check "the tree passes" 0 '^check-layers: ok' "$root"
 
+# README's Architecture section names every source file of the layers (as
+# `file.c` in its folder's row; a name two folders share counts once), but the
+# explorer's panes: one file per pane.
+sed -n '/^## Architecture/,/^\*\*One frame of the explorer/p' "$root/README.md" >"$tmp/arch"
+n=0
+before=$fails
+for f in $(cd "$root" && find engine presets calib tui tests/support tests/tools -name '*.c' ! -path 'tui/explorer/panes/*' | sort); do
+    n=$((n + 1))
+    b=$(basename "$f")
+    grep -Eq "\`($b|$f)\`" "$tmp/arch" || { echo "FAIL: README Architecture does not name $f"; fails=$((fails + 1)); }
+done
+[ "$n" -gt 80 ] || { echo "FAIL: only $n source files found under $root"; fails=$((fails + 1)); }
+[ "$fails" -gt "$before" ] || echo "  ok   README Architecture names the $n source files"
+
 plant() { # file, line to add -> a fresh copy in $tmp/t with the line planted
     rm -rf "$tmp/t" && mkdir "$tmp/t"
     (cd "$root" && cp -r engine presets calib tui "$tmp/t/")

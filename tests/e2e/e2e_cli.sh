@@ -677,7 +677,12 @@ expect_rc 0
 expect_out '^  frame recomputation '
 
 # --- README.md and the man page name every option --help lists -------------
-for c in tui list eval comm recommend report calibrate validate bench; do
+# of every command the top-level --help lists (a new command is checked too).
+cmds=$("$bin" --help 2>/dev/null | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z]*\)  .*/\1/p' | tr '\n' ' ')
+for c in tui list eval load comm recommend report calibrate validate bench; do
+    case " $cmds" in *" $c "*) ;; *) fail "shardscope --help: no command $c in '$cmds'" ;; esac
+done
+for c in $cmds; do
     checks=$((checks + 1))
     "$bin" "$c" --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' >"$tmp/opts"
     [ -s "$tmp/opts" ] || fail "shardscope $c --help: no options listed"

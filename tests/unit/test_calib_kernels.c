@@ -35,6 +35,20 @@ static const calib_kpoint *find(const calib_kpoint *p, int n, const char *op, in
 }
 
 /* Llama-3-8B: hidden 4096, 32 heads, 8 KV heads of 128, FFN 14336 (SwiGLU). */
+/* c <- a measured CPU calibration whose per-kernel constants are pk, as
+ * calib_result_to_engine makes it from a saved result. */
+static void cpu_engine_calib(const calib_per_kernel *pk, engine_calib *c)
+{
+    calib_result r;
+    memset(&r, 0, sizeof r);
+    r.has_per_kernel = 1;
+    r.per_kernel = *pk;
+    memset(c, 0, sizeof *c);
+    calib_result_to_engine(&r, c);
+    c->measured = 1;
+    snprintf(c->backend, sizeof c->backend, "cpu");
+}
+
 static void test_plan_llama3_8b(void **state)
 {
     (void)state;
@@ -290,15 +304,8 @@ static void test_fit_l2_streamed(void **state)
     no.l2_bytes = 0;
     assert_true(calib_per_kernel_predict(&no, &p[at]) > 1.5 * p[at].time_s);
     /* the engine, from the result's constants */
-    calib_result r;
-    memset(&r, 0, sizeof r);
-    r.has_per_kernel = 1;
-    r.per_kernel = truth;
     static engine_calib c;
-    memset(&c, 0, sizeof c);
-    calib_result_to_engine(&r, &c);
-    c.measured = 1;
-    snprintf(c.backend, sizeof c.backend, "cpu");
+    cpu_engine_calib(&truth, &c);
     assert_true(c.l2_bytes == 1048576);
     engine_gpu g = tg_h100();
     /* 4 x 128 x 1024 with 4-byte weights (512 KiB): compute + W / bw */
@@ -706,15 +713,8 @@ static void test_fit_unroll_n(void **state)
     /* the engine, from the result's constants: bf16 weights (2 B) packed
      * at 7 GB/s, 1 token computed as 4; the 1 x 1024 x 128 direct-kernel
      * shape is not padded (2 x 1024 x 128 FLOPs, streamed: no L2 given, so packed) */
-    calib_result er;
-    memset(&er, 0, sizeof er);
-    er.has_per_kernel = 1;
-    er.per_kernel = truth;
     static engine_calib c;
-    memset(&c, 0, sizeof c);
-    calib_result_to_engine(&er, &c);
-    c.measured = 1;
-    snprintf(c.backend, sizeof c.backend, "cpu");
+    cpu_engine_calib(&truth, &c);
     assert_true(c.unroll_n == 4);
     engine_gpu g = tg_h100();
     double e1 = 2.0 * 4 * 6144 * 4096 / (90e9 * 0.95) + 4096.0 * 6144 * 2 / 7e9 + 2e-6;

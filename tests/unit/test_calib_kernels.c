@@ -35,6 +35,19 @@ static const calib_kpoint *find(const calib_kpoint *p, int n, const char *op, in
 }
 
 /* Llama-3-8B: hidden 4096, 32 heads, 8 KV heads of 128, FFN 14336 (SwiGLU). */
+/* o <- a quick calibration of m on backend b (api: the fake cuBLAS / CUDA
+ * table, NULL for the CPU), no collectives. */
+static void quick_opts(calib_opts *o, calib_backend b, const calib_cuda_api *api,
+                       const engine_model *m)
+{
+    calib_opts_defaults(o);
+    o->backend = b;
+    o->cuda = api;
+    o->quick = 1;
+    o->skip_comm = 1;
+    o->model = m;
+}
+
 /* c <- a measured CPU calibration whose per-kernel constants are pk, as
  * calib_result_to_engine makes it from a saved result. */
 static void cpu_engine_calib(const calib_per_kernel *pk, engine_calib *c)
@@ -819,11 +832,7 @@ static void test_blas_missing(void **state)
     assert_non_null(strstr(err.msg, "apt-get install libopenblas0"));
     engine_model m = tm_llama3_8b();
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CPU;
-    o.quick = 1;
-    o.skip_comm = 1;
-    o.model = &m;
+    quick_opts(&o, CALIB_BACKEND_CPU, NULL, &m);
     calib_result r;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_ERR);
     assert_non_null(strstr(err.msg, "libopenblas0"));
@@ -850,11 +859,7 @@ static void test_cpu_sweep_end_to_end(void **state)
     m.ffn = 512;
     m.layers = 4;
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CPU;
-    o.quick = 1;
-    o.skip_comm = 1;
-    o.model = &m;
+    quick_opts(&o, CALIB_BACKEND_CPU, NULL, &m);
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
@@ -996,12 +1001,7 @@ static void test_cuda_fake_per_kernel(void **state)
     fake_roofline();
     engine_model m = tm_llama3_8b();
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CUDA;
-    o.cuda = &api;
-    o.quick = 1;
-    o.skip_comm = 1;
-    o.model = &m;
+    quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
     calib_result r;
     engine_error err = {{0}};
     double w0 = calib_now_s();
@@ -1084,11 +1084,7 @@ static void test_cpu_grouped_moe(void **state)
     m.moe_ffn = 512;
     m.layers = 2;
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CPU;
-    o.quick = 1;
-    o.skip_comm = 1;
-    o.model = &m;
+    quick_opts(&o, CALIB_BACKEND_CPU, NULL, &m);
     o.max_tp = 1;
     calib_result r;
     engine_error err = {{0}};
@@ -1132,12 +1128,7 @@ static void fake_grouped_run(calib_cuda_api *api, calib_result *r)
 {
     engine_model m = tm_mixtral_8x7b();
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CUDA;
-    o.cuda = api;
-    o.quick = 1;
-    o.skip_comm = 1;
-    o.model = &m;
+    quick_opts(&o, CALIB_BACKEND_CUDA, api, &m);
     o.max_tp = 2;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, r, &err), CALIB_OK);
@@ -1242,12 +1233,7 @@ static void test_cuda_fake_bf16(void **state)
     ts_fake.eff_bf16 = 0.6;
     engine_model m = tm_llama3_8b();
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CUDA;
-    o.cuda = &api;
-    o.quick = 1;
-    o.skip_comm = 1;
-    o.model = &m;
+    quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
@@ -1318,12 +1304,7 @@ static void test_cuda_fake_fp8(void **state)
     ts_fake.eff_fp8 = 0.6;
     engine_model m = tm_llama3_8b();
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CUDA;
-    o.cuda = &api;
-    o.quick = 1;
-    o.skip_comm = 1;
-    o.model = &m;
+    quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);

@@ -294,6 +294,14 @@ static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib
     k->tab = c->n_gemm > 0 ? c : NULL;
 }
 
+/* The calibration tables' dtype class of a GEMM's math (engine_calib_gemm
+ * dclass): 0 fp16/bf16, 1 fp8/int8, 2 the rest. */
+static int math_dclass(engine_dtype math)
+{
+    return (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
+           : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
+}
+
 void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w)
 {
     memset(k, 0, sizeof *k);
@@ -366,8 +374,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
         k->moe_token = g->moe_w4a16_token_s;
         k->moe_scale = 1.0; /* its own measured fractions (eta_compute_w4a16) */
     }
-    k->dclass = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
-                : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
+    k->dclass = math_dclass(math);
     k->bf16 = math == ENGINE_BF16;
     if (c && c->measured && c->per_kernel)
         kconst_per_kernel(k, g, c, w);
@@ -568,8 +575,7 @@ const char *engine_calib_gemm_tables(const engine_scenario *s)
     if (!c || !s->gpu || strcmp(engine_calib_source(c, s->model, ENGINE_CALIB_K_GEMM), "measured"))
         return NULL;
     engine_dtype math = math_dtype(s->gpu, engine_scenario_weight_dtype(s));
-    int dc = (math == ENGINE_FP16 || math == ENGINE_BF16) ? 0
-             : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
+    int dc = math_dclass(math);
     int has[2] = {0, 0}; /* bf16 0, bf16 1 tables of the math's class */
     int nc = c->n_gemm < ENGINE_CALIB_SHAPES ? c->n_gemm : ENGINE_CALIB_SHAPES;
     for (int i = 0; i < nc; i++)
@@ -579,10 +585,10 @@ const char *engine_calib_gemm_tables(const engine_scenario *s)
         return has[0] ? "fp8" : NULL;
     if (dc != 0)
         return NULL;
-    const char *plain = !strcmp(c->backend, "cpu") ? "fp32" : "fp16";
+    int cpu = !strcmp(c->backend, "cpu"); /* its plain tables are fp32 */
     if (math == ENGINE_BF16 && has[1])
-        return has[0] ? (!strcmp(plain, "fp32") ? "bf16+fp32" : "bf16+fp16") : "bf16";
-    return has[0] ? plain : NULL;
+        return has[0] ? (cpu ? "bf16+fp32" : "bf16+fp16") : "bf16";
+    return has[0] ? (cpu ? "fp32" : "fp16") : NULL;
 }
 
 double kc_attn_prefill(const kconst *k, double seqs, double t, double past, double heads,

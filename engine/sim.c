@@ -18,6 +18,7 @@
 /* One request: its lengths and what happened to it (seconds; -1: not yet). */
 typedef struct sreq {
     double arrival, admit, first, done;
+    double ready; /* past the front end: the engine sees it (>= arrival) */
     double t0; /* disaggregated: the arrival at the prefill pool */
     int prompt, gen;
     int win;   /* a STEADY closed loop: in its replica's measured window */
@@ -71,6 +72,7 @@ typedef struct replica {
     long long blocks, cap;
     int finished;
     int prefilled;      /* disaggregated decode pool: prompts arrive cached */
+    double fe_free;     /* the front end is free from this time */
     double t;
 } replica;
 
@@ -151,6 +153,10 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
         return engine_errorf(err, "load: SLO: must be finite and non-negative");
     if (!(c->measure_s >= 0) || !isfinite(c->measure_s))
         return engine_errorf(err, "load: measure_s: must be a finite number of seconds >= 0");
+    if (!(c->frontend_s >= 0 && c->frontend_s <= 1e3) ||
+        !(c->frontend_token_s >= 0 && c->frontend_token_s <= 1))
+        return engine_errorf(err, "load: front end: frontend_s must be 0..1000 s, "
+                             "frontend_token_s 0..1 s a token");
     if (c->one_of < 0 || c->one_of > ENGINE_MAX_GPUS || c->warmup < 0)
         return engine_errorf(err, "load: one_of: must be 0..%d, warmup >= 0", ENGINE_MAX_GPUS);
     if (!(c->slo_percentile > 0 && c->slo_percentile <= 100))
@@ -272,6 +278,7 @@ static void requests_make(const engine_sim_config *c, int n, engine_sim_arrival 
             q->arrival = arrival == ENGINE_SIM_OFFLINE ? 0.0 : -1.0;
         }
         q->admit = q->first = q->done = -1;
+        q->ready = q->arrival;
         q->win = 0;
     }
 }
@@ -299,6 +306,29 @@ static int steady(const replica *p)
     return p->cfg->arrival == ENGINE_SIM_CLOSED && p->cfg->closed_start == ENGINE_SIM_START_STEADY;
 }
 
+/* Request q, arrived, through the replica's front end: one request at a
+ * time in arrival order, frontend_s + frontend_token_s x its prompt each;
+ * q->ready is when the engine's scheduler sees it (a disaggregated decode
+ * pool's requests come from the prefill pool: no front end). */
+static void pass_frontend(replica *p, sreq *q)
+{
+    const engine_sim_config *c = p->cfg;
+    double cost = p->prefilled ? 0 : c->frontend_s + c->frontend_token_s * q->prompt;
+    q->ready = q->arrival;
+    if (!(cost > 0))
+        return;
+    q->ready = (q->arrival > p->fe_free ? q->arrival : p->fe_free) + cost;
+    p->fe_free = q->ready;
+}
+
+/* A closed loop's next request issued at `at`. */
+static void issue_at(replica *p, double at)
+{
+    sreq *q = rq(p, p->issued++);
+    q->arrival = at;
+    pass_frontend(p, q);
+}
+
 /* STEADY: the next client's start (INFINITY once all have started or
  * nothing is left to issue). */
 static double start_time(const replica *p)
@@ -313,14 +343,14 @@ static double start_time(const replica *p)
 static void start_clients(replica *p, double t)
 {
     for (double at; (at = start_time(p)) <= t; p->starts++)
-        rq(p, p->issued++)->arrival = at; /* read before issued moves on */
+        issue_at(p, at);
 }
 
 /* The earliest arrival not yet in the queue: an issued request's, or
  * (STEADY) the next client's start; INFINITY when none. */
 static double next_arrival(const replica *p)
 {
-    double a = p->next < arrived_limit(p) ? rq(p, p->next)->arrival : INFINITY;
+    double a = p->next < arrived_limit(p) ? rq(p, p->next)->ready : INFINITY;
     if (steady(p) && start_time(p) < a)
         a = start_time(p);
     return a;
@@ -338,7 +368,7 @@ static void issue_next(replica *p, double t)
     if (steady(p))
         start_clients(p, at);
     if (p->issued < p->n_r)
-        rq(p, p->issued++)->arrival = at;
+        issue_at(p, at);
     else if (p->t_stop == INFINITY)
         p->t_stop = t;
 }
@@ -587,7 +617,7 @@ static void replica_round(replica *p)
 {
     if (steady(p))
         start_clients(p, p->t);
-    while (p->next < arrived_limit(p) && rq(p, p->next)->arrival <= p->t)
+    while (p->next < arrived_limit(p) && rq(p, p->next)->ready <= p->t)
         p->w->queue[p->qt++] = p->next++;
     if (p->prefilled) { /* no prefill: admit what fits straight to decode */
         while (admit_head(p))
@@ -622,6 +652,9 @@ static void replica_run(replica *p)
 {
     const engine_sim_config *c = p->cfg;
     p->t_stop = INFINITY;
+    if (c->arrival != ENGINE_SIM_CLOSED)
+        for (int i = 0; i < p->n_r; i++)
+            pass_frontend(p, rq(p, i));
     if (c->arrival == ENGINE_SIM_CLOSED) {
         int conc = c->concurrency / p->dp + (p->r < c->concurrency % p->dp ? 1 : 0);
         p->clients = conc < p->n_r ? conc : p->n_r;
@@ -732,7 +765,7 @@ static int overloaded(const sim_ws *w, double t0, double t1)
 {
     if (!(t1 > t0)) {
         for (int i = 0; i < w->n; i++)
-            if (w->req[i].admit > w->req[i].arrival)
+            if (w->req[i].admit > w->req[i].ready)
                 return 1;
         return 0;
     }

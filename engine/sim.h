@@ -158,6 +158,11 @@ typedef struct engine_sim_config {
                            * (perf_analyzer's time windows: "Only counting
                            * requests that end within the time interval");
                            * 0: every request */
+    /* The server's front end (README, "The model: load"): one process that
+     * takes each request in arrival order before the engine sees it
+     * (tokenizer, request set-up): frontend_s + frontend_token_s x prompt
+     * tokens a request, served FIFO, one front end a replica; 0: none. */
+    double frontend_s, frontend_token_s;
 } engine_sim_config;
 
 typedef struct engine_sim_pct {

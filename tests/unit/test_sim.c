@@ -657,6 +657,66 @@ static void test_measure_window_by_hand(void **state)
     fx_free(&f);
 }
 
+/* The server's front end (frontend_s + frontend_token_s x prompt tokens a
+ * request, one request at a time), worked by hand: three offline requests
+ * of 512 + 2 tokens, the front end c = 0.2 s + 1e-4 s x 512 = 0.2512 s each,
+ * far above a step.  Request k (1..3) reaches the engine at k c, finds it
+ * idle, and runs alone: TTFT k c + P, e2e k c + P + D (P: the prefill
+ * step of 512 tokens alone, D: one decode step).  A closed loop of 3 at the
+ * burst start is the same three requests.  The front end bounds the rate:
+ * Poisson arrivals at 5 requests/s against its 1 / c = 3.98 a second keep
+ * queueing (overloaded), with no front end they do not. */
+static void test_frontend_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.arrival = ENGINE_SIM_OFFLINE;
+    f.c.requests = 3;
+    f.c.gen = 2;
+    f.c.exact = 1;
+    f.c.frontend_s = 0.2;
+    f.c.frontend_token_s = 1e-4;
+    const double c = 0.2 + 1e-4 * 512;
+    double p, d = ts_alone_steps_s(&f.st, &f.st, 512, 2, &p);
+    assert_true(p + d < c / 10);
+    engine_sim_result r;
+    fx_run(&f, &r);
+    assert_int_equal(r.completed, 3);
+    assert_near(r.ttft.p50, 2 * c + p, 1e-12);
+    assert_near(r.ttft.mean, 2 * c + p, 1e-12);
+    assert_near(r.ttft.p99, 2 * c + p + 0.98 * c, 1e-12); /* numpy: 2.98 c + P */
+    assert_near(r.e2e.p50, 2 * c + p + d, 1e-12);
+    assert_near(r.duration_s, 3 * c + p + d, 1e-12);
+    assert_near(r.mean_batch, 1, 1e-12);
+    f.c.arrival = ENGINE_SIM_CLOSED;
+    f.c.concurrency = 3;
+    engine_sim_result cl;
+    fx_run(&f, &cl);
+    assert_near(cl.ttft.mean, r.ttft.mean, 1e-12);
+    assert_near(cl.e2e.p99, r.e2e.p99, 1e-12);
+    /* a rate above what the front end takes queues without bound */
+    f.c.arrival = ENGINE_SIM_POISSON;
+    f.c.rate = 5;
+    f.c.requests = 400;
+    f.c.frontend_s = f.c.frontend_token_s = 0;
+    fx_run(&f, &r);
+    assert_false(r.overloaded);
+    f.c.frontend_s = 0.2;
+    f.c.frontend_token_s = 1e-4;
+    fx_run(&f, &r);
+    assert_true(r.overloaded);
+    assert_true(r.requests_per_s < 1 / c * 1.01);
+    engine_error err = {{0}};
+    f.c.frontend_s = -1e-3;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    assert_non_null(strstr(err.msg, "frontend_s"));
+    f.c.frontend_s = 0;
+    f.c.frontend_token_s = NAN;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -676,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_closed_start_steady_laws),
         cmocka_unit_test(test_inflight_by_hand),
         cmocka_unit_test(test_measure_window_by_hand),
+        cmocka_unit_test(test_frontend_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -97,6 +97,25 @@ run load $base --total-concurrency 16 --measure-window 10
 expect_rc 0
 expect_out 'measured: those done by 10.0 s, '
 
+# the server's front end: one request at a time before the engine; its
+# cost raises TTFT, echoed in load (seconds); a negative cost is refused
+run load $base --rate inf --requests 50 --json
+expect_rc 0
+grep -q '"frontend_s":	0,' "$tmp/out" || fail "$what: frontend_s not 0 by default"
+t0=$(ttft_p50)
+run load $base --rate inf --requests 50 --frontend-ms 20 --frontend-token-us 10 --json
+expect_rc 0
+grep -q '"frontend_s":	0.02,' "$tmp/out" || fail "$what: frontend_s not 0.02"
+grep -q '"frontend_token_s":	1e-05' "$tmp/out" || fail "$what: frontend_token_s not 1e-05"
+# the median request passes the front end after 25 others: at least 25 x 20 ms
+awk -v a="$t0" -v b="$(ttft_p50)" 'BEGIN { exit !(b > a && b >= 0.5) }' ||
+    fail "$what: 50 requests of 20 ms + 10 us a token: TTFT p50 $t0 -> $(ttft_p50) s, not above 0.5 s"
+run load $base --rate 2 --requests 20 --frontend-ms 5
+expect_rc 0
+expect_out '^front end: 5 ms \+ 0 µs a prompt token per request, one at a time, before the engine$'
+run load $base --frontend-ms -1
+expect_rc 2
+
 # a trace, with a header
 printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n1.0,300,30\n' >"$tmp/t.csv"
 run load $base --trace "$tmp/t.csv" --json

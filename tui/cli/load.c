@@ -80,6 +80,14 @@ static const cli_opt LOAD_OPTS[] = {
              "that does not fit waiting (TensorRT-LLM's executor without\n"
              "context chunking) (default: the framework's: chunked for\n"
              "vLLM, SGLang, TensorRT-LLM; prefill-first for generic)"},
+    {.name = "--frontend-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0, .max = 1e6,
+     .off = CLI_AT(frontend_ms), .section = "server front end:",
+     .help = "each request's cost in the server's front end, ms, before\n"
+             "the engine sees it (HTTP, request set-up), one request at a\n"
+             "time in arrival order (default 0: none)"},
+    {.name = "--frontend-token-us", .kind = CLI_OPT_DOUBLE, .arg = "Y", .min = 0, .max = 1e6,
+     .off = CLI_AT(frontend_token_us),
+     .help = "its cost per prompt token, us (the tokenizer; default 0)"},
     {.name = "--disagg", .kind = CLI_OPT_STRING, .arg = "xPyD", .off = CLI_AT(load_disagg),
      .section = "disaggregated prefill/decode:",
      .help = "x prefill and y decode replicas (e.g. 2P1D): a request\n"
@@ -280,6 +288,10 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
         return engine_errorf(err, "--measure-window: not with --closed-start steady (its own window)");
     if (CLI_SEEN(o, measure_window))
         c->measure_s = v->measure_window;
+    if (CLI_SEEN(o, frontend_ms))
+        c->frontend_s = v->frontend_ms / 1e3;
+    if (CLI_SEEN(o, frontend_token_us))
+        c->frontend_token_s = v->frontend_token_us / 1e6;
     c->seed = st->s.seed;
     c->ttft_slo_s = CLI_SEEN(o, ttft_ms) ? v->ttft_ms / 1e3 : 0;
     c->tpot_slo_s = CLI_SEEN(o, itl_ms) ? v->itl_ms / 1e3 : 0;
@@ -372,6 +384,8 @@ static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
     cJSON_AddStringToObject(o, "scheduler", engine_sim_sched_name(c->sched));
     cJSON_AddNumberToObject(o, "max_num_seqs", c->max_num_seqs);
     cJSON_AddNumberToObject(o, "max_batched_tokens", c->max_batched_tokens);
+    cli_json_add_number(o, "frontend_s", c->frontend_s);
+    cli_json_add_number(o, "frontend_token_s", c->frontend_token_s);
     return o;
 }
 
@@ -506,6 +520,9 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
            "%lld blocks of %d tokens per replica\n",
            s->framework ? s->framework->name : "generic", engine_sim_sched_name(c->sched),
            c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK);
+    if (c->frontend_s > 0 || c->frontend_token_s > 0)
+        printf("front end: %.6g ms + %.6g µs a prompt token per request, one at a time, "
+               "before the engine\n", c->frontend_s * 1e3, c->frontend_token_s * 1e6);
 }
 
 static void pct_row(const char *label, const engine_sim_pct *p)

@@ -130,6 +130,7 @@ typedef struct cli_values {
     double slo_percentile;
     int closed_start; /* ENUM engine_sim_start */
     double measure_window; /* load --measure-window S */
+    double frontend_ms, frontend_token_us; /* load --frontend-ms, --frontend-token-us */
     /* recommend --rate (fleet sizing) */
     int disagg; /* ENUM engine_fleet_disagg */
     /* load --disagg xPyD */

@@ -29,14 +29,18 @@
 #   exit 5  the probe (a one-point cuda calibration) failed or hung: the
 #           full run would too;
 #   exit 1  at the end: a later step failed (its exit status is printed);
+#           at the start: OUTDIR or WORKDIR cannot be made;
 #   exit 0  every step ran.
 # Each calibration's line gives its wall time against the issue's target
 # (full < 60 s, --quick < 15 s on one H100/H200) and its phases (where the
 # time went: calibrate's "phases:" line).
-# The calibration files are left in OUTDIR (full.json is the real-GPU
-# fixture; OUTDIR/fixtures/ holds the files to check into tests/fixtures/
-# as they are: calibration/<preset>-full.json and -quick.json, and
-# gpu_check.txt, this script's whole output).  Every step is bounded so the
+# OUTDIR gets four files at most: gpu_check.txt (this script's whole
+# output) and fixtures/calibration/<preset>-full.json, -quick.json and
+# -moe.json (the real-GPU fixtures, to check into tests/fixtures/ as they
+# are; full.json is the one eval is run with).  The device tool brings back
+# at most 8 files from $OUT, 2 folders down, so every working file (each
+# calibration's .json, .txt and .err, the eval outputs, nvidia-smi's) goes
+# to WORKDIR (default a new mktemp -d folder, named in the output).  Every step is bounded so the
 # whole script ends within BUDGET seconds (default 300: a second try fits
 # in a 10-minute slot); a step cut short says so.
 # With this project's device tool (`run`: the working tree is copied, the
@@ -49,7 +53,7 @@
 #   sh calib/gpu_check.sh [BINARY] [OUTDIR]
 #     BINARY default build-portable/shardscope, then ./shardscope
 #     OUTDIR default $OUT or /tmp/gpu_check
-#   env: BUDGET (s), MODEL (default llama-3-8b), MOE_MODEL (default
+#   env: WORKDIR (the working files), BUDGET (s), MODEL (default llama-3-8b), MOE_MODEL (default
 #   mixtral-8x7b; empty: no MoE phase); BACKEND (default cuda)
 #   and CALIB_FLAGS (added to both runs) exist to dry-run the script on a
 #   CPU: BACKEND=cpu CALIB_FLAGS="--max-tp 2 --max-tokens 64"
@@ -65,25 +69,30 @@ moe_model=${MOE_MODEL-mixtral-8x7b}
 backend=${BACKEND:-cuda}
 flags=${CALIB_FLAGS:-}
 budget=${BUDGET:-300}
-mkdir -p "$out"
-# The whole output also goes to OUTDIR/gpu_check.txt (run once more, teed).
+mkdir -p "$out" || exit 1
+# The whole output also goes to OUTDIR/gpu_check.txt (run once more, teed);
+# the working files to WORKDIR (chosen once, by the outer run).
 if [ -z "${GPU_CHECK_TEED:-}" ]; then
     GPU_CHECK_TEED=1
-    export GPU_CHECK_TEED
-    rm -f "$out/.status"
+    GPU_CHECK_WORK=${WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/gpu_check.XXXXXX")} || exit 1
+    mkdir -p "$GPU_CHECK_WORK" || exit 1
+    export GPU_CHECK_TEED GPU_CHECK_WORK
+    work=$GPU_CHECK_WORK
+    rm -f "$work/.status"
     sh "$0" "$bin" "$out" 2>&1 | tee "$out/gpu_check.txt"
-    st=$(cat "$out/.status" 2>/dev/null || echo 1)
-    rm -f "$out/.status"
+    st=$(cat "$work/.status" 2>/dev/null || echo 1)
+    rm -f "$work/.status"
     exit "$st"
 fi
+work=${GPU_CHECK_WORK:-$out}
 # finish STATUS: the exit status the outer (teeing) run returns.
 finish() {
-    echo "$1" >"$out/.status"
+    echo "$1" >"$work/.status"
     exit "$1"
 }
 failed=0
 t_start=$(date +%s)
-export XDG_CONFIG_HOME="$out/xdg"
+export XDG_CONFIG_HOME="$work/xdg"
 
 # left: seconds of the budget still unspent (at least 5).
 left() {
@@ -103,30 +112,30 @@ bounded() {
     fi
 }
 
-echo "== binary: $bin"
+echo "== binary: $bin (output kept in $out, the working files in $work)"
 if [ ! -x "$bin" ]; then
     echo "no binary: build one with 'make portable' and copy build-portable/ here"
     finish 4
 fi
 command -v readelf >/dev/null 2>&1 &&
     echo "NEEDED: $(readelf -d "$bin" | awk '/NEEDED/ { gsub(/[][]/, "", $5); printf "%s ", $5 }')"
-if ! "$bin" --version >"$out/version.txt" 2>&1; then
-    echo "the binary does not run here: $(tail -n 2 "$out/version.txt" | tr '\n' ' ')"
+if ! "$bin" --version >"$work/version.txt" 2>&1; then
+    echo "the binary does not run here: $(tail -n 2 "$work/version.txt" | tr '\n' ' ')"
     echo "(a missing shared library? 'make portable' needs only libc and ncurses)"
     finish 4
 fi
-cat "$out/version.txt"
+cat "$work/version.txt"
 
 echo "== device"
 if [ "$backend" = cuda ]; then
     if ! command -v nvidia-smi >/dev/null 2>&1; then
         smi="no nvidia-smi on PATH"
     elif ! nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,memory.total \
-        --format=csv >"$out/smi.txt" 2>&1; then
-        smi="nvidia-smi failed: $(tail -n 1 "$out/smi.txt")"
+        --format=csv >"$work/smi.txt" 2>&1; then
+        smi="nvidia-smi failed: $(tail -n 1 "$work/smi.txt")"
     else
         smi=
-        sed 's/^/  /' "$out/smi.txt"
+        sed 's/^/  /' "$work/smi.txt"
     fi
     # the binary's own probe: one line naming what is missing, at once
     probe=$(bounded 60 "$bin" calibrate --backend cuda --quick --no-comm --no-save \
@@ -147,7 +156,7 @@ else
     echo "  backend $backend (a dry run: no GPU is used)"
 fi
 
-# calib NAME TARGET FLAGS...: one calibration into $out/NAME.json (+ .txt,
+# calib NAME TARGET FLAGS...: one calibration into $work/NAME.json (+ .txt,
 # .err), its wall time against TARGET seconds (issue 12: full < 60 s,
 # --quick < 15 s on one H100/H200; "-" none).
 calib() {
@@ -157,7 +166,7 @@ calib() {
     s0=$(date +%s.%N)
     # shellcheck disable=SC2086
     bounded "$(left)" "$bin" calibrate --backend "$backend" --model "$model" $flags "$@" \
-        --out "$out/$name.json" >"$out/$name.txt" 2>"$out/$name.err"
+        --out "$work/$name.json" >"$work/$name.txt" 2>"$work/$name.err"
     rc=$?
     s1=$(date +%s.%N)
     wall=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.1f", b - a }')
@@ -170,16 +179,16 @@ calib() {
             'BEGIN { printf " (target < %d s: %s)", t, w + 0 < t + 0 ? "met" : "MISSED" }')
     fi
     echo "calibrate --backend $backend --model $model $flags $*: exit $rc, wall $wall s$verdict$([ "$rc" -eq 124 ] && echo ' (cut at the budget)')"
-    grep -v ': [0-9.]* s: ' "$out/$name.err" | tail -n 3 | sed 's/^/  stderr: /'
+    grep -v ': [0-9.]* s: ' "$work/$name.err" | tail -n 3 | sed 's/^/  stderr: /'
 }
 
-# report NAME: the figures of $out/NAME.json (pretty-printed cJSON: one
+# report NAME: the figures of $work/NAME.json (pretty-printed cJSON: one
 # field a line, the kernel points' fields in writer order).
 report() {
-    f=$out/$1.json
+    f=$work/$1.json
     [ -s "$f" ] || { echo "  (no $f)"; return; }
     grep -E '^(calibration|device|roofs|best GEMM|roofline|comm|p2p|all-gather|all-to-all|per-kernel fit|  *(gemm|note|worst)|wall time|phases):' \
-        "$out/$1.txt" | sed 's/^/  /'
+        "$work/$1.txt" | sed 's/^/  /'
     awk '
         /^\t"device":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v); dev = v }
         /^\t"planned_s":/ { v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v); planned = v }
@@ -250,11 +259,11 @@ echo "== quick calibration ($model)"
 calib quick 15 --quick --no-comm
 report quick
 
-# moe_report NAME: the grouped expert GEMMs of $out/NAME.json at TP 1:
+# moe_report NAME: the grouped expert GEMMs of $work/NAME.json at TP 1:
 # experts x tokens each, time, TFLOP/s, time per expert against one expert
 # of the same shape alone at the same tokens (expert_*), and the note.
 moe_report() {
-    f=$out/$1.json
+    f=$work/$1.json
     [ -s "$f" ] || { echo "  (no $f)"; return; }
     awk '
         /^\t"kernel_note":/ { v = $0; sub(/^[^:]*:[ \t]*"/, "", v); sub(/",?$/, "", v)
@@ -296,42 +305,42 @@ fi
 
 # The datasheet HBM bandwidth of the matched preset, for the GEMV line.
 preset=$(awk '/^\t"preset":/ { v = $0; sub(/^[^:]*:[ \t]*"/, "", v); sub(/",?$/, "", v); print v; exit }' \
-    "$out/full.json" 2>/dev/null)
+    "$work/full.json" 2>/dev/null)
 matched=${preset:-$backend}
 [ -n "$preset" ] || preset=h100-sxm
 "$bin" list gpus 2>/dev/null | awk -v p="$preset" '$1 == p { print "  datasheet (" p "): " $0 }'
 
 echo "== eval with and without the calibration ($model on 1 x $preset)"
-for c in "--no-calib" "--calib $out/full.json"; do
+for c in "--no-calib" "--calib $work/full.json"; do
     # shellcheck disable=SC2086
     bounded "$(left)" "$bin" eval --model "$model" --gpu "$preset" --gpus 1 --tp 1 $c \
-        >"$out/eval.txt" 2>"$out/eval.err"
+        >"$work/eval.txt" 2>"$work/eval.err"
     erc=$?
     [ "$erc" -eq 0 ] || failed=1
     echo "eval $c: exit $erc"
-    grep -E '^(framework|  TTFT|  ITL|  generated)' "$out/eval.txt" | sed 's/^/  /'
-    sed 's/^/  stderr: /' "$out/eval.err" | head -3
+    grep -E '^(framework|  TTFT|  ITL|  generated)' "$work/eval.txt" | sed 's/^/  /'
+    sed 's/^/  stderr: /' "$work/eval.err" | head -3
 done
-if [ -n "$moe_model" ] && [ -s "$out/moe.json" ]; then
+if [ -n "$moe_model" ] && [ -s "$work/moe.json" ]; then
     echo "== eval of $moe_model on 2 x $preset (TP2) with and without its calibration"
-    for c in "--no-calib" "--calib $out/moe.json"; do
+    for c in "--no-calib" "--calib $work/moe.json"; do
         # shellcheck disable=SC2086
         bounded "$(left)" "$bin" eval --model "$moe_model" --gpu "$preset" --gpus 2 --tp 2 $c \
-            >"$out/eval-moe.txt" 2>"$out/eval-moe.err"
+            >"$work/eval-moe.txt" 2>"$work/eval-moe.err"
         erc=$?
         [ "$erc" -eq 0 ] || failed=1
         echo "eval $c: exit $erc"
-        grep -E '^(framework|  TTFT|  ITL|  generated)' "$out/eval-moe.txt" | sed 's/^/  /'
-        sed 's/^/  stderr: /' "$out/eval-moe.err" | head -3
+        grep -E '^(framework|  TTFT|  ITL|  generated)' "$work/eval-moe.txt" | sed 's/^/  /'
+        sed 's/^/  stderr: /' "$work/eval-moe.err" | head -3
     done
 fi
 # The fixtures-to-be, named by the preset the device matched.
 mkdir -p "$out/fixtures/calibration"
 for n in full quick moe; do
-    [ -s "$out/$n.json" ] && cp "$out/$n.json" "$out/fixtures/calibration/$matched-$n.json"
+    [ -s "$work/$n.json" ] && cp "$work/$n.json" "$out/fixtures/calibration/$matched-$n.json"
 done
 echo "== fixtures to check in: $out/fixtures/calibration/ ($(ls "$out/fixtures/calibration" | tr '\n' ' ')) into tests/fixtures/calibration/ (tests/unit/test_calib_gpu_fixture.c checks each), and $out/gpu_check.txt"
-echo "== done in $(($(date +%s) - t_start)) s of a $budget s budget; files in $out"
-ls -l "$out" | sed 's/^/  /'
+echo "== done in $(($(date +%s) - t_start)) s of a $budget s budget; kept in $out (the working files: $work)"
+find "$out" -type f | sort | sed 's/^/  /'
 [ "$failed" -eq 0 ] || echo "== a step failed (see its exit status above)"
 finish "$failed"

@@ -255,6 +255,80 @@ if env --default-signal=INT true 2>/dev/null; then
     [ "$(ls "$tmp/int")" = c.json ] || fail "$what: left $(ls "$tmp/int")"
 fi
 
+# --- the CUDA values the cuda backend declares, against the toolkit's ---------
+# calib/backend/cuda.c builds without CUDA's headers: it declares the few
+# enum values it passes (CUBLAS_*, CUDA_R_*, LT_DESC_* = cublasLt's
+# CUBLASLT_MATMUL_DESC_*, CUDA_STREAM_CAPTURE_GLOBAL, NCCL_*), and calib.h
+# the runtime's (CALIB_CUDA_*, each naming the real one in a comment).
+# Where a toolkit is installed (CUDA_HOME, default /usr/local/cuda), each is
+# compiled against the real header as a static assertion, with the
+# property buffer at least sizeof(struct cudaDeviceProp); else skipped.
+src=$here/../..
+cuda_inc=${CUDA_HOME:-/usr/local/cuda}/include
+if [ -f "$cuda_inc/cublasLt.h" ] && [ -f "$cuda_inc/cuda_runtime.h" ] && command -v cc >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    what="the cuda backend's CUDA values against $cuda_inc"
+    {
+        printf '#include <stddef.h>\n#include <cuda_runtime.h>\n#include <cublas_v2.h>\n#include <cublasLt.h>\n'
+        printf '#if __has_include(<nccl.h>)\n#include <nccl.h>\n#define HAVE_NCCL 1\n#endif\n'
+        printf '#include "calib.h"\n'
+        awk '/^#define (CUBLAS_|CUDA_R_|LT_DESC_|NCCL_FLOAT32|NCCL_SUM|CUDA_STREAM_CAPTURE_GLOBAL)/ {
+                name = $2; val = $3; real = name
+                if (name ~ /^LT_DESC_/) { real = name; sub(/^LT_DESC_/, "CUBLASLT_MATMUL_DESC_", real) }
+                if (name == "CUDA_STREAM_CAPTURE_GLOBAL") real = "cudaStreamCaptureModeGlobal"
+                if (name == "NCCL_FLOAT32") real = "ncclFloat32"
+                if (name == "NCCL_SUM") real = "ncclSum"
+                nccl = real ~ /^nccl/
+                if (nccl) print "#ifdef HAVE_NCCL"
+                printf "_Static_assert((long)%s == (long)%s, \"cuda.c: %s %s\");\n", real, val, name, val
+                if (nccl) print "#endif"
+                n++ }
+             END { if (n < 15) print "#error only " n " values found in cuda.c" }' \
+            "$src/calib/backend/cuda.c"
+        awk '/^ *CALIB_CUDA_[A-Z0-9_]+ = [0-9]+, *\/\* cuda[A-Za-z]+ \*\/$/ {
+                name = $1; real = $5
+                printf "_Static_assert((long)%s == (long)%s, \"calib.h: %s\");\n", real, name, name
+                n++ }
+             END { if (n < 8) print "#error only " n " values found in calib.h" }' "$src/calib/calib.h"
+        printf '_Static_assert(sizeof(struct cudaDeviceProp) <= CALIB_CUDA_PROP_BYTES, "prop buffer");\n'
+        printf '_Static_assert(offsetof(struct cudaDeviceProp, name) == 0, "name first");\n'
+    } >"$tmp/cuda_abi.c"
+    cc -std=c11 -fsyntax-only -I"$cuda_inc" -I"$src/calib" -I"$src/engine" "$tmp/cuda_abi.c" \
+        >"$tmp/cuda_abi.err" 2>&1 ||
+        fail "$what: $(grep -E 'error' "$tmp/cuda_abi.err" | head -n 5)"
+else
+    echo "note: no CUDA toolkit headers at $cuda_inc; the declared CUDA values are not checked here"
+fi
+
+# --- calib/gpu_check.sh fails early, and leaves OUTDIR small -----------------
+# Its early exits (4: no binary; 3: no GPU, said in one line) measure
+# nothing, and OUTDIR holds only gpu_check.txt: the working files go to
+# WORKDIR, since the device tool brings back at most 8 files from $OUT.
+gpu_check=$here/../../calib/gpu_check.sh
+checks=$((checks + 1))
+what="gpu_check.sh without a binary"
+WORKDIR=$tmp/gcw4 sh "$gpu_check" "$tmp/no-such-binary" "$tmp/gc4" >"$tmp/gc.out" 2>&1
+rc=$?
+expect_rc 4
+grep -q '^no binary: build one with .make portable.' "$tmp/gc.out" || fail "$what: $(cat "$tmp/gc.out")"
+[ "$(cd "$tmp/gc4" && find . -type f)" = ./gpu_check.txt ] ||
+    fail "$what: OUTDIR holds $(cd "$tmp/gc4" && find . -type f | tr '\n' ' ')"
+cmp -s "$tmp/gc.out" "$tmp/gc4/gpu_check.txt" || fail "$what: gpu_check.txt is not the whole output"
+if command -v nvidia-smi >/dev/null 2>&1; then
+    echo "note: nvidia-smi is present; gpu_check.sh's no-GPU exit is not checked here"
+else
+    checks=$((checks + 1))
+    what="gpu_check.sh without a GPU"
+    WORKDIR=$tmp/gcw3 sh "$gpu_check" "$bin" "$tmp/gc3" >"$tmp/gc.out" 2>&1
+    rc=$?
+    expect_rc 3
+    grep -q '^no GPU: no nvidia-smi on PATH; calibrate --backend cuda: .*no usable GPU' "$tmp/gc.out" ||
+        fail "$what: $(cat "$tmp/gc.out")"
+    [ "$(cd "$tmp/gc3" && find . -type f)" = ./gpu_check.txt ] ||
+        fail "$what: OUTDIR holds $(cd "$tmp/gc3" && find . -type f | tr '\n' ' ')"
+    [ -s "$tmp/gcw3/version.txt" ] || fail "$what: no version.txt in WORKDIR"
+fi
+
 if [ "$failed" -ne 0 ]; then
     echo "e2e_calib: $failed of $checks checks failed"
     exit 1

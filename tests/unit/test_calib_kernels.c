@@ -1061,6 +1061,57 @@ static void test_cuda_fake_per_kernel(void **state)
     calib_result_free(&r);
 }
 
+/* The full GPU calibration (no --quick: what calib/gpu_check.sh runs
+ * first) through the fake CUDA table with cublasLt: 15 token counts, 1 ..
+ * 16384, x 4 GEMMs x TP 1 2 4 8 in fp16 and again in fp8, the 9 decode
+ * counts up to 256 in bf16; GEMVs of 4 MB .. 1 GB in x4 steps (5); a copy;
+ * QK^T and PV at 3 prefill and 3 decode shapes; eager and graph launches.
+ * The fit recovers the fake's constants, the engine's tables hold every
+ * token count up to 16384 and take the measured time there. */
+static void test_cuda_fake_full(void **state)
+{
+    (void)state;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake_cuda_lt(&api);
+    fake_roofline();
+    ts_fake.eff_fp8 = 0.6;
+    engine_model m = tm_llama3_8b();
+    calib_opts o;
+    quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
+    o.quick = 0;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(r.n_kpoints, 2 * 15 * 4 * 4 + 9 * 4 * 4 + 5 + 1 + 12 + 2);
+    assert_int_equal(ts_fake.lt_matmuls, 15 * 4 * 4 * 6); /* warm-up + 5 each */
+    assert_int_equal(ts_fake.gemms_bf16, 9 * 4 * 4 * 6);
+    assert_int_equal(ts_fake.lt_live, 0);
+    assert_int_equal(ts_fake.allocs, ts_fake.frees);
+    const calib_kpoint *q = find(r.kpoints, r.n_kpoints, "gate_up", 1, 16384);
+    assert_non_null(q);
+    assert_int_equal(q->n, 2 * 14336);
+    assert_non_null(find(r.kpoints, r.n_kpoints, "down", 8, 512));
+    const calib_per_kernel *pk = &r.per_kernel;
+    assert_int_equal(pk->fp8_points, 15 * 4 * 4);
+    assert_int_equal(pk->bf16_points, 9 * 4 * 4);
+    assert_int_equal(pk->class_n[CALIB_K_GEMV], 5);
+    assert_int_equal(pk->class_n[CALIB_K_ATTN], 12);
+    assert_true(fabs(pk->gemm_efficiency / 0.8 - 1) < 0.01);
+    assert_true(fabs(pk->gemm_efficiency_fp8 / 0.6 - 1) < 0.02);
+    assert_true(fabs(pk->bw_bytes_per_s / 0.3e12 - 1) < 0.01);
+    assert_true(fabs(pk->t0_s / 5e-6 - 1) < 0.02);
+    assert_true(pk->mape < 0.01);
+    /* the engine's tables: 16 fp16, 16 bf16 and 16 fp8 shapes, each of
+     * its measured token counts (15 or 9); 16384 tokens read back */
+    static engine_calib ec;
+    calib_result_to_engine(&r, &ec);
+    double t = 0;
+    assert_int_equal(engine_calib_gemm_lookup(&ec, 0, 16384, q->n, q->k, &t), 1);
+    assert_true(fabs(t / q->time_s - 1) < 1e-9);
+    assert_int_equal(engine_calib_gemm_lookup(&ec, 1, 16384, q->n, q->k, &t), 1);
+    calib_result_free(&r);
+}
+
 /* fp8 GEMMs through the fake cublasLt: on an sm_90 device every model GEMM
  * is timed again in fp8 (E4M3, 1-byte operands) and fitted with its own
  * efficiency against the fp8 roof (2 x the 16-bit estimate: 81.92
@@ -1376,6 +1427,7 @@ int main(void)
         cmocka_unit_test(test_cpu_runs),
         cmocka_unit_test(test_cuda_fake_per_kernel),
         cmocka_unit_test(test_cuda_fake_fp8),
+        cmocka_unit_test(test_cuda_fake_full),
         cmocka_unit_test(test_cuda_fake_bf16),
         cmocka_unit_test(test_fit_unroll_n),
     };

@@ -55,7 +55,8 @@ static const cli_command COMMANDS[] = {
      &cli_report_options, cli_report_run},
     {"calibrate", "measure this machine and refit the compute model",
      "calibrate [--backend auto|cuda|cpu] [--device N] [--quick]\n"
-     "                            [--out FILE] [--json] [--no-comm] [--no-save]",
+     "                            [--out FILE] [--json] [--no-comm] [--no-save]\n"
+     "                            [--model NAME] [--max-tp N] [--max-tokens N]",
      &cli_calibrate_options, cli_calibrate_run},
     {"validate", "the model against published measurements, per category",
      "validate [--cases] [--json | --csv]", &cli_validate_options, cli_validate_run},

@@ -223,6 +223,8 @@ expect_rc 2
 run calibrate --help
 expect_rc 0
 grep -q '^usage: shardscope calibrate ' "$tmp/out" || fail "$what: no usage line"
+grep -q '^ *\[--model NAME\] \[--max-tp N\] \[--max-tokens N\]$' "$tmp/out" ||
+    fail "$what: the usage does not name --model, --max-tp and --max-tokens"
 
 # Ctrl-C cancels a running calibration: status 130 (128 + SIGINT), the
 # previous calibration at --out kept byte for byte, no temporary file.  The

@@ -1,6 +1,7 @@
 /*
- * test_calib_cpu.c - calib/backend/cpu.c: our blocked SGEMM against a
- * naive product over shapes that exercise every edge of its blocking.
+ * test_calib_cpu.c - calib/backend/cpu.c: calib_sgemm (OpenBLAS's
+ * cblas_sgemm, row-major, loaded with dlopen by blas.c; the project's own
+ * SGEMM is gone) against a naive product over odd shapes, tiny to wide.
  */
 #include <math.h>
 #include <setjmp.h>

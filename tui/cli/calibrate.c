@@ -1,6 +1,7 @@
 /*
  * calibrate.c - `shardscope calibrate [--backend auto|cuda|cpu]
- * [--device N] [--quick] [--out FILE] [--json] [--no-comm] [--no-save]`:
+ * [--device N] [--quick] [--out FILE] [--json] [--no-comm] [--no-save]
+ * [--model NAME] [--max-tp N] [--max-tokens N]`:
  * measure this machine (cuBLAS on a GPU, OpenBLAS on the CPU), fit the
  * seed's power law, the roofline and alpha-beta, print the figures (text
  * or JSON) and save the calibration where the engine finds it next time.

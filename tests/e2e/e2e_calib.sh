@@ -330,6 +330,27 @@ else
         fail "$what: OUTDIR holds $(cd "$tmp/gc3" && find . -type f | tr '\n' ' ')"
     [ -s "$tmp/gcw3/version.txt" ] || fail "$what: no version.txt in WORKDIR"
 fi
+# A GPU whose probe (a one-point cuda calibration) fails other than "no
+# GPU" (exit 2): exit 5 before the full run, the probe's words said; a
+# stand-in nvidia-smi and binary play the GPU machine.
+checks=$((checks + 1))
+what="gpu_check.sh with a failing probe"
+mkdir -p "$tmp/fakegpu"
+printf '#!/bin/sh\necho "index, name, driver_version, clocks.max.sm [MHz], memory.total [MiB]"\necho "0, NVIDIA H200, 580.00, 1980 MHz, 143771 MiB"\n' \
+    >"$tmp/fakegpu/nvidia-smi"
+printf '#!/bin/sh\ncase "$1" in\n--version) echo "shardscope (stand-in)" ;;\ncalibrate) echo "shardscope calibrate: cuda backend: cublasGemmEx failed: CUBLAS_STATUS_NOT_SUPPORTED" >&2; exit 1 ;;\n*) exit 9 ;;\nesac\n' \
+    >"$tmp/fakegpu/shardscope"
+chmod +x "$tmp/fakegpu/nvidia-smi" "$tmp/fakegpu/shardscope"
+PATH=$tmp/fakegpu:$PATH WORKDIR=$tmp/gcw5 sh "$gpu_check" "$tmp/fakegpu/shardscope" "$tmp/gc5" \
+    >"$tmp/gc.out" 2>&1
+rc=$?
+expect_rc 5
+grep -q '^  0, NVIDIA H200, 580.00' "$tmp/gc.out" || fail "$what: nvidia-smi's line not shown"
+grep -q '^the probe calibration failed (exit 1): .*CUBLAS_STATUS_NOT_SUPPORTED' "$tmp/gc.out" ||
+    fail "$what: $(cat "$tmp/gc.out")"
+grep -q '^== full calibration' "$tmp/gc.out" && fail "$what: the full calibration ran"
+[ "$(cd "$tmp/gc5" && find . -type f)" = ./gpu_check.txt ] ||
+    fail "$what: OUTDIR holds $(cd "$tmp/gc5" && find . -type f | tr '\n' ' ')"
 
 if [ "$failed" -ne 0 ]; then
     echo "e2e_calib: $failed of $checks checks failed"

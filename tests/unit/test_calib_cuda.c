@@ -380,6 +380,52 @@ static void test_cuda_nccl_collectives(void **state)
 #endif
 }
 
+/* The full (not --quick) NCCL sweeps on two fake GPUs: every series 1 KiB
+ * .. 1 GiB in x4 steps (11 sizes), read back from the file and handed to
+ * the engine whole; at 1 GiB the fake's 10 us + 268435456 floats at 1 GB/s
+ * = 1.073752 s for the all-reduce's buffer. */
+static void test_cuda_nccl_full_sizes(void **state)
+{
+    (void)state;
+#ifdef SHARDSCOPE_HAVE_CUDA
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake.count = 2;
+    calib_nccl_api nc = fake_nccl();
+    calib_opts o;
+    calib_opts_defaults(&o);
+    o.backend = CALIB_BACKEND_CUDA;
+    o.cuda = &api;
+    o.nccl = &nc;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    assert_int_equal(r.n_comm, 11);
+    assert_int_equal(r.n_p2p, 11);
+    assert_int_equal(r.n_allgather, 11);
+    assert_int_equal(r.n_alltoall, 11);
+    assert_true(r.comm[10].bytes == 1073741824.0 && r.alltoall[10].bytes == 1073741824.0);
+    assert_true(REL(r.comm[10].time_s, 10e-6 + 1073741824.0 / 1e9) < 1e-9);
+    assert_int_equal(ts_fake.allocs, ts_fake.frees);
+    char *text = calib_result_to_json(&r);
+    assert_non_null(text);
+    calib_result back;
+    assert_int_equal(calib_result_from_json(text, "x.json", &back, &err), 0);
+    free(text);
+    static engine_calib ec;
+    calib_result_to_engine(&back, &ec);
+    for (int op = 0; op < 4; op++) {
+        static const int OPS[] = {ENGINE_OP_ALLREDUCE, ENGINE_OP_P2P, ENGINE_OP_ALLGATHER,
+                                  ENGINE_OP_ALLTOALL};
+        assert_int_equal(ec.comm[OPS[op]].n, 11);
+        assert_true(ec.comm[OPS[op]].bytes[10] == 1073741824.0);
+    }
+    calib_result_free(&back);
+    calib_result_free(&r);
+#else
+    skip();
+#endif
+}
+
 /* engine_calib_link: a measured all-gather table on 2 GPUs replaces the
  * link's alpha-beta.  Link: base 5 us, alpha 2 us, 100 GB/s; the table:
  * 1 MB in 30 us, 4 MB in 60 us. */
@@ -440,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_cuda_blas_create_fails),
         cmocka_unit_test(test_cuda_measure_fake),
         cmocka_unit_test(test_cuda_nccl_collectives),
+        cmocka_unit_test(test_cuda_nccl_full_sizes),
         cmocka_unit_test(test_calib_link_times_collectives),
         cmocka_unit_test(test_cuda_probe_real),
     };

@@ -232,7 +232,10 @@ grep -q '^ *\[--model NAME\] \[--max-tp N\] \[--max-tokens N\]$' "$tmp/out" ||
 # measuring under way, so the handler is in place: a default SIGINT death
 # would read 130 too, but without the sentence.  A background job of a
 # script ignores SIGINT, so env puts its default action back (GNU env;
-# skipped without it).
+# skipped without it).  The run names no --model: the default, Llama-3-8B,
+# plans 68 points under --quick on the CPU (60 model GEMMs, 2 GEMVs, a
+# copy, 4 attention points, a launch), and the signal comes once that plan
+# is said, in the per-kernel sweep.
 if env --default-signal=INT true 2>/dev/null; then
     checks=$((checks + 1))
     what="calibrate interrupted by SIGINT"
@@ -243,7 +246,7 @@ if env --default-signal=INT true 2>/dev/null; then
         >/dev/null 2>"$tmp/int-err" </dev/null &
     pid=$!
     i=0
-    while [ "$i" -lt 300 ] && ! grep -q ': cpu: ' "$tmp/int-err" 2>/dev/null; do
+    while [ "$i" -lt 900 ] && ! grep -q ': cpu: planned ' "$tmp/int-err" 2>/dev/null; do
         sleep 0.1
         i=$((i + 1))
     done
@@ -251,6 +254,8 @@ if env --default-signal=INT true 2>/dev/null; then
     wait $pid
     rc=$?
     expect_rc 130
+    grep -q ': cpu: planned 68 points, ' "$tmp/int-err" ||
+        fail "$what: the default model is not llama-3-8b: $(grep planned "$tmp/int-err")"
     grep -q '^shardscope calibrate: cancelled; the previous calibration is kept$' "$tmp/int-err" ||
         fail "$what: stderr: $(tail -n 2 "$tmp/int-err")"
     cmp -s "$tmp/int/c.json" "$tmp/prev.json" || fail "$what: the previous calibration changed"

@@ -5,7 +5,11 @@
  * tables beside the project, shape by shape:
  *   - aiconfigurator-core 0.12.0 perf data (NVIDIA, TensorRT-LLM kernels):
  *     GEMMs by (m, n, k, dtype), prefill and decode attention, NCCL
- *     collectives, on A100 / H100 / H200 / B200;
+ *     collectives, on A100 / H100 / H200 / B200 (../shared), and on the L40S
+ *     and RTX PRO 6000 where DATA_DIR holds their folders (l40s/,
+ *     rtx_pro_6000_server/: the same package, converted the same way);
+ *     each GEMM dtype also on its compute-bound (m, n, k >= 4096) and
+ *     streaming (m <= 16) rows;
  *   - vidur profiling (commit 7d47513, PyTorch fp16 kernels): the projection
  *     and MLP GEMMs, norms, rotary, activation and residual add of whole
  *     models by token count and TP degree, on A100 and H100.
@@ -148,6 +152,8 @@ static const struct {
     {"h100_sxm", "h100-sxm", "nvlink4"},
     {"h200_sxm", "h200", "nvlink4"},
     {"b200_sxm", "b200", "nvlink5"},
+    {"l40s", "l40s", "pcie4"},
+    {"rtx_pro_6000_server", "rtx-pro-6000", "pcie5"},
 };
 
 static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
@@ -166,8 +172,12 @@ static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
     } DT[] = {{"bfloat16", ENGINE_BF16, 2},   {"fp8", ENGINE_FP8, 1},
               {"fp8_block", ENGINE_FP8, 1},  {"nvfp4", ENGINE_FP4, 0.5625},
               {"int4_wo", ENGINE_INT4, 0.51953125}};
-    acc a[5];
+    /* a[i]: every row; cb[i]: the compute-bound rows (m, n, k >= 4096);
+     * st[i]: the streaming rows (m <= 16, n, k >= 1024) */
+    acc a[5], cb[5], st[5];
     memset(a, 0, sizeof a);
+    memset(cb, 0, sizeof cb);
+    memset(st, 0, sizeof st);
     while (csv_next(&c)) {
         const char *d = str(&c, id);
         for (int i = 0; i < 5; i++)
@@ -178,12 +188,23 @@ static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
                 double p = i == 2 ? engine_gemm_fp8_block_s(g, NULL, m, n, k, DT[i].wb, 2.0)
                                   : engine_gemm_s(g, NULL, DT[i].d, m, n, k, DT[i].wb, 2.0);
                 acc_add(&a[i], p, t);
+                if (m >= 4096 && n >= 4096 && k >= 4096)
+                    acc_add(&cb[i], p, t);
+                if (m <= 16 && n >= 1024 && k >= 1024)
+                    acc_add(&st[i], p, t);
             }
     }
     fclose(c.f);
-    for (int i = 0; i < 5; i++)
-        if (a[i].n)
-            acc_print("aiconfigurator gemm", dir, DT[i].name, &a[i]);
+    for (int i = 0; i < 5; i++) {
+        char what[64];
+        if (!a[i].n)
+            continue;
+        acc_print("aiconfigurator gemm", dir, DT[i].name, &a[i]);
+        snprintf(what, sizeof what, "  %s m,n,k>=4096", DT[i].name);
+        acc_print("aiconfigurator gemm", dir, what, &cb[i]);
+        snprintf(what, sizeof what, "  %s m<=16", DT[i].name);
+        acc_print("aiconfigurator gemm", dir, what, &st[i]);
+    }
 }
 
 /* --by-m: the bf16, fp8 and int4_wo GEMM rows by m (the token count), each m's
@@ -714,15 +735,24 @@ static void vidur(const char *root, const char *gdir, const engine_gpu *g)
 }
 
 /* VK_ATTN_CTA_US=x replaces every GPU's attn_cta_s; VK_FP8_BLOCK="eta,t0_us"
- * its eta_compute_fp8_block and gemm_t0_fp8_block_s (fitting aids). */
+ * its eta_compute_fp8_block and gemm_t0_fp8_block_s; VK_GEMM="eta_c,eta_c_fp8,
+ * eta_m,t0_us,t0_fp8_us" its dense GEMM constants (fitting aids). */
 static const engine_gpu *vk_gpu(const engine_gpu *g, engine_gpu *tmp)
 {
     const char *v = getenv("VK_ATTN_CTA_US");
     const char *fb = getenv("VK_FP8_BLOCK");
-    double eta, t0;
-    if (!v && !fb)
+    const char *ge = getenv("VK_GEMM");
+    double eta, t0, e[5];
+    if (!v && !fb && !ge)
         return g;
     *tmp = *g;
+    if (ge && sscanf(ge, "%lf,%lf,%lf,%lf,%lf", &e[0], &e[1], &e[2], &e[3], &e[4]) == 5) {
+        tmp->eta_compute = e[0];
+        tmp->eta_compute_fp8 = e[1];
+        tmp->eta_memory = e[2];
+        tmp->gemm_t0_s = e[3] * 1e-6;
+        tmp->gemm_t0_fp8_s = e[4] * 1e-6;
+    }
     if (v)
         tmp->attn_cta_s = atof(v) * 1e-6;
     if (fb && sscanf(fb, "%lf,%lf", &eta, &t0) == 2) {

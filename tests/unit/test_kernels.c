@@ -778,6 +778,43 @@ static void test_a100_pcie_compute(void **state)
     near(mx / mp, 1935.0 / 2039.0, 0.02);
 }
 
+/* L40S and RTX PRO 6000 16-bit GEMM rates: the eta_compute at which
+ * aiconfigurator-core 0.12.0's compute-bound bf16 rows (TensorRT-LLM
+ * 1.3.0rc20 gemm_perf.parquet, m, n, k >= 4096, 675 rows per GPU) have a
+ * geometric-mean predicted / measured of 1.00 (make validate-kernels with
+ * their folders).  A few of those rows, measured: */
+static void test_pcie_card_bf16_compute(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *gpu;
+        double m, n, k, ms;
+    } R[] = {
+        {"l40s", 8192, 8192, 8192, 4.93858},         /* 222.6 TFLOP/s of 362 */
+        {"l40s", 4096, 8192, 8192, 2.52484},         /* 217.7 */
+        {"rtx-pro-6000", 8192, 8192, 8192, 2.69650}, /* 407.8 of 500 */
+        {"rtx-pro-6000", 8192, 16384, 8192, 5.45262}, /* 403.3 */
+    };
+    for (size_t i = 0; i < sizeof R / sizeof R[0]; i++) {
+        const engine_gpu *g = gpu(R[i].gpu);
+        double t = engine_gemm_s(g, NULL, ENGINE_BF16, R[i].m, R[i].n, R[i].k, 2, 2.0);
+        print_message("  %s %gx%gx%g bf16: %.3f ms, measured %.3f ms\n", R[i].gpu, R[i].m, R[i].n,
+                      R[i].k, t * 1e3, R[i].ms);
+        /* the rows' own spread about their median: 201-252 TFLOP/s */
+        near(t / (R[i].ms * 1e-3), 1.0, 0.10);
+    }
+    /* hand-worked: 8192^3 on the L40S is 2 x 8192^3 FLOP at 362 x 0.61 TFLOP/s
+     * = 4.979 ms over the shape's wave efficiency (142 SMs), plus the 5 us
+     * fixed cost */
+    double eta_s = engine_gemm_shape_eta(142, 8192, 8192, 8192, 1);
+    near(engine_gemm_s(gpu("l40s"), NULL, ENGINE_BF16, 8192, 8192, 8192, 2, 2.0),
+         2.0 * 8192.0 * 8192.0 * 8192.0 / (362e12 * 0.61 * eta_s) + 5e-6, 0.02e-3);
+    /* FP8 keeps the 0.75 assumption: aiconfigurator's FP8 rows (0.50 on the
+     * L40S) run slower than TensorRT-LLM 0.8's own L40S FP8 prefill (README) */
+    near(gpu("l40s")->eta_compute_fp8, 0.75, 0);
+    near(gpu("rtx-pro-6000")->eta_compute_fp8, 0.75, 0);
+}
+
 /* --- framework profiles ---------------------------------------------------- */
 
 static void test_frameworks_shipped(void **state)
@@ -868,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_collective_hand),
         cmocka_unit_test(test_pcie_socket_link),
         cmocka_unit_test(test_a100_pcie_compute),
+        cmocka_unit_test(test_pcie_card_bf16_compute),
         cmocka_unit_test(test_pcie5_small_allreduce),
         cmocka_unit_test(test_frameworks_shipped),
         cmocka_unit_test(test_bands_hand),

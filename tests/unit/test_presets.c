@@ -267,6 +267,16 @@ static void test_units_are_si(void **state)
     assert_close(a->peak_flops[ENGINE_INT8], 624e12, 1);
     assert_int_equal(a->sm_count, 108);
     assert_close(preset_find_gpu(db, "h200")->eta_memory, 0.85, 1e-9);
+    /* L40S / RTX PRO 6000: 16-bit eta_compute from aiconfigurator's
+     * compute-bound bf16 rows of those cards (0.61: the 350 W L40S runs
+     * 206 TFLOP/s median of 362); FP8 and eta_memory keep 0.75 / 0.8 */
+    const engine_gpu *l40s = preset_find_gpu(db, "l40s"), *r6k = preset_find_gpu(db, "rtx-pro-6000");
+    assert_close(l40s->eta_compute, 0.61, 1e-9);
+    assert_close(l40s->eta_compute_fp8, 0.75, 1e-9);
+    assert_close(l40s->eta_memory, 0.80, 1e-9);
+    assert_close(r6k->eta_compute, 0.85, 1e-9);
+    assert_close(r6k->eta_compute_fp8, 0.75, 1e-9);
+    assert_close(r6k->eta_memory, 0.80, 1e-9);
     /* 143771 MiB = 150.75 GB, not the marketing "141 GB" */
     assert_close(preset_find_gpu(db, "h200")->memory_bytes, 150.75e9, 1);
 

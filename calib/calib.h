@@ -30,11 +30,13 @@
  *
  * Files (each calls only those below it; no two call each other):
  *   job.c          the worker thread (the explorer's `c`)
+ *   plan.c         a run's phases, counts and predicted time, before it runs
  *   run.c          one run: backend, measure, roofs, comm, fit
  *   store.c        paths, the atomic save, which file applies
  *   result_json.c  to and from JSON, one key table both ways
  *   backend/       cuda.c (dlopen'd CUDA + cuBLAS; nocuda.c with
  *                  USE_CUDA=no), cpu.c, comm.c (sweep loop, loopback)
+ *   grid.c         what a run measures: grids, sizes, repeats (backends, plan)
  *   match.c        device name -> GPU preset
  *   plot.c         the measured-vs-fitted view's rows and curves
  *   result.c       the result container and calib_result_fit
@@ -672,6 +674,47 @@ void calib_result_to_engine(const calib_result *r, engine_calib *out);
  * for the loopback. */
 void calib_comm_to_engine(const calib_result *r, engine_calib *out);
 
+/* --- the plan: what a run measures and how long it takes (plan.c) ------ */
+
+enum { CALIB_PLAN_NAME = 40, CALIB_PLAN_MAX_PHASES = 48 };
+
+/* One phase of a run: its timed kernels (points), their warm-up and repeat
+ * counts (warmup -2: it varies; -1: no kernel), the kernel runs (warm-ups +
+ * repeats; an NCCL call counts its operations) and the predicted seconds:
+ * device (the kernels) and host (per-measurement costs, setup). */
+typedef struct calib_plan_phase {
+    char name[CALIB_PLAN_NAME];  /* "layer grid", "model GEMMs fp16 TP2", ... */
+    char slot[16];               /* the calib_phase_times it counts in, as its
+                                    phases_s key: layer_grid, gemm, gemm_fp8,
+                                    grouped_moe, gemv, copy, attention, launch,
+                                    collectives (the fit is not planned) */
+    int kernels, warmup, reps_min, reps_max, runs;
+    int m_min, m_max;            /* model GEMMs: the token counts (0: none) */
+    double device_s, host_s, total_s;
+} calib_plan_phase;
+
+typedef struct calib_plan {
+    char backend[8];             /* "cuda" or "cpu" */
+    char device[ENGINE_NAME_MAX];/* the GPU preset, or "CPU" */
+    char model[ENGINE_NAME_MAX]; /* "" without a per-kernel sweep */
+    int quick, max_tp, max_tokens, gpus;
+    calib_plan_phase phase[CALIB_PLAN_MAX_PHASES];
+    int n_phases;
+    int kernels;                 /* timed points in all: what the run measures
+                                    (layer points + per-kernel points + comm sizes) */
+    double device_s, host_s, total_s;
+    char assumptions[1024];
+} calib_plan;
+
+/* The plan of a calibration run with options o (quick, skip_comm, model,
+ * max_tp, max_tokens) on GPU preset g (NULL: the CPU backend) with `gpus`
+ * GPUs (>= 2 and a link: the NCCL sweeps at engine_comm_time on it; else
+ * the loopback).  The counts are the sweep code's own (grid.c,
+ * calib_kplan_build); the times the engine's kernel model of g (the CPU:
+ * the backend's rough rates).  0, or -1 with err. */
+int calib_plan_build(const calib_opts *o, const engine_gpu *g, const engine_link *link,
+                     int gpus, calib_plan *pl, engine_error *err);
+
 /* --- JSON (result_json.c: one key table, both ways) ------------------- */
 
 /* The result as JSON text (malloc'ed, free with free()): schema, backend,
@@ -694,6 +737,10 @@ int calib_result_from_json(const char *text, const char *path, calib_result *out
  * runtime library, no CUDA in this build, no driver, no GPU). */
 int calib_cuda_probe(const calib_cuda_api *api, int *count,
                      engine_error *err);
+/* The CUDA device o->device as a calibration would see it (name, SMs,
+ * memory, count of visible GPUs), without measuring: 0, or -1 with err (no
+ * library, no driver, no such device). */
+int calib_cuda_describe(const calib_opts *o, calib_device *d, engine_error *err);
 /* Run the GPU sweep; CALIB_OK, CALIB_NO_GPU when the GPU cannot be used at
  * all (no library, no device, no driver, cuBLAS failing to start: err is
  * the reason), CALIB_ERR on a runtime failure (out of device memory, a

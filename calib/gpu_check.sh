@@ -33,7 +33,8 @@
 #   exit 0  every step ran.
 # Each calibration's line gives its wall time against the issue's target
 # (full < 60 s, --quick < 15 s on one H100/H200) and its phases (where the
-# time went: calibrate's "phases:" line).
+# time went: calibrate's "phases:" line), then calibrate --plan's predicted
+# time per phase next to the measured one (the plan's first check).
 # OUTDIR gets four files at most: gpu_check.txt (this script's whole
 # output) and fixtures/calibration/<preset>-full.json, -quick.json and
 # -moe.json (the real-GPU fixtures, to check into tests/fixtures/ as they
@@ -182,6 +183,44 @@ calib() {
     grep -v ': [0-9.]* s: ' "$work/$name.err" | tail -n 3 | sed 's/^/  stderr: /'
 }
 
+# plan_vs NAME FLAGS...: calibrate --plan of the same options (its default
+# device: the one the run used, matched to its preset) next to what the run
+# measured, per phase (the plan's slots are phases_s's keys), so the first
+# GPU run checks the plan: "predicted / measured s".
+plan_vs() {
+    name=$1
+    shift
+    pj=$work/$name-plan.json
+    # shellcheck disable=SC2086
+    bounded 30 "$bin" calibrate --plan --backend "$backend" --model "$model" $flags "$@" \
+        --json >"$pj" 2>"$work/$name-plan.err"
+    prc=$?
+    if [ "$prc" -ne 0 ]; then
+        echo "  plan: exit $prc: $(tail -n 1 "$work/$name-plan.err")"
+        return
+    fi
+    [ -s "$work/$name.json" ] || { echo "  plan: no $work/$name.json to compare with"; return; }
+    awk '
+        function num(s) { sub(/^[^:]*:[ \t]*/, "", s); sub(/,$/, "", s); return s + 0 }
+        function str(s) { sub(/^[^:]*:[ \t]*"/, "", s); sub(/",?$/, "", s); return s }
+        FNR == 1 { file++ }
+        file == 1 && /^\t\t"device":/ { dev = str($0) }
+        file == 1 && /^\t\t\t\t"slot":/ { slot = str($0)
+            if (!(slot in plan)) { order[++n] = slot; plan[slot] = 0 } }
+        file == 1 && /^\t\t\t\t"total_s":/ { plan[slot] += num($0) }
+        file == 1 && /^\t\t"total_s":/ { ptotal = num($0) }
+        file == 2 && /^\t"phases_s":/ { ph = 1; next }
+        file == 2 && ph && /^\t}/ { ph = 0 }
+        file == 2 && ph { k = $1; gsub(/[\t":]/, "", k); meas[k] = num($0) }
+        file == 2 && /^\t"wall_s":/ { wall = num($0) }
+        END {
+            printf "  plan (%s) / measured:", dev
+            for (i = 1; i <= n; i++)
+                printf "%s %s %.2f / %.2f s", (i > 1 ? "," : ""), order[i], plan[order[i]], meas[order[i]]
+            printf "; fit (not planned) %.2f s; total %.2f / %.2f s (wall)\n", meas["fit"], ptotal, wall
+        }' "$pj" "$work/$name.json"
+}
+
 # report NAME: the figures of $work/NAME.json (pretty-printed cJSON: one
 # field a line, the kernel points' fields in writer order).
 report() {
@@ -255,9 +294,11 @@ report() {
 echo "== full calibration ($model)"
 calib full 60
 report full
+plan_vs full
 echo "== quick calibration ($model)"
 calib quick 15 --quick --no-comm
 report quick
+plan_vs quick --quick --no-comm
 
 # moe_report NAME: the grouped expert GEMMs of $work/NAME.json at TP 1:
 # experts x tokens each, time, TFLOP/s, time per expert against one expert
@@ -299,6 +340,7 @@ if [ -n "$moe_model" ]; then
     model=$moe_model
     calib moe - --quick --no-comm
     report moe
+    plan_vs moe --quick --no-comm
     moe_report moe
     model=$model_saved
 fi

@@ -95,4 +95,87 @@ calib_status calib_blas_kexec(const calib_opts *o, calib_kexec *x, char *library
                               engine_error *err);
 void calib_blas_kexec_free(calib_kexec *x);
 
+/* --- what a run measures, shared by the backends and the plan (grid.c) --- */
+
+/* The cuda backend's layer grid (the seed's, or the --quick subset): the
+ * prefill points hid x bat x seq, then the decode tokens dec at each
+ * dec_hid, then one copy; `warmup` untimed and `reps` timed runs each. */
+typedef struct calib_gpu_grid {
+    const int *hid, *bat, *seq, *dec, *dec_hid;
+    int nh, nb, ns, nd, ndh, warmup, reps;
+} calib_gpu_grid;
+void calib_gpu_grid_for(int quick, calib_gpu_grid *g);
+/* The layer sweep's buffers (bytes): weights of the widest layer (12 h^2
+ * elements of 2 bytes), its input (most tokens x h), the QKV output (3x)
+ * and the FFN activations (4x); the copy moves min(weights, activations). */
+typedef struct calib_gpu_grid_bytes {
+    size_t w, x, q, y, copy;
+} calib_gpu_grid_bytes;
+void calib_gpu_grid_bytes_of(const calib_gpu_grid *g, calib_gpu_grid_bytes *b);
+
+/* The CPU backend's layer grid: for each of the 4 hidden sizes hid, the
+ * prefill points bat x seq, and on the two largest the decode tokens dec;
+ * one warm-up pass then `passes` timed passes over all of them, a point
+ * run `inner` times per timing where one run is under group_s (inner =
+ * group_s / t + 1, at most max_inner); then a memcpy of copy_bytes,
+ * copy_warmup + copy_reps runs. */
+typedef struct calib_cpu_grid {
+    const int *hid, *bat, *seq, *dec;
+    int nh, nb, ns, nd, passes, max_inner, copy_warmup, copy_reps;
+    double group_s;
+    size_t copy_bytes;
+} calib_cpu_grid;
+void calib_cpu_grid_for(int quick, calib_cpu_grid *g);
+/* Runs per timing of a CPU layer point whose first run took t seconds. */
+int calib_cpu_grid_inner(const calib_cpu_grid *g, double t);
+
+/* The per-kernel sweep's GPU buffers for o's model (bytes): weights,
+ * input, output (each at least 1.1 GB / 1100 MiB: the 1 GB GEMV, the
+ * PV proxy at 4096 tokens). */
+void calib_kgpu_bytes(const calib_opts *o, double *w, double *x, double *y);
+
+/* The NCCL sweeps' sizes, warm-up and repeats (all four collectives use
+ * the same spec; label "nccl all-reduce") and the operations per timed
+ * call of `bytes`. */
+void calib_nccl_spec(int quick, calib_comm_sweep_spec *spec);
+int calib_nccl_iters(size_t bytes);
+/* The loopback (one GPU or the CPU): its largest message, and the timed
+ * round trips of a size whose warm-up round trip took t seconds. */
+size_t calib_loopback_max_bytes(int quick);
+int calib_loopback_reps(double t);
+
+/* The cuda backend's rough rates for the sweep's planned budget and the
+ * host's fixed cost per timed call (two event records, the launch and
+ * cudaEventSynchronize). */
+#define CALIB_CUDA_PRIOR_FLOPS 400e12
+#define CALIB_CUDA_PRIOR_BW 2e12
+#define CALIB_CUDA_PRIOR_CALL_S 30e-6
+/* The same for the CPU (one OpenBLAS thread). */
+#define CALIB_CPU_PRIOR_FLOPS 50e9
+#define CALIB_CPU_PRIOR_BW 8e9
+#define CALIB_CPU_PRIOR_CALL_S 2e-7
+/* Eager launch points: kernels per timing (K_LAUNCHES). */
+#define CALIB_K_LAUNCHES 256
+
+/* The per-kernel sweep's plan (ksweep.c): the points in the order they
+ * are timed, each with its warm-up and repeat counts (a CPU point's
+ * repeats: calib_cpu_runs of its prior time; the real run decides them
+ * from its first run). */
+#define CALIB_KSWEEP_MAX 1024
+typedef struct calib_kplan {
+    calib_kpoint gem[CALIB_KSWEEP_MAX]; /* the model GEMMs, before they are added */
+    calib_kpoint p[CALIB_KSWEEP_MAX];
+    int warm[CALIB_KSWEEP_MAX], reps[CALIB_KSWEEP_MAX];
+    int n;
+    double planned_s;
+    int max_tp, max_tokens; /* what o asked for, defaults applied */
+} calib_kplan;
+void calib_kplan_build(const calib_opts *o, const calib_kexec *x, calib_kplan *k);
+/* The prior time of one point under x's rough rates. */
+double calib_kplan_prior_s(const calib_kexec *x, const calib_kpoint *p);
+/* A kexec for planning only: the fields calib_ksweep's plan reads, as the
+ * CPU backend (gpu 0) or the cuda backend on a device with these
+ * capabilities (gpu 1) sets them; no timer, no context. */
+void calib_kexec_for_plan(int gpu, int has_fp8, int has_bf16, calib_kexec *x);
+
 #endif /* SHARDSCOPE_CALIB_INTERNAL_H */

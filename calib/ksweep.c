@@ -22,27 +22,21 @@
 #include "calib.h"
 #include "internal.h"
 
-#define KSWEEP_MAX 1024
+#define KSWEEP_MAX CALIB_KSWEEP_MAX
 /* Timed runs of a CPU point under 20 ms, under 100 ms and longer
  * (sweep_in_passes). */
 #define CALIB_CPU_RUNS_SHORT 5
 #define CALIB_CPU_RUNS_MID 3
 #define CALIB_CPU_RUNS_LONG 2
 
-typedef struct kplan {
-    calib_kpoint gem[KSWEEP_MAX]; /* the model GEMMs, before plan_add */
-    calib_kpoint p[KSWEEP_MAX];
-    int warm[KSWEEP_MAX], reps[KSWEEP_MAX];
-    int n;
-    double planned_s;
-} kplan;
+typedef calib_kplan kplan;
 
 static const int TOK_GPU[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384};
 static const int TOK_GPU_Q[] = {1, 4, 16, 64, 256, 1024, 4096};
 static const int TOK_CPU[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
 static const int TOK_CPU_Q[] = {1, 4, 16, 64, 256};
 
-static double prior_s(const calib_kexec *x, const calib_kpoint *p)
+double calib_kplan_prior_s(const calib_kexec *x, const calib_kpoint *p)
 {
     double t = x->prior_call_s;
     if (p->cls == CALIB_K_LAUNCH || p->cls == CALIB_K_GRAPH)
@@ -55,7 +49,7 @@ static void plan_add(kplan *k, const calib_kexec *x, const calib_kpoint *p, int 
 {
     if (k->n >= KSWEEP_MAX)
         return;
-    double t = prior_s(x, p);
+    double t = calib_kplan_prior_s(x, p);
     int warm = 1, reps = quick ? 3 : 5;
     if (!x->gpu) { /* runs in passes (sweep_in_passes): no warm-up of its own */
         warm = 0;
@@ -163,23 +157,24 @@ static void plan_bf16(kplan *k, const calib_kexec *x, const calib_opts *o, int m
 }
 
 /* The whole plan; max_tp / max_tokens as calib_opts says. */
-static void plan_build(const calib_opts *o, const calib_kexec *x, kplan *k, int *max_tp,
-                       int *max_tok)
+void calib_kplan_build(const calib_opts *o, const calib_kexec *x, kplan *k)
 {
     const int *tok = x->gpu ? (o->quick ? TOK_GPU_Q : TOK_GPU) : (o->quick ? TOK_CPU_Q : TOK_CPU);
     int nt = x->gpu ? (o->quick ? 7 : 15) : (o->quick ? 5 : 12);
-    *max_tp = o->max_tp > 0 ? o->max_tp : (x->gpu || !o->quick ? 8 : 4);
-    *max_tok = o->max_tokens > 0 ? o->max_tokens : tok[nt - 1];
-    while (nt > 1 && tok[nt - 1] > *max_tok)
+    int max_tp = o->max_tp > 0 ? o->max_tp : (x->gpu || !o->quick ? 8 : 4);
+    int max_tok = o->max_tokens > 0 ? o->max_tokens : tok[nt - 1];
+    while (nt > 1 && tok[nt - 1] > max_tok)
         nt--;
     memset(k, 0, sizeof *k);
-    int ng = calib_plan_gemms(o->model, *max_tp, tok, nt, x->dtype, x->elem, k->gem, KSWEEP_MAX);
+    k->max_tp = max_tp;
+    k->max_tokens = max_tok;
+    int ng = calib_plan_gemms(o->model, max_tp, tok, nt, x->dtype, x->elem, k->gem, KSWEEP_MAX);
     if (ng > KSWEEP_MAX - 32)
         ng = KSWEEP_MAX - 32;
     for (int i = 0; i < ng; i++)
         plan_add(k, x, &k->gem[i], o->quick);
     if (x->has_fp8) { /* the same shapes in fp8 (cublasLt), after the 16-bit ones */
-        int n8 = calib_plan_gemms(o->model, *max_tp, tok, nt, "fp8", 1.0, k->gem + ng,
+        int n8 = calib_plan_gemms(o->model, max_tp, tok, nt, "fp8", 1.0, k->gem + ng,
                                   KSWEEP_MAX - 32 - ng);
         if (n8 > KSWEEP_MAX - 32 - ng)
             n8 = KSWEEP_MAX - 32 - ng;
@@ -187,7 +182,7 @@ static void plan_build(const calib_opts *o, const calib_kexec *x, kplan *k, int 
             plan_add(k, x, &k->gem[ng + i], o->quick);
         ng += n8;
     }
-    plan_bf16(k, x, o, *max_tp, tok, nt, ng);
+    plan_bf16(k, x, o, max_tp, tok, nt, ng);
     plan_memory(k, x, o->model, o->quick);
     plan_attention(k, x, o->model, o->quick);
     plan_launch(k, x, o->quick);
@@ -328,8 +323,7 @@ calib_status calib_ksweep(const calib_opts *o, const calib_kexec *x, calib_resul
         engine_errorf(err, "%s backend: out of memory planning the sweep", x->tag);
         return CALIB_ERR;
     }
-    int max_tp, max_tok;
-    plan_build(o, x, k, &max_tp, &max_tok);
+    calib_kplan_build(o, x, k);
     snprintf(r->model, sizeof r->model, "%s", o->model->name);
     r->planned_s = k->planned_s;
     char label[64];

@@ -252,7 +252,7 @@ static calib_status measure_comm(const calib_opts *o, const calib_opts *inner, i
         out->n_p2p = 0;
         out->p2p_label[0] = '\0';
         out->n_allgather = out->n_alltoall = out->coll_gpus = 0;
-        crc = calib_comm_loopback(inner, o->quick ? (4u << 20) : (256u << 20), out, &cerr);
+        crc = calib_comm_loopback(inner, calib_loopback_max_bytes(o->quick), out, &cerr);
         if (crc == CALIB_OK && why[0])
             snprintf(out->comm_error, sizeof out->comm_error, "NCCL not used: %.300s", why);
     }

@@ -299,9 +299,9 @@ calib_status calib_blas_kexec(const calib_opts *o, calib_kexec *x, char *library
     x->elem = 4;
     if (b->set_num_threads)
         b->set_num_threads(1);
-    x->prior_flops = 50e9;
-    x->prior_bw = 8e9;
-    x->prior_call_s = 2e-7;
+    x->prior_flops = CALIB_CPU_PRIOR_FLOPS;
+    x->prior_bw = CALIB_CPU_PRIOR_BW;
+    x->prior_call_s = CALIB_CPU_PRIOR_CALL_S;
     x->time = blas_time;
     return CALIB_OK;
 }

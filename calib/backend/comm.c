@@ -202,8 +202,7 @@ static int loopback_size(int fd, char *buf, size_t n, double *one_way)
     double v[41], t;
     if (round_trip(fd, buf, n, &t) != 0)
         return -1;
-    int reps = t > 0 ? (int)(0.02 / t) : 41;
-    reps = reps < 5 ? 5 : reps > 41 ? 41 : reps;
+    int reps = calib_loopback_reps(t);
     for (int i = 0; i < reps; i++)
         if (round_trip(fd, buf, n, &v[i]) != 0)
             return -1;

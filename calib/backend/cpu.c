@@ -153,43 +153,32 @@ typedef struct cpu_spec {
     double v[CPU_MAX_PASSES];
 } cpu_spec;
 
-/* The grid of one run: every prefill shape, and decode shapes on the two
- * largest hidden sizes, into spec (returns how many); the hidden sizes
- * (one layer each) and the most tokens any point runs. */
-static int cpu_grid(int quick, cpu_spec *spec, int hid_out[4], int *max_tokens)
+/* The grid of one run (calib_cpu_grid_for): every prefill shape, and
+ * decode shapes on the two largest hidden sizes, into spec (returns how
+ * many); the hidden sizes (one layer each) and the most tokens any point
+ * runs. */
+static int cpu_grid(const calib_cpu_grid *g, cpu_spec *spec, int hid_out[4], int *max_tokens)
 {
-    static const int hid_q[] = {128, 256, 384, 512};
-    static const int hid_f[] = {256, 512, 768, 1024};
-    static const int bat_q[] = {1, 2, 4};
-    static const int bat_f[] = {1, 2, 4, 8};
-    /* Token counts are multiples of 6 rows (a register tile of the CPU's
-     * SGEMM kernels), so the sweep measures the GEMM rather than its
-     * ragged-edge handling (a GPU has the same effect with its tile sizes;
-     * there it stays in the data). */
-    static const int seq[] = {48, 192};
-    static const int dec_tok[] = {1, 6, 24, 96, 240};
-    const int *hid = quick ? hid_q : hid_f;
-    const int *bat = quick ? bat_q : bat_f;
-    int nh = 4, nb = quick ? 3 : 4, ns = 2, ndec = quick ? 4 : 5;
-    *max_tokens = bat[nb - 1] * seq[ns - 1];
-    if (dec_tok[ndec - 1] > *max_tokens)
-        *max_tokens = dec_tok[ndec - 1];
+    *max_tokens = g->bat[g->nb - 1] * g->seq[g->ns - 1];
+    if (g->dec[g->nd - 1] > *max_tokens)
+        *max_tokens = g->dec[g->nd - 1];
     int n = 0;
-    for (int ih = 0; ih < nh; ih++) {
-        hid_out[ih] = hid[ih];
-        for (int k = 0; k < nb * ns; k++) {
+    for (int ih = 0; ih < g->nh; ih++) {
+        hid_out[ih] = g->hid[ih];
+        for (int k = 0; k < g->nb * g->ns; k++) {
             cpu_spec *c = &spec[n++];
             memset(c, 0, sizeof *c);
-            c->p = (calib_point){CALIB_POINT_PREFILL, hid[ih], bat[k / ns], seq[k % ns], 0, 0, 0};
+            c->p = (calib_point){CALIB_POINT_PREFILL, g->hid[ih], g->bat[k / g->ns],
+                                 g->seq[k % g->ns], 0, 0, 0};
             c->layer = ih;
-            c->tokens = bat[k / ns] * seq[k % ns];
+            c->tokens = g->bat[k / g->ns] * g->seq[k % g->ns];
         }
-        for (int it = 0; ih >= nh - 2 && it < ndec; it++) {
+        for (int it = 0; ih >= g->nh - 2 && it < g->nd; it++) {
             cpu_spec *c = &spec[n++];
             memset(c, 0, sizeof *c);
-            c->p = (calib_point){CALIB_POINT_DECODE, hid[ih], dec_tok[it], 1, 0, 0, 0};
+            c->p = (calib_point){CALIB_POINT_DECODE, g->hid[ih], g->dec[it], 1, 0, 0, 0};
             c->layer = ih;
-            c->tokens = dec_tok[it];
+            c->tokens = g->dec[it];
         }
     }
     return n;
@@ -214,9 +203,9 @@ static void cpu_device(calib_device *d)
  * a few.  Short points are timed in groups of up to 64 runs (~group_s).
  * CALIB_OK, CALIB_ERR (out of memory in a GEMM), CALIB_CANCELLED. */
 static calib_status cpu_passes(const calib_opts *o, cpu_spec *spec, int n, cpu_layer *layers,
-                               int passes, double group_s, int total, int *done)
+                               const calib_cpu_grid *g, int total, int *done)
 {
-    for (int pass = 0; pass <= passes; pass++) {
+    for (int pass = 0; pass <= g->passes; pass++) {
         for (int i = 0; i < n; i++, ++*done) {
             cpu_spec *c = &spec[i];
             if (calib_cancelled(o))
@@ -231,9 +220,7 @@ static calib_status cpu_passes(const calib_opts *o, cpu_spec *spec, int n, cpu_l
                     return CALIB_ERR;
             double t = (thread_cpu_s() - t0) / inner;
             if (pass == 0) {
-                c->inner = t > 0 && t < group_s ? (int)(group_s / t) + 1 : 1;
-                if (c->inner > 64)
-                    c->inner = 64;
+                c->inner = calib_cpu_grid_inner(g, t);
             } else {
                 c->v[pass - 1] = t;
             }
@@ -245,8 +232,9 @@ static calib_status cpu_passes(const calib_opts *o, cpu_spec *spec, int n, cpu_l
 /* Memory bandwidth: one memcpy of a buffer larger than most caches (one
  * size: several sizes straddling a cache give several bandwidths no single
  * eta_memory can describe), median of 5 after a warm-up. */
-static calib_status cpu_copy(size_t bytes, calib_result *r, engine_error *err)
+static calib_status cpu_copy(const calib_cpu_grid *g, calib_result *r, engine_error *err)
 {
+    size_t bytes = g->copy_bytes;
     char *src = malloc(bytes), *dst = malloc(bytes);
     if (!src || !dst) {
         free(src);
@@ -255,19 +243,22 @@ static calib_status cpu_copy(size_t bytes, calib_result *r, engine_error *err)
     }
     memset(src, 1, bytes);
     memset(dst, 0, bytes);
-    double v[5];
-    for (int rep = 0; rep < 6; rep++) {
+    double v[CPU_MAX_PASSES];
+    int reps = g->copy_reps < CPU_MAX_PASSES ? g->copy_reps : CPU_MAX_PASSES;
+    for (int rep = -g->copy_warmup; rep < reps; rep++) {
         double s = thread_cpu_s();
         memcpy(dst, src, bytes);
         double e = thread_cpu_s() - s;
-        src[rep] = dst[bytes - 1 - (size_t)rep]; /* keep the copy live */
-        if (rep > 0)
-            v[rep - 1] = e;
+        size_t live = (size_t)(rep + g->copy_warmup);
+        src[live] = dst[bytes - 1 - live]; /* keep the copy live */
+        if (rep >= 0)
+            v[rep] = e;
     }
     free(src);
     free(dst);
-    qsort(v, 5, sizeof v[0], engine_cmp_double);
-    calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)bytes, v[2]};
+    qsort(v, (size_t)reps, sizeof v[0], engine_cmp_double);
+    double med = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
+    calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)bytes, med};
     if (calib_result_add_point(r, &p) != 0)
         return oom(err, "the result");
     return CALIB_OK;
@@ -295,15 +286,15 @@ static calib_status cpu_kernels(const calib_opts *o, calib_result *r, engine_err
 
 calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_error *err)
 {
-    const int passes = 5; /* timed passes after one warm-up pass */
-    double group_s = o->quick ? 2e-3 : 5e-3;
+    calib_cpu_grid g;
+    calib_cpu_grid_for(o->quick, &g);
     const calib_blas_api *bl = calib_blas_load(err); /* says how to install it */
     if (!bl)
         return CALIB_ERR;
     calib_blas_version(bl, r->library, sizeof r->library);
     cpu_spec spec[4 * 4 * 2 + 2 * 5];
     int hid[4], max_tokens;
-    int n = cpu_grid(o->quick, spec, hid, &max_tokens);
+    int n = cpu_grid(&g, spec, hid, &max_tokens);
     cpu_device(&r->dev);
     cpu_layer layers[4];
     memset(layers, 0, sizeof layers);
@@ -314,8 +305,8 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
             return oom(err, "the layer weights");
         }
     }
-    int total = (passes + 1) * n + 1, done = 0;
-    calib_status rc = cpu_passes(o, spec, n, layers, passes, group_s, total, &done);
+    int passes = g.passes, total = (passes + 1) * n + 1, done = 0;
+    calib_status rc = cpu_passes(o, spec, n, layers, &g, total, &done);
     for (int ih = 0; ih < 4; ih++)
         layer_free(&layers[ih]);
     if (rc == CALIB_CANCELLED)
@@ -334,7 +325,7 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
     if (calib_cancelled(o))
         return CALIB_CANCELLED;
     calib_report(o, (double)done / total, "cpu: memory copy");
-    if ((rc = cpu_copy(o->quick ? (64u << 20) : (256u << 20), r, err)) != CALIB_OK)
+    if ((rc = cpu_copy(&g, r, err)) != CALIB_OK)
         return rc;
     if (o->model && (rc = cpu_kernels(o, r, err)) != CALIB_OK)
         return rc;

@@ -385,9 +385,9 @@ static int layer(gpu_ctx *g, int h, int t)
 }
 
 /* Median seconds of `reps` timed runs of a layer (h, t tokens), or of the
- * device-to-device copy of `copy` bytes when h == 0; one warm-up first.
+ * device-to-device copy of `copy` bytes when h == 0; `warm` warm-ups first.
  * 0, or -1 with err. */
-static int time_events(gpu_ctx *g, int h, int t, size_t copy, int reps, double *median,
+static int time_events(gpu_ctx *g, int h, int t, size_t copy, int warm, int reps, double *median,
                        engine_error *err)
 {
     const calib_cuda_api *a = g->api;
@@ -396,7 +396,7 @@ static int time_events(gpu_ctx *g, int h, int t, size_t copy, int reps, double *
         reps = 16;
     if (reps < 1) /* the median below needs one timed repeat */
         reps = 1;
-    for (int r = -1; r < reps; r++) { /* r == -1: warm-up */
+    for (int r = -warm; r < reps; r++) { /* r < 0: warm-up */
         a->event_record(g->e0, NULL);
         int s = h ? layer(g, h, t)
                   : a->mem_copy_async(g->y, g->w, copy, CALIB_CUDA_MEMCPY_D2D, NULL);
@@ -448,27 +448,6 @@ static int fill_device(const calib_cuda_api *a, void *dst, size_t bytes)
     return rc;
 }
 
-/* The grid of one run (the seed's, or the --quick subset). */
-typedef struct gpu_grid {
-    const int *hid, *bat, *seq, *dec, *dec_hid;
-    int nh, nb, ns, nd, ndh, reps;
-} gpu_grid;
-
-static gpu_grid grid_for(int quick)
-{
-    static const int hid_f[] = {768, 1024, 2048, 4096, 5120, 8192};
-    static const int hid_q[] = {768, 2048, 4096};
-    static const int bat_f[] = {1, 2, 4, 8};
-    static const int bat_q[] = {1, 4};
-    static const int seq[] = {512, 2048};
-    static const int dec_f[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
-    static const int dec_q[] = {1, 16, 256};
-    static const int dec_hid[] = {4096, 8192};
-    if (quick)
-        return (gpu_grid){hid_q, bat_q, seq, dec_q, dec_hid, 3, 2, 2, 3, 1, 3};
-    return (gpu_grid){hid_f, bat_f, seq, dec_f, dec_hid, 6, 4, 2, 9, 2, 5};
-}
-
 /* Select the device and fill r->dev.  CALIB_OK or CALIB_NO_GPU (err). */
 static calib_status gpu_open(const calib_opts *o, const calib_cuda_api *a,
                              calib_result *r, engine_error *err)
@@ -505,22 +484,36 @@ static calib_status gpu_open(const calib_opts *o, const calib_cuda_api *a,
     return CALIB_OK;
 }
 
+int calib_cuda_describe(const calib_opts *o, calib_device *d, engine_error *err)
+{
+    const calib_cuda_api *a = api_get(o->cuda, 0, err);
+    if (!a)
+        return -1;
+    calib_result *r = calloc(1, sizeof *r);
+    if (!r) {
+        engine_errorf(err, "cuda backend: out of host memory");
+        return -1;
+    }
+    int rc = gpu_open(o, a, r, err) == CALIB_OK ? 0 : -1;
+    if (rc == 0)
+        *d = r->dev;
+    free(r);
+    return rc;
+}
+
 /* Buffers for the largest layer of the grid, the cuBLAS handle, the two
  * events and the initial data.  CALIB_OK; else g is released and
  * CALIB_ERR (out of memory, events) or CALIB_NO_GPU (cuBLAS). */
-static calib_status gpu_setup(gpu_ctx *g, const gpu_grid *gr, int device,
+static calib_status gpu_setup(gpu_ctx *g, const calib_gpu_grid *gr, int device,
                               engine_error *err)
 {
     const calib_cuda_api *a = g->api;
-    int hmax = gr->hid[gr->nh - 1] > gr->dec_hid[gr->ndh - 1] ? gr->hid[gr->nh - 1]
-                                                               : gr->dec_hid[gr->ndh - 1];
-    size_t tmax = (size_t)gr->bat[gr->nb - 1] * gr->seq[gr->ns - 1];
-    if ((size_t)gr->dec[gr->nd - 1] > tmax)
-        tmax = (size_t)gr->dec[gr->nd - 1];
-    g->wbytes = 12 * (size_t)hmax * hmax * 2;
-    g->xbytes = tmax * hmax * 2;
-    g->qbytes = 3 * g->xbytes;
-    g->ybytes = 4 * g->xbytes;
+    calib_gpu_grid_bytes gb;
+    calib_gpu_grid_bytes_of(gr, &gb);
+    g->wbytes = gb.w;
+    g->xbytes = gb.x;
+    g->qbytes = gb.q;
+    g->ybytes = gb.y;
     struct { void **p; size_t n; const char *what; } bufs[] = {
         {&g->w, g->wbytes, "the layer weights"}, {&g->x, g->xbytes, "the input"},
         {&g->q, g->qbytes, "the QKV output"}, {&g->y, g->ybytes, "the FFN activations"},
@@ -575,10 +568,10 @@ static calib_status gpu_setup(gpu_ctx *g, const gpu_grid *gr, int device,
 
 /* Time point p (the layer GEMMs of p->hidden x batch*seq tokens, or a copy
  * of `copy` bytes when copy > 0) and add it to r. */
-static calib_status time_and_add(gpu_ctx *g, calib_point *p, size_t copy, int reps,
+static calib_status time_and_add(gpu_ctx *g, calib_point *p, size_t copy, int warm, int reps,
                                  calib_result *r, engine_error *err)
 {
-    if (time_events(g, p->hidden, p->batch * p->seq, copy, reps, &p->time_s, err) != 0)
+    if (time_events(g, p->hidden, p->batch * p->seq, copy, warm, reps, &p->time_s, err) != 0)
         return CALIB_ERR;
     if (calib_result_add_point(r, p) != 0) {
         if (err)
@@ -589,15 +582,15 @@ static calib_status time_and_add(gpu_ctx *g, calib_point *p, size_t copy, int re
 }
 
 /* Time one GEMM point (h, batch x seq tokens) into r. */
-static calib_status gpu_point(gpu_ctx *g, calib_point p, int reps, calib_result *r,
+static calib_status gpu_point(gpu_ctx *g, calib_point p, int warm, int reps, calib_result *r,
                               engine_error *err)
 {
     calib_layer_cost(p.hidden, p.batch * p.seq, 2.0, &p.flops, &p.bytes);
-    return time_and_add(g, &p, 0, reps, r, err);
+    return time_and_add(g, &p, 0, warm, reps, r, err);
 }
 
 /* The prefill grid, the decode series, then the copy. */
-static calib_status gpu_sweep(gpu_ctx *g, const gpu_grid *gr, const calib_opts *o,
+static calib_status gpu_sweep(gpu_ctx *g, const calib_gpu_grid *gr, const calib_opts *o,
                               calib_result *r, engine_error *err)
 {
     int total = gr->nh * gr->nb * gr->ns + gr->nd * gr->ndh + 1, done = 0;
@@ -608,7 +601,7 @@ static calib_status gpu_sweep(gpu_ctx *g, const gpu_grid *gr, const calib_opts *
         calib_report(o, (double)done / total, "cuda: layer GEMMs");
         int ih = i / (gr->nb * gr->ns), ib = i / gr->ns % gr->nb, is = i % gr->ns;
         calib_point p = {CALIB_POINT_PREFILL, gr->hid[ih], gr->bat[ib], gr->seq[is], 0, 0, 0};
-        rc = gpu_point(g, p, gr->reps, r, err);
+        rc = gpu_point(g, p, gr->warmup, gr->reps, r, err);
     }
     for (int i = 0; i < gr->ndh * gr->nd && rc == CALIB_OK; i++, done++) {
         if (calib_cancelled(o))
@@ -616,7 +609,7 @@ static calib_status gpu_sweep(gpu_ctx *g, const gpu_grid *gr, const calib_opts *
         calib_report(o, (double)done / total, "cuda: decode GEMMs");
         calib_point p = {CALIB_POINT_DECODE, gr->dec_hid[i / gr->nd], gr->dec[i % gr->nd], 1,
                          0, 0, 0};
-        rc = gpu_point(g, p, gr->reps, r, err);
+        rc = gpu_point(g, p, gr->warmup, gr->reps, r, err);
     }
     if (rc != CALIB_OK)
         return rc;
@@ -625,14 +618,16 @@ static calib_status gpu_sweep(gpu_ctx *g, const gpu_grid *gr, const calib_opts *
     /* HBM bandwidth: copy the weights into the activation buffer (both far
      * larger than L2); read + write counted. */
     calib_report(o, (double)done / total, "cuda: memory copy");
-    size_t n = g->wbytes < g->ybytes ? g->wbytes : g->ybytes;
+    calib_gpu_grid_bytes gb;
+    calib_gpu_grid_bytes_of(gr, &gb);
+    size_t n = gb.copy;
     calib_point p = {CALIB_POINT_COPY, 0, 0, 0, 0, 2.0 * (double)n, 0};
-    return time_and_add(g, &p, n, gr->reps, r, err);
+    return time_and_add(g, &p, n, gr->warmup, gr->reps, r, err);
 }
 
 /* --- the per-kernel sweep (calib_ksweep) on cuBLAS ------------------------ */
 
-#define K_LAUNCHES 256
+#define K_LAUNCHES CALIB_K_LAUNCHES
 #define CUDA_STREAM_CAPTURE_GLOBAL 0
 
 typedef struct kgpu {
@@ -976,13 +971,11 @@ static calib_status kgpu_setup(kgpu *g, const calib_opts *o, void *blas, engine_
 {
     const engine_model *m = o->model;
     const calib_cuda_api *a = g->api;
-    double d = m->hidden, f = m->ffn > m->moe_ffn ? m->ffn : m->moe_ffn;
-    double wide = 2 * f > ((double)m->heads + 2.0 * m->kv_heads) * m->head_dim
-                      ? 2 * f : ((double)m->heads + 2.0 * m->kv_heads) * m->head_dim;
-    double tmax = o->max_tokens > 0 ? o->max_tokens : (o->quick ? 4096 : 16384);
-    g->wb = (size_t)fmax(wide * d * 2, 1100e6);
-    g->xb = (size_t)fmax(tmax * fmax(f, d) * 2, 1100.0 * 1048576); /* PV at 4096 tokens */
-    g->yb = (size_t)fmax(tmax * wide * 2, 1100.0 * 1048576);
+    double wb, xb, yb;
+    calib_kgpu_bytes(o, &wb, &xb, &yb);
+    g->wb = (size_t)wb;
+    g->xb = (size_t)xb;
+    g->yb = (size_t)yb;
     g->blas = blas;
     void **p[] = {&g->w, &g->x, &g->y};
     size_t n[] = {g->wb, g->xb, g->yb};
@@ -1037,8 +1030,9 @@ static calib_status cuda_kernels(const calib_opts *o, const calib_cuda_api *a, v
                      .has_fp8 = has_fp8, .has_bf16 = has_bf16,
                      .has_attn = a->blas_gemm_strided_batched_ex != NULL,
                      .has_launch = a->mem_set_async != NULL,
-                     .dtype = "fp16", .elem = 2, .prior_flops = 400e12, .prior_bw = 2e12,
-                     .prior_call_s = 30e-6, .time = kgpu_time};
+                     .dtype = "fp16", .elem = 2, .prior_flops = CALIB_CUDA_PRIOR_FLOPS,
+                     .prior_bw = CALIB_CUDA_PRIOR_BW, .prior_call_s = CALIB_CUDA_PRIOR_CALL_S,
+                     .time = kgpu_time};
     calib_opts inner = *o;
     if (rc == CALIB_OK)
         rc = calib_ksweep(&inner, &x, r, err);
@@ -1053,7 +1047,8 @@ calib_status calib_cuda_measure(const calib_opts *o, calib_result *r, engine_err
     const calib_cuda_api *a = api_get(o->cuda, 1, err);
     if (!a)
         return CALIB_NO_GPU;
-    gpu_grid gr = grid_for(o->quick);
+    calib_gpu_grid gr;
+    calib_gpu_grid_for(o->quick, &gr);
     gpu_ctx g;
     memset(&g, 0, sizeof g);
     g.api = a;
@@ -1101,13 +1096,6 @@ typedef struct nccl_ctx {
     char why[160];
 } nccl_ctx;
 
-/* Operations per timed call: enough to amortise the host's launch and
- * synchronisation for small messages, few for the large ones. */
-static int nccl_iters(size_t bytes)
-{
-    return bytes <= (1u << 20) ? 20 : bytes <= (64u << 20) ? 5 : 2;
-}
-
 static int nccl_fail(nccl_ctx *c, const char *what, int code)
 {
     const char *s = c->n.error_string ? c->n.error_string(code) : NULL;
@@ -1143,7 +1131,7 @@ typedef int (*nccl_rank_op)(nccl_ctx *c, int rank, size_t bytes, const char **wh
  * synchronised before and after; *seconds = wall time per operation. */
 static int nccl_time_grouped(nccl_ctx *c, size_t bytes, nccl_rank_op op, double *seconds)
 {
-    int iters = nccl_iters(bytes);
+    int iters = calib_nccl_iters(bytes);
     if (nccl_sync_all(c) != 0)
         return -1;
     double (*now)(void) = c->n.now_s ? c->n.now_s : calib_now_s;
@@ -1191,7 +1179,7 @@ static int op_all_reduce(void *vctx, size_t bytes, double *seconds)
 static int op_send_recv(void *vctx, size_t bytes, double *seconds)
 {
     nccl_ctx *c = vctx;
-    int iters = nccl_iters(bytes), dev[2] = {c->src, c->dst}, ce;
+    int iters = calib_nccl_iters(bytes), dev[2] = {c->src, c->dst}, ce;
     for (int j = 0; j < 2; j++) {
         c->a->set_device(dev[j]);
         if ((ce = c->a->event_record(c->ev0[j], c->st[dev[j]])) != 0)
@@ -1485,13 +1473,11 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
     void *lib = nccl_load(&c, o, err);
     if (!lib)
         return CALIB_ERR;
-    size_t max_bytes = o->quick ? (64u << 20) : ((size_t)1 << 30);
+    calib_comm_sweep_spec spec;
+    calib_nccl_spec(o->quick, &spec); /* 1 KiB .. 1 GiB (--quick 64 MiB), x4, 1 + 3 calls */
+    size_t max_bytes = spec.max_bytes;
     int have_comms = 0;
     calib_status rc = nccl_setup(&c, max_bytes, &have_comms, err) == 0 ? CALIB_OK : CALIB_ERR;
-    /* 1 KiB .. max in steps of 4x; one warm-up call (NCCL connects lazily:
-     * the first operation between two GPUs pays for the setup), median of 3
-     * timed calls, each itself an average over nccl_iters operations. */
-    calib_comm_sweep_spec spec = {"nccl all-reduce", 1024, max_bytes, 4, 1, 3};
     /* each sweep reports as a slice of the caller's progress */
     calib_opts inner;
     calib_progress_slice np;

@@ -37,3 +37,12 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r, engine_error 
         snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
     return CALIB_ERR;
 }
+
+int calib_cuda_describe(const calib_opts *o, calib_device *d, engine_error *err)
+{
+    (void)o;
+    (void)d;
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "%s", NO_CUDA);
+    return -1;
+}

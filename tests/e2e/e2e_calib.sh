@@ -6,7 +6,8 @@
 # `auto` saying it fell back, no CUDA library in the binary's NEEDED list,
 # the usage errors, another GPU's calibration applied only when named
 # (--calib, a note naming both presets), and Ctrl-C (SIGINT) exiting 130
-# with the previous calibration kept.
+# with the previous calibration kept; `calibrate --plan` (text and --json:
+# phases, counts, the budget) measuring nothing, and its usage errors.
 # POSIX sh + grep/awk.
 # Usage: sh tests/e2e_calib.sh PATH_TO_BINARY.  Timings are never asserted.
 set -u
@@ -204,6 +205,44 @@ if command -v readelf >/dev/null 2>&1; then
     printf '%s\n' "$needed" | grep -Eq 'libcu(blas|blasLt|dart)' &&
         fail "readelf -d $bin: a CUDA library in NEEDED: $needed"
 fi
+
+# --- --plan: the budget before a run, measuring nothing -----------------------
+saved_before=$(ls "$XDG_CONFIG_HOME/shardscope/calibration" 2>/dev/null | wc -l)
+run calibrate --plan --gpu h100-sxm
+expect_rc 0
+expect_out '^calibration plan: h100-sxm \(cuda backend, 1 GPU\), model llama-3-8b, full, TP <= 8, tokens <= 16384$'
+expect_out '^layer grid +layer_grid +66 +1 +5 +396 '
+expect_out '^model GEMMs fp8 TP8 +gemm_fp8 +60 +1 +5 +360 .* m 1\.\.16384$'
+expect_out '^loopback \(2 processes\) +collectives +10 +1 +5\.\.41 '
+expect_out '^total +721 '
+expect_out '^predicted: [0-9.]+ (s|ms), within issue 12.s budget \(full, on one H100/H200: < 60 s\)$'
+expect_out '^assumptions: device: the engine.s kernel model of h100-sxm '
+[ -s "$tmp/err" ] && fail "$what: printed on stderr: $(cat "$tmp/err")"
+[ "$(ls "$XDG_CONFIG_HOME/shardscope/calibration" 2>/dev/null | wc -l)" -eq "$saved_before" ] ||
+    fail "$what: saved a calibration"
+run calibrate --plan --gpu h200 --gpus 8 --quick --json
+expect_rc 0
+expect_schema
+for k in backend device model quick gpus max_tp max_tokens phases kernels device_s host_s \
+    total_s budget_s within_budget assumptions slot runs reps_min reps_max; do
+    has_key "$tmp/out" "$k"
+done
+grep -Eq '"within_budget":[[:space:]]*true' "$tmp/out" || fail "$what: not within the budget"
+grep -Eq '"budget_s":[[:space:]]*15,' "$tmp/out" || fail "$what: budget_s is not 15"
+grep -Eq '"name":[[:space:]]*"NCCL all-to-all"' "$tmp/out" || fail "$what: no NCCL all-to-all phase"
+run calibrate --plan --backend cpu --quick --no-comm --max-tp 1 --max-tokens 4
+expect_rc 0
+expect_out '^calibration plan: CPU \(cpu backend\), model llama-3-8b, --quick, TP <= 1, tokens <= 4$'
+expect_out '^assumptions: CPU: no kernel model '
+grep -q '^loopback' "$tmp/out" && fail "$what: --no-comm planned the loopback"
+run calibrate --plan --gpu nosuchgpu
+expect_rc 2
+grep -q "^shardscope calibrate: --gpu: unknown gpu 'nosuchgpu'" "$tmp/err" ||
+    fail "$what: stderr: $(cat "$tmp/err")"
+run calibrate --gpu h100-sxm --no-save
+expect_rc 2
+[ "$(cat "$tmp/err")" = "shardscope calibrate: --gpu: only with --plan (a run measures this machine)" ] ||
+    fail "$what: stderr: $(cat "$tmp/err")"
 
 # --- usage ------------------------------------------------------------------
 run calibrate --backend tpu

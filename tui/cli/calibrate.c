@@ -1,7 +1,7 @@
 /*
  * calibrate.c - `shardscope calibrate [--backend auto|cuda|cpu]
  * [--device N] [--quick] [--out FILE] [--json] [--no-comm] [--no-save]
- * [--model NAME] [--max-tp N] [--max-tokens N]`:
+ * [--model NAME] [--max-tp N] [--max-tokens N]` (--plan: calibrate_plan.c):
  * measure this machine (cuBLAS on a GPU, OpenBLAS on the CPU), fit the
  * seed's power law, the roofline and alpha-beta, print the figures (text
  * or JSON) and save the calibration where the engine finds it next time.
@@ -16,6 +16,7 @@
 
 #include "calib.h"
 #include "cli.h"
+#include "cli_common.h"
 #include "fmt.h"
 #include "json.h"
 #include "lookup.h"
@@ -53,6 +54,12 @@ static const cli_opt CALIBRATE_OPTS[] = {
     {.name = "--max-tokens", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(max_tokens),
      .min = 1, .max = 16384,
      .help = "most tokens of a model GEMM (default GPU 16384, --quick 4096;\nCPU 2048, --quick 256)"},
+    {.name = "--plan", .kind = CLI_OPT_FLAG, .off = CLI_AT(plan),
+     .help = "measure nothing: print each phase's kernels, warm-ups,\nrepeats and predicted time (text or --json)"},
+    {.name = "--gpu", .kind = CLI_OPT_STRING, .arg = "G", .off = CLI_AT(gpu),
+     .help = "--plan: the GPU preset to plan for (default: the device\nthe run would use; the CPU without a GPU)"},
+    {.name = "--gpus", .kind = CLI_OPT_INT, .arg = "N", .off = CLI_AT(gpus), .min = 1, .max = 8,
+     .help = "--plan: GPUs the NCCL sweeps run over (default: those\nvisible, else 1: the loopback)"},
     {.name = NULL},
 };
 
@@ -76,7 +83,10 @@ const cli_options cli_calibrate_options = {
              "through cublasLt on compute capability >= 8.9), fitted as\n"
              "max(F/(peak*eff*eta_shape) + W/pack_bw, B/bw) + t0 per GEMM with one MAPE\n"
              "(W/pack_bw: the CPU's BLAS packing its weights; fp8: its own efficiency;\n"
-             "bf16: its own tables, not in the fit).\n",
+             "bf16: its own tables, not in the fit).\n"
+             "--plan measures nothing: each phase's kernels, warm-ups, repeats and\n"
+             "predicted time (the engine's kernel model of --gpu, default the device\n"
+             "the run would use) against issue 12's budget (full < 60 s, --quick < 15 s).\n",
     .footer = "Exit status: 0 ok, 2 bad usage or no usable GPU for --backend cuda,\n"
               "1 a failure while measuring, 130 cancelled (Ctrl-C; nothing saved).\n",
 };
@@ -444,6 +454,13 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
     engine_model model_storage;
     if (find_model(opts, db, &model_storage, &o) != 0)
         return 2;
+    if (opts->v.plan)
+        return cli_calibrate_plan(opts, db, &o);
+    if (opts->v.gpu || CLI_SEEN(opts, gpus)) {
+        fprintf(stderr, CMD ": %s: only with --plan (a run measures this machine)\n",
+                opts->v.gpu ? "--gpu" : "--gpus");
+        return 2;
+    }
     atomic_store(&g_cancel, 0);
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);

@@ -30,4 +30,10 @@ int cli_eval_pareto(const cli_scenario *cs, const cli_opts *o);
 /* eval --disagg: aggregated plans and xPyD splits in one ranking (eval_disagg.c). */
 int cli_eval_disagg(const cli_scenario *cs, const cli_opts *o);
 
+/* calibrate --plan (calibrate_plan.c): the plan of the calibration o
+ * describes, on --gpu or the device it would run on, as text or JSON.
+ * Returns the exit status. */
+struct calib_opts;
+int cli_calibrate_plan(const cli_opts *opts, const preset_db *db, const struct calib_opts *o);
+
 #endif /* SHARDSCOPE_CLI_COMMON_H */

@@ -112,7 +112,7 @@ typedef struct cli_values {
     int ascii, mono, no_mouse, bench;
     const char *size, *term;
     /* calibrate */
-    int backend, device, quick, no_comm, no_save, max_tp, max_tokens;
+    int backend, device, quick, no_comm, no_save, max_tp, max_tokens, plan;
     /* validate, bench */
     int cases, repeats;
     /* eval */

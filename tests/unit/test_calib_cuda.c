@@ -3,8 +3,9 @@
  * of tests/support (the same table the backend loads from libcudart and
  * libcublas): no GPU, no driver, no device N, a table missing a call,
  * cuBLAS failing to start, out of device memory (nothing leaked), the
- * whole sweep; and the real loader on this machine (a count or a one-line
- * reason, never a crash).
+ * whole sweep, the NCCL sweeps on two fake GPUs (and calibrate --plan's
+ * counts of them); and the real loader on this machine (a count or a
+ * one-line reason, never a crash).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 #include <cjson/cJSON.h>
 #include "calib.h"
 #include "calib_fake_cuda.h"
+#include "support_models.h"
 
 #define REL(a, b) (fabs((a) - (b)) / fabs(b))
 
@@ -406,6 +408,26 @@ static void test_cuda_nccl_full_sizes(void **state)
     assert_true(r.comm[10].bytes == 1073741824.0 && r.alltoall[10].bytes == 1073741824.0);
     assert_true(REL(r.comm[10].time_s, 10e-6 + 1073741824.0 / 1e9) < 1e-9);
     assert_int_equal(ts_fake.allocs, ts_fake.frees);
+    /* calibrate --plan of the same run (2 GPUs: the NCCL sweeps) counts the
+     * same sizes and makes the same operations: warm-up + 3 calls a size,
+     * each 20 / 5 / 2 operations (calib_nccl_iters), 2 ranks' calls each */
+    static calib_plan pl;
+    engine_gpu g = tg_h100();
+    engine_link l = tl_link(1e-6, 400);
+    assert_int_equal(calib_plan_build(&o, &g, &l, 2, &pl, &err), 0);
+    assert_int_equal(pl.kernels, r.n_points + r.n_comm + r.n_p2p + r.n_allgather + r.n_alltoall);
+    int ar = -1, ag = -1;
+    for (int i = 0; i < pl.n_phases; i++) {
+        if (!strcmp(pl.phase[i].name, "NCCL all-reduce"))
+            ar = i;
+        if (!strcmp(pl.phase[i].name, "NCCL all-gather"))
+            ag = i;
+    }
+    assert_true(ar >= 0 && ag >= 0);
+    assert_int_equal(pl.phase[ar].kernels, 11);
+    assert_int_equal(pl.phase[ar].runs, 4 * (6 * 20 + 3 * 5 + 2 * 2));
+    assert_int_equal(fn.all_reduce, 2 * pl.phase[ar].runs);
+    assert_int_equal(fn.all_gather, 2 * pl.phase[ag].runs);
     char *text = calib_result_to_json(&r);
     assert_non_null(text);
     calib_result back;

@@ -12,7 +12,9 @@
 #   make validate the model against the published measurements, per category
 #   make validate-kernels  the per-kernel model against the measured kernel
 #                 tables in ../shared/reference/data (when present);
-#                 VK_ARGS=--by-m: the bf16/fp8 GEMM rows by token count m
+#                 VK_ARGS=--by-m: the bf16/fp8 GEMM rows by token count m;
+#                 VK_ARGS=--moe-bands: the MoE rows by expert width and
+#                 tokens per expert
 #   make install  PREFIX=/usr/local DESTDIR= : binary + man page
 #   make clean
 #

@@ -338,6 +338,12 @@ typedef struct engine_gpu {
      * (0: none). */
     double eta_moe_w4a8;
     double moe_w4a8_token_s;
+    /* The grouped MoE expert GEMMs' time in TensorRT-LLM's CUTLASS fused MoE,
+     * (compute^p + weight stream^p)^(1/p) + t0, not their max: where the two
+     * take about as long the measured layer is slower than the max
+     * (kernels.c kconst_experts; README "The model", grouped MoE expert
+     * GEMMs).  0: the max; else in [1, 16]. */
+    double moe_roof_p;
 } engine_gpu;
 
 #define ENGINE_CURVE_MAX 24
@@ -1067,6 +1073,12 @@ double engine_gemm_acc16_s(const engine_gpu *g, const engine_calib *c, engine_dt
 double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
                              double m, double n, double k, double groups, double w_bytes,
                              double a_bytes);
+/* The same for an MoE layer's grouped expert GEMMs in TensorRT-LLM's CUTLASS
+ * fused MoE: the GPU's grouped-kernel rate (eta_moe*) and its compute /
+ * weight-stream blend (moe_roof_p; kconst_experts; README "The model",
+ * grouped MoE expert GEMMs). */
+double engine_moe_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math, double m,
+                         double n, double k, double groups, double w_bytes, double a_bytes);
 /* One FP8 GEMM with block-scaled weights (128x128 weight blocks, 1x128
  * activation groups): engine_gemm_s with the GPU's eta_compute_fp8_block
  * and gemm_t0_fp8_block_s (per-tensor FP8's where the preset has none). */

@@ -456,6 +456,8 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
     if (!t0_ok)
         return fail(err, "gpu", "kernel fixed costs must be finite and non-negative");
+    if (!(g->moe_roof_p == 0 || (g->moe_roof_p >= 1 && g->moe_roof_p <= 16)))
+        return fail(err, "gpu", "moe_roof_p must be 0 (the max) or in [1, 16]");
     if (!finite_pos(s->intra->bytes_per_s) || !(s->intra->alpha_s >= 0) ||
         !(s->intra->base_s >= 0) ||
         (s->inter && (!finite_pos(s->inter->bytes_per_s) || !(s->inter->alpha_s >= 0) ||
@@ -1399,9 +1401,10 @@ static double moe_routed(const plan_ctx *c, double T, int all_rows, int shared, 
     if (shared && m->shared_experts > 0)
         mlp(a, c, T, m->shared_experts * fe, p.tp, 1);
     /* the grouped expert GEMMs run at the GPU's grouped-kernel rate
-     * (eta_moe*: kconst_init), their weight stream as the dense GEMMs' */
-    kconst ke = *k;
-    ke.flops *= k->moe_scale > 0 ? k->moe_scale : 1.0;
+     * (eta_moe*: kconst_init), their weight stream as the dense GEMMs',
+     * the two blended in TensorRT-LLM's CUTLASS MoE (kconst_experts) */
+    kconst ke;
+    kconst_experts(&ke, k, expand);
     gemm(a, &ke, m->gated_mlp ? "experts gate_up" : "experts up", me,
          (m->gated_mlp ? 2.0 : 1.0) * f, d, hit, wb, ab);
     moe_phase(c, expand, 1, T, own, rows, busy, f, a);

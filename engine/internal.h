@@ -60,6 +60,9 @@ typedef struct kconst {
     int w4a8;           /* MXFP4 weights on FP8 math (the W4A8 MoE) */
     double moe_scale;   /* grouped expert GEMMs' FLOP rate over `flops` (eta_moe*
                          * over the dense fraction of the math; 1: the same) */
+    double roof_p;      /* > 0: a GEMM takes (compute^p + memory^p)^(1/p) + t0, the
+                         * grouped expert GEMMs' blend (kconst_experts); 0: the max */
+    double moe_roof_p;  /* the GPU's p for its expert GEMMs (engine_gpu.moe_roof_p) */
     double attn_cta;    /* prefill attention per thread block, on one SM (0: none) */
     int sm;             /* SMs for wave quantization; 0: the calibration's device
                          * has none (a CPU): no tile, wave or per-block terms */
@@ -72,7 +75,7 @@ typedef struct kconst {
 } kconst;
 
 typedef struct gemm_cost {
-    double time;    /* max(compute, memory) + t0 */
+    double time;    /* max(compute, memory) + t0 (roof_p: their p-norm + t0) */
     double compute; /* FLOPs at the shape's rate */
     double memory;  /* bytes at the streaming rate */
 } gemm_cost;
@@ -96,6 +99,12 @@ void kconst_w4a8_moe(kconst *k, const engine_gpu *g);
  * records the peak; otherwise k is unchanged.  Attention (k->flops16)
  * keeps the FP32-accumulate rate. */
 void kconst_acc16(kconst *k, const engine_gpu *g, const engine_calib *c);
+/* The kconst of an MoE layer's grouped expert GEMMs from the layer's k:
+ * the grouped-kernel rate (moe_scale) and, for TensorRT-LLM's CUTLASS
+ * fused MoE (`cutlass`), the GPU's compute / weight-stream blend (roof_p =
+ * moe_roof_p), except the MXFP4 MoEs (W4A16, W4A8: their own measured
+ * costs, fitted with the max). */
+void kconst_experts(kconst *ke, const kconst *k, int cutlass);
 /* `groups` GEMMs of the same shape in one (grouped) kernel. */
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
                   double w_bytes, double a_bytes);

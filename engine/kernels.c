@@ -374,6 +374,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
         k->moe_token = g->moe_w4a16_token_s;
         k->moe_scale = 1.0; /* its own measured fractions (eta_compute_w4a16) */
     }
+    k->moe_roof_p = g->moe_roof_p > 0 ? g->moe_roof_p : 0.0;
     k->dclass = math_dclass(math);
     k->bf16 = math == ENGINE_BF16;
     if (c && c->measured && c->per_kernel)
@@ -411,6 +412,29 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
     }
 }
 
+/* An MoE layer's grouped expert GEMMs do not overlap their FLOPs with
+ * their weight stream the way the max of the two says: where both take
+ * about as long (an expert's m rows in a few 128-row tiles: 64 to 1024
+ * tokens per expert) the measured layer is up to 1.3x the max (Mixtral's
+ * 8 x 14336 experts on B200 at 1536 tokens: 0.840 ms against the max's
+ * 0.672 ms).  With the GPU's moe_roof_p their time is the p-norm
+ * (compute^p + stream^p)^(1/p) + t0 (gpus.json: 2 on H100, H200, B200 and
+ * GB200, set from aiconfigurator-core 0.12.0 perf data moe.csv; README
+ * "The model", grouped MoE expert GEMMs), for the kernel it was measured
+ * on: TensorRT-LLM's CUTLASS fused MoE (`cutlass`: the framework's
+ * moe_expand, eval.c moe_expands); vLLM's and SGLang's Triton fused_moe and
+ * the MXFP4 MoEs (W4A16, W4A8: their own costs, fitted with the max) keep
+ * the max.  TensorRT-LLM's MoE GEMM runner
+ * offers no split-K (moe_gemm_kernels_template.h, getHopperConfigs /
+ * getAmpereConfigs: max_split_k = 1), but taking the split-K candidates
+ * away moves those tables by 0.1-0.5 points only: not modelled. */
+void kconst_experts(kconst *ke, const kconst *k, int cutlass)
+{
+    *ke = *k;
+    ke->flops *= k->moe_scale > 0 ? k->moe_scale : 1.0;
+    ke->roof_p = cutlass && !k->w4a16 && !k->w4a8 ? k->moe_roof_p : 0.0;
+}
+
 void kconst_w4a8_moe(kconst *k, const engine_gpu *g)
 {
     /* the dense FP8 fraction kconst_init took (a calibration's measured
@@ -445,6 +469,17 @@ static int wo_small_m(const kconst *k, double m, double groups, double w_bytes, 
 
 static int kc_table(const kconst *k, double groups, double m, double n, double kk, double *t);
 
+/* A GEMM's compute and memory times combined: their max, or for the
+ * grouped expert GEMMs (roof_p: kconst_experts) their p-norm. */
+static double roof(const kconst *k, double compute, double memory)
+{
+    if (!(k->roof_p > 0))
+        return compute > memory ? compute : memory;
+    if (k->roof_p == 2.0)
+        return hypot(compute, memory);
+    return pow(pow(compute, k->roof_p) + pow(memory, k->roof_p), 1.0 / k->roof_p);
+}
+
 gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups, double w_bytes,
                   double a_bytes)
 {
@@ -474,7 +509,7 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
     if (k->pack_bw > 0)
         gc.compute += groups * wg / (k->pack_l2 > 0 && wg <= 0.5 * k->pack_l2 ? k->bw : k->pack_bw);
     gc.memory = mem + (pk.split > 1 ? pk.split * part : 0);
-    gc.time = (gc.compute > gc.memory ? gc.compute : gc.memory) + k->gemm_t0;
+    gc.time = roof(k, gc.compute, gc.memory) + k->gemm_t0;
     /* A measured table covering the shape replaces the model's time: one
      * GEMM's table, or for a grouped kernel (the MoE experts) the grouped
      * table's time per expert at m tokens, times the groups. */
@@ -877,6 +912,8 @@ void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, i
     }
     if (eta > 0)
         konst(x, name, eta, "fraction", gp, g->source);
+    if (k->moe_roof_p > 0) /* kconst_experts' blend (the MXFP4 MoEs keep the max) */
+        konst(x, "moe_roof_p", k->moe_roof_p, "1", gp, g->source);
 }
 
 /* --- public wrappers ------------------------------------------------------ */
@@ -888,6 +925,15 @@ double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_
     kconst kc;
     kconst_init(&kc, g, c, math);
     return kc_gemm(&kc, m, n, k, groups, w_bytes, a_bytes).time;
+}
+
+double engine_moe_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math, double m,
+                         double n, double k, double groups, double w_bytes, double a_bytes)
+{
+    kconst kc, ke;
+    kconst_init(&kc, g, c, math);
+    kconst_experts(&ke, &kc, 1);
+    return kc_gemm(&ke, m, n, k, groups, w_bytes, a_bytes).time;
 }
 
 double engine_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math, double m,

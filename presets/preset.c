@@ -182,6 +182,7 @@ static const field_spec gpu_fields[] = {
     GN("eta_moe_fp4", 0, FR_FRAC, 1, 1, eta_moe_fp4),
     GN("eta_moe_w4a8", 0, FR_FRAC, 1, 1, eta_moe_w4a8),
     GN("moe_w4a8_token_ns", 0, FR_NONNEG, 1000000, 1e-9, moe_w4a8_token_s),
+    GN("moe_roof_p", 0, FR_NONNEG, 16, 1, moe_roof_p),
     GN("attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, attn_t0_s),
     GN("attn_cta_us", 0, FR_NONNEG, 1000000, 1e-6, attn_cta_s),
     GN("decode_attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_t0_s),

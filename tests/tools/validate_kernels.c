@@ -527,6 +527,78 @@ static void grid_print(const moe_grid *gr, const char *dir, const moe_dt *dt)
     }
 }
 
+/* --moe-bands: the median engine/measured of each dtype's rows by expert
+ * width inter_size / moe_tp (rows) and tokens per expert num_tokens x topk
+ * / num_experts (columns), with the row count: where the layer model is
+ * fast (< 1) or slow against the kernel, robust to the tables' outliers
+ * (a geometric mean per exact width: VK_MOE_GRID). */
+enum { BAND_NW = 4, BAND_NT = 7 };
+static const double BAND_W[BAND_NW] = {256, 1024, 4096, 1e300};
+static const char *const BAND_WNAME[BAND_NW] = {"<=256", "<=1024", "<=4096", ">4096"};
+static const double BAND_T[BAND_NT] = {1, 16, 64, 256, 1024, 4096, 1e300};
+static const char *const BAND_TNAME[BAND_NT] = {"<=1", "<=16", "<=64", "<=256", "<=1024",
+                                                "<=4096", ">4096"};
+typedef struct band_cell {
+    double *v;
+    int n, cap;
+} band_cell;
+static int moe_bands; /* --moe-bands */
+static band_cell bands[MOE_NDT][BAND_NW][BAND_NT];
+
+static int band_of(const double *edges, int n, double x)
+{
+    int i = 0;
+    while (i < n - 1 && x > edges[i])
+        i++;
+    return i;
+}
+
+static void band_add(size_t dt, double width, double tpe, double ratio)
+{
+    if (!(ratio > 0))
+        return;
+    band_cell *c = &bands[dt][band_of(BAND_W, BAND_NW, width)][band_of(BAND_T, BAND_NT, tpe)];
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 64;
+        double *v = realloc(c->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return;
+        c->v = v;
+        c->cap = cap;
+    }
+    c->v[c->n++] = ratio;
+}
+
+static void bands_print(const char *dir, size_t dt)
+{
+    int any = 0;
+    for (int w = 0; w < BAND_NW; w++)
+        for (int t = 0; t < BAND_NT; t++)
+            any += bands[dt][w][t].n;
+    if (!any)
+        return;
+    printf("  %s %s %s: median engine/measured (rows) by inter/moe_tp and tokens per expert\n"
+           "    %-7s", dir, MOE_DT[dt].dtype, MOE_DT[dt].source, "width");
+    for (int t = 0; t < BAND_NT; t++)
+        printf(" %13s", BAND_TNAME[t]);
+    printf("\n");
+    for (int w = 0; w < BAND_NW; w++) {
+        printf("    %-7s", BAND_WNAME[w]);
+        for (int t = 0; t < BAND_NT; t++) {
+            band_cell *c = &bands[dt][w][t];
+            if (!c->n) {
+                printf(" %13s", "-");
+                continue;
+            }
+            qsort(c->v, (size_t)c->n, sizeof c->v[0], cmp_f);
+            printf("    %5.2f (%4d)", c->v[c->n / 2], c->n);
+            free(c->v);
+            *c = (band_cell){NULL, 0, 0};
+        }
+        printf("\n");
+    }
+}
+
 /* The MoE tables of one GPU directory: all rows, the compute-bound and
  * wide ones, and the gpt-oss buckets, per dtype and kernel source. */
 static void moe_print(const char *dir, acc *all, const moe_grid *gr, acc *cb, acc *wide,
@@ -641,6 +713,8 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
             if (grid && strstr(MOE_DT[i].dtype, grid) && t > 0 && meas > 0)
                 grid_add(&gr[i], num(&c, ii) / num(&c, itp), n * num(&c, ik) / num(&c, ie), t,
                          meas, n * num(&c, ik) / num(&c, iep) * h);
+            if (moe_bands)
+                band_add(i, num(&c, ii) / num(&c, itp), n * num(&c, ik) / num(&c, ie), t / meas);
             if (h == 2880) /* gpt-oss-20b / 120b: 32 / 128 experts, top 4 */
                 acc_add(&goss[i][moe_bucket(n)], t, meas);
             /* compute-bound: >= 1024 tokens per expert, hidden >= 4096 (the
@@ -654,6 +728,11 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
         }
     }
     fclose(c.f);
+    if (moe_bands) {
+        for (size_t i = 0; i < MOE_NDT; i++)
+            bands_print(dir, i);
+        return;
+    }
     moe_print(dir, all, gr, cb, wide, goss);
 }
 
@@ -765,8 +844,9 @@ static const engine_gpu *vk_gpu(const engine_gpu *g, engine_gpu *tmp)
 int main(int argc, char **argv)
 {
     int by_m = argc == 3 && !strcmp(argv[2], "--by-m");
-    if (argc != 2 && !by_m) {
-        fprintf(stderr, "usage: validate_kernels DATA_DIR [--by-m]\n");
+    moe_bands = argc == 3 && !strcmp(argv[2], "--moe-bands");
+    if (argc != 2 && !by_m && !moe_bands) {
+        fprintf(stderr, "usage: validate_kernels DATA_DIR [--by-m | --moe-bands]\n");
         return 2;
     }
     preset_db *db = NULL;
@@ -788,12 +868,16 @@ int main(int argc, char **argv)
             aic_gemm_by_m(argv[1], AIC[i].dir, g);
             continue;
         }
+        if (moe_bands) {
+            aic_moe(db, argv[1], AIC[i].dir, g);
+            continue;
+        }
         aic_gemm(argv[1], AIC[i].dir, g);
         aic_attention(argv[1], AIC[i].dir, g);
         aic_nccl(argv[1], AIC[i].dir, preset_find_link(db, AIC[i].link));
         aic_moe(db, argv[1], AIC[i].dir, g);
     }
-    if (by_m) {
+    if (by_m || moe_bands) {
         preset_db_free(db);
         return 0;
     }

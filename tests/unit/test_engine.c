@@ -566,7 +566,8 @@ static void test_pp_p2p_hand(void **state)
 }
 
 /* Mixtral-8x7B at batch 1 routes its token to 2 of 8 experts: the grouped
- * expert GEMMs run 2 groups of one token; at batch 2 the pair touches
+ * expert GEMMs (engine_moe_gemm_s: compute and weight stream blended) run
+ * 2 groups of one token; at batch 2 the pair touches
  * 8 (1 - (6/8)^2) = 3.5 experts in expectation, 4/3.5 tokens each. */
 static double hand_moe_layer(const hand_step *h, double hit, double assign)
 {
@@ -580,9 +581,9 @@ static double hand_moe_layer(const hand_step *h, double hit, double assign)
     t += h_gemm(h, T, 8, d, 2);                /* router */
     t += h_small(h, T * 8 * 4 * 2);            /* softmax + top-k */
     t += h_small(h, (T + assign) * d * 2);     /* permute */
-    t += engine_grouped_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, 2 * f, d, hit, 2, 2);
+    t += engine_moe_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, 2 * f, d, hit, 2, 2);
     t += h_small(h, 3 * assign * f * 2);
-    t += engine_grouped_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, d, f, hit, 2, 2);
+    t += engine_moe_gemm_s(h->g, NULL, ENGINE_FP16, assign / hit, d, f, hit, 2, 2);
     t += h_small(h, (T + assign) * d * 2);     /* unpermute, combine */
     return t;
 }

@@ -370,6 +370,39 @@ static void test_fp8_block_scenario(void **state)
     assert_non_null(strstr(err.msg, "fp8_scaling"));
 }
 
+/* An MoE layer's grouped expert GEMMs (engine_moe_gemm_s) blend their
+ * FLOPs and their weight stream, hypot(compute, stream) + t0 (kernels.c
+ * the GPU's moe_roof_p 2), at the grouped-kernel rate eta_moe.  By hand on the
+ * shipped H100 (989 TFLOPS bf16, eta_moe 0.947, 3350 GB/s x 0.80, 132
+ * SMs, t0 3 us): gpt-oss's gate_up, 32 experts of 2048 tokens, n 5760, k
+ * 2880: compute 2 x 2048 x 5760 x 2880 x 32 FLOP at 989e12 x 0.947 x
+ * eta(shape) 0.992 = 2.341 ms, stream 32 x (5760 x 2880 + 2048 x (2880 +
+ * 5760)) x 2 B = 2.194 GB over 2680 GB/s = 0.819 ms: 2.480 ms + 3 us
+ * against the max's 2.341 ms + 3 us.  The W4A16 MoE (FP4 weights on 16-bit math: its
+ * fractions were fitted with the max) and dense GEMMs keep the max. */
+static void test_moe_gemm_blend_hand(void **state)
+{
+    (void)state;
+    const engine_gpu *h = gpu("h100-sxm");
+    assert_true(h->eta_moe > 0 && h->sm_count == 132);
+    double m = 2048, n = 5760, k = 2880, G = 32;
+    double shape = engine_gemm_shape_eta(132, m, n, k, G);
+    double c = 2 * m * n * k * G / (989e12 * h->eta_moe * shape);
+    double mem = G * (n * k * 2 + m * (k + n) * 2) / (3350e9 * 0.80);
+    near(c, 2.341e-3, 0.001);
+    near(mem, 0.819e-3, 0.001);
+    double t = engine_moe_gemm_s(h, NULL, ENGINE_BF16, m, n, k, G, 2, 2);
+    near(t, sqrt(c * c + mem * mem) + 3e-6, 1e-9);
+    near(t, 2.483e-3, 0.001);
+    engine_gpu gm = *h; /* the plain grouped GEMM at the same rate: the max */
+    gm.eta_compute = h->eta_moe;
+    near(engine_grouped_gemm_s(&gm, NULL, ENGINE_BF16, m, n, k, G, 2, 2), c + 3e-6, 1e-9);
+    /* W4A16 keeps the max: the same as the plain grouped GEMM */
+    double wb = engine_weight_elem_bytes(ENGINE_FP4, 32);
+    near(engine_moe_gemm_s(h, NULL, ENGINE_FP4, m, n, k, G, wb, 2),
+         engine_grouped_gemm_s(h, NULL, ENGINE_FP4, m, n, k, G, wb, 2), 1e-12);
+}
+
 static void test_gemm_hand(void **state)
 {
     (void)state;
@@ -893,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_gemm_split_k_hand),
         cmocka_unit_test(test_gemm_split_k_measured),
         cmocka_unit_test(test_gemm_hand),
+        cmocka_unit_test(test_moe_gemm_blend_hand),
         cmocka_unit_test(test_gemm_fp8_block_measured),
         cmocka_unit_test(test_gemm_fp8_block_hand),
         cmocka_unit_test(test_fp8_block_scenario),

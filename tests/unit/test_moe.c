@@ -19,9 +19,11 @@
 #include "support_asserts.h"
 #include "support_models.h"
 
+/* An MoE layer's grouped expert GEMM (its compute / weight-stream blend:
+ * engine_moe_gemm_s). */
 static double gg(const engine_gpu *g, double m, double n, double k, double groups)
 {
-    return engine_grouped_gemm_s(g, NULL, ENGINE_FP16, m, n, k, groups, 2, 2);
+    return engine_moe_gemm_s(g, NULL, ENGINE_FP16, m, n, k, groups, 2, 2);
 }
 
 static double sk(const engine_gpu *g, double bytes)
@@ -609,6 +611,13 @@ static void test_moe_scenario_errors(void **state)
     s.fuse_ar_norm = ENGINE_GRAPHS_COUNT;
     assert_int_equal(engine_scenario_check(&s, &err), -1);
     assert_string_equal(err.msg, "scenario: fuse_ar_norm: must be default, on or off");
+    s.fuse_ar_norm = ENGINE_GRAPHS_DEFAULT;
+    /* the expert GEMMs' blend: 0 (the max) or a norm, p >= 1 */
+    f.g.moe_roof_p = 0.5;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg, "scenario: gpu: moe_roof_p must be 0 (the max) or in [1, 16]");
+    f.g.moe_roof_p = 2;
+    assert_int_equal(engine_scenario_check(&s, &err), 0);
 }
 
 /* gpt-oss-20b's MoE layer geometry (HF openai/gpt-oss-20b config.json:
@@ -727,8 +736,8 @@ static void test_moe_expand_serial(void **state)
     /* FP8 weights: the input quantized once per token, 1-byte pair rows */
     s.weight_dtype = ENGINE_FP8;
     double t8 = engine_moe_layer_s(&s, p, n, &err);
-    double g8 = engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP8, me, 2 * fe, d, hit, 1, 2) +
-                engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP8, me, d, fe, hit, 1, 2);
+    double g8 = engine_moe_gemm_s(&f.g, NULL, ENGINE_FP8, me, 2 * fe, d, hit, 1, 2) +
+                engine_moe_gemm_s(&f.g, NULL, ENGINE_FP8, me, d, fe, hit, 1, 2);
     double hand8 = sk(&f.g, n * E * 8) + sk(&f.g, n * d * 3) + sk(&f.g, 4 * (2 * n * K + busy)) +
                    sk(&f.g, busy * d * 2) + mk(&f.g, busy * fe * 5) +
                    sk(&f.g, (busy + n) * d * 2) + g8;
@@ -832,10 +841,10 @@ static void test_moe_grouped_rate(void **state)
     f.g.eta_moe = f.g.eta_compute / 2;
     double cal_g = engine_moe_layer_s(&s, p, n, &err);
     f.g.eta_moe = 0;
-    double want_c = cal - engine_grouped_gemm_s(&f.g, &c, ENGINE_FP16, me, 2 * fe, d, 8, 2, 2) -
-                    engine_grouped_gemm_s(&f.g, &c, ENGINE_FP16, me, d, fe, 8, 2, 2) +
-                    engine_grouped_gemm_s(&f.g, &c2, ENGINE_FP16, me, 2 * fe, d, 8, 2, 2) +
-                    engine_grouped_gemm_s(&f.g, &c2, ENGINE_FP16, me, d, fe, 8, 2, 2);
+    double want_c = cal - engine_moe_gemm_s(&f.g, &c, ENGINE_FP16, me, 2 * fe, d, 8, 2, 2) -
+                    engine_moe_gemm_s(&f.g, &c, ENGINE_FP16, me, d, fe, 8, 2, 2) +
+                    engine_moe_gemm_s(&f.g, &c2, ENGINE_FP16, me, 2 * fe, d, 8, 2, 2) +
+                    engine_moe_gemm_s(&f.g, &c2, ENGINE_FP16, me, d, fe, 8, 2, 2);
     assert_near(cal_g, want_c, 1e-12);
 }
 

@@ -1802,13 +1802,16 @@ static void test_w4a16_moe_presets(void **state)
  * tokens: h100_sxm fp8_block, hidden 7168, inter 3072, top 6 of 384
  * experts, EP8: 2.7501 ms; b200_sxm nvfp4, hidden 4096, inter 2048, top 8
  * of 256, EP1: 3.3319 ms.  Each within 15 % with the shipped keys; with
- * the keys cleared (the dense rate, the default) 0.79x and 0.58x.  And a
+ * the keys cleared (the dense rate, the default) 0.99x and 0.72x (0.79x
+ * and 0.58x before the expert GEMMs blended compute and stream: the
+ * fp8_block key, set on the wide rows, slows this mid-width row by 10 %
+ * and fits it less well than the dense rate now; README).  And a
  * wide bf16 row, eta_moe's (h100_sxm, hidden 4096, inter 14336, top 2 of
  * 8, EP8: one local expert, 4096 pairs): 1.8236 ms, within 4 %; 1.11x at
  * the dense 0.85. */
-static double moe_row_fw_s(const preset_db *db, const engine_gpu *g, const engine_framework *fw,
-                           engine_dtype w, int block, double h, double inter, int k, int E,
-                           int ep)
+static double moe_row_n_s(const preset_db *db, const engine_gpu *g, const engine_framework *fw,
+                          engine_dtype w, int block, double h, double inter, int k, int E, int ep,
+                          double n)
 {
     engine_model m = *preset_find_model(db, "gpt-oss-120b");
     m.hidden = (int)h;
@@ -1834,7 +1837,14 @@ static double moe_row_fw_s(const preset_db *db, const engine_gpu *g, const engin
     s.prompt = s.gen = 128;
     s.gpus = ep;
     engine_error err = {{0}};
-    return engine_moe_layer_s(&s, (engine_plan){1, 1, ep, ep}, 16384, &err);
+    return engine_moe_layer_s(&s, (engine_plan){1, 1, ep, ep}, n, &err);
+}
+
+static double moe_row_fw_s(const preset_db *db, const engine_gpu *g, const engine_framework *fw,
+                           engine_dtype w, int block, double h, double inter, int k, int E,
+                           int ep)
+{
+    return moe_row_n_s(db, g, fw, w, block, h, inter, k, E, ep, 16384);
 }
 
 static double moe_row_s(const preset_db *db, const engine_gpu *g, engine_dtype w, int block,
@@ -1850,7 +1860,8 @@ static double moe_row_s(const preset_db *db, const engine_gpu *g, engine_dtype w
  * bfloat16 moe_torch_flow_cutlass, balanced, 16384 tokens, TP1: hidden
  * 4096, 256 experts of 2048, top 8, EP128 (2 local experts, 1024 pairs):
  * 0.1668 ms; hidden 2048, 256 of 512, top 8, EP64: 0.1019 ms.  Within 12 %
- * each; the per-token estimate (moe_expand off) gave 0.53x and 0.41x. */
+ * each; the per-token estimate (moe_expand off) gives 0.60x and 0.46x
+ * (0.53x and 0.41x before the expert GEMMs blended compute and stream). */
 static void test_moe_expand_rows(void **state)
 {
     (void)state;
@@ -1867,7 +1878,8 @@ static void test_moe_expand_rows(void **state)
     off.moe_expand = 0;
     double a0 = moe_row_fw_s(db, h100, &off, ENGINE_BF16, 0, 4096, 2048, 8, 256, 128);
     double b0 = moe_row_fw_s(db, h100, &off, ENGINE_BF16, 0, 2048, 512, 8, 256, 64);
-    assert_true(a0 < 0.6 * 0.1668e-3 && b0 < 0.6 * 0.1019e-3);
+    print_message("  per-token estimate: EP128 %.4f ms, EP64 %.4f ms\n", a0 * 1e3, b0 * 1e3);
+    assert_true(a0 < 0.65 * 0.1668e-3 && b0 < 0.5 * 0.1019e-3);
     preset_db_free(db);
 }
 
@@ -1961,7 +1973,7 @@ static void test_moe_grouped_rates(void **state)
     double tbd = moe_row_s(db, &bd, ENGINE_FP4, 0, 4096, 2048, 8, 256, 1);
     double t16d = moe_row_s(db, &hd, ENGINE_BF16, 0, 4096, 14336, 2, 8, 8);
     print_message("  dense rates: %.4f, %.4f, %.4f ms\n", thd * 1e3, tbd * 1e3, t16d * 1e3);
-    assert_true(thd < 0.80 * 2.7501e-3 && tbd < 0.75 * 3.3319e-3);
+    assert_true(thd < 0.92 * th && tbd < 0.75 * 3.3319e-3);
     assert_true(t16d > 1.07 * 1.8236e-3);
     /* a per-tensor FP8 layer keeps the dense rate: its key is unset */
     hd.eta_moe_fp8_block = 0.439;
@@ -1971,6 +1983,50 @@ static void test_moe_grouped_rates(void **state)
     hd.eta_moe_fp8 = hd.eta_compute_fp8;
     assert_near_rel(moe_row_s(db, &hd, ENGINE_FP8, 0, 7168, 3072, 6, 384, 8),
                     moe_row_s(db, h100, ENGINE_FP8, 0, 7168, 3072, 6, 384, 8), 1e-12);
+    preset_db_free(db);
+}
+
+/* The grouped expert GEMMs blend their FLOPs and their weight stream
+ * (gpus.json moe_roof_p 2: hypot(compute, stream) + t0, not the max) where
+ * the two take about as long.  aiconfigurator-core 0.12.0 perf data,
+ * b200_sxm moe.csv, bfloat16 moe_torch_flow_cutlass, balanced, TP1:
+ * hidden 4096, 8 experts of 14336, top 2, EP1 (Mixtral-8x7B's layer; 384
+ * and 512 tokens an expert) 0.8399 ms at 1536 tokens, 1.0079 ms at 2048;
+ * hidden 4096, 128 experts of 1536, top 8, EP8 (16 local experts of 256
+ * tokens) 0.2040 ms at 4096.  Within 8 % each; with the max of the two
+ * (the expert GEMMs by hand at the same rate) 0.80x, 0.87x and 0.82x. */
+static void test_moe_roof_blend_rows(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_gpu *b200 = preset_find_gpu(db, "b200");
+    const engine_framework *trt = preset_find_framework(db, "trt-llm");
+    assert_true(b200 && trt && b200->eta_moe > 0);
+    engine_gpu gm = *b200; /* the dense rate at eta_moe: the plain grouped GEMM's */
+    gm.eta_compute = b200->eta_moe;
+    const struct {
+        double inter, n, meas;
+        int k, E, ep;
+    } R[3] = {{14336, 1536, 0.8399e-3, 2, 8, 1},
+              {14336, 2048, 1.0079e-3, 2, 8, 1},
+              {1536, 4096, 0.2040e-3, 8, 128, 8}};
+    for (int i = 0; i < 3; i++) {
+        double t = moe_row_n_s(db, b200, trt, ENGINE_BF16, 0, 4096, R[i].inter, R[i].k, R[i].E,
+                               R[i].ep, R[i].n);
+        /* the EP group's n tokens pooled over E / ep local experts, every
+         * one hit; n k / ep pairs here */
+        double local = R[i].E / R[i].ep;
+        double hit = local * (1 - pow(1.0 - (double)R[i].k / R[i].E, R[i].n));
+        double me = R[i].n * R[i].k / R[i].ep / hit, f = R[i].inter, d = 4096;
+        double blend = engine_moe_gemm_s(b200, NULL, ENGINE_BF16, me, 2 * f, d, hit, 2, 2) +
+                       engine_moe_gemm_s(b200, NULL, ENGINE_BF16, me, d, f, hit, 2, 2);
+        double mx = engine_grouped_gemm_s(&gm, NULL, ENGINE_BF16, me, 2 * f, d, hit, 2, 2) +
+                    engine_grouped_gemm_s(&gm, NULL, ENGINE_BF16, me, d, f, hit, 2, 2);
+        print_message("  %g tokens: %.4f ms (%.4f), with the max %.4f ms\n", R[i].n, t * 1e3,
+                      R[i].meas * 1e3, (t - blend + mx) * 1e3);
+        assert_true(fabs(t / R[i].meas - 1) < 0.08);
+        assert_true((t - blend + mx) / R[i].meas < 0.89);
+    }
     preset_db_free(db);
 }
 
@@ -2292,6 +2348,7 @@ int main(void)
         cmocka_unit_test(test_mxfp4_weights_and_math),
         cmocka_unit_test(test_w4a16_moe_presets),
         cmocka_unit_test(test_moe_grouped_rates),
+        cmocka_unit_test(test_moe_roof_blend_rows),
         cmocka_unit_test(test_moe_w4a8_rows),
         cmocka_unit_test(test_moe_expand_rows),
         cmocka_unit_test(test_attn_cta_cost),

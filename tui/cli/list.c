@@ -153,6 +153,7 @@ static cJSON *gpu_json(const engine_gpu *g)
     cli_json_add_number(o, "eta_moe_fp4", g->eta_moe_fp4);
     cli_json_add_number(o, "eta_moe_w4a8", g->eta_moe_w4a8);
     cli_json_add_number(o, "moe_w4a8_token_s", g->moe_w4a8_token_s);
+    cli_json_add_number(o, "moe_roof_p", g->moe_roof_p);
     cli_json_add_number(o, "fp32_flops", g->fp32_flops);             /* 0: none */
     cli_json_add_number(o, "l2_bytes_per_s", g->l2_bytes_per_s);     /* 0: none */
     cli_json_add_number(o, "fp16_acc16_flops", g->fp16_acc16_flops); /* 0: no split */

@@ -14,7 +14,9 @@
 #                 tables in ../shared/reference/data (when present);
 #                 VK_ARGS=--by-m: the bf16/fp8 GEMM rows by token count m;
 #                 VK_ARGS=--moe-bands: the MoE rows by expert width and
-#                 tokens per expert
+#                 tokens per expert;
+#                 VK_ARGS=--attn-by-len: the decode attention rows by batch
+#                 and KV length, per GPU and KV dtype
 #   make install  PREFIX=/usr/local DESTDIR= : binary + man page
 #   make clean
 #

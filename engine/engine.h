@@ -314,6 +314,15 @@ typedef struct engine_gpu {
      * loading its queries, the softmax's final rescale and its output,
      * paid on one SM whatever the keys; 0: none. */
     double attn_cta_s;
+    /* Decode attention by thread block (kc_attn_decode_gqa; all 0: the
+     * per-(sequence, query head) form of decode_attn_seq_s).  A GQA block
+     * is one (sequence, KV head[, KV split]) and costs decode_attn_cta_s on
+     * one SM with a 16-bit cache, decode_attn_cta_fp8_s with an 8-bit one,
+     * plus decode_attn_head_s per query head of its group; an MHA block
+     * (one query head per KV head) decode_attn_mha_s.  eta_attn_decode: its
+     * dot products' fraction of the FP16 peak (0: eta_attn). */
+    double decode_attn_cta_s, decode_attn_cta_fp8_s, decode_attn_mha_s, decode_attn_head_s;
+    double eta_attn_decode;
     /* CUDA-core (non-tensor) FP32 FMA peak, FLOP/s: the compute bound of a
      * decode attention kernel that does its dot products on CUDA cores
      * (TensorRT-LLM's masked MHA, engine_framework.decode_attn_xqa); 0:
@@ -1110,6 +1119,14 @@ double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, 
  * (sequence, query head) pairs: t0 + bytes / (BW * eta_kv) + seq_heads *
  * decode_attn_seq_s / SMs. */
 double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_heads);
+/* GQA/MHA decode attention by thread block (the engine's step model): seqs
+ * sequences of ctx cached tokens, heads query and kv_heads KV heads of
+ * head_dim, kv_b bytes per cached element (1: FP8); the KV read, 4 x
+ * tokens x heads x head_dim FLOPs, XQA's KV splits, the blocks' waves
+ * (README "The kernels of one layer").  A GPU without decode_attn_cta_s:
+ * engine_attn_decode_s with those bytes and seqs x heads. */
+double engine_attn_decode_gqa_s(const engine_gpu *g, double seqs, double ctx, double heads,
+                                double kv_heads, double head_dim, double kv_b);
 /* 1 when TensorRT-LLM's XQA decode kernel takes `group` query heads per KV
  * head (per GPU) at `head_dim`: precompiled (the cubins of
  * DecoderXQARunner::shouldUse) 1, 8 or 16; JIT (supportConfigHMMA /

@@ -445,12 +445,14 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         !(g->eta_moe_fp4 >= 0 && g->eta_moe_fp4 <= 1) ||
         !(g->eta_moe_w4a8 >= 0 && g->eta_moe_w4a8 <= 1) ||
         !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
-        !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1))
+        !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1) ||
+        !(g->eta_attn_decode >= 0 && g->eta_attn_decode <= 1))
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");
     const double t0s[] = {g->gemm_t0_s,        g->gemm_t0_fp8_s,    g->gemm_t0_fp4_s,
                           g->attn_t0_s,        g->decode_attn_t0_s, g->decode_attn_seq_s,
                           g->kernel_floor_s,   g->layer_overhead_s, g->moe_w4a16_token_s,
-                          g->attn_cta_s,       g->moe_w4a8_token_s};
+                          g->attn_cta_s,       g->moe_w4a8_token_s, g->decode_attn_cta_s,
+                          g->decode_attn_cta_fp8_s, g->decode_attn_mha_s, g->decode_attn_head_s};
     int t0_ok = g->sm_count >= 0;
     for (size_t i = 0; i < sizeof t0s / sizeof t0s[0]; i++)
         t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
@@ -1020,6 +1022,18 @@ static void attn_decode(step_acc *a, const kconst *k, const step_shape *sp, doub
     }
 }
 
+/* GQA/MHA decode attention by thread block (kc_attn_decode_gqa). */
+static void attn_decode_gqa(step_acc *a, const kconst *k, const step_shape *sp, const kdecode *d,
+                            double kvb, double fl)
+{
+    double t = kc_attn_decode_gqa(k, d, kvb, fl);
+    kernel(a, t, &a->attn);
+    if (a->xt) {
+        kcost x = {t, fl, kvb, kc_attn_decode_gqa_bound(k, d, kvb, fl)};
+        attn_rec(a, sp, &x);
+    }
+}
+
 /* 1 when GQA decode attention runs TensorRT-LLM's masked MHA: the
  * framework chooses by kernel (decode_attn_xqa) and the per-GPU group of
  * query heads per KV head is outside XQA's of the scenario's generation
@@ -1034,10 +1048,10 @@ static int gqa_mmha(const plan_ctx *c, double heads, double kvh)
 /* GQA decode attention: XQA / fused kernels at the tensor-core rate, masked
  * MHA at the CUDA-core FP32 rate (kc_attn_decode_mmha). */
 static double gqa_decode_s(const plan_ctx *c, int mmha, double kvb, double fl, double sh,
-                           double group)
+                           const kdecode *d)
 {
-    return mmha ? kc_attn_decode_mmha(&c->kc, kvb, fl, sh, group)
-                : kc_attn_decode(&c->kc, kvb, fl, sh);
+    return mmha ? kc_attn_decode_mmha(&c->kc, kvb, fl, sh, d->group)
+                : kc_attn_decode_gqa(&c->kc, d, kvb, fl);
 }
 
 /* The attention kernel of a uniform step shape under GQA/MHA. */
@@ -1055,8 +1069,9 @@ static double gqa_attn_s(const plan_ctx *c, const step_shape *sp, double heads, 
         double kvt = model_kv_bytes_per_token_layer(m, c->s->kv_dtype, c->p.tp);
         double kvb = (sp->seqs * ctx + sp->pad) * kvt; /* a dummy: one cached token */
         double fl = 4.0 * (sp->seqs * ctx + sp->pad) * heads * dh;
+        kdecode d = {sp->seqs + sp->pad, ctx, kvh, heads / kvh, c->kv_b};
         return gqa_decode_s(c, gqa_mmha(c, heads, kvh), kvb, fl, (sp->seqs + sp->pad) * heads,
-                            heads / kvh);
+                            &d);
     }
     return kc_attn_prefill_w(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked, heads,
                              kvh, dh, dh, c->a_b);
@@ -1184,7 +1199,8 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
             kcost x = {t, fl, kvb, kc_attn_decode_mmha_bound(k, kvb, fl, sh, heads / kvh)};
             attn_rec(a, sp, &x);
         } else {
-            attn_decode(a, k, sp, kvb, fl, sh);
+            kdecode dd = {sp->seqs + sp->pad, ctx, kvh, heads / kvh, c->kv_b};
+            attn_decode_gqa(a, k, sp, &dd, kvb, fl);
         }
     } else {
         kcost x;

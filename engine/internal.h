@@ -54,6 +54,10 @@ typedef struct kconst {
     double acc16;       /* the FP16-accumulate peak the GEMM rate was scaled to
                          * (kconst_acc16), FLOP/s; 0: not applied */
     double gemm_t0, attn_t0, decode_attn_t0, decode_seq, floor, layer_extra;
+    /* decode attention by thread block (kc_attn_decode_gqa; cta 0: none):
+     * a GQA block's cost on one SM with a 16-bit / 8-bit cache, an MHA
+     * block's, per query head of a block, and the dot products' FLOP/s */
+    double decode_cta, decode_cta8, decode_mha, decode_head, decode_rate;
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
     double moe_token;   /* W4A16 / W4A8 MoE: per pooled token (0: none) */
@@ -118,6 +122,22 @@ double kc_attn_prefill_w(const kconst *k, double seqs, double t, double past, do
                          int chunked, double heads, double kv_heads, double qk, double v,
                          double a_bytes);
 double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq_heads);
+/* One GQA/MHA decode attention call by thread block: seqs sequences
+ * (padding dummies included) of at most ctx cached tokens, kv_heads KV heads
+ * each read by `group` query heads, kv_b bytes per cached element (<= 1:
+ * an 8-bit cache). */
+typedef struct kdecode {
+    double seqs, ctx, kv_heads, group, kv_b;
+} kdecode;
+/* The KV splits per (sequence, KV head) TensorRT-LLM's XQA multi-block
+ * mode takes (computeMultiBlockCount) for `rows` = sequences x KV heads. */
+double kc_decode_splits(double ctx, double rows, double seqs, double sm);
+/* Decode attention of shape d reading kv_bytes with flops FLOPs: by thread
+ * block when the GPU has decode_attn_cta_s (kc_attn_decode otherwise, with
+ * seqs x kv_heads x group blocks); and its bound. */
+double kc_attn_decode_gqa(const kconst *k, const kdecode *d, double kv_bytes, double flops);
+engine_bound kc_attn_decode_gqa_bound(const kconst *k, const kdecode *d, double kv_bytes,
+                                      double flops);
 /* The same for masked MHA (kernels.c): the compute term at k->fp32, the
  * CUDA-core FP32 rate (kc_attn_decode when k->fp32 is 0), the memory term
  * also at least `group` reads of kv_bytes from L2 at k->l2bw (when set);

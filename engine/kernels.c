@@ -359,6 +359,11 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->attn_cta = g->attn_cta_s > 0 ? g->attn_cta_s : 0.0;
     k->decode_attn_t0 = or_default(g->decode_attn_t0_s, DEF_DECODE_ATTN_T0_S);
     k->decode_seq = or_default(g->decode_attn_seq_s, DEF_DECODE_SEQ_S);
+    k->decode_cta = g->decode_attn_cta_s > 0 ? g->decode_attn_cta_s : 0.0;
+    k->decode_cta8 = or_default(g->decode_attn_cta_fp8_s, k->decode_cta);
+    k->decode_mha = or_default(g->decode_attn_mha_s, k->decode_cta);
+    k->decode_head = g->decode_attn_head_s > 0 ? g->decode_attn_head_s : 0.0;
+    k->decode_rate = k->flops16 * or_default(g->eta_attn_decode, k->eta_attn);
     k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
     k->layer_extra = g->layer_overhead_s > 0 ? g->layer_overhead_s : 0;
     k->sm = g->sm_count > 0 ? g->sm_count : DEF_SM;
@@ -714,6 +719,87 @@ double kc_attn_decode(const kconst *k, double kv_bytes, double flops, double seq
     return decode_at(k, kv_bytes, flops, k->flops16 * k->eta_attn, seq_heads, 0.0);
 }
 
+/* TensorRT-LLM's XQA multi-block mode (computeMultiBlockCount,
+ * NVIDIA/TensorRT-LLM@12453212b69b cpp/tensorrt_llm/kernels/
+ * decoderMaskedMultiheadAttention/decoderXQAImplCommon.h, its constants
+ * in decoderXQAConstants.h): one split per 128 cached tokens, at most
+ * round(sqrt(8 x that)) of them, cut to keep the grid within 8 waves of
+ * the SMs and within 6000 sub-sequences. */
+#define XQA_SPLIT_TOKENS 128.0
+#define XQA_TARGET_WAVES 8.0
+#define XQA_MAX_SUB_SEQ 6000.0
+/* The split's final reduction (a multi-block partial-result merge), fit
+ * on generation_attention.csv (H100, H200) with the block terms below. */
+#define DEF_DECODE_SPLIT_S 2e-6
+
+double kc_decode_splits(double ctx, double rows, double seqs, double sm)
+{
+    double s = floor(ctx / XQA_SPLIT_TOKENS);
+    double cap = round(sqrt(8.0 * s));
+    if (s > cap)
+        s = cap;
+    if (s < 1)
+        s = 1;
+    if (sm > 0 && rows * s / sm > XQA_TARGET_WAVES)
+        s = floor(s * XQA_TARGET_WAVES / (rows * s / sm));
+    if (seqs > 0 && s > floor(XQA_MAX_SUB_SEQ / seqs))
+        s = floor(XQA_MAX_SUB_SEQ / seqs);
+    return s < 1 ? 1 : s;
+}
+
+/* The terms of a decode call by thread block: tm the KV read at the
+ * achievable bandwidth, tw the blocks in waves of one per SM (each its
+ * fixed cost and its share of the KV at the SM's share of the bandwidth,
+ * overlapping as a root sum of squares), tc the dot products, split the
+ * reduction of a split KV. */
+typedef struct dec_terms {
+    double tm, tw, tc, split;
+} dec_terms;
+
+static dec_terms decode_terms(const kconst *k, const kdecode *d, double kv_bytes, double flops)
+{
+    dec_terms o = {kv_bytes / k->bw_kv, 0, flops / k->decode_rate, 0};
+    double rows = d->seqs * d->kv_heads;
+    double s = kc_decode_splits(d->ctx, rows, d->seqs, k->sm);
+    double n = rows * s;
+    double tau = d->group <= 1 ? k->decode_mha
+                               : (d->kv_b <= 1 ? k->decode_cta8 : k->decode_cta) +
+                                     d->group * k->decode_head;
+    double stream = n > 0 ? o.tm * k->sm / n : 0.0;
+    o.tw = ceil(n / k->sm) * sqrt(tau * tau + stream * stream);
+    o.split = s > 1 ? DEF_DECODE_SPLIT_S : 0.0;
+    return o;
+}
+
+static int decode_by_cta(const kconst *k, const kdecode *d)
+{
+    return k->decode_cta > 0 && k->sm > 0 && d->seqs > 0 && d->kv_heads > 0;
+}
+
+/* The larger of the block waves and the KV read, and the dot products,
+ * combine as a cube-root soft maximum (p = 3, fit on the tables). */
+double kc_attn_decode_gqa(const kconst *k, const kdecode *d, double kv_bytes, double flops)
+{
+    if (!decode_by_cta(k, d))
+        return kc_attn_decode(k, kv_bytes, flops, d->seqs * d->kv_heads * d->group);
+    if (!(kv_bytes > 0) && !(flops > 0))
+        return 0.0;
+    dec_terms o = decode_terms(k, d, kv_bytes, flops);
+    double m = o.tw > o.tm ? o.tw : o.tm;
+    return k->decode_attn_t0 + cbrt(m * m * m + o.tc * o.tc * o.tc) + o.split;
+}
+
+engine_bound kc_attn_decode_gqa_bound(const kconst *k, const kdecode *d, double kv_bytes,
+                                      double flops)
+{
+    if (!decode_by_cta(k, d))
+        return kc_attn_decode_bound(k, kv_bytes, flops, d->seqs * d->kv_heads * d->group);
+    dec_terms o = decode_terms(k, d, kv_bytes, flops);
+    if (o.tw > o.tm && o.tw > o.tc) /* the blocks' fixed costs */
+        return ENGINE_BOUND_FLOOR;
+    return term_bound(k->decode_attn_t0, o.tc, o.tm);
+}
+
 /* Masked MHA (TensorRT-LLM's decoderMaskedMultiheadAttentionTemplate.h):
  * grid (query heads, sequences[, KV tiles]), each block's q.k and p.v dot
  * products as FP32 FMAs on CUDA cores, so the compute term runs at the
@@ -1003,6 +1089,19 @@ double engine_attn_decode_s(const engine_gpu *g, double kv_bytes, double seq_hea
     kconst kc;
     kconst_init(&kc, g, NULL, ENGINE_FP16);
     return kc_attn_decode(&kc, kv_bytes, 0, seq_heads);
+}
+
+double engine_attn_decode_gqa_s(const engine_gpu *g, double seqs, double ctx, double heads,
+                                double kv_heads, double head_dim, double kv_b)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP16);
+    if (!(kv_heads > 0) || !(heads > 0))
+        return 0.0;
+    kdecode d = {seqs, ctx, kv_heads, heads / kv_heads, kv_b};
+    double tokens = seqs * ctx;
+    return kc_attn_decode_gqa(&kc, &d, tokens * 2 * kv_heads * head_dim * kv_b,
+                              4.0 * tokens * heads * head_dim);
 }
 
 double engine_small_kernel_s(const engine_gpu *g, double bytes)

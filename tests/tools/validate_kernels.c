@@ -1,6 +1,6 @@
 /*
  * validate_kernels.c - `make validate-kernels`: the engine's per-kernel
- * model (engine_gemm_s, engine_attn_prefill_s, engine_attn_decode_s,
+ * model (engine_gemm_s, engine_attn_prefill_s, engine_attn_decode_gqa_s,
  * engine_small_kernel_s, engine_comm_time) against the measured kernel
  * tables beside the project, shape by shape:
  *   - aiconfigurator-core 0.12.0 perf data (NVIDIA, TensorRT-LLM kernels):
@@ -18,8 +18,8 @@
  * A development tool: it reads ../shared when present and is not part of
  * `make test` (unit tests embed the few points they assert).
  *
- * usage: validate_kernels DATA_DIR   (DATA_DIR holds aiconfigurator-perf/
- *                                     and vidur-profiling/)
+ * usage: validate_kernels DATA_DIR [--by-m | --moe-bands | --attn-by-len]
+ *        (DATA_DIR holds aiconfigurator-perf/ and vidur-profiling/)
  */
 #include <dirent.h>
 #include <math.h>
@@ -252,8 +252,52 @@ static void aic_gemm_by_m(const char *root, const char *dir, const engine_gpu *g
     }
 }
 
+/* VK_ARGS=--attn-by-len: the decode rows (group <= 16, no window) by batch
+ * and by KV length, per KV dtype: each cell's median APE and bias. */
+static int by_len;
+enum { LEN_NB = 4, LEN_NC = 6 };
+static const char *const LEN_B[LEN_NB] = {"1-4", "8-32", "64-256", "512-2048"};
+static const char *const LEN_C[LEN_NC] = {"2-64", "128-512", "1k-4k", "8k-16k", "32k-64k",
+                                          "128k"};
+typedef struct len_grid {
+    acc cell[LEN_NB][LEN_NC];
+} len_grid;
+
+static void len_add(len_grid *lg, double b, double ctx, double pred, double meas)
+{
+    int ib = b <= 4 ? 0 : b <= 32 ? 1 : b <= 256 ? 2 : 3;
+    int ic = ctx <= 64 ? 0 : ctx <= 512 ? 1 : ctx <= 4096 ? 2 : ctx <= 16384 ? 3
+             : ctx <= 65536 ? 4 : 5;
+    acc_add(&lg->cell[ib][ic], pred, meas);
+}
+
+static void len_print(len_grid *lg, const char *dir, const char *what)
+{
+    printf("  decode by batch x KV length, %s %s: median APE / bias (rows)\n", dir, what);
+    printf("    %-9s", "batch");
+    for (int c = 0; c < LEN_NC; c++)
+        printf(" %19s", LEN_C[c]);
+    printf("\n");
+    for (int b = 0; b < LEN_NB; b++) {
+        printf("    %-9s", LEN_B[b]);
+        for (int c = 0; c < LEN_NC; c++) {
+            acc *a = &lg->cell[b][c];
+            if (a->n == 0) {
+                printf(" %19s", "-");
+                continue;
+            }
+            qsort(a->ape, (size_t)a->n, sizeof a->ape[0], engine_cmp_double);
+            printf(" %5.1f%% / %5.3f (%4d)", 100 * a->ape[a->n / 2], exp(a->logsum / a->n), a->n);
+            free(a->ape);
+        }
+        printf("\n");
+    }
+    memset(lg, 0, sizeof *lg);
+}
+
 static void aic_attention(const char *root, const char *dir, const engine_gpu *g)
 {
+    static len_grid blen[2]; /* --attn-by-len: bf16, fp8 KV */
     char path[1024];
     snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/context_attention.csv", root, dir);
     csv c;
@@ -287,35 +331,34 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
         }
         fclose(c.f);
     }
+    acc dec8 = {0};
     snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/generation_attention.csv", root, dir);
     if (csv_open(&c, path) == 0) {
         int ib = csv_idx(&c, "batch_size"), ist = csv_idx(&c, "step"), ih = csv_idx(&c, "num_heads");
         int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
         int iw = csv_idx(&c, "window_size"), ia = csv_idx(&c, "attn_dtype");
         int ikd = csv_idx(&c, "kv_cache_dtype"), il = csv_idx(&c, "latency");
-        int isl = csv_idx(&c, "isl");
+        int isl = csv_idx(&c, "isl"), isrc = csv_idx(&c, "kernel_source");
         while (csv_next(&c)) {
             /* GQA ratios of today's models (h/kv <= 16); A100's GQA rows
              * run faster than its HBM allows and are left out (MHA only). */
-            double h = num(&c, ih), kv = num(&c, ikv), w = num(&c, iw);
+            double h = num(&c, ih), kv = num(&c, ikv), w = num(&c, iw), b = num(&c, ib);
             int f8 = !strcmp(str(&c, ikd), "fp8");
-            if (h == 64 && kv == 8 && num(&c, id) == 64 && (w == 0 || w == 128) &&
-                !strcmp(str(&c, ia), "bfloat16") && (f8 || !strcmp(str(&c, ikd), "bfloat16"))) {
-                /* gpt-oss's layers at TP1: a sliding one reads its window */
-                double ctx = num(&c, isl) + num(&c, ist);
-                if (w > 0 && ctx > w)
-                    ctx = w;
-                double bytes = num(&c, ib) * ctx * 2 * kv * 64 * (f8 ? 1 : 2);
-                acc_add(&goss[f8][w > 0], engine_attn_decode_s(g, bytes, num(&c, ib) * h),
-                        num(&c, il) * 1e-3);
-            }
-            if (w != 0 || strcmp(str(&c, ia), "bfloat16") ||
-                strcmp(str(&c, ikd), "bfloat16") || h / kv > 16 ||
-                (!strcmp(dir, "a100_sxm") && h != kv))
+            if (strcmp(str(&c, ia), "bfloat16") || (!f8 && strcmp(str(&c, ikd), "bfloat16")) ||
+                strcmp(str(&c, isrc), "torch_flow"))
                 continue;
+            /* a sliding layer reads its window */
             double ctx = num(&c, isl) + num(&c, ist);
-            double bytes = num(&c, ib) * ctx * 2 * kv * num(&c, id) * 2;
-            acc_add(&dec, engine_attn_decode_s(g, bytes, num(&c, ib) * h), num(&c, il) * 1e-3);
+            if (w > 0 && ctx > w)
+                ctx = w;
+            double t = engine_attn_decode_gqa_s(g, b, ctx, h, kv, num(&c, id), f8 ? 1.0 : 2.0);
+            if (h == 64 && kv == 8 && num(&c, id) == 64 && (w == 0 || w == 128))
+                acc_add(&goss[f8][w > 0], t, num(&c, il) * 1e-3); /* gpt-oss's layers at TP1 */
+            if (w != 0 || h / kv > 16 || (!strcmp(dir, "a100_sxm") && h != kv))
+                continue;
+            acc_add(f8 ? &dec8 : &dec, t, num(&c, il) * 1e-3);
+            if (by_len)
+                len_add(&blen[f8], b, ctx, t, num(&c, il) * 1e-3);
         }
         fclose(c.f);
     }
@@ -323,10 +366,15 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
     acc_print("aiconfigurator attn", dir, "  gpt-oss prefill global", &gpre[0]);
     acc_print("aiconfigurator attn", dir, "  gpt-oss prefill win 128", &gpre[1]);
     acc_print("aiconfigurator attn", dir, "decode (bf16 KV)", &dec);
+    acc_print("aiconfigurator attn", dir, "decode (fp8 KV)", &dec8);
     acc_print("aiconfigurator attn", dir, "  gpt-oss decode global", &goss[0][0]);
     acc_print("aiconfigurator attn", dir, "  gpt-oss decode win 128", &goss[0][1]);
     acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV global", &goss[1][0]);
     acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV win 128", &goss[1][1]);
+    if (by_len) {
+        len_print(&blen[0], dir, "bf16 KV");
+        len_print(&blen[1], dir, "fp8 KV");
+    }
 }
 
 static void aic_nccl(const char *root, const char *dir, const engine_link *l)
@@ -845,8 +893,10 @@ int main(int argc, char **argv)
 {
     int by_m = argc == 3 && !strcmp(argv[2], "--by-m");
     moe_bands = argc == 3 && !strcmp(argv[2], "--moe-bands");
-    if (argc != 2 && !by_m && !moe_bands) {
-        fprintf(stderr, "usage: validate_kernels DATA_DIR [--by-m | --moe-bands]\n");
+    by_len = argc == 3 && !strcmp(argv[2], "--attn-by-len");
+    if (argc != 2 && !by_m && !moe_bands && !by_len) {
+        fprintf(stderr,
+                "usage: validate_kernels DATA_DIR [--by-m | --moe-bands | --attn-by-len]\n");
         return 2;
     }
     preset_db *db = NULL;

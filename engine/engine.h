@@ -1310,7 +1310,7 @@ typedef enum engine_bound {
 } engine_bound;
 
 #define ENGINE_EXPLAIN_MAX 96
-#define ENGINE_EXPLAIN_CONST_MAX 48
+#define ENGINE_EXPLAIN_CONST_MAX 56
 
 /* One kernel class of a step: every call of it in the step summed (the
  * layers of the slowest pipeline stage, times its micro-batches / chunks).

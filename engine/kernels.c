@@ -897,6 +897,20 @@ static void explain_per_kernel(const kconst *k, const engine_calib *c, engine_ex
         konst(x, "gemm_unroll_n", k->pack_unroll, "tokens", "calibration", src);
 }
 
+/* Decode attention by thread block (kc_attn_decode_gqa), when the GPU has it. */
+static void explain_decode_cta(const kconst *k, const engine_gpu *g, engine_explain *x)
+{
+    if (!(k->decode_cta > 0))
+        return;
+    konst(x, "attn_decode_cta", k->decode_cta, "s", "gpu preset", g->source);
+    konst(x, "attn_decode_cta_fp8", k->decode_cta8, "s", "gpu preset", g->source);
+    konst(x, "attn_decode_mha", k->decode_mha, "s", "gpu preset", g->source);
+    konst(x, "attn_decode_head", k->decode_head, "s", "gpu preset", g->source);
+    konst(x, "attn_decode_rate", k->decode_rate, "FLOP/s", "gpu preset", g->source);
+    konst(x, "attn_decode_split", DEF_DECODE_SPLIT_S, "s", "engine default",
+          "kernels.c DEF_DECODE_SPLIT_S 2 us: generation_attention.csv fits");
+}
+
 void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_calib *c,
                           engine_dtype w, engine_explain *x)
 {
@@ -952,6 +966,7 @@ void kc_explain_constants(const kconst *k, const engine_gpu *g, const engine_cal
              "kernels.c DEF_DECODE_ATTN_T0_S 10 us: aiconfigurator generation_attention.csv");
     konst_or(x, g, "attn_decode_per_seq_head", k->decode_seq, "s", g->decode_attn_seq_s,
              "kernels.c DEF_DECODE_SEQ_S 0.5 us");
+    explain_decode_cta(k, g, x);
     konst_or(x, g, "kernel_floor", k->floor, "s", g->kernel_floor_s,
              "kernels.c DEF_FLOOR_S 4 us: vidur norms, rotary, add at a few tokens");
     konst(x, "layer_overhead", k->layer_extra, "s", "gpu preset", g->source);

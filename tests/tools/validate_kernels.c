@@ -861,18 +861,51 @@ static void vidur(const char *root, const char *gdir, const engine_gpu *g)
         acc_print("vidur (pytorch fp16)", gdir, V_NAMES[i], &a[i]);
 }
 
+/* VK_DECODE_CTA=1: decode attention by thread block with the constants fit
+ * on these tables (README "Decode attention by thread block"; no preset
+ * ships them): t0 us, eta_kv, 16-bit / 8-bit / MHA block us, ns a query
+ * head, the dot products' fraction of the FP16 peak. */
+static const struct {
+    const char *gpu;
+    double t0, eta, cta, cta8, mha, head, rate;
+} DECODE_FIT[] = {
+    {"a100-80gb", 9.2, 0.89, 5.3, 5.3, 1.75, 50, 0.07},
+    {"h100-sxm", 5.5, 0.86, 4.4, 0.95, 1.6, 32, 0.07},
+    {"h200", 6.4, 0.85, 4.3, 0.82, 1.66, 35, 0.071},
+    {"b200", 9.2, 0.92, 1.55, 1.27, 1.25, 33, 0.14},
+};
+
+static void vk_decode_fit(engine_gpu *g, const char *name)
+{
+    for (size_t i = 0; i < sizeof DECODE_FIT / sizeof DECODE_FIT[0]; i++) {
+        if (strcmp(DECODE_FIT[i].gpu, name))
+            continue;
+        g->decode_attn_t0_s = DECODE_FIT[i].t0 * 1e-6;
+        g->eta_kv = DECODE_FIT[i].eta;
+        g->decode_attn_cta_s = DECODE_FIT[i].cta * 1e-6;
+        g->decode_attn_cta_fp8_s = DECODE_FIT[i].cta8 * 1e-6;
+        g->decode_attn_mha_s = DECODE_FIT[i].mha * 1e-6;
+        g->decode_attn_head_s = DECODE_FIT[i].head * 1e-9;
+        g->eta_attn_decode = DECODE_FIT[i].rate;
+    }
+}
+
 /* VK_ATTN_CTA_US=x replaces every GPU's attn_cta_s; VK_FP8_BLOCK="eta,t0_us"
  * its eta_compute_fp8_block and gemm_t0_fp8_block_s; VK_GEMM="eta_c,eta_c_fp8,
- * eta_m,t0_us,t0_fp8_us" its dense GEMM constants (fitting aids). */
-static const engine_gpu *vk_gpu(const engine_gpu *g, engine_gpu *tmp)
+ * eta_m,t0_us,t0_fp8_us" its dense GEMM constants (fitting aids);
+ * VK_DECODE_CTA=1 the decode fit above. */
+static const engine_gpu *vk_gpu(const engine_gpu *g, const char *name, engine_gpu *tmp)
 {
     const char *v = getenv("VK_ATTN_CTA_US");
     const char *fb = getenv("VK_FP8_BLOCK");
     const char *ge = getenv("VK_GEMM");
+    const char *dc = getenv("VK_DECODE_CTA");
     double eta, t0, e[5];
-    if (!v && !fb && !ge)
+    if (!v && !fb && !ge && !(dc && dc[0] == '1'))
         return g;
     *tmp = *g;
+    if (dc && dc[0] == '1')
+        vk_decode_fit(tmp, name);
     if (ge && sscanf(ge, "%lf,%lf,%lf,%lf,%lf", &e[0], &e[1], &e[2], &e[3], &e[4]) == 5) {
         tmp->eta_compute = e[0];
         tmp->eta_compute_fp8 = e[1];
@@ -913,7 +946,7 @@ int main(int argc, char **argv)
         const engine_gpu *g = preset_find_gpu(db, AIC[i].gpu);
         if (!g)
             continue;
-        g = vk_gpu(g, &tmp);
+        g = vk_gpu(g, AIC[i].gpu, &tmp);
         if (by_m) {
             aic_gemm_by_m(argv[1], AIC[i].dir, g);
             continue;

@@ -113,7 +113,7 @@ typedef struct calib_gpu_grid_bytes {
 } calib_gpu_grid_bytes;
 void calib_gpu_grid_bytes_of(const calib_gpu_grid *g, calib_gpu_grid_bytes *b);
 
-/* The CPU backend's layer grid: for each of the 4 hidden sizes hid, the
+/* The CPU backend's layer grid: for each of the nh hidden sizes hid, the
  * prefill points bat x seq, and on the two largest the decode tokens dec;
  * one warm-up pass then `passes` timed passes over all of them, a point
  * run `inner` times per timing where one run is under group_s (inner =

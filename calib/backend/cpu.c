@@ -298,7 +298,7 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
     cpu_device(&r->dev);
     cpu_layer layers[4];
     memset(layers, 0, sizeof layers);
-    for (int ih = 0; ih < 4; ih++) {
+    for (int ih = 0; ih < g.nh; ih++) {
         if (layer_alloc(&layers[ih], hid[ih], max_tokens) != 0) {
             for (int j = 0; j < ih; j++)
                 layer_free(&layers[j]);
@@ -307,7 +307,7 @@ calib_status calib_cpu_measure(const calib_opts *o, calib_result *r, engine_erro
     }
     int passes = g.passes, total = (passes + 1) * n + 1, done = 0;
     calib_status rc = cpu_passes(o, spec, n, layers, &g, total, &done);
-    for (int ih = 0; ih < 4; ih++)
+    for (int ih = 0; ih < g.nh; ih++)
         layer_free(&layers[ih]);
     if (rc == CALIB_CANCELLED)
         return CALIB_CANCELLED;

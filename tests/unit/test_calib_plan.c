@@ -210,11 +210,22 @@ static void test_counts_match_cpu(void **state)
     assert_int_equal(r.n_points, 4 * 3 * 2 + 2 * 4 + 1);
     assert_int_equal(r.n_kpoints, 2 * 4 + 2 + 1 + 4 + 1);
     assert_int_equal(pl.kernels, r.n_points + r.n_kpoints);
+    /* the layer grid: one warm-up pass, then 3 timed passes under --quick
+     * (5 in full), a point of 2 ms or more (group_s) one run a pass */
+    const calib_plan_phase *lg = phase(&pl, "layer grid");
+    assert_int_equal(lg->kernels, 4 * 3 * 2 + 2 * 4);
+    assert_int_equal(lg->warmup, 1);
+    assert_int_equal(lg->reps_min, 3);
     int runs;
     double d;
     assert_int_equal(slot_sum(&pl, "gemm", &runs, &d), 8);
     assert_int_equal(pl.max_tp, 1);
     assert_int_equal(pl.max_tokens, 4);
+    o.quick = 0; /* the full grid: 4 hidden x 4 batches x 2 seqs + 2 x 5 decode */
+    assert_int_equal(calib_plan_build(&o, NULL, NULL, 0, &pl, &err), 0);
+    lg = phase(&pl, "layer grid");
+    assert_int_equal(lg->kernels, 4 * 4 * 2 + 2 * 5);
+    assert_int_equal(lg->reps_min, 5);
     calib_result_free(&r);
 }
 

@@ -273,7 +273,7 @@ report() {
             else
                 printf "  fp8: not measured (see kernel_note)\n"
             if (nb > 0)
-                printf "  bf16: %d GEMM points (decode token counts), mape_bf16 %.2f%% against the fp16 fit; largest (%s): %.1f TFLOP/s, bf16 / fp16 time %.3f\n",
+                printf "  bf16: %d GEMM points (every token count, grouped MoE too), mape_bf16 %.2f%% against the fp16 fit; largest (%s): %.1f TFLOP/s, bf16 / fp16 time %.3f\n",
                        nb, 100 * pkv["mape_bf16"], bigbs, bigb / bigbt / 1e12,
                        (t16[bigbs] > 0 ? bigbt / t16[bigbs] : 0)
             else

@@ -53,11 +53,6 @@ calib_status calib_cuda_comm(const calib_opts *o, calib_result *r,
  * calib_result_to_engine). */
 void calib_per_kernel_to_engine(const calib_result *r, engine_calib *out);
 
-/* The bf16 model GEMMs are timed at the token counts up to this (the decode
- * steps' batches): the --quick budget grows by those memory-bound points
- * only; a larger m in a bf16 scenario reads the fp16 table. */
-#define CALIB_BF16_MAX_TOKENS 256
-
 /* A backend's timer for the per-kernel sweep (ksweep.c drives it). */
 typedef struct calib_kexec {
     void *ctx;
@@ -67,8 +62,8 @@ typedef struct calib_kexec {
     int has_attn;         /* 1: CALIB_K_ATTN (batched GEMMs) can be timed */
     int has_launch;       /* 1: CALIB_K_LAUNCH can be timed */
     int has_fp8;          /* 1: fp8 model GEMMs (dtype "fp8", 1 byte) can be timed */
-    int has_bf16;         /* 1: bf16 model GEMMs (dtype "bf16", 2 bytes) at the decode
-                             token counts (<= CALIB_BF16_MAX_TOKENS) can be timed */
+    int has_bf16;         /* 1: bf16 model GEMMs (dtype "bf16", 2 bytes), dense and
+                             grouped MoE, can be timed */
     const char *dtype;    /* the GEMM element type */
     double elem;          /* its bytes */
     double prior_flops;   /* rough rates for the planned budget */
@@ -160,8 +155,9 @@ int calib_loopback_reps(double t);
 /* The per-kernel sweep's plan (ksweep.c): the points in the order they
  * are timed, each with its warm-up and repeat counts (a CPU point's
  * repeats: calib_cpu_runs of its prior time; the real run decides them
- * from its first run). */
-#define CALIB_KSWEEP_MAX 1024
+ * from its first run).  2048: an MoE model with dense layers (DeepSeek-V3,
+ * Llama 4 Maverick) plans ~1,400 points in full, fp16, fp8 and bf16. */
+#define CALIB_KSWEEP_MAX 2048
 typedef struct calib_kplan {
     calib_kpoint gem[CALIB_KSWEEP_MAX]; /* the model GEMMs, before they are added */
     calib_kpoint p[CALIB_KSWEEP_MAX];

@@ -138,22 +138,18 @@ static void plan_launch(kplan *k, const calib_kexec *x, int quick)
     }
 }
 
-/* The dense and per-expert GEMMs again in bf16 (x->has_bf16) at the token
- * counts up to CALIB_BF16_MAX_TOKENS, every TP degree (not the grouped MoE
- * points: the budget), into the room left
- * after the first `used` planned GEMMs (k->gem). */
+/* The dense and grouped MoE GEMMs again in bf16 (x->has_bf16) at every
+ * token count and TP degree of the fp16 ones, into the room left after the
+ * first `used` planned GEMMs (k->gem). */
 static void plan_bf16(kplan *k, const calib_kexec *x, const calib_opts *o, int max_tp,
                       const int *tok, int nt, int used)
 {
-    int nb = 0, room = KSWEEP_MAX - 32 - used;
-    while (nb < nt && tok[nb] <= CALIB_BF16_MAX_TOKENS)
-        nb++;
-    if (!x->has_bf16 || nb == 0 || room <= 0)
+    int room = KSWEEP_MAX - 32 - used;
+    if (!x->has_bf16 || nt == 0 || room <= 0)
         return;
-    int n = calib_plan_gemms(o->model, max_tp, tok, nb, "bf16", 2.0, k->gem + used, room);
+    int n = calib_plan_gemms(o->model, max_tp, tok, nt, "bf16", 2.0, k->gem + used, room);
     for (int i = 0; i < n && i < room; i++)
-        if (!calib_kpoint_grouped(&k->gem[used + i])) /* the grouped MoE: fp16 only */
-            plan_add(k, x, &k->gem[used + i], o->quick);
+        plan_add(k, x, &k->gem[used + i], o->quick);
 }
 
 /* The whole plan; max_tp / max_tokens as calib_opts says. */

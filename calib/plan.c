@@ -333,7 +333,7 @@ int calib_plan_build(const calib_opts *o, const engine_gpu *g, const engine_link
     else
         plan_cpu_grid(o, &d, pl);
     if (o->model) {
-        calib_kplan *k = malloc(sizeof *k); /* ~200 KB */
+        calib_kplan *k = malloc(sizeof *k); /* ~370 KB */
         if (!k) {
             engine_errorf(err, "calibration plan: out of memory");
             return -1;

@@ -480,8 +480,10 @@ typedef struct engine_framework {
 } engine_framework;
 
 /* A calibration's measured GEMM tables (schema 2): at most this many
- * (n, k, dtype class) shapes, each timed at up to this many token counts. */
-#define ENGINE_CALIB_SHAPES 64
+ * (n, k, dtype class) shapes, each timed at up to this many token counts
+ * (an MoE model with dense layers has 8 shapes a TP degree: 4 TP degrees
+ * in fp16, fp8 and bf16 take 88). */
+#define ENGINE_CALIB_SHAPES 128
 #define ENGINE_CALIB_TOKENS 16
 
 /* One measured GEMM shape: C[m x n] = A[m x k] W[k x n] took t_s[i]

@@ -676,25 +676,28 @@ static int grouped_prepare(kgpu *g, const calib_kpoint *p)
 }
 
 /* One grouped point: one cublasGemmGroupedBatchedEx call of one group of
- * `batch` GEMMs, or (g->grouped 0) a loop of cublasGemmEx, one per expert. */
+ * `batch` GEMMs, or (g->grouped 0) a loop of cublasGemmEx, one per expert;
+ * fp16, or bf16 (CUDA_R_16BF A, B and C, compute capability 8.0+) for a
+ * bf16 point. */
 static int kgpu_grouped(kgpu *g, const calib_kpoint *p)
 {
     const calib_cuda_api *a = g->api;
     const float one = 1.0f, zero = 0.0f;
+    int dt = !strcmp(p->dtype, "bf16") ? CUDA_R_16BF : g->dt;
     if (g->grouped) {
         const int op = CUBLAS_OP_N, gm = p->n, gn = p->m, gk = p->k, G = p->batch;
         void **pa = g->ptrs;
         return a->blas_gemm_grouped_batched_ex(g->blas, &op, &op, &gm, &gn, &gk, &one,
-                                               (const void *const *)pa, g->dt, &gm,
-                                               (const void *const *)(pa + G), g->dt, &gk, &zero,
-                                               pa + 2 * G, g->dt, &gm, 1, &G,
+                                               (const void *const *)pa, dt, &gm,
+                                               (const void *const *)(pa + G), dt, &gk, &zero,
+                                               pa + 2 * G, dt, &gm, 1, &G,
                                                CUBLAS_COMPUTE_32F);
     }
     for (int i = 0; i < p->batch; i++) {
         void *w, *x, *y;
         grouped_slices(g, p, i, &w, &x, &y);
         int s = a->blas_gemm_ex(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, w,
-                                g->dt, p->n, x, g->dt, p->k, &zero, y, g->dt, p->n,
+                                dt, p->n, x, dt, p->k, &zero, y, dt, p->n,
                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
         if (s != 0)
             return s;
@@ -1019,8 +1022,8 @@ static calib_status cuda_kernels(const calib_opts *o, const calib_cuda_api *a, v
              "fp16 (cublasGemmEx)%s%s%s%s%s; attention proxy: "
              "batched GEMMs QK^T and PV (no softmax, no causal mask, scores written to "
              "memory); collectives: all-reduce, send/recv, all-gather, all-to-all",
-             has_bf16 ? ", bf16 (cublasGemmEx CUDA_R_16BF, decode token counts <= 256, no "
-                        "grouped MoE)" : ", no bf16 (compute capability < 8.0)",
+             has_bf16 ? ", bf16 (cublasGemmEx CUDA_R_16BF, every token count, grouped MoE "
+                        "too)" : ", no bf16 (compute capability < 8.0)",
              has_fp8 ? " and fp8 (cublasLt E4M3, bf16 out, scales 1.0)" : "; ",
              has_fp8 ? "" : fp8_why,
              a->blas_gemm_strided_batched_ex ? "" : "; no attention proxy (no "

@@ -214,7 +214,8 @@ expect_out '^calibration plan: h100-sxm \(cuda backend, 1 GPU\), model llama-3-8
 expect_out '^layer grid +layer_grid +66 +1 +5 +396 '
 expect_out '^model GEMMs fp8 TP8 +gemm_fp8 +60 +1 +5 +360 .* m 1\.\.16384$'
 expect_out '^loopback \(2 processes\) +collectives +10 +1 +5\.\.41 '
-expect_out '^total +721 '
+expect_out '^model GEMMs bf16 TP8 +gemm +60 +1 +5 +360 .* m 1\.\.16384$'
+expect_out '^total +817 '
 expect_out '^predicted: [0-9.]+ (s|ms), within issue 12.s budget \(full, on one H100/H200: < 60 s\)$'
 expect_out '^assumptions: device: the engine.s kernel model of h100-sxm '
 [ -s "$tmp/err" ] && fail "$what: printed on stderr: $(cat "$tmp/err")"

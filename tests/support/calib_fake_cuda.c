@@ -222,17 +222,25 @@ static int f_gemm_grouped(void *h, const int *ta, const int *tb, const int *m, c
                           const void *beta, void *const *c, int ct, const int *ldc, int groups,
                           const int *size, int compute)
 {
-    (void)h, (void)ta, (void)tb, (void)alpha, (void)a, (void)at, (void)lda, (void)b, (void)bt;
-    (void)ldb, (void)beta, (void)c, (void)ct, (void)ldc, (void)compute;
+    (void)h, (void)ta, (void)tb, (void)alpha, (void)a, (void)lda, (void)b;
+    (void)ldb, (void)beta, (void)c, (void)ldc, (void)compute;
     ts_fake.grouped++;
     if (ts_fake.grouped_rc)
         return ts_fake.grouped_rc;
+    if (at != bt || at != ct)
+        ts_fake.mixed_types++;
+    if (at == 14) /* CUDA_R_16BF */
+        ts_fake.grouped_bf16++;
+    double saved = ts_fake.eff;
+    if (at == 14 && ts_fake.eff_bf16 > 0)
+        ts_fake.eff = ts_fake.eff_bf16;
     for (int i = 0; i < groups; i++) {
         ts_fake.grouped_gemms += size[i];
         fake_work(2.0 * size[i] * m[i] * n[i] * k[i],
                   size[i] * ((double)m[i] * k[i] + (double)k[i] * n[i] + (double)m[i] * n[i]) * 2,
                   n[i], m[i], k[i], size[i]);
     }
+    ts_fake.eff = saved;
     return 0;
 }
 

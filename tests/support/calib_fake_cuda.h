@@ -29,8 +29,8 @@ typedef struct ts_fake_cuda {
     int no_batched;     /* 1: no cublasGemmStridedBatchedEx in the table */
     int cc_major, cc_minor; /* compute capability reported (0 0: 9.0) */
     double eff_fp8;     /* fp8 GEMMs (cublasLt): at 2 x peak x eff_fp8, 1-byte operands */
-    double eff_bf16;    /* bf16 cublasGemmEx calls (CUDA_R_16BF): at peak x eff_bf16
-                           (0: eff) */
+    double eff_bf16;    /* bf16 cublasGemmEx and cublasGemmGroupedBatchedEx calls
+                           (CUDA_R_16BF): at peak x eff_bf16 (0: eff) */
     int lt_fail_k;      /* cublasLtMatmul fails (CUBLAS_STATUS_NOT_SUPPORTED) at this k */
     int grouped_rc;     /* cublasGemmGroupedBatchedEx's return (0: it works, timed as one
                            grouped kernel: one t0, eta_shape over all its GEMMs) */
@@ -39,7 +39,8 @@ typedef struct ts_fake_cuda {
     int grouped;        /* cublasGemmGroupedBatchedEx calls */
     int grouped_gemms;  /* the GEMMs they made */
     int gemms_bf16;     /* cublasGemmEx calls with CUDA_R_16BF operands */
-    int mixed_types;    /* cublasGemmEx calls whose A, B and C types differ */
+    int grouped_bf16;   /* cublasGemmGroupedBatchedEx calls with CUDA_R_16BF operands */
+    int mixed_types;    /* cublasGemmEx / grouped calls whose A, B and C types differ */
 } ts_fake_cuda;
 
 extern ts_fake_cuda ts_fake;

@@ -1010,12 +1010,11 @@ static void test_cuda_fake_per_kernel(void **state)
     assert_string_equal(r.library, "cuBLAS (CUDA 13.0)");
     assert_phases(&r, wall);
     assert_string_equal(r.model, "llama-3-8b");
-    /* --quick on a GPU: 7 token counts x 4 GEMMs x TP 1 2 4 8, the 5 of
-     * them up to 256 tokens again in bf16 (sm_90); GEMVs of 4, 64 and
-     * 1024 MB; a copy; QK^T and PV at 2 prefill and 2 decode shapes;
-     * eager and graph launches */
-    assert_int_equal(r.n_kpoints, 7 * 4 * 4 + 5 * 4 * 4 + 3 + 1 + 8 + 2);
-    assert_int_equal(ts_fake.gemms_bf16, 5 * 4 * 4 * 4); /* warm-up + 3 each */
+    /* --quick on a GPU: 7 token counts x 4 GEMMs x TP 1 2 4 8, all of
+     * them again in bf16 (sm_90); GEMVs of 4, 64 and 1024 MB; a copy; QK^T
+     * and PV at 2 prefill and 2 decode shapes; eager and graph launches */
+    assert_int_equal(r.n_kpoints, 2 * 7 * 4 * 4 + 3 + 1 + 8 + 2);
+    assert_int_equal(ts_fake.gemms_bf16, 7 * 4 * 4 * 4); /* warm-up + 3 each */
     assert_int_equal(ts_fake.mixed_types, 0);
     assert_non_null(strstr(r.kernel_note, "bf16 (cublasGemmEx CUDA_R_16BF"));
     assert_true(ts_fake.batched > 0);
@@ -1032,7 +1031,7 @@ static void test_cuda_fake_per_kernel(void **state)
     assert_true(fabs(pk->small_kernel_s / 1.5e-6 - 1) < 0.001);
     assert_true(fabs(pk->copy_bytes_per_s / 0.25e12 - 1) < 0.001);
     assert_true(pk->mape < 0.01);
-    assert_int_equal(pk->bf16_points, 5 * 4 * 4);
+    assert_int_equal(pk->bf16_points, 7 * 4 * 4);
     assert_true(pk->mape_bf16 < 0.01); /* the fake's bf16 runs at the fp16 rate */
     assert_int_equal(pk->class_n[CALIB_K_ATTN], 8);
     assert_non_null(strstr(r.kernel_note, "no fp8 (cublasLt not loaded)"));
@@ -1061,10 +1060,21 @@ static void test_cuda_fake_per_kernel(void **state)
     calib_result_free(&r);
 }
 
+static const calib_kpoint *find_dt(const calib_result *r, const char *op, const char *dt,
+                                   int tp, int m)
+{
+    for (int i = 0; i < r->n_kpoints; i++) {
+        const calib_kpoint *p = &r->kpoints[i];
+        if (!strcmp(p->op, op) && !strcmp(p->dtype, dt) && p->tp == tp && p->m == m)
+            return p;
+    }
+    return NULL;
+}
+
 /* The full GPU calibration (no --quick: what calib/gpu_check.sh runs
  * first) through the fake CUDA table with cublasLt: 15 token counts, 1 ..
- * 16384, x 4 GEMMs x TP 1 2 4 8 in fp16 and again in fp8, the 9 decode
- * counts up to 256 in bf16; GEMVs of 4 MB .. 1 GB in x4 steps (5); a copy;
+ * 16384, x 4 GEMMs x TP 1 2 4 8 in fp16 and again in fp8 and in bf16;
+ * GEMVs of 4 MB .. 1 GB in x4 steps (5); a copy;
  * QK^T and PV at 3 prefill and 3 decode shapes; eager and graph launches.
  * The fit recovers the fake's constants, the engine's tables hold every
  * token count up to 16384 and take the measured time there. */
@@ -1082,9 +1092,9 @@ static void test_cuda_fake_full(void **state)
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
-    assert_int_equal(r.n_kpoints, 2 * 15 * 4 * 4 + 9 * 4 * 4 + 5 + 1 + 12 + 2);
+    assert_int_equal(r.n_kpoints, 3 * 15 * 4 * 4 + 5 + 1 + 12 + 2);
     assert_int_equal(ts_fake.lt_matmuls, 15 * 4 * 4 * 6); /* warm-up + 5 each */
-    assert_int_equal(ts_fake.gemms_bf16, 9 * 4 * 4 * 6);
+    assert_int_equal(ts_fake.gemms_bf16, 15 * 4 * 4 * 6);
     assert_int_equal(ts_fake.lt_live, 0);
     assert_int_equal(ts_fake.allocs, ts_fake.frees);
     const calib_kpoint *q = find(r.kpoints, r.n_kpoints, "gate_up", 1, 16384);
@@ -1093,7 +1103,7 @@ static void test_cuda_fake_full(void **state)
     assert_non_null(find(r.kpoints, r.n_kpoints, "down", 8, 512));
     const calib_per_kernel *pk = &r.per_kernel;
     assert_int_equal(pk->fp8_points, 15 * 4 * 4);
-    assert_int_equal(pk->bf16_points, 9 * 4 * 4);
+    assert_int_equal(pk->bf16_points, 15 * 4 * 4);
     assert_int_equal(pk->class_n[CALIB_K_GEMV], 5);
     assert_int_equal(pk->class_n[CALIB_K_ATTN], 12);
     assert_true(fabs(pk->gemm_efficiency / 0.8 - 1) < 0.01);
@@ -1102,13 +1112,25 @@ static void test_cuda_fake_full(void **state)
     assert_true(fabs(pk->t0_s / 5e-6 - 1) < 0.02);
     assert_true(pk->mape < 0.01);
     /* the engine's tables: 16 fp16, 16 bf16 and 16 fp8 shapes, each of
-     * its measured token counts (15 or 9); 16384 tokens read back */
+     * its 15 measured token counts; 16384 tokens read back, in bf16 too */
     static engine_calib ec;
     calib_result_to_engine(&r, &ec);
+    int n_bf16 = 0;
+    for (int i = 0; i < ec.n_gemm; i++) {
+        n_bf16 += ec.gemm[i].bf16;
+        assert_int_equal(ec.gemm[i].count, 15);
+    }
+    assert_int_equal(ec.n_gemm, 3 * 16);
+    assert_int_equal(n_bf16, 16);
     double t = 0;
     assert_int_equal(engine_calib_gemm_lookup(&ec, 0, 16384, q->n, q->k, &t), 1);
     assert_true(fabs(t / q->time_s - 1) < 1e-9);
     assert_int_equal(engine_calib_gemm_lookup(&ec, 1, 16384, q->n, q->k, &t), 1);
+    const calib_kpoint *qb = find_dt(&r, "gate_up", "bf16", 1, 16384);
+    assert_non_null(qb);
+    engine_gpu g = tg_h100();
+    assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_BF16, 16384, qb->n, qb->k, 2, 2) /
+                     qb->time_s - 1) < 1e-9);
     calib_result_free(&r);
 }
 
@@ -1213,10 +1235,13 @@ static void test_cuda_fake_grouped_moe(void **state)
     fake_grouped_run(&api, &r);
     /* --quick: 1, 4, 16, 64, 256, 1024, 4096 tokens; E 8, top-2: experts
      * touched 2, 5, 8, 8, ... of 1, 2, 4, 16, 64, 256, 1024 tokens each: 7
-     * pairs x 2 GEMMs x TP 1, 2 */
+     * pairs x 2 GEMMs x TP 1, 2, in fp16 and again in bf16 (sm_90) */
     int ng = grouped_points(&r, 0);
-    assert_int_equal(ng, 7 * 2 * 2);
+    assert_int_equal(ng, 2 * 7 * 2 * 2);
     assert_int_equal(ts_fake.grouped, ng * (1 + 3)); /* a warm-up and 3 repeats each */
+    assert_int_equal(ts_fake.grouped_bf16, 7 * 2 * 2 * (1 + 3));
+    assert_int_equal(ts_fake.mixed_types, 0);
+    assert_non_null(strstr(r.kernel_note, "grouped MoE too"));
     assert_non_null(strstr(r.kernel_note, "grouped MoE: cublasGemmGroupedBatchedEx"));
     const calib_kpoint *g = find(r.kpoints, r.n_kpoints, "grouped_gate_up", 1, 2);
     assert_non_null(g);
@@ -1231,6 +1256,28 @@ static void test_cuda_fake_grouped_moe(void **state)
     double t = 0;
     assert_int_equal(engine_calib_grouped_lookup(&ec, 0, 2, 28672, 4096, 5, &t), 1);
     assert_true(fabs(t - g->time_s) < 1e-12);
+    /* the prefill step's experts (4096 tokens: 8 of 1024 each) in bf16,
+     * made 1.5x slower than the fake's fp16 rate here: a bf16 scenario's
+     * grouped GEMM reads the bf16 table, an fp16 one the fp16 table */
+    const calib_kpoint *pb = NULL, *ph = NULL;
+    for (int i = 0; i < r.n_kpoints; i++) {
+        calib_kpoint *p = &r.kpoints[i];
+        if (calib_kpoint_grouped(p) && !strcmp(p->dtype, "bf16"))
+            p->time_s *= 1.5;
+        if (!strcmp(p->op, "grouped_gate_up") && p->tp == 1 && p->m == 1024)
+            *(strcmp(p->dtype, "bf16") ? &ph : &pb) = p;
+    }
+    assert_non_null(pb);
+    assert_non_null(ph);
+    assert_int_equal(pb->batch, 8);
+    assert_true(fabs(pb->time_s / ph->time_s - 1.5) < 1e-9);
+    memset(&ec, 0, sizeof ec);
+    calib_result_to_engine(&r, &ec);
+    engine_gpu hg = tg_h100();
+    assert_true(fabs(engine_grouped_gemm_s(&hg, &ec, ENGINE_BF16, 1024, pb->n, pb->k, 8, 2, 2) /
+                     pb->time_s - 1) < 1e-9);
+    assert_true(fabs(engine_grouped_gemm_s(&hg, &ec, ENGINE_FP16, 1024, ph->n, ph->k, 8, 2, 2) /
+                     ph->time_s - 1) < 1e-9);
     calib_result_free(&r);
 
     /* no cublasGemmGroupedBatchedEx (cuBLAS before 12.5): the loop */
@@ -1238,7 +1285,7 @@ static void test_cuda_fake_grouped_moe(void **state)
     fake_roofline();
     api.blas_gemm_grouped_batched_ex = NULL;
     fake_grouped_run(&api, &r);
-    assert_int_equal(grouped_points(&r, 1), 7 * 2 * 2);
+    assert_int_equal(grouped_points(&r, 1), 2 * 7 * 2 * 2);
     assert_int_equal(ts_fake.grouped, 0);
     assert_non_null(strstr(r.kernel_note, "grouped MoE: a loop of cublasGemmEx"));
     g = find(r.kpoints, r.n_kpoints, "grouped_gate_up", 1, 2);
@@ -1251,31 +1298,20 @@ static void test_cuda_fake_grouped_moe(void **state)
     fake_roofline();
     ts_fake.grouped_rc = 15;
     fake_grouped_run(&api, &r);
-    assert_int_equal(grouped_points(&r, 1), 7 * 2 * 2);
+    assert_int_equal(grouped_points(&r, 1), 2 * 7 * 2 * 2);
     assert_int_equal(ts_fake.grouped, 1);
     assert_non_null(strstr(r.kernel_note, "cublasGemmGroupedBatchedEx failed at grouped_gate_up"));
     calib_result_free(&r);
 }
 
-static const calib_kpoint *find_dt(const calib_result *r, const char *op, const char *dt,
-                                   int tp, int m)
-{
-    for (int i = 0; i < r->n_kpoints; i++) {
-        const calib_kpoint *p = &r->kpoints[i];
-        if (!strcmp(p->op, op) && !strcmp(p->dtype, dt) && p->tp == tp && p->m == m)
-            return p;
-    }
-    return NULL;
-}
-
-/* bf16 GEMMs (issue 12 sect. 1): on sm_80+ the model GEMMs up to 256 tokens
- * are timed again with CUDA_R_16BF operands; the fake runs them at
+/* bf16 GEMMs (issue 12 sect. 1): on sm_80+ the model GEMMs are timed again
+ * with CUDA_R_16BF operands at every token count; the fake runs them at
  * efficiency 0.6 (fp16: 0.8).  The fit stays the fp16 points' (0.8), the
  * bf16 points lie off it (mape_bf16), and they survive the file: written,
  * read back, turned into the engine's tables, a bf16 scenario reads the
- * bf16 table where it covers the GEMM and the fp16 one above 256 tokens,
- * an fp16 scenario the fp16 table; calibration_used.gemm_tables says
- * which.  sm_75: no bf16 points, said (sm_80: test_cuda_fake_fp8). */
+ * bf16 table at decode and prefill token counts, an fp16 scenario the
+ * fp16 table; calibration_used.gemm_tables says which.  sm_75: no bf16
+ * points, said (sm_80: test_cuda_fake_fp8). */
 static void test_cuda_fake_bf16(void **state)
 {
     (void)state;
@@ -1288,17 +1324,21 @@ static void test_cuda_fake_bf16(void **state)
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
-    assert_int_equal(ts_fake.gemms_bf16, 5 * 4 * 4 * 4);
+    assert_int_equal(ts_fake.gemms_bf16, 7 * 4 * 4 * 4);
     assert_true(fabs(r.per_kernel.gemm_efficiency / 0.8 - 1) < 0.01);
-    assert_int_equal(r.per_kernel.bf16_points, 5 * 4 * 4);
+    assert_int_equal(r.per_kernel.bf16_points, 7 * 4 * 4);
     assert_true(r.per_kernel.mape_bf16 > 0.05);
-    assert_null(find_dt(&r, "qkv", "bf16", 1, 1024)); /* decode token counts only */
     const calib_kpoint *b = find_dt(&r, "gate_up", "bf16", 1, 256);
     const calib_kpoint *h = find_dt(&r, "gate_up", "fp16", 1, 256);
     const calib_kpoint *h1k = find_dt(&r, "gate_up", "fp16", 1, 1024);
+    const calib_kpoint *b4k = find_dt(&r, "qkv", "bf16", 1, 4096); /* prefill counts too */
+    const calib_kpoint *b1k = find_dt(&r, "gate_up", "bf16", 1, 1024);
     assert_non_null(b);
     assert_non_null(h);
     assert_non_null(h1k);
+    assert_non_null(b4k);
+    assert_non_null(b1k);
+    assert_true(fabs(b1k->time_s / h1k->time_s - 0.8 / 0.6) < 0.01);
     /* 256 x 28672 x 4096 is compute-bound on the fake: 0.8 / 0.6 slower */
     assert_true(b->time_s > 1.2 * h->time_s);
     char *text = calib_result_to_json(&r);
@@ -1320,8 +1360,10 @@ static void test_cuda_fake_bf16(void **state)
                 1e-9);
     assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_FP16, 256, n, k, 2, 2) / h->time_s - 1) <
                 1e-9);
-    /* past the bf16 table: the fp16 one */
-    assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_BF16, 1024, n, k, 2, 2) / h1k->time_s - 1) <
+    /* a prefill step's GEMM: the bf16 table, not the fp16 one */
+    assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_BF16, 1024, n, k, 2, 2) / b1k->time_s - 1) <
+                1e-9);
+    assert_true(fabs(engine_gemm_s(&g, &ec, ENGINE_FP16, 1024, n, k, 2, 2) / h1k->time_s - 1) <
                 1e-9);
     ts_fixture f;
     engine_scenario s = ts_on_h100_over(&f, tm_llama3_8b(), tl_link(1e-6, 400), 1);
@@ -1346,6 +1388,57 @@ static void test_cuda_fake_bf16(void **state)
     calib_result_free(&r);
 }
 
+/* An MoE model with dense layers (DeepSeek-V3: 3 dense layers, 256
+ * experts) in full on the fake sm_90 with cublasLt: every fp16 GEMM point,
+ * dense, per-expert and grouped, at every TP degree, again in bf16 (the
+ * sweep holds its ~1,300 points), and the engine keeps every table: per TP
+ * degree qkv, out, gate/up, down, expert gate/up and down, grouped gate/up
+ * and down - 8 shapes x 4 TP degrees in fp16 and bf16, fp8 without the
+ * grouped 2: 32 + 32 + 24 = 88, less one a dtype where two GEMMs share a
+ * shape (TP8's out, 7168 x 16384 / 8, is TP1's expert down, 7168 x 2048):
+ * 85. */
+static void test_cuda_fake_bf16_moe_dense(void **state)
+{
+    (void)state;
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake_cuda_lt(&api);
+    fake_roofline();
+    ts_fake.eff_fp8 = 0.6;
+    engine_model m = tm_deepseek_v3();
+    calib_opts o;
+    quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
+    o.quick = 0;
+    calib_result r;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    int n16 = 0, nbf = 0, gbf[9] = {0};
+    for (int i = 0; i < r.n_kpoints; i++) {
+        const calib_kpoint *p = &r.kpoints[i];
+        if (p->cls != CALIB_K_GEMM)
+            continue;
+        n16 += !strcmp(p->dtype, "fp16");
+        nbf += !strcmp(p->dtype, "bf16");
+        if (!strcmp(p->dtype, "bf16") && calib_kpoint_grouped(p))
+            gbf[p->tp]++;
+    }
+    assert_true(n16 > 300);
+    assert_int_equal(nbf, n16);
+    assert_true(gbf[1] > 0 && gbf[1] == gbf[8]);
+    assert_int_equal(ts_fake.mixed_types, 0);
+    static engine_calib ec;
+    memset(&ec, 0, sizeof ec);
+    calib_result_to_engine(&r, &ec);
+    int tb = 0, tg = 0;
+    for (int i = 0; i < ec.n_gemm; i++) {
+        tb += ec.gemm[i].bf16;
+        tg += ec.gemm[i].bf16 && ec.gemm[i].grouped;
+    }
+    assert_int_equal(ec.n_gemm, 32 + 32 + 24 - 3);
+    assert_int_equal(tb, 32 - 1);
+    assert_int_equal(tg, 2 * 4);
+    calib_result_free(&r);
+}
+
 static void test_cuda_fake_fp8(void **state)
 {
     (void)state;
@@ -1359,7 +1452,7 @@ static void test_cuda_fake_fp8(void **state)
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
-    assert_int_equal(r.n_kpoints, 2 * 7 * 4 * 4 + 5 * 4 * 4 + 3 + 1 + 8 + 2);
+    assert_int_equal(r.n_kpoints, 3 * 7 * 4 * 4 + 3 + 1 + 8 + 2);
     assert_int_equal(ts_fake.lt_matmuls, 7 * 4 * 4 * 4); /* warm-up + 3 each */
     assert_int_equal(ts_fake.lt_live, 0);
     assert_int_equal(ts_fake.allocs, ts_fake.frees);
@@ -1399,7 +1492,7 @@ static void test_cuda_fake_fp8(void **state)
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
     assert_int_equal(ts_fake.lt_matmuls, 0);
     assert_int_equal(r.per_kernel.fp8_points, 0);
-    assert_int_equal(r.per_kernel.bf16_points, 5 * 4 * 4); /* bf16 from sm_80 */
+    assert_int_equal(r.per_kernel.bf16_points, 7 * 4 * 4); /* bf16 from sm_80 */
     assert_non_null(strstr(r.kernel_note, "no fp8 (sm_80 has no FP8 tensor cores)"));
     calib_result_free(&r);
 }
@@ -1429,6 +1522,7 @@ int main(void)
         cmocka_unit_test(test_cuda_fake_fp8),
         cmocka_unit_test(test_cuda_fake_full),
         cmocka_unit_test(test_cuda_fake_bf16),
+        cmocka_unit_test(test_cuda_fake_bf16_moe_dense),
         cmocka_unit_test(test_fit_unroll_n),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,7 +79,7 @@ const cli_options cli_calibrate_options = {
              "Per kernel (what the engine uses): the --model's GEMMs (QKV, out, gate/up,\n"
              "down, MoE experts) at each TP degree and token count, a GEMV sweep, a copy,\n"
              "the attention proxy and launches (CPU: OpenBLAS, fp32; GPU: fp16, bf16 at\n"
-             "the decode token counts <= 256 on compute capability >= 8.0, and fp8\n"
+             "every token count, grouped MoE too, on compute capability >= 8.0, and fp8\n"
              "through cublasLt on compute capability >= 8.9), fitted as\n"
              "max(F/(peak*eff*eta_shape) + W/pack_bw, B/bw) + t0 per GEMM with one MAPE\n"
              "(W/pack_bw: the CPU's BLAS packing its weights; fp8: its own efficiency;\n"

@@ -252,7 +252,7 @@ report() {
             if (c == "gemm" && dt != "fp8" && dt != "bf16" && op !~ /^grouped_/ && fl > bigf) { bigf = fl; bigt = t; bigs = op " " m "x" n "x" kk }
             if (c == "gemm" && dt != "fp8" && dt != "bf16" && op !~ /^grouped_/ && t > 0 && fl / t > bestf) { bestf = fl / t; bests = op " " m "x" n "x" kk }
             if (c == "gemm" && dt == "fp16" && t > 0) t16[op " " m "x" n "x" kk] = t
-            if (c == "gemm" && dt == "bf16" && t > 0) { nb++; if (fl > bigb) { bigb = fl; bigbt = t; bigbs = op " " m "x" n "x" kk } }
+            if (c == "gemm" && dt == "bf16" && t > 0) { nb++; if (op !~ /^grouped_/ && fl > bigb) { bigb = fl; bigbt = t; bigbs = op " " m "x" n "x" kk } }
             if (c == "gemm" && dt == "fp8" && fl > big8) { big8 = fl; big8t = t; big8s = op " " m "x" n "x" kk }
             if (c == "gemv" && t > 0 && by / t > gemv) { gemv = by / t; gemvs = by }
             if (c == "copy" && t > 0) copy = by / t }

@@ -16,7 +16,9 @@
 #                 VK_ARGS=--moe-bands: the MoE rows by expert width and
 #                 tokens per expert;
 #                 VK_ARGS=--attn-by-len: the decode attention rows by batch
-#                 and KV length, per GPU and KV dtype
+#                 and KV length, per GPU and KV dtype;
+#                 VK_ARGS=--prefill-by-len: prefill attention by head size,
+#                 sequence length and batch
 #   make install  PREFIX=/usr/local DESTDIR= : binary + man page
 #   make clean
 #

@@ -18,7 +18,8 @@
  * A development tool: it reads ../shared when present and is not part of
  * `make test` (unit tests embed the few points they assert).
  *
- * usage: validate_kernels DATA_DIR [--by-m | --moe-bands | --attn-by-len]
+ * usage: validate_kernels DATA_DIR [--by-m | --moe-bands | --attn-by-len |
+ *                                    --prefill-by-len]
  *        (DATA_DIR holds aiconfigurator-perf/ and vidur-profiling/)
  */
 #include <dirent.h>
@@ -375,6 +376,84 @@ static void aic_attention(const char *root, const char *dir, const engine_gpu *g
         len_print(&blen[0], dir, "bf16 KV");
         len_print(&blen[1], dir, "fp8 KV");
     }
+}
+
+/* --prefill-by-len: the bf16 prefill rows (no window) by head size and
+ * sequence length, then by batch, and gpt-oss's 128-token window rows by
+ * sequence length, to see in which regime the prefill attention model is
+ * off (the fixed cost and the blocks' waves at short sequences, the causal
+ * dot products and softmax at long ones). */
+#define PBL_NT 17
+#define PBL_ND 4
+#define PBL_NB 9
+static const double PBL_T[PBL_NT] = {1,    16,   32,   64,   128,  256,   512,   1024, 1536,
+                                     2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384};
+static const double PBL_D[PBL_ND] = {64, 128, 192, 256};
+static const double PBL_B[PBL_NB] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+
+static int pbl_index(const double *v, int n, double x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return i;
+    return -1;
+}
+
+static void pbl_print(const char *dir, acc by_dt[PBL_ND][PBL_NT], acc *by_b, acc *win)
+{
+    char what[64];
+    for (int d = 0; d < PBL_ND; d++)
+        for (int t = 0; t < PBL_NT; t++) {
+            snprintf(what, sizeof what, "prefill d=%g isl=%g", PBL_D[d], PBL_T[t]);
+            if (by_dt[d][t].n)
+                acc_print("aiconfigurator attn", dir, what, &by_dt[d][t]);
+        }
+    for (int b = 0; b < PBL_NB; b++) {
+        snprintf(what, sizeof what, "prefill batch=%g", PBL_B[b]);
+        if (by_b[b].n)
+            acc_print("aiconfigurator attn", dir, what, &by_b[b]);
+    }
+    for (int t = 0; t < PBL_NT; t++) {
+        snprintf(what, sizeof what, "gpt-oss win 128 isl=%g", PBL_T[t]);
+        if (win[t].n)
+            acc_print("aiconfigurator attn", dir, what, &win[t]);
+    }
+}
+
+static void aic_prefill_by_len(const char *root, const char *dir, const engine_gpu *g)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/context_attention.csv", root, dir);
+    csv c;
+    if (csv_open(&c, path) != 0)
+        return;
+    static acc by_dt[PBL_ND][PBL_NT], by_b[PBL_NB], win[PBL_NT];
+    int ib = csv_idx(&c, "batch_size"), is = csv_idx(&c, "isl"), ih = csv_idx(&c, "num_heads");
+    int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
+    int iw = csv_idx(&c, "window_size"), ia = csv_idx(&c, "attn_dtype");
+    int ikd = csv_idx(&c, "kv_cache_dtype"), il = csv_idx(&c, "latency");
+    int isrc = csv_idx(&c, "kernel_source");
+    while (csv_next(&c)) {
+        double b = num(&c, ib), t = num(&c, is), h = num(&c, ih), kv = num(&c, ikv);
+        double d = num(&c, id), w = num(&c, iw), meas = num(&c, il) * 1e-3;
+        if (strcmp(str(&c, ia), "bfloat16") || strcmp(str(&c, ikd), "bfloat16") ||
+            strcmp(str(&c, isrc), "torch_flow"))
+            continue;
+        int ti = pbl_index(PBL_T, PBL_NT, t);
+        if (w == 128 && h == 64 && kv == 8 && d == 64 && ti >= 0)
+            acc_add(&win[ti], engine_attn_prefill_window_s(g, b, t, 0, w, 0, h, kv, d, d, 2.0),
+                    meas);
+        if (w != 0)
+            continue;
+        double p = engine_attn_prefill_s(g, b, t, 0, h, kv, d, d, 2.0);
+        int di = pbl_index(PBL_D, PBL_ND, d), bi = pbl_index(PBL_B, PBL_NB, b);
+        if (di >= 0 && ti >= 0)
+            acc_add(&by_dt[di][ti], p, meas);
+        if (bi >= 0)
+            acc_add(&by_b[bi], p, meas);
+    }
+    fclose(c.f);
+    pbl_print(dir, by_dt, by_b, win);
 }
 
 static void aic_nccl(const char *root, const char *dir, const engine_link *l)
@@ -927,9 +1006,10 @@ int main(int argc, char **argv)
     int by_m = argc == 3 && !strcmp(argv[2], "--by-m");
     moe_bands = argc == 3 && !strcmp(argv[2], "--moe-bands");
     by_len = argc == 3 && !strcmp(argv[2], "--attn-by-len");
-    if (argc != 2 && !by_m && !moe_bands && !by_len) {
-        fprintf(stderr,
-                "usage: validate_kernels DATA_DIR [--by-m | --moe-bands | --attn-by-len]\n");
+    int pre_len = argc == 3 && !strcmp(argv[2], "--prefill-by-len");
+    if (argc != 2 && !by_m && !moe_bands && !by_len && !pre_len) {
+        fprintf(stderr, "usage: validate_kernels DATA_DIR [--by-m | --moe-bands | --attn-by-len | "
+                        "--prefill-by-len]\n");
         return 2;
     }
     preset_db *db = NULL;
@@ -955,12 +1035,16 @@ int main(int argc, char **argv)
             aic_moe(db, argv[1], AIC[i].dir, g);
             continue;
         }
+        if (pre_len) {
+            aic_prefill_by_len(argv[1], AIC[i].dir, g);
+            continue;
+        }
         aic_gemm(argv[1], AIC[i].dir, g);
         aic_attention(argv[1], AIC[i].dir, g);
         aic_nccl(argv[1], AIC[i].dir, preset_find_link(db, AIC[i].link));
         aic_moe(db, argv[1], AIC[i].dir, g);
     }
-    if (by_m || moe_bands) {
+    if (by_m || moe_bands || pre_len) {
         preset_db_free(db);
         return 0;
     }

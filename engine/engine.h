@@ -275,6 +275,10 @@ typedef struct engine_gpu {
                                             * at long sequences (FlashAttention class) */
     double eta_attn_io;                    /* its per-token part (Q, K, V read, O
                                             * written) as a fraction of HBM bandwidth */
+    double eta_attn_prefill;               /* prefill attention's dot products alone
+                                            * (with attn_score_s, its softmax, beside
+                                            * them); 0 = eta_attn.  Decode attention's
+                                            * compute keeps eta_attn */
     int sm_count;                          /* streaming multiprocessors (compute units) */
     double gemm_t0_s;                      /* fixed cost of one 16-bit GEMM */
     double gemm_t0_fp8_s;                  /* the same for low-precision weights: FP8
@@ -323,6 +327,17 @@ typedef struct engine_gpu {
      * dot products' fraction of the FP16 peak (0: eta_attn). */
     double decode_attn_cta_s, decode_attn_cta_fp8_s, decode_attn_mha_s, decode_attn_head_s;
     double eta_attn_decode;
+    /* Prefill attention's softmax per score (one query-key pair of one
+     * head: its exponential on the special-function units, its max and
+     * rescale), the part not hidden under the tensor cores' dot products,
+     * seconds per score over the whole GPU; 0: none (the dot products'
+     * rate alone). */
+    double attn_score_s;
+    /* Prefill attention's exponential per score on the special-function
+     * units where the kernel overlaps it with the dot products (Blackwell:
+     * separate softmax warps), seconds per score over the whole GPU: the
+     * dot products and it take the longer of the two; 0: none. */
+    double attn_exp_s;
     /* CUDA-core (non-tensor) FP32 FMA peak, FLOP/s: the compute bound of a
      * decode attention kernel that does its dot products on CUDA cores
      * (TensorRT-LLM's masked MHA, engine_framework.decode_attn_xqa); 0:
@@ -1107,8 +1122,9 @@ double engine_gemm_fp8_block_s(const engine_gpu *g, const engine_calib *c, doubl
 double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tokens,
                           engine_error *err);
 /* Prefill attention over `seqs` sequences of `t` new tokens after `past`
- * cached ones: t0 + causal FLOPs / (FP16 peak * eta_attn * wave
- * utilisation) + per-token traffic / (BW * eta_attn_io). */
+ * cached ones: t0 + (causal FLOPs / (FP16 peak * eta_attn_prefill) +
+ * scores * attn_score_s) / wave utilisation + waves * attn_cta_s +
+ * per-token traffic / (BW * eta_attn_io). */
 double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double past,
                              double heads, double kv_heads, double qk_dim, double v_dim,
                              double a_bytes);

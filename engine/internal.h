@@ -49,6 +49,7 @@ typedef struct kconst {
     double bw_small;    /* element-wise kernels: HBM x eta_small */
     double bw_attn_io;  /* prefill attention per-token traffic */
     double eta_attn;
+    double eta_attn_pre; /* prefill attention's dot products (eta_attn_prefill or eta_attn) */
     double fp32;        /* CUDA-core FP32 FLOP/s (masked-MHA decode); 0: none */
     double l2bw;        /* L2-to-SM re-read bytes/s (masked-MHA decode); 0: none */
     double acc16;       /* the FP16-accumulate peak the GEMM rate was scaled to
@@ -68,6 +69,8 @@ typedef struct kconst {
                          * grouped expert GEMMs' blend (kconst_experts); 0: the max */
     double moe_roof_p;  /* the GPU's p for its expert GEMMs (engine_gpu.moe_roof_p) */
     double attn_cta;    /* prefill attention per thread block, on one SM (0: none) */
+    double attn_score;  /* prefill attention's softmax per score, whole GPU (0: none) */
+    double attn_exp;    /* its exponential, overlapped with the dot products (0: none) */
     int sm;             /* SMs for wave quantization; 0: the calibration's device
                          * has none (a CPU): no tile, wave or per-block terms */
     double pack_bw;     /* a CPU calibration's weight packing rate (0: none) */

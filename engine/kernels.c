@@ -352,11 +352,14 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->bw_small = g->hbm_bytes_per_s * or_default(g->eta_small, DEF_ETA_SMALL);
     k->bw_attn_io = g->hbm_bytes_per_s * or_default(g->eta_attn_io, DEF_ETA_ATTN_IO);
     k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
+    k->eta_attn_pre = or_default(g->eta_attn_prefill, k->eta_attn);
     k->fp32 = g->fp32_flops > 0 ? g->fp32_flops : 0.0;
     k->l2bw = g->l2_bytes_per_s > 0 ? g->l2_bytes_per_s : 0.0;
     k->gemm_t0 = t0;
     k->attn_t0 = or_default(g->attn_t0_s, DEF_ATTN_T0_S);
     k->attn_cta = g->attn_cta_s > 0 ? g->attn_cta_s : 0.0;
+    k->attn_score = g->attn_score_s > 0 ? g->attn_score_s : 0.0;
+    k->attn_exp = g->attn_exp_s > 0 ? g->attn_exp_s : 0.0;
     k->decode_attn_t0 = or_default(g->decode_attn_t0_s, DEF_DECODE_ATTN_T0_S);
     k->decode_seq = or_default(g->decode_attn_seq_s, DEF_DECODE_SEQ_S);
     k->decode_cta = g->decode_attn_cta_s > 0 ? g->decode_attn_cta_s : 0.0;
@@ -674,12 +677,23 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
         keys = chunk_keys(past + t, window) - chunk_keys(past, window);
         past = fmod(past, window);
     } else if (window > 0 && past + t > window) {
-        /* at most `window` keys each: the first n1 queries see fewer */
+        /* at most `window` keys each: the first n1 queries see fewer; the
+         * kernel's 128-query tile computes its first query's window to its
+         * last query (window + 127 keys) for every query, the rest masked */
         double n1 = window - past > 0 ? fmin(window - past, t) : 0;
-        keys = n1 * past + n1 * (n1 + 1) / 2.0 + (t - n1) * window;
+        keys = n1 * past + n1 * (n1 + 1) / 2.0 + (t - n1) * fmin(window + 127, past + t);
         past = fmin(past, window);
     }
     double flops = 2.0 * seqs * heads * (qk + v) * keys;
+    /* Each score (query, key, head) also pays its softmax: an exponential
+     * on the special-function units, which the dot products do not hide
+     * whatever the head size. */
+    double scores = seqs * heads * keys, softmax = scores * k->attn_score;
+    /* and, where the kernel overlaps its exponentials with the dot
+     * products (attn_exp), the longer of the two */
+    double mma = flops / (k->flops16 * k->eta_attn_pre);
+    if (scores * k->attn_exp > mma)
+        mma = scores * k->attn_exp;
     /* One thread block per 128 queries of a head: short prompts leave
      * multiprocessors idle. */
     double ctas = seqs * heads * ceil(t / 128.0);
@@ -687,7 +701,7 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
     double util = k->sm > 0 ? ctas / (waves * k->sm) : 1; /* sm 0: a CPU, no waves */
     double io = seqs * (t * (heads * (qk + v) + kv_heads * (qk + v)) + past * kv_heads * (qk + v)) *
                 a_bytes;
-    double tc = flops / (k->flops16 * k->eta_attn * util) + waves * k->attn_cta;
+    double tc = (mma + softmax) / util + waves * k->attn_cta;
     double tm = io / k->bw_attn_io;
     if (x)
         *x = (kcost){k->attn_t0 + tc + tm, flops, io, term_bound(k->attn_t0, tc, tm)};
@@ -979,6 +993,12 @@ void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, i
     const char *gp = "gpu preset";
     if (k->attn_cta > 0)
         konst(x, "attn_cta", k->attn_cta, "s", gp, g->source);
+    if (k->attn_score > 0)
+        konst(x, "attn_score", k->attn_score, "s", gp, g->source);
+    if (k->attn_exp > 0)
+        konst(x, "attn_exp", k->attn_exp, "s", gp, g->source);
+    if (g->eta_attn_prefill > 0)
+        konst(x, "attn_prefill_rate", k->flops16 * k->eta_attn_pre, "FLOP/s", gp, g->source);
     int block = fp8_block && k->math == ENGINE_FP8; /* kconst_init_q's condition */
     if (block && g->eta_compute_fp8_block > 0)
         konst(x, "eta_compute_fp8_block", g->eta_compute_fp8_block, "fraction", gp, g->source);

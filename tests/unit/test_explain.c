@@ -880,11 +880,11 @@ static void test_explain_fp16_accumulate(void **state)
 /* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
  * TP8 x DP2 with EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
  * constants), with a per-kernel calibration (its launch, SM count and
- * packing rate and the L2 size below which weights stream unpacked): 40
- * constants (15 of the kernels, attn_cta, the two block-scaled FP8 rates
- * and the expert GEMMs' moe_roof_p, 11 of the framework with moe_expand,
- * 10 of the two links), the last the scale-out link's eager cost: 8 below
- * ENGINE_EXPLAIN_CONST_MAX. */
+ * packing rate and the L2 size below which weights stream unpacked): 42
+ * constants (15 of the kernels, attn_cta, attn_score, attn_prefill_rate,
+ * the two block-scaled FP8 rates and the expert GEMMs' moe_roof_p, 11 of
+ * the framework with moe_expand, 10 of the two links), the last the
+ * scale-out link's eager cost: 6 below ENGINE_EXPLAIN_CONST_MAX. */
 static void test_explain_largest_plan(void **state)
 {
     (void)state;
@@ -925,11 +925,13 @@ static void test_explain_largest_plan(void **state)
     assert_non_null(constant("eta_compute_fp8_block"));
     assert_non_null(constant("eta_moe_fp8_block"));
     assert_non_null(constant("attn_cta"));
+    assert_non_null(constant("attn_score"));
+    assert_non_null(constant("attn_prefill_rate"));
     assert_non_null(constant("link_cross_socket"));
     assert_non_null(constant("gemm_pack_bandwidth"));
     assert_non_null(constant("moe_expand"));
     assert_non_null(constant("moe_roof_p"));
-    assert_int_equal(X.n_const, 40);
+    assert_int_equal(X.n_const, 42);
     assert_true(X.n_const < ENGINE_EXPLAIN_CONST_MAX);
     assert_string_equal(X.constant[X.n_const - 1].name, "inter_link_eager");
 }

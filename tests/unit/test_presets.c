@@ -1712,37 +1712,39 @@ static void test_hf_layer_types_errors(void **state)
     rmdir(dir);
 }
 
-/* Prefill attention pays 2 us per wave of thread blocks (gpus.json
- * attn_cta_us on H100 / H200 / B200: each block's query load, final
+/* Prefill attention pays 3.5 us per wave of thread blocks on H100 / H200,
+ * 3 us on B200 (gpus.json attn_cta_us: each block's query load, final
  * rescale and output store, on its SM whatever the keys).  Reference
  * points, aiconfigurator-core 0.12.0 perf data, h200_sxm
  * context_attention.csv, gpt-oss's layer (64 query heads, 8 KV heads, head
  * 64, bf16): full attention 2.840 ms at 64 x 1024 tokens and 1.500 ms at
- * 4 x 4096, the 128-token sliding window 2.472 ms at 64 x 1024.  Within 16,
- * 15 and 32 % (0.86, 0.89, 0.70x) where the FLOP and traffic terms alone
- * give 0.69, 0.80 and 0.50x; over the whole table (18294 rows) median APE
- * 11.1 -> 10.6 %, p90 38 -> 26 %, bias 0.84 -> 1.00. */
+ * 4 x 4096, the 128-token sliding window 2.472 ms at 64 x 1024: 2.724,
+ * 1.547 and 2.109 ms (0.96, 1.03, 0.85x), within 10, 8 and 20 %, where the
+ * other terms alone give 0.65, 0.88 and 0.50x (README "The kernels of one
+ * layer"). */
 static void test_attn_cta_cost(void **state)
 {
     (void)state;
     preset_db *db = shipped_db();
     const engine_gpu *h200 = preset_find_gpu(db, "h200");
     assert_non_null(h200);
-    assert_near_rel(h200->attn_cta_s, 2e-6, 1e-9);
+    assert_near_rel(h200->attn_cta_s, 3.5e-6, 1e-9);
     engine_gpu bare = *h200;
     bare.attn_cta_s = 0;
     const struct {
         double seqs, isl, window, meas, tol;
-    } P[3] = {{64, 1024, 0, 2.840e-3, 0.16}, {4, 4096, 0, 1.500e-3, 0.15},
-              {64, 1024, 128, 2.472e-3, 0.32}};
+    } P[3] = {{64, 1024, 0, 2.840e-3, 0.10}, {4, 4096, 0, 1.500e-3, 0.08},
+              {64, 1024, 128, 2.472e-3, 0.20}};
     for (int i = 0; i < 3; i++) {
         double t = engine_attn_prefill_window_s(h200, P[i].seqs, P[i].isl, 0, P[i].window, 0, 64,
                                                 8, 64, 64, 2);
         double t0 = engine_attn_prefill_window_s(&bare, P[i].seqs, P[i].isl, 0, P[i].window, 0,
                                                  64, 8, 64, 64, 2);
-        /* one 2 us cost per wave of seqs x 64 heads x isl/128 blocks on 132 SMs */
+        print_message("  h200 %g x %g w %g: %.4f ms (%.3f), bare %.4f ms (%.3f)\n", P[i].seqs,
+                      P[i].isl, P[i].window, t * 1e3, t / P[i].meas, t0 * 1e3, t0 / P[i].meas);
+        /* one 3.5 us cost per wave of seqs x 64 heads x isl/128 blocks on 132 SMs */
         double waves = ceil(P[i].seqs * 64 * ceil(P[i].isl / 128) / 132);
-        assert_near_rel(t - t0, waves * 2e-6, 1e-9);
+        assert_near_rel(t - t0, waves * 3.5e-6, 1e-9);
         assert_true(fabs(t / P[i].meas - 1) < P[i].tol);
         assert_true(fabs(t0 / P[i].meas - 1) > P[i].tol);
     }

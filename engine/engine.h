@@ -324,9 +324,12 @@ typedef struct engine_gpu {
      * one SM with a 16-bit cache, decode_attn_cta_fp8_s with an 8-bit one,
      * plus decode_attn_head_s per query head of its group; an MHA block
      * (one query head per KV head) decode_attn_mha_s.  eta_attn_decode: its
-     * dot products' fraction of the FP16 peak (0: eta_attn). */
+     * dot products' fraction of the FP16 peak (0: eta_attn).  The form has
+     * its own fixed cost and KV rate, fit with it on the same tables:
+     * decode_attn_cta_t0_s (0: decode_attn_t0_s) and eta_kv_cta (0: eta_kv);
+     * the per-(sequence, head) form, masked MHA and MLA keep theirs. */
     double decode_attn_cta_s, decode_attn_cta_fp8_s, decode_attn_mha_s, decode_attn_head_s;
-    double eta_attn_decode;
+    double eta_attn_decode, decode_attn_cta_t0_s, eta_kv_cta;
     /* Prefill attention's softmax per score (one query-key pair of one
      * head: its exponential on the special-function units, its max and
      * rescale), the part not hidden under the tensor cores' dot products,
@@ -748,6 +751,12 @@ typedef struct engine_scenario {
                                   * kernels (before its JIT XQA): XQA takes 1,
                                   * 8 or 16 query heads per KV head; 0 (today's):
                                   * the JIT rule, up to 32 (engine_xqa_group_ok) */
+    int xqa_legacy;              /* 1: a TensorRT-LLM release before the decode
+                                  * path of aiconfigurator's tables (before 0.13:
+                                  * multi-block XQA off by default, Hopper's FP8
+                                  * QGMMA XQA only from 0.11): GQA/MHA decode takes
+                                  * the per-(sequence, head) form even where the
+                                  * GPU has decode_attn_cta_s; 0: the GPU's form */
     int gemm_acc16;              /* 1: the run's 16-bit-math block GEMMs (FP16
                                   * weights, or weight-only int4/int8 that
                                   * dequantize to FP16) accumulate in FP16
@@ -1328,7 +1337,7 @@ typedef enum engine_bound {
 } engine_bound;
 
 #define ENGINE_EXPLAIN_MAX 96
-#define ENGINE_EXPLAIN_CONST_MAX 56
+#define ENGINE_EXPLAIN_CONST_MAX 58
 
 /* One kernel class of a step: every call of it in the step summed (the
  * layers of the slowest pipeline stage, times its micro-batches / chunks).

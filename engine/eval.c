@@ -447,14 +447,15 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         !(g->eta_kv >= 0 && g->eta_kv <= 1) || !(g->eta_small >= 0 && g->eta_small <= 1) ||
         !(g->eta_attn >= 0 && g->eta_attn <= 1) || !(g->eta_attn_io >= 0 && g->eta_attn_io <= 1) ||
         !(g->eta_attn_decode >= 0 && g->eta_attn_decode <= 1) ||
-        !(g->eta_attn_prefill >= 0 && g->eta_attn_prefill <= 1))
+        !(g->eta_attn_prefill >= 0 && g->eta_attn_prefill <= 1) ||
+        !(g->eta_kv_cta >= 0 && g->eta_kv_cta <= 1))
         return fail(err, "gpu", "achievable fractions must be in (0, 1]");
     const double t0s[] = {g->gemm_t0_s,        g->gemm_t0_fp8_s,    g->gemm_t0_fp4_s,
                           g->attn_t0_s,        g->decode_attn_t0_s, g->decode_attn_seq_s,
                           g->kernel_floor_s,   g->layer_overhead_s, g->moe_w4a16_token_s,
                           g->attn_cta_s,       g->moe_w4a8_token_s, g->decode_attn_cta_s,
                           g->decode_attn_cta_fp8_s, g->decode_attn_mha_s, g->decode_attn_head_s,
-                          g->attn_score_s,     g->attn_exp_s};
+                          g->attn_score_s,     g->attn_exp_s,       g->decode_attn_cta_t0_s};
     int t0_ok = g->sm_count >= 0;
     for (size_t i = 0; i < sizeof t0s / sizeof t0s[0]; i++)
         t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
@@ -765,6 +766,8 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     if (c->wdt == ENGINE_FP4 && c->kc.math == ENGINE_FP8)
         kconst_w4a8_moe(&c->kc, s->gpu);
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
+    if (s->xqa_legacy && c->fw->decode_attn_xqa)
+        c->kc.decode_cta = 0; /* an older TensorRT-LLM: the per-(sequence, head) form */
     if (s->gemm_acc16)
         kconst_acc16(&c->kc, s->gpu, s->calib); /* the block GEMMs; the LM head (kc16) stays FP32 */
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;

@@ -59,6 +59,7 @@ typedef struct kconst {
      * a GQA block's cost on one SM with a 16-bit / 8-bit cache, an MHA
      * block's, per query head of a block, and the dot products' FLOP/s */
     double decode_cta, decode_cta8, decode_mha, decode_head, decode_rate;
+    double decode_cta_t0, bw_kv_cta; /* its fixed cost and KV rate (HBM x eta_kv_cta) */
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
     double moe_token;   /* W4A16 / W4A8 MoE: per pooled token (0: none) */

@@ -271,6 +271,7 @@ static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib
         double r = c->bw_bytes_per_s / bw0;
         k->bw = c->bw_bytes_per_s;
         k->bw_kv *= r;
+        k->bw_kv_cta *= r;
         k->bw_small *= r;
         k->bw_attn_io *= r;
     }
@@ -367,6 +368,8 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->decode_mha = or_default(g->decode_attn_mha_s, k->decode_cta);
     k->decode_head = g->decode_attn_head_s > 0 ? g->decode_attn_head_s : 0.0;
     k->decode_rate = k->flops16 * or_default(g->eta_attn_decode, k->eta_attn);
+    k->decode_cta_t0 = or_default(g->decode_attn_cta_t0_s, k->decode_attn_t0);
+    k->bw_kv_cta = g->eta_kv_cta > 0 ? g->hbm_bytes_per_s * g->eta_kv_cta : k->bw_kv;
     k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
     k->layer_extra = g->layer_overhead_s > 0 ? g->layer_overhead_s : 0;
     k->sm = g->sm_count > 0 ? g->sm_count : DEF_SM;
@@ -772,7 +775,7 @@ typedef struct dec_terms {
 
 static dec_terms decode_terms(const kconst *k, const kdecode *d, double kv_bytes, double flops)
 {
-    dec_terms o = {kv_bytes / k->bw_kv, 0, flops / k->decode_rate, 0};
+    dec_terms o = {kv_bytes / k->bw_kv_cta, 0, flops / k->decode_rate, 0};
     double rows = d->seqs * d->kv_heads;
     double s = kc_decode_splits(d->ctx, rows, d->seqs, k->sm);
     double n = rows * s;
@@ -800,7 +803,7 @@ double kc_attn_decode_gqa(const kconst *k, const kdecode *d, double kv_bytes, do
         return 0.0;
     dec_terms o = decode_terms(k, d, kv_bytes, flops);
     double m = o.tw > o.tm ? o.tw : o.tm;
-    return k->decode_attn_t0 + cbrt(m * m * m + o.tc * o.tc * o.tc) + o.split;
+    return k->decode_cta_t0 + cbrt(m * m * m + o.tc * o.tc * o.tc) + o.split;
 }
 
 engine_bound kc_attn_decode_gqa_bound(const kconst *k, const kdecode *d, double kv_bytes,
@@ -811,7 +814,7 @@ engine_bound kc_attn_decode_gqa_bound(const kconst *k, const kdecode *d, double 
     dec_terms o = decode_terms(k, d, kv_bytes, flops);
     if (o.tw > o.tm && o.tw > o.tc) /* the blocks' fixed costs */
         return ENGINE_BOUND_FLOOR;
-    return term_bound(k->decode_attn_t0, o.tc, o.tm);
+    return term_bound(k->decode_cta_t0, o.tc, o.tm);
 }
 
 /* Masked MHA (TensorRT-LLM's decoderMaskedMultiheadAttentionTemplate.h):
@@ -917,6 +920,8 @@ static void explain_decode_cta(const kconst *k, const engine_gpu *g, engine_expl
     if (!(k->decode_cta > 0))
         return;
     konst(x, "attn_decode_cta", k->decode_cta, "s", "gpu preset", g->source);
+    konst(x, "attn_decode_cta_t0", k->decode_cta_t0, "s", "gpu preset", g->source);
+    konst(x, "kv_bandwidth_cta", k->bw_kv_cta, "B/s", "gpu preset", g->source);
     konst(x, "attn_decode_cta_fp8", k->decode_cta8, "s", "gpu preset", g->source);
     konst(x, "attn_decode_mha", k->decode_mha, "s", "gpu preset", g->source);
     konst(x, "attn_decode_head", k->decode_head, "s", "gpu preset", g->source);

@@ -195,6 +195,8 @@ static const field_spec gpu_fields[] = {
     GN("decode_attn_mha_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_mha_s),
     GN("decode_attn_head_ns", 0, FR_NONNEG, 1000000, 1e-9, decode_attn_head_s),
     GN("eta_attn_decode", 0, FR_FRAC, 1, 1, eta_attn_decode),
+    GN("decode_attn_cta_t0_us", 0, FR_NONNEG, 1000000, 1e-6, decode_attn_cta_t0_s),
+    GN("eta_kv_cta", 0, FR_FRAC, 1, 1, eta_kv_cta),
     GN("kernel_floor_us", 0, FR_NONNEG, 1000000, 1e-6, kernel_floor_s),
     GN("layer_overhead_us", 0, FR_NONNEG, 1000000, 1e-6, layer_overhead_s),
     GN("price_usd_per_hour", 0, FR_NONNEG, 10000, 1, price_per_hour),

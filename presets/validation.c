@@ -120,6 +120,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->host_overlap = c->async_sched ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->framework_version = c->fw_version;
     s->xqa_precompiled = c->xqa_precompiled;
+    s->xqa_legacy = c->xqa_legacy;
     s->parallel_ar_split = c->parallel_ar_split;
     s->gemm_acc16 = c->gemm_acc16;
     s->fuse_ar_norm = c->fuse_ar_norm ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;

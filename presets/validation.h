@@ -109,6 +109,10 @@ typedef struct val_case {
     int xqa_precompiled;   /* 1: a TensorRT-LLM of the precompiled XQA kernels
                             * (engine_scenario.xqa_precompiled: XQA for 1, 8, 16
                             * query heads per KV head); 0: today's JIT rule */
+    int xqa_legacy;        /* 1: a TensorRT-LLM release before 0.13 (the row's
+                            * stated version): decode attention in the
+                            * per-(sequence, head) form, not the GPU's block
+                            * form (engine_scenario.xqa_legacy); 0: the GPU's */
     int gemm_acc16;        /* 1: the run's kernels accumulate its 16-bit GEMMs in
                             * FP16 (engine_scenario.gemm_acc16: TinyChat's W4A16
                             * GEMM); 0: FP32 accumulate (PyTorch, cuBLAS defaults) */

@@ -941,9 +941,10 @@ static void vidur(const char *root, const char *gdir, const engine_gpu *g)
 }
 
 /* VK_DECODE_CTA=1: decode attention by thread block with the constants fit
- * on these tables (README "Decode attention by thread block"; no preset
- * ships them): t0 us, eta_kv, 16-bit / 8-bit / MHA block us, ns a query
- * head, the dot products' fraction of the FP16 peak. */
+ * on these tables (README "Decode attention by thread block"; the A100 SXM
+ * presets ship A100's, "Where the fit applies"): the form's t0 us and
+ * eta_kv (decode_attn_cta_t0_s, eta_kv_cta), 16-bit / 8-bit / MHA block us,
+ * ns a query head, the dot products' fraction of the FP16 peak. */
 static const struct {
     const char *gpu;
     double t0, eta, cta, cta8, mha, head, rate;
@@ -959,8 +960,8 @@ static void vk_decode_fit(engine_gpu *g, const char *name)
     for (size_t i = 0; i < sizeof DECODE_FIT / sizeof DECODE_FIT[0]; i++) {
         if (strcmp(DECODE_FIT[i].gpu, name))
             continue;
-        g->decode_attn_t0_s = DECODE_FIT[i].t0 * 1e-6;
-        g->eta_kv = DECODE_FIT[i].eta;
+        g->decode_attn_cta_t0_s = DECODE_FIT[i].t0 * 1e-6;
+        g->eta_kv_cta = DECODE_FIT[i].eta;
         g->decode_attn_cta_s = DECODE_FIT[i].cta * 1e-6;
         g->decode_attn_cta_fp8_s = DECODE_FIT[i].cta8 * 1e-6;
         g->decode_attn_mha_s = DECODE_FIT[i].mha * 1e-6;

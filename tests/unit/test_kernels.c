@@ -433,10 +433,11 @@ static void test_gemm_hand(void **state)
 }
 
 /* The decode-by-block constants fit on aiconfigurator's
- * generation_attention.csv (README "Decode attention by thread block"; not
- * in the presets, whose TensorRT-LLM end-to-end rows they would move out of
- * their bands): t0 us, eta_kv, 16-bit / 8-bit / MHA block us, ns a query
- * head, the dot products' fraction of the FP16 peak. */
+ * generation_attention.csv (README "Decode attention by thread block"; the
+ * A100 SXM presets ship A100's, the others not: "Where the fit applies"):
+ * the form's t0 us and eta_kv (decode_attn_cta_t0_s, eta_kv_cta), 16-bit /
+ * 8-bit / MHA block us, ns a query head, the dot products' fraction of the
+ * FP16 peak. */
 static engine_gpu decode_fit(const char *name)
 {
     static const struct {
@@ -452,8 +453,8 @@ static engine_gpu decode_fit(const char *name)
     for (size_t i = 0; i < sizeof FIT / sizeof FIT[0]; i++) {
         if (strcmp(FIT[i].gpu, name))
             continue;
-        g.decode_attn_t0_s = FIT[i].t0 * 1e-6;
-        g.eta_kv = FIT[i].eta;
+        g.decode_attn_cta_t0_s = FIT[i].t0 * 1e-6;
+        g.eta_kv_cta = FIT[i].eta;
         g.decode_attn_cta_s = FIT[i].cta * 1e-6;
         g.decode_attn_cta_fp8_s = FIT[i].cta8 * 1e-6;
         g.decode_attn_mha_s = FIT[i].mha * 1e-6;
@@ -505,7 +506,7 @@ static void test_attention_measured(void **state)
         }
     }
     /* Decode attention by thread block (engine_attn_decode_gqa_s) with the
-     * constants fit on the tables (decode_fit; no preset ships them), against
+     * constants fit on the tables (decode_fit; A100 SXM's presets ship them), against
      * aiconfigurator-core 0.12.0 generation_attention.csv (TensorRT-LLM
      * torch flow; ctx = isl + step; the CSV's line number), one point per
      * regime: long KV at a few sequences (XQA's KV splits), the KV read,
@@ -540,6 +541,24 @@ static void test_attention_measured(void **state)
                       dec[i].us, t * 1e6);
         near(t * 1e6, dec[i].us, dec[i].band);
     }
+    /* The A100 80GB and 40GB SXM presets ship A100's fit (the 40GB part
+     * shares the 80GB card's kernels); the A100 PCIe card and the other GPUs
+     * keep the per-(sequence, head) form.  The shipped preset gives the fit's
+     * time at a100_sxm line 438. */
+    engine_gpu a100 = decode_fit("a100-80gb");
+    near(engine_attn_decode_gqa_s(gpu("a100-80gb"), 64, 1024, 32, 32, 128, 2),
+         engine_attn_decode_gqa_s(&a100, 64, 1024, 32, 32, 128, 2), 1e-15);
+    const char *cta[] = {"a100-80gb", "a100-40gb"};
+    for (size_t i = 0; i < 2; i++) {
+        near(gpu(cta[i])->decode_attn_cta_s, 5.3e-6, 1e-15);
+        near(gpu(cta[i])->decode_attn_cta_t0_s, 9.2e-6, 1e-15);
+        near(gpu(cta[i])->eta_kv_cta, 0.89, 1e-15);
+        near(gpu(cta[i])->eta_kv, 0.8, 0); /* the other decode forms' */
+        near(gpu(cta[i])->decode_attn_t0_s, 12e-6, 1e-15);
+    }
+    const char *no[] = {"a100-pcie-80gb", "h100-sxm", "h200", "b200", "gb200", "gh200", "h20"};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        assert_true(gpu(no[i])->decode_attn_cta_s == 0);
 }
 
 /* Prefill attention by regime against aiconfigurator-core 0.12.0 perf
@@ -660,6 +679,16 @@ static void test_attention_hand(void **state)
     double fl_mha = 4.0 * 20 * 100 * 2 * 64 / 10e12;
     near(engine_attn_decode_gqa_s(&g, 20, 100, 2, 2, 64, 2),
          5e-6 + cbrt(mha * mha * mha + fl_mha * fl_mha * fl_mha), 1e-12);
+    /* The form's own fixed cost and KV rate (decode_attn_cta_t0_s,
+     * eta_kv_cta; 0: decode_attn_t0_s, eta_kv): t0 7 us, KV at 0.5 TB/s.
+     * The 20 x 100 GQA case: a block's 25.6 kB at 0.5 TB/s / 10 SMs = 0.512
+     * us, 4 waves of sqrt(2.4^2 + 0.512^2) = 2.45401 us = 9.81602 us, over
+     * the KV read (2.048 us); 7 + cbrt(9.81602^3 + 0.4096^3) = 16.8163 us.
+     * The per-(sequence, head) form keeps t0 5 us and eta_kv 0.8. */
+    g.decode_attn_cta_t0_s = 7e-6;
+    g.eta_kv_cta = 0.5;
+    near(engine_attn_decode_gqa_s(&g, 20, 100, 8, 2, 64, 2) * 1e6, 16.8163, 1e-4);
+    near(engine_attn_decode_s(&g, 10e6, 40), 5e-6 + 10e6 / 0.8e12 + 2e-6, 1e-9);
 }
 
 /* TensorRT-LLM's masked MHA (decode shapes outside XQA's query-head groups)
@@ -762,6 +791,77 @@ static void test_decode_mmha_hand(void **state)
     s.framework = &one;
     assert_int_equal(engine_evaluate(&s, p, &r_one, &err), 0);
     near(r_mmha.itl_s, r_one.itl_s, 0);
+}
+
+/* The block form is the decode path aiconfigurator's tables measured
+ * (TensorRT-LLM 1.0.0 / 1.3.0rc20); a TensorRT-LLM release before 0.13
+ * (xqa_legacy: multi_block_mode off by default until 0.13.0, Hopper's QGMMA
+ * XQA from 0.11.0, NVIDIA/TensorRT-LLM@001eaece release-notes.md) keeps the
+ * per-(sequence, head) form on a GPU that has the block form.  Llama-2-7B
+ * on A100 80GB SXM (the shipped fit), TensorRT-LLM, batch 32, 128 + 2048
+ * tokens, FP16: at the ITL's mid-generation step (1152 cached tokens, 32 x
+ * 32 heads of 128) a layer's KV is 32 x 1152 x 2 x 32 x 128 x 2 B = 604.0
+ * MB.  Per-(sequence, head): 12 us + 604.0 MB / (2039 GB/s x 0.8) = 370.27
+ * us + 1024 x 1 us / 108 = 9.48 us: 391.75 us.  By block (MHA: 1024
+ * blocks of one sequence and head; XQA's 8 splits of 1152 tokens would make
+ * 76 waves, over its 8, so none): the KV read 604.0 MB / (2039 GB/s x 0.89)
+ * = 332.82 us, 10 waves of 108 x sqrt(1.75^2 + 35.10^2) = 351.46 us (a
+ * block's 590 kB at 1/108 of the rate: 35.10 us), the dot products 4 x 32
+ * x 1152 x 32 x 128 / (312 TFLOP/s x 0.07) = 27.65 us: 9.2 + cbrt(351.46^3
+ * + 27.65^3) = 360.72 us.  32 layers: the legacy ITL is 32 x (391.75 -
+ * 360.72) us = 0.99 ms longer. */
+static void test_decode_xqa_legacy(void **state)
+{
+    (void)state;
+    const engine_gpu *a = gpu("a100-80gb");
+    double kvb = 32.0 * 1152 * 2 * 32 * 128 * 2, fl = 4.0 * 32 * 1152 * 32 * 128;
+    double t_old = engine_attn_decode_s(a, kvb, 32.0 * 32);
+    double t_blk = engine_attn_decode_gqa_s(a, 32, 1152, 32, 32, 128, 2);
+    print_message("  a100-80gb llama-2-7b b32 1152 tokens: per (seq, head) %.2f us, by block %.2f us\n",
+                  t_old * 1e6, t_blk * 1e6);
+    near(t_old * 1e6, 391.75, 0.001);
+    near(t_blk * 1e6, 360.72, 0.001);
+    near(fl / (312e12 * 0.07) * 1e6, 27.65, 0.001);
+    const engine_framework *trt = preset_find_framework(ts_db, "trt-llm");
+    const engine_framework *vllm = preset_find_framework(ts_db, "vllm");
+    assert_non_null(trt);
+    assert_non_null(vllm);
+    engine_gpu none = *a; /* the same GPU without the block form */
+    none.decode_attn_cta_s = 0;
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "llama-2-7b");
+    assert_non_null(s.model);
+    s.intra = link_("nvlink3");
+    s.gpus = 1;
+    s.batch = 32;
+    s.prompt = 128;
+    s.gen = 2048;
+    s.weight_dtype = ENGINE_FP16;
+    s.kv_dtype = ENGINE_FP16;
+    engine_plan p = {1, 1, 1, 1};
+    engine_result r_leg, r_none, r_new;
+    engine_error err = {{0}};
+    s.framework = trt;
+    s.gpu = a;
+    s.xqa_legacy = 1;
+    assert_int_equal(engine_evaluate(&s, p, &r_leg, &err), 0);
+    s.gpu = &none;
+    assert_int_equal(engine_evaluate(&s, p, &r_none, &err), 0);
+    near(r_leg.itl_s, r_none.itl_s, 0);
+    s.gpu = a;
+    s.xqa_legacy = 0;
+    assert_int_equal(engine_evaluate(&s, p, &r_new, &err), 0);
+    print_message("  TensorRT-LLM ITL: legacy %.3f ms, block form %.3f ms\n", r_leg.itl_s * 1e3,
+                  r_new.itl_s * 1e3);
+    near((r_leg.itl_s - r_new.itl_s) * 1e3, 32 * (t_old - t_blk) * 1e3, 0.02);
+    /* the rule is TensorRT-LLM's: vLLM takes the GPU's form either way */
+    s.framework = vllm;
+    s.xqa_legacy = 1;
+    assert_int_equal(engine_evaluate(&s, p, &r_leg, &err), 0);
+    s.xqa_legacy = 0;
+    assert_int_equal(engine_evaluate(&s, p, &r_new, &err), 0);
+    near(r_leg.itl_s, r_new.itl_s, 0);
 }
 
 static void test_small_kernels(void **state)
@@ -1094,6 +1194,7 @@ int main(void)
         cmocka_unit_test(test_attention_hand),
         cmocka_unit_test(test_attention_prefill_regimes),
         cmocka_unit_test(test_decode_mmha_hand),
+        cmocka_unit_test(test_decode_xqa_legacy),
         cmocka_unit_test(test_small_kernels),
         cmocka_unit_test(test_defaults_hand),
         cmocka_unit_test(test_collective_curves),

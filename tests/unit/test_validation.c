@@ -987,6 +987,57 @@ static void test_trt_local_kv_rows(void **state)
     }
 }
 
+/* The release a TensorRT-LLM row states in its setup ("TRT-LLM 0.8.0",
+ * "TRT-LLM v0.7a"), as minor version x 100 of 0.x; 10000: 1.x or unstated. */
+static int trt_release(const char *setup)
+{
+    const char *p = strstr(setup, "TRT-LLM ");
+    if (!p)
+        return 10000;
+    p += strlen("TRT-LLM ");
+    if (*p == 'v')
+        p++;
+    if (p[0] != '0' || p[1] != '.')
+        return 10000;
+    return atoi(p + 2) * 100;
+}
+
+/* xqa_legacy marks exactly the TensorRT-LLM rows of a release before 0.13
+ * (README "Where the fit applies": multi_block_mode on by default from
+ * 0.13.0, Hopper's QGMMA XQA from 0.11.0): 58 rows (0.5, 0.6.1, 0.7a, 0.8,
+ * 0.9, 0.12).  Such a row keeps the per-(sequence, head) form on the A100
+ * SXM presets' block form: TensorRT-LLM 0.8's Llama-2-7B at batch 32,
+ * 128/2048 on A100 80GB stays at 0.938 (main's) and would be 0.982 by
+ * block. */
+static void test_xqa_legacy_rows(void **state)
+{
+    (void)state;
+    int legacy = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        const val_case *c = &val_cases[i];
+        int trt = c->framework && !strcmp(c->framework, "trt-llm");
+        int old = trt && trt_release(c->setup) < 1300;
+        if (c->xqa_legacy != old)
+            print_message("  %s: xqa_legacy %d, release %d\n", c->id, c->xqa_legacy,
+                          trt_release(c->setup));
+        assert_int_equal(c->xqa_legacy, old);
+        legacy += old;
+    }
+    assert_int_equal(legacy, 58);
+    const val_result *r = result_of("trt08-l2-7b-a100-b32-128-2048");
+    assert_non_null(r);
+    assert_true(r->ok && r->c->xqa_legacy);
+    assert_true(fabs(r->ratio - 0.938) < 0.0015);
+    val_case blk = *r->c;
+    blk.xqa_legacy = 0;
+    val_result rb;
+    val_run_case(ts_db, &blk, &rb);
+    assert_true(rb.ok);
+    print_message("  trt08-l2-7b-a100-b32-128-2048: %.3f legacy, %.3f by block\n", r->ratio,
+                  rb.ratio);
+    assert_true(fabs(rb.ratio - 0.982) < 0.0015);
+}
+
 /* TensorRT-LLM 0.8's Mistral-7B rows: 32 query heads over 8 KV heads
  * (group 4), outside the precompiled XQA kernel of the time (8 query heads
  * a KV head only, [index file-id 3263509163]; 8 or 1 in 2024), so both run
@@ -1072,6 +1123,7 @@ int main(void)
         cmocka_unit_test(test_graph_pad_rows),
         cmocka_unit_test(test_trt_local_kv_rows),
         cmocka_unit_test(test_trt08_mistral_mmha),
+        cmocka_unit_test(test_xqa_legacy_rows),
         cmocka_unit_test(test_falcon_one_allreduce),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

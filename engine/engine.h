@@ -1130,6 +1130,12 @@ double engine_gemm_fp8_block_s(const engine_gpu *g, const engine_calib *c, doubl
  * filled for an invalid scenario, a dense model or an impossible plan. */
 double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tokens,
                           engine_error *err);
+/* The same under a given routing: `hit` of this GPU's experts receive
+ * `pairs` token-expert pairs in all (aiconfigurator's collector routes
+ * round-robin: make validate-kernels); 0 and 0: random routing, as
+ * engine_moe_layer_s.  -1 with err for one of the two 0 or either < 0. */
+double engine_moe_layer_routed_s(const engine_scenario *s, engine_plan plan, double tokens,
+                                 double hit, double pairs, engine_error *err);
 /* Prefill attention over `seqs` sequences of `t` new tokens after `past`
  * cached ones: t0 + (causal FLOPs / (FP16 peak * eta_attn_prefill) +
  * scores * attn_score_s) / wave utilisation + waves * attn_cta_s +

@@ -195,6 +195,8 @@ typedef struct plan_ctx {
     /* MoE as deployed (README "The model"): */
     double slots;     /* physical expert slots: experts + redundant ones (EP plans) */
     double imbalance; /* busiest expert group's routed tokens over the mean */
+    double rr_hit, rr_pairs; /* engine_moe_layer_routed_s: this GPU's experts hit and
+                              * pairs under a given routing (0: random routing) */
     int fuse_ar_norm; /* the norm after each TP all-reduce runs inside it */
     int one_ar;       /* one TP all-reduce a layer (engine_scenario_one_allreduce) */
     int tbo;          /* two-batch overlap of the EP all-to-all */
@@ -1410,6 +1412,10 @@ static double moe_routed(const plan_ctx *c, double T, int all_rows, int shared, 
     double busy = fmin(assign * c->imbalance, pool * fmin(K, local));
     if (busy < assign)
         busy = assign;
+    if (c->rr_hit > 0) { /* a routing given (engine_moe_layer_routed_s) */
+        hit = c->rr_hit;
+        busy = c->rr_pairs;
+    }
     double me = busy / hit; /* tokens per touched expert */
     double f = fe / shard;
     /* the fused MoE's rows: a dispatch brings the pooled tokens with at
@@ -2419,6 +2425,12 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
 double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tokens,
                           engine_error *err)
 {
+    return engine_moe_layer_routed_s(s, plan, tokens, 0, 0, err);
+}
+
+double engine_moe_layer_routed_s(const engine_scenario *s, engine_plan plan, double tokens,
+                                 double hit, double pairs, engine_error *err)
+{
     if (engine_scenario_check(s, err) != 0)
         return -1;
     char reason[ENGINE_REASON_MAX];
@@ -2429,8 +2441,12 @@ double engine_moe_layer_s(const engine_scenario *s, engine_plan plan, double tok
                              plan.ep, reason);
     if (!(tokens > 0))
         return engine_errorf(err, "tokens must be positive");
+    if (!(hit >= 0 && pairs >= 0) || (hit > 0) != (pairs > 0))
+        return engine_errorf(err, "experts hit and pairs must be both positive or both 0");
     plan_ctx c;
     ctx_init(&c, s, plan);
+    c.rr_hit = hit;
+    c.rr_pairs = pairs;
     step_acc a;
     memset(&a, 0, sizeof a);
     a.host = engine_scenario_cuda_graphs(s) ? c.fw->graph_kernel_s : c.fw->launch_s;

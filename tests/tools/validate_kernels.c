@@ -535,7 +535,43 @@ static const moe_dt MOE_DT[] = {
 
 static double vk_w4a16_fixed = -1; /* VK_W4A16's framework fixed cost; -1: the profile's */
 
-/* The engine's time for one moe.csv row, or -1. */
+/* The experts of EP rank 0 that aiconfigurator's collector's "balanced"
+ * routing hits, and their token-expert pairs (collector/helper.py
+ * balanced_logits @095f58a5: stride s = ceil(E / k); token t picks
+ * (t + j s) mod E for j < k when n >= s, else (t s / n + j s) mod E, the
+ * float truncated; TensorRT-LLM gives EP rank 0 the experts [0, E / ep),
+ * fused_moe slot_start = ep_rank x expert_size_per_partition): round-robin,
+ * min(E, n k) experts hit, not random routing's E (1 - (1 - k / E)^n). */
+static void moe_collector_routing(double n, int k, int E, int ep, double *hit, double *pairs)
+{
+    static int cnt[4096];
+    int L = E / (ep > 0 ? ep : 1), s = (E + k - 1) / k, N = (int)n;
+    if (L < 1 || L > 4096 || k < 1) {
+        *hit = *pairs = 0;
+        return;
+    }
+    memset(cnt, 0, sizeof cnt[0] * (size_t)L);
+    long np = 0;
+    for (int t = 0; t < N; t++)
+        for (int j = 0; j < k; j++) {
+            long e = N >= s ? ((long)t + (long)j * s) % E
+                            : (long)fmod((double)t * s / N + (double)j * s, (double)E);
+            if (e < L) {
+                cnt[e]++;
+                np++;
+            }
+        }
+    int h = 0;
+    for (int e = 0; e < L; e++)
+        h += cnt[e] > 0;
+    *hit = h;
+    *pairs = (double)np;
+}
+
+static int moe_random_routing; /* VK_MOE_RANDOM=1: the engine's random routing instead */
+
+/* The engine's time for one moe.csv row under the collector's routing
+ * (moe_collector_routing), or -1. */
 static double moe_pred(const preset_db *db, const engine_gpu *g, const moe_dt *dt, double n,
                        double h, double inter, double topk, double E, int mtp, int mep)
 {
@@ -576,7 +612,12 @@ static double moe_pred(const preset_db *db, const engine_gpu *g, const moe_dt *d
     engine_plan p = {mtp > 1 ? mtp * mep : 1, 1, mtp > 1 ? 1 : mep, mep};
     s.gpus = p.tp * p.dp;
     engine_error err = {{0}};
-    return engine_moe_layer_s(&s, p, n, &err);
+    double hit = 0, pairs = 0;
+    if (!moe_random_routing)
+        moe_collector_routing(n, (int)topk, (int)E, mep, &hit, &pairs);
+    if (!(hit > 0 && pairs > 0))
+        hit = pairs = 0;
+    return engine_moe_layer_routed_s(&s, p, n, hit, pairs, &err);
 }
 
 /* VK_MOE_GRID=DTYPE: the geometric mean of engine over measured per
@@ -797,6 +838,8 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
 {
     engine_gpu gw;
     const engine_gpu *g = moe_gpu(g0, &gw);
+    const char *rr = getenv("VK_MOE_RANDOM");
+    moe_random_routing = rr && atoi(rr) == 1;
     char path[1024];
     snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/moe.csv", root, dir);
     csv c;

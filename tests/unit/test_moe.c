@@ -691,6 +691,40 @@ static void test_moe_layer_s(void **state)
     assert_non_null(strstr(err.msg, "no experts"));
 }
 
+/* engine_moe_layer_routed_s: the same layer under a given routing.
+ * aiconfigurator's collector routes "balanced" round-robin
+ * (collector/helper.py balanced_logits @095f58a5: stride ceil(E / k) = 8
+ * for 32 experts, top 4; below 8 tokens token t picks t x 8 / n + 8 j):
+ * 2 tokens pick experts 0, 8, 16, 24 and 4, 12, 20, 28, so EP rank 0's
+ * experts [0, 8) get 2 pairs on 2 experts, one token each, where random
+ * routing expects 8 x (1 - (1 - 4/32)^2) = 1.875 experts hit. */
+static void test_moe_layer_routed_s(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = goss20b_moe_on_h100(&f, 4);
+    engine_error err = {{0}};
+    engine_plan p4 = {1, 1, 4, 4};
+    double E = 32, K = 4, d = 2880, fe = 2880, T = 0.5; /* 2 tokens over EP4 */
+    double wb = engine_weight_elem_bytes(ENGINE_FP4, 32);
+    double t = engine_moe_layer_routed_s(&s, p4, 2, 2, 2, &err);
+    double hand = sk(&f.g, T * E * 8) + 2 * sk(&f.g, (T + 2) * d * 2) + sk(&f.g, 3 * 2 * fe * 2) +
+                  engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP4, 1, 2 * fe, d, 2, wb, 2) +
+                  engine_grouped_gemm_s(&f.g, NULL, ENGINE_FP4, 1, d, fe, 2, wb, 2);
+    assert_near(t, hand, 1e-12);
+    /* random routing's hit count and pairs give engine_moe_layer_s */
+    double hit = 8 * (1 - pow(1 - K / E, 2));
+    assert_near(engine_moe_layer_routed_s(&s, p4, 2, hit, 2, &err),
+                engine_moe_layer_s(&s, p4, 2, &err), 1e-15);
+    assert_true(engine_moe_layer_routed_s(&s, p4, 2, 0, 0, &err) ==
+                engine_moe_layer_s(&s, p4, 2, &err));
+    assert_true(fabs(t - engine_moe_layer_s(&s, p4, 2, &err)) > 1e-9);
+    /* one of the two given without the other, or negative: -1, a reason */
+    assert_true(engine_moe_layer_routed_s(&s, p4, 2, 2, 0, &err) < 0);
+    assert_non_null(strstr(err.msg, "experts hit"));
+    assert_true(engine_moe_layer_routed_s(&s, p4, 2, -1, -1, &err) < 0);
+}
+
 /* TensorRT-LLM's fused MoE (frameworks.json trt-llm moe_expand; eval.c
  * moe_serial, after moe_kernels.cu runMoe): Qwen3-235B's expert geometry
  * (hidden 4096, 128 experts of 1536, top 8) on an H100 fixture, EP8, 16384
@@ -867,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_fused_ar_norm),
         cmocka_unit_test(test_moe_scenario_errors),
         cmocka_unit_test(test_moe_layer_s),
+        cmocka_unit_test(test_moe_layer_routed_s),
         cmocka_unit_test(test_moe_expand_serial),
         cmocka_unit_test(test_w4a16_token_cost),
         cmocka_unit_test(test_moe_grouped_rate),

@@ -371,6 +371,11 @@ typedef struct engine_gpu {
      * (kernels.c kconst_experts; README "The model", grouped MoE expert
      * GEMMs).  0: the max; else in [1, 16]. */
     double moe_roof_p;
+    /* The row kernels of TensorRT-LLM's CUTLASS fused MoE (routing, sort,
+     * expand, finalize: one thread block per row) as a fraction of HBM
+     * (eval.c moe_serial; README "The model", the fused MoE's row
+     * kernels).  0 = eta_small. */
+    double eta_moe_rows;
 } engine_gpu;
 
 #define ENGINE_CURVE_MAX 24

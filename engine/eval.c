@@ -1278,6 +1278,20 @@ static void moe_small(step_acc *a, const kconst *k, const char *name, double byt
                tm >= t ? ENGINE_BOUND_MEMORY : ENGINE_BOUND_FLOOR);
 }
 
+/* One of the fused MoE's row kernels (moe_serial: routing, input quant,
+ * sort, expand, finalize; one thread block per row): its HBM traffic at
+ * the GPU's row rate (HBM x eta_moe_rows, else eta_small), at least the
+ * kernel floor, and its launch. */
+static void moe_row(step_acc *a, const kconst *k, const char *name, double bytes)
+{
+    double tm = bytes / k->bw_rows;
+    double t = tm > k->floor ? tm : k->floor;
+    kernel(a, t, &a->small);
+    if (a->xt)
+        xt_rec(a->xt, name, ENGINE_KC_SMALL, 0, bytes, t,
+               tm >= t ? ENGINE_BOUND_MEMORY : ENGINE_BOUND_FLOOR);
+}
+
 /* Bytes per element of the activations the grouped expert GEMMs read:
  * TensorRT-LLM's fused MoE quantizes them to the GEMM's input type (FP8:
  * 1; NVFP4: half a byte and one e4m3 scale per 16 elements); 16-bit math
@@ -1317,11 +1331,11 @@ static void moe_serial(const plan_ctx *c, int phase, double own, double rows, do
     double q = blk ? ab : moe_q_bytes(k, ab);
     double q8 = 1.0 + 4.0 / 128.0; /* fp8 and its fp32 scale per 128 */
     if (phase == 0) {
-        small(a, k, "moe routing", own * m->experts * 4.0 * 2.0); /* softmax + top-k */
+        moe_row(a, k, "moe routing", own * m->experts * 4.0 * 2.0); /* softmax + top-k */
         if (q < ab)
-            small(a, k, "moe input quant", own * d * (ab + q));
-        small(a, k, "moe sort", 4.0 * (2.0 * own * K + busy));
-        small(a, k, "moe permute", busy * d * 2.0 * q);
+            moe_row(a, k, "moe input quant", own * d * (ab + q));
+        moe_row(a, k, "moe sort", 4.0 * (2.0 * own * K + busy));
+        moe_row(a, k, "moe permute", busy * d * 2.0 * q);
         if (blk)
             moe_small(a, k, "experts fc1 quant", busy * d * (ab + q8));
     } else if (phase == 1) {
@@ -1329,7 +1343,7 @@ static void moe_serial(const plan_ctx *c, int phase, double own, double rows, do
         if (blk)
             moe_small(a, k, "experts fc2 quant", busy * f * (ab + q8));
     } else {
-        small(a, k, "moe unpermute", (busy + rows) * d * ab); /* and combine */
+        moe_row(a, k, "moe unpermute", (busy + rows) * d * ab); /* and combine */
     }
 }
 

@@ -47,6 +47,7 @@ typedef struct kconst {
     double bw;          /* GEMM weight streaming: HBM x eta_m */
     double bw_kv;       /* decode attention: HBM x eta_kv */
     double bw_small;    /* element-wise kernels: HBM x eta_small */
+    double bw_rows;     /* the CUTLASS fused MoE's row kernels: HBM x eta_moe_rows */
     double bw_attn_io;  /* prefill attention per-token traffic */
     double eta_attn;
     double eta_attn_pre; /* prefill attention's dot products (eta_attn_prefill or eta_attn) */

@@ -273,6 +273,7 @@ static void kconst_per_kernel(kconst *k, const engine_gpu *g, const engine_calib
         k->bw_kv *= r;
         k->bw_kv_cta *= r;
         k->bw_small *= r;
+        k->bw_rows *= r;
         k->bw_attn_io *= r;
     }
     if (c->t0_s > 0) {
@@ -351,6 +352,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->bw = g->hbm_bytes_per_s * eta_m;
     k->bw_kv = g->hbm_bytes_per_s * or_default(g->eta_kv, eta_m);
     k->bw_small = g->hbm_bytes_per_s * or_default(g->eta_small, DEF_ETA_SMALL);
+    k->bw_rows = g->eta_moe_rows > 0 ? g->hbm_bytes_per_s * g->eta_moe_rows : k->bw_small;
     k->bw_attn_io = g->hbm_bytes_per_s * or_default(g->eta_attn_io, DEF_ETA_ATTN_IO);
     k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
     k->eta_attn_pre = or_default(g->eta_attn_prefill, k->eta_attn);
@@ -1040,6 +1042,8 @@ void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, i
         konst(x, name, eta, "fraction", gp, g->source);
     if (k->moe_roof_p > 0) /* kconst_experts' blend (the MXFP4 MoEs keep the max) */
         konst(x, "moe_roof_p", k->moe_roof_p, "1", gp, g->source);
+    if (g->eta_moe_rows > 0) /* moe_serial's row kernels */
+        konst(x, "eta_moe_rows", g->eta_moe_rows, "fraction", gp, g->source);
 }
 
 /* --- public wrappers ------------------------------------------------------ */

@@ -184,6 +184,7 @@ static const field_spec gpu_fields[] = {
     GN("eta_moe_w4a8", 0, FR_FRAC, 1, 1, eta_moe_w4a8),
     GN("moe_w4a8_token_ns", 0, FR_NONNEG, 1000000, 1e-9, moe_w4a8_token_s),
     GN("moe_roof_p", 0, FR_NONNEG, 16, 1, moe_roof_p),
+    GN("eta_moe_rows", 0, FR_FRAC, 1, 1, eta_moe_rows),
     GN("attn_t0_us", 0, FR_NONNEG, 1000000, 1e-6, attn_t0_s),
     GN("attn_cta_us", 0, FR_NONNEG, 1000000, 1e-6, attn_cta_s),
     GN("attn_score_ps", 0, FR_NONNEG, 1000000, 1e-12, attn_score_s),

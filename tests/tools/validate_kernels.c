@@ -816,6 +816,13 @@ static const engine_gpu *moe_gpu(const engine_gpu *g0, engine_gpu *gw)
         gw->eta_moe_w4a8 = atof(em_ov);
         g = gw;
     }
+    /* VK_MOE_ROWS_ETA=x sets every GPU's eta_moe_rows (the CUTLASS fused
+     * MoE's row kernels, a fitting aid) */
+    const char *rows_ov = getenv("VK_MOE_ROWS_ETA");
+    if (rows_ov) {
+        gw->eta_moe_rows = atof(rows_ov);
+        g = gw;
+    }
     /* VK_W4A8_TOKEN=ns replaces the GPU's moe_w4a8_token_ns (a fitting aid) */
     const char *w8 = getenv("VK_W4A8_TOKEN");
     if (w8) {

@@ -784,6 +784,19 @@ static void test_moe_expand_serial(void **state)
                  sk(&f.g, 3 * busy * fe * 2) + gemms;
     assert_near(engine_moe_layer_s(&s, p, n, &err), old, 1e-9);
     assert_true(hand > 1.10 * old); /* the expand and the all-row finalize */
+    /* the GPU's eta_moe_rows (0.3 of HBM here) times the row kernels
+     * (routing, sort, expand, finalize) instead of eta_small; the
+     * activation (streaming rate), the GEMMs and the per-token estimate's
+     * kernels keep theirs */
+    fw.moe_expand = 1;
+    f.g.eta_moe_rows = 0.3;
+    double bw3 = f.g.hbm_bytes_per_s * 0.3, fl = engine_small_kernel_s(&f.g, 0);
+    double rows3 = fmax(n * E * 8 / bw3, fl) + fmax(4 * (2 * n * K + busy) / bw3, fl) +
+                   fmax(busy * d * 4 / bw3, fl) + fmax((busy + n) * d * 2 / bw3, fl);
+    assert_near(engine_moe_layer_s(&s, p, n, &err), rows3 + mk(&f.g, busy * fe * 6) + gemms,
+                1e-9);
+    fw.moe_expand = 0;
+    assert_near(engine_moe_layer_s(&s, p, n, &err), old, 1e-9);
 }
 
 /* The W4A16 MoE's own costs (gpus.json moe_w4a16_token_ns, the trt-llm

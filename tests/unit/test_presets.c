@@ -2032,6 +2032,62 @@ static void test_moe_roof_blend_rows(void **state)
     preset_db_free(db);
 }
 
+/* The CUTLASS fused MoE's row kernels (routing, sort, expand, finalize:
+ * eval.c moe_serial) on H200 at gpus.json eta_moe_rows 0.44 of HBM, not
+ * eta_small's 0.6: set from the narrowest experts' time per routed pair x
+ * hidden (README "The model").  aiconfigurator-core 0.12.0 perf data
+ * h200_sxm moe.csv, bfloat16 moe_torch_flow_cutlass, balanced, every row
+ * of an expert 16 wide at 16384 tokens: hidden 2048, 256 experts of 512,
+ * top 8, moe_tp 32, moe_ep 1 / 2 / 4 / 8: 1.23678 / 0.701456 / 0.415771 /
+ * 0.195109 ms (512 tokens an expert: every expert hit, the collector's
+ * round-robin and random routing alike).  The engine (plan tp = moe_tp x
+ * moe_ep, ep = moe_ep, as validate_kernels.c) is 0.90 / 0.84 / 0.79 / 1.01
+ * of them with the key, 0.73 / 0.68 / 0.64 / 0.81 at eta_small. */
+static void test_moe_rows_rate_h200(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_gpu *h200 = preset_find_gpu(db, "h200");
+    const engine_framework *trt = preset_find_framework(db, "trt-llm");
+    assert_true(h200 && trt && fabs(h200->eta_moe_rows - 0.44) < 1e-12);
+    engine_gpu g6 = *h200;
+    g6.eta_moe_rows = 0; /* eta_small's 0.6 */
+    engine_model m = *preset_find_model(db, "gpt-oss-120b");
+    m.hidden = 2048;
+    m.moe_ffn = m.ffn = 512;
+    m.top_k = 8;
+    m.experts = 256;
+    m.shared_experts = 0;
+    m.gated_mlp = 1;
+    m.heads = m.kv_heads = 4096;
+    m.head_dim = 64;
+    m.has_weight_dtype = 0;
+    m.weight_block = 0;
+    const int ep[4] = {1, 2, 4, 8};
+    const double meas[4] = {1.23678e-3, 0.701456e-3, 0.415771e-3, 0.195109e-3};
+    for (int i = 0; i < 4; i++) {
+        engine_scenario s;
+        engine_scenario_defaults(&s);
+        s.model = &m;
+        s.intra = preset_find_link(db, "nvlink4");
+        s.framework = trt;
+        s.weight_dtype = s.act_dtype = s.kv_dtype = ENGINE_BF16;
+        s.moe_imbalance = 1.0;
+        s.prompt = s.gen = 128;
+        s.gpus = 32 * ep[i];
+        engine_plan p = {32 * ep[i], 1, 1, ep[i]};
+        engine_error err = {{0}};
+        s.gpu = h200;
+        double r = engine_moe_layer_s(&s, p, 16384, &err) / meas[i];
+        s.gpu = &g6;
+        double r6 = engine_moe_layer_s(&s, p, 16384, &err) / meas[i];
+        print_message("  ep %d: %.2f (%.2f at eta_small)\n", ep[i], r, r6);
+        assert_true(r > 0.75 && r < 1.05);
+        assert_true(r6 > 0 && r6 < 0.85 && fabs(r - 1) < fabs(r6 - 1));
+    }
+    preset_db_free(db);
+}
+
 /* Issue 11, MXFP4: gpt-oss-120b's experts at 4 bits plus an E8M0 scale
  * per 32 (0.53125 B a weight); attention (attn_16bit: the checkpoint's
  * modules_to_not_convert), embedding, head, router and norms at 16 bits.
@@ -2351,6 +2407,7 @@ int main(void)
         cmocka_unit_test(test_w4a16_moe_presets),
         cmocka_unit_test(test_moe_grouped_rates),
         cmocka_unit_test(test_moe_roof_blend_rows),
+        cmocka_unit_test(test_moe_rows_rate_h200),
         cmocka_unit_test(test_moe_w4a8_rows),
         cmocka_unit_test(test_moe_expand_rows),
         cmocka_unit_test(test_attn_cta_cost),

@@ -154,6 +154,7 @@ static cJSON *gpu_json(const engine_gpu *g)
     cli_json_add_number(o, "eta_moe_w4a8", g->eta_moe_w4a8);
     cli_json_add_number(o, "moe_w4a8_token_s", g->moe_w4a8_token_s);
     cli_json_add_number(o, "moe_roof_p", g->moe_roof_p);
+    cli_json_add_number(o, "eta_moe_rows", g->eta_moe_rows);         /* 0: eta_small */
     cli_json_add_number(o, "fp32_flops", g->fp32_flops);             /* 0: none */
     cli_json_add_number(o, "l2_bytes_per_s", g->l2_bytes_per_s);     /* 0: none */
     cli_json_add_number(o, "fp16_acc16_flops", g->fp16_acc16_flops); /* 0: no split */

@@ -3,6 +3,7 @@
  * published configurations copied from shared/reference/hardware-and-
  * models.md, so engine tests do not depend on the preset loader.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "support_models.h"
@@ -102,6 +103,19 @@ engine_model tm_deepseek_v3(void)
     m.qk_nope_dim = 128;
     m.qk_rope_dim = 64;
     m.v_head_dim = 128;
+    return m;
+}
+
+engine_model tm_tiny(engine_model m, const char *name)
+{
+    snprintf(m.name, sizeof m.name, "%s", name);
+    m.hidden = 256;
+    m.heads = 4;
+    m.kv_heads = 2;
+    m.head_dim = 64;
+    m.ffn = 512;
+    if (m.experts > 0)
+        m.moe_ffn = 512;
     return m;
 }
 

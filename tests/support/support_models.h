@@ -18,6 +18,10 @@ engine_model tm_gpt3(void);
 engine_model tm_falcon_180b(void);
 engine_model tm_mixtral_8x7b(void);
 engine_model tm_deepseek_v3(void);
+/* m shrunk for a calibration that runs in a test on the CPU, named name:
+ * hidden 256, 4 heads of 64, 2 KV heads, FFN 512 (an MoE's experts too);
+ * its layers and the rest kept. */
+engine_model tm_tiny(engine_model m, const char *name);
 engine_gpu tg_h100(void);
 engine_gpu tg_with_memory(double gb);
 engine_link tl_link(double alpha_s, double gbs);

@@ -850,13 +850,7 @@ static void test_blas_missing(void **state)
 static void test_cpu_sweep_end_to_end(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    snprintf(m.name, sizeof m.name, "tiny");
-    m.hidden = 256;
-    m.heads = 4;
-    m.kv_heads = 2;
-    m.head_dim = 64;
-    m.ffn = 512;
+    engine_model m = tm_tiny(tm_llama3_8b(), "tiny");
     m.layers = 4;
     calib_opts o;
     quick_opts(&o, CALIB_BACKEND_CPU, NULL, &m);
@@ -940,6 +934,28 @@ static void fake_roofline(void)
     ts_fake.copy_bw = 0.25e12;
     ts_fake.launch_s = 4e-6;
     ts_fake.graph_s = 1.5e-6;
+}
+
+/* The fake table reset as an sm_90 with cublasLt on fake_roofline, its fp8
+ * GEMMs at efficiency 0.6. */
+static calib_cuda_api fake_lt(void)
+{
+    calib_cuda_api api = ts_fake_cuda_reset();
+    ts_fake_cuda_lt(&api);
+    fake_roofline();
+    ts_fake.eff_fp8 = 0.6;
+    return api;
+}
+
+/* r <- the full calibration (no --quick) of m through fake_lt's table. */
+static void fake_lt_full_run(const engine_model *m, calib_result *r)
+{
+    calib_cuda_api api = fake_lt();
+    calib_opts o;
+    quick_opts(&o, CALIB_BACKEND_CUDA, &api, m);
+    o.quick = 0;
+    engine_error err = {{0}};
+    assert_int_equal(calib_run(&o, r, &err), CALIB_OK);
 }
 
 typedef struct cancel_at {
@@ -1081,17 +1097,9 @@ static const calib_kpoint *find_dt(const calib_result *r, const char *op, const 
 static void test_cuda_fake_full(void **state)
 {
     (void)state;
-    calib_cuda_api api = ts_fake_cuda_reset();
-    ts_fake_cuda_lt(&api);
-    fake_roofline();
-    ts_fake.eff_fp8 = 0.6;
     engine_model m = tm_llama3_8b();
-    calib_opts o;
-    quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
-    o.quick = 0;
     calib_result r;
-    engine_error err = {{0}};
-    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    fake_lt_full_run(&m, &r);
     assert_int_equal(r.n_kpoints, 3 * 15 * 4 * 4 + 5 + 1 + 12 + 2);
     assert_int_equal(ts_fake.lt_matmuls, 15 * 4 * 4 * 6); /* warm-up + 5 each */
     assert_int_equal(ts_fake.gemms_bf16, 15 * 4 * 4 * 6);
@@ -1134,11 +1142,6 @@ static void test_cuda_fake_full(void **state)
     calib_result_free(&r);
 }
 
-/* fp8 GEMMs through the fake cublasLt: on an sm_90 device every model GEMM
- * is timed again in fp8 (E4M3, 1-byte operands) and fitted with its own
- * efficiency against the fp8 roof (2 x the 16-bit estimate: 81.92
- * TFLOP/s): the fake's 0.6 comes back within 2 %, the 16-bit constants
- * unchanged; every descriptor is destroyed.  sm_80: no fp8, said. */
 /* A tiny MoE model (hidden 256, 8 experts of FFN 512, top-2) on OpenBLAS
  * at TP 1: the grouped points are a loop of cblas_sgemm, one per expert
  * (calls = experts), said in the note, and become the engine's grouped
@@ -1147,14 +1150,7 @@ static void test_cuda_fake_full(void **state)
 static void test_cpu_grouped_moe(void **state)
 {
     (void)state;
-    engine_model m = tm_mixtral_8x7b();
-    snprintf(m.name, sizeof m.name, "tiny-moe");
-    m.hidden = 256;
-    m.heads = 4;
-    m.kv_heads = 2;
-    m.head_dim = 64;
-    m.ffn = 512;
-    m.moe_ffn = 512;
+    engine_model m = tm_tiny(tm_mixtral_8x7b(), "tiny-moe");
     m.layers = 2;
     calib_opts o;
     quick_opts(&o, CALIB_BACKEND_CPU, NULL, &m);
@@ -1400,17 +1396,9 @@ static void test_cuda_fake_bf16(void **state)
 static void test_cuda_fake_bf16_moe_dense(void **state)
 {
     (void)state;
-    calib_cuda_api api = ts_fake_cuda_reset();
-    ts_fake_cuda_lt(&api);
-    fake_roofline();
-    ts_fake.eff_fp8 = 0.6;
     engine_model m = tm_deepseek_v3();
-    calib_opts o;
-    quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
-    o.quick = 0;
     calib_result r;
-    engine_error err = {{0}};
-    assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    fake_lt_full_run(&m, &r);
     int n16 = 0, nbf = 0, gbf[9] = {0};
     for (int i = 0; i < r.n_kpoints; i++) {
         const calib_kpoint *p = &r.kpoints[i];
@@ -1439,13 +1427,16 @@ static void test_cuda_fake_bf16_moe_dense(void **state)
     calib_result_free(&r);
 }
 
+/* fp8 GEMMs through the fake cublasLt: on an sm_90 device every model GEMM
+ * is timed again in fp8 (E4M3, 1-byte operands) and fitted with its own
+ * efficiency against the fp8 roof (2 x the 16-bit estimate: 81.92
+ * TFLOP/s): the fake's 0.6 comes back within 2 %, the 16-bit constants
+ * unchanged; every descriptor is destroyed.  A shape cublasLt refuses is
+ * left out and said; sm_80: no fp8, said. */
 static void test_cuda_fake_fp8(void **state)
 {
     (void)state;
-    calib_cuda_api api = ts_fake_cuda_reset();
-    ts_fake_cuda_lt(&api);
-    fake_roofline();
-    ts_fake.eff_fp8 = 0.6;
+    calib_cuda_api api = fake_lt();
     engine_model m = tm_llama3_8b();
     calib_opts o;
     quick_opts(&o, CALIB_BACKEND_CUDA, &api, &m);
@@ -1473,10 +1464,7 @@ static void test_cuda_fake_fp8(void **state)
 
     /* cublasLt refusing the fp8 shapes of k = 14336 (the down GEMM at TP1):
      * those 7 points are left out and said, the run goes on */
-    api = ts_fake_cuda_reset();
-    ts_fake_cuda_lt(&api);
-    fake_roofline();
-    ts_fake.eff_fp8 = 0.6;
+    api = fake_lt();
     ts_fake.lt_fail_k = 14336;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
     assert_int_equal(r.per_kernel.fp8_points, 7 * 4 * 4 - 7);

@@ -187,13 +187,7 @@ static void test_counts_match_fake_cuda(void **state)
 static void test_counts_match_cpu(void **state)
 {
     (void)state;
-    engine_model m = tm_llama3_8b();
-    snprintf(m.name, sizeof m.name, "tiny");
-    m.hidden = 256;
-    m.heads = 4;
-    m.kv_heads = 2;
-    m.head_dim = 64;
-    m.ffn = 512;
+    engine_model m = tm_tiny(tm_llama3_8b(), "tiny");
     calib_opts o;
     plan_opts(&o, &m, 1, 1);
     o.backend = CALIB_BACKEND_CPU;

@@ -243,6 +243,33 @@ static calib_nccl_api fake_nccl(void)
                             NULL,           fn_now};
 }
 
+/* *api <- the fake CUDA table on two GPUs, *nc <- the fake NCCL, both reset. */
+static void two_fake_gpus(calib_cuda_api *api, calib_nccl_api *nc)
+{
+    *api = ts_fake_cuda_reset();
+    ts_fake.count = 2;
+    *nc = fake_nccl();
+}
+
+/* o <- a calibration through them (two_fake_gpus), every phase. */
+static void nccl_opts(calib_opts *o, calib_cuda_api *api, calib_nccl_api *nc)
+{
+    two_fake_gpus(api, nc);
+    calib_opts_defaults(o);
+    o->backend = CALIB_BACKEND_CUDA;
+    o->cuda = api;
+    o->nccl = nc;
+}
+
+static const calib_plan_phase *plan_phase(const calib_plan *p, const char *name)
+{
+    for (int i = 0; i < p->n_phases; i++)
+        if (!strcmp(p->phase[i].name, name))
+            return &p->phase[i];
+    fail_msg("no plan phase %s", name);
+    return NULL;
+}
+
 static const cJSON *coll_entry(const cJSON *root, const char *op)
 {
     const cJSON *c;
@@ -264,14 +291,10 @@ static void test_cuda_nccl_collectives(void **state)
 {
     (void)state;
 #ifdef SHARDSCOPE_HAVE_CUDA
-    calib_cuda_api api = ts_fake_cuda_reset();
-    ts_fake.count = 2;
-    calib_nccl_api nc = fake_nccl();
+    calib_cuda_api api;
+    calib_nccl_api nc;
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CUDA;
-    o.cuda = &api;
-    o.nccl = &nc;
+    nccl_opts(&o, &api, &nc);
     o.quick = 1;
     calib_result r;
     engine_error err = {{0}};
@@ -342,9 +365,7 @@ static void test_cuda_nccl_collectives(void **state)
 
     /* an NCCL without ncclAllGather: that sweep is skipped, said, the
      * all-to-all still runs */
-    api = ts_fake_cuda_reset();
-    ts_fake.count = 2;
-    nc = fake_nccl();
+    two_fake_gpus(&api, &nc);
     nc.all_gather = NULL;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
     assert_int_equal(r.n_allgather, 0);
@@ -354,9 +375,7 @@ static void test_cuda_nccl_collectives(void **state)
 
     /* an ncclRecv that fails: the all-to-all sweep is left out with a note
      * naming the call and its code; the all-gather before it is kept */
-    api = ts_fake_cuda_reset();
-    ts_fake.count = 2;
-    nc = fake_nccl();
+    two_fake_gpus(&api, &nc);
     nc.recv = fn_recv_fails;
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
     assert_int_equal(r.n_allgather, 9);
@@ -390,14 +409,10 @@ static void test_cuda_nccl_full_sizes(void **state)
 {
     (void)state;
 #ifdef SHARDSCOPE_HAVE_CUDA
-    calib_cuda_api api = ts_fake_cuda_reset();
-    ts_fake.count = 2;
-    calib_nccl_api nc = fake_nccl();
+    calib_cuda_api api;
+    calib_nccl_api nc;
     calib_opts o;
-    calib_opts_defaults(&o);
-    o.backend = CALIB_BACKEND_CUDA;
-    o.cuda = &api;
-    o.nccl = &nc;
+    nccl_opts(&o, &api, &nc);
     calib_result r;
     engine_error err = {{0}};
     assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
@@ -416,18 +431,12 @@ static void test_cuda_nccl_full_sizes(void **state)
     engine_link l = tl_link(1e-6, 400);
     assert_int_equal(calib_plan_build(&o, &g, &l, 2, &pl, &err), 0);
     assert_int_equal(pl.kernels, r.n_points + r.n_comm + r.n_p2p + r.n_allgather + r.n_alltoall);
-    int ar = -1, ag = -1;
-    for (int i = 0; i < pl.n_phases; i++) {
-        if (!strcmp(pl.phase[i].name, "NCCL all-reduce"))
-            ar = i;
-        if (!strcmp(pl.phase[i].name, "NCCL all-gather"))
-            ag = i;
-    }
-    assert_true(ar >= 0 && ag >= 0);
-    assert_int_equal(pl.phase[ar].kernels, 11);
-    assert_int_equal(pl.phase[ar].runs, 4 * (6 * 20 + 3 * 5 + 2 * 2));
-    assert_int_equal(fn.all_reduce, 2 * pl.phase[ar].runs);
-    assert_int_equal(fn.all_gather, 2 * pl.phase[ag].runs);
+    const calib_plan_phase *ar = plan_phase(&pl, "NCCL all-reduce");
+    const calib_plan_phase *ag = plan_phase(&pl, "NCCL all-gather");
+    assert_int_equal(ar->kernels, 11);
+    assert_int_equal(ar->runs, 4 * (6 * 20 + 3 * 5 + 2 * 2));
+    assert_int_equal(fn.all_reduce, 2 * ar->runs);
+    assert_int_equal(fn.all_gather, 2 * ag->runs);
     char *text = calib_result_to_json(&r);
     assert_non_null(text);
     calib_result back;

@@ -157,12 +157,18 @@ static const struct {
     {"rtx_pro_6000_server", "rtx-pro-6000", "pcie5"},
 };
 
-static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
+/* c <- ROOT/aiconfigurator-perf/DIR/FILE: 0, or -1 where it cannot be read. */
+static int aic_open(csv *c, const char *root, const char *dir, const char *file)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/gemm.csv", root, dir);
+    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/%s", root, dir, file);
+    return csv_open(c, path);
+}
+
+static void aic_gemm(const char *root, const char *dir, const engine_gpu *g)
+{
     csv c;
-    if (csv_open(&c, path) != 0)
+    if (aic_open(&c, root, dir, "gemm.csv") != 0)
         return;
     int im = csv_idx(&c, "m"), in = csv_idx(&c, "n"), ik = csv_idx(&c, "k");
     int id = csv_idx(&c, "gemm_dtype"), il = csv_idx(&c, "latency");
@@ -224,11 +230,9 @@ static void aic_gemm_by_m(const char *root, const char *dir, const engine_gpu *g
     } DT[] = {{"bfloat16", ENGINE_BF16, 2},
               {"fp8", ENGINE_FP8, 1},
               {"int4_wo", ENGINE_INT4, 0.51953125}};
-    char path[1024];
-    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/gemm.csv", root, dir);
     for (int i = 0; i < 3; i++) {
         csv c;
-        if (csv_open(&c, path) != 0)
+        if (aic_open(&c, root, dir, "gemm.csv") != 0)
             return;
         int im = csv_idx(&c, "m"), in = csv_idx(&c, "n"), ik = csv_idx(&c, "k");
         int id = csv_idx(&c, "gemm_dtype"), il = csv_idx(&c, "latency");
@@ -296,85 +300,101 @@ static void len_print(len_grid *lg, const char *dir, const char *what)
     memset(lg, 0, sizeof *lg);
 }
 
+/* aic_attention's figures of one GPU folder. */
+typedef struct attn_accs {
+    acc pre, dec, dec8;
+    acc goss[2][2]; /* gpt-oss decode: [fp8 KV][global, 128-token window] */
+    acc gpre[2];    /* gpt-oss prefill: global, 128-token window */
+    len_grid blen[2]; /* --attn-by-len: bf16, fp8 KV */
+} attn_accs;
+
+/* context_attention.csv's bf16 torch_flow rows: global ones in x->pre,
+ * gpt-oss's layers at TP1 (global and sliding) in x->gpre. */
+static void attn_prefill_rows(csv *c, const engine_gpu *g, attn_accs *x)
+{
+    int ib = csv_idx(c, "batch_size"), is = csv_idx(c, "isl"), ih = csv_idx(c, "num_heads");
+    int ikv = csv_idx(c, "num_key_value_heads"), id = csv_idx(c, "head_dim");
+    int iw = csv_idx(c, "window_size"), ia = csv_idx(c, "attn_dtype");
+    int ikd = csv_idx(c, "kv_cache_dtype"), il = csv_idx(c, "latency");
+    int isrc = csv_idx(c, "kernel_source");
+    while (csv_next(c)) {
+        double w = num(c, iw);
+        if (num(c, ih) == 64 && num(c, ikv) == 8 && num(c, id) == 64 && (w == 0 || w == 128) &&
+            !strcmp(str(c, ia), "bfloat16") && !strcmp(str(c, ikd), "bfloat16") &&
+            !strcmp(str(c, isrc), "torch_flow"))
+            /* gpt-oss's layers at TP1, global and sliding */
+            acc_add(&x->gpre[w > 0],
+                    engine_attn_prefill_window_s(g, num(c, ib), num(c, is), 0, w, 0, 64, 8, 64,
+                                                 64, 2.0),
+                    num(c, il) * 1e-3);
+        if (w != 0 || strcmp(str(c, ia), "bfloat16") || strcmp(str(c, ikd), "bfloat16") ||
+            strcmp(str(c, isrc), "torch_flow"))
+            continue;
+        double d = num(c, id);
+        acc_add(&x->pre,
+                engine_attn_prefill_s(g, num(c, ib), num(c, is), 0, num(c, ih), num(c, ikv), d,
+                                      d, 2.0),
+                num(c, il) * 1e-3);
+    }
+}
+
+/* generation_attention.csv's bf16-math torch_flow rows by KV dtype:
+ * x->dec / x->dec8 (and x->blen), gpt-oss's layers at TP1 in x->goss. */
+static void attn_decode_rows(csv *c, const char *dir, const engine_gpu *g, attn_accs *x)
+{
+    int ib = csv_idx(c, "batch_size"), ist = csv_idx(c, "step"), ih = csv_idx(c, "num_heads");
+    int ikv = csv_idx(c, "num_key_value_heads"), id = csv_idx(c, "head_dim");
+    int iw = csv_idx(c, "window_size"), ia = csv_idx(c, "attn_dtype");
+    int ikd = csv_idx(c, "kv_cache_dtype"), il = csv_idx(c, "latency");
+    int isl = csv_idx(c, "isl"), isrc = csv_idx(c, "kernel_source");
+    while (csv_next(c)) {
+        /* GQA ratios of today's models (h/kv <= 16); A100's GQA rows
+         * run faster than its HBM allows and are left out (MHA only). */
+        double h = num(c, ih), kv = num(c, ikv), w = num(c, iw), b = num(c, ib);
+        int f8 = !strcmp(str(c, ikd), "fp8");
+        if (strcmp(str(c, ia), "bfloat16") || (!f8 && strcmp(str(c, ikd), "bfloat16")) ||
+            strcmp(str(c, isrc), "torch_flow"))
+            continue;
+        /* a sliding layer reads its window */
+        double ctx = num(c, isl) + num(c, ist);
+        if (w > 0 && ctx > w)
+            ctx = w;
+        double t = engine_attn_decode_gqa_s(g, b, ctx, h, kv, num(c, id), f8 ? 1.0 : 2.0);
+        if (h == 64 && kv == 8 && num(c, id) == 64 && (w == 0 || w == 128))
+            acc_add(&x->goss[f8][w > 0], t, num(c, il) * 1e-3); /* gpt-oss's layers at TP1 */
+        if (w != 0 || h / kv > 16 || (!strcmp(dir, "a100_sxm") && h != kv))
+            continue;
+        acc_add(f8 ? &x->dec8 : &x->dec, t, num(c, il) * 1e-3);
+        if (by_len)
+            len_add(&x->blen[f8], b, ctx, t, num(c, il) * 1e-3);
+    }
+}
+
 static void aic_attention(const char *root, const char *dir, const engine_gpu *g)
 {
-    static len_grid blen[2]; /* --attn-by-len: bf16, fp8 KV */
-    char path[1024];
-    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/context_attention.csv", root, dir);
+    static attn_accs x;
+    memset(&x, 0, sizeof x);
     csv c;
-    acc pre = {0}, dec = {0};
-    acc goss[2][2] = {{{0}}}; /* gpt-oss decode: [fp8 KV][global, 128-token window] */
-    acc gpre[2] = {{0}};      /* gpt-oss prefill: global, 128-token window */
-    if (csv_open(&c, path) == 0) {
-        int ib = csv_idx(&c, "batch_size"), is = csv_idx(&c, "isl"), ih = csv_idx(&c, "num_heads");
-        int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
-        int iw = csv_idx(&c, "window_size"), ia = csv_idx(&c, "attn_dtype");
-        int ikd = csv_idx(&c, "kv_cache_dtype"), il = csv_idx(&c, "latency");
-        int isrc = csv_idx(&c, "kernel_source");
-        while (csv_next(&c)) {
-            double w = num(&c, iw);
-            if (num(&c, ih) == 64 && num(&c, ikv) == 8 && num(&c, id) == 64 &&
-                (w == 0 || w == 128) && !strcmp(str(&c, ia), "bfloat16") &&
-                !strcmp(str(&c, ikd), "bfloat16") && !strcmp(str(&c, isrc), "torch_flow"))
-                /* gpt-oss's layers at TP1, global and sliding */
-                acc_add(&gpre[w > 0],
-                        engine_attn_prefill_window_s(g, num(&c, ib), num(&c, is), 0, w, 0, 64, 8,
-                                                     64, 64, 2.0),
-                        num(&c, il) * 1e-3);
-            if (w != 0 || strcmp(str(&c, ia), "bfloat16") ||
-                strcmp(str(&c, ikd), "bfloat16") || strcmp(str(&c, isrc), "torch_flow"))
-                continue;
-            double d = num(&c, id);
-            acc_add(&pre,
-                    engine_attn_prefill_s(g, num(&c, ib), num(&c, is), 0, num(&c, ih),
-                                          num(&c, ikv), d, d, 2.0),
-                    num(&c, il) * 1e-3);
-        }
+    if (aic_open(&c, root, dir, "context_attention.csv") == 0) {
+        attn_prefill_rows(&c, g, &x);
         fclose(c.f);
     }
-    acc dec8 = {0};
-    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/generation_attention.csv", root, dir);
-    if (csv_open(&c, path) == 0) {
-        int ib = csv_idx(&c, "batch_size"), ist = csv_idx(&c, "step"), ih = csv_idx(&c, "num_heads");
-        int ikv = csv_idx(&c, "num_key_value_heads"), id = csv_idx(&c, "head_dim");
-        int iw = csv_idx(&c, "window_size"), ia = csv_idx(&c, "attn_dtype");
-        int ikd = csv_idx(&c, "kv_cache_dtype"), il = csv_idx(&c, "latency");
-        int isl = csv_idx(&c, "isl"), isrc = csv_idx(&c, "kernel_source");
-        while (csv_next(&c)) {
-            /* GQA ratios of today's models (h/kv <= 16); A100's GQA rows
-             * run faster than its HBM allows and are left out (MHA only). */
-            double h = num(&c, ih), kv = num(&c, ikv), w = num(&c, iw), b = num(&c, ib);
-            int f8 = !strcmp(str(&c, ikd), "fp8");
-            if (strcmp(str(&c, ia), "bfloat16") || (!f8 && strcmp(str(&c, ikd), "bfloat16")) ||
-                strcmp(str(&c, isrc), "torch_flow"))
-                continue;
-            /* a sliding layer reads its window */
-            double ctx = num(&c, isl) + num(&c, ist);
-            if (w > 0 && ctx > w)
-                ctx = w;
-            double t = engine_attn_decode_gqa_s(g, b, ctx, h, kv, num(&c, id), f8 ? 1.0 : 2.0);
-            if (h == 64 && kv == 8 && num(&c, id) == 64 && (w == 0 || w == 128))
-                acc_add(&goss[f8][w > 0], t, num(&c, il) * 1e-3); /* gpt-oss's layers at TP1 */
-            if (w != 0 || h / kv > 16 || (!strcmp(dir, "a100_sxm") && h != kv))
-                continue;
-            acc_add(f8 ? &dec8 : &dec, t, num(&c, il) * 1e-3);
-            if (by_len)
-                len_add(&blen[f8], b, ctx, t, num(&c, il) * 1e-3);
-        }
+    if (aic_open(&c, root, dir, "generation_attention.csv") == 0) {
+        attn_decode_rows(&c, dir, g, &x);
         fclose(c.f);
     }
-    acc_print("aiconfigurator attn", dir, "prefill (bf16)", &pre);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss prefill global", &gpre[0]);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss prefill win 128", &gpre[1]);
-    acc_print("aiconfigurator attn", dir, "decode (bf16 KV)", &dec);
-    acc_print("aiconfigurator attn", dir, "decode (fp8 KV)", &dec8);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss decode global", &goss[0][0]);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss decode win 128", &goss[0][1]);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV global", &goss[1][0]);
-    acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV win 128", &goss[1][1]);
+    acc_print("aiconfigurator attn", dir, "prefill (bf16)", &x.pre);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss prefill global", &x.gpre[0]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss prefill win 128", &x.gpre[1]);
+    acc_print("aiconfigurator attn", dir, "decode (bf16 KV)", &x.dec);
+    acc_print("aiconfigurator attn", dir, "decode (fp8 KV)", &x.dec8);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss decode global", &x.goss[0][0]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss decode win 128", &x.goss[0][1]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV global", &x.goss[1][0]);
+    acc_print("aiconfigurator attn", dir, "  gpt-oss fp8 KV win 128", &x.goss[1][1]);
     if (by_len) {
-        len_print(&blen[0], dir, "bf16 KV");
-        len_print(&blen[1], dir, "fp8 KV");
+        len_print(&x.blen[0], dir, "bf16 KV");
+        len_print(&x.blen[1], dir, "fp8 KV");
     }
 }
 
@@ -422,10 +442,8 @@ static void pbl_print(const char *dir, acc by_dt[PBL_ND][PBL_NT], acc *by_b, acc
 
 static void aic_prefill_by_len(const char *root, const char *dir, const engine_gpu *g)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/context_attention.csv", root, dir);
     csv c;
-    if (csv_open(&c, path) != 0)
+    if (aic_open(&c, root, dir, "context_attention.csv") != 0)
         return;
     static acc by_dt[PBL_ND][PBL_NT], by_b[PBL_NB], win[PBL_NT];
     int ib = csv_idx(&c, "batch_size"), is = csv_idx(&c, "isl"), ih = csv_idx(&c, "num_heads");
@@ -458,10 +476,8 @@ static void aic_prefill_by_len(const char *root, const char *dir, const engine_g
 
 static void aic_nccl(const char *root, const char *dir, const engine_link *l)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/nccl.csv", root, dir);
     csv c;
-    if (!l || csv_open(&c, path) != 0)
+    if (!l || aic_open(&c, root, dir, "nccl.csv") != 0)
         return;
     int io = csv_idx(&c, "op_name"), idt = csv_idx(&c, "nccl_dtype"), ig = csv_idx(&c, "num_gpus");
     int is = csv_idx(&c, "message_size"), il = csv_idx(&c, "latency");
@@ -847,10 +863,8 @@ static void aic_moe(const preset_db *db, const char *root, const char *dir, cons
     const engine_gpu *g = moe_gpu(g0, &gw);
     const char *rr = getenv("VK_MOE_RANDOM");
     moe_random_routing = rr && atoi(rr) == 1;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/aiconfigurator-perf/%s/moe.csv", root, dir);
     csv c;
-    if (csv_open(&c, path) != 0)
+    if (aic_open(&c, root, dir, "moe.csv") != 0)
         return;
     int isrc = csv_idx(&c, "kernel_source"), id = csv_idx(&c, "moe_dtype");
     int in = csv_idx(&c, "num_tokens"), ih = csv_idx(&c, "hidden_size");

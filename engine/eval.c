@@ -1017,26 +1017,18 @@ static void attn_rec(step_acc *a, const step_shape *sp, const kcost *x)
     xt_rec(a->xt, name, ENGINE_KC_ATTN, x->flops, x->bytes, x->time, x->bound);
 }
 
-/* Decode attention reading kvb bytes of KV cache with fl FLOPs. */
-static void attn_decode(step_acc *a, const kconst *k, const step_shape *sp, double kvb,
-                        double fl, double seq_heads)
+/* Decode attention reading kvb bytes of KV cache with fl FLOPs: GQA/MHA
+ * by thread block for the shape d (kc_attn_decode_gqa), or, d NULL, over
+ * seq_heads (sequence, head) pairs (kc_attn_decode: MLA). */
+static void attn_decode(step_acc *a, const kconst *k, const step_shape *sp, const kdecode *d,
+                        double kvb, double fl, double seq_heads)
 {
-    double t = kc_attn_decode(k, kvb, fl, seq_heads);
+    double t = d ? kc_attn_decode_gqa(k, d, kvb, fl) : kc_attn_decode(k, kvb, fl, seq_heads);
     kernel(a, t, &a->attn);
     if (a->xt) {
-        kcost x = {t, fl, kvb, kc_attn_decode_bound(k, kvb, fl, seq_heads)};
-        attn_rec(a, sp, &x);
-    }
-}
-
-/* GQA/MHA decode attention by thread block (kc_attn_decode_gqa). */
-static void attn_decode_gqa(step_acc *a, const kconst *k, const step_shape *sp, const kdecode *d,
-                            double kvb, double fl)
-{
-    double t = kc_attn_decode_gqa(k, d, kvb, fl);
-    kernel(a, t, &a->attn);
-    if (a->xt) {
-        kcost x = {t, fl, kvb, kc_attn_decode_gqa_bound(k, d, kvb, fl)};
+        kcost x = {t, fl, kvb,
+                   d ? kc_attn_decode_gqa_bound(k, d, kvb, fl)
+                     : kc_attn_decode_bound(k, kvb, fl, seq_heads)};
         attn_rec(a, sp, &x);
     }
 }
@@ -1158,7 +1150,7 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
         double ctx = sp->past + sp->t;
         double kvb = (sp->seqs * ctx + sp->pad) * lat * c->kv_b;
         double fl = 2.0 * (sp->seqs * ctx + sp->pad) * heads * (lat + m->kv_lora_rank) * sp->t;
-        attn_decode(a, k, sp, kvb, fl, (sp->seqs + sp->pad) * heads);
+        attn_decode(a, k, sp, NULL, kvb, fl, (sp->seqs + sp->pad) * heads);
     } else {
         kcost x;
         kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, 0, 0, heads, heads, qk,
@@ -1207,7 +1199,7 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
             attn_rec(a, sp, &x);
         } else {
             kdecode dd = {sp->seqs + sp->pad, ctx, kvh, heads / kvh, c->kv_b};
-            attn_decode_gqa(a, k, sp, &dd, kvb, fl);
+            attn_decode(a, k, sp, &dd, kvb, fl, sh);
         }
     } else {
         kcost x;

@@ -182,6 +182,22 @@ static int f_blas_create(void **h)
     *h = ts_fake.blas_create_rc ? NULL : &fake_handles[1];
     return ts_fake.blas_create_rc;
 }
+/* A GEMM call's operand types a, b, c: counts a mix of them and a bf16
+ * call (in *bf16_calls), and runs bf16 at eff_bf16 where it is set;
+ * returns the efficiency to put back after the call. */
+static double fake_types(int a, int b, int c, int *bf16_calls)
+{
+    double saved = ts_fake.eff;
+    if (a != b || a != c)
+        ts_fake.mixed_types++;
+    if (a == 14) { /* CUDA_R_16BF */
+        (*bf16_calls)++;
+        if (ts_fake.eff_bf16 > 0)
+            ts_fake.eff = ts_fake.eff_bf16;
+    }
+    return saved;
+}
+
 static int f_gemm(void *h, int ta, int tb, int m, int n, int k, const void *alpha,
                   const void *a, int at, int lda, const void *b, int bt, int ldb,
                   const void *beta, void *c, int ct, int ldc, int compute, int algo)
@@ -190,14 +206,8 @@ static int f_gemm(void *h, int ta, int tb, int m, int n, int k, const void *alph
     (void)lda, (void)b, (void)ldb, (void)beta, (void)c;
     (void)ldc, (void)compute, (void)algo;
     ts_fake.gemms++;
-    if (at != bt || at != ct)
-        ts_fake.mixed_types++;
-    if (at == 14) /* CUDA_R_16BF */
-        ts_fake.gemms_bf16++;
+    double saved = fake_types(at, bt, ct, &ts_fake.gemms_bf16);
     /* column-major n x t = (n x k)(k x t): the row-major GEMM of t tokens */
-    double saved = ts_fake.eff;
-    if (at == 14 && ts_fake.eff_bf16 > 0)
-        ts_fake.eff = ts_fake.eff_bf16;
     fake_work(2.0 * m * n * k, ((double)m * k + (double)k * n + (double)m * n) * 2, n, m, k, 1);
     ts_fake.eff = saved;
     return 0;
@@ -227,13 +237,7 @@ static int f_gemm_grouped(void *h, const int *ta, const int *tb, const int *m, c
     ts_fake.grouped++;
     if (ts_fake.grouped_rc)
         return ts_fake.grouped_rc;
-    if (at != bt || at != ct)
-        ts_fake.mixed_types++;
-    if (at == 14) /* CUDA_R_16BF */
-        ts_fake.grouped_bf16++;
-    double saved = ts_fake.eff;
-    if (at == 14 && ts_fake.eff_bf16 > 0)
-        ts_fake.eff = ts_fake.eff_bf16;
+    double saved = fake_types(at, bt, ct, &ts_fake.grouped_bf16);
     for (int i = 0; i < groups; i++) {
         ts_fake.grouped_gemms += size[i];
         fake_work(2.0 * size[i] * m[i] * n[i] * k[i],

@@ -447,6 +447,56 @@ static int find_model(const cli_opts *opts, const preset_db *db, engine_model *s
     return 0;
 }
 
+/* A run that did not measure (rc not CALIB_OK): why, said; r freed; the
+ * exit status. */
+static int run_failed(calib_status rc, calib_result *r, const engine_error *err)
+{
+    calib_result_free(r);
+    if (rc == CALIB_CANCELLED) {
+        fprintf(stderr, CMD ": cancelled; the previous calibration is kept\n");
+        return 130;
+    }
+    if (rc == CALIB_NO_GPU) {
+        fprintf(stderr, CMD ": --backend cuda: %s\n", err->msg);
+        return 2;
+    }
+    fprintf(stderr, CMD ": %s\n", err->msg);
+    return 1;
+}
+
+/* The measured r (note: --backend auto's, "" if none) saved and printed,
+ * text or --json; r freed; the exit status. */
+static int report_result(const cli_opts *opts, calib_result *r, const char *note)
+{
+    if (note[0] && !r->notes[0]) {
+        /* keep what fits; the note is a sentence, a cut one still reads */
+        size_t n = strnlen(note, sizeof r->notes - 1);
+        memcpy(r->notes, note, n);
+        r->notes[n] = '\0';
+    }
+    else if (!note[0] && r->notes[0])
+        fprintf(stderr, CMD ": %s\n", r->notes); /* the GPU failed after the probe */
+
+    char saved[4200] = "";
+    int status = opts->v.no_save ? 0 : save_result(r, opts->v.out, saved, sizeof saved);
+    if (opts->v.json) {
+        /* The calibration file's JSON, stamped with the output schema. */
+        char *text = calib_result_to_json(r);
+        cJSON *root = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        if (cli_json_print("calibrate", stdout, root)) {
+            calib_result_free(r);
+            return 1;
+        }
+        if (saved[0])
+            fprintf(stderr, CMD ": saved %s\n", saved);
+    } else {
+        print_text(r, saved[0] ? saved : NULL);
+    }
+    calib_result_free(r);
+    return status;
+}
+
 int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
 {
     calib_opts o;
@@ -469,7 +519,6 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
     sigaction(SIGINT, &sa, &old_sa);
     o.cancel = &g_cancel;
     double wall0 = calib_now_s();
-    int json = opts->v.json;
     char note[ENGINE_ERROR_MAX + 64] = "";
     auto_backend(&o, note, sizeof note);
     progress_state ps;
@@ -487,46 +536,7 @@ int cli_calibrate_run(const cli_opts *opts, const preset_db *db)
     r.wall_s = calib_now_s() - wall0;
     if (ps.tty && ps.last >= 0)
         fprintf(stderr, "\r%50s\r", "");
-    if (rc == CALIB_CANCELLED) {
-        fprintf(stderr, CMD ": cancelled; the previous calibration is kept\n");
-        calib_result_free(&r);
-        return 130;
-    }
-    if (rc == CALIB_NO_GPU) {
-        fprintf(stderr, CMD ": --backend cuda: %s\n", err.msg);
-        calib_result_free(&r);
-        return 2;
-    }
-    if (rc != CALIB_OK) {
-        fprintf(stderr, CMD ": %s\n", err.msg); /* CALIB_CANCELLED returned above */
-        calib_result_free(&r);
-        return 1;
-    }
-    if (note[0] && !r.notes[0]) {
-        /* keep what fits; the note is a sentence, a cut one still reads */
-        size_t n = strnlen(note, sizeof r.notes - 1);
-        memcpy(r.notes, note, n);
-        r.notes[n] = '\0';
-    }
-    else if (!note[0] && r.notes[0])
-        fprintf(stderr, CMD ": %s\n", r.notes); /* the GPU failed after the probe */
-
-    char saved[4200] = "";
-    int status = opts->v.no_save ? 0 : save_result(&r, opts->v.out, saved, sizeof saved);
-    if (json) {
-        /* The calibration file's JSON, stamped with the output schema. */
-        char *text = calib_result_to_json(&r);
-        cJSON *root = text ? cJSON_Parse(text) : NULL;
-        free(text);
-        if (cli_json_print("calibrate", stdout, root)) {
-            calib_result_free(&r);
-            return 1;
-        }
-        if (saved[0])
-            fprintf(stderr, CMD ": saved %s\n", saved);
-    } else {
-        print_text(&r, saved[0] ? saved : NULL);
-    }
-    calib_result_free(&r);
-    return status;
+    if (rc != CALIB_OK)
+        return run_failed(rc, &r, &err);
+    return report_result(opts, &r, note);
 }

@@ -155,8 +155,9 @@ int calib_loopback_reps(double t);
 /* The per-kernel sweep's plan (ksweep.c): the points in the order they
  * are timed, each with its warm-up and repeat counts (a CPU point's
  * repeats: calib_cpu_runs of its prior time; the real run decides them
- * from its first run).  2048: an MoE model with dense layers (DeepSeek-V3,
- * Llama 4 Maverick) plans ~1,400 points in full, fp16, fp8 and bf16. */
+ * from its first run).  2048: an MoE model with dense layers plans
+ * ~1,200 points in full, fp16, fp8 and bf16 (DeepSeek-V3 1,220, Llama 4
+ * Maverick 1,172). */
 #define CALIB_KSWEEP_MAX 2048
 typedef struct calib_kplan {
     calib_kpoint gem[CALIB_KSWEEP_MAX]; /* the model GEMMs, before they are added */

@@ -1387,7 +1387,7 @@ static void test_cuda_fake_bf16(void **state)
 /* An MoE model with dense layers (DeepSeek-V3: 3 dense layers, 256
  * experts) in full on the fake sm_90 with cublasLt: every fp16 GEMM point,
  * dense, per-expert and grouped, at every TP degree, again in bf16 (the
- * sweep holds its ~1,300 points), and the engine keeps every table: per TP
+ * sweep holds its 1,220 points), and the engine keeps every table: per TP
  * degree qkv, out, gate/up, down, expert gate/up and down, grouped gate/up
  * and down - 8 shapes x 4 TP degrees in fp16 and bf16, fp8 without the
  * grouped 2: 32 + 32 + 24 = 88, less one a dtype where two GEMMs share a

@@ -10,6 +10,8 @@
 #   - the largest model GEMM's TFLOP/s as a fraction of the datasheet peak
 #     (target >= 75 % for fp16 on H100/H200), and the largest fp8 one
 #     (cublasLt, compute capability >= 8.9) against the FP8 peak;
+#   - the bf16 points (compute capability >= 8.0): their count, their
+#     error against the fp16 fit, the largest dense one's bf16 / fp16 time;
 #   - the GEMV bandwidth plateau against the datasheet HBM bandwidth, and
 #     the copy plateau;
 #   - each fit's error (per_kernel.mape, per class, fp8's own, the layer

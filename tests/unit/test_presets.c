@@ -2363,6 +2363,37 @@ static void test_vllm_host_loop_by_generation(void **state)
     preset_db_free(db);
 }
 
+/* The trt-llm profile's host cost per step against the perf overview's
+ * measured rates (NVIDIA/TensorRT-LLM@585c756579dc4d01f21fc13c2f604cdb461ac4f0:
+ * docs/source/developer-guide/perf-overview.md, GPT-OSS tables, output tok/s
+ * per GPU, one executor a GPU): with the overlap scheduler a step takes at
+ * least its host work step_s + seq_step_s * B, so a replica's rate is at
+ * most 1 / seq_step_s whatever B, and the fastest rows bound the cost a
+ * sequence (README, "Not the PyTorch executor's host cost per sequence"). */
+static void test_trtllm_host_cost_bound(void **state)
+{
+    (void)state;
+    const double b200_20b_1k = 53812, b200_20b_1k8k = 34702; /* tok/s per GPU */
+    const double gb200_20b_1k = 55823, gb200_120b_1k = 27198;
+    assert_close(1e6 / b200_20b_1k, 18.58, 0.01);   /* us: the bound on B200's host */
+    assert_close(1e6 / b200_20b_1k8k, 28.82, 0.01); /* what the 1024/8192 row needs */
+    assert_close(1e6 / gb200_20b_1k, 17.91, 0.01);  /* the bound on GB200's host */
+    assert_close(1e6 / gb200_120b_1k, 36.77, 0.01); /* what the 120B row needs */
+    /* with a fixed part a, at the engine's batches 2048 and 739:
+     * a + 2048 c <= 2048 / 53812 s, a + 739 c >= 739 / 34702 s */
+    double hi = 2048 / b200_20b_1k, lo = 739 / b200_20b_1k8k, r = 739.0 / 2048.0;
+    assert_close(hi * 1e3, 38.06, 0.01);
+    assert_close(lo * 1e3, 21.30, 0.01);
+    assert_close((lo - r * hi) / (1 - r) * 1e3, 11.83, 0.01); /* ms a step at least */
+    preset_db *db = shipped_db();
+    const engine_framework *trt = preset_find_framework(db, "trt-llm");
+    assert_non_null(trt);
+    assert_true(trt->overlap);
+    assert_true(trt->seq_step_s < 1.0 / gb200_20b_1k);
+    assert_true(trt->step_s + 2048 * trt->seq_step_s <= hi);
+    preset_db_free(db);
+}
+
 /* host_loop entries: each needs step_us, seq_step_us and a source; an
  * unknown generation is named with the nearest (v0 and v1 tie: the first). */
 static void test_bad_host_loop(void **state)
@@ -2394,6 +2425,7 @@ int main(void)
         cmocka_unit_test(test_shipped_load_without_errors),
         cmocka_unit_test(test_vllm_host_cost_measured),
         cmocka_unit_test(test_vllm_host_loop_by_generation),
+        cmocka_unit_test(test_trtllm_host_cost_bound),
         cmocka_unit_test(test_bad_host_loop),
         cmocka_unit_test(test_each_shipped_file_loads_alone),
         cmocka_unit_test(test_shipped_entries_are_sourced),

@@ -304,6 +304,29 @@ static int math_dclass(engine_dtype math)
            : (math == ENGINE_FP8 || math == ENGINE_INT8) ? 1 : 2;
 }
 
+/* k's attention constants from g, the defaults where g sets none: prefill's
+ * rates, fixed cost and softmax terms; decode's per-(sequence, head) form
+ * and its form by thread block.  After k->flops16 and k->bw_kv. */
+static void kconst_attn(kconst *k, const engine_gpu *g)
+{
+    k->bw_attn_io = g->hbm_bytes_per_s * or_default(g->eta_attn_io, DEF_ETA_ATTN_IO);
+    k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
+    k->eta_attn_pre = or_default(g->eta_attn_prefill, k->eta_attn);
+    k->attn_t0 = or_default(g->attn_t0_s, DEF_ATTN_T0_S);
+    k->attn_cta = g->attn_cta_s > 0 ? g->attn_cta_s : 0.0;
+    k->attn_score = g->attn_score_s > 0 ? g->attn_score_s : 0.0;
+    k->attn_exp = g->attn_exp_s > 0 ? g->attn_exp_s : 0.0;
+    k->decode_attn_t0 = or_default(g->decode_attn_t0_s, DEF_DECODE_ATTN_T0_S);
+    k->decode_seq = or_default(g->decode_attn_seq_s, DEF_DECODE_SEQ_S);
+    k->decode_cta = g->decode_attn_cta_s > 0 ? g->decode_attn_cta_s : 0.0;
+    k->decode_cta8 = or_default(g->decode_attn_cta_fp8_s, k->decode_cta);
+    k->decode_mha = or_default(g->decode_attn_mha_s, k->decode_cta);
+    k->decode_head = g->decode_attn_head_s > 0 ? g->decode_attn_head_s : 0.0;
+    k->decode_rate = k->flops16 * or_default(g->eta_attn_decode, k->eta_attn);
+    k->decode_cta_t0 = or_default(g->decode_attn_cta_t0_s, k->decode_attn_t0);
+    k->bw_kv_cta = g->eta_kv_cta > 0 ? g->hbm_bytes_per_s * g->eta_kv_cta : k->bw_kv;
+}
+
 void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_dtype w)
 {
     memset(k, 0, sizeof *k);
@@ -353,25 +376,10 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->bw_kv = g->hbm_bytes_per_s * or_default(g->eta_kv, eta_m);
     k->bw_small = g->hbm_bytes_per_s * or_default(g->eta_small, DEF_ETA_SMALL);
     k->bw_rows = g->eta_moe_rows > 0 ? g->hbm_bytes_per_s * g->eta_moe_rows : k->bw_small;
-    k->bw_attn_io = g->hbm_bytes_per_s * or_default(g->eta_attn_io, DEF_ETA_ATTN_IO);
-    k->eta_attn = or_default(g->eta_attn, DEF_ETA_ATTN);
-    k->eta_attn_pre = or_default(g->eta_attn_prefill, k->eta_attn);
+    kconst_attn(k, g);
     k->fp32 = g->fp32_flops > 0 ? g->fp32_flops : 0.0;
     k->l2bw = g->l2_bytes_per_s > 0 ? g->l2_bytes_per_s : 0.0;
     k->gemm_t0 = t0;
-    k->attn_t0 = or_default(g->attn_t0_s, DEF_ATTN_T0_S);
-    k->attn_cta = g->attn_cta_s > 0 ? g->attn_cta_s : 0.0;
-    k->attn_score = g->attn_score_s > 0 ? g->attn_score_s : 0.0;
-    k->attn_exp = g->attn_exp_s > 0 ? g->attn_exp_s : 0.0;
-    k->decode_attn_t0 = or_default(g->decode_attn_t0_s, DEF_DECODE_ATTN_T0_S);
-    k->decode_seq = or_default(g->decode_attn_seq_s, DEF_DECODE_SEQ_S);
-    k->decode_cta = g->decode_attn_cta_s > 0 ? g->decode_attn_cta_s : 0.0;
-    k->decode_cta8 = or_default(g->decode_attn_cta_fp8_s, k->decode_cta);
-    k->decode_mha = or_default(g->decode_attn_mha_s, k->decode_cta);
-    k->decode_head = g->decode_attn_head_s > 0 ? g->decode_attn_head_s : 0.0;
-    k->decode_rate = k->flops16 * or_default(g->eta_attn_decode, k->eta_attn);
-    k->decode_cta_t0 = or_default(g->decode_attn_cta_t0_s, k->decode_attn_t0);
-    k->bw_kv_cta = g->eta_kv_cta > 0 ? g->hbm_bytes_per_s * g->eta_kv_cta : k->bw_kv;
     k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
     k->layer_extra = g->layer_overhead_s > 0 ? g->layer_overhead_s : 0;
     k->sm = g->sm_count > 0 ? g->sm_count : DEF_SM;

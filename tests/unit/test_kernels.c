@@ -515,18 +515,23 @@ static void test_attention_measured(void **state)
             near(t * 1e6, dec0[i].us, 0.20);
         }
     }
-    /* Decode attention by thread block (engine_attn_decode_gqa_s) with the
-     * constants fit on the tables (decode_fit; A100 SXM's presets ship them), against
-     * aiconfigurator-core 0.12.0 generation_attention.csv (TensorRT-LLM
-     * torch flow; ctx = isl + step; the CSV's line number), one point per
-     * regime: long KV at a few sequences (XQA's KV splits), the KV read,
-     * many sequences of a few tokens (the blocks' waves), an FP8 cache,
-     * gpt-oss's head 64 at 64/8 heads, MHA on A100.  Within 15 % each (the
-     * tables' median is 5-15 %, README "The kernels of one layer"), but
-     * the FP8 cache at many sequences of a few tokens, 0.78x (73.4 us): its
-     * per-block cost grows with the query heads faster than the 32 ns a
-     * head fit over both caches (the cell's bias, validate-kernels
-     * --attn-by-len: 0.79); within 25 %. */
+}
+
+/* Decode attention by thread block (engine_attn_decode_gqa_s) with the
+ * constants fit on the tables (decode_fit; A100 SXM's presets ship them), against
+ * aiconfigurator-core 0.12.0 generation_attention.csv (TensorRT-LLM
+ * torch flow; ctx = isl + step; the CSV's line number), one point per
+ * regime: long KV at a few sequences (XQA's KV splits), the KV read,
+ * many sequences of a few tokens (the blocks' waves), an FP8 cache,
+ * gpt-oss's head 64 at 64/8 heads, MHA on A100.  Within 15 % each (the
+ * tables' median is 5-15 %, README "The kernels of one layer"), but
+ * the FP8 cache at many sequences of a few tokens, 0.78x (73.4 us): its
+ * per-block cost grows with the query heads faster than the 32 ns a
+ * head fit over both caches (the cell's bias, validate-kernels
+ * --attn-by-len: 0.79); within 25 %. */
+static void test_attention_decode_cta_measured(void **state)
+{
+    (void)state;
     struct {
         const char *gpu;
         double b, ctx, h, kv, d, kv_b, us, band;
@@ -551,10 +556,15 @@ static void test_attention_measured(void **state)
                       dec[i].us, t * 1e6);
         near(t * 1e6, dec[i].us, dec[i].band);
     }
-    /* The A100 80GB and 40GB SXM presets ship A100's fit (the 40GB part
-     * shares the 80GB card's kernels); the A100 PCIe card and the other GPUs
-     * keep the per-(sequence, head) form.  The shipped preset gives the fit's
-     * time at a100_sxm line 438. */
+}
+
+/* The A100 80GB and 40GB SXM presets ship A100's fit (the 40GB part
+ * shares the 80GB card's kernels); the A100 PCIe card and the other GPUs
+ * keep the per-(sequence, head) form.  The shipped preset gives the fit's
+ * time at a100_sxm line 438. */
+static void test_attention_decode_cta_presets(void **state)
+{
+    (void)state;
     engine_gpu a100 = decode_fit("a100-80gb");
     near(engine_attn_decode_gqa_s(gpu("a100-80gb"), 64, 1024, 32, 32, 128, 2),
          engine_attn_decode_gqa_s(&a100, 64, 1024, 32, 32, 128, 2), 1e-15);
@@ -614,14 +624,11 @@ static void test_attention_prefill_regimes(void **state)
     }
 }
 
-static void test_attention_hand(void **state)
+/* The hand-worked attention GPU: 1 TB/s, 100 TFLOP/s FP16, 10 SMs; GEMMs
+ * and memory at 0.5, prefill attention at 0.5 of the peak with its
+ * traffic at 0.25 of HBM and a 10 us fixed cost. */
+static engine_gpu attn_hand_gpu(void)
 {
-    (void)state;
-    /* 1 sequence of 256 tokens, 8 heads of 64, 8 KV heads, on 10 SMs:
-     * causal keys 256 * 257 / 2 = 32896; FLOPs 2 * 8 * 128 * 32896 =
-     * 67.37e6 at 100 TFLOP/s x 0.5 with 16 CTAs on 10 SMs (2 waves: 0.8
-     * utilised): 1.6843 us; per-token traffic 256 * (8*128 + 8*128) * 2 B =
-     * 1.048576 MB at 1 TB/s x 0.25: 4.194304 us; plus t0 10 us. */
     engine_gpu g;
     memset(&g, 0, sizeof g);
     g.memory_bytes = 80e9;
@@ -633,6 +640,18 @@ static void test_attention_hand(void **state)
     g.eta_attn_io = 0.25;
     g.sm_count = 10;
     g.attn_t0_s = 10e-6;
+    return g;
+}
+
+static void test_attention_hand(void **state)
+{
+    (void)state;
+    /* 1 sequence of 256 tokens, 8 heads of 64, 8 KV heads, on 10 SMs:
+     * causal keys 256 * 257 / 2 = 32896; FLOPs 2 * 8 * 128 * 32896 =
+     * 67.37e6 at 100 TFLOP/s x 0.5 with 16 CTAs on 10 SMs (2 waves: 0.8
+     * utilised): 1.6843 us; per-token traffic 256 * (8*128 + 8*128) * 2 B =
+     * 1.048576 MB at 1 TB/s x 0.25: 4.194304 us; plus t0 10 us. */
+    engine_gpu g = attn_hand_gpu();
     double flops = 2.0 * 8 * 128 * (256.0 * 257 / 2);
     double want = 10e-6 + flops / (100e12 * 0.5 * 0.8) + 256.0 * (8 * 128 + 8 * 128) * 2 / 0.25e12;
     near(engine_attn_prefill_s(&g, 1, 256, 0, 8, 8, 64, 64, 2), want, 1e-9);
@@ -655,9 +674,12 @@ static void test_attention_hand(void **state)
     g.attn_exp_s = 20e-12;
     want = 10e-6 + (8 * 32896 * 20e-12 + 8 * 32896 * 1e-12) / 0.8 + io;
     near(engine_attn_prefill_s(&g, 1, 256, 0, 8, 8, 64, 64, 2), want, 1e-9);
-    g.attn_exp_s = 0;
-    g.eta_attn_prefill = 0;
-    g.attn_score_s = 0;
+}
+
+static void test_attention_decode_hand(void **state)
+{
+    (void)state;
+    engine_gpu g = attn_hand_gpu();
     /* Decode: 10 MB of KV at 1 TB/s x 0.8, t0 5 us, 40 (seq, head) blocks
      * at 0.5 us per block over 10 SMs = 2 us. */
     g.eta_kv = 0.8;
@@ -1201,7 +1223,10 @@ int main(void)
         cmocka_unit_test(test_gemm_fp8_block_hand),
         cmocka_unit_test(test_fp8_block_scenario),
         cmocka_unit_test(test_attention_measured),
+        cmocka_unit_test(test_attention_decode_cta_measured),
+        cmocka_unit_test(test_attention_decode_cta_presets),
         cmocka_unit_test(test_attention_hand),
+        cmocka_unit_test(test_attention_decode_hand),
         cmocka_unit_test(test_attention_prefill_regimes),
         cmocka_unit_test(test_decode_mmha_hand),
         cmocka_unit_test(test_decode_xqa_legacy),

@@ -1254,15 +1254,11 @@ static double ep_alltoall(const plan_ctx *c, double T, double tok, double scale,
     return t;
 }
 
-/* One of the fused MoE's contiguous element-wise kernels (moe_serial: the
- * activation, the block-scale quantizations): its HBM traffic at the
- * GPU's streaming rate (hbm x eta_memory, as a GEMM's weight stream), at
- * least the kernel floor, and its launch.  The row gathers and scatters
- * (routing, sort, expand, finalize: one thread block per row, as the
- * framework's norms) take the element-wise rate of small(), eta_small. */
-static void moe_small(step_acc *a, const kconst *k, const char *name, double bytes)
+/* One of the fused MoE's serial kernels (moe_serial): its HBM traffic at
+ * bw, at least the kernel floor, and its launch. */
+static void moe_kernel(step_acc *a, const kconst *k, const char *name, double bytes, double bw)
 {
-    double tm = bytes / k->bw;
+    double tm = bytes / bw;
     double t = tm > k->floor ? tm : k->floor;
     kernel(a, t, &a->small);
     if (a->xt)
@@ -1270,18 +1266,20 @@ static void moe_small(step_acc *a, const kconst *k, const char *name, double byt
                tm >= t ? ENGINE_BOUND_MEMORY : ENGINE_BOUND_FLOOR);
 }
 
-/* One of the fused MoE's row kernels (moe_serial: routing, input quant,
- * sort, expand, finalize; one thread block per row): its HBM traffic at
- * the GPU's row rate (HBM x eta_moe_rows, else eta_small), at least the
- * kernel floor, and its launch. */
+/* Its contiguous element-wise kernels (the activation, the block-scale
+ * quantizations) at the GPU's streaming rate (hbm x eta_memory, as a
+ * GEMM's weight stream). */
+static void moe_small(step_acc *a, const kconst *k, const char *name, double bytes)
+{
+    moe_kernel(a, k, name, bytes, k->bw);
+}
+
+/* Its row kernels (routing, input quant, sort, expand, finalize; one
+ * thread block per row) at the GPU's row rate (hbm x eta_moe_rows, else
+ * eta_small). */
 static void moe_row(step_acc *a, const kconst *k, const char *name, double bytes)
 {
-    double tm = bytes / k->bw_rows;
-    double t = tm > k->floor ? tm : k->floor;
-    kernel(a, t, &a->small);
-    if (a->xt)
-        xt_rec(a->xt, name, ENGINE_KC_SMALL, 0, bytes, t,
-               tm >= t ? ENGINE_BOUND_MEMORY : ENGINE_BOUND_FLOOR);
+    moe_kernel(a, k, name, bytes, k->bw_rows);
 }
 
 /* Bytes per element of the activations the grouped expert GEMMs read:

@@ -46,7 +46,15 @@
  *          70B 5000/500 rows are also on the page's own excerpt: "| 1 |
  *          406.77 | 18.58 | 51.67 |" ... "| 250 | 88605.32 | 93.2 | 920.12 |").
  *          AIPerf closed loop at each concurrency, synthetic fixed lengths;
- *          NIM 1.8.0's TensorRT-LLM engines (profile not printed); "H100 80G":
+ *          NIM 1.8.0's TensorRT-LLM engines (profile not printed: NIM's selection
+ *          rules, TensorRT-LLM over vLLM, lower precision first, throughput
+ *          profiles on the fewest GPUs, give the FP8 TP1 / TP2 engines of the
+ *          headings, https://docs.nvidia.com/nim/large-language-models/latest/
+ *          optimization.html; their max_batch_size, max_num_tokens, chunking and
+ *          NIM_* defaults and the guide's request count are not in the sources
+ *          at hand, so the rows take the trt-llm profile's limits, whose
+ *          GUARANTEED_NO_EVICT admission and 0.9 free-memory cache are
+ *          TensorRT-LLM's executor defaults: README, serving); "H100 80G":
  *          SXM presumed; the tables' statistic is not printed: AIPerf's
  *          average presumed (mean); request count unstated.
  *  VB3     vllm-project/vllm-project.github.io@c3a01c4a5807c8d900ae468897e45263373e534e:

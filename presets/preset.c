@@ -781,6 +781,12 @@ static int parse_gpu(const cJSON *obj, const char *name, engine_gpu *g,
         snprintf(why, wl, "price_date: missing (required when price_usd_per_hour is above 0)");
         return -1;
     }
+    /* the p-norm of kconst_experts: below 1 it is no norm (and overflows) */
+    if (g->moe_roof_p > 0 && g->moe_roof_p < 1) {
+        snprintf(why, wl, "moe_roof_p: expected 0 (the max) or a number in [1, 16], got %g",
+                 g->moe_roof_p);
+        return -1;
+    }
     return 0;
 }
 

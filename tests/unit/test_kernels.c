@@ -404,6 +404,10 @@ static void test_moe_gemm_blend_hand(void **state)
     double t = engine_moe_gemm_s(h, NULL, ENGINE_BF16, m, n, k, G, 2, 2);
     near(t, sqrt(c * c + mem * mem) + 3e-6, 1e-9);
     near(t, 2.483e-3, 0.001);
+    engine_gpu g3 = *h; /* any other p takes the general p-norm: p 3, a cube root */
+    g3.moe_roof_p = 3;
+    near(engine_moe_gemm_s(&g3, NULL, ENGINE_BF16, m, n, k, G, 2, 2),
+         cbrt(c * c * c + mem * mem * mem) + 3e-6, 1e-9);
     engine_gpu gm = *h; /* the plain grouped GEMM at the same rate: the max */
     gm.eta_compute = h->eta_moe;
     near(engine_grouped_gemm_s(&gm, NULL, ENGINE_BF16, m, n, k, G, 2, 2), c + 3e-6, 1e-9);

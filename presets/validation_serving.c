@@ -51,12 +51,17 @@
  *          profiles on the fewest GPUs, give the FP8 TP1 / TP2 engines of the
  *          headings, https://docs.nvidia.com/nim/large-language-models/latest/
  *          optimization.html; their max_batch_size, max_num_tokens, chunking and
- *          NIM_* defaults and the guide's request count are not in the sources
- *          at hand, so the rows take the trt-llm profile's limits, whose
- *          GUARANTEED_NO_EVICT admission and 0.9 free-memory cache are
- *          TensorRT-LLM's executor defaults: README, serving); "H100 80G":
- *          SXM presumed; the tables' statistic is not printed: AIPerf's
- *          average presumed (mean); request count unstated.
+ *          NIM_* defaults are not in the sources at hand, so the rows take the
+ *          trt-llm profile's limits, whose GUARANTEED_NO_EVICT admission and
+ *          0.9 free-memory cache are TensorRT-LLM's executor defaults: README,
+ *          serving); "H100 80G": SXM presumed; the tables' statistic is not
+ *          printed: AIPerf's average presumed (mean).  The client run: the
+ *          current AIPerf walkthrough sends --request-count 3C from a cold
+ *          burst, NVIDIA's GenAI-Perf walkthrough (which says the page's
+ *          figures came from GenAI-Perf) 30 s or 100 s measurement windows;
+ *          which one made the 1.8.0 tables is unstated, and neither fits both
+ *          tables (README, serving, (d)), so the rows keep
+ *          VAL_SERVING_PER_SLOT requests a client.
  *  VB3     vllm-project/vllm-project.github.io@c3a01c4a5807c8d900ae468897e45263373e534e:
  *          _posts/2026-04-22-fp8-kvcache.md, "Throughput under Load", Tables 4
  *          and 5: "150 requests at concurrency 8, each with ~20k input tokens

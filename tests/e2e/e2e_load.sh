@@ -28,6 +28,7 @@ expect_rc 0
 expect_out '^  TTFT +[0-9.]+ ms'
 expect_out '^  TPOT '
 expect_out '^  E2E '
+expect_out '^ +p50 +p90 +p99 +mean$'
 expect_out '^  sustainable +[0-9.]+ requests/s'
 expect_out '^  state +steady'
 expect_out 'plan tp=1 pp=1 dp=1 ep=1 \(the best for the scenario\)'
@@ -45,6 +46,16 @@ for k in output_tokens_per_s requests_per_s goodput_requests_per_s sustainable_r
 done
 [ "$(json_val overloaded)" = false ] || fail "$what: overloaded is '$(json_val overloaded)' at 5 requests/s"
 grep -q '"p99":' "$tmp/out" || fail "$what: no p99"
+# each percentile object carries its mean over the same requests (the
+# statistic NIM's and AIPerf's tables print); e2e's mean above TTFT's
+pct_mean() {
+    sed -n "/\"$1\":/,/}/s/^[[:space:]]*\"mean\":[[:space:]]*\([^,]*\),\{0,1\}[[:space:]]*\$/\1/p" "$tmp/out" | head -n 1
+}
+for k in ttft_s tpot_s e2e_s; do
+    case $(pct_mean "$k") in [0-9]*) ;; *) fail "$what: $k has no numeric mean" ;; esac
+done
+awk -v t="$(pct_mean ttft_s)" -v e="$(pct_mean e2e_s)" 'BEGIN { exit !(t > 0 && e > t) }' ||
+    fail "$what: e2e mean $(pct_mean e2e_s) s not above the TTFT mean $(pct_mean ttft_s) s"
 grep -Eiq -- ':[[:space:]]*-?(nan|inf)' "$tmp/out" && fail "$what: NaN or infinity in the JSON"
 grep -Eiq '"(date|time|timestamp|wall[a-z_]*)":' "$tmp/out" && fail "$what: a wall-clock field"
 

@@ -527,11 +527,12 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
 
 static void pct_row(const char *label, const engine_sim_pct *p)
 {
-    char a[32], b[32], d[32];
+    char a[32], b[32], d[32], m[32];
     printf("  %-6s", label);
     out_put_col(stdout, fmt_seconds(p->p50, NULL, a, sizeof a), -11);
     out_put_col(stdout, fmt_seconds(p->p90, NULL, b, sizeof b), -11);
     out_put_col(stdout, fmt_seconds(p->p99, NULL, d, sizeof d), -11);
+    out_put_col(stdout, fmt_seconds(p->mean, NULL, m, sizeof m), -11);
     printf("\n");
 }
 
@@ -539,7 +540,7 @@ static void print_text(const engine_stepper *st, const engine_sim_config *c,
                        const engine_sim_result *r, double sustain)
 {
     char a[32], b[32], x[32], y[32];
-    printf("\n  %-6s%11s%11s%11s\n", "", "p50", "p90", "p99");
+    printf("\n  %-6s%11s%11s%11s%11s\n", "", "p50", "p90", "p99", "mean");
     pct_row("TTFT", &r->ttft);
     pct_row("TPOT", &r->tpot);
     pct_row("E2E", &r->e2e);

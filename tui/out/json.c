@@ -25,6 +25,7 @@ cJSON *out_sim_pct_json(const engine_sim_pct *p)
     cli_json_add_number(o, "p50", p->p50);
     cli_json_add_number(o, "p90", p->p90);
     cli_json_add_number(o, "p99", p->p99);
+    cli_json_add_number(o, "mean", p->mean);
     return o;
 }
 

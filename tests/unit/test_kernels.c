@@ -616,6 +616,24 @@ static void test_attention_prefill_regimes(void **state)
         {"b200", 1, 16384, 64, 8, 64, 0, 2.99747, 0.08},     /* line 5516: 3.0958 (1.03) [0.66] */
         {"b200", 4, 8192, 64, 8, 64, 128, 0.832715, 0.07},   /* line 5914: 0.8165 (0.98) [0.80] */
         {"b200", 1, 16384, 32, 8, 256, 0, 3.71236, 0.13},    /* line 54620: 3.4259 (0.92) [1.02] */
+        /* Long prompts: the tables stop at 16384 tokens; the shape of
+         * TensorRT-LLM blog16's kernel baseline (q 64, KV 4, head 128,
+         * batch 1, BF16, causal) at 16k in the tables, then the blog's own
+         * fmha_v2 (H200) / trtllm-gen (B200) times at 16k and 64k
+         * (NVIDIA/TensorRT-LLM@0cedc79224f3e8f7afad29b7c6ede012a355d25e:
+         * docs/source/blogs/tech_blog/blog16_Accelerating_Long_Context_
+         * Inference_with_Skip_Softmax_Attention.md, "Prefill Baseline":
+         * 7403 / 115301 us H200, 4273 / 67775 us B200; a later build than
+         * the tables' 1.3.0rc20, 0.89x / 1.12x of them at 16k).  The blog's
+         * rate is flat from 16k to 64k (H200 594 -> 610, B200 1029 -> 1038
+         * TFLOP/s); the model's rises (528 -> 563, 1142 -> 1268) as its
+         * per-token terms amortise: at 64k B200 is 0.82x, too fast. */
+        {"h200", 1, 16384, 64, 4, 128, 0, 8.34461, 0.05},    /* line 36460: 8.3304 (1.00) */
+        {"b200", 1, 16384, 64, 4, 128, 0, 3.81365, 0.05},    /* line 34026: 3.8514 (1.01) */
+        {"h200", 1, 16384, 64, 4, 128, 0, 7.403, 0.15},      /* blog16: 8.3304 (1.13) */
+        {"h200", 1, 65536, 64, 4, 128, 0, 115.301, 0.10},    /* blog16: 124.88 (1.08) */
+        {"b200", 1, 16384, 64, 4, 128, 0, 4.273, 0.12},      /* blog16: 3.8514 (0.90) */
+        {"b200", 1, 65536, 64, 4, 128, 0, 67.775, 0.20},     /* blog16: 55.485 (0.82) */
     };
     for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
         double t = engine_attn_prefill_window_s(gpu(P[i].gpu), P[i].b, P[i].s, 0, P[i].w, 0,

@@ -92,7 +92,9 @@ static const char *const MODELS[] = {
     "qwen2.5-1.5b", "qwen2.5-3b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b",
     "qwen3-0.6b", "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b",
     "qwen3-14b", /* the serving table (presets/validation_serving.c) */
+    "qwen3-1.7b", /* the Qwen3 speed benchmark's 1.7B SGLang table */
     "deepseek-r1", "ft-gpt-20b", "megatron-530b",
+    "gpt3-1.3b", /* FasterTransformer's GPT-1.3B table (issue 8 section 4: small models) */
     /* issue 11: today's models */
     "llama-4-scout", "llama-4-maverick", "gemma-2-9b", "gemma-2-27b", "gemma-3-27b",
     "gpt-oss-20b", "gpt-oss-120b", "phi-4", "phi-3-mini",

@@ -609,7 +609,8 @@ static void test_fw_version_rows(void **state)
             assert_false(c->eager);
     }
     assert_int_equal(n[ENGINE_FWV_V0], 19);
-    assert_int_equal(n[ENGINE_FWV_V06], 20); /* the 3 OCI rows of 2024-10 by date */
+    assert_int_equal(n[ENGINE_FWV_V06], 48); /* the 3 OCI rows of 2024-10 by date; 28 of the
+                                                 * Qwen2.5 0.5B / 1.5B vLLM 0.6.3 tables (session 21) */
     assert_int_equal(n[ENGINE_FWV_V1], 2);
     assert_int_equal(n[ENGINE_FWV_DEFAULT], 0);
     for (int i = 0; i < val_serving_case_count; i++)

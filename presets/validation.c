@@ -388,18 +388,30 @@ static void stats_finish(val_stats *out, double *ape, int k, double logsum, doub
     out->speed_bias = exp(logsum / k);
 }
 
-void val_stats_of(const val_result *r, int n, int cat, val_stats *out)
+/* Whether result i counts in category cat's statistics (VAL_CAT_COUNT: the
+ * overall row, speculative speed-ups apart). */
+static int in_stats(const val_result *ri, int cat)
+{
+    if (!ri->ok || ri->c->out_of_scope)
+        return 0;
+    if (cat < VAL_CAT_COUNT)
+        return (ri->categories & (1u << cat)) != 0;
+    return ri->c->spec_method == ENGINE_SPEC_NONE;
+}
+
+/* val_stats_of, leaving out the cases of document skip (NULL: none). */
+static void stats_without(const val_result *r, int n, int cat, const char *skip,
+                          val_stats *out)
 {
     memset(out, 0, sizeof *out);
     double ape[VAL_MAX_CASES];
     double logsum = 0, worst = 0;
     int k = 0;
+    char doc[256];
     for (int i = 0; i < n && k < VAL_MAX_CASES; i++) {
-        if (!r[i].ok || r[i].c->out_of_scope)
+        if (!in_stats(&r[i], cat))
             continue;
-        if (cat < VAL_CAT_COUNT && !(r[i].categories & (1u << cat)))
-            continue;
-        if (cat >= VAL_CAT_COUNT && r[i].c->spec_method != ENGINE_SPEC_NONE)
+        if (skip && !strcmp(val_source_doc(r[i].c->source, doc, sizeof doc), skip))
             continue;
         ape[k++] = fabs(r[i].ratio - 1.0);
         double speed = is_rate(r[i].c->metric) ? r[i].ratio : 1.0 / r[i].ratio;
@@ -410,6 +422,56 @@ void val_stats_of(const val_result *r, int n, int cat, val_stats *out)
             out->refused++;
     }
     stats_finish(out, ape, k, logsum, worst > 0 ? worst : 1.0);
+}
+
+void val_stats_of(const val_result *r, int n, int cat, val_stats *out)
+{
+    stats_without(r, n, cat, NULL, out);
+}
+
+const char *val_source_doc(const char *source, char *buf, size_t len)
+{
+    size_t end = strcspn(source, ",");
+    const char *at = memchr(source, '@', end);
+    const char *colon = at ? memchr(at, ':', end - (size_t)(at - source)) : NULL;
+    int repo = at && colon && strncmp(source, "http", 4) != 0 &&
+               memchr(source, '/', (size_t)(at - source)) != NULL;
+    if (repo) /* owner/repo, then :path without the commit */
+        snprintf(buf, len, "%.*s%.*s", (int)(at - source), source,
+                 (int)(end - (size_t)(colon - source)), colon);
+    else
+        snprintf(buf, len, "%.*s", (int)end, source);
+    return buf;
+}
+
+int val_largest_doc(const val_result *r, int n, char *doc, size_t len, int *count,
+                    val_stats *rest)
+{
+    int best = -1, best_n = 0;
+    char a[256], b[256];
+    for (int i = 0; i < n; i++) {
+        if (!in_stats(&r[i], VAL_CAT_COUNT))
+            continue;
+        val_source_doc(r[i].c->source, a, sizeof a);
+        int seen = 0, k = 0;
+        for (int j = 0; j < n && !seen; j++) {
+            if (!in_stats(&r[j], VAL_CAT_COUNT) ||
+                strcmp(val_source_doc(r[j].c->source, b, sizeof b), a))
+                continue;
+            seen = j < i; /* counted at its first case */
+            k++;
+        }
+        if (!seen && k > best_n) {
+            best = i;
+            best_n = k;
+        }
+    }
+    if (best < 0)
+        return -1;
+    val_source_doc(r[best].c->source, doc, len);
+    *count = best_n;
+    stats_without(r, n, VAL_CAT_COUNT, doc, rest);
+    return 0;
 }
 
 int val_bands_shipped(engine_band_table *out)

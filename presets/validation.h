@@ -206,6 +206,18 @@ typedef struct val_stats {
 /* Stats over results in category cat (VAL_CAT_COUNT: all). */
 void val_stats_of(const val_result *r, int n, int cat, val_stats *out);
 
+/* A case's source document: "owner/repo:path" for "owner/repo@commit:path,
+ * table" (one document whatever the commit), else the text before the first
+ * ','.  Into buf (truncated to len); returns buf. */
+const char *val_source_doc(const char *source, char *buf, size_t len);
+
+/* The document (val_source_doc) holding the most cases of the overall row
+ * (first on a tie): its name into doc, its count in *count, and the overall
+ * statistics without it in *rest; the guard that no single table carries
+ * the overall figure.  0, or -1 when no case is in the overall row. */
+int val_largest_doc(const val_result *r, int n, char *doc, size_t len, int *count,
+                    val_stats *rest);
+
 /* --- serving under load (validation_serving.c) ------------------------ */
 
 /* How the published run offered its requests. */

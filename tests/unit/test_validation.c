@@ -1099,10 +1099,67 @@ static void test_falcon_one_allreduce(void **state)
     assert_true(fabs(rt.ratio - 1.1019) < 0.002);
 }
 
+/* The largest-source guard: documents keyed without their commit, the
+ * overall row's statistics without the biggest one, by hand. */
+static void test_largest_source(void **state)
+{
+    (void)state;
+    char buf[128];
+    assert_string_equal(val_source_doc("NVIDIA/FasterTransformer@07fdd2fc:docs/gpt_guide.md, "
+                                       "Performance of GPT-1.3B", buf, sizeof buf),
+                        "NVIDIA/FasterTransformer:docs/gpt_guide.md");
+    assert_string_equal(val_source_doc("NVIDIA/FasterTransformer@df4a7534:docs/gpt_guide.md",
+                                       buf, sizeof buf),
+                        "NVIDIA/FasterTransformer:docs/gpt_guide.md");
+    assert_string_equal(val_source_doc("https://blogs.oracle.com/x@y:z, Latency", buf, sizeof buf),
+                        "https://blogs.oracle.com/x@y:z");
+    assert_string_equal(val_source_doc("a user report, vLLM issue", buf, sizeof buf),
+                        "a user report");
+    /* three cases from one document (APE 0.02, 0.04, 0.06), two from
+     * another (0.30, 0.50), one speculative speed-up (left out of the
+     * overall row) from a third */
+    static const val_case C[6] = {
+        {.id = "a1", .source = "o/r@1:d.md, t1", .metric = VAL_TPS},
+        {.id = "a2", .source = "o/r@2:d.md, t2", .metric = VAL_TPS},
+        {.id = "a3", .source = "o/r@1:d.md", .metric = VAL_TPS},
+        {.id = "b1", .source = "https://b, x", .metric = VAL_TPS},
+        {.id = "b2", .source = "https://b, y", .metric = VAL_TPS},
+        {.id = "s1", .source = "https://s", .metric = VAL_TPS,
+         .spec_method = ENGINE_SPEC_EAGLE},
+    };
+    static const double RATIO[6] = {1.02, 0.96, 1.06, 1.30, 0.50, 2.0};
+    val_result r[6];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 6; i++) {
+        r[i].c = &C[i];
+        r[i].ok = 1;
+        r[i].fits = 1;
+        r[i].ratio = RATIO[i];
+        r[i].categories = 1u << VAL_CAT_HIGH_BATCH;
+    }
+    char doc[64];
+    int count = 0;
+    val_stats rest;
+    assert_int_equal(val_largest_doc(r, 6, doc, sizeof doc, &count, &rest), 0);
+    assert_string_equal(doc, "o/r:d.md");
+    assert_int_equal(count, 3);
+    assert_int_equal(rest.n, 2);
+    assert_near(rest.median_ape, 0.40, 1e-12); /* (0.30 + 0.50) / 2 */
+    assert_near(rest.speed_bias, sqrt(1.30 * 0.50), 1e-12);
+    val_stats all;
+    val_stats_of(r, 6, VAL_CAT_COUNT, &all);
+    assert_int_equal(all.n, 5);
+    assert_near(all.median_ape, 0.06, 1e-12);
+    for (int i = 0; i < 6; i++)
+        r[i].ok = 0;
+    assert_int_equal(val_largest_doc(r, 6, doc, sizeof doc, &count, &rest), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_issue11_categories),
+        cmocka_unit_test(test_largest_source),
         cmocka_unit_test(test_every_case_in_its_band),
         cmocka_unit_test(test_no_measured_run_refused),
         cmocka_unit_test(test_table_is_broad),

@@ -196,6 +196,21 @@ static void print_targets(const val_stats *all, const char *missed_cat, double m
            all->refused == 0 ? "met" : "MISSED", all->refused);
 }
 
+/* The guard against one table carrying the overall figure: the document
+ * with the most cases of the overall row and the overall median without it. */
+static void print_largest_doc(const vrun *v, const val_stats *all)
+{
+    char doc[256];
+    int count = 0;
+    val_stats rest;
+    if (val_largest_doc(v->r, v->n, doc, sizeof doc, &count, &rest) != 0)
+        return;
+    printf("largest source: %d of the %d overall cases from %.70s;\n"
+           "         without it, overall median APE %.1f %% over %d (p90 %.1f %%, bias %.3f)\n",
+           count, all->n, doc, 100 * rest.median_ape, rest.n, 100 * rest.p90_ape,
+           rest.speed_bias);
+}
+
 static const char *met(const val_stats *st)
 {
     return st->n && st->median_ape <= TARGET_SERVING ? "met" : "MISSED";
@@ -305,6 +320,7 @@ static void print_text(const vrun *v, int cases)
     double missed_v;
     print_categories(v, &all, &missed_cat, &missed_v);
     print_targets(&all, missed_cat, missed_v);
+    print_largest_doc(v, &all);
     printf("APE = |predicted / measured - 1|; ratios are predicted / measured (times and rates\n"
            "alike); a case may count in several categories.  Speculative-decoding cases (speed-ups\n"
            "with over without) count in their own row only, not in overall or the error bands;\n"
@@ -448,6 +464,16 @@ static int print_json(const vrun *v)
                                 c == VAL_CAT_COUNT ? "overall" : val_category_name((val_category)c));
         json_stats(o, &st);
         cJSON_AddItemToArray(sum, o);
+    }
+    char doc[256];
+    int count = 0;
+    val_stats rest;
+    if (val_largest_doc(v->r, v->n, doc, sizeof doc, &count, &rest) == 0) {
+        cJSON *o = cJSON_AddObjectToObject(root, "largest_source");
+        cJSON_AddStringToObject(o, "source", doc);
+        cJSON_AddNumberToObject(o, "cases", count);
+        cJSON *w = cJSON_AddObjectToObject(o, "overall_without");
+        json_stats(w, &rest);
     }
     cJSON *arr = cJSON_AddArrayToObject(root, "cases");
     for (int i = 0; arr && i < v->n; i++)

@@ -302,6 +302,9 @@ run validate
 expect_rc 0
 expect_out '^overall +[0-9]+ '
 expect_out '^speed bias: '
+# the guard that no one table carries the overall figure
+expect_out '^largest source: [0-9]+ of the [0-9]+ overall cases from [^ ]+;$'
+expect_out '^ +without it, overall median APE [0-9.]+ % over [0-9]+ \(p90 [0-9.]+ %, bias [0-9.]+\)$'
 # the serving row: published runs under load through the load simulation
 expect_out '^serving \(simulated\) +[0-9]+ +[0-9.]+% '
 expect_out '^  below saturation, target median APE <= 25 % each: TTFT (met|MISSED) \([0-9.]+ % over [0-9]+\), TPOT (met|MISSED)'
@@ -309,6 +312,7 @@ run validate --json
 expect_rc 0
 expect_clean_json
 expect_out '"serving_target":'
+expect_out '"largest_source":'
 expect_out '"serving_cases":'
 expect_out '"category":[[:space:]]*"serving \(simulated\)"'
 

@@ -4,6 +4,7 @@
  * the cheapest candidates to confirm them.  Contract and model: fleet.h.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,13 @@
 
 #define FLEET_SUSTAIN_REQUESTS 50000
 #define FLEET_MAX_REPLICAS 4096
-#define FLEET_MAX_UNITS 1024 /* of one dtype: 8 tp x 8 pp x at most 14 ep (896) */
+/* Replica units of one variant (dtype x speculation) the screen holds:
+ * every tp inside a node, every whole number of nodes up to the GPU limit,
+ * pp 1 up to the layers, and the ep degrees of unit_eps.  DeepSeek-V3
+ * (256 expert slots, 61 layers, 8 GPUs a node) has 447 within 64 GPUs and
+ * 882 within 128; with 288 slots (32 redundant) 621 and 1280.  Past it the
+ * units are counted (units_dropped) and not screened. */
+#define FLEET_MAX_UNITS 2048
 
 const char *engine_fleet_disagg_name(engine_fleet_disagg d)
 {
@@ -67,6 +74,8 @@ static int per_node(const engine_fleet_request *q)
     return q->base.gpus_per_node > 0 ? q->base.gpus_per_node : 8;
 }
 
+static size_t screen_bytes(void);
+
 size_t engine_fleet_workspace_bytes(const engine_fleet_request *q)
 {
     if (engine_fleet_check(q, NULL) != 0)
@@ -77,7 +86,9 @@ size_t engine_fleet_workspace_bytes(const engine_fleet_request *q)
     c.max_num_seqs = c.requests;
     c.prompt = q->base.prompt;
     c.gen = q->base.gen;
-    return engine_sim_disagg_workspace_bytes(NULL, NULL, &c);
+    size_t sim = engine_sim_disagg_workspace_bytes(NULL, NULL, &c);
+    size_t scr = screen_bytes(); /* the screen's unit tables, before any simulation */
+    return sim > scr ? sim : scr;
 }
 
 void engine_fleet_scenario(const engine_fleet_request *q, const engine_fleet_option *o,
@@ -120,6 +131,19 @@ typedef struct unit_fig {
     int B;             /* largest batch within the TPOT target (0: none) */
     double itl, itl1;  /* decode step at B, at 1 */
 } unit_fig;
+
+/* The screen's two tables of FLEET_MAX_UNITS units (screen_all), in the
+ * workspace (aligned there: screen_tables) before the simulations use it. */
+static size_t screen_bytes(void)
+{
+    return 2 * FLEET_MAX_UNITS * sizeof(unit_fig) + _Alignof(unit_fig);
+}
+
+static unit_fig *screen_tables(void *work)
+{
+    uintptr_t a = (uintptr_t)work, al = _Alignof(unit_fig);
+    return (unit_fig *)(void *)((unsigned char *)work + (al - a % al) % al);
+}
 
 /* A decode step of b sequences at mid-generation, per token a sequence
  * gains (speculative decoding: the draft and verify step over its
@@ -214,18 +238,41 @@ static int unit_eps(const engine_fleet_request *q, int tp, int pp, int *ep, int 
     return n;
 }
 
-/* The units of one dtype: every tp inside a node (the step model refuses
- * those the heads do not allow), pp 1..pp_max, the ep degrees of unit_eps
+/* 1 when plan p's TP group spans nodes: tp above the GPUs of a node with
+ * a scale-out link, eval.c's tp_hier (its all-reduces are priced
+ * hierarchically, the part across nodes on q's inter link, and eval warns
+ * ENGINE_WARN_TP_CROSS_NODE). */
+static int tp_spans_nodes(const engine_fleet_request *q, engine_plan p)
+{
+    return q->base.inter && p.tp > per_node(q);
+}
+
+/* The next tp degree after tp: every degree inside a node (1..per_node),
+ * then, with a scale-out link, whole numbers of nodes (2, 3, ... x
+ * per_node: a TP group across nodes, as eval ranks it); 0 past the GPU
+ * limit. */
+static int next_tp(const engine_fleet_request *q, int tp)
+{
+    int k = per_node(q);
+    int t = tp < k ? tp + 1 : q->base.inter ? (tp / k + 1) * k : 0;
+    return t > 0 && t <= gmax(q) ? t : 0;
+}
+
+/* The units of one dtype: every tp of next_tp (the step model refuses
+ * those the heads do not allow), pp 1 up to the model's layers (eval's
+ * limit: a stage holds a layer at least), the ep degrees of unit_eps
  * (with an EP group over g replicas the unit is those g replicas: plan dp
- * = g).  Returns how many; the units past cap count in *dropped. */
-static int unit_list(const engine_fleet_request *q, fleet_var d, int pp_max, unit_fig *u,
-                     int cap, int *dropped)
+ * = g), each within the GPU limit.  Returns how many; the units past cap
+ * count in *dropped. */
+static int unit_list(const engine_fleet_request *q, fleet_var d, unit_fig *u, int cap,
+                     int *dropped)
 {
     int n = 0;
-    for (int tp = 1; tp <= per_node(q) && tp <= gmax(q); tp++)
-        for (int pp = 1; pp <= pp_max && tp * pp <= gmax(q); pp++) {
-            int ep[32];
-            int ne = unit_eps(q, tp, pp, ep, 32);
+    int pp_max = q->base.model->layers;
+    for (int tp = 1; tp > 0; tp = next_tp(q, tp))
+        for (int pp = 1; pp <= pp_max && (long long)tp * pp <= gmax(q); pp++) {
+            int ep[64];
+            int ne = unit_eps(q, tp, pp, ep, 64);
             for (int k = 0; k < ne; k++) {
                 engine_plan p = {tp, pp, 1, ep[k]};
                 p.dp = unit_group(p);
@@ -266,6 +313,9 @@ static void opt_gpus(const engine_fleet_request *q, engine_fleet_option *o)
     o->gpus = o->disagg ? engine_disagg_gpus(o->dplan) : o->plan.tp * o->plan.pp * o->plan.dp;
     o->cost_per_hour_usd = o->gpus * q->base.gpu->price_per_hour;
     o->within_limit = o->gpus <= gmax(q);
+    o->tp_cross = o->disagg ? tp_spans_nodes(q, o->dplan.prefill) ||
+                                  tp_spans_nodes(q, o->dplan.decode)
+                            : tp_spans_nodes(q, o->plan);
 }
 
 static void add_cand(engine_fleet_result *r, const engine_fleet_option *o)
@@ -545,6 +595,8 @@ static int cand_cmp(const void *pa, const void *pb)
         return a->gpus < b->gpus ? -1 : 1;
     if (a->disagg != b->disagg)
         return a->disagg - b->disagg;
+    if (a->tp_cross != b->tp_cross) /* the tie rule: in-node TP first (fleet.h) */
+        return a->tp_cross - b->tp_cross;
     int c = engine_cmp(b->screen_rate, a->screen_rate);
     if (c)
         return c;
@@ -586,11 +638,16 @@ static double pool_room(const unit_fig *u, int prefill, int scr)
  * speculation; prefill: no longer prefill P, decode: no longer step at
  * its batch; no more GPUs at the rate, nor at the floor; at least the
  * room at that size, pool_room) and better in one, or equal in all and
- * earlier (ib < ia). */
+ * earlier (ib < ia); never when b's TP group spans nodes and a's does not
+ * (the search's tie rule puts a's pairs first). */
 static int pool_dominates(const engine_fleet_request *q, const unit_fig *b, int ib,
                           const unit_fig *a, int ia, int prefill)
 {
     if (b->v.spec != a->v.spec)
+        return 0;
+    /* the tie rule: a's pairs on b's GPUs come first when only b's TP
+     * group spans nodes */
+    if (tp_spans_nodes(q, b->plan) && !tp_spans_nodes(q, a->plan))
         return 0;
     double tb = prefill ? b->P : b->itl, ta = prefill ? a->P : a->itl;
     int sb, fb, sa, fa;
@@ -631,7 +688,7 @@ static void screen_var(const engine_fleet_request *q, fleet_var v, unit_fig *u, 
                        int *np, engine_fleet_result *r, engine_fleet_option *near,
                        double *near_w)
 {
-    int n = unit_list(q, v, 8, u, FLEET_MAX_UNITS, &r->units_dropped);
+    int n = unit_list(q, v, u, FLEET_MAX_UNITS, &r->units_dropped);
     r->units += n;
     if (q->disagg != ENGINE_FLEET_DISAGG_ONLY)
         screen_agg(q, v, u, n, r);
@@ -667,9 +724,9 @@ static int variants(const engine_fleet_request *q, fleet_var *v)
 }
 
 static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
-                       engine_fleet_option *near, double *near_w)
+                       engine_fleet_option *near, double *near_w, void *work)
 {
-    unit_fig u[FLEET_MAX_UNITS], pre[FLEET_MAX_UNITS];
+    unit_fig *u = screen_tables(work), *pre = u + FLEET_MAX_UNITS;
     fleet_var v[ENGINE_DTYPE_COUNT * ENGINE_SPEC_COUNT];
     int nv = variants(q, v), np = 0;
     for (int k = 0; k < nv; k++)
@@ -679,7 +736,7 @@ static void screen_all(const engine_fleet_request *q, engine_fleet_result *r,
          * undominated prefill unit (any dtype, the same speculation) */
         np = pool_prune(q, pre, np, 1);
         for (int k = 0; k < nv; k++) {
-            int n = unit_list(q, v[k], 8, u, FLEET_MAX_UNITS, NULL);
+            int n = unit_list(q, v[k], u, FLEET_MAX_UNITS, NULL);
             n = pool_prune(q, u, n, 0);
             screen_disagg(q, pre, np, u, n, r);
         }
@@ -701,13 +758,16 @@ static double worst_ratio(const engine_fleet_request *q, const engine_fleet_opti
 }
 
 /* conf[0..n-1]: indices of confirmed candidates by GPUs, aggregated first,
- * then search order; insert i. */
+ * TP inside a node first (a bump or a trim can bring a cross-node TP
+ * candidate to an in-node one's GPUs), then search order; insert i. */
 static void conf_insert(const engine_fleet_result *r, int *conf, int *n, int i)
 {
     int k = *n;
     while (k > 0) {
         const engine_fleet_option *a = &r->cand[conf[k - 1]], *b = &r->cand[i];
-        if (a->gpus < b->gpus || (a->gpus == b->gpus && a->disagg <= b->disagg))
+        if (a->gpus != b->gpus ? a->gpus < b->gpus
+            : a->disagg != b->disagg ? a->disagg < b->disagg
+                                     : a->tp_cross <= b->tp_cross)
             break;
         conf[k] = conf[k - 1];
         k--;
@@ -749,6 +809,29 @@ static int search(const engine_fleet_request *q, engine_fleet_result *r, fleet_w
     return n;
 }
 
+/* The cross-node warnings eval gives o's plan (xPyD: its decode pool;
+ * prefill 1: its prefill pool), ENGINE_WARN_TP_CROSS_NODE and
+ * ENGINE_WARN_EP_CROSS_NODE bits of engine_evaluate. */
+static unsigned pool_warnings(const engine_fleet_request *q, const engine_fleet_option *o,
+                              int prefill)
+{
+    engine_plan p = !o->disagg ? o->plan : prefill ? o->dplan.prefill : o->dplan.decode;
+    engine_scenario s;
+    engine_fleet_pool_scenario(q, o, prefill, p, &s);
+    engine_result er;
+    if (engine_evaluate(&s, p, &er, NULL) != 0 || !er.valid)
+        return 0;
+    return er.warnings & (ENGINE_WARN_TP_CROSS_NODE | ENGINE_WARN_EP_CROSS_NODE);
+}
+
+/* Simulate a reported option with its sustainable rate and its warnings. */
+static void report(const engine_fleet_request *q, engine_fleet_option *o, fleet_ws *w)
+{
+    simulate(q, o, w, 1);
+    o->warnings = pool_warnings(q, o, 0);
+    o->prefill_warnings = o->disagg ? pool_warnings(q, o, 1) : 0;
+}
+
 static void finish(const engine_fleet_request *q, engine_fleet_result *r, fleet_ws *w,
                    const int *conf, int n, const engine_fleet_option *near, double near_w)
 {
@@ -766,10 +849,10 @@ static void finish(const engine_fleet_request *q, engine_fleet_result *r, fleet_
         r->status = ENGINE_FLEET_FEASIBLE;
         r->have_choice = 1;
         r->chosen = r->cand[conf[first]];
-        simulate(q, &r->chosen, w, 1);
+        report(q, &r->chosen, w);
         for (int k = first + 1; k < n && r->n_alts < FLEET_ALTS; k++) {
             r->alt[r->n_alts] = r->cand[conf[k]];
-            simulate(q, &r->alt[r->n_alts++], w, 1);
+            report(q, &r->alt[r->n_alts++], w);
         }
         return;
     }
@@ -793,7 +876,7 @@ static void finish(const engine_fleet_request *q, engine_fleet_result *r, fleet_
             r->closest = *near;
         }
     }
-    simulate(q, &r->closest, w, 1);
+    report(q, &r->closest, w);
 }
 
 int engine_fleet_run(const engine_fleet_request *q, engine_fleet_result *out, void *work,
@@ -810,7 +893,7 @@ int engine_fleet_run(const engine_fleet_request *q, engine_fleet_result *out, vo
     engine_fleet_option near;
     memset(&near, 0, sizeof near);
     double near_w = INFINITY;
-    screen_all(q, out, &near, &near_w);
+    screen_all(q, out, &near, &near_w, work);
     int conf[FLEET_MAX_CANDS];
     int n = search(q, out, &w, conf);
     finish(q, out, &w, conf, n, &near, near_w);

@@ -7,7 +7,11 @@
  *  1. Screen, analytically.  For every weight dtype and speculation method
  *     allowed (a speculating unit's decode step is per token gained:
  *     engine_step_s / engine_step_tokens), every replica
- *     unit (tp any degree inside a node that the heads allow, pp 1..8;
+ *     unit (tp any degree inside a node that the heads allow, and with a
+ *     scale-out link a whole number of nodes, 2, 3, ... x gpus_per_node:
+ *     a TP group across nodes, its all-reduces priced over the inter
+ *     link as eval prices them; pp 1 up to the layers; each within
+ *     gpus_max;
  *     on an MoE model every ep dividing the expert slots among 1, the
  *     divisors of tp, and tp * g for g = 2, 3, ... replicas: DP-attention
  *     EP, a unit of g replicas, the fleet a whole number of such EP
@@ -31,8 +35,11 @@
  *     A unit whose P (plus the exposed KV transfer) already misses the
  *     TTFT target, or whose batch-1 decode step misses the TPOT target,
  *     is out.  The GPUs are replicas x unit; the cost their price.
- *  2. Confirm, by simulation.  In order of cost (then GPUs, aggregated
- *     first, then plan order), each candidate is simulated at the rate
+ *  2. Confirm, by simulation.  In order of GPUs (then aggregated first,
+ *     then TP inside a node first: the tie rule, a cross-node TP group
+ *     never comes before an in-node plan on as many GPUs, whatever the
+ *     screen's rates; then the screen's rate, higher first, the dtype,
+ *     the speculation and plan order), each candidate is simulated at the rate
  *     (Poisson, `requests` requests, the seed): it meets the targets when
  *     neither percentile is over its target and the run is not
  *     overloaded.  A miss adds a replica (an EP group; disaggregated: to
@@ -49,11 +56,13 @@
  *     plan on fewer GPUs than the answer meets the targets in the load
  *     simulation (tests/unit/test_fleet.c test_no_cheaper_plan_meets).
  *  3. The cheapest confirmed option within gpus_max is the answer, the next
- *     two the alternatives.  Nothing within the limit: the closest is the
+ *     two the alternatives (on equal GPUs: aggregated, then in-node TP, then
+ *     search order).  Nothing within the limit: the closest is the
  *     cheapest confirmed one beyond it (needs more GPUs), or, when no plan
  *     meets the targets at any size, the simulated one nearest to them
  *     (the smallest worst ratio of percentile to target).
- *  Each reported option carries its simulated sustainable rate.
+ *  Each reported option carries its simulated sustainable rate and the
+ *  cross-node warnings eval gives its plan (warnings, prefill_warnings).
  *
  * Pure C: no I/O, no allocation; the caller gives a workspace of
  * engine_fleet_workspace_bytes() bytes.
@@ -81,8 +90,9 @@ typedef enum engine_fleet_disagg {
 } engine_fleet_disagg;
 
 typedef struct engine_fleet_request {
-    /* Model, GPU, links, framework, calibration, gpus_per_node (TP stays
-     * inside a node; 0: 8), prompt, gen, weight (base) and KV dtypes.
+    /* Model, GPU, links, framework, calibration, gpus_per_node (0: 8; TP
+     * spans nodes only in whole nodes and only with an inter link),
+     * prompt, gen, weight (base) and KV dtypes.
      * gpus, batch and the plan fields are ignored. */
     engine_scenario base;
     double rate;           /* requests/s, > 0 */
@@ -126,6 +136,13 @@ typedef struct engine_fleet_option {
     int trim_cut;             /* the simulation cap stopped its trim early */
     int meets;                /* both percentiles within target, not overloaded */
     int within_limit;         /* gpus <= gpus_max */
+    int tp_cross;             /* a TP group (xPyD: either pool's) spans nodes: tp above
+                               * gpus_per_node with a scale-out link (the search's tie
+                               * rule puts it after in-node TP on the same GPUs) */
+    unsigned warnings;        /* reported options: eval's ENGINE_WARN_TP_CROSS_NODE and
+                               * ENGINE_WARN_EP_CROSS_NODE for the plan (xPyD: the
+                               * decode pool) */
+    unsigned prefill_warnings; /* xPyD: the same for the prefill pool */
     engine_sim_result sim;
     double sustainable_rate;  /* requests/s (reported options only) */
     double prefill_rate, decode_rate; /* xPyD: each pool's */

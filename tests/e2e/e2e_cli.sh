@@ -1285,6 +1285,24 @@ fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), go
 run load --model deepseek-v3 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --requests 2000 --max-num-seqs "$fleet_mns"
 expect_rc 0
 expect_out "^  SLO at p99     $fleet_p99: met$"
+# TP across nodes is searched with --rate: Llama-3.1-405B in fp16 at 0.5
+# requests/s, 50 ms TPOT, on up to 16 H100s (8 a node), aggregated: one TP16
+# replica over two nodes on 16 GPUs, with eval's warning in the text and in
+# --json's warnings (before: infeasible within 16, 4 x TP8 PP2 on 64); `load`
+# on that plan at the answer's max-num-seqs gives the same p99 figures.
+run recommend --model llama-3.1-405b --gpu h100-sxm --gpus-max 16 --rate 0.5 --ttft-ms 2000 --itl-ms 50 --disagg off
+expect_rc 0
+expect_out '^answer: 1 x TP16 replica, fp16: 16 GPUs, .*, max-num-seqs [0-9]+$'
+expect_out '^      warning: a TP group spans NVLink domains: its all-reduces cross the scale-out link$'
+fleet_mns=$(sed -n 's/^answer: .*max-num-seqs \([0-9]*\)$/\1/p' "$tmp/out")
+fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), goodput.*/TTFT \1, TPOT \2/p' "$tmp/out")
+run load --model llama-3.1-405b --gpu h100-sxm --gpus 16 --tp 16 --rate 0.5 --ttft-ms 2000 --itl-ms 50 --requests 2000 --max-num-seqs "$fleet_mns"
+expect_rc 0
+expect_out "^  SLO at p99     $fleet_p99: met$"
+run recommend --model llama-3.1-405b --gpu h100-sxm --gpus-max 16 --rate 0.5 --ttft-ms 2000 --itl-ms 50 --disagg off --json
+expect_rc 0
+expect_clean_json
+expect_out '^	"warnings":	\["a TP group spans NVLink domains: its all-reduces cross the scale-out link"\],$'
 # Speculative decoding is searched with --rate (--allow-spec): Llama-3-70B
 # at 2 requests/s and 15 ms TPOT fits 4 H100s with an EAGLE head; `load`
 # with --spec-method eagle on that plan gives the same p99 figures.

@@ -7,7 +7,9 @@
  * case each way) and the modes off/only, DP-attention EP as the cheapest
  * answer (checked against the load simulation of that plan and of TP8),
  * the rule that no plan eval ranks on fewer GPUs meets the targets in
- * load, request errors.
+ * load, TP across nodes as the only plan meeting a TPOT target (with
+ * eval's warning) and the tie rule keeping an in-node plan on as many
+ * GPUs, PP above 8 as the fewest GPUs, request errors.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -768,6 +770,184 @@ static void test_ep_group_not_pow2(void **state)
     fx_free(&f);
 }
 
+/* The decode step of one sequence at mid-generation (prompt + gen / 2 of
+ * context) of plan p on its GPUs in f's scenario, as the screen times it. */
+static double step1(const fixture *f, engine_plan p)
+{
+    engine_scenario s = f->q.base;
+    s.gpus = p.tp * p.pp * p.dp;
+    engine_stepper st;
+    assert_int_equal(engine_stepper_init(&st, &s, p, NULL), 0);
+    assert_true(st.valid && st.max_concurrency >= 1);
+    engine_step_mix m = {NULL, 0, 1, s.prompt + s.gen / 2.0};
+    return engine_step_s(&st, &m);
+}
+
+/* The candidate of plan p (aggregated, fp16, no speculation), or NULL. */
+static const engine_fleet_option *find_cand(const fixture *f, engine_plan p)
+{
+    for (int k = 0; k < f->r->n_cands; k++) {
+        const engine_fleet_option *o = &f->r->cand[k];
+        if (!o->disagg && o->plan.tp == p.tp && o->plan.pp == p.pp && o->plan.ep == p.ep)
+            return o;
+    }
+    return NULL;
+}
+
+/* TP across nodes (fleet.h): Llama-3.1-405B in fp16 (126 layers, 16384
+ * hidden, 128/8 heads: 405.8 B parameters, 811.6 GB) on 80 GB H100s, 8 a
+ * node (the fixture: 300 GB/s in a node, 50 GB/s across), at 0.5
+ * requests/s with 2 s TTFT and 45 ms TPOT at p99, up to 16 GPUs,
+ * aggregated.  The GPUs by hand: one node cannot hold the weights (811.6
+ * / 8 = 101 GB a GPU > 80 GB), so every plan needs at least ceil(811.6 /
+ * 80) = 11 GPUs, and a TP group inside a node has tp <= 8 (128 heads: tp
+ * 1, 2, 4, 8).  For one sequence a pipeline is no faster than one stage's
+ * TP group reading all the layers in turn, so every in-node plan's
+ * batch-1 decode step is at least TP8's: TP8 x PP2's is 49 ms here (about
+ * 811.6 / 8 GB at 80 % of 3.35 TB/s, 38 ms, plus the all-reduces and the
+ * host), over the 45 ms target; no in-node plan of any size meets it.
+ * TP16 over the two nodes (each all-reduce hierarchical, the part across
+ * nodes on the scale-out link, as eval prices it) halves the weight read
+ * and steps in 33 ms: 1 x TP16, 16 GPUs (the fewest TP16 takes, and
+ * 16 is the smallest cross-node TP group: 2 nodes), with eval's warning
+ * in the answer.  Without a scale-out link the search has no cross-node
+ * TP: no plan reaches the target (before this search: that answer). */
+static void test_tp_across_nodes_only(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama31_405b());
+    f.q.rate = 0.5;
+    f.q.ttft_slo_s = 2.0;
+    f.q.tpot_slo_s = 0.045;
+    f.q.gpus_max = 16;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    /* the steps by hand: TP8 x PP2 misses the target at batch 1, TP16 meets it */
+    assert_true(step1(&f, (engine_plan){8, 2, 1, 1}) > f.q.tpot_slo_s);
+    assert_true(step1(&f, (engine_plan){16, 1, 1, 1}) <= f.q.tpot_slo_s);
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_false(o->disagg);
+    assert_int_equal(o->plan.tp, 16);
+    assert_int_equal(o->plan.pp, 1);
+    assert_int_equal(o->plan.dp, 1);
+    assert_int_equal(o->gpus, 16);
+    assert_true(o->tp_cross);
+    /* eval's warning, as eval gives it for TP16 on these 16 GPUs */
+    assert_int_equal(o->warnings, ENGINE_WARN_TP_CROSS_NODE);
+    engine_scenario s = f.q.base;
+    s.gpus = 16;
+    engine_result er;
+    assert_int_equal(engine_evaluate(&s, o->plan, &er, NULL), 0);
+    assert_true(er.warnings & ENGINE_WARN_TP_CROSS_NODE);
+    assert_string_equal(engine_warning_text(ENGINE_WARN_TP_CROSS_NODE),
+                        "a TP group spans NVLink domains: its all-reduces cross the "
+                        "scale-out link");
+    assert_chosen_meets(&f);
+    engine_sim_result sr;
+    assert_true(load_meets(&f, &s, o->plan, &sr));
+    assert_false(load_meets(&f, &s, (engine_plan){8, 2, 1, 1}, &sr)); /* in-node on 16 */
+    assert_true(assert_none_cheaper(&f) > 0);
+    /* no scale-out link: no TP group across nodes is searched */
+    f.q.base.inter = NULL;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_UNREACHABLE);
+    for (int k = 0; k < f.r->n_cands; k++)
+        assert_true(f.r->cand[k].plan.tp <= 8 && !f.r->cand[k].tp_cross);
+    fx_free(&f);
+}
+
+/* The tie rule (fleet.h): the same 405B at 0.5 requests/s with a 100 ms
+ * TPOT target.  On 11 to 15 GPUs a TP group is at most 4 wide (tp divides
+ * the GPUs and the 128 heads) and no such plan meets the targets at the
+ * rate in load (TP4 x PP3 on 12: 83 ms a step at batch 1 and room for 20
+ * sequences; checked below over every plan eval ranks).  On 16, TP8 x PP2
+ * (its TP groups inside the nodes) and TP16 (across them) both meet them,
+ * and the screen rates TP16's replica higher (its decode step is
+ * shorter); at the same GPU count the in-node plan comes first, so TP8 x
+ * PP2 stays the answer, without a warning, and TP16 follows as an
+ * alternative on 16 GPUs with eval's. */
+static void test_in_node_tp_stays_chosen(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama31_405b());
+    f.q.rate = 0.5;
+    f.q.ttft_slo_s = 2.0;
+    f.q.tpot_slo_s = 0.1;
+    f.q.gpus_max = 16;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_int_equal(o->plan.tp, 8);
+    assert_int_equal(o->plan.pp, 2);
+    assert_int_equal(o->plan.dp, 1);
+    assert_int_equal(o->gpus, 16);
+    assert_false(o->tp_cross);
+    assert_int_equal(o->warnings, 0);
+    assert_chosen_meets(&f);
+    assert_true(f.r->n_alts >= 1);
+    const engine_fleet_option *a = &f.r->alt[0];
+    assert_int_equal(a->plan.tp, 16);
+    assert_int_equal(a->gpus, 16);
+    assert_true(a->meets);
+    assert_int_equal(a->warnings, ENGINE_WARN_TP_CROSS_NODE);
+    /* by the screen's rate alone TP16 would have come first */
+    const engine_fleet_option *c8 = find_cand(&f, (engine_plan){8, 2, 1, 1});
+    const engine_fleet_option *c16 = find_cand(&f, (engine_plan){16, 1, 1, 1});
+    assert_non_null(c8);
+    assert_non_null(c16);
+    assert_int_equal(c8->screen_gpus, 16);
+    assert_int_equal(c16->screen_gpus, 16);
+    assert_true(c16->screen_rate > c8->screen_rate);
+    assert_true(assert_none_cheaper(&f) > 0);
+    fx_free(&f);
+}
+
+/* PP above 8 (pp up to the layers, as eval ranks it): the 405B in fp16 on
+ * 94 GB GPUs (H100 NVL) at 0.05 requests/s, 5 s TTFT, 500 ms TPOT,
+ * aggregated.  The GPUs by hand: 811.6 GB over 10 GPUs is 81 GB a GPU,
+ * more than 94 GB leaves after the framework's reserve and workspace; over
+ * 11 it is 74 GB.  11 is prime and 11 does not divide the 128 heads, so
+ * the only 11-GPU plan is TP1 x PP11 (11 or 12 of the 126 layers a stage);
+ * the search over pp 1..8 answered 12 (TP4 x PP3 or TP2 x PP6).  Its
+ * prefill (1.9 s) and decode step (0.36 s) are within the targets; no plan
+ * eval ranks on 10 GPUs holds the weights and a sequence. */
+static void test_pp_above_8_searched(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, tm_llama31_405b());
+    f.g = tg_with_memory(94);
+    f.q.rate = 0.05;
+    f.q.ttft_slo_s = 5.0;
+    f.q.tpot_slo_s = 0.5;
+    f.q.gpus_max = 64;
+    f.q.disagg = ENGINE_FLEET_DISAGG_OFF;
+    fx_run(&f);
+    assert_int_equal(f.r->status, ENGINE_FLEET_FEASIBLE);
+    const engine_fleet_option *o = &f.r->chosen;
+    assert_int_equal(o->plan.tp, 1);
+    assert_int_equal(o->plan.pp, 11);
+    assert_int_equal(o->plan.dp, 1);
+    assert_int_equal(o->gpus, 11);
+    assert_int_equal(o->warnings, 0);
+    assert_chosen_meets(&f);
+    engine_scenario s = f.q.base;
+    s.gpus = 11;
+    engine_sim_result sr;
+    assert_true(load_meets(&f, &s, o->plan, &sr));
+    s.gpus = 10;
+    engine_result res[16];
+    int k = engine_rank(&s, res, 16, 0, NULL);
+    assert_true(k > 0);
+    for (int i = 0; i < k; i++)
+        assert_false(res[i].valid && res[i].fits);
+    fx_free(&f);
+}
+
 static void test_request_errors(void **state)
 {
     (void)state;
@@ -808,6 +988,9 @@ int main(void)
         cmocka_unit_test(test_pp3_searched),
         cmocka_unit_test(test_sims_cap_reported),
         cmocka_unit_test(test_ep_group_not_pow2),
+        cmocka_unit_test(test_tp_across_nodes_only),
+        cmocka_unit_test(test_in_node_tp_stays_chosen),
+        cmocka_unit_test(test_pp_above_8_searched),
         cmocka_unit_test(test_request_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

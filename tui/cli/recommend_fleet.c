@@ -133,6 +133,25 @@ static void print_option(const engine_fleet_request *q, const char *head,
     if (o->disagg)
         printf(" (prefill pool %.3f, decode pool %.3f)", o->prefill_rate, o->decode_rate);
     printf("\n");
+    /* eval's cross-node warnings, in eval's words (xPyD: each pool's) */
+    for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1) {
+        if (o->disagg && (o->prefill_warnings & bit))
+            printf("      warning (the prefill pool): %s\n", engine_warning_text(bit));
+        if (o->warnings & bit)
+            printf("      warning%s: %s\n", o->disagg ? " (the decode pool)" : "",
+                   engine_warning_text(bit));
+    }
+}
+
+/* The warnings of o (both pools of an xPyD plan) as eval's --json
+ * "warnings" list: eval's sentences, each once. */
+static void warnings_json(cJSON *j, const engine_fleet_option *o)
+{
+    cJSON *w = cJSON_AddArrayToObject(j, "warnings");
+    unsigned all = o->warnings | (o->disagg ? o->prefill_warnings : 0);
+    for (unsigned bit = 1; bit < (1u << ENGINE_WARN_COUNT); bit <<= 1)
+        if (all & bit)
+            cJSON_AddItemToArray(w, cJSON_CreateString(engine_warning_text(bit)));
 }
 
 static void why_lines(const engine_fleet_request *q, const engine_fleet_result *r,
@@ -326,6 +345,7 @@ static cJSON *option_json(const engine_fleet_option *o)
                                                        : o->plan.ep > o->plan.tp);
     cli_json_add_number(j, "prefill_s", o->prefill_s);
     cli_json_add_number(j, "itl_s", o->itl_s);
+    warnings_json(j, o);
     cJSON_AddItemToObject(j, "load", load_json(o));
     return j;
 }

@@ -300,6 +300,41 @@ static void val_band_case(const val_case *c, const engine_scenario *s, const eng
     }
 }
 
+/* Row c's rate from the load simulation of its offline run (c->requests >
+ * 0): c->requests requests of c's lengths, all at t = 0, dispatched over the
+ * plan's replicas, each admitting up to s's max_num_seqs under its KV cache
+ * (the static view's limits) with the framework's scheduler and token
+ * budget; the rate is output tokens over the run's whole length, as
+ * trtllm-bench reports it (total output tokens / (last request end - first
+ * request start), per GPU over the world size: NVIDIA/TensorRT-LLM@
+ * 2787769cae353023784dce105d648bcd4d04f4d4:tensorrt_llm/bench/dataclasses/
+ * reporting.py).  With fewer requests than a whole number of batches the
+ * last ones run at a smaller batch (the drain), and a replica given fewer
+ * requests than its batch runs at that many.  0: the simulation failed. */
+static double val_offline_rate(const val_case *c, const engine_scenario *s, engine_plan p)
+{
+    engine_stepper st;
+    engine_error err = {{0}};
+    if (engine_stepper_init(&st, s, p, &err) != 0 || !st.valid)
+        return 0;
+    engine_sim_config cfg;
+    engine_sim_defaults(&cfg, &st);
+    cfg.arrival = ENGINE_SIM_OFFLINE;
+    cfg.requests = c->requests;
+    cfg.prompt = c->prompt;
+    cfg.gen = c->gen;
+    cfg.max_num_seqs = engine_max_num_seqs(s);
+    cfg.seed = VAL_SERVING_SEED;
+    size_t bytes = engine_sim_workspace_bytes(&st, &cfg);
+    void *work = bytes ? malloc(bytes) : NULL;
+    engine_sim_result r;
+    int rc = work ? engine_sim_run(&st, &cfg, work, bytes, &r, &err) : -1;
+    free(work);
+    if (rc != 0 || r.completed != c->requests)
+        return 0;
+    return r.output_tokens_per_s / c->gpus;
+}
+
 void val_run_case(const preset_db *db, const val_case *c, val_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -343,6 +378,17 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
     out->ok = 1;
     out->fits = r.fits;
     out->predicted = val_predicted(c, &s, p, &r, &out->fits);
+    if (c->requests > 0 && c->batch <= 0 && c->metric == VAL_TPS_GPU) {
+        double rate = val_offline_rate(c, &s, p);
+        if (!(rate > 0)) {
+            out->ok = 0;
+            snprintf(out->error, sizeof out->error,
+                     "validation case %.40s: the offline run of %d requests failed", c->id,
+                     c->requests);
+            return;
+        }
+        out->predicted = rate;
+    }
     out->ratio = out->predicted / c->measured;
     out->q = is_rate(c->metric) ? out->ratio : 1.0 / out->ratio;
     out->categories = c->out_of_scope ? 0 : val_categories(c, &s, p);

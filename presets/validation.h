@@ -116,6 +116,14 @@ typedef struct val_case {
     int gemm_acc16;        /* 1: the run's kernels accumulate its 16-bit GEMMs in
                             * FP16 (engine_scenario.gemm_acc16: TinyChat's W4A16
                             * GEMM); 0: FP32 accumulate (PyTorch, cuBLAS defaults) */
+    int requests;          /* an offline run of batch 0 and a rate metric: the
+                            * requests of its dataset, every one issued at
+                            * t = 0 (trtllm-bench's $num_requests): the rate is
+                            * that run's, output tokens over first start to last
+                            * end, ramp and drain included (trtllm-bench's
+                            * reporting.py), from the load simulation
+                            * (val_offline_rate); 0: the static view's steady
+                            * batch */
 } val_case;
 
 /* The shipped table (validation_cases.c). */

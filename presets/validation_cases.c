@@ -751,7 +751,13 @@ const val_case val_cases[] = {
      "megatron-530b", "a100-80gb", NULL, NULL, "generic", 32, 32, 1, 1, 256, 0, 60, 20, F16, F16, 0, 0,
      VAL_E2E, 7203e-3, 0.30, "TP-16 ran out of memory at this batch (stated: OOM)", 1, 0, 0},
     /* the rest of the Megatron-530B table (all three columns, 27 rows; the TP-16 OOM cells are
-     * not measurements); the stored copy is @07fdd2fc, whose values of the rows above match */
+     * not measurements); the stored copy is @07fdd2fc, whose values of the rows above match.
+     * Its 128/8 block is read with the TP-32 and TP-8 x PP-3 columns exchanged, as the
+     * earlier rows above already did (ft-mt530b-a100-tp8pp3-b128-128-8 = 5512, printed
+     * under TP-32): printed as is, TP-8 x PP-3 at batches 1-8 would take less time for 128
+     * prompt tokens than for 20 (batch 1: 451 against 842 ms in its 20/8 block); exchanged,
+     * every column's 128/8 time is at or above its 20/8 time at every batch (batch 1: TP-32
+     * 431 -> 451, TP-8 x PP-3 842 -> 866).  A transposition in the guide, not a measurement. */
     {"ft-mt530b-a100-tp16-b1-20-8", "NVIDIA/FasterTransformer@07fdd2fc6aa46f961f304d5f3791efad016e38a3:docs/gpt_guide.md, Performance of Megatron-530B (TP-16, PP-1 column)",
      "FasterTransformer on Triton (version unstated), A100-SXM4-80GB, FP16, top_p 0.9, static batch; 8 A100 per node on NVSwitch, nodes on InfiniBand 8x200Gb/s",
      "megatron-530b", "a100-80gb", NULL, NULL, "generic", 16, 16, 1, 1, 1, 0, 20, 8, F16, F16, 0, 0,

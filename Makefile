@@ -68,7 +68,14 @@ PRESET_JSON := $(sort $(wildcard presets/*.json))
 GEN_SRC    := $(BUILD)/gen/presets_embedded.c
 
 LIB_SRC  := $(sort $(ENGINE_SRC) $(PRESET_SRC) $(CALIB_SRC) $(TUI_SRC))
-LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/presets_embedded.o
+# CORE: everything but the error-band table, which mk/gen_bands.c computes
+# with CORE from the shipped validation cases when the program is built
+# (val_bands_shipped; eval and the explorer then start without evaluating
+# every case).
+CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/presets_embedded.o
+CORE     := $(BUILD)/libcore.a
+BANDS_SRC := $(BUILD)/gen/bands_shipped.c
+LIB_OBJ  := $(CORE_OBJ) $(BUILD)/gen/bands_shipped.o
 MAIN_OBJ := $(BUILD)/tui/main.o
 LIB      := $(BUILD)/libshardscope.a
 BIN      := shardscope
@@ -129,6 +136,22 @@ $(GEN_SRC): $(PRESET_JSON) mk/embed.sh
 	sh mk/embed.sh $(PRESET_JSON) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/presets_embedded.o: $(GEN_SRC)
+	$(CC) $(ALL_CFLAGS) $(INC_presets) -Ipresets -c $< -o $@
+
+$(CORE): $(CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+# The generator links without -fsanitize=fuzzer (libFuzzer's own main).
+$(BUILD)/gen/gen_bands: mk/gen_bands.c $(CORE) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(INC_presets) -Ipresets $(filter-out -fsanitize=fuzzer,$(LDFLAGS)) \
+	  -o $@ $< $(CORE) $(LIBS)
+
+$(BANDS_SRC): $(BUILD)/gen/gen_bands
+	$(BUILD)/gen/gen_bands > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/bands_shipped.o: $(BANDS_SRC)
 	$(CC) $(ALL_CFLAGS) $(INC_presets) -Ipresets -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
@@ -231,4 +254,4 @@ uninstall:
 clean:
 	rm -rf build build-asan build-ubsan build-fuzz $(BIN)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT:.o=.d) $(FUZZ_BIN:=.d) $(BUILD)/tests/fuzz/replay.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/gen/gen_bands.d $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT:.o=.d) $(FUZZ_BIN:=.d) $(BUILD)/tests/fuzz/replay.d

@@ -520,7 +520,7 @@ int val_largest_doc(const val_result *r, int n, char *doc, size_t len, int *coun
     return 0;
 }
 
-int val_bands_shipped(engine_band_table *out)
+int val_bands_compute(engine_band_table *out)
 {
     preset_db *db = NULL;
     engine_error err = {{0}};

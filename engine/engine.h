@@ -280,6 +280,11 @@ typedef struct engine_gpu {
                                             * them); 0 = eta_attn.  Decode attention's
                                             * compute keeps eta_attn */
     int sm_count;                          /* streaming multiprocessors (compute units) */
+    double gemm_min_m;                     /* the fewest token rows a tensor-core GEMM tile of
+                                            * this GPU's dense kernels computes (Hopper
+                                            * warpgroup MMA: m64nNk16 / m64nNk32, PTX ISA
+                                            * wgmma.mma_async shapes); tiles of fewer rows
+                                            * (the 16-row GEMV class) are not picked; 0: any */
     double gemm_t0_s;                      /* fixed cost of one 16-bit GEMM */
     double gemm_t0_fp8_s;                  /* the same for low-precision weights: FP8
                                             * (block scales) or weight-only int4/int8

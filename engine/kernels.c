@@ -155,7 +155,7 @@ typedef struct gemm_pick {
 } gemm_pick;
 
 typedef struct pick_memo {
-    double m, n, k, groups, c0, mem, part;
+    double m, n, k, groups, c0, mem, part, min_tm;
     gemm_pick r;
     int sm;
 } pick_memo;
@@ -173,11 +173,15 @@ static double tile_time(int i, int sm, double m, double n, double groups, double
 }
 
 static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups, double c0,
-                            double mem, double part)
+                            double mem, double part, double min_tm)
 {
     gemm_pick best = {0, 1};
     double best_t = INFINITY;
     for (int i = 0; i < (int)(sizeof TILES / sizeof TILES[0]); i++) {
+        /* a GPU whose dense tensor-core kernels compute at least min_tm
+         * token rows a tile (Hopper's warpgroup MMA, gemm_min_m) */
+        if (TILES[i].tm < min_tm)
+            continue;
         /* no split of this tile beats the best so far: its time is at least
          * the larger of c0 at the tile's full rate and the bare streaming */
         if (fmax(c0 / TILES[i].e, mem) > best_t * (1 + 1e-12))
@@ -214,19 +218,19 @@ static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups,
 }
 
 static gemm_pick gemm_pick_memo(int sm, double m, double n, double k, double groups, double c0,
-                                double mem, double part)
+                                double mem, double part, double min_tm)
 {
     if (sm < 1)
         return (gemm_pick){1.0, 1};
     uint64_t h = bits(m) ^ rotl(bits(n), 17) ^ rotl(bits(k), 31) ^ rotl(bits(groups), 47) ^
-                 rotl(bits(c0), 7) ^ rotl(bits(mem), 23) ^ (uint64_t)sm;
+                 rotl(bits(c0), 7) ^ rotl(bits(mem), 23) ^ rotl(bits(min_tm), 41) ^ (uint64_t)sm;
     unsigned slot = (unsigned)(mix64(h) % PICK_MEMO);
     pick_memo *e = &pmemo[slot];
     if (e->sm == sm && e->m == m && e->n == n && e->k == k && e->groups == groups &&
-        e->c0 == c0 && e->mem == mem && e->part == part)
+        e->c0 == c0 && e->mem == mem && e->part == part && e->min_tm == min_tm)
         return e->r;
-    gemm_pick r = pick_tiles(sm, m, n, k, groups, c0, mem, part);
-    *e = (pick_memo){m, n, k, groups, c0, mem, part, r, sm};
+    gemm_pick r = pick_tiles(sm, m, n, k, groups, c0, mem, part, min_tm);
+    *e = (pick_memo){m, n, k, groups, c0, mem, part, min_tm, r, sm};
     return r;
 }
 
@@ -383,6 +387,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     k->floor = or_default(g->kernel_floor_s, DEF_FLOOR_S);
     k->layer_extra = g->layer_overhead_s > 0 ? g->layer_overhead_s : 0;
     k->sm = g->sm_count > 0 ? g->sm_count : DEF_SM;
+    k->min_tm = g->gemm_min_m > 0 ? g->gemm_min_m : 0;
     /* FP4 weights on a GPU without FP4 tensor cores dequantize in the GEMM's
      * main loop to 16-bit math (W4A16: the Triton MXFP4 MoE on Hopper): the
      * preset's measured fractions of that kernel replace the 16-bit ones. */
@@ -519,7 +524,7 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
     double part = groups * m * n * SPLIT_K_PARTIAL_BYTES / k->bw;
     gemm_pick pk = wo_small_m(k, m, groups, w_bytes, a_bytes)
                        ? (gemm_pick){TILES[WO_TILE].e * m / TILES[WO_TILE].tm, 1}
-                       : gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part);
+                       : gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part, k->min_tm);
     gc.compute = c0 / pk.eta;
     /* A CPU's level-3 BLAS packs the weights, then runs its kernel on them
      * (OpenBLAS driver/level3/level3.c: ICOPY, then KERNEL; README "The

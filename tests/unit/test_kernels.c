@@ -107,6 +107,39 @@ static void test_gemm_fp16_accumulate(void **state)
          engine_gemm_s(h, NULL, ENGINE_FP16, 2048, 4096, 4096, 2.0, 2.0), 1e-15);
 }
 
+/* gemm_min_m (H20): Hopper's dense tensor-core GEMMs run 64-row warpgroup
+ * MMAs (PTX ISA wgmma.mma_async m64nNk16), so a decode GEMM computes a 64-row
+ * tile.  Qwen3-8B gate_up at one token, 1 x 24576 x 4096 bf16 on H20 (78 SMs,
+ * 148 TFLOPS x 0.85), hand-worked: the 64x128 tile (0.75) gives 1 x 192
+ * tiles, 3 waves of 78: 2 x 4096 x (3 x 78 x 64 x 128 / 0.75) / 125.8e12 =
+ * 166.44 us of compute against 201.4 MB / 3.4 TB/s = 59.2 us of weights,
+ * + 3 us: 169.44 us.  Without the rule the 16x128 GEMV tile (0.5) would be
+ * picked: 2 x 4096 x (3 x 78 x 16 x 128 / 0.5) / 125.8e12 + 3 = 65.41 us.
+ * On H200 (4096 FLOP a clock an SM, 4x H20's) the padding hides under the
+ * weight stream: the rule moves nothing there. */
+static void test_h20_min_tile(void **state)
+{
+    (void)state;
+    const engine_gpu *h20 = gpu("h20");
+    near(h20->gemm_min_m, 64, 0);
+    double fl = 148e12 * 0.85;
+    double t = engine_gemm_s(h20, NULL, ENGINE_BF16, 1, 24576, 4096, 2.0, 2.0);
+    near(t * 1e6, 2.0 * 4096 * (3.0 * 78 * 64 * 128 / 0.75) / fl * 1e6 + 3.0, 1e-9);
+    near(t * 1e6, 169.44, 1e-3);
+    engine_gpu any = *h20;
+    any.gemm_min_m = 0;
+    double t16 = engine_gemm_s(&any, NULL, ENGINE_BF16, 1, 24576, 4096, 2.0, 2.0);
+    near(t16 * 1e6, 2.0 * 4096 * (3.0 * 78 * 16 * 128 / 0.5) / fl * 1e6 + 3.0, 1e-9);
+    /* at prefill sizes the big tiles win either way */
+    near(engine_gemm_s(h20, NULL, ENGINE_BF16, 4096, 24576, 4096, 2.0, 2.0),
+         engine_gemm_s(&any, NULL, ENGINE_BF16, 4096, 24576, 4096, 2.0, 2.0), 1e-15);
+    engine_gpu h200 = *gpu("h200");
+    near(h200.gemm_min_m, 0, 0);
+    double m0 = engine_gemm_s(&h200, NULL, ENGINE_BF16, 1, 24576, 4096, 2.0, 2.0);
+    h200.gemm_min_m = 64;
+    near(engine_gemm_s(&h200, NULL, ENGINE_BF16, 1, 24576, 4096, 2.0, 2.0), m0, 1e-12);
+}
+
 static void test_gemm_int4_gemv(void **state)
 {
     (void)state;
@@ -1263,6 +1296,7 @@ int main(void)
         cmocka_unit_test(test_frameworks_shipped),
         cmocka_unit_test(test_bands_hand),
         cmocka_unit_test(test_gemm_fp16_accumulate),
+        cmocka_unit_test(test_h20_min_tile),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

@@ -252,6 +252,11 @@ typedef enum engine_spec_method {
  * the engine then computes at the FP16 rate (weight-only quantization).
  * The per-kernel constants (README, "The model") come from measured kernel
  * data; each has a default in the preset loader. */
+/* The largest engine_gpu.gemm_min_m: the most token rows a tile of the
+ * GEMM model's tile table computes (kernels.c TILES), so at least one tile
+ * is always left to pick. */
+#define ENGINE_GEMM_MIN_M_MAX 256
+
 typedef struct engine_gpu {
     char name[ENGINE_NAME_MAX];
     char display[ENGINE_NAME_MAX];
@@ -284,7 +289,8 @@ typedef struct engine_gpu {
                                             * this GPU's dense kernels computes (Hopper
                                             * warpgroup MMA: m64nNk16 / m64nNk32, PTX ISA
                                             * wgmma.mma_async shapes); tiles of fewer rows
-                                            * (the 16-row GEMV class) are not picked; 0: any */
+                                            * (the 16-row GEMV class) are not picked; 0: any;
+                                            * at most ENGINE_GEMM_MIN_M_MAX */
     double gemm_t0_s;                      /* fixed cost of one 16-bit GEMM */
     double gemm_t0_fp8_s;                  /* the same for low-precision weights: FP8
                                             * (block scales) or weight-only int4/int8

@@ -463,6 +463,8 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         t0_ok = t0_ok && t0s[i] >= 0 && isfinite(t0s[i]);
     if (!t0_ok)
         return fail(err, "gpu", "kernel fixed costs must be finite and non-negative");
+    if (!(g->gemm_min_m >= 0 && g->gemm_min_m <= ENGINE_GEMM_MIN_M_MAX))
+        return fail(err, "gpu", "gemm_min_m must be in [0, 256] token rows");
     if (!(g->moe_roof_p == 0 || (g->moe_roof_p >= 1 && g->moe_roof_p <= 16)))
         return fail(err, "gpu", "moe_roof_p must be 0 (the max) or in [1, 16]");
     if (!finite_pos(s->intra->bytes_per_s) || !(s->intra->alpha_s >= 0) ||

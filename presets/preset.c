@@ -172,7 +172,7 @@ static const field_spec gpu_fields[] = {
     GN("l2_gbs", 0, FR_NONNEG, 1000000, 1e9, l2_bytes_per_s),
     GN("fp16_acc16_tflops", 0, FR_NONNEG, 1000000, 1e12, fp16_acc16_flops),
     { "sm_count", FK_INT, 0, FR_POS, 100000, 1, offsetof(engine_gpu, sm_count), 0, NULL, 0, NULL },
-    GN("gemm_min_m", 0, FR_NONNEG, 4096, 1, gemm_min_m),
+    GN("gemm_min_m", 0, FR_NONNEG, ENGINE_GEMM_MIN_M_MAX, 1, gemm_min_m),
     GN("gemm_t0_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_s),
     GN("gemm_t0_fp8_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp8_s),
     GN("gemm_t0_fp4_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp4_s),

@@ -133,6 +133,13 @@ static void test_h20_min_tile(void **state)
     /* at prefill sizes the big tiles win either way */
     near(engine_gemm_s(h20, NULL, ENGINE_BF16, 4096, 24576, 4096, 2.0, 2.0),
          engine_gemm_s(&any, NULL, ENGINE_BF16, 4096, 24576, 4096, 2.0, 2.0), 1e-15);
+    /* at the bound (ENGINE_GEMM_MIN_M_MAX, the tile table's tallest tile)
+     * one tile is left, 256 x 128 at full rate: 192 tiles, 3 waves of 78,
+     * 2 x 4096 x (3 x 78 x 256 x 128) / 125.8e12 + 3 = 503.1 us */
+    engine_gpu tall = *h20;
+    tall.gemm_min_m = ENGINE_GEMM_MIN_M_MAX;
+    double t256 = engine_gemm_s(&tall, NULL, ENGINE_BF16, 1, 24576, 4096, 2.0, 2.0);
+    near(t256 * 1e6, 2.0 * 4096 * (3.0 * 78 * 256 * 128) / fl * 1e6 + 3.0, 1e-9);
     engine_gpu h200 = *gpu("h200");
     near(h200.gemm_min_m, 0, 0);
     double m0 = engine_gemm_s(&h200, NULL, ENGINE_BF16, 1, 24576, 4096, 2.0, 2.0);

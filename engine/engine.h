@@ -1005,7 +1005,13 @@ double engine_kv_bytes_per_token(const engine_model *m, engine_dtype kv);
 double engine_kv_bytes(const engine_model *m, engine_dtype kv, double ctx);
 /* Weight bytes of the whole model at a dtype. */
 double engine_weight_bytes(const engine_model *m, engine_dtype w);
-/* Seed 004's decode floor: weight bytes / peak HBM bandwidth, seconds. */
+/* The weight bytes one decode step of one sequence reads: all of them for a
+ * dense model; a MoE model's active ones (attention, dense and shared MLPs,
+ * router, embedding and head, and top_k experts a MoE layer): DeepSeek-R1
+ * reads 37.6 B of its 671 B parameters a token. */
+double engine_decode_floor_bytes(const engine_model *m, engine_dtype w);
+/* Seed 004's decode floor: the bytes one sequence's step reads
+ * (engine_decode_floor_bytes) / peak HBM bandwidth, seconds. */
 double engine_decode_floor_s(const engine_model *m, engine_dtype w,
                              const engine_gpu *g, int tp);
 /* Bytes per weight element, quantization scales included: int4 carries an

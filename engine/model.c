@@ -318,9 +318,16 @@ double engine_weight_bytes(const engine_model *m, engine_dtype w)
     return engine_model_params(m) * engine_dtype_bytes(w);
 }
 
+double engine_decode_floor_bytes(const engine_model *m, engine_dtype w)
+{
+    if (m->experts > 0) /* one token reads its top_k experts, not all of them */
+        return engine_model_active_params(m) * engine_dtype_bytes(w);
+    return engine_weight_bytes(m, w);
+}
+
 double engine_decode_floor_s(const engine_model *m, engine_dtype w, const engine_gpu *g, int tp)
 {
     if (tp < 1)
         tp = 1;
-    return engine_weight_bytes(m, w) / tp / g->hbm_bytes_per_s;
+    return engine_decode_floor_bytes(m, w) / tp / g->hbm_bytes_per_s;
 }

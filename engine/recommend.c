@@ -498,7 +498,8 @@ static void step_floor(rec_ctx *c)
         c->out, REC_STEP_FLOOR,
         q->itl_target_s > 0 ? (c->p0.floor1 <= q->itl_target_s ? REC_PASS : REC_FAIL) : REC_INFO);
     recommend_floor *f = &st->floor;
-    *f = (recommend_floor){c->p0.weights, q->base.gpu->hbm_bytes_per_s, c->p0.floor1,
+    *f = (recommend_floor){engine_decode_floor_bytes(q->base.model, c->p0.dtype),
+                           q->base.gpu->hbm_bytes_per_s, c->p0.floor1,
                            q->itl_target_s > 0 ? q->itl_target_s : 0, c->r1.itl_s};
     PUT(st, f, weights_bytes, REC_UNIT_BYTES);
     PUT(st, f, hbm_bytes_per_s, REC_UNIT_BYTES_PER_S);

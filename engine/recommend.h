@@ -112,7 +112,10 @@ typedef struct recommend_fit {        /* REC_STEP_FIT */
 } recommend_fit;
 
 typedef struct recommend_floor {      /* REC_STEP_FLOOR */
-    double weights_bytes, hbm_bytes_per_s, floor_s;
+    double weights_bytes;             /* read a step of one sequence: a MoE
+                                       * model's active weights
+                                       * (engine_decode_floor_bytes) */
+    double hbm_bytes_per_s, floor_s;
     double itl_target_s;              /* 0: none (no key) */
     double engine_itl_s;
 } recommend_floor;

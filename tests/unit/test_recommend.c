@@ -423,6 +423,23 @@ static void test_round_tp(void **state)
     assert_int_equal(recommend_round_tp(&g, 8, 12), 12);
 }
 
+/* A MoE model's decode floor is the weights one token reads: Mixtral-8x7B
+ * "uses only 12.9B parameters per token" of its 46.7B (Mistral AI, "Mixtral
+ * of experts", 2023-12-11): 12.9e9 x 2 B / 3.35 TB/s = 7.70 ms on an H100,
+ * not the 27.9 ms of all 46.7e9 x 2 B; the fit step still counts them all. */
+static void test_moe_floor_active_weights(void **state)
+{
+    (void)state;
+    ask a = {"mixtral-8x7b", "h100-sxm", "nvlink4", NULL, 0, 8, 0, 20, 0};
+    recommend_result *r = run(&a);
+    assert_true(REL(num(r, REC_STEP_FLOOR, "weights_bytes"), 12.9e9 * 2) < 0.01);
+    assert_true(REL(num(r, REC_STEP_FLOOR, "floor_s"), 12.9e9 * 2 / 3.35e12) < 0.01);
+    assert_int_equal(r->step[REC_STEP_FLOOR].verdict, REC_PASS);
+    assert_true(REL(num(r, REC_STEP_FIT, "weights_bytes"), 46.7e9 * 2) < 0.01);
+    assert_int_equal((int)num(r, REC_STEP_N_LATENCY, "n_latency"), 1);
+    free(r);
+}
+
 /* Without presets: hand-built structs give the same example-A numbers. */
 static void test_hand_built_example_a(void **state)
 {
@@ -603,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_seed002_405b_two_dgx),
         cmocka_unit_test(test_seed002_70b_infiniband),
         cmocka_unit_test(test_itl_below_floor),
+        cmocka_unit_test(test_moe_floor_active_weights),
         cmocka_unit_test(test_cannot_fit),
         cmocka_unit_test(test_cannot_fit_quant_would),
         cmocka_unit_test(test_round_tp),

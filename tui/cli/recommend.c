@@ -231,13 +231,18 @@ static void print_floor(const recommend_request *q, const recommend_result *r,
 {
     const recommend_floor *f = &st->floor;
     char a1[32], a2[32], a3[32], a4[32];
-    printf("    floor = W / peak HBM = %s / %s = %s", fb(f->weights_bytes, a1, sizeof a1),
-           fmt_rate(f->hbm_bytes_per_s, "B/s", a2, sizeof a2), fs(f->floor_s, a3, sizeof a3));
+    int moe = q->base.model->experts > 0;
+    printf("    floor = %s / peak HBM = %s / %s = %s", moe ? "W_active" : "W",
+           fb(f->weights_bytes, a1, sizeof a1), fmt_rate(f->hbm_bytes_per_s, "B/s", a2, sizeof a2),
+           fs(f->floor_s, a3, sizeof a3));
     if (q->itl_target_s > 0)
         printf(" %s target %s\n", st->verdict == REC_PASS ? "<=" : ">",
                fs(q->itl_target_s, a4, sizeof a4));
     else
         printf(" (no --itl-ms target)\n");
+    if (moe)
+        printf("    W_active: the weights one token reads (%d of %d experts a MoE layer)\n",
+               q->base.model->top_k, q->base.model->experts);
     printf("    engine ITL on one GPU: %s (achievable bandwidth, KV reads, overhead)\n",
            fs(f->engine_itl_s, a1, sizeof a1));
     if (r->step[REC_STEP_FIT].verdict == REC_PASS && st->verdict != REC_FAIL)

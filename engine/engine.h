@@ -724,6 +724,10 @@ typedef struct engine_scenario {
     int prompt;                  /* S prompt tokens */
     int gen;                     /* G generated tokens (>= 1) */
     engine_dtype weight_dtype;
+    int weight_dtype_set;        /* 1: weight_dtype as given, fp16 included (the
+                                  * user chose it); 0: fp16 stands for the
+                                  * checkpoint's own format where the model has
+                                  * one (engine_scenario_weight_dtype) */
     engine_dtype kv_dtype;
     engine_dtype act_dtype;      /* activations / communication */
     int microbatches;            /* m for prefill; 0 = min(pp, batch): one or more
@@ -1020,7 +1024,8 @@ double engine_decode_floor_s(const engine_model *m, engine_dtype w,
  * dtypes: engine_dtype_bytes (per-channel or per-tensor scales are noise). */
 double engine_weight_elem_bytes(engine_dtype d, int group);
 /* The weight dtype and group a scenario runs: the checkpoint's own format
- * when the model has one and the scenario keeps fp16, else the scenario's. */
+ * when the model has one and the scenario keeps fp16 without choosing it
+ * (weight_dtype_set 0), else the scenario's. */
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s);
 /* Which measured GEMM tables scenario s's model GEMMs read (its weights'
  * math): "bf16" (bf16 math, bf16 tables only), "bf16+fp16" (bf16 tables

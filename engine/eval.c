@@ -643,7 +643,8 @@ double engine_scenario_moe_imbalance(const engine_scenario *s, int groups, int s
 
 engine_dtype engine_scenario_weight_dtype(const engine_scenario *s)
 {
-    if (s->model && s->model->has_weight_dtype && s->weight_dtype == ENGINE_FP16)
+    if (s->model && s->model->has_weight_dtype && s->weight_dtype == ENGINE_FP16 &&
+        !s->weight_dtype_set)
         return s->model->weight_dtype;
     return s->weight_dtype;
 }

@@ -1062,6 +1062,17 @@ expect_rc 0
 run eval --scenario "$tmp/fp8s.json" --json
 expect_rc 0
 expect_out '"fp8_block":[[:space:]]*false'
+# DeepSeek-R1's checkpoint is FP8 (quantization_config): without --dtype it runs
+# FP8 and fits 8 x H200 (SGLang's documented single-node deployment); --dtype
+# fp16 is honoured (1.34 TB does not fit)
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --batch 1
+expect_rc 0
+expect_out 'weights fp8, KV fp16'
+expect_out 'plan tp=8 pp=1 dp=1 ep=1: fits'
+run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 8 --batch 1 --dtype fp16
+expect_rc 0
+expect_out 'weights fp16, KV fp16'
+expect_out 'plan tp=8 pp=1 dp=1 ep=1: does NOT fit'
 run eval --model deepseek-r1 --gpu h200 --gpus 8 --fp8-scaling group
 expect_rc 2
 expect_err_exact "shardscope eval: --fp8-scaling: expected auto|tensor|block, got 'group'"

@@ -1656,6 +1656,41 @@ static void test_copy_as_command(void **state)
     screen_close();
 }
 
+/* The Weights control shows what runs: a model's checkpoint format (DeepSeek-R1's
+ * FP8) on selecting it, fp16 for a 16-bit checkpoint; fp16 chosen on DeepSeek-R1
+ * runs fp16 (and does not fit 8 x H200) and is copied as --dtype fp16. */
+static void test_weights_follow_the_model(void **state)
+{
+    (void)state;
+    explorer_opts eo = opts_for("deepseek-r1", "h200", 8);
+    screen_open("xterm-256color", 1, 40, 160, &eo);
+    assert_int_equal(g_x->ctl.s[CTL_DTYPE].value, ENGINE_FP8);
+    type("y");
+    assert_null(strstr(g_x->msg, "--dtype"));
+    assert_int_equal(engine_scenario_weight_dtype(&g_x->r.sc), ENGINE_FP8);
+    assert_true(g_x->r.n_plans > 0 && g_x->r.plans[0].fits);
+    static cli_scenario cs;
+    parse_copied(g_x->msg, &cs); /* the line without --dtype is the same FP8 run */
+    assert_same_scenario(&g_x->r.sc, &cs);
+    exp_ctl_set(g_x, CTL_DTYPE, ENGINE_FP16);
+    type("y");
+    assert_non_null(strstr(g_x->msg, "--dtype fp16"));
+    assert_int_equal(engine_scenario_weight_dtype(&g_x->r.sc), ENGINE_FP16);
+    assert_true(g_x->r.n_plans > 0 && !g_x->r.plans[0].fits); /* 1.34 TB on 8 x 151 GB */
+    parse_copied(g_x->msg, &cs); /* and --dtype fp16 is fp16 on the command line too */
+    assert_int_equal(engine_scenario_weight_dtype(&cs.scenario), ENGINE_FP16);
+    for (int i = 0; i < g_db->n_models; i++)
+        if (!strcmp(g_db->models[i].name, "llama-3-70b"))
+            exp_ctl_set(g_x, CTL_MODEL, i);
+    assert_string_equal(exp_model(g_x)->name, "llama-3-70b");
+    assert_int_equal(g_x->ctl.s[CTL_DTYPE].value, ENGINE_FP16);
+    for (int i = 0; i < g_db->n_models; i++)
+        if (!strcmp(g_db->models[i].name, "gpt-oss-120b"))
+            exp_ctl_set(g_x, CTL_MODEL, i);
+    assert_int_equal(g_x->ctl.s[CTL_DTYPE].value, ENGINE_FP4);
+    screen_close();
+}
+
 /* A scenario file's workload, plan and speculation reach the explorer
  * through explorer_opts (tui --scenario), and its start message the bar. */
 static void test_opts_workload_plan_spec(void **state)
@@ -2531,6 +2566,7 @@ int main(void)
         cmocka_unit_test(test_strategies_best_of_many_plans),
         cmocka_unit_test(test_details_load_line),
         cmocka_unit_test(test_copy_as_command),
+        cmocka_unit_test(test_weights_follow_the_model),
         cmocka_unit_test(test_opts_workload_plan_spec),
         cmocka_unit_test(test_pareto_view),
         cmocka_unit_test(test_frontier_min_gpus_and_capacity_label),

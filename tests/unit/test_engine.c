@@ -1484,6 +1484,12 @@ static void test_int4_weights(void **state)
     assert_int_equal(engine_scenario_weight_dtype(&s), ENGINE_FP8);
     r = eval_plan(&s, 1, 1, 1, 1);
     assert_near(r.mem.weights_bytes, lin + (norms + 2 * emb) * 2, 1e-12);
+    /* ... but fp16 the user chose (--dtype fp16, the explorer's control) is
+     * honoured: all 8.03 B weights at 2 bytes */
+    s.weight_dtype_set = 1;
+    assert_int_equal(engine_scenario_weight_dtype(&s), ENGINE_FP16);
+    r = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(r.mem.weights_bytes, 8030261248.0 * 2, 1e-12);
 }
 
 /* TP beyond the NVLink domain is flagged. */

@@ -402,7 +402,9 @@ static void test_fp8_block_scenario(void **state)
     s.gpus = 8;
     s.prompt = 1024;
     s.gen = 128;
-    assert_int_equal(engine_scenario_fp8_block(&s), 0); /* 16-bit weights */
+    assert_int_equal(engine_scenario_fp8_block(&s), 1); /* the FP8 checkpoint's own */
+    s.weight_dtype_set = 1;                              /* 16-bit weights chosen */
+    assert_int_equal(engine_scenario_fp8_block(&s), 0);
     s.weight_dtype = ENGINE_FP8;
     assert_int_equal(engine_scenario_fp8_block(&s), 1);
     engine_plan p = {1, 1, 8, 8};

@@ -2094,6 +2094,51 @@ static void test_moe_rows_rate_h200(void **state)
     preset_db_free(db);
 }
 
+/* DeepSeek-V3 and R1 ship FP8 checkpoints (HF config.json quantization_config
+ * {quant_method fp8, weight_block_size [128, 128]}), so their presets run FP8
+ * block-scaled weights unless the user picks others: 8 x H200 at TP8, the
+ * single-node deployment SGLang documents for DeepSeek-V3 (`launch_server
+ * --model deepseek-ai/DeepSeek-V3 --tp 8`, no quantization flag), fits; at
+ * fp16 (chosen, weight_dtype_set) 671 B parameters need 2 bytes each, 167.75
+ * GB a GPU before replication, more than an H200 holds. */
+static void test_deepseek_fp8_checkpoint(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const char *names[] = {"deepseek-v3", "deepseek-r1"};
+    for (int i = 0; i < 2; i++) {
+        const engine_model *m = preset_find_model(db, names[i]);
+        assert_non_null(m);
+        assert_int_equal(m->has_weight_dtype, 1);
+        assert_int_equal(m->weight_dtype, ENGINE_FP8);
+        assert_int_equal(m->weight_block, 128);
+        engine_scenario s;
+        engine_scenario_defaults(&s);
+        s.model = m;
+        s.gpu = preset_find_gpu(db, "h200");
+        s.intra = preset_find_link(db, "nvlink4");
+        s.gpus = 8;
+        s.batch = 1;
+        assert_int_equal(engine_scenario_weight_dtype(&s), ENGINE_FP8);
+        assert_int_equal(engine_scenario_fp8_block(&s), 1);
+        engine_result r;
+        engine_error err;
+        engine_plan p = {8, 1, 1, 1};
+        assert_int_equal(engine_evaluate(&s, p, &r, &err), 0);
+        assert_true(r.fits);
+        /* between 671 GB / 8 (every weight at 1 byte, nothing replicated) and
+         * 10 % above it (16-bit norms, MLA's replicated projections) */
+        assert_true(r.mem.weights_bytes >= 671e9 / 8);
+        assert_true(r.mem.weights_bytes <= 1.10 * 671e9 / 8);
+        s.weight_dtype = ENGINE_FP16;
+        s.weight_dtype_set = 1;
+        assert_int_equal(engine_scenario_weight_dtype(&s), ENGINE_FP16);
+        assert_int_equal(engine_evaluate(&s, p, &r, &err), 0);
+        assert_false(r.fits);
+        assert_true(r.mem.weights_bytes > 2 * 671e9 / 8);
+    }
+}
+
 /* Issue 11, MXFP4: gpt-oss-120b's experts at 4 bits plus an E8M0 scale
  * per 32 (0.53125 B a weight); attention (attn_16bit: the checkpoint's
  * modules_to_not_convert), embedding, head, router and norms at 16 bits.
@@ -2442,6 +2487,7 @@ int main(void)
         cmocka_unit_test(test_hf_issue11_models),
         cmocka_unit_test(test_hf_llama4_interleave_and_extra_keys),
         cmocka_unit_test(test_mxfp4_weights_and_math),
+        cmocka_unit_test(test_deepseek_fp8_checkpoint),
         cmocka_unit_test(test_w4a16_moe_presets),
         cmocka_unit_test(test_moe_grouped_rates),
         cmocka_unit_test(test_moe_roof_blend_rows),

@@ -294,10 +294,13 @@ static int load_calib(const cli_opts *o, const char *cmd, cli_scenario *out, eng
 static void load_workload(const cli_opts *o, engine_scenario *s)
 {
     const cli_values *v = &o->v;
+    /* The weights are settled here, so fp16 means fp16 from now on
+     * (weight_dtype_set): the user's --dtype, else the checkpoint's own
+     * format (its quantization_config), else fp16. */
+    s->weight_dtype_set = 1;
     if (CLI_SEEN(o, dtype)) {
         s->weight_dtype = (engine_dtype)v->dtype;
     } else if (s->model && s->model->has_weight_dtype) {
-        /* the checkpoint's own format (its quantization_config) */
         s->weight_dtype = s->model->weight_dtype;
         s->quant_group = s->model->quant_group;
     }

@@ -98,7 +98,7 @@ int exp_command_line(const explorer *x, char *buf, size_t len)
         put_int(buf, len, &n, "--prompt", s->prompt);
     if (s->gen != 256)
         put_int(buf, len, &n, "--gen", s->gen);
-    if (s->weight_dtype != ENGINE_FP16)
+    if ((int)s->weight_dtype != exp_model_dtype(s->model))
         put(buf, len, &n, "--dtype", engine_dtype_name(s->weight_dtype));
     if (s->microbatches > 0)
         put_int(buf, len, &n, "--microbatches", s->microbatches);

@@ -72,6 +72,14 @@ static const char *link_name_at(const preset_db *db, int i)
     return db->links[i].name;
 }
 
+/* The weights a model runs unless the user picks others: its checkpoint's
+ * own format (a quantization_config: DeepSeek-V3/R1 FP8, gpt-oss MXFP4),
+ * else fp16. */
+int exp_model_dtype(const engine_model *m)
+{
+    return m->has_weight_dtype ? (int)m->weight_dtype : (int)ENGINE_FP16;
+}
+
 static void set_context_ranges(explorer *x)
 {
     int ctx = exp_model(x)->context > 1 ? exp_model(x)->context : 131072;
@@ -84,6 +92,7 @@ static void ctl_changed(explorer *x, int ctl)
 {
     if (ctl == CTL_MODEL) {
         set_context_ranges(x);
+        slider_set(&x->ctl.s[CTL_DTYPE], exp_model_dtype(exp_model(x)));
     } else if (ctl == CTL_GPU) {
         slider_set(&x->ctl.s[CTL_VRAM], exp_gb_of(exp_gpu(x)->memory_bytes));
         topology_for_gpu(x);
@@ -179,7 +188,7 @@ static void make_sliders(explorer *x, const explorer_opts *o, int mi, int gi, in
     c[CTL_BATCH] = slider_make("Batch", "seq", SLIDER_GEOM, d.batch, 1, 4096, 1, 1);
     c[CTL_PROMPT] = slider_make("Prompt", "tok", SLIDER_GEOM, d.prompt, 1, 131072, 128, 1);
     c[CTL_GEN] = slider_make("Generate", "tok", SLIDER_GEOM, d.gen, 1, 131072, 32, 1);
-    c[CTL_DTYPE] = slider_make("Weights", "", SLIDER_LIST, (int)d.weight_dtype, 0,
+    c[CTL_DTYPE] = slider_make("Weights", "", SLIDER_LIST, exp_model_dtype(&db->models[mi]), 0,
                                ENGINE_DTYPE_COUNT - 1, 1, 1);
     c[CTL_MICRO] = slider_make("Microbatch", "", SLIDER_GEOM, d.microbatches, 0, 256, 1, 1);
     c[CTL_SCHED] = slider_make("Schedule", "", SLIDER_LIST, (int)d.schedule, 0,

@@ -342,6 +342,8 @@ const engine_framework *exp_framework(const explorer *x);
 const engine_result *exp_selected_plan(const explorer *x);
 /* Whole GB of a byte count, clamped to the VRAM slider's 1..4096. */
 int exp_gb_of(double bytes);
+/* The weights a model runs unless the user picks others (controls.c). */
+int exp_model_dtype(const engine_model *m);
 /* Entry i of a selector's list (model, GPU or link): its preset name, and
  * its display name in *display. */
 const char *exp_choice(const preset_db *db, int ctl, int i, const char **display);

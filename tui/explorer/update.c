@@ -43,6 +43,7 @@ static void build_scenario(explorer *x, engine_scenario *s)
     s->prompt = x->ctl.s[CTL_PROMPT].value;
     s->gen = x->ctl.s[CTL_GEN].value;
     s->weight_dtype = (engine_dtype)x->ctl.s[CTL_DTYPE].value;
+    s->weight_dtype_set = 1; /* the control shows what runs (fp16 included) */
     s->microbatches = x->ctl.s[CTL_MICRO].value;
     s->schedule = (engine_schedule)x->ctl.s[CTL_SCHED].value;
     s->objective = (engine_objective)x->ctl.s[CTL_OBJECTIVE].value;

@@ -89,6 +89,21 @@
  *          vLLM v0.9.1, Qwen/Qwen3-14B-AWQ on one A100 80GB, --enforce-eager):
  *          the concurrency-1 block only (the higher concurrencies are in an
  *          image: "~12" and "~3" tokens/s).
+ *  SGC     sgl-project/sgl-cookbook@7b5bd9c05e3d86da5161ac2be9b91c19a34bf49d:
+ *          docs/autoregressive/<family>/<model>.md, "5.1 Speed Benchmark": every
+ *          result block of the pages whose model, GPU and launch the presets
+ *          express: Llama-3.1-70B (base) on 8 x A100 (SGLang 0.5.6), Qwen3-235B-
+ *          A22B-Instruct-2507 on 8 x B200 (0.5.6), DeepSeek-R1-0528 on 8 x B200
+ *          (0.5.6.post1), DeepSeek-V3.1 on 8 x MI300X (0.5.7), Llama-4-Maverick on
+ *          8 x MI300X (0.5.9), each `--tp 8` and nothing else (Maverick also
+ *          --context-length 1000000); bench_serving --dataset-name random at
+ *          1000/1000, 1000/8000 and 8000/1000 (as the page has them), 10, 80 and
+ *          320-500 prompts at --max-concurrency 1, 16 and 64-100 (request rate
+ *          inf: a closed loop); lengths and statistics: the SGC macros below.
+ *          The pages' prose names ShareGPT; their commands and totals are the
+ *          random dataset's (6101 input tokens over 10 prompts on every page).
+ *          A100 memory unstated (80 GB SXM presumed); the checkpoint's dtype
+ *          (BF16, DeepSeek FP8), KV cache 16-bit (SGLang's auto).
  *
  * Left out (notes in /work/valdata/serving.md and the report of this
  * table): the SGLang v0.3 / vLLM v0.6 online runs at 4 and 8 requests/s
@@ -96,7 +111,14 @@
  * lengths, unpublished), the vLLM nightly ShareGPT QPS runs (Buildkite), the
  * Lambda vLLM ShareGPT sweeps, GPUStack's ShareGPT runs, the DeepSeek-V3
  * MI300X MTP tables (lengths
- * presumed) and every disaggregated or speculative run.
+ * presumed) and every disaggregated or speculative run.  From the SGLang
+ * cookbook: the gpt-oss-120b page (bench_serving without --dataset-name:
+ * ShareGPT), the DeepSeek-V3 page (EAGLE speculative decoding, DP attention,
+ * ShareGPT), the Llama-4-Scout table (its blocks disagree with themselves:
+ * the concurrency-16 block's 49668 input / 40805 output tokens against its
+ * throughputs x duration, 50880 / 52334, where every other block agrees
+ * within 0.01 %), and the pages of models the presets lack (Gemma 4, GLM,
+ * Kimi, MiniMax, Qwen3-Next/-Coder/-VL, Nemotron, Ministral, ERNIE, Step).
  */
 #include "validation.h"
 
@@ -167,6 +189,54 @@
     .pp = 1, .ep = 1,                                                                              \
     .arrival = VAL_ARRIVAL_CLOSED, .load = 8, .requests = 150, .prompt = 20000, .gen = 2000,       \
     .spread = 0.15, .stat = VAL_STAT_P50, .async_sched = 1
+
+/* SGC: the SGLang cookbook's speed benchmarks (one page a model, every
+ * result block of its random-dataset tables).  bench_serving's random
+ * dataset at range ratio 0 (its default) draws each prompt uniformly in
+ * [1, L] tokens and each output in [0, G]
+ * (sgl-project/sglang@0033168f0f58b2bc05aa0273bd475d9c01bafb1c:
+ * python/sglang/bench_serving.py, sample_random_requests and
+ * --random-range-ratio default 0.0; seed 1, so the pages' totals repeat:
+ * 6101 input tokens over 10 prompts, 39668 over 80): the rows take the
+ * published totals' means and spread 0.99 (uniform from 0.01 to 1.99 of the
+ * mean).  Medians of TTFT and TPOT (both printed): the samples are small
+ * (10 requests at concurrency 1) and the means carry one cold request where
+ * the page shows one (Maverick at concurrency 1: mean 4296.56 ms, median
+ * 57.45 ms); the one warm-up request replays the first prompt, whose
+ * measured copy then hits SGLang's radix cache (on by default), one request
+ * of the 10-500. */
+#define SRC_SGC(path) "sgl-project/sgl-cookbook@7b5bd9c05e3d86da5161ac2be9b91c19a34bf49d:docs/autoregressive/" path
+#define SGC_RUN                                                                                    \
+    .framework = "sglang", .pp = 1, .ep = 1, .arrival = VAL_ARRIVAL_CLOSED, .spread = 0.99,       \
+    .kv = B16, .stat = VAL_STAT_P50, .client = VAL_CLIENT_BENCH_SERVING
+
+/* Why an SGC figure is off (measured on the rows as first evaluated). */
+#define N_SGC_TTFT                                                                                 \
+    "SGLang bench_serving TTFT: the published medians barely grow with the prompt (concurrency 1, " \
+    "mean prompt 610 -> 4194 tokens: Qwen3-235B B200 92 -> 115 ms, modelled 26 -> 81; "           \
+    "DeepSeek-R1 B200 141 -> 155 ms, modelled 32 -> 96) and sit above the modelled prefill by "   \
+    "35-110 ms on B200, 45 ms on A100 (1000 tokens), 20 ms (Llama-4-Maverick) to 110-330 ms "     \
+    "(DeepSeek-V3.1) on MI300X: a per-request cost outside the GPU step (HTTP, "                  \
+    "SGLang's TokenizerManager tokenizing the prompt text, the first streamed chunk through the " \
+    "detokenizer) that the sglang profile does not carry (request_us 0; README, serving, "        \
+    "candidate (e)); the one long-prompt A100 row is the other way (1.36x, the A100 prefill)"
+#define N_SGC_MI300X                                                                               \
+    "DeepSeek-V3.1 on 8 x MI300X, SGLang 0.5.7 launched with --tp 8 only: the published decode "  \
+    "step at one request in flight is 24 ms against 8 ms modelled (TPOT 0.32-0.53x, tok/s "        \
+    "1.9-3.3x); the MI300X MLA rates the engine uses were checked on SGLang runs with "           \
+    "--attention-backend aiter (validation_cases.c, sg7), which this launch does not set; not "  \
+    "modelled"
+#define N_SGC_COLD                                                                                 \
+    "one cold request: mean TTFT 4296.56 ms against a median of 57.45 ms over the 10 requests "   \
+    "(one near 42 s), which stretches the run (68 s for 4220 tokens): the throughput is 3.3x, "   \
+    "the medians in band"
+#define N_SGC_Q3C1                                                                                 \
+    "one request in flight: the published step is 10.1-10.3 ms against 7.5 ms modelled (TPOT "   \
+    "0.73-0.74x, in band), and the throughput follows (1.37-1.39x)"
+#define N_SGC_BIGB                                                                                 \
+    "decode at 64-100 requests in flight on 8 x B200 / MI300X: the modelled step is 0.59-0.64x "  \
+    "the published TPOT and the throughput 1.5-1.6x (SGLang's work per sequence at large "       \
+    "batches, not modelled; the direction of NIM 8B's N_BIGB)"
 
 /* Why a figure is off (the rows' notes; the README's serving paragraph). */
 #define N_LOCK                                                                                     \
@@ -415,6 +485,261 @@ const val_serving_case val_serving_cases[] = {
              "factor unstated (SXM presumed); a user report.  Its eager decode step measures "
              "20.6 ms against 12.4 ms modelled (int4 weights, one launch per kernel), so "
              "TPOT is 0.60x and the throughput 1.54x"},
+    /* --- SGC: SGLang cookbook speed benchmarks, bench_serving closed loops at 1, 16 and 64/100 --- */
+    /* DeepSeek-R1-0528, 8 x B200, FP8 TP8, SGLang 0.5.6.post1 */
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c1-1000-1000", .sweep = "sgc-dsr1-b200-f8-tp8-1000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 1 (result block at line 368)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 6101 input / 4210 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 421,
+     .ttft_s = 140.76e-3, .tpot_s = 9.15e-3, .tps = 105.24, .band = {0.85, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c16-1000-1000", .sweep = "sgc-dsr1-b200-f8-tp8-1000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 16 (result block at line 421)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 39668 input / 40725 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 509,
+     .ttft_s = 131.71e-3, .tpot_s = 17.46e-3, .tps = 795.3, .band = {0.75, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c100-1000-1000", .sweep = "sgc-dsr1-b200-f8-tp8-1000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 100 (result block at line 474)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 500 --max-concurrency 100 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 249831 input / 252162 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 100, .requests = 500, .prompt = 500, .gen = 504,
+     .ttft_s = 147.62e-3, .tpot_s = 41.98e-3, .tps = 2282.9, .band = {0.80, 0.45, 0.60},
+     .note = N_SGC_TTFT "; " N_SGC_BIGB},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c1-1000-8000", .sweep = "sgc-dsr1-b200-f8-tp8-1000-8000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 1 (result block at line 529)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 6101 input / 44452 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 4445,
+     .ttft_s = 126.19e-3, .tpot_s = 9.2e-3, .tps = 108.07, .band = {0.80, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c16-1000-8000", .sweep = "sgc-dsr1-b200-f8-tp8-1000-8000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 16 (result block at line 582)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 39668 input / 318226 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 3978,
+     .ttft_s = 153.75e-3, .tpot_s = 15.59e-3, .tps = 912.02, .band = {0.80, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c64-1000-8000", .sweep = "sgc-dsr1-b200-f8-tp8-1000-8000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 64 (result block at line 635)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 320 --max-concurrency 64 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 158939 input / 1300705 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 64, .requests = 320, .prompt = 497, .gen = 4065,
+     .ttft_s = 158.15e-3, .tpot_s = 26.72e-3, .tps = 2207.16, .band = {0.80, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c1-8000-1000", .sweep = "sgc-dsr1-b200-f8-tp8-8000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 1 (result block at line 690)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 41941 input / 4210 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 1, .requests = 10, .prompt = 4194, .gen = 421,
+     .ttft_s = 154.96e-3, .tpot_s = 9.27e-3, .tps = 103.56, .band = {0.45, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c16-8000-1000", .sweep = "sgc-dsr1-b200-f8-tp8-8000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 16 (result block at line 743)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 300020 input / 41589 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 16, .requests = 80, .prompt = 3750, .gen = 520,
+     .ttft_s = 189.59e-3, .tpot_s = 19.23e-3, .tps = 733.41, .band = {0.45, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-dsr1-b200-f8-tp8-c64-8000-1000", .sweep = "sgc-dsr1-b200-f8-tp8-8000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-R1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 64 (result block at line 796)",
+     .setup = "SGLang 0.5.6.post1 `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp 8`, 8 x B200; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 320 --max-concurrency 64 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 1273893 input / 169680 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-r1", .gpu = "b200", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 64, .requests = 320, .prompt = 3981, .gen = 530,
+     .ttft_s = 224.92e-3, .tpot_s = 40.99e-3, .tps = 1468.5, .band = {0.50, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    /* DeepSeek-V3.1, 8 x MI300X, FP8 TP8, SGLang 0.5.7 */
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c1-1000-1000", .sweep = "sgc-dsv31-mi300x-f8-tp8-1000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 1 (result block at line 395)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 6101 input / 4220 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 422,
+     .ttft_s = 213.58e-3, .tpot_s = 23.9e-3, .tps = 39.72, .band = {0.85, 0.75, 2.20},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c16-1000-1000", .sweep = "sgc-dsv31-mi300x-f8-tp8-1000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 16 (result block at line 448)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 39668 input / 40805 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 510,
+     .ttft_s = 191.32e-3, .tpot_s = 35.99e-3, .tps = 378.84, .band = {0.80, 0.60, 1.40},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c100-1000-1000", .sweep = "sgc-dsv31-mi300x-f8-tp8-1000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 100 (result block at line 501)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 500 --max-concurrency 100 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 249831 input / 252662 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 100, .requests = 500, .prompt = 500, .gen = 505,
+     .ttft_s = 236.88e-3, .tpot_s = 76.35e-3, .tps = 1216.79, .band = {0.85, 0.65, 1.35},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c1-1000-8000", .sweep = "sgc-dsv31-mi300x-f8-tp8-1000-8000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 1 (result block at line 556)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 6101 input / 44462 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 4446,
+     .ttft_s = 156.19e-3, .tpot_s = 24.51e-3, .tps = 40.52, .band = {0.80, 0.75, 2.15},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c16-1000-8000", .sweep = "sgc-dsv31-mi300x-f8-tp8-1000-8000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 16 (result block at line 609)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 39668 input / 318306 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 3979,
+     .ttft_s = 194.12e-3, .tpot_s = 34.0e-3, .tps = 410.7, .band = {0.80, 0.60, 1.20},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c64-1000-8000", .sweep = "sgc-dsv31-mi300x-f8-tp8-1000-8000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 64 (result block at line 662)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 320 --max-concurrency 64 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 158939 input / 1301025 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 64, .requests = 320, .prompt = 497, .gen = 4066,
+     .ttft_s = 235.28e-3, .tpot_s = 55.1e-3, .tps = 1056.05, .band = {0.85, 0.55, 1.00},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c1-8000-1000", .sweep = "sgc-dsv31-mi300x-f8-tp8-8000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 1 (result block at line 717)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 41941 input / 4220 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 1, .requests = 10, .prompt = 4194, .gen = 422,
+     .ttft_s = 481.38e-3, .tpot_s = 25.05e-3, .tps = 36.87, .band = {0.75, 0.75, 2.35},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c16-8000-1000", .sweep = "sgc-dsv31-mi300x-f8-tp8-8000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 16 (result block at line 770)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 300020 input / 41669 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 16, .requests = 80, .prompt = 3750, .gen = 521,
+     .ttft_s = 1347.21e-3, .tpot_s = 52.09e-3, .tps = 256.7, .band = {0.95, 0.70, 1.85},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    {SGC_RUN, .id = "sgc-dsv31-mi300x-f8-tp8-c64-8000-1000", .sweep = "sgc-dsv31-mi300x-f8-tp8-8000-1000",
+     .source = SRC_SGC("DeepSeek/DeepSeek-V3_1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 64 (result block at line 823)",
+     .setup = "SGLang 0.5.7 `sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.1 (-Terminus in the environment list) --tp 8`, 8 x AMD MI300X; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 320 --max-concurrency 64 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 1273893 input / 170000 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "deepseek-v3", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = F8,
+     .load = 64, .requests = 320, .prompt = 3981, .gen = 531,
+     .ttft_s = 499.38e-3, .tpot_s = 103.45e-3, .tps = 601.67, .band = {0.65, 0.65, 1.25},
+     .note = N_SGC_TTFT "; " N_SGC_MI300X},
+    /* Llama-3.1-70B (base), 8 x A100, BF16 TP8, SGLang 0.5.6 */
+    {SGC_RUN, .id = "sgc-l31-70b-a100-tp8-c1-1000-1000", .sweep = "sgc-l31-70b-a100-tp8-1000-1000",
+     .source = SRC_SGC("Llama/Llama3.1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 1 (result block at line 307)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Meta-Llama/Llama-3.1-70B --tp 8`, 8 x NVIDIA A100 (memory unstated: 80 GB SXM presumed); bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 6101 input / 4220 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-3.1-70b", .gpu = "a100-80gb", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 422,
+     .ttft_s = 131.77e-3, .tpot_s = 18.63e-3, .tps = 52.88, .band = {0.45, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-l31-70b-a100-tp8-c16-1000-1000", .sweep = "sgc-l31-70b-a100-tp8-1000-1000",
+     .source = SRC_SGC("Llama/Llama3.1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 16 (result block at line 360)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Meta-Llama/Llama-3.1-70B --tp 8`, 8 x NVIDIA A100 (memory unstated: 80 GB SXM presumed); bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 39668 input / 40805 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-3.1-70b", .gpu = "a100-80gb", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 510,
+     .ttft_s = 147.02e-3, .tpot_s = 26.08e-3, .tps = 513.48},
+    {SGC_RUN, .id = "sgc-l31-70b-a100-tp8-c100-1000-1000", .sweep = "sgc-l31-70b-a100-tp8-1000-1000",
+     .source = SRC_SGC("Llama/Llama3.1.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 100 (result block at line 413)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Meta-Llama/Llama-3.1-70B --tp 8`, 8 x NVIDIA A100 (memory unstated: 80 GB SXM presumed); bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 500 --max-concurrency 100 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 249831 input / 252662 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-3.1-70b", .gpu = "a100-80gb", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 100, .requests = 500, .prompt = 500, .gen = 505,
+     .ttft_s = 184.22e-3, .tpot_s = 48.67e-3, .tps = 1919.38, .band = {0.45, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-l31-70b-a100-tp8-c1-8000-1000", .sweep = "sgc-l31-70b-a100-tp8-8000-1000",
+     .source = SRC_SGC("Llama/Llama3.1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 1 (result block at line 465)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Meta-Llama/Llama-3.1-70B --tp 8`, 8 x NVIDIA A100 (memory unstated: 80 GB SXM presumed); bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 41941 input / 4220 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-3.1-70b", .gpu = "a100-80gb", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 1, .requests = 10, .prompt = 4194, .gen = 422,
+     .ttft_s = 318.02e-3, .tpot_s = 18.81e-3, .tps = 50.69, .band = {0.45, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-l31-70b-a100-tp8-c16-8000-1000", .sweep = "sgc-l31-70b-a100-tp8-8000-1000",
+     .source = SRC_SGC("Llama/Llama3.1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 16 (result block at line 516)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Meta-Llama/Llama-3.1-70B --tp 8`, 8 x NVIDIA A100 (memory unstated: 80 GB SXM presumed); bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 300020 input / 41669 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-3.1-70b", .gpu = "a100-80gb", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 16, .requests = 80, .prompt = 3750, .gen = 521,
+     .ttft_s = 531.82e-3, .tpot_s = 36.73e-3, .tps = 389.0},
+    {SGC_RUN, .id = "sgc-l31-70b-a100-tp8-c64-8000-1000", .sweep = "sgc-l31-70b-a100-tp8-8000-1000",
+     .source = SRC_SGC("Llama/Llama3.1.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 64 (result block at line 567)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Meta-Llama/Llama-3.1-70B --tp 8`, 8 x NVIDIA A100 (memory unstated: 80 GB SXM presumed); bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 320 --max-concurrency 64 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 1273893 input / 170000 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-3.1-70b", .gpu = "a100-80gb", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 64, .requests = 320, .prompt = 3981, .gen = 531,
+     .ttft_s = 616.38e-3, .tpot_s = 82.85e-3, .tps = 788.27},
+    /* Llama-4-Maverick-17B-128E-Instruct, 8 x MI300X, BF16 TP8, SGLang 0.5.9 */
+    {SGC_RUN, .id = "sgc-l4mav-mi300x-tp8-c1-1000-1000", .sweep = "sgc-l4mav-mi300x-tp8-1000-1000",
+     .source = SRC_SGC("Llama/Llama4.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 1 (result block at line 312)",
+     .setup = "SGLang 0.5.9 `sglang.launch_server --model-path meta-llama/Llama-4-Maverick-17B-128E-Instruct --tp 8`, AMD MI300X, TP 8; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 6101 input / 4220 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-4-maverick", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = B16, .max_model_len = 1000000,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 422,
+     .ttft_s = 57.45e-3, .tpot_s = 5.96e-3, .tps = 61.99, .band = {0.45, 0.00, 2.40},
+     .note = N_SGC_TTFT "; " N_SGC_COLD},
+    {SGC_RUN, .id = "sgc-l4mav-mi300x-tp8-c16-1000-1000", .sweep = "sgc-l4mav-mi300x-tp8-1000-1000",
+     .source = SRC_SGC("Llama/Llama4.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 16 (result block at line 364)",
+     .setup = "SGLang 0.5.9 `sglang.launch_server --model-path meta-llama/Llama-4-Maverick-17B-128E-Instruct --tp 8`, AMD MI300X, TP 8; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 39668 input / 40805 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-4-maverick", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = B16, .max_model_len = 1000000,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 510,
+     .ttft_s = 72.6e-3, .tpot_s = 10.22e-3, .tps = 1328.41, .band = {0.55, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-l4mav-mi300x-tp8-c100-1000-1000", .sweep = "sgc-l4mav-mi300x-tp8-1000-1000",
+     .source = SRC_SGC("Llama/Llama4.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 100 (result block at line 416)",
+     .setup = "SGLang 0.5.9 `sglang.launch_server --model-path meta-llama/Llama-4-Maverick-17B-128E-Instruct --tp 8`, AMD MI300X, TP 8; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 500 --max-concurrency 100 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 249831 input / 252662 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "llama-4-maverick", .gpu = "mi300x", .gpus = 8, .tp = 8, .weights = B16, .max_model_len = 1000000,
+     .load = 100, .requests = 500, .prompt = 500, .gen = 505,
+     .ttft_s = 128.96e-3, .tpot_s = 35.37e-3, .tps = 2777.9, .band = {0.75, 0.45, 0.60},
+     .note = N_SGC_TTFT "; " N_SGC_BIGB},
+    /* Qwen3-235B-A22B-Instruct-2507, 8 x B200, BF16 TP8, SGLang 0.5.6 */
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c1-1000-1000", .sweep = "sgc-q3-235b-b200-tp8-1000-1000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 1 (result block at line 367)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 6101 input / 4210 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 421,
+     .ttft_s = 92.18e-3, .tpot_s = 10.12e-3, .tps = 96.65, .band = {0.80, 0.00, 0.45},
+     .note = N_SGC_TTFT "; " N_SGC_Q3C1},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c16-1000-1000", .sweep = "sgc-q3-235b-b200-tp8-1000-1000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 16 (result block at line 423)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 39668 input / 40725 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 509,
+     .ttft_s = 88.82e-3, .tpot_s = 16.12e-3, .tps = 832.04, .band = {0.75, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c100-1000-1000", .sweep = "sgc-q3-235b-b200-tp8-1000-1000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 1000/1000 at --max-concurrency 100 (result block at line 479)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 1000 --num-prompts 500 --max-concurrency 100 (range ratio 0: lengths uniform in [1, 1000] and [0, 1000]); published totals 249831 input / 252162 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 100, .requests = 500, .prompt = 500, .gen = 504,
+     .ttft_s = 122.68e-3, .tpot_s = 34.04e-3, .tps = 2738.78, .band = {0.80, 0.50, 0.65},
+     .note = N_SGC_TTFT "; " N_SGC_BIGB},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c1-1000-8000", .sweep = "sgc-q3-235b-b200-tp8-1000-8000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 1 (result block at line 545)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 6101 input / 44452 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 1, .requests = 10, .prompt = 610, .gen = 4445,
+     .ttft_s = 109.36e-3, .tpot_s = 10.24e-3, .tps = 97.17, .band = {0.85, 0.00, 0.45},
+     .note = N_SGC_TTFT "; " N_SGC_Q3C1},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c16-1000-8000", .sweep = "sgc-q3-235b-b200-tp8-1000-8000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 16 (result block at line 601)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 39668 input / 318226 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 16, .requests = 80, .prompt = 496, .gen = 3978,
+     .ttft_s = 101.61e-3, .tpot_s = 14.91e-3, .tps = 935.49, .band = {0.80, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c64-1000-8000", .sweep = "sgc-q3-235b-b200-tp8-1000-8000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 1000/8000 at --max-concurrency 64 (result block at line 657)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 1000 --random-output-len 8000 --num-prompts 320 --max-concurrency 64 (range ratio 0: lengths uniform in [1, 1000] and [0, 8000]); published totals 158939 input / 1300705 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 64, .requests = 320, .prompt = 497, .gen = 4065,
+     .ttft_s = 129.11e-3, .tpot_s = 24.07e-3, .tps = 2387.34, .band = {0.85, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c1-8000-1000", .sweep = "sgc-q3-235b-b200-tp8-8000-1000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 1 (result block at line 715)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 10 --max-concurrency 1 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 41941 input / 4210 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 1, .requests = 10, .prompt = 4194, .gen = 421,
+     .ttft_s = 114.85e-3, .tpot_s = 10.33e-3, .tps = 93.94, .band = {0.00, 0.00, 0.45},
+     .note = N_SGC_Q3C1},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c16-8000-1000", .sweep = "sgc-q3-235b-b200-tp8-8000-1000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 16 (result block at line 771)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 80 --max-concurrency 16 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 300020 input / 41589 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 16, .requests = 80, .prompt = 3750, .gen = 520,
+     .ttft_s = 168.48e-3, .tpot_s = 16.66e-3, .tps = 820.69, .band = {0.45, 0.00, 0.00},
+     .note = N_SGC_TTFT},
+    {SGC_RUN, .id = "sgc-q3-235b-b200-tp8-c64-8000-1000", .sweep = "sgc-q3-235b-b200-tp8-8000-1000",
+     .source = SRC_SGC("Qwen/Qwen3.md") ", 5.1 Speed Benchmark, random 8000/1000 at --max-concurrency 64 (result block at line 827)",
+     .setup = "SGLang 0.5.6 `sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-Instruct-2507 --tp 8`, 8 x NVIDIA B200; bench_serving --dataset-name random --random-input-len 8000 --random-output-len 1000 --num-prompts 320 --max-concurrency 64 (range ratio 0: lengths uniform in [1, 8000] and [0, 1000]); published totals 1273893 input / 169680 generated tokens; medians of TTFT and TPOT, output tok/s",
+     .model = "qwen3-235b-a22b", .gpu = "b200", .gpus = 8, .tp = 8, .weights = B16,
+     .load = 64, .requests = 320, .prompt = 3981, .gen = 530,
+     .ttft_s = 203.27e-3, .tpot_s = 34.27e-3, .tps = 1790.43, .band = {0.55, 0.00, 0.00},
+     .note = N_SGC_TTFT},
     /* --- GPUStack performance lab: offline runs (request rate inf) of random fixed lengths --- */
     {GPS, .id = "gps-deepseek-r1-h200-vllm-tp8-off-31999-100",
      .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/deepseek-r1/h200.md, Other Benchmark Cases, baseline (random 32K input)",

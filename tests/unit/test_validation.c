@@ -281,6 +281,12 @@ static void test_serving_saturation_rule(void **state)
     /* NIM 70B 500/2000 (no C=250 row): highest 4624.14 (C=200); 0.9 x = 4161.73 */
     assert_false(val_serving_saturated(serving_index("nim-l33-70b-h100-f8-tp2-c150-500-2000"))); /* 3948.26 */
     assert_true(val_serving_saturated(serving_index("nim-l33-70b-h100-f8-tp2-c200-500-2000")));
+    /* SGLang cookbook, Llama-3.1-70B on 8 x A100, 1000/1000: highest 1919.38 (C=100);
+     * 0.9 x = 1727.44; Qwen3-235B on 8 x B200, 8000/1000: highest 1790.43 (C=64), 0.9 x = 1611.39 */
+    assert_false(val_serving_saturated(serving_index("sgc-l31-70b-a100-tp8-c16-1000-1000"))); /* 513.48 */
+    assert_true(val_serving_saturated(serving_index("sgc-l31-70b-a100-tp8-c100-1000-1000")));
+    assert_false(val_serving_saturated(serving_index("sgc-q3-235b-b200-tp8-c16-8000-1000"))); /* 820.69 */
+    assert_true(val_serving_saturated(serving_index("sgc-q3-235b-b200-tp8-c64-8000-1000")));
     /* an offline run (every request at t = 0) is past the knee by construction */
     assert_true(val_serving_saturated(serving_index("gps-qwen3-14b-h100-vllm-off-3996-200")));
     /* a row outside a sweep is below saturation; out of range is 0 */

@@ -98,7 +98,7 @@ static const char *const MODELS[] = {
     /* issue 11: today's models */
     "llama-4-scout", "llama-4-maverick", "gemma-2-9b", "gemma-2-27b", "gemma-3-27b",
     "gpt-oss-20b", "gpt-oss-120b", "phi-4", "phi-3-mini",
-    "qwen3-coder-480b-a35b", /* SGLang cookbook's MI300X TP8 x EP2 table (MoE with EP < TP) */
+    "qwen3-coder-480b", /* SGLang cookbook's MI300X TP8 x EP2 table (MoE with EP < TP) */
 };
 static const char *const GPUS[] = {
     "rtx-2070", "rtx-3090", "rtx-4090", "a10g", "l4", "l40s", "a100-40gb",

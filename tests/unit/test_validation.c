@@ -118,10 +118,12 @@ static void test_table_is_broad(void **state)
         if (c == VAL_CAT_SERVING)
             assert_int_equal(per_cat[c], 0); /* the serving rows are apart */
         else if (c == VAL_CAT_MOE_EP_TP)
-            /* one published run without speculation found (TRT-LLM's
-             * DeepSeek-R1 TP8 x EP4 on B200); the EP < TP runs with MTP
-             * are speed-ups of the speculative-decoding category */
-            assert_true(per_cat[c] >= 1);
+            /* four published runs without speculation found (TRT-LLM's
+             * DeepSeek-R1 TP8 x EP4 on B200; the SGLang cookbook's
+             * Qwen3-Coder-480B FP8 TP8 x EP2 on MI300X at concurrency 1,
+             * 16, 64); the EP < TP runs with MTP are speed-ups of the
+             * speculative-decoding category */
+            assert_true(per_cat[c] >= 4);
         else
             assert_true(per_cat[c] >= ENGINE_BAND_MIN_CASES);
     }

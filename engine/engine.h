@@ -732,7 +732,10 @@ typedef struct engine_scenario {
     engine_dtype act_dtype;      /* activations / communication */
     int microbatches;            /* m for prefill; 0 = min(pp, batch): one or more
                                   * whole sequences each; above the batch, chunks
-                                  * of sequences (token-split) */
+                                  * of sequences (token-split), each attending to
+                                  * the chunks before it: with pp 1 too (one after
+                                  * another on the stage: llama.cpp's ubatches),
+                                  * where m up to the batch changes nothing */
     engine_schedule schedule;
     int interleave;              /* v chunks for the interleaved schedule */
     engine_objective objective;
@@ -783,6 +786,19 @@ typedef struct engine_scenario {
                                   * (TinyChat's W4A16 GEMM: mma ...f16.f16.f16.f16):
                                   * they run at engine_gpu.fp16_acc16_flops
                                   * where the GPU has one; 0: FP32 accumulate */
+    int attn_scores;             /* 1: prefill attention without FlashAttention
+                                  * (llama.cpp with -fa off, llama-bench's
+                                  * default before ggml-org/llama.cpp#23714):
+                                  * every query of a chunk scores all the keys
+                                  * cached so far (the causal mask is applied in
+                                  * the softmax, not skipped), and each score
+                                  * crosses memory as FP32 four times: the KQ
+                                  * product writes it, the masked softmax reads
+                                  * and writes it, the KQV product reads it
+                                  * (ENGINE_ATTN_SCORE_BYTES a score: the
+                                  * products' at the GEMM streaming rate, the
+                                  * softmax's at the element-wise rate);
+                                  * 0: FlashAttention */
 } engine_scenario;
 
 typedef struct engine_plan {
@@ -1170,6 +1186,18 @@ double engine_moe_layer_routed_s(const engine_scenario *s, engine_plan plan, dou
 double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double past,
                              double heads, double kv_heads, double qk_dim, double v_dim,
                              double a_bytes);
+/* Bytes a score of a materialised (non-FlashAttention) attention moves
+ * (engine_scenario.attn_scores): the FP32 KQ product written, read and
+ * written back by the softmax, read by the KQV product. */
+#define ENGINE_ATTN_SCORE_BYTES 16.0
+/* The same prefill attention without FlashAttention (engine_scenario.
+ * attn_scores): t x (past + t) scores a sequence and head, their dot
+ * products at the rate above, and the larger of that compute and the
+ * scores' traffic (8 B of the two products at HBM x eta_memory, 8 B of the
+ * softmax at HBM x eta_small), plus the per-token traffic. */
+double engine_attn_prefill_scores_s(const engine_gpu *g, double seqs, double t, double past,
+                                    double heads, double kv_heads, double qk_dim, double v_dim,
+                                    double a_bytes);
 /* The same for a local layer: each query sees at most `window` keys (the
  * last ones when sliding, its own chunk's when chunked, Llama 4); 0: none. */
 double engine_attn_prefill_window_s(const engine_gpu *g, double seqs, double t, double past,

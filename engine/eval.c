@@ -775,6 +775,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
         c->kc.decode_cta = 0; /* an older TensorRT-LLM: the per-(sequence, head) form */
     if (s->gemm_acc16)
         kconst_acc16(&c->kc, s->gpu, s->calib); /* the block GEMMs; the LM head (kc16) stays FP32 */
+    c->kc.attn_scores = s->attn_scores; /* no FlashAttention: the scores go to memory */
     c->per_node = s->gpus_per_node > 0 ? s->gpus_per_node : 0;
     c->w_b = engine_weight_elem_bytes(c->wdt, engine_scenario_quant_group(s));
     /* Quantized checkpoints keep the embedding, LM head and router in 16
@@ -854,7 +855,9 @@ static double stage_kv_bytes(const plan_ctx *c, int i, double ctx, double *local
 static double prefill_microbatches(const plan_ctx *c)
 {
     const engine_scenario *s = c->s;
-    if (c->p.pp <= 1)
+    /* one stage: the prompt in one go, unless the run chunks it (an explicit
+     * m above the batch: llama.cpp's ubatches, each after the last) */
+    if (c->p.pp <= 1 && !(s->microbatches > s->batch))
         return 1;
     double m = s->microbatches > 0 ? s->microbatches : (s->batch < c->p.pp ? s->batch : c->p.pp);
     double cap = (double)s->batch * s->prompt;

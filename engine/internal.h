@@ -73,6 +73,8 @@ typedef struct kconst {
     double attn_cta;    /* prefill attention per thread block, on one SM (0: none) */
     double attn_score;  /* prefill attention's softmax per score, whole GPU (0: none) */
     double attn_exp;    /* its exponential, overlapped with the dot products (0: none) */
+    int attn_scores;    /* 1: prefill attention materialises its scores (no
+                         * FlashAttention: engine_scenario.attn_scores) */
     double min_tm;      /* tiles of fewer token rows are not picked (engine_gpu.gemm_min_m; 0: any) */
     int sm;             /* SMs for wave quantization; 0: the calibration's device
                          * has none (a CPU): no tile, wave or per-block terms */

@@ -702,6 +702,13 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
         keys = n1 * past + n1 * (n1 + 1) / 2.0 + (t - n1) * fmin(window + 127, past + t);
         past = fmin(past, window);
     }
+    /* Without FlashAttention (attn_scores) the KQ product is the whole
+     * rectangle: every query of the chunk scores every cached key, its own
+     * chunk's later ones too, which the softmax's mask then zeroes
+     * (llama.cpp build_attn_mha: ggml_mul_mat(k, q) over the n_kv cells,
+     * ggml_soft_max_ext with kq_mask, ggml_mul_mat(v, kq)). */
+    if (k->attn_scores)
+        keys = t * (past + t);
     double flops = 2.0 * seqs * heads * (qk + v) * keys;
     /* Each score (query, key, head) also pays its softmax: an exponential
      * on the special-function units, which the dot products do not hide
@@ -721,8 +728,20 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
                 a_bytes;
     double tc = (mma + softmax) / util + waves * k->attn_cta;
     double tm = io / k->bw_attn_io;
+    /* and its scores cross memory as FP32 (ENGINE_ATTN_SCORE_BYTES each):
+     * the two products write and read them once each as a GEMM streams its
+     * operands (bw), the softmax reads and writes them as an element-wise
+     * kernel (bw_small); the time is that traffic where it exceeds the dot
+     * products (at a head size of 64 to 128 a score's 2 x d FLOPs take less
+     * than its bytes on every GPU of the presets) */
+    double sb = k->attn_scores ? scores * ENGINE_ATTN_SCORE_BYTES : 0.0;
+    double ts = sb > 0 ? scores * (8.0 / k->bw + 8.0 / k->bw_small) : 0.0;
+    if (ts > tc) {
+        tm += ts;
+        tc = 0.0;
+    }
     if (x)
-        *x = (kcost){k->attn_t0 + tc + tm, flops, io, term_bound(k->attn_t0, tc, tm)};
+        *x = (kcost){k->attn_t0 + tc + tm, flops, io + sb, term_bound(k->attn_t0, tc, tm)};
     return k->attn_t0 + tc + tm;
 }
 
@@ -1108,6 +1127,16 @@ double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double 
 {
     kconst kc;
     kconst_init(&kc, g, NULL, ENGINE_FP16);
+    return kc_attn_prefill(&kc, seqs, t, past, heads, kv_heads, qk_dim, v_dim, a_bytes);
+}
+
+double engine_attn_prefill_scores_s(const engine_gpu *g, double seqs, double t, double past,
+                                    double heads, double kv_heads, double qk_dim, double v_dim,
+                                    double a_bytes)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP16);
+    kc.attn_scores = 1;
     return kc_attn_prefill(&kc, seqs, t, past, heads, kv_heads, qk_dim, v_dim, a_bytes);
 }
 

@@ -123,6 +123,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->xqa_legacy = c->xqa_legacy;
     s->parallel_ar_split = c->parallel_ar_split;
     s->gemm_acc16 = c->gemm_acc16;
+    s->attn_scores = c->attn_scores;
     s->fuse_ar_norm = c->fuse_ar_norm ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->sampling = c->sampling;
     s->microbatches = c->microbatches;

@@ -116,6 +116,10 @@ typedef struct val_case {
     int gemm_acc16;        /* 1: the run's kernels accumulate its 16-bit GEMMs in
                             * FP16 (engine_scenario.gemm_acc16: TinyChat's W4A16
                             * GEMM); 0: FP32 accumulate (PyTorch, cuBLAS defaults) */
+    int attn_scores;       /* 1: the run's prefill attention is not FlashAttention
+                            * (a llama.cpp of -fa off, stated or the tool's
+                            * default at the row's build): its scores go to
+                            * memory (engine_scenario.attn_scores); 0: fused */
     int requests;          /* an offline run of batch 0 and a rate metric: the
                             * requests of its dataset, every one issued at
                             * t = 0 (trtllm-bench's $num_requests): the rate is

@@ -980,6 +980,66 @@ static void test_decode_xqa_legacy(void **state)
     near(r_leg.itl_s, r_new.itl_s, 0);
 }
 
+/* Prefill attention without FlashAttention (engine_scenario.attn_scores:
+ * llama.cpp with -fa off, llama-graph.cpp build_attn_mha: ggml_mul_mat(k, q)
+ * in FP32 over the n_kv cached cells, ggml_soft_max_ext with the causal
+ * mask, ggml_mul_mat(v, kq)).  TinyLlama-1.1B (32 heads of 64, 4 KV heads)
+ * on an RTX 4090 (1008 GB/s, eta_memory 0.8, the default eta_small 0.6 and
+ * eta_attn_io 0.3, FP16 165.2 TFLOPS at the default eta_attn 0.5, 15 us),
+ * one 512-token ubatch after 1792 cached tokens (the mean chunk of a
+ * 4096-token prompt in ubatches of 512, llama-bench's default n_ubatch):
+ * 512 x 2304 = 1179648 scores a head (the whole rectangle), 37748736 over
+ * 32 heads, their dot products 2 x 32 x 128 x 1179648 = 9.664 GFLOP in
+ * 116.99 us, their traffic 37748736 x (8 B / 806.4 GB/s + 8 B / 604.8
+ * GB/s) = 873.81 us, the larger; the per-token traffic (512 x (32 + 4) x
+ * 128 + 1792 x 4 x 128) x 2 B = 6.5536 MB / 302.4 GB/s = 21.67 us: 910.49
+ * us.  FlashAttention: the causal 512 x 1792 + 512 x 513 / 2 = 1048832
+ * keys, 8.592 GFLOP in 104.02 us: 140.69 us.  A 4096-token prompt in 8
+ * ubatches over 22 layers: 176 x (910.49 - 140.69) us = 135.48 ms more. */
+static void test_attn_prefill_scores(void **state)
+{
+    (void)state;
+    const engine_gpu *g = gpu("rtx-4090");
+    double fused = engine_attn_prefill_s(g, 1, 512, 1792, 32, 4, 64, 64, 2);
+    double mat = engine_attn_prefill_scores_s(g, 1, 512, 1792, 32, 4, 64, 64, 2);
+    print_message("  rtx-4090 512 after 1792, 32 heads of 64: fused %.2f us, materialised %.2f us\n",
+                  fused * 1e6, mat * 1e6);
+    near(fused * 1e6, 140.69, 1e-4);
+    near(mat * 1e6, 910.49, 1e-4);
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(ts_db, "tinyllama-1.1b");
+    assert_non_null(s.model);
+    s.gpu = g;
+    s.intra = link_("pcie4");
+    s.gpus = 1;
+    s.batch = 1;
+    s.prompt = 4096;
+    s.gen = 1;
+    s.max_model_len = 4097;
+    s.weight_dtype = ENGINE_FP16;
+    s.kv_dtype = ENGINE_FP16;
+    s.microbatches = 8; /* one stage: 8 chunks of 512, one after another */
+    engine_plan p = {1, 1, 1, 1};
+    engine_result r0, r1, rw;
+    engine_error err = {{0}};
+    assert_int_equal(engine_evaluate(&s, p, &r0, &err), 0);
+    s.attn_scores = 1;
+    assert_int_equal(engine_evaluate(&s, p, &r1, &err), 0);
+    print_message("  tinyllama-1.1b 4096-token prompt, 8 ubatches: TTFT fused %.2f ms, materialised %.2f ms\n",
+                  r0.ttft_s * 1e3, r1.ttft_s * 1e3);
+    near((r1.ttft_s - r0.ttft_s) * 1e3, 176 * (910.485 - 140.692) * 1e-3, 1e-4);
+    /* decode is untouched */
+    near(r1.itl_s, r0.itl_s, 0);
+    /* m up to the batch on one stage changes nothing */
+    s.attn_scores = 0;
+    s.microbatches = 1;
+    assert_int_equal(engine_evaluate(&s, p, &rw, &err), 0);
+    s.microbatches = 0;
+    assert_int_equal(engine_evaluate(&s, p, &r1, &err), 0);
+    near(rw.ttft_s, r1.ttft_s, 0);
+}
+
 static void test_small_kernels(void **state)
 {
     (void)state;
@@ -1314,6 +1374,7 @@ int main(void)
         cmocka_unit_test(test_attention_prefill_regimes),
         cmocka_unit_test(test_decode_mmha_hand),
         cmocka_unit_test(test_decode_xqa_legacy),
+        cmocka_unit_test(test_attn_prefill_scores),
         cmocka_unit_test(test_small_kernels),
         cmocka_unit_test(test_defaults_hand),
         cmocka_unit_test(test_collective_curves),

@@ -1062,6 +1062,20 @@ expect_rc 0
 run eval --scenario "$tmp/fp8s.json" --json
 expect_rc 0
 expect_out '"fp8_block":[[:space:]]*false'
+# --flash-attn off: prefill attention with its scores in memory (llama.cpp -fa off):
+# a longer TTFT, the same decode step; a bad value names the flag
+run eval --model tinyllama-1.1b --gpu rtx-4090 --gpus 1 --tp 1 --prompt 2000 --gen 16 --flash-attn on --samples 0 --json
+expect_rc 0
+fa_ttft=$(json_num ttft_s)
+fa_itl=$(json_num itl_s)
+run eval --model tinyllama-1.1b --gpu rtx-4090 --gpus 1 --tp 1 --prompt 2000 --gen 16 --flash-attn off --samples 0 --json
+expect_rc 0
+awk -v a="$(json_num ttft_s)" -v b="$fa_ttft" 'BEGIN { exit !(a > 1.5 * b) }' ||
+    fail "$what: ttft_s $(json_num ttft_s) is not above 1.5 x the FlashAttention $fa_ttft"
+expect_near itl_s "$fa_itl" 1e-9
+run eval --model tinyllama-1.1b --gpu rtx-4090 --gpus 1 --tp 1 --flash-attn maybe
+expect_rc 2
+expect_err_exact "shardscope eval: --flash-attn: expected default|on|off, got 'maybe'"
 # DeepSeek-R1's checkpoint is FP8 (quantization_config): without --dtype it runs
 # FP8 and fits 8 x H200 (SGLang's documented single-node deployment); --dtype
 # fp16 is honoured (1.34 TB does not fit)

@@ -103,6 +103,11 @@ const cli_opt cli_scenario_opts[] = {
              "fuse each TP all-reduce with the residual add + norm\n"
              "after it (TensorRT-LLM's PyTorch backend; default: the\n"
              "framework's, off everywhere)"),
+    ENUM_OPT("--flash-attn", "on|off", flash_attn, GRAPHS,
+             "prefill attention as FlashAttention (on, default) or\n"
+             "with every score written to memory as FP32 and the\n"
+             "causal half computed and masked (off: llama.cpp -fa off,\n"
+             "llama-bench's default before llama.cpp PR 23714)"),
     ENUM_OPT("--local-kv-full", "on|off", local_kv_full, GRAPHS,
              "local-attention layers (sliding window, chunk) take KV\n"
              "blocks for the whole sequence like global ones: one\n"
@@ -324,6 +329,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->fuse_ar_norm = (engine_graphs)v->fuse_ar_norm;
     if (CLI_SEEN(o, local_kv_full))
         s->local_kv_full = (engine_graphs)v->local_kv_full;
+    if (CLI_SEEN(o, flash_attn))
+        s->attn_scores = v->flash_attn == ENGINE_GRAPHS_OFF;
     if (CLI_SEEN(o, a2a))
         s->a2a = (engine_a2a)v->a2a;
     if (CLI_SEEN(o, sampling))

@@ -668,19 +668,29 @@ int val_serving_run_all(const preset_db *db, val_serving_result *out)
     return val_serving_case_count;
 }
 
-void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, int knee,
-                          val_stats *out)
+/* A serving row's figures counted under knee (0 all, 1 below, 2 past). */
+static int serving_in(const val_serving_result *ri, int knee)
+{
+    return !((knee == 1 && ri->saturated) || (knee == 2 && !ri->saturated));
+}
+
+/* val_serving_stats_of, leaving out the rows of document skip (NULL: none). */
+static void serving_stats(const val_serving_result *r, int n, unsigned figures, int knee,
+                          const char *skip, val_stats *out)
 {
     memset(out, 0, sizeof *out);
     double ape[VAL_MAX_CASES];
     double logsum = 0, worst = 1;
     int k = 0;
+    char doc[256];
     for (int i = 0; i < n; i++) {
         if (!r[i].ok) {
             out->refused++;
             continue;
         }
-        if ((knee == 1 && r[i].saturated) || (knee == 2 && !r[i].saturated))
+        if (!serving_in(&r[i], knee))
+            continue;
+        if (skip && !strcmp(val_source_doc(r[i].c->source, doc, sizeof doc), skip))
             continue;
         for (int f = 0; f < VAL_FIG_COUNT && k < VAL_MAX_CASES; f++) {
             double q = r[i].ratio[f];
@@ -693,6 +703,53 @@ void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, 
         }
     }
     stats_finish(out, ape, k, logsum, worst);
+}
+
+void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, int knee,
+                          val_stats *out)
+{
+    serving_stats(r, n, figures, knee, NULL, out);
+}
+
+/* The published figures of row ri that the statistics above would count. */
+static int serving_figures(const val_serving_result *ri, unsigned figures, int knee)
+{
+    int k = 0;
+    if (!ri->ok || !serving_in(ri, knee))
+        return 0;
+    for (int f = 0; f < VAL_FIG_COUNT; f++)
+        k += (figures & (1u << f)) && ri->ratio[f] > 0;
+    return k;
+}
+
+int val_serving_largest_doc(const val_serving_result *r, int n, unsigned figures, int knee,
+                            char *doc, size_t len, int *count, val_stats *rest)
+{
+    int best = -1, best_n = 0;
+    char a[256], b[256];
+    for (int i = 0; i < n; i++) {
+        if (!serving_figures(&r[i], figures, knee))
+            continue;
+        val_source_doc(r[i].c->source, a, sizeof a);
+        int seen = 0, k = 0;
+        for (int j = 0; j < n && !seen; j++) {
+            int fj = serving_figures(&r[j], figures, knee);
+            if (!fj || strcmp(val_source_doc(r[j].c->source, b, sizeof b), a))
+                continue;
+            seen = j < i; /* counted at its first row */
+            k += fj;
+        }
+        if (!seen && k > best_n) {
+            best = i;
+            best_n = k;
+        }
+    }
+    if (best < 0)
+        return -1;
+    val_source_doc(r[best].c->source, doc, len);
+    *count = best_n;
+    serving_stats(r, n, figures, knee, doc, rest);
+    return 0;
 }
 
 int val_serving_steady_stats(const val_serving_result *r, int n, val_stats *burst,

@@ -1251,11 +1251,65 @@ static void test_largest_source(void **state)
     assert_int_equal(val_largest_doc(r, 6, doc, sizeof doc, &count, &rest), -1);
 }
 
+/* The serving headline's guard, by hand: TTFTs below saturation from two
+ * documents (APE 0.10, 0.50, 0.70 from one; 0.20, 0.30 from the other), a
+ * row past its knee and one without a TTFT, neither counted. */
+static void test_serving_largest_source(void **state)
+{
+    (void)state;
+    static const val_serving_case C[7] = {
+        {.id = "n1", .source = "https://nim/p.md, 8B"},
+        {.id = "n2", .source = "https://nim/p.md, 70B"},
+        {.id = "n3", .source = "https://nim/p.md, 70B"},
+        {.id = "s1", .source = "o/c@1:q.md, 5.1"},
+        {.id = "s2", .source = "o/c@2:q.md, 5.1"},
+        {.id = "k1", .source = "o/c@1:q.md, 5.1"},
+        {.id = "t1", .source = "o/c@1:q.md, 5.1"},
+    };
+    static const double TTFT[7] = {1.10, 0.50, 1.70, 0.80, 1.30, 3.0, 0};
+    val_serving_result r[7];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 7; i++) {
+        r[i].c = &C[i];
+        r[i].ok = 1;
+        r[i].ratio[VAL_FIG_TTFT] = TTFT[i];
+        r[i].ratio[VAL_FIG_TPOT] = 1.0;
+    }
+    r[5].saturated = 1;
+    char doc[64];
+    int count = 0;
+    val_stats rest;
+    assert_int_equal(val_serving_largest_doc(r, 7, 1u << VAL_FIG_TTFT, 1, doc, sizeof doc,
+                                             &count, &rest),
+                     0);
+    assert_string_equal(doc, "https://nim/p.md");
+    assert_int_equal(count, 3);
+    assert_int_equal(rest.n, 2);
+    assert_near(rest.median_ape, 0.25, 1e-12); /* (0.20 + 0.30) / 2 */
+    val_stats all;
+    val_serving_stats_of(r, 7, 1u << VAL_FIG_TTFT, 1, &all);
+    assert_int_equal(all.n, 5);
+    assert_near(all.median_ape, 0.30, 1e-12);
+    /* past the knee, the other document holds the only TTFT */
+    assert_int_equal(val_serving_largest_doc(r, 7, 1u << VAL_FIG_TTFT, 2, doc, sizeof doc,
+                                             &count, &rest),
+                     0);
+    assert_string_equal(doc, "o/c:q.md");
+    assert_int_equal(count, 1);
+    assert_int_equal(rest.n, 0);
+    for (int i = 0; i < 7; i++)
+        r[i].ok = 0;
+    assert_int_equal(val_serving_largest_doc(r, 7, 1u << VAL_FIG_TTFT, 1, doc, sizeof doc,
+                                             &count, &rest),
+                     -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_issue11_categories),
         cmocka_unit_test(test_largest_source),
+        cmocka_unit_test(test_serving_largest_source),
         cmocka_unit_test(test_every_case_in_its_band),
         cmocka_unit_test(test_no_measured_run_refused),
         cmocka_unit_test(test_table_is_broad),

@@ -236,6 +236,14 @@ static void print_serving(const vrun *v)
            "TPOT %s (%.1f %% over %d);\n  both together %.1f %% over %d figures\n",
            100 * TARGET_SERVING, met(&ttft), 100 * ttft.median_ape, ttft.n, met(&tpot),
            100 * tpot.median_ape, tpot.n, 100 * below.median_ape, below.n);
+    char doc[256];
+    int count = 0;
+    val_stats rest;
+    if (val_serving_largest_doc(v->sv, v->ns, 1u << VAL_FIG_TTFT, 1, doc, sizeof doc, &count,
+                                &rest) == 0)
+        printf("  largest source of those TTFTs: %d of the %d from %.70s;\n"
+               "  without it, TTFT below saturation %.1f %% over %d (p90 %.1f %%)\n",
+               count, ttft.n, doc, 100 * rest.median_ape, rest.n, 100 * rest.p90_ape);
     printf("  TTFT and TPOT past the knee: median APE %.1f %% over %d; output tok/s: %.1f %% over "
            "%d\n",
            100 * past.median_ape, past.n, 100 * tps.median_ape, tps.n);
@@ -441,6 +449,16 @@ static void json_serving(cJSON *root, const vrun *v)
         cJSON *g = cJSON_AddObjectToObject(t, KEYS[k]);
         json_stats(g, &st);
         cJSON_AddBoolToObject(g, "met", st.n && st.median_ape <= TARGET_SERVING);
+    }
+    char doc[256];
+    int count = 0;
+    val_stats rest;
+    if (t && val_serving_largest_doc(v->sv, v->ns, 1u << VAL_FIG_TTFT, 1, doc, sizeof doc,
+                                     &count, &rest) == 0) {
+        cJSON *o = cJSON_AddObjectToObject(t, "ttft_largest_source");
+        cJSON_AddStringToObject(o, "source", doc);
+        cJSON_AddNumberToObject(o, "figures", count);
+        json_stats(cJSON_AddObjectToObject(o, "ttft_without"), &rest);
     }
     cJSON *arr = cJSON_AddArrayToObject(root, "serving_cases");
     for (int i = 0; arr && i < v->ns; i++)

@@ -441,6 +441,11 @@ typedef struct engine_framework {
     int attn_fused;           /* 1: rotary and the KV-cache write run inside the
                                * attention kernel (TensorRT-LLM); 0: their own */
     double launch_s;          /* host cost of one kernel launch when eager */
+    double prefill_launch_s;  /* host cost of one kernel a prefill (extend) step
+                               * dispatches eagerly: the framework's Python and
+                               * PyTorch dispatch per kernel where decode replays
+                               * a graph and prefill does not (SGLang <= 0.5.9);
+                               * 0: launch_s.  Decode steps never use it. */
     double graph_kernel_s;    /* cost per kernel inside a graph */
     double step_s;            /* per engine step: scheduling, the sampler's host side,
                                * host sync (its GPU kernels: sampler_kernels) */

@@ -271,7 +271,8 @@ static int finite_pos(double x)
 
 static int fw_check(const engine_framework *f)
 {
-    return f->launch_s >= 0 && f->graph_kernel_s >= 0 && f->step_s >= 0 && f->request_s >= 0 &&
+    return f->launch_s >= 0 && f->prefill_launch_s >= 0 && isfinite(f->prefill_launch_s) &&
+           f->graph_kernel_s >= 0 && f->step_s >= 0 && f->request_s >= 0 &&
            f->seq_step_s >= 0 && isfinite(f->seq_step_s) && f->moe_w4a16_fixed_s >= 0 &&
            isfinite(f->moe_w4a16_fixed_s) &&
            f->custom_ar_max_bytes >= 0 && f->custom_ar_s >= 0 &&
@@ -1686,11 +1687,23 @@ static int tbo_half(const step_shape *sp, step_shape *half)
     return 0;
 }
 
-static void pipe_compute(const plan_ctx *c, const step_shape *sp, int eager, pipe_cost *pc)
+/* The host's cost of one kernel for a step launched as `launch`
+ * (EVAL_GRAPH, EVAL_EAGER or EVAL_PREFILL, internal.h): a prefill step of
+ * a framework with a prefill_launch_s pays that, any other eager step
+ * launch_s, a graph replay graph_kernel_s. */
+static double launch_host_s(const engine_framework *fw, int launch)
+{
+    if (launch == EVAL_PREFILL && fw->prefill_launch_s > 0)
+        return fw->prefill_launch_s;
+    return launch != EVAL_GRAPH ? fw->launch_s : fw->graph_kernel_s;
+}
+
+static void pipe_compute(const plan_ctx *c, const step_shape *sp, int launch, pipe_cost *pc)
 {
     xsink *xs = c->xs;
     const engine_framework *fw = c->fw;
-    double host = eager ? fw->launch_s : fw->graph_kernel_s;
+    int eager = launch != EVAL_GRAPH;
+    double host = launch_host_s(fw, launch);
     if (eager && c->kc.launch_min > host) /* no faster than the measured launch */
         host = c->kc.launch_min;
     double extra = eager ? c->s->intra->eager_s : 0.0;
@@ -1792,7 +1805,7 @@ static void prefill_times(const plan_ctx *c, engine_result *r)
     step_shape pf = prefill_shape(c, m, &chunks);
     int v = s->schedule == ENGINE_SCHED_INTERLEAVED ? s->interleave : 1;
     pipe_cost pre;
-    pipe_compute(c, &pf, 1, &pre); /* prefill runs eager */
+    pipe_compute(c, &pf, EVAL_PREFILL, &pre); /* prefill runs eager */
     if (chunks > 1) {
         acc_scale(&pre.sum, chunks);
         acc_scale(&pre.worst, chunks);
@@ -1833,7 +1846,7 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     dc.pad = engine_graph_padded_seqs(s, dc.seqs, md) - dc.seqs;
     pipe_cost dec;
     int graphs = engine_scenario_cuda_graphs(s);
-    pipe_compute(c, &dc, !graphs, &dec);
+    pipe_compute(c, &dc, graphs ? EVAL_GRAPH : EVAL_EAGER, &dec);
     double cycle = md * dec.worst_t;
     double itl_work = dec.sum_t > cycle ? dec.sum_t : cycle;
     /* Host work per step: hidden behind the GPU by an overlapping scheduler
@@ -2310,6 +2323,8 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     const engine_framework *f = c->fw;
     const char *fo = "framework profile";
     explain_const(x, "launch_eager", f->launch_s, "s", fo, f->source);
+    explain_const(x, "launch_eager_prefill", f->prefill_launch_s > 0 ? f->prefill_launch_s : f->launch_s,
+                  "s", fo, f->source);
     explain_const(x, "launch_graph_node", f->graph_kernel_s, "s", fo, f->source);
     double hl_step, hl_seq;
     engine_scenario_host_loop(c->s, &hl_step, &hl_seq);
@@ -2493,7 +2508,7 @@ void eval_ctx_capacity(const plan_ctx *c, engine_result *out, double *seq_kv_byt
     *token_kv_bytes = kv_token_bytes(c, seq_kv_bytes);
 }
 
-void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int eager, double *sum_t,
+void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int launch, double *sum_t,
                    double *worst_t)
 {
     double seqs = mx->dec_seqs, tokens = mx->dec_seqs;
@@ -2507,7 +2522,7 @@ void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int eager, double *sum
     if (mx->n_pre == 1 && mx->dec_seqs <= 0)
         sp.t = mx->pre[0].tokens; /* exactly engine_evaluate's prefill shape */
     pipe_cost pc;
-    pipe_compute(c, &sp, eager, &pc);
+    pipe_compute(c, &sp, launch, &pc);
     *sum_t = pc.sum_t;
     *worst_t = pc.worst_t;
 }
@@ -2631,7 +2646,7 @@ static double spec_draft_cost_at(const plan_ctx *c, double seqs, double past, st
         pipe_cost pc;
         spec_draft_ctx(c, &ds, &dc);
         dc.xs = c->xs; /* explain: the draft's one stage */
-        pipe_compute(&dc, &sp, eager, &pc);
+        pipe_compute(&dc, &sp, eager ? EVAL_EAGER : EVAL_GRAPH, &pc);
         *a = pc.sum;
         if (c->xs)
             c->xs->draft_step = c->xs->worst;
@@ -2661,7 +2676,7 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
     double md = seqs < pp ? seqs : pp;
     step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL, 0};
     pipe_cost dec;
-    pipe_compute(c, &dc, !engine_scenario_cuda_graphs(s), &dec);
+    pipe_compute(c, &dc, engine_scenario_cuda_graphs(s) ? EVAL_GRAPH : EVAL_EAGER, &dec);
     double cycle = md * dec.worst_t;
     double work = dec.sum_t > cycle ? dec.sum_t : cycle;
     double fixed = eval_host_exposed_s(s, seqs, work);
@@ -2683,7 +2698,7 @@ static double spec_draft_prefill(const plan_ctx *c, step_acc *a)
     spec_draft_ctx(c, &ds, &dc);
     step_shape pf = prefill_shape(&dc, 1, &chunks);
     dc.xs = c->xs; /* explain: the draft's one stage */
-    pipe_compute(&dc, &pf, 1, &pc);
+    pipe_compute(&dc, &pf, EVAL_PREFILL, &pc);
     *a = pc.sum;
     acc_scale(a, chunks);
     if (c->xs) {

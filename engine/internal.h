@@ -247,9 +247,13 @@ void eval_ctx_bind(plan_ctx *c, const engine_scenario *s); /* point c at a copy 
  * layers at their window) and per token over all its layers. */
 void eval_ctx_capacity(const plan_ctx *c, engine_result *out, double *seq_kv_bytes,
                        double *token_kv_bytes);
+/* How a step's kernels reach the GPU: replayed from a CUDA graph, launched
+ * one by one in a decode step (the framework's launch_s each), or launched
+ * one by one in a step with prefill (its prefill_launch_s, else launch_s). */
+enum { EVAL_GRAPH = 0, EVAL_EAGER = 1, EVAL_PREFILL = 2 };
 /* The pipeline's sum of stage times and its slowest stage for one
- * micro-batch of mx (eager: kernels launched one by one). */
-void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int eager, double *sum_t,
+ * micro-batch of mx; launch: EVAL_GRAPH, EVAL_EAGER or EVAL_PREFILL. */
+void eval_mix_pipe(const plan_ctx *c, const step_mix *mx, int launch, double *sum_t,
                    double *worst_t);
 /* One pipeline hop of `tokens` tokens' activations (a TP rank's slice). */
 double eval_hop_s(const plan_ctx *c, double tokens);

@@ -83,7 +83,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
         /* engine_evaluate's prefill rule (prefill_times) */
         double m = pp <= 1 ? 1 : (seqs < pp ? seqs : pp);
         mx.mb = m;
-        eval_mix_pipe(c, &mx, 1, &sum, &worst);
+        eval_mix_pipe(c, &mx, EVAL_PREFILL, &sum, &worst);
         int v = s->schedule == ENGINE_SCHED_INTERLEAVED ? s->interleave : 1;
         double bubble = (sum - worst) / v;
         if (v > 1 && pp > 1)
@@ -98,7 +98,8 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
     double md = seqs < pp ? seqs : pp;
     mx.mb = md;
     mx.dec_pad = (engine_graph_padded_seqs(s, seqs / md, md) - seqs / md) * md;
-    eval_mix_pipe(c, &mx, !engine_scenario_cuda_graphs(s), &sum, &worst);
+    eval_mix_pipe(c, &mx, engine_scenario_cuda_graphs(s) ? EVAL_GRAPH : EVAL_EAGER, &sum,
+                  &worst);
     double cycle = md * worst;
     double work = sum > cycle ? sum : cycle;
     return work + eval_host_exposed_s(s, seqs, work);

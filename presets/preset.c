@@ -252,6 +252,7 @@ static const field_spec framework_fields[] = {
     { "overlap", FK_BOOL, 1, FR_NONNEG, 0, 1, offsetof(engine_framework, overlap), 0, NULL, 0, NULL },
     { "attn_fused", FK_BOOL, 1, FR_NONNEG, 0, 1, offsetof(engine_framework, attn_fused), 0, NULL, 0, NULL },
     FN("launch_us", 1, FR_NONNEG, 1000000, 1e-6, launch_s),
+    FN("prefill_launch_us", 0, FR_NONNEG, 1000000, 1e-6, prefill_launch_s),
     FN("graph_kernel_us", 0, FR_NONNEG, 1000000, 1e-6, graph_kernel_s),
     FN("step_us", 1, FR_NONNEG, 1e9, 1e-6, step_s),
     FN("seq_step_us", 0, FR_NONNEG, 1e9, 1e-6, seq_step_s),

@@ -1263,6 +1263,49 @@ static void test_host_step(void **state)
     assert_near(r.itl_s, 10e-3 + 4 * 12.7e-6, 1e-9);
 }
 
+/* prefill_launch_s: the host's cost of each kernel a prefill step
+ * dispatches eagerly (SGLang's Python + PyTorch dispatch, 54 us in its
+ * profile), in place of launch_s; decode keeps launch_s (graphs off) or its
+ * graph.  One H100, Llama-3-8B, batch 1, a 1-token prompt: 260 kernels
+ * (32 layers x 8 + embedding, final norm, LM head, sampling).  At one token
+ * every kernel but the 32 gate_up GEMMs (2 x 14336 x 4096 x 2 B = 235 MB
+ * over 2680 GB/s = 87.6 us + t0) and the LM head (4096 x 128256 x 2 B =
+ * 1.05 GB, 392 us + t0) runs under 54 us, so the prefill costs
+ * 227 x 54 us = 12.258 ms + 32 gate_up + the LM head + the 15 us step. */
+static void test_prefill_launch(void **state)
+{
+    (void)state;
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
+    s.prompt = 1;
+    engine_framework f = fw_test();
+    s.framework = &f;
+    engine_result base = eval_plan(&s, 1, 1, 1, 1);
+    f.prefill_launch_s = 54e-6;
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step pf = {&fx.m, &fx.g, ENGINE_FP16, 1, 1, 1, 0, 0, 54e-6};
+    assert_near(r.ttft_s, hand_all(&pf, 32) + 15e-6, 1e-9);
+    hand_step g0 = pf;
+    g0.host = 0;
+    double gate_up = h_gemm(&g0, 1, 2.0 * 14336, 4096, 2);
+    double head = kern(engine_gemm_s(&fx.g, NULL, ENGINE_FP16, 1, 128256, 4096, 2, 2), 0);
+    assert_true(gate_up > 54e-6 && head > 54e-6);
+    assert_near(r.ttft_s, 227 * 54e-6 + 32 * gate_up + head + 15e-6, 1e-9);
+    assert_near(r.ttft_s, 227 * 54e-6 + 32 * 87.6e-6 + 392e-6 + 15e-6, 0.03);
+    assert_int_equal(r.prefill.kernels, 260);
+    /* against the 5 us launch: only the 227 short kernels pay more, each at
+     * most 54 - 5 = 49 us (less where its GPU time is above 5 us) */
+    assert_true(r.ttft_s > base.ttft_s && r.ttft_s < base.ttft_s + 227 * 49e-6 + 1e-9);
+    /* decode is untouched, with graphs and without (launch_s there) */
+    assert_near(r.itl_s, base.itl_s, 1e-15);
+    s.cuda_graphs = ENGINE_GRAPHS_OFF;
+    engine_result e = eval_plan(&s, 1, 1, 1, 1);
+    f.prefill_launch_s = 0;
+    engine_result e0 = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(e.itl_s, e0.itl_s, 1e-15);
+    assert_near(e0.ttft_s, base.ttft_s, 1e-15);
+}
+
 /* engine_scenario.host_overlap overrides the profile's overlap either way
  * (vLLM V1 --async-scheduling on a profile that adds its host work): ON
  * hides the 591 us under the ~6.8 ms GPU step, OFF adds it to an
@@ -1891,6 +1934,7 @@ int main(void)
         cmocka_unit_test(test_moe_ep),
         cmocka_unit_test(test_memory_rules),
         cmocka_unit_test(test_host_step),
+        cmocka_unit_test(test_prefill_launch),
         cmocka_unit_test(test_host_overlap_override),
         cmocka_unit_test(test_framework_version_host_loop),
         cmocka_unit_test(test_custom_allreduce_xgmi_v0),

@@ -880,11 +880,10 @@ static void test_explain_fp16_accumulate(void **state)
 /* The largest plan's constants all fit: DeepSeek-R1 FP8 (block-scaled)
  * TP8 x DP2 with EP16 on two nodes of H200 under trt-llm, on a PCIe intra link (socket
  * constants), with a per-kernel calibration (its launch, SM count and
- * packing rate and the L2 size below which weights stream unpacked): 42
- * constants (15 of the kernels, attn_cta, attn_score, attn_prefill_rate,
- * the two block-scaled FP8 rates and the expert GEMMs' moe_roof_p, 11 of
- * the framework with moe_expand, 10 of the two links), the last the
- * scale-out link's eager cost: 6 below ENGINE_EXPLAIN_CONST_MAX. */
+ * packing rate and the L2 size below which weights stream unpacked): 44
+ * constants (the framework's with moe_expand and launch_eager_prefill, a
+ * prefill step's eager launch), the last the scale-out link's eager cost:
+ * 14 below ENGINE_EXPLAIN_CONST_MAX. */
 static void test_explain_largest_plan(void **state)
 {
     (void)state;
@@ -932,7 +931,7 @@ static void test_explain_largest_plan(void **state)
     assert_non_null(constant("moe_expand"));
     assert_non_null(constant("moe_roof_p"));
     assert_non_null(constant("eta_moe_rows")); /* H200's 0.44 */
-    assert_int_equal(X.n_const, 43);
+    assert_int_equal(X.n_const, 44);
     assert_true(X.n_const < ENGINE_EXPLAIN_CONST_MAX);
     assert_string_equal(X.constant[X.n_const - 1].name, "inter_link_eager");
 }

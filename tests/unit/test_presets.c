@@ -373,7 +373,16 @@ static void test_frameworks_are_si(void **state)
     assert_int_equal(sg->sampler_kernels, 7);
     assert_close(sg->sampler_passes, 6.5, 1e-12);
     assert_int_equal(sg->penalty_kernels, 0);
+    /* SGLang's eager prefill: 54 us of host dispatch per kernel, from the
+     * piecewise-CUDA-graph PRs #13094 and #12160 (source and notes, README
+     * "SGLang's eager prefill"); decode keeps its 6 us; no other profile sets it */
+    assert_close(sg->prefill_launch_s, 54e-6, 1e-12);
+    assert_close(sg->launch_s, 6e-6, 1e-12);
+    assert_non_null(strstr(sg->source, "prefill_launch_us: #13094, #12160"));
+    assert_close(vl->prefill_launch_s, 0, 0);
+    assert_close(preset_find_framework(db, "generic")->prefill_launch_s, 0, 0);
     const engine_framework *trt = preset_find_framework(db, "trt-llm");
+    assert_close(trt->prefill_launch_s, 0, 0);
     assert_int_equal(trt->mem_rule, ENGINE_MEM_FREE);
     assert_int_equal(trt->overlap, 1);
     assert_int_equal(trt->attn_fused, 1);

@@ -225,9 +225,13 @@
 #define N_SGC_MI300X                                                                               \
     "DeepSeek-V3.1 on 8 x MI300X, SGLang 0.5.7 launched with --tp 8 only: the published decode "  \
     "step at one request in flight is 24 ms against 8 ms modelled (TPOT 0.32-0.53x, tok/s "        \
-    "1.9-3.3x); the MI300X MLA rates the engine uses were checked on SGLang runs with "           \
-    "--attention-backend aiter (validation_cases.c, sg7), which this launch does not set; not "  \
-    "modelled"
+    "1.9-3.3x); the launch sets no --attention-backend, but SGLang's ROCm image sets "          \
+    "SGLANG_USE_AITER=1 (docker/rocm.Dockerfile) and its server arguments take aiter for an MLA " \
+    "model with 16 heads a rank on HIP (server_args.py), so this run most likely used AITER's "   \
+    "MLA as sg7 (--attention-backend aiter) did; the gap, 16 ms a step, 13.2 us a kernel, is "    \
+    "not the GPU's launch floor (Llama-4-Maverick BF16 on the same GPU: 1.8 us); every far "      \
+    "MI300X family is 128x128 block-scaled FP8 (README, 'MI300X decode with block-scaled FP8 "     \
+    "under SGLang'); not modelled"
 #define N_SGC_COLD                                                                                 \
     "one cold request: mean TTFT 4296.56 ms against a median of 57.45 ms over the 10 requests "   \
     "(one near 42 s), which stretches the run (68 s for 4220 tokens): the throughput is 3.3x, "   \

@@ -491,32 +491,56 @@ const char *val_source_doc(const char *source, char *buf, size_t len)
     return buf;
 }
 
-int val_largest_doc(const val_result *r, int n, char *doc, size_t len, int *count,
-                    val_stats *rest)
+/* An item's weight in a largest-document search (0: not counted) and its
+ * source string, for a table of n items at ctx. */
+typedef int (*doc_weight_fn)(const void *ctx, int i);
+typedef const char *(*doc_source_fn)(const void *ctx, int i);
+
+/* The document (val_source_doc) of the largest total weight: its first
+ * item (-1: none), its total into *total. */
+static int largest_doc(const void *ctx, int n, doc_weight_fn weight, doc_source_fn source,
+                       int *total)
 {
     int best = -1, best_n = 0;
     char a[256], b[256];
     for (int i = 0; i < n; i++) {
-        if (!in_stats(&r[i], VAL_CAT_COUNT))
+        if (!weight(ctx, i))
             continue;
-        val_source_doc(r[i].c->source, a, sizeof a);
+        val_source_doc(source(ctx, i), a, sizeof a);
         int seen = 0, k = 0;
         for (int j = 0; j < n && !seen; j++) {
-            if (!in_stats(&r[j], VAL_CAT_COUNT) ||
-                strcmp(val_source_doc(r[j].c->source, b, sizeof b), a))
+            int w = weight(ctx, j);
+            if (!w || strcmp(val_source_doc(source(ctx, j), b, sizeof b), a))
                 continue;
-            seen = j < i; /* counted at its first case */
-            k++;
+            seen = j < i; /* counted at its first item */
+            k += w;
         }
         if (!seen && k > best_n) {
             best = i;
             best_n = k;
         }
     }
+    *total = best_n;
+    return best;
+}
+
+static int case_weight(const void *ctx, int i)
+{
+    return in_stats(&((const val_result *)ctx)[i], VAL_CAT_COUNT);
+}
+
+static const char *case_source(const void *ctx, int i)
+{
+    return ((const val_result *)ctx)[i].c->source;
+}
+
+int val_largest_doc(const val_result *r, int n, char *doc, size_t len, int *count,
+                    val_stats *rest)
+{
+    int best = largest_doc(r, n, case_weight, case_source, count);
     if (best < 0)
         return -1;
     val_source_doc(r[best].c->source, doc, len);
-    *count = best_n;
     stats_without(r, n, VAL_CAT_COUNT, doc, rest);
     return 0;
 }
@@ -722,32 +746,32 @@ static int serving_figures(const val_serving_result *ri, unsigned figures, int k
     return k;
 }
 
+/* The figures a serving largest-document search counts (largest_doc). */
+typedef struct serving_doc_ctx {
+    const val_serving_result *r;
+    unsigned figures;
+    int knee;
+} serving_doc_ctx;
+
+static int serving_weight(const void *ctx, int i)
+{
+    const serving_doc_ctx *q = ctx;
+    return serving_figures(&q->r[i], q->figures, q->knee);
+}
+
+static const char *serving_source(const void *ctx, int i)
+{
+    return ((const serving_doc_ctx *)ctx)->r[i].c->source;
+}
+
 int val_serving_largest_doc(const val_serving_result *r, int n, unsigned figures, int knee,
                             char *doc, size_t len, int *count, val_stats *rest)
 {
-    int best = -1, best_n = 0;
-    char a[256], b[256];
-    for (int i = 0; i < n; i++) {
-        if (!serving_figures(&r[i], figures, knee))
-            continue;
-        val_source_doc(r[i].c->source, a, sizeof a);
-        int seen = 0, k = 0;
-        for (int j = 0; j < n && !seen; j++) {
-            int fj = serving_figures(&r[j], figures, knee);
-            if (!fj || strcmp(val_source_doc(r[j].c->source, b, sizeof b), a))
-                continue;
-            seen = j < i; /* counted at its first row */
-            k += fj;
-        }
-        if (!seen && k > best_n) {
-            best = i;
-            best_n = k;
-        }
-    }
+    serving_doc_ctx q = {r, figures, knee};
+    int best = largest_doc(&q, n, serving_weight, serving_source, count);
     if (best < 0)
         return -1;
     val_source_doc(r[best].c->source, doc, len);
-    *count = best_n;
     serving_stats(r, n, figures, knee, doc, rest);
     return 0;
 }

@@ -447,6 +447,17 @@ typedef struct engine_framework {
                                * a graph and prefill does not (SGLang <= 0.5.9);
                                * 0: launch_s.  Decode steps never use it. */
     double graph_kernel_s;    /* cost per kernel inside a graph */
+    int prefill_graphs;       /* 1: a prefill (extend) step of at most
+                               * prefill_graph_tokens tokens replays piecewise
+                               * CUDA graphs: its kernels cost graph_kernel_s
+                               * but those outside the pieces (attention with
+                               * the KV write, the TP all-reduces, the LM head
+                               * and sampler), which keep the eager prefill
+                               * cost (SGLang --enable-piecewise-cuda-graph,
+                               * the default after sglang#16331) */
+    int prefill_graph_tokens; /* largest captured prefill step in tokens;
+                               * 0: max_num_tokens (none: unlimited) */
+    int prefill_graph_mla_tokens; /* the same for MLA models; 0: as above */
     double step_s;            /* per engine step: scheduling, the sampler's host side,
                                * host sync (its GPU kernels: sampler_kernels) */
     double seq_step_s;        /* per running sequence per step (scheduler loops) */
@@ -702,6 +713,9 @@ typedef struct engine_scenario {
                                   * or forced on / off */
     engine_graphs tbo;           /* two-batch overlap: the framework's, on, off */
     engine_graphs fuse_ar_norm;  /* fused all-reduce + norm: the framework's, on, off */
+    engine_graphs prefill_graphs; /* prefill steps under piecewise CUDA graphs:
+                                  * the framework's (engine_framework.
+                                  * prefill_graphs), on, off */
     engine_graphs local_kv_full; /* local layers' KV for the whole sequence: the
                                   * framework's (engine_framework.local_kv_full),
                                   * on (full), off (the window only) */
@@ -1094,6 +1108,11 @@ int engine_fw_version_parse(const char *name);
  * scenario's choice, else its framework's. */
 int engine_scenario_tbo(const engine_scenario *s);
 int engine_scenario_fuse_ar_norm(const engine_scenario *s);
+/* 1 when s's prefill steps replay piecewise CUDA graphs (its prefill_graphs,
+ * else its framework's); engine_prefill_graph_tokens: the largest such step
+ * in tokens for model m under framework fw (0: unlimited). */
+int engine_scenario_prefill_graphs(const engine_scenario *s);
+int engine_prefill_graph_tokens(const engine_framework *fw, const engine_model *m);
 /* 1 when s's local-attention layers hold KV for the whole sequence (its
  * local_kv_full, else its framework's); 0: at most their window. */
 int engine_scenario_local_kv_full(const engine_scenario *s);

@@ -41,6 +41,8 @@ typedef struct step_acc {
     double gemm_c, gemm_m; /* GEMM compute and memory time (regime) */
     double kernels;
     double host; /* host cost of one kernel launch (eager) or graph node */
+    double split_host; /* piecewise prefill graphs: the host cost of a kernel
+                        * outside the pieces (kernel_split); 0: host */
     double coll_extra; /* extra cost of each collective launched eagerly */
     xtrace *xt;        /* kernels by name (explain), or NULL */
     double tbo_hidden; /* EP all-to-all hidden by two-batch overlap (out of ep) */
@@ -128,6 +130,7 @@ static void acc_scale(step_acc *a, double f)
     step_acc z;
     memset(&z, 0, sizeof z);
     z.host = a->host;
+    z.split_host = a->split_host;
     z.coll_extra = a->coll_extra;
     z.xt = a->xt;
     acc_add(&z, a, f);
@@ -146,6 +149,24 @@ static void kernel(step_acc *a, double t, double *bucket)
                    ENGINE_BOUND_LAUNCH);
     }
     a->kernels += 1;
+}
+
+/* A kernel that runs outside the graph pieces of a piecewise-graph prefill
+ * step (attention with its KV write, the LM head, the sampler): the eager
+ * host cost; elsewhere the same as kernel(). */
+static double split_enter(step_acc *a)
+{
+    double h = a->host;
+    if (a->split_host > 0)
+        a->host = a->split_host;
+    return h;
+}
+
+static void kernel_split(step_acc *a, double t, double *bucket)
+{
+    double h = split_enter(a);
+    kernel(a, t, bucket);
+    a->host = h;
 }
 
 /* A GEMM named `name` (explain) of m x n x kk, `groups` of them grouped. */
@@ -200,6 +221,7 @@ typedef struct plan_ctx {
     int fuse_ar_norm; /* the norm after each TP all-reduce runs inside it */
     int one_ar;       /* one TP all-reduce a layer (engine_scenario_one_allreduce) */
     int tbo;          /* two-batch overlap of the EP all-to-all */
+    int prefill_graphs; /* prefill steps replay piecewise graphs (prefill_graphed) */
 } plan_ctx;
 
 /* A collective named `name` (explain) of `bytes` over n GPUs: the
@@ -335,6 +357,8 @@ static int check_modes(const engine_scenario *s, engine_error *err)
         return fail(err, "tbo", "must be default, on or off");
     if ((unsigned)s->fuse_ar_norm >= ENGINE_GRAPHS_COUNT)
         return fail(err, "fuse_ar_norm", "must be default, on or off");
+    if ((unsigned)s->prefill_graphs >= ENGINE_GRAPHS_COUNT)
+        return fail(err, "prefill_graphs", "must be default, on or off");
     if ((unsigned)s->local_kv_full >= ENGINE_GRAPHS_COUNT)
         return fail(err, "local_kv_full", "must be default, on or off");
     if ((unsigned)s->a2a >= ENGINE_A2A_COUNT)
@@ -609,6 +633,19 @@ int engine_scenario_fuse_ar_norm(const engine_scenario *s)
                      (s->framework ? s->framework : engine_framework_generic_ref())->fuse_ar_norm);
 }
 
+int engine_scenario_prefill_graphs(const engine_scenario *s)
+{
+    return switch_of(s->prefill_graphs,
+                     (s->framework ? s->framework : engine_framework_generic_ref())->prefill_graphs);
+}
+
+int engine_prefill_graph_tokens(const engine_framework *fw, const engine_model *m)
+{
+    if (m && m->kv_lora_rank > 0 && fw->prefill_graph_mla_tokens > 0)
+        return fw->prefill_graph_mla_tokens;
+    return fw->prefill_graph_tokens > 0 ? fw->prefill_graph_tokens : fw->max_num_tokens;
+}
+
 int engine_scenario_one_allreduce(const engine_scenario *s)
 {
     const engine_framework *f = s->framework ? s->framework : engine_framework_generic_ref();
@@ -807,6 +844,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
                        ? engine_scenario_moe_imbalance(s, groups, (int)c->slots)
                        : 1.0;
     c->fuse_ar_norm = p.tp > 1 && engine_scenario_fuse_ar_norm(s);
+    c->prefill_graphs = engine_scenario_prefill_graphs(s);
     c->one_ar = engine_scenario_one_allreduce(s);
     c->tbo = c->m->experts > 0 && p.ep > 1 && p.ep >= p.tp && engine_scenario_tbo(s);
 }
@@ -1120,10 +1158,10 @@ static void attn_kernels(const plan_ctx *c, const step_shape *sp, double heads, 
             pre += parts++ ? t - c->kc.attn_t0 : t;
     }
     if (parts)
-        kernel(a, pre, &a->attn);
+        kernel_split(a, pre, &a->attn);
     if (mx->dec_seqs > 0) {
         step_shape dec = {mx->dec_seqs / mx->mb, 1, mx->dec_past, 1, sp->window, NULL, sp->pad};
-        kernel(a, fn(c, &dec, heads, kvh), &a->attn);
+        kernel_split(a, fn(c, &dec, heads, kvh), &a->attn);
     }
 }
 
@@ -1160,7 +1198,7 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
         attn_decode(a, k, sp, NULL, kvb, fl, (sp->seqs + sp->pad) * heads);
     } else {
         kcost x;
-        kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, 0, 0, heads, heads, qk,
+        kernel_split(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, 0, 0, heads, heads, qk,
                                     m->v_head_dim, ab, a->xt ? &x : NULL),
                &a->attn);
         attn_rec(a, sp, &x);
@@ -1185,7 +1223,9 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
     if (!c->fw->attn_fused) {
         /* rotary on q and k, then the new K and V into the paged cache */
         small(a, k, "rotary", 2.0 * T * (heads + kvh) * dh * ab);
+        double h = split_enter(a); /* inside the attention backend's op */
         small(a, k, "kv write", T * 2.0 * kvh * dh * (ab + c->kv_b));
+        a->host = h;
     }
     if (sp->mix) {
         attn_kernels(c, sp, heads, kvh, gqa_attn_s, a);
@@ -1210,7 +1250,7 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
         }
     } else {
         kcost x;
-        kernel(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked,
+        kernel_split(a, kc_attn_prefill_x(k, sp->seqs, sp->t, sp->past, sp->window, m->window_chunked,
                                     heads, kvh, dh, dh, ab, a->xt ? &x : NULL),
                &a->attn);
         attn_rec(a, sp, &x);
@@ -1554,10 +1594,11 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
     double T = (sp->seqs + sp->pad) * sp->t, d = m->hidden, ab = c->a_b;
     int n, nd;
     stage_layers(c, i, &n, &nd);
-    double host = out->host, extra = out->coll_extra;
+    double host = out->host, split_host = out->split_host, extra = out->coll_extra;
     xtrace *xt = out->xt;
     memset(out, 0, sizeof *out);
     out->host = host;
+    out->split_host = split_host;
     out->coll_extra = extra;
     out->xt = xt;
     if (m->window > 0) {
@@ -1599,12 +1640,14 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
          * head still runs its GEMM), their gather over TP, sampling. */
         norm_after_ar(out, c, "final norm", 2.0 * T * d * ab);
         double rows = sp->decode ? T : sp->seqs + sp->pad; /* a verification step: every token */
+        double h = split_enter(out); /* after the captured model forward */
         gemm(out, &c->kc16, "lm_head", rows, (double)m->vocab / p.tp, d, 1, c->edge_b, ab);
         double logits = rows * (double)m->vocab * 4.0;
         if (p.tp > 1)
             out->tp += comm(c, out, "tp all-gather (logits)", ENGINE_OP_ALLGATHER, p.tp, ar_node,
                             logits);
         sampler(out, c, logits);
+        out->host = h;
     } else {
         /* each TP rank sends its 1/tp slice of the activations on */
         out->pp += comm(c, out, "pp send/recv", ENGINE_OP_P2P, 2, c->pp_cross ? 1 : 0,
@@ -1635,8 +1678,8 @@ typedef struct xsink {
 
 /* The layer costs lay[moe][local] of step shape sp (recorded in xs when
  * given). */
-static void layer_costs(const plan_ctx *c, const step_shape *sp, double host, double extra,
-                        step_acc lay[2][2], xsink *xs)
+static void layer_costs(const plan_ctx *c, const step_shape *sp, double host, double split_host,
+                        double extra, step_acc lay[2][2], xsink *xs)
 {
     step_shape loc = *sp;
     loc.window = c->m->window;
@@ -1644,6 +1687,7 @@ static void layer_costs(const plan_ctx *c, const step_shape *sp, double host, do
     for (int e = 0; e < 2; e++)
         for (int l = 0; l < 2; l++) {
             lay[e][l].host = host;
+            lay[e][l].split_host = split_host;
             lay[e][l].coll_extra = extra;
             if (xs) {
                 xs->lay[e][l].n = 0;
@@ -1698,6 +1742,18 @@ static double launch_host_s(const engine_framework *fw, int launch)
     return launch != EVAL_GRAPH ? fw->launch_s : fw->graph_kernel_s;
 }
 
+/* 1 when a prefill step of shape sp replays piecewise graphs: prefill
+ * graphs on and its tokens within the largest captured size (above it the
+ * step runs eagerly: sgl-project/sglang docs/advanced_features/
+ * piecewise_cuda_graph.md, "Shape configuration"). */
+static int prefill_graphed(const plan_ctx *c, const step_shape *sp)
+{
+    if (!c->prefill_graphs)
+        return 0;
+    int cap = engine_prefill_graph_tokens(c->fw, c->m);
+    return cap <= 0 || (sp->seqs + sp->pad) * sp->t <= cap;
+}
+
 static void pipe_compute(const plan_ctx *c, const step_shape *sp, int launch, pipe_cost *pc)
 {
     xsink *xs = c->xs;
@@ -1706,17 +1762,24 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int launch, pi
     double host = launch_host_s(fw, launch);
     if (eager && c->kc.launch_min > host) /* no faster than the measured launch */
         host = c->kc.launch_min;
+    double split_host = 0; /* piecewise prefill graphs: the eager kernels' host */
+    if (launch == EVAL_PREFILL && prefill_graphed(c, sp)) {
+        split_host = host;
+        host = fw->graph_kernel_s;
+    }
+    /* collectives stay eager (the TP all-reduce is a split op) */
     double extra = eager ? c->s->intra->eager_s : 0.0;
     step_acc lay[2][2], lay_h[2][2], st, st_h;
     step_shape half;
     int tbo = c->tbo && tbo_half(sp, &half);
-    layer_costs(c, sp, host, extra, lay, xs);
+    layer_costs(c, sp, host, split_host, extra, lay, xs);
     if (tbo)
-        layer_costs(c, &half, host, extra, lay_h, NULL);
+        layer_costs(c, &half, host, split_host, extra, lay_h, NULL);
     memset(pc, 0, sizeof *pc);
     for (int i = 0; i < c->p.pp; i++) {
         memset(&st, 0, sizeof st);
         st.host = host;
+        st.split_host = split_host;
         st.coll_extra = extra;
         if (xs) {
             xs->cur.n = 0;
@@ -1726,6 +1789,7 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int launch, pi
         if (tbo) {
             memset(&st_h, 0, sizeof st_h);
             st_h.host = host;
+            st_h.split_host = split_host;
             st_h.coll_extra = extra;
             stage_cost(c, i, &half, lay_h, &st_h);
             tbo_apply(&st, &st_h);

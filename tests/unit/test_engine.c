@@ -1306,6 +1306,81 @@ static void test_prefill_launch(void **state)
     assert_near(e0.ttft_s, base.ttft_s, 1e-15);
 }
 
+/* Piecewise prefill graphs (SGLang --enable-piecewise-cuda-graph, the
+ * default after sglang#16331; engine_scenario.prefill_graphs): the kernels
+ * inside the pieces cost graph_kernel_s (0 here), those the graphs split
+ * at (attention; the KV write, fused into attention in the generic profile)
+ * and those after the captured model (LM head, sampler) keep the eager
+ * prefill cost.  test_prefill_launch's step (H100, Llama-3-8B, 1 token,
+ * 260 kernels): of its 227 kernels under 54 us only the 32 attention
+ * kernels and the sampler still pay 54 us; the LM head (392 us) is above
+ * it.  So TTFT = the 260 kernels' GPU time + 32 x (54 us - attn) +
+ * (54 us - sampler) + the 15 us step: 6.96 ms + 32 x (54 - 18.0) us +
+ * (54 - 4.0) us + 15 us = 8.18 ms, against 15.57 ms eager.  Above the
+ * captured sizes (prefill_graph_tokens) the step runs eagerly; decode is
+ * untouched. */
+static void test_prefill_graphs(void **state)
+{
+    (void)state;
+    ts_fixture fx;
+    engine_scenario s = ts_on_h100(&fx, tm_llama3_8b(), 1);
+    s.prompt = 1;
+    engine_framework f = fw_test();
+    f.prefill_launch_s = 54e-6;
+    f.graph_kernel_s = 0;
+    s.framework = &f;
+    engine_result eager = eval_plan(&s, 1, 1, 1, 1);
+    assert_false(engine_scenario_prefill_graphs(&s));
+    s.prefill_graphs = ENGINE_GRAPHS_ON;
+    assert_true(engine_scenario_prefill_graphs(&s));
+    engine_result r = eval_plan(&s, 1, 1, 1, 1);
+    hand_step g0 = {&fx.m, &fx.g, ENGINE_FP16, 1, 1, 1, 0, 0, 0};
+    double gpu = hand_all(&g0, 32);
+    double attn = engine_attn_prefill_s(&fx.g, 1, 1, 0, 32, 8, 128, 128, 2);
+    double samp = engine_small_kernel_s(&fx.g, 3.0 * 128256 * 4);
+    assert_true(attn < 54e-6 && samp < 54e-6);
+    assert_near(r.ttft_s, gpu + 32 * (54e-6 - attn) + (54e-6 - samp) + 15e-6, 1e-9);
+    assert_near(r.ttft_s, 8.18e-3, 0.01);
+    assert_near(eager.ttft_s, 15.57e-3, 0.01);
+    assert_near(gpu, 6.96e-3, 0.01);
+    assert_near(attn, 18.0e-6, 0.01);
+    assert_int_equal(r.prefill.kernels, 260);
+    assert_near(r.prefill.launch_s, 32 * (54e-6 - attn) + (54e-6 - samp), 1e-9);
+    assert_near(r.itl_s, eager.itl_s, 1e-15);
+    /* the framework's default; OFF over an ON profile */
+    s.prefill_graphs = ENGINE_GRAPHS_DEFAULT;
+    f.prefill_graphs = 1;
+    assert_near(eval_plan(&s, 1, 1, 1, 1).ttft_s, r.ttft_s, 1e-15);
+    s.prefill_graphs = ENGINE_GRAPHS_OFF;
+    assert_near(eval_plan(&s, 1, 1, 1, 1).ttft_s, eager.ttft_s, 1e-15);
+    /* a step above the largest captured size runs eagerly */
+    s.prefill_graphs = ENGINE_GRAPHS_ON;
+    s.prompt = 1024;
+    f.prefill_graph_tokens = 1024;
+    engine_result in = eval_plan(&s, 1, 1, 1, 1);
+    f.prefill_graph_tokens = 1023;
+    engine_result over = eval_plan(&s, 1, 1, 1, 1);
+    s.prefill_graphs = ENGINE_GRAPHS_OFF;
+    engine_result off = eval_plan(&s, 1, 1, 1, 1);
+    assert_near(over.ttft_s, off.ttft_s, 1e-15);
+    assert_true(in.ttft_s < off.ttft_s);
+    /* the cap: prefill_graph_tokens, else max_num_tokens (SGLang's
+     * chunked_prefill_size), MLA models prefill_graph_mla_tokens */
+    engine_model mla = fx.m;
+    f.prefill_graph_tokens = 0;
+    f.max_num_tokens = 8192;
+    f.prefill_graph_mla_tokens = 2048;
+    assert_int_equal(engine_prefill_graph_tokens(&f, &fx.m), 8192);
+    mla.kv_lora_rank = 512;
+    assert_int_equal(engine_prefill_graph_tokens(&f, &mla), 2048);
+    f.prefill_graph_mla_tokens = 0;
+    assert_int_equal(engine_prefill_graph_tokens(&f, &mla), 8192);
+    s.prefill_graphs = ENGINE_GRAPHS_COUNT;
+    engine_error err;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_non_null(strstr(err.msg, "prefill_graphs"));
+}
+
 /* engine_scenario.host_overlap overrides the profile's overlap either way
  * (vLLM V1 --async-scheduling on a profile that adds its host work): ON
  * hides the 591 us under the ~6.8 ms GPU step, OFF adds it to an
@@ -1935,6 +2010,7 @@ int main(void)
         cmocka_unit_test(test_memory_rules),
         cmocka_unit_test(test_host_step),
         cmocka_unit_test(test_prefill_launch),
+        cmocka_unit_test(test_prefill_graphs),
         cmocka_unit_test(test_host_overlap_override),
         cmocka_unit_test(test_framework_version_host_loop),
         cmocka_unit_test(test_custom_allreduce_xgmi_v0),

@@ -383,6 +383,15 @@ static void test_frameworks_are_si(void **state)
     assert_close(preset_find_framework(db, "generic")->prefill_launch_s, 0, 0);
     const engine_framework *trt = preset_find_framework(db, "trt-llm");
     assert_close(trt->prefill_launch_s, 0, 0);
+    /* piecewise prefill graphs: off as in SGLang <= 0.5.9 (on by default
+     * after sglang#16331: --prefill-graphs on), captured up to
+     * chunked_prefill_size (max_num_tokens 8192), 2048 tokens for MLA */
+    assert_int_equal(sg->prefill_graphs, 0);
+    assert_int_equal(sg->prefill_graph_tokens, 0);
+    assert_int_equal(sg->prefill_graph_mla_tokens, 2048);
+    assert_int_equal(vl->prefill_graphs, 0);
+    assert_int_equal(trt->prefill_graphs, 0);
+    assert_int_equal(preset_find_framework(db, "generic")->prefill_graphs, 0);
     assert_int_equal(trt->mem_rule, ENGINE_MEM_FREE);
     assert_int_equal(trt->overlap, 1);
     assert_int_equal(trt->attn_fused, 1);

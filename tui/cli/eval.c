@@ -104,6 +104,14 @@ static void print_header(const engine_scenario *s, FILE *f)
     if (s->n_graph_sizes > 0 && engine_scenario_cuda_graphs(s))
         fprintf(f, ", padded to %d captured sizes up to %d", s->n_graph_sizes,
                 s->graph_sizes[s->n_graph_sizes - 1]);
+    if (engine_scenario_prefill_graphs(s)) {
+        const engine_framework *pfw = s->framework ? s->framework : engine_framework_generic_ref();
+        int cap = engine_prefill_graph_tokens(pfw, s->model);
+        if (cap > 0)
+            fprintf(f, "; prefill piecewise graphs up to %d tokens", cap);
+        else
+            fprintf(f, "; prefill piecewise graphs");
+    }
     fprintf(f, "); calibration: %s\n", out_calibration_label(s->calib, cal, sizeof cal));
     if (s->batch_max || s->total_concurrency > 0)
         fprintf(f, "max_num_seqs: at most %d running sequences a replica (%s)\n",

@@ -91,6 +91,7 @@ typedef struct cli_values {
     /* MoE as deployed and overlap (ENUM: tbo, fuse_ar_norm, a2a) */
     int tbo, fuse_ar_norm, a2a, redundant_experts;
     int local_kv_full; /* ENUM GRAPHS: local layers' KV for the whole sequence */
+    int prefill_graphs; /* ENUM GRAPHS: prefill steps under piecewise CUDA graphs */
     int flash_attn;    /* ENUM GRAPHS: off = prefill attention with its scores in memory */
     int sampling; /* ENUM: engine_sampling */
     int framework_version; /* ENUM: engine_fw_version */

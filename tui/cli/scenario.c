@@ -103,6 +103,14 @@ const cli_opt cli_scenario_opts[] = {
              "fuse each TP all-reduce with the residual add + norm\n"
              "after it (TensorRT-LLM's PyTorch backend; default: the\n"
              "framework's, off everywhere)"),
+    ENUM_OPT("--prefill-graphs", "on|off", prefill_graphs, GRAPHS,
+             "prefill steps replay piecewise CUDA graphs: every kernel\n"
+             "but attention (with the KV write), the TP all-reduces,\n"
+             "the LM head and sampler, which stay eager; a step above\n"
+             "the largest captured size (SGLang: chunked_prefill_size,\n"
+             "2048 tokens for MLA) runs eagerly (default: the\n"
+             "framework's, off everywhere: SGLang <= 0.5.9; on for\n"
+             "SGLang from sglang#16331)"),
     ENUM_OPT("--flash-attn", "on|off", flash_attn, GRAPHS,
              "prefill attention as FlashAttention (on, default) or\n"
              "with every score written to memory as FP32 and the\n"
@@ -329,6 +337,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->fuse_ar_norm = (engine_graphs)v->fuse_ar_norm;
     if (CLI_SEEN(o, local_kv_full))
         s->local_kv_full = (engine_graphs)v->local_kv_full;
+    if (CLI_SEEN(o, prefill_graphs))
+        s->prefill_graphs = (engine_graphs)v->prefill_graphs;
     if (CLI_SEEN(o, flash_attn))
         s->attn_scores = v->flash_attn == ENGINE_GRAPHS_OFF;
     if (CLI_SEEN(o, a2a))

@@ -1181,6 +1181,42 @@ awk -v a="$got" 'BEGIN { exit !(a > 0) }' || fail "$what: fused_ar_norm_saved_s 
 run eval --model deepseek-r1 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --dtype fp8 --batch 64 --tbo on
 expect_rc 0
 expect_out '^ +overlap: two-batch overlap hid [-0-9.]+ [^ ]*s of [0-9.]+ [^ ]*s EP all-to-all'
+# --prefill-graphs: sgl-project/sglang#13094's setup (Llama-3.1-8B-Instruct-FP8
+# TP8, 1024-token prompts, concurrency 1): SGLang 0.5.x's eager prefill by
+# default, piecewise prefill graphs with on; the engine's eager-minus-graph
+# difference (22.04 - 11.37 = 10.66 ms on H200) against the PR's 29.97 - 19.66
+# = 10.31 ms (the 54 us it was derived from, a consistency check)
+run eval --model llama-3.1-8b --gpu h200 --gpus 8 --tp 8 --dtype fp8 --batch 1 --prompt 1024 --gen 16 --framework sglang --json
+expect_rc 0
+expect_out '"prefill_graphs":[[:space:]]*false'
+expect_near ttft_s 0.02204 0.005
+run eval --model llama-3.1-8b --gpu h200 --gpus 8 --tp 8 --dtype fp8 --batch 1 --prompt 1024 --gen 16 --framework sglang --prefill-graphs on --save-scenario "$tmp/pcg_sc.json" --json
+expect_rc 0
+expect_out '"prefill_graphs":[[:space:]]*true'
+expect_near ttft_s 0.01137 0.005
+grep -q '"prefill_graphs":[[:space:]]*"on"' "$tmp/pcg_sc.json" || fail "$what: prefill_graphs not in the scenario file"
+run eval --scenario "$tmp/pcg_sc.json" --json
+expect_rc 0
+expect_near ttft_s 0.01137 0.005
+run eval --model llama-3.1-8b --gpu h200 --gpus 8 --tp 8 --dtype fp8 --batch 1 --prompt 1024 --gen 16 --framework sglang --prefill-graphs on
+expect_rc 0
+expect_out '^framework: sglang \(decode CUDA graphs on; prefill piecewise graphs up to 8192 tokens\)'
+# MLA captures up to 2048 tokens: a 2048-token step replays the graphs, a
+# 4096-token one (within chunked_prefill_size 8192) runs eagerly, on = off
+for pr in 2048 4096; do
+    run eval --model deepseek-v3 --gpu h200 --gpus 8 --tp 8 --dtype fp8 --batch 1 --prompt $pr --gen 16 --framework sglang --json
+    p_off=$(json_num ttft_s)
+    run eval --model deepseek-v3 --gpu h200 --gpus 8 --tp 8 --dtype fp8 --batch 1 --prompt $pr --gen 16 --framework sglang --prefill-graphs on --json
+    p_on=$(json_num ttft_s)
+    if [ "$pr" = 2048 ]; then
+        awk -v a="$p_on" -v b="$p_off" 'BEGIN { exit !(a < b) }' || fail "$what: ttft on $p_on not below off $p_off"
+    else
+        [ "$p_on" = "$p_off" ] || fail "$what: ttft on $p_on, want off's $p_off above the captured sizes"
+    fi
+done
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --prefill-graphs maybe
+expect_rc 2
+expect_err_exact "shardscope eval: --prefill-graphs: expected default|on|off, got 'maybe'"
 # the MoE/overlap flags travel in a scenario file
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --tbo on --a2a deepep-ll --redundant-experts 8 --moe-imbalance 1.25 --fuse-ar-norm off --save-scenario "$tmp/moe_sc.json" --json
 expect_rc 0

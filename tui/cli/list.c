@@ -347,6 +347,9 @@ static cJSON *framework_json(const engine_framework *f)
     cJSON_AddBoolToObject(o, "deepgemm", f->deepgemm != 0);
     cJSON_AddBoolToObject(o, "moe_expand", f->moe_expand != 0);
     cJSON_AddBoolToObject(o, "local_kv_full", f->local_kv_full != 0);
+    cJSON_AddBoolToObject(o, "prefill_graphs", f->prefill_graphs != 0);
+    cJSON_AddNumberToObject(o, "prefill_graph_tokens", f->prefill_graph_tokens);
+    cJSON_AddNumberToObject(o, "prefill_graph_mla_tokens", f->prefill_graph_mla_tokens);
     cJSON_AddBoolToObject(o, "parallel_ar_once", f->parallel_ar_once != 0);
     cli_json_add_number(o, "request_s", f->request_s);
     cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);

@@ -2156,6 +2156,7 @@ static void test_deepseek_fp8_checkpoint(void **state)
         assert_false(r.fits);
         assert_true(r.mem.weights_bytes > 2 * 671e9 / 8);
     }
+    preset_db_free(db);
 }
 
 /* Issue 11, MXFP4: gpt-oss-120b's experts at 4 bits plus an E8M0 scale

@@ -125,14 +125,23 @@ static void acc_add(step_acc *dst, const step_acc *src, double f)
     dst->ar_saved += f * src->ar_saved;
 }
 
-static void acc_scale(step_acc *a, double f)
+/* An empty accumulator with the launch settings of `like` (its host costs
+ * and explain trace), the costs zero. */
+static void acc_start(step_acc *a, const step_acc *like)
 {
     step_acc z;
     memset(&z, 0, sizeof z);
-    z.host = a->host;
-    z.split_host = a->split_host;
-    z.coll_extra = a->coll_extra;
-    z.xt = a->xt;
+    z.host = like->host;
+    z.split_host = like->split_host;
+    z.coll_extra = like->coll_extra;
+    z.xt = like->xt;
+    *a = z;
+}
+
+static void acc_scale(step_acc *a, double f)
+{
+    step_acc z;
+    acc_start(&z, a);
     acc_add(&z, a, f);
     *a = z;
 }
@@ -641,7 +650,7 @@ int engine_scenario_prefill_graphs(const engine_scenario *s)
 
 int engine_prefill_graph_tokens(const engine_framework *fw, const engine_model *m)
 {
-    if (m && m->kv_lora_rank > 0 && fw->prefill_graph_mla_tokens > 0)
+    if (m && m->mla && fw->prefill_graph_mla_tokens > 0)
         return fw->prefill_graph_mla_tokens;
     return fw->prefill_graph_tokens > 0 ? fw->prefill_graph_tokens : fw->max_num_tokens;
 }
@@ -1594,13 +1603,8 @@ static void stage_cost(const plan_ctx *c, int i, const step_shape *sp, step_acc 
     double T = (sp->seqs + sp->pad) * sp->t, d = m->hidden, ab = c->a_b;
     int n, nd;
     stage_layers(c, i, &n, &nd);
-    double host = out->host, split_host = out->split_host, extra = out->coll_extra;
+    acc_start(out, out);
     xtrace *xt = out->xt;
-    memset(out, 0, sizeof *out);
-    out->host = host;
-    out->split_host = split_host;
-    out->coll_extra = extra;
-    out->xt = xt;
     if (m->window > 0) {
         int cnt[2][2];
         stage_kinds(c, i, cnt);
@@ -1678,17 +1682,14 @@ typedef struct xsink {
 
 /* The layer costs lay[moe][local] of step shape sp (recorded in xs when
  * given). */
-static void layer_costs(const plan_ctx *c, const step_shape *sp, double host, double split_host,
-                        double extra, step_acc lay[2][2], xsink *xs)
+static void layer_costs(const plan_ctx *c, const step_shape *sp, const step_acc *launch,
+                        step_acc lay[2][2], xsink *xs)
 {
     step_shape loc = *sp;
     loc.window = c->m->window;
-    memset(lay, 0, 4 * sizeof lay[0][0]);
     for (int e = 0; e < 2; e++)
         for (int l = 0; l < 2; l++) {
-            lay[e][l].host = host;
-            lay[e][l].split_host = split_host;
-            lay[e][l].coll_extra = extra;
+            acc_start(&lay[e][l], launch);
             if (xs) {
                 xs->lay[e][l].n = 0;
                 lay[e][l].xt = &xs->lay[e][l];
@@ -1762,35 +1763,31 @@ static void pipe_compute(const plan_ctx *c, const step_shape *sp, int launch, pi
     double host = launch_host_s(fw, launch);
     if (eager && c->kc.launch_min > host) /* no faster than the measured launch */
         host = c->kc.launch_min;
-    double split_host = 0; /* piecewise prefill graphs: the eager kernels' host */
+    step_acc ln; /* the step's launch settings */
+    memset(&ln, 0, sizeof ln);
+    ln.host = host;
     if (launch == EVAL_PREFILL && prefill_graphed(c, sp)) {
-        split_host = host;
-        host = fw->graph_kernel_s;
+        ln.split_host = host; /* piecewise prefill graphs: the eager kernels' host */
+        ln.host = fw->graph_kernel_s;
     }
     /* collectives stay eager (the TP all-reduce is a split op) */
-    double extra = eager ? c->s->intra->eager_s : 0.0;
+    ln.coll_extra = eager ? c->s->intra->eager_s : 0.0;
     step_acc lay[2][2], lay_h[2][2], st, st_h;
     step_shape half;
     int tbo = c->tbo && tbo_half(sp, &half);
-    layer_costs(c, sp, host, split_host, extra, lay, xs);
+    layer_costs(c, sp, &ln, lay, xs);
     if (tbo)
-        layer_costs(c, &half, host, split_host, extra, lay_h, NULL);
+        layer_costs(c, &half, &ln, lay_h, NULL);
     memset(pc, 0, sizeof *pc);
     for (int i = 0; i < c->p.pp; i++) {
-        memset(&st, 0, sizeof st);
-        st.host = host;
-        st.split_host = split_host;
-        st.coll_extra = extra;
+        acc_start(&st, &ln);
         if (xs) {
             xs->cur.n = 0;
             st.xt = &xs->cur;
         }
         stage_cost(c, i, sp, lay, &st);
         if (tbo) {
-            memset(&st_h, 0, sizeof st_h);
-            st_h.host = host;
-            st_h.split_host = split_host;
-            st_h.coll_extra = extra;
+            acc_start(&st_h, &ln);
             stage_cost(c, i, &half, lay_h, &st_h);
             tbo_apply(&st, &st_h);
             if (st.xt && st.tbo_hidden != 0) /* explain sums to the step */
@@ -2387,8 +2384,7 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     const engine_framework *f = c->fw;
     const char *fo = "framework profile";
     explain_const(x, "launch_eager", f->launch_s, "s", fo, f->source);
-    explain_const(x, "launch_eager_prefill", f->prefill_launch_s > 0 ? f->prefill_launch_s : f->launch_s,
-                  "s", fo, f->source);
+    explain_const(x, "launch_eager_prefill", launch_host_s(f, EVAL_PREFILL), "s", fo, f->source);
     explain_const(x, "launch_graph_node", f->graph_kernel_s, "s", fo, f->source);
     double hl_step, hl_seq;
     engine_scenario_host_loop(c->s, &hl_step, &hl_seq);

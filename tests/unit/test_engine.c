@@ -1371,6 +1371,7 @@ static void test_prefill_graphs(void **state)
     f.max_num_tokens = 8192;
     f.prefill_graph_mla_tokens = 2048;
     assert_int_equal(engine_prefill_graph_tokens(&f, &fx.m), 8192);
+    mla.mla = 1; /* the engine's MLA flag, as the loader sets it */
     mla.kv_lora_rank = 512;
     assert_int_equal(engine_prefill_graph_tokens(&f, &mla), 2048);
     f.prefill_graph_mla_tokens = 0;

@@ -484,6 +484,13 @@ typedef struct engine_framework {
     int chunked_prefill;      /* 1: its scheduler chunks prefills into the
                                * max_num_tokens budget beside the decodes;
                                * 0: prefill first (decodes pause) */
+    int admit_lag;            /* 1: its scheduler forms step n + 1's batch when
+                               * step n starts (SGLang's overlap scheduler):
+                               * a request arriving during a step waits for
+                               * the one after next (load) */
+    int prefill_alone;        /* with chunked_prefill: 1: a prefill step runs
+                               * alone while the decodes wait (SGLang without
+                               * --enable-mixed-chunk); 0: beside them */
     double moe_w4a16_fixed_s; /* its W4A16 (MXFP4 on Hopper) MoE's fixed cost per
                                * layer beyond the kernels eval.c counts; 0: none */
     /* The sampler after the LM head, run outside the captured graph: its

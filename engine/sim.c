@@ -74,6 +74,9 @@ typedef struct replica {
     int prefilled;      /* disaggregated decode pool: prompts arrive cached */
     double fe_free;     /* the front end is free from this time */
     double t;
+    double formed;      /* admit_lag: when the batch of the step starting at t
+                         * was formed (the start of the step before it);
+                         * -1: no step ran before (formed at t) */
 } replica;
 
 #define SIM_ALIGN 16
@@ -96,9 +99,15 @@ void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
     cfg->gen = st ? st->s.gen : 256;
     cfg->max_num_seqs = engine_max_num_seqs(st ? &st->s : NULL);
     cfg->max_batched_tokens = fw->max_num_tokens > 0 ? fw->max_num_tokens : 8192;
-    cfg->sched = fw->chunked_prefill ? ENGINE_SIM_CHUNKED : ENGINE_SIM_PREFILL_FIRST;
+    cfg->sched = !fw->chunked_prefill ? ENGINE_SIM_PREFILL_FIRST
+                 : fw->prefill_alone  ? ENGINE_SIM_CHUNKED_PREFILL_FIRST
+                                      : ENGINE_SIM_CHUNKED;
     cfg->seed = 42;
     cfg->slo_percentile = 99;
+    /* a scenario whose host work overlaps by its own setting (vLLM's
+     * --async-scheduling rows) forms its batches ahead too */
+    engine_graphs ho = st ? st->s.host_overlap : ENGINE_GRAPHS_DEFAULT;
+    cfg->admit_lag = ho == ENGINE_GRAPHS_ON ? 1 : ho == ENGINE_GRAPHS_OFF ? 0 : fw->admit_lag;
 }
 
 static int dist_ok(const engine_sim_dist *d)
@@ -419,6 +428,18 @@ static int admit_head(replica *p)
     return 0;
 }
 
+/* 1 when scheduler c cuts prompts to the step's budget (chunked prefill) */
+static int sched_chunks(const engine_sim_config *c)
+{
+    return c->sched == ENGINE_SIM_CHUNKED || c->sched == ENGINE_SIM_CHUNKED_PREFILL_FIRST;
+}
+
+/* 1 when scheduler c's prefill steps run alone while the decodes wait */
+static int sched_pauses(const engine_sim_config *c)
+{
+    return c->sched == ENGINE_SIM_PREFILL_FIRST || c->sched == ENGINE_SIM_CHUNKED_PREFILL_FIRST;
+}
+
 /* 1 when a new prompt of `left` tokens joins this step whole or chunked
  * (budget: what is left of max_batched_tokens; nch: chunks planned so far);
  * 0 when it waits for a later step.  Prefill first: whole prompts within
@@ -430,7 +451,7 @@ static int admit_head(replica *p)
  * any prompt, cut to the budget. */
 static int prompt_joins(const engine_sim_config *c, int nch, int left, long long budget)
 {
-    if (left <= budget || c->sched == ENGINE_SIM_CHUNKED)
+    if (left <= budget || sched_chunks(c))
         return 1;
     if (c->sched == ENGINE_SIM_PREFILL_FIRST)
         return nch == 0;
@@ -447,9 +468,9 @@ static int plan_prefill(replica *p, int decodes)
     const engine_sim_config *c = p->cfg;
     long long budget = c->max_batched_tokens;
     int nch = 0;
-    if (c->sched != ENGINE_SIM_PREFILL_FIRST)
+    if (!sched_pauses(c))
         budget -= decodes;
-    if (c->sched == ENGINE_SIM_CHUNKED) {
+    if (sched_chunks(c)) {
         for (int i = 0; i < p->nrun && budget > 0; i++) {
             srun *s = &p->w->run[i];
             int left = rq(p, s->req)->prompt - s->pre_done;
@@ -470,7 +491,7 @@ static int plan_prefill(replica *p, int decodes)
             rq(p, s->req)->admit = -1;
             break;
         }
-        s->plan = c->sched == ENGINE_SIM_CHUNKED && left > budget ? (int)budget : left;
+        s->plan = sched_chunks(c) && left > budget ? (int)budget : left;
         budget -= s->plan;
         p->w->chunk[nch++] = (engine_step_chunk){1, s->plan, 0};
     }
@@ -521,11 +542,12 @@ static void compact(replica *p)
 /* One step with prefill chunks (and, chunked, the decodes beside them). */
 static void step_mixed(replica *p, int nch, int decodes, double dec_past)
 {
-    int pf = p->cfg->sched == ENGINE_SIM_PREFILL_FIRST;
+    int pf = sched_pauses(p->cfg);
     engine_step_mix mx = {p->w->chunk, nch, pf ? 0 : decodes, decodes ? dec_past : 0};
     double dt = engine_step_s(p->st, &mx);
     int batch = nch + (int)mx.decode_seqs;
     account(p, dt, 1, batch);
+    p->formed = p->t;
     p->t += dt;
     for (int i = 0; i < p->nrun; i++) {
         srun *s = &p->w->run[i];
@@ -592,6 +614,7 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
             break;
     }
     account(p, cum, j, decodes);
+    p->formed = p->t + cum - (a + b * (j - 1)); /* the last step's start */
     p->t += cum;
     for (int i = 0; i < p->nrun; i++) {
         srun *s = &p->w->run[i];
@@ -617,7 +640,11 @@ static void replica_round(replica *p)
 {
     if (steady(p))
         start_clients(p, p->t);
-    while (p->next < arrived_limit(p) && rq(p, p->next)->ready <= p->t)
+    /* the step starting now was formed at its predecessor's start when
+     * the scheduler overlaps and work was pending; else now */
+    int busy = p->nrun > 0 || p->qh < p->qt;
+    double cut = p->cfg->admit_lag && busy && p->formed >= 0 ? p->formed : p->t;
+    while (p->next < arrived_limit(p) && rq(p, p->next)->ready <= cut)
         p->w->queue[p->qt++] = p->next++;
     if (p->prefilled) { /* no prefill: admit what fits straight to decode */
         while (admit_head(p))
@@ -898,6 +925,7 @@ static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_
         p.n_r = (n - r + dp - 1) / dp;
         p.cap = st->kv_blocks;
         p.prefilled = prefilled;
+        p.formed = -1;
         replica_run(&p);
         if (steady(&p))
             mark_window(&p);
@@ -1018,10 +1046,11 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
 
 const char *engine_sim_sched_name(engine_sim_sched s)
 {
-    return s == ENGINE_SIM_CHUNKED         ? "chunked"
-           : s == ENGINE_SIM_PREFILL_FIRST ? "prefill-first"
-           : s == ENGINE_SIM_INFLIGHT      ? "inflight"
-                                           : "?";
+    return s == ENGINE_SIM_CHUNKED                 ? "chunked"
+           : s == ENGINE_SIM_PREFILL_FIRST         ? "prefill-first"
+           : s == ENGINE_SIM_INFLIGHT              ? "inflight"
+           : s == ENGINE_SIM_CHUNKED_PREFILL_FIRST ? "chunked-prefill-first"
+                                                   : "?";
 }
 
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out)

@@ -26,7 +26,7 @@
  *  - ENGINE_SIM_CHUNKED: every step decodes one token of each running
  *    request, then spends what is left of the max_batched_tokens budget on
  *    prefill chunks, partial prefills first, then new admissions (vLLM V1,
- *    SGLang);
+ *    SGLang with --enable-mixed-chunk);
  *  - ENGINE_SIM_INFLIGHT: every step decodes one token of each running
  *    request, then admits new prompts whole, in arrival order, while they
  *    fit in what the decodes and the earlier prompts leave of the
@@ -39,10 +39,22 @@
  *    cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp @0a949d31:
  *    generation and whole context requests in order within
  *    maxNumTokensRuntime, `break` at the first over it);
+ *  - ENGINE_SIM_CHUNKED_PREFILL_FIRST: a step is either a prefill of
+ *    max_batched_tokens at most, partial prefills first, then new
+ *    admissions, the last one cut to the budget, while decoding pauses, or,
+ *    when no prefill is waiting or can be admitted, a decode step of every
+ *    running request (SGLang without --enable-mixed-chunk, its default:
+ *    get_next_batch_to_run runs a new prefill batch when one forms, "Run
+ *    prefill first if possible", and the PrefillAdder counts the running
+ *    decodes against the chunk only when is_mixed_chunk);
  *  - ENGINE_SIM_PREFILL_FIRST: a step is either a prefill of newly admitted
  *    whole prompts (at most max_batched_tokens in all, at least one prompt)
  *    while decoding pauses, or, when none can be admitted, a decode step of
  *    every running request (vLLM V0 without chunked prefill);
+ *  - admit_lag (an overlapping scheduler): the batch of a step is formed
+ *    when the step before it starts, so a request arriving while a step
+ *    runs (work pending) joins the step after the next one; a request that
+ *    finds the replica idle joins at once;
  *  - the step that computes a prompt's last token produces its first output
  *    token (TTFT = the end of that step - arrival); each later step one
  *    more; a request ends with its gen-th token;
@@ -119,6 +131,7 @@ typedef enum engine_sim_sched {
     ENGINE_SIM_PREFILL_FIRST = 0,
     ENGINE_SIM_CHUNKED,
     ENGINE_SIM_INFLIGHT,
+    ENGINE_SIM_CHUNKED_PREFILL_FIRST,
     ENGINE_SIM_SCHED_COUNT
 } engine_sim_sched;
 
@@ -147,6 +160,14 @@ typedef struct engine_sim_config {
     double tpot_slo_s;    /* goodput: TPOT at most this; 0: not checked */
     double slo_percentile; /* the percentile the SLO check reads, (0, 100] */
     int exact;            /* 1: time every decode step (no line through a run) */
+    int admit_lag;        /* 1: the batch of step n + 1 is formed when step n
+                           * starts (an overlapping scheduler: SGLang's
+                           * event_loop_overlap, vLLM's async scheduling,
+                           * TensorRT-LLM's overlap scheduler), so a request
+                           * arriving while a step runs waits for the step
+                           * after the next one, unless the replica would
+                           * idle; default: the framework's admit_lag, or
+                           * the scenario's host_overlap when set */
     /* A short run's view of a long one (the explorer's load line): */
     int one_of;           /* POISSON: simulate every one_of-th arrival of the rate
                            * (one replica's round-robin share; 0 or 1: all) */
@@ -261,7 +282,8 @@ int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
 double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_config *cfg,
                                    void *work, size_t work_bytes, engine_error *err);
 
-const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked", "inflight" */
+const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked", "inflight",
+                                                      * "chunked-prefill-first" */
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out);
 const char *engine_sim_start_name(engine_sim_start s); /* "burst", "steady" */
 int engine_sim_start_parse(const char *s, engine_sim_start *out);

@@ -270,6 +270,8 @@ static const field_spec framework_fields[] = {
     FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),
     { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
+    { "admit_lag", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, admit_lag), 0, NULL, 0, NULL },
+    { "prefill_alone", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, prefill_alone), 0, NULL, 0, NULL },
     FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
     { "sampler_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, sampler_kernels), 0, NULL, 0, NULL },
     FN("sampler_passes", 0, FR_NONNEG, 10000, 1, sampler_passes),

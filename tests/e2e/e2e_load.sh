@@ -177,10 +177,25 @@ expect_rc 2
 expect_err "^shardscope load: --closed-start: expected burst\\|steady, got 'random'$"
 run load $base --scheduler fifo
 expect_rc 2
-expect_err "^shardscope load: --scheduler: expected prefill-first|chunked|inflight, got 'fifo'$"
+expect_err "^shardscope load: --scheduler: expected prefill-first|chunked|inflight|chunked-prefill-first, got 'fifo'$"
 run load $base --total-concurrency 8 --scheduler inflight --requests 64 --json
 expect_rc 0
 expect_out '"scheduler":[[:space:]]*"inflight"'
+expect_out '"admit_lag":[[:space:]]*false'
+# SGLang's defaults: prefill batches alone, batches formed a step ahead
+run load --model llama-3-8b --gpu h100-sxm --gpus 1 --framework sglang --rate 5 --requests 100
+expect_rc 0
+expect_out '^engine: sglang, scheduler chunked-prefill-first \(batches formed a step ahead\), '
+run load --model llama-3-8b --gpu h100-sxm --gpus 1 --framework sglang --rate 5 --requests 100 --admit-lag off --scheduler chunked --json
+expect_rc 0
+expect_out '"scheduler":[[:space:]]*"chunked"'
+expect_out '"admit_lag":[[:space:]]*false'
+run load $base --rate 5 --requests 100 --admit-lag on
+expect_rc 0
+expect_out '^engine: vllm, scheduler chunked \(batches formed a step ahead\), '
+run load $base --admit-lag maybe
+expect_rc 2
+expect_err "^shardscope load: --admit-lag: expected default|on|off, got 'maybe'$"
 run load $base --tp 3
 expect_rc 2
 run load --help

@@ -614,6 +614,118 @@ static void test_inflight_by_hand(void **state)
     fx_free(&f);
 }
 
+/* Chunked prefill first (SGLang without --enable-mixed-chunk: a step runs a
+ * prefill batch alone whenever one forms, else every decode), worked by
+ * hand from engine_step_s with prompts of 512 and 64 output tokens,
+ * offline, budget 512.  Step 1 prefills A; step 2 prefills B while A's
+ * decode waits (chunked would put A's decode and 511 tokens of B in it);
+ * then 63 decode steps of both at pasts 512..574.  A's first token comes
+ * at P, B's at 2P; both end together; A's TPOT carries B's prefill.  A
+ * budget of 256: one prompt's two chunks in two prefill-only steps.  The
+ * framework's prefill_alone picks it by default. */
+static void test_chunked_prefill_first_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.arrival = ENGINE_SIM_OFFLINE;
+    f.c.sched = ENGINE_SIM_CHUNKED_PREFILL_FIRST;
+    f.c.requests = 2;
+    f.c.max_batched_tokens = 512;
+    f.c.exact = 1;
+    engine_sim_result r, ch;
+    fx_run(&f, &r);
+    double p = step_with(&f.st, 1, 512, 0, 0), dec = 0;
+    for (int j = 0; j < 63; j++)
+        dec += step_with(&f.st, 0, 0, 2, 512 + j);
+    assert_int_equal(r.completed, 2);
+    assert_int_equal(r.steps, 2 + 63);
+    assert_near(r.ttft.p50, 1.5 * p, 1e-12);
+    assert_near(r.ttft.p99, p + 0.99 * p, 1e-12);
+    assert_near(r.e2e.p50, 2 * p + dec, 1e-12);
+    assert_near(r.e2e.p99, 2 * p + dec, 1e-12);
+    assert_near(r.tpot.p99, dec / 63 + 0.99 * p / 63, 1e-12); /* A's: B's prefill in it */
+    assert_near(r.duration_s, 2 * p + dec, 1e-12);
+    f.c.sched = ENGINE_SIM_CHUNKED; /* B's chunks share steps with A's decode */
+    fx_run(&f, &ch);
+    assert_int_equal(ch.steps, 3 + 63); /* B's first token in step 3, its last in 66 */
+    assert_true(ch.ttft.p99 > r.ttft.p99 && ch.tpot.p99 < r.tpot.p99);
+    /* a prompt longer than the budget: two chunks, two prefill-only steps */
+    f.c.sched = ENGINE_SIM_CHUNKED_PREFILL_FIRST;
+    f.c.max_batched_tokens = 256;
+    f.c.requests = 1;
+    fx_run(&f, &r);
+    assert_int_equal(r.steps, 2 + 63);
+    /* the default of a chunking framework whose prefill runs alone */
+    engine_framework fw = *engine_framework_generic_ref();
+    fw.chunked_prefill = 1;
+    fw.prefill_alone = 1;
+    engine_stepper st = f.st;
+    st.s.framework = &fw;
+    engine_sim_config c;
+    engine_sim_defaults(&c, &st);
+    assert_int_equal(c.sched, ENGINE_SIM_CHUNKED_PREFILL_FIRST);
+    fw.prefill_alone = 0;
+    engine_sim_defaults(&c, &st);
+    assert_int_equal(c.sched, ENGINE_SIM_CHUNKED);
+    engine_sim_sched sc;
+    assert_int_equal(engine_sim_sched_parse("chunked-prefill-first", &sc), 0);
+    assert_int_equal(sc, ENGINE_SIM_CHUNKED_PREFILL_FIRST);
+    fx_free(&f);
+}
+
+/* The admission lag of an overlapping scheduler (SGLang's event_loop_overlap
+ * forms step n + 1's batch when step n starts), worked by hand from
+ * engine_step_s, chunked, a trace: A (512 + 64) at t = 0 prefills alone in
+ * P; B (512 + 64) arrives halfway through A's first decode step D1.
+ * Without the lag B joins the next step (its prompt beside A's decode at
+ * past 513); with it that step was formed when D1 started, so B waits out
+ * one more decode of A (D2, past 513) and joins the step after (past 514).
+ * A request that finds the replica idle is never held: A's TTFT is P
+ * either way. */
+static void test_admit_lag_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    double p = step_with(&f.st, 1, 512, 0, 0), d1 = step_with(&f.st, 0, 0, 1, 512);
+    double a = p + 0.5 * d1;
+    engine_sim_request tr[2] = {{0, 512, 64}, {a, 512, 64}};
+    f.c.arrival = ENGINE_SIM_TRACE;
+    f.c.trace = tr;
+    f.c.n_trace = 2;
+    f.c.sched = ENGINE_SIM_CHUNKED;
+    f.c.exact = 1;
+    assert_int_equal(f.c.admit_lag, 0); /* the generic profile's */
+    engine_sim_result r;
+    fx_run(&f, &r);
+    double b0 = p + d1 + step_with(&f.st, 1, 512, 1, 513) - a;
+    assert_near(r.ttft.p99, p + 0.99 * (b0 - p), 1e-12);
+    f.c.admit_lag = 1;
+    fx_run(&f, &r);
+    double b1 = p + d1 + step_with(&f.st, 0, 0, 1, 513) + step_with(&f.st, 1, 512, 1, 514) - a;
+    assert_near(r.ttft.p99, p + 0.99 * (b1 - p), 1e-12);
+    assert_near(r.ttft.p50, 0.5 * (p + b1), 1e-12);
+    assert_true(b1 > b0);
+    /* the sglang-like profile lags by default; a scenario that overlaps by
+     * its own setting (vLLM's --async-scheduling rows) too */
+    engine_framework fw = *engine_framework_generic_ref();
+    fw.admit_lag = 1;
+    engine_stepper st = f.st;
+    st.s.framework = &fw;
+    engine_sim_config c;
+    engine_sim_defaults(&c, &st);
+    assert_int_equal(c.admit_lag, 1);
+    st.s.host_overlap = ENGINE_GRAPHS_OFF;
+    engine_sim_defaults(&c, &st);
+    assert_int_equal(c.admit_lag, 0);
+    fw.admit_lag = 0;
+    st.s.host_overlap = ENGINE_GRAPHS_ON;
+    engine_sim_defaults(&c, &st);
+    assert_int_equal(c.admit_lag, 1);
+    fx_free(&f);
+}
+
 /* A time window (measure_s, perf_analyzer's "requests that end within the
  * time interval"): a closed loop of 2 on a single server (max_num_seqs 1,
  * fixed 512 + 64 tokens), worked by hand.  Both start at t = 0; request k
@@ -735,6 +847,8 @@ int main(void)
         cmocka_unit_test(test_closed_start_by_hand),
         cmocka_unit_test(test_closed_start_steady_laws),
         cmocka_unit_test(test_inflight_by_hand),
+        cmocka_unit_test(test_chunked_prefill_first_by_hand),
+        cmocka_unit_test(test_admit_lag_by_hand),
         cmocka_unit_test(test_measure_window_by_hand),
         cmocka_unit_test(test_frontend_by_hand),
     };

@@ -29,6 +29,12 @@ static const char *start_name(int v)
 }
 static const cli_enum STARTS = {start_name, ENGINE_SIM_START_COUNT};
 
+static const char *lag_name(int v)
+{
+    return engine_graphs_name((engine_graphs)v);
+}
+static const cli_enum LAGS = {lag_name, ENGINE_GRAPHS_COUNT};
+
 static const char *dtype_name(int i) { return engine_dtype_name((engine_dtype)i); }
 static const cli_enum LOAD_DTYPES = {dtype_name, ENGINE_DTYPE_COUNT};
 
@@ -78,8 +84,18 @@ static const cli_opt LOAD_OPTS[] = {
              "prompts first while decodes pause, or (inflight) whole\n"
              "prompts beside the decodes within the budget, the first\n"
              "that does not fit waiting (TensorRT-LLM's executor without\n"
-             "context chunking) (default: the framework's: chunked for\n"
-             "vLLM, SGLang, TensorRT-LLM; prefill-first for generic)"},
+             "context chunking), or (chunked-prefill-first) prefill\n"
+             "chunks in steps of their own while decodes pause (SGLang\n"
+             "without --enable-mixed-chunk) (default: the framework's:\n"
+             "chunked for vLLM, TensorRT-LLM; chunked-prefill-first for\n"
+             "SGLang; prefill-first for generic)"},
+    {.name = "--admit-lag", .kind = CLI_OPT_ENUM, .arg = "on|off", .choices = &LAGS,
+     .off = CLI_AT(admit_lag),
+     .help = "on: the batch of step n + 1 is formed when step n\n"
+             "starts (an overlapping scheduler), so a request arriving\n"
+             "during a step waits for the one after next; off: it joins\n"
+             "the next step (default: the framework's admit_lag: on for\n"
+             "SGLang, whose overlap scheduler is on by default)"},
     {.name = "--frontend-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0, .max = 1e6,
      .off = CLI_AT(frontend_ms), .section = "server front end:",
      .help = "each request's cost in the server's front end, ms, before\n"
@@ -280,6 +296,8 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
         c->max_batched_tokens = v->max_batched_tokens;
     if (CLI_SEEN(o, scheduler))
         c->sched = (engine_sim_sched)v->scheduler;
+    if (CLI_SEEN(o, admit_lag) && v->admit_lag != ENGINE_GRAPHS_DEFAULT)
+        c->admit_lag = v->admit_lag == ENGINE_GRAPHS_ON;
     if (CLI_SEEN(o, closed_start) && c->arrival != ENGINE_SIM_CLOSED)
         return engine_errorf(err, "--closed-start: only with --total-concurrency (a closed loop)");
     if (CLI_SEEN(o, closed_start))
@@ -382,6 +400,7 @@ static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
     cJSON_AddItemToObject(o, "prompt_dist", dist_json(&c->prompt_dist));
     cJSON_AddItemToObject(o, "gen_dist", dist_json(&c->gen_dist));
     cJSON_AddStringToObject(o, "scheduler", engine_sim_sched_name(c->sched));
+    cJSON_AddBoolToObject(o, "admit_lag", c->admit_lag);
     cJSON_AddNumberToObject(o, "max_num_seqs", c->max_num_seqs);
     cJSON_AddNumberToObject(o, "max_batched_tokens", c->max_batched_tokens);
     cli_json_add_number(o, "frontend_s", c->frontend_s);
@@ -516,9 +535,10 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
         printf(" tokens, ");
     }
     printf("seed %llu\n", (unsigned long long)c->seed);
-    printf("engine: %s, scheduler %s, at most %d requests and %d tokens a step; KV cache "
+    printf("engine: %s, scheduler %s%s, at most %d requests and %d tokens a step; KV cache "
            "%lld blocks of %d tokens per replica\n",
            s->framework ? s->framework->name : "generic", engine_sim_sched_name(c->sched),
+           c->admit_lag ? " (batches formed a step ahead)" : "",
            c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK);
     if (c->frontend_s > 0 || c->frontend_token_s > 0)
         printf("front end: %.6g ms + %.6g µs a prompt token per request, one at a time, "

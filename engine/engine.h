@@ -111,6 +111,10 @@ typedef struct engine_host_loop {
                                * all-reduce on AMD GPUs: every all-reduce over an
                                * xGMI link is RCCL's (frameworks.json
                                * custom_allreduce_off_xgmi); 0: the profile's rule */
+    int overlap;              /* 1: that generation's scheduler overlaps the host
+                               * with the GPU and forms batches a step ahead
+                               * (vLLM's async scheduling); 0: it runs them in
+                               * turn (engine_scenario_host_overlap, _admit_lag) */
 } engine_host_loop;
 #define ENGINE_MAX_IMBALANCE 64.0 /* --moe-imbalance */
 
@@ -1101,6 +1105,13 @@ double engine_graph_padded_seqs(const engine_scenario *s, double seqs, double mb
  * longer of the two): the scenario's host_overlap, else its framework's
  * overlap (the generic one's without a framework). */
 int engine_scenario_host_overlap(const engine_scenario *s);
+
+/* 1 when the scenario's scheduler forms step n + 1's batch when step n
+ * starts, so a request arriving during a step waits for the one after next
+ * (the load simulation's admit_lag): the scenario's host_overlap when set,
+ * else the --framework-version generation's overlap when the profile
+ * states that generation, else the framework's admit_lag. */
+int engine_scenario_admit_lag(const engine_scenario *s);
 /* The host work per engine step of the scenario's framework (the generic
  * one's without one) at its framework_version: that generation's host_loop
  * entry where the profile has one, else the profile's step_s and seq_step_s.

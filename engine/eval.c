@@ -556,10 +556,28 @@ double engine_graph_padded_seqs(const engine_scenario *s, double seqs, double mb
     return seqs; /* above the largest graph: not padded */
 }
 
+/* The --framework-version generation the profile states (ENGINE_FWV_DEFAULT:
+ * none stated or asked). */
+static unsigned host_generation(const engine_scenario *s, const engine_framework *fw)
+{
+    unsigned v = (unsigned)s->framework_version;
+    return v > ENGINE_FWV_DEFAULT && v < ENGINE_FWV_COUNT && fw->host_loop[v].set
+               ? v
+               : ENGINE_FWV_DEFAULT;
+}
+
 int engine_scenario_host_overlap(const engine_scenario *s)
 {
-    return override_or(s->host_overlap,
-                       (s->framework ? s->framework : engine_framework_generic_ref())->overlap);
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    unsigned v = host_generation(s, fw);
+    return override_or(s->host_overlap, v ? fw->host_loop[v].overlap : fw->overlap);
+}
+
+int engine_scenario_admit_lag(const engine_scenario *s)
+{
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    unsigned v = host_generation(s, fw);
+    return override_or(s->host_overlap, v ? fw->host_loop[v].overlap : fw->admit_lag);
 }
 
 void engine_scenario_host_loop(const engine_scenario *s, double *step_s, double *seq_step_s)

@@ -104,10 +104,7 @@ void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
                                       : ENGINE_SIM_CHUNKED;
     cfg->seed = 42;
     cfg->slo_percentile = 99;
-    /* a scenario whose host work overlaps by its own setting (vLLM's
-     * --async-scheduling rows) forms its batches ahead too */
-    engine_graphs ho = st ? st->s.host_overlap : ENGINE_GRAPHS_DEFAULT;
-    cfg->admit_lag = ho == ENGINE_GRAPHS_ON ? 1 : ho == ENGINE_GRAPHS_OFF ? 0 : fw->admit_lag;
+    cfg->admit_lag = st ? engine_scenario_admit_lag(&st->s) : 0;
 }
 
 static int dist_ok(const engine_sim_dist *d)

@@ -166,8 +166,7 @@ typedef struct engine_sim_config {
                            * TensorRT-LLM's overlap scheduler), so a request
                            * arriving while a step runs waits for the step
                            * after the next one, unless the replica would
-                           * idle; default: the framework's admit_lag, or
-                           * the scenario's host_overlap when set */
+                           * idle; default: engine_scenario_admit_lag */
     /* A short run's view of a long one (the explorer's load line): */
     int one_of;           /* POISSON: simulate every one_of-th arrival of the rate
                            * (one replica's round-robin share; 0 or 1: all) */

@@ -235,6 +235,8 @@ static const field_spec link_fields[] = {
     FN("seq_step_us", 1, FR_NONNEG, 1e9, 1e-6, host_loop[g].seq_step_s), \
     { "custom_allreduce_off_xgmi", FK_BOOL, 0, FR_NONNEG, 0, 1, \
       offsetof(engine_framework, host_loop[g].xgmi_no_custom_ar), 0, NULL, 0, NULL }, \
+    { "overlap", FK_BOOL, 0, FR_NONNEG, 0, 1, \
+      offsetof(engine_framework, host_loop[g].overlap), 0, NULL, 0, NULL }, \
     STR(engine_framework, "source", 1, host_loop[g].source)
 static const field_spec host_loop_v0[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V0)};
 static const field_spec host_loop_v06[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V06)};

@@ -181,6 +181,10 @@ expect_err "^shardscope load: --scheduler: expected prefill-first|chunked|inflig
 run load $base --total-concurrency 8 --scheduler inflight --requests 64 --json
 expect_rc 0
 expect_out '"scheduler":[[:space:]]*"inflight"'
+expect_out '"admit_lag":[[:space:]]*true'
+# vLLM's V1 generation before async scheduling: requests join the next step
+run load $base --total-concurrency 8 --framework-version v1 --requests 64 --json
+expect_rc 0
 expect_out '"admit_lag":[[:space:]]*false'
 # SGLang's defaults: prefill batches alone, batches formed a step ahead
 run load --model llama-3-8b --gpu h100-sxm --gpus 1 --framework sglang --rate 5 --requests 100

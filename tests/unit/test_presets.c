@@ -358,7 +358,10 @@ static void test_frameworks_are_si(void **state)
     assert_int_equal(vl->host_loop[ENGINE_FWV_V06].xgmi_no_custom_ar, 1);
     assert_int_equal(vl->host_loop[ENGINE_FWV_V1].xgmi_no_custom_ar, 0);
     assert_non_null(strstr(vl->host_loop[ENGINE_FWV_V06].source, "custom_allreduce_off_xgmi"));
-    assert_int_equal(vl->overlap, 0);
+    /* today's V1 engine schedules asynchronously by default (the profile's
+     * notes); its named generations synchronously */
+    assert_int_equal(vl->overlap, 1);
+    assert_int_equal(vl->host_loop[ENGINE_FWV_V1].overlap, 0);
     assert_int_equal(vl->attn_fused, 0);
     assert_int_equal(vl->max_num_tokens, 8192);
     /* the sampler's kernels and passes over the fp32 logits, counted from
@@ -2424,6 +2427,20 @@ static void test_vllm_host_loop_by_generation(void **state)
     assert_close(v06->step_s + 8 * v06->seq_step_s, s8, 1.5e-6);
     assert_close(v1->step_s, vl->step_s, 1e-12); /* the default is the newest */
     assert_close(v1->seq_step_s, vl->seq_step_s, 1e-12);
+    /* today's vLLM schedules a step ahead (async scheduling, its default);
+     * each named generation in turn; a scenario's own setting wins */
+    assert_true(vl->overlap && vl->admit_lag);
+    assert_false(v0->overlap || v06->overlap || v1->overlap);
+    engine_scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.framework = vl;
+    assert_true(engine_scenario_host_overlap(&sc) && engine_scenario_admit_lag(&sc));
+    for (int g = ENGINE_FWV_V0; g <= ENGINE_FWV_V1; g++) {
+        sc.framework_version = (engine_fw_version)g;
+        assert_false(engine_scenario_host_overlap(&sc) || engine_scenario_admit_lag(&sc));
+    }
+    sc.host_overlap = ENGINE_GRAPHS_ON; /* a v1 row that states --async-scheduling */
+    assert_true(engine_scenario_host_overlap(&sc) && engine_scenario_admit_lag(&sc));
     const char *others[] = {"sglang", "trt-llm", "generic"};
     for (int i = 0; i < 3; i++) {
         const engine_framework *f = preset_find_framework(db, others[i]);

@@ -656,7 +656,7 @@ static void test_fw_version_rows(void **state)
     assert_int_equal(val_scenario(ts_db, q->c, &s, &p, NULL), 0);
     engine_result r0, r1;
     assert_int_equal(engine_evaluate(&s, p, &r0, NULL), 0);
-    s.framework_version = ENGINE_FWV_DEFAULT;
+    s.framework_version = ENGINE_FWV_V1; /* the V1 loop, added as V0's is */
     assert_int_equal(engine_evaluate(&s, p, &r1, NULL), 0);
     assert_true(fabs(r0.itl_s - r1.itl_s - 714.7e-6) < 1e-9);
 }
@@ -879,7 +879,8 @@ static void test_async_sched_rows(void **state)
         engine_plan p;
         assert_int_equal(val_scenario(ts_db, c, &s, &p, NULL), 0);
         assert_int_equal(s.host_overlap, ENGINE_GRAPHS_ON);
-        assert_int_equal(s.framework->overlap, 0); /* the profile itself adds it */
+        /* the row's generation alone schedules synchronously */
+        assert_int_equal(s.framework->host_loop[c->fw_version].overlap, 0);
         assert_int_equal(engine_scenario_host_overlap(&s), 1);
     }
     for (int i = 0; i < val_serving_case_count; i++) {

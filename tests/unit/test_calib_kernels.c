@@ -897,11 +897,16 @@ static void test_cpu_sweep_end_to_end(void **state)
     assert_true(b.itl_s > 5 * a.itl_s);
     /* its GEMMs run from the caches: weights within half the L2 stream
      * (l2_bytes), and the larger ones (1 MiB) pack from the L3 - either no
-     * packing rate at all, or one faster than memory's copy plateau (45 GB/s
-     * here against 20) */
+     * packing rate at all, or one of the memory system's own order: within
+     * 4x of its copy plateau either way. Which side of the plateau depends
+     * on the CPU: 45 GB/s against 20 on a 1 MiB-L2 core, 26 against 36 on
+     * a Zen 5 core (2 MiB L2, 32 MiB L3), so the test asserts the order of
+     * magnitude a cache-fed reformatting copy must have, not the side. */
     assert_true(r.per_kernel.l2_bytes == r.cpu_l2_bytes);
+    assert_true(r.per_kernel.copy_bytes_per_s > 0);
     assert_true(ec.pack_bytes_per_s == 0 ||
-                ec.pack_bytes_per_s > r.per_kernel.copy_bytes_per_s);
+                (ec.pack_bytes_per_s > r.per_kernel.copy_bytes_per_s / 4 &&
+                 ec.pack_bytes_per_s < 4 * r.per_kernel.copy_bytes_per_s));
     calib_result_free(&r);
 }
 

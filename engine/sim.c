@@ -77,6 +77,9 @@ typedef struct replica {
     double formed;      /* admit_lag: when the batch of the step starting at t
                          * was formed (the start of the step before it);
                          * -1: no step ran before (formed at t) */
+    long recv_c;        /* recv_interval: the receive counter */
+    double recv_cut;    /* recv_interval: arrivals up to this time were taken
+                         * in at a take-in inside a run of decode steps */
 } replica;
 
 #define SIM_ALIGN 16
@@ -146,6 +149,8 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
     if (!dist_ok(&c->prompt_dist) || !dist_ok(&c->gen_dist))
         return engine_errorf(err, "load: length distribution: uniform needs 1 <= LO <= HI, "
                              "lognormal a sigma in (0, 10]");
+    if (c->recv_interval < 0 || c->recv_interval > ENGINE_SIM_MAX_RECV_INTERVAL)
+        return engine_errorf(err, "load: recv_interval: must be 0..%d", ENGINE_SIM_MAX_RECV_INTERVAL);
     if (c->max_num_seqs < 1 || c->max_num_seqs > ENGINE_MAX_BATCH)
         return engine_errorf(err, "load: max_num_seqs: must be 1..%d", ENGINE_MAX_BATCH);
     if (c->max_batched_tokens < 1 || c->max_batched_tokens > ENGINE_MAX_TOKENS)
@@ -545,6 +550,7 @@ static void step_mixed(replica *p, int nch, int decodes, double dec_past)
     int batch = nch + (int)mx.decode_seqs;
     account(p, dt, 1, batch);
     p->formed = p->t;
+    p->recv_c += ENGINE_SIM_RECV_PREFILL_WEIGHT;
     p->t += dt;
     for (int i = 0; i < p->nrun; i++) {
         srun *s = &p->w->run[i];
@@ -597,6 +603,10 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
         mx.decode_past = past + (k - 1) * e;
         b = (engine_step_s(p->st, &mx) - a) / (k - 1);
     }
+    /* recv_interval: each step adds 1 to the receive counter; the batch
+     * formation after a step that brings it to N takes requests in (the
+     * run stops there when one has arrived), else none are seen */
+    int n_recv = p->cfg->recv_interval;
     double cum = 0;
     int j = 0;
     while (j < k) {
@@ -607,8 +617,15 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
         }
         cum += dt;
         j++;
-        if (p->t + cum >= stop)
-            break;
+        if (n_recv <= 1) {
+            if (p->t + cum >= stop)
+                break;
+        } else if (++p->recv_c >= n_recv) {
+            if (p->t + cum >= stop)
+                break;
+            p->recv_c = 0; /* a take-in: what arrived by then is seen */
+            p->recv_cut = p->cfg->admit_lag ? p->t + cum - dt : p->t + cum;
+        }
     }
     account(p, cum, j, decodes);
     p->formed = p->t + cum - (a + b * (j - 1)); /* the last step's start */
@@ -641,6 +658,10 @@ static void replica_round(replica *p)
      * the scheduler overlaps and work was pending; else now */
     int busy = p->nrun > 0 || p->qh < p->qt;
     double cut = p->cfg->admit_lag && busy && p->formed >= 0 ? p->formed : p->t;
+    if (p->cfg->recv_interval > 1 && busy && p->recv_c < p->cfg->recv_interval)
+        cut = p->recv_cut; /* no take-in at this formation */
+    else
+        p->recv_c = 0;
     while (p->next < arrived_limit(p) && rq(p, p->next)->ready <= cut)
         p->w->queue[p->qt++] = p->next++;
     if (p->prefilled) { /* no prefill: admit what fits straight to decode */
@@ -923,6 +944,7 @@ static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_
         p.cap = st->kv_blocks;
         p.prefilled = prefilled;
         p.formed = -1;
+        p.recv_cut = -INFINITY;
         replica_run(&p);
         if (steady(&p))
             mark_window(&p);

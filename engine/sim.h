@@ -55,6 +55,13 @@
  *    when the step before it starts, so a request arriving while a step
  *    runs (work pending) joins the step after the next one; a request that
  *    finds the replica idle joins at once;
+ *  - recv_interval N > 1 (SGLang's --scheduler-recv-interval): new requests
+ *    are taken in at a batch formation only when the receive counter has
+ *    reached N, then it restarts at 0; a decode-only step adds 1 to it, a
+ *    step with prefill ENGINE_SIM_RECV_PREFILL_WEIGHT (SchedulerRecvSkipper:
+ *    weights DECODE 1, the default 1000); a replica with nothing to run
+ *    takes them in at once (its idle loop adds 1 an iteration, microseconds
+ *    each);
  *  - the step that computes a prompt's last token produces its first output
  *    token (TTFT = the end of that step - arrival); each later step one
  *    more; a request ends with its gen-th token;
@@ -80,6 +87,15 @@
 #define SHARDSCOPE_ENGINE_SIM_H
 
 #include "engine.h"
+
+/* recv_interval: the receive counter's gain for a step with prefill (an
+ * EXTEND or MIXED batch), SGLang's SGLANG_SCHEDULER_RECV_SKIPPER_WEIGHT_
+ * DEFAULT 1000 (a decode step gains 1: _WEIGHT_DECODE): after a prefill
+ * the next batch formation takes requests in for any interval up to it
+ * (sgl-project/sglang@70310f05: python/sglang/srt/managers/
+ * scheduler_recv_skipper.py, python/sglang/srt/environ.py). */
+#define ENGINE_SIM_RECV_PREFILL_WEIGHT 1000
+#define ENGINE_SIM_MAX_RECV_INTERVAL 1000000
 
 typedef enum engine_sim_arrival {
     ENGINE_SIM_POISSON = 0, /* rate requests/s over all replicas */
@@ -167,6 +183,13 @@ typedef struct engine_sim_config {
                            * arriving while a step runs waits for the step
                            * after the next one, unless the replica would
                            * idle; default: engine_scenario_admit_lag */
+    int recv_interval;    /* SGLang's --scheduler-recv-interval N (0 or 1:
+                           * every step, the default): the scheduler takes new
+                           * requests in only when its counter reaches N, the
+                           * counter gaining 1 a decode step and
+                           * ENGINE_SIM_RECV_PREFILL_WEIGHT a step with
+                           * prefill, and restarting at 0 at each take-in; a
+                           * replica with nothing to run takes them at once */
     /* A short run's view of a long one (the explorer's load line): */
     int one_of;           /* POISSON: simulate every one_of-th arrival of the rate
                            * (one replica's round-robin share; 0 or 1: all) */

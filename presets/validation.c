@@ -611,6 +611,7 @@ static void serving_config(const val_serving_case *c, const engine_stepper *st,
         cfg->max_num_seqs = c->max_num_seqs;
     if (c->max_batched_tokens > 0)
         cfg->max_batched_tokens = c->max_batched_tokens;
+    cfg->recv_interval = c->recv_interval;
     cfg->seed = VAL_SERVING_SEED;
 }
 

@@ -334,6 +334,8 @@ typedef struct val_serving_case {
                             * #9567): host work per step hidden under the GPU
                             * step (val_case.async_sched); 0: the profile's */
     engine_fw_version fw_version; /* the run's engine generation (val_case.fw_version) */
+    int recv_interval;     /* the run's SGLang --scheduler-recv-interval (load's
+                            * recv_interval); 0: the default, every step */
 } val_serving_case;
 
 /* The shipped serving table (validation_serving.c). */

@@ -726,6 +726,64 @@ static void test_admit_lag_by_hand(void **state)
     fx_free(&f);
 }
 
+/* SGLang's --scheduler-recv-interval N (recv_interval), worked by hand on
+ * one replica (chunked, exact steps, no admission lag).  Request A (512 +
+ * 64) arrives at t = 0 and prefills alone (P); B (512 + 64) arrives during
+ * A's first decode step.  With N = 1 B joins the next step.  With N = 4 the
+ * prefill step lifts the receive counter to 1000 (the take-in at the
+ * formation after it sees nothing yet), and each decode step adds 1: B is
+ * taken in only at the formation after A's 4th decode step, and its
+ * prefill runs beside A's 5th decode (past 516).  C (512 + 64), arriving
+ * while A prefills, is taken in at once after that prefill (its weight
+ * 1000 >= N); an arrival that finds the replica idle is too. */
+static void test_recv_interval_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    double p = step_with(&f.st, 1, 512, 0, 0);
+    double d[4];
+    for (int i = 0; i < 4; i++)
+        d[i] = step_with(&f.st, 0, 0, 1, 512 + i);
+    double a = p + 0.5 * d[0];
+    engine_sim_request tr[2] = {{0, 512, 64}, {a, 512, 64}};
+    f.c.arrival = ENGINE_SIM_TRACE;
+    f.c.trace = tr;
+    f.c.n_trace = 2;
+    f.c.sched = ENGINE_SIM_CHUNKED;
+    f.c.exact = 1;
+    f.c.admit_lag = 0;
+    assert_int_equal(f.c.recv_interval, 0); /* every step, as SGLang's default 1 */
+    engine_sim_result r;
+    fx_run(&f, &r);
+    double b1 = p + d[0] + step_with(&f.st, 1, 512, 1, 513) - a;
+    assert_near(r.ttft.p99, p + 0.99 * (b1 - p), 1e-12);
+    f.c.recv_interval = 1; /* the same */
+    fx_run(&f, &r);
+    assert_near(r.ttft.p99, p + 0.99 * (b1 - p), 1e-12);
+    f.c.recv_interval = 4;
+    fx_run(&f, &r);
+    double b4 = p + d[0] + d[1] + d[2] + d[3] + step_with(&f.st, 1, 512, 1, 516) - a;
+    assert_near(r.ttft.p99, p + 0.99 * (b4 - p), 1e-12);
+    assert_near(r.ttft.p50, 0.5 * (p + b4), 1e-12);
+    assert_true(b4 > b1 + 2 * d[0]);
+    /* C arrives while A prefills: taken in right after that prefill step */
+    tr[1].arrival_s = 0.5 * p;
+    fx_run(&f, &r);
+    double c = p + step_with(&f.st, 1, 512, 1, 512) - 0.5 * p;
+    assert_near(r.ttft.p99, p + 0.99 * (c - p), 1e-12);
+    /* an arrival that finds the replica idle (A long done) runs at once */
+    tr[1].arrival_s = 100.0;
+    fx_run(&f, &r);
+    assert_near(r.ttft.p99, p, 1e-12);
+    assert_near(r.ttft.p50, p, 1e-12);
+    engine_error err = {{0}};
+    f.c.recv_interval = -1;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    assert_non_null(strstr(err.msg, "recv_interval"));
+    fx_free(&f);
+}
+
 /* A time window (measure_s, perf_analyzer's "requests that end within the
  * time interval"): a closed loop of 2 on a single server (max_num_seqs 1,
  * fixed 512 + 64 tokens), worked by hand.  Both start at t = 0; request k
@@ -849,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_inflight_by_hand),
         cmocka_unit_test(test_chunked_prefill_first_by_hand),
         cmocka_unit_test(test_admit_lag_by_hand),
+        cmocka_unit_test(test_recv_interval_by_hand),
         cmocka_unit_test(test_measure_window_by_hand),
         cmocka_unit_test(test_frontend_by_hand),
     };

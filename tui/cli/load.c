@@ -96,6 +96,12 @@ static const cli_opt LOAD_OPTS[] = {
              "during a step waits for the one after next; off: it joins\n"
              "the next step (default: the framework's admit_lag: on for\n"
              "SGLang, whose overlap scheduler is on by default)"},
+    {.name = "--recv-interval", .kind = CLI_OPT_INT, .arg = "N", .min = 1,
+     .max = ENGINE_SIM_MAX_RECV_INTERVAL, .off = CLI_AT(recv_interval),
+     .help = "SGLang's --scheduler-recv-interval: new requests are\n"
+             "taken in only every N decode steps (and after any step\n"
+             "with prefill, or when the replica is idle) (default 1:\n"
+             "every step)"},
     {.name = "--frontend-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0, .max = 1e6,
      .off = CLI_AT(frontend_ms), .section = "server front end:",
      .help = "each request's cost in the server's front end, ms, before\n"
@@ -298,6 +304,8 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
         c->sched = (engine_sim_sched)v->scheduler;
     if (CLI_SEEN(o, admit_lag) && v->admit_lag != ENGINE_GRAPHS_DEFAULT)
         c->admit_lag = v->admit_lag == ENGINE_GRAPHS_ON;
+    if (CLI_SEEN(o, recv_interval))
+        c->recv_interval = v->recv_interval;
     if (CLI_SEEN(o, closed_start) && c->arrival != ENGINE_SIM_CLOSED)
         return engine_errorf(err, "--closed-start: only with --total-concurrency (a closed loop)");
     if (CLI_SEEN(o, closed_start))
@@ -401,6 +409,7 @@ static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
     cJSON_AddItemToObject(o, "gen_dist", dist_json(&c->gen_dist));
     cJSON_AddStringToObject(o, "scheduler", engine_sim_sched_name(c->sched));
     cJSON_AddBoolToObject(o, "admit_lag", c->admit_lag);
+    cJSON_AddNumberToObject(o, "recv_interval", c->recv_interval > 1 ? c->recv_interval : 1);
     cJSON_AddNumberToObject(o, "max_num_seqs", c->max_num_seqs);
     cJSON_AddNumberToObject(o, "max_batched_tokens", c->max_batched_tokens);
     cli_json_add_number(o, "frontend_s", c->frontend_s);
@@ -535,10 +544,14 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
         printf(" tokens, ");
     }
     printf("seed %llu\n", (unsigned long long)c->seed);
-    printf("engine: %s, scheduler %s%s, at most %d requests and %d tokens a step; KV cache "
+    char recv[64] = "";
+    if (c->recv_interval > 1)
+        snprintf(recv, sizeof recv, " (new requests taken in every %d decode steps)",
+                 c->recv_interval);
+    printf("engine: %s, scheduler %s%s%s, at most %d requests and %d tokens a step; KV cache "
            "%lld blocks of %d tokens per replica\n",
            s->framework ? s->framework->name : "generic", engine_sim_sched_name(c->sched),
-           c->admit_lag ? " (batches formed a step ahead)" : "",
+           c->admit_lag ? " (batches formed a step ahead)" : "", recv,
            c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK);
     if (c->frontend_s > 0 || c->frontend_token_s > 0)
         printf("front end: %.6g ms + %.6g µs a prompt token per request, one at a time, "

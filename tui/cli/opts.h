@@ -130,6 +130,7 @@ typedef struct cli_values {
     const char *load_rate, *trace, *prompt_dist, *gen_dist;
     int requests, max_num_seqs, max_batched_tokens, scheduler;
     int admit_lag; /* ENUM GRAPHS: load --admit-lag on|off */
+    int recv_interval; /* load --recv-interval N */
     double slo_percentile;
     int closed_start; /* ENUM engine_sim_start */
     double measure_window; /* load --measure-window S */

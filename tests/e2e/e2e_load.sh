@@ -197,6 +197,19 @@ expect_out '"admit_lag":[[:space:]]*false'
 run load $base --rate 5 --requests 100 --admit-lag on
 expect_rc 0
 expect_out '^engine: vllm, scheduler chunked \(batches formed a step ahead\), '
+# SGLang's --scheduler-recv-interval: new requests taken in every N decode steps
+run load --model llama-3-8b --gpu h100-sxm --gpus 1 --framework sglang --rate 5 --requests 100 --recv-interval 10
+expect_rc 0
+expect_out '^engine: sglang, scheduler chunked-prefill-first \(batches formed a step ahead\) \(new requests taken in every 10 decode steps\), '
+run load $base --rate 5 --requests 100 --recv-interval 30 --json
+expect_rc 0
+expect_out '"recv_interval":[[:space:]]*30'
+run load $base --rate 5 --requests 100 --json
+expect_rc 0
+expect_out '"recv_interval":[[:space:]]*1'
+run load $base --recv-interval 0
+expect_rc 2
+expect_err "^shardscope load: --recv-interval: expected an integer 1..1000000, got '0'$"
 run load $base --admit-lag maybe
 expect_rc 2
 expect_err "^shardscope load: --admit-lag: expected default|on|off, got 'maybe'$"

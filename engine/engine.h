@@ -485,6 +485,17 @@ typedef struct engine_framework {
     int max_num_seqs;         /* running requests a replica batches (vLLM
                                * max_num_seqs, SGLang max_running_requests,
                                * TensorRT-LLM max_batch_size); 0: 256 */
+    /* The serving defaults of the V1 engine by GPU (vLLM's arg_utils.py
+     * get_batch_defaults for `vllm serve`): on a GPU of at least
+     * large_gpu_gib GiB whose preset name lacks large_gpu_exclude, at most
+     * large_max_num_seqs sequences and large_max_num_tokens tokens a step;
+     * on others max_num_seqs and serve_max_num_tokens.  They apply to the
+     * default generation and ENGINE_FWV_V1 (engine_scenario_max_num_tokens,
+     * engine_max_num_seqs); 0: none (max_num_seqs, max_num_tokens). */
+    double large_gpu_gib;
+    char large_gpu_exclude[ENGINE_NAME_MAX];
+    int large_max_num_seqs, large_max_num_tokens;
+    int serve_max_num_tokens;
     int chunked_prefill;      /* 1: its scheduler chunks prefills into the
                                * max_num_tokens budget beside the decodes;
                                * 0: prefill first (decodes pause) */
@@ -1112,6 +1123,12 @@ int engine_scenario_host_overlap(const engine_scenario *s);
  * else the --framework-version generation's overlap when the profile
  * states that generation, else the framework's admit_lag. */
 int engine_scenario_admit_lag(const engine_scenario *s);
+
+/* The token budget a step of the load simulation takes by default: the
+ * framework's serving default for the scenario's GPU and engine generation
+ * (large_max_num_tokens or serve_max_num_tokens), else its max_num_tokens,
+ * else 8192. */
+int engine_scenario_max_num_tokens(const engine_scenario *s);
 /* The host work per engine step of the scenario's framework (the generic
  * one's without one) at its framework_version: that generation's host_loop
  * entry where the profile has one, else the profile's step_s and seq_step_s.

@@ -2183,13 +2183,39 @@ static void merge_lighter(const engine_scenario *s, engine_result *out, const en
                                  : 0;
 }
 
+/* The framework's serving defaults by GPU apply (the V1 engine: the default
+ * generation or ENGINE_FWV_V1): 2 on a large GPU, 1 on another, 0 not. */
+static int serve_defaults(const engine_scenario *s, const engine_framework *f)
+{
+    if (!s || !s->framework || !(f->large_gpu_gib > 0) ||
+        (s->framework_version != ENGINE_FWV_DEFAULT && s->framework_version != ENGINE_FWV_V1))
+        return 0;
+    int large = s->gpu && s->gpu->memory_bytes >= f->large_gpu_gib * 1073741824.0 &&
+                !(f->large_gpu_exclude[0] && strstr(s->gpu->name, f->large_gpu_exclude));
+    return large ? 2 : 1;
+}
+
 int engine_max_num_seqs(const engine_scenario *s)
 {
     if (s && s->max_num_seqs > 0)
         return s->max_num_seqs;
     const engine_framework *f =
         s && s->framework ? s->framework : engine_framework_generic_ref();
+    if (serve_defaults(s, f) == 2 && f->large_max_num_seqs > 0)
+        return f->large_max_num_seqs;
     return f->max_num_seqs > 0 ? f->max_num_seqs : 256;
+}
+
+int engine_scenario_max_num_tokens(const engine_scenario *s)
+{
+    const engine_framework *f =
+        s && s->framework ? s->framework : engine_framework_generic_ref();
+    int rule = serve_defaults(s, f);
+    if (rule == 2 && f->large_max_num_tokens > 0)
+        return f->large_max_num_tokens;
+    if (rule == 1 && f->serve_max_num_tokens > 0)
+        return f->serve_max_num_tokens;
+    return f->max_num_tokens > 0 ? f->max_num_tokens : 8192;
 }
 
 const char *engine_batch_bound_name(engine_batch_bound b)

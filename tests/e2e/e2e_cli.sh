@@ -454,26 +454,32 @@ expect_out '^ +[0-9] +1 +1 +4 +1 +2 '
 expect_out '^ +[0-9] +4 +1 +1 +1 +8 '
 run eval --model llama-3-8b --gpu h100-sxm --gpus 4 --objective throughput --batch 2
 expect_out '^ +[0-9] +4 +1 +1 +1 +2 '
-# A replica runs at most max_num_seqs (vLLM 256): Llama-3-8B on one H100
-# under vLLM holds 348 sequences of 1024 + 256 tokens and is timed at 256;
+# A replica runs at most max_num_seqs (vLLM 256 on an A100, whose `vllm
+# serve` defaults are the small ones): Llama-3-8B on one A100 80GB under
+# vLLM holds 350 sequences of 1024 + 256 tokens and is timed at 256;
 # --max-num-seqs raises the cap (the KV cache bounds it then) and is
 # refused below 1 like every integer; C = 600 on two replicas queues 88.
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 4 --objective throughput
+# On an H100 vLLM's default is 1024 and the KV cache's 348 bind.
+run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 1 --tp 1 --batch max
+expect_rc 0
+expect_out '^max_num_seqs: at most 1024 running sequences a replica \(the framework.s\)'
+expect_out '^  load +348 per replica +348 sequences in all; set by the KV cache.s 348 sequences \(max_num_seqs 1024\)$'
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 4 --objective throughput
 expect_rc 0
 expect_out '^max_num_seqs: at most 256 running sequences a replica \(the framework.s\)'
 expect_out '^ +1 +1 +1 +4 +1 +256 '
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 1 --tp 1 --batch max
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --batch max
 expect_rc 0
-expect_out '^  load +256 per replica +256 sequences in all; set by max_num_seqs 256 \(the KV cache holds 348\)$'
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 1 --tp 1 --batch max --max-num-seqs 1000
+expect_out '^  load +256 per replica +256 sequences in all; set by max_num_seqs 256 \(the KV cache holds 350\)$'
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --batch max --max-num-seqs 1000
 expect_rc 0
 expect_out '^max_num_seqs: at most 1000 running sequences a replica \(--max-num-seqs\)'
-expect_out '^  load +348 per replica +348 sequences in all; set by the KV cache.s 348 sequences \(max_num_seqs 1000\)$'
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 1 --tp 1 --batch max --samples 0 --json
+expect_out '^  load +350 per replica +350 sequences in all; set by the KV cache.s 350 sequences \(max_num_seqs 1000\)$'
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --batch max --samples 0 --json
 expect_rc 0
 expect_clean_json
 expect_near batch 256 0
-expect_near max_concurrency 348 0
+expect_near max_concurrency 350 0
 expect_near max_num_seqs 256 0
 expect_out '^	"batch_bound":	"max_num_seqs",$'
 expect_out '^		"batch_bound":	"max_num_seqs",$'
@@ -482,7 +488,7 @@ expect_rc 0
 expect_near batch "$(json_num max_concurrency)" 0
 expect_near max_num_seqs 4096 0
 expect_out '^	"batch_bound":	"capacity",$'
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 2 --dp 2 --total-concurrency 600 --samples 0 --json
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 2 --dp 2 --total-concurrency 600 --samples 0 --json
 expect_rc 0
 expect_clean_json
 expect_near batch 256 0
@@ -490,29 +496,29 @@ expect_near concurrency 512 0
 expect_near queued 88 0
 expect_out '^	"batch_bound":	"max_num_seqs",$'
 expect_out 'each replica runs max_num_seqs sequences, the rest queue'
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 2 --dp 2 --total-concurrency 600
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 2 --dp 2 --total-concurrency 600
 expect_rc 0
 expect_out '^  load +256 per replica +512 sequences in all; 88 more queue; set by max_num_seqs 256'
 expect_out '^  warning: the concurrency is more than max_num_seqs a replica'
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 1 --tp 1 --batch max --explain
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --batch max --explain
 expect_rc 0
 expect_out '^explain: plan TP1xPP1xDP1, 256 sequences per replica'
-expect_out '^batch set by max_num_seqs 256 \(the KV cache holds 348\)$'
+expect_out '^batch set by max_num_seqs 256 \(the KV cache holds 350\)$'
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --max-num-seqs 0
 expect_rc 2
 expect_err_exact "shardscope eval: --max-num-seqs: expected an integer 1..16777216, got '0'"
-run recommend --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 4
+run recommend --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 4
 expect_rc 0
 expect_out '^    a replica runs at most 256 of them at once \(max_num_seqs\)$'
-run recommend --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 4 --max-num-seqs 1000
+run recommend --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 4 --max-num-seqs 1000
 expect_rc 0
 grep -q 'a replica runs at most' "$tmp/out" && fail "$what: the KV cache binds at --max-num-seqs 1000"
-run eval --model llama-3-8b --gpu h100-sxm --framework vllm --gpus 1 --tp 1 --batch max --max-num-seqs 300 --samples 0 --save-scenario "$tmp/mns.json"
+run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --batch max --max-num-seqs 300 --samples 0 --save-scenario "$tmp/mns.json"
 expect_rc 0
 grep -Eq '^	"max_num_seqs":	300,?$' "$tmp/mns.json" || fail "$what: the scenario file lacks max_num_seqs 300"
 run eval --scenario "$tmp/mns.json"
 expect_rc 0
-expect_out '^  load +300 per replica +300 sequences in all; set by max_num_seqs 300 \(the KV cache holds 348\)$'
+expect_out '^  load +300 per replica +300 sequences in all; set by max_num_seqs 300 \(the KV cache holds 350\)$'
 run recommend --model llama-3-8b --gpu h100-sxm --gpus 4 --max-num-seqs x
 expect_rc 2
 expect_err_exact "shardscope recommend: --max-num-seqs: expected an integer 1..16777216, got 'x'"

@@ -24,6 +24,7 @@
 
 #include "embedded.h"
 #include "preset.h"
+#include "sim.h"
 #include "support_files.h"
 
 #define BAD "tests/fixtures/presets/bad/"
@@ -2404,6 +2405,66 @@ static void test_vllm_host_cost_measured(void **state)
  * whole loop, and without process_model_outputs, which vLLM 0.6's async
  * output processor overlaps), v1 the top-level step_us / seq_step_us the
  * default uses; the other profiles state none. */
+/* `vllm serve`'s V1 defaults by GPU (vllm/engine/arg_utils.py
+ * get_batch_defaults, UsageContext.OPENAI_API_SERVER): at least 70 GiB and
+ * no "a100" in the name -> max_num_batched_tokens 8192, max_num_seqs 1024;
+ * else 2048 and 256.  The named V0 generations keep the profile's 256 and
+ * 8192; a scenario's own max_num_seqs wins; other frameworks have no rule. */
+static void test_vllm_serve_defaults_by_gpu(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_framework *vl = preset_find_framework(db, "vllm");
+    assert_non_null(vl);
+    assert_close(vl->large_gpu_gib, 70, 1e-12);
+    assert_string_equal(vl->large_gpu_exclude, "a100");
+    static const struct {
+        const char *gpu;
+        int seqs, tokens;
+    } cases[] = {
+        {"h100-sxm", 1024, 8192}, /* 85.5 GB = 79.6 GiB */
+        {"h200", 1024, 8192},     {"b200", 1024, 8192},     {"mi300x", 1024, 8192},
+        {"h20", 1024, 8192},      {"a100-80gb", 256, 2048}, /* 80 GiB, but an A100 */
+        {"a100-pcie-80gb", 256, 2048}, {"l40s", 256, 2048}, /* 45 GiB */
+        {"a10g", 256, 2048},
+    };
+    engine_scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.framework = vl;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sc.gpu = preset_find_gpu(db, cases[i].gpu);
+        assert_non_null(sc.gpu);
+        for (int g = ENGINE_FWV_DEFAULT; g < ENGINE_FWV_COUNT; g++) {
+            sc.framework_version = (engine_fw_version)g;
+            int v1 = g == ENGINE_FWV_DEFAULT || g == ENGINE_FWV_V1;
+            assert_int_equal(engine_max_num_seqs(&sc), v1 ? cases[i].seqs : 256);
+            assert_int_equal(engine_scenario_max_num_tokens(&sc), v1 ? cases[i].tokens : 8192);
+        }
+        sc.framework_version = ENGINE_FWV_DEFAULT;
+        engine_stepper st;
+        memset(&st, 0, sizeof st);
+        st.s = sc;
+        engine_sim_config c;
+        engine_sim_defaults(&c, &st);
+        assert_int_equal(c.max_num_seqs, cases[i].seqs);
+        assert_int_equal(c.max_batched_tokens, cases[i].tokens);
+    }
+    sc.gpu = preset_find_gpu(db, "h100-sxm");
+    sc.max_num_seqs = 64; /* --max-num-seqs */
+    assert_int_equal(engine_max_num_seqs(&sc), 64);
+    sc.max_num_seqs = 0;
+    const char *others[] = {"sglang", "trt-llm", "generic"};
+    for (int i = 0; i < 3; i++) {
+        const engine_framework *f = preset_find_framework(db, others[i]);
+        assert_non_null(f);
+        assert_true(f->large_gpu_gib == 0 && f->serve_max_num_tokens == 0);
+        sc.framework = f;
+        assert_int_equal(engine_max_num_seqs(&sc), f->max_num_seqs > 0 ? f->max_num_seqs : 256);
+        assert_int_equal(engine_scenario_max_num_tokens(&sc),
+                         f->max_num_tokens > 0 ? f->max_num_tokens : 8192);
+    }
+}
+
 static void test_vllm_host_loop_by_generation(void **state)
 {
     (void)state;
@@ -2513,6 +2574,7 @@ int main(void)
         cmocka_unit_test(test_shipped_load_without_errors),
         cmocka_unit_test(test_vllm_host_cost_measured),
         cmocka_unit_test(test_vllm_host_loop_by_generation),
+        cmocka_unit_test(test_vllm_serve_defaults_by_gpu),
         cmocka_unit_test(test_trtllm_host_cost_bound),
         cmocka_unit_test(test_bad_host_loop),
         cmocka_unit_test(test_each_shipped_file_loads_alone),

@@ -72,7 +72,8 @@ static const cli_opt LOAD_OPTS[] = {
     {.name = "--max-batched-tokens", .kind = CLI_OPT_INT, .arg = "N", .min = 1,
      .max = ENGINE_MAX_TOKENS, .off = CLI_AT(max_batched_tokens), .section = "engine limits:",
      .help = "tokens one step computes, the prefill budget (default:\n"
-             "the framework's max_num_tokens, 8192)"},
+             "the framework's for the GPU: vLLM 8192 on GPUs of 70 GiB\n"
+             "or more but A100s, else 2048; else its max_num_tokens, 8192)"},
     {.name = "--kv-fraction", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0.01, .max = 1,
      .off = CLI_AT(mem_fraction),
      .help = "memory fraction of the framework's rule (as\n"

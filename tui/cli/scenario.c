@@ -153,10 +153,12 @@ const cli_opt cli_scenario_opts[] = {
     INT_OPT("--max-num-seqs", "N", max_num_seqs, 1, ENGINE_MAX_BATCH,
             "running requests per replica (vLLM --max-num-seqs, SGLang\n"
             "--max-running-requests, TensorRT-LLM max_batch_size;\n"
-            "default: the framework's: vLLM 256, SGLang 4096,\n"
-            "TensorRT-LLM 2048, generic 256); caps --batch max, the\n"
-            "rankings' largest batch and --total-concurrency per\n"
-            "replica (the rest queue), never a given --batch"),
+            "default: the framework's: vLLM 256, 1024 on GPUs of\n"
+            "70 GiB or more but A100s (vllm serve's V1 default),\n"
+            "SGLang 4096, TensorRT-LLM 2048, generic 256); caps\n"
+            "--batch max, the rankings' largest batch and\n"
+            "--total-concurrency per replica (the rest queue), never\n"
+            "a given --batch"),
     INT_OPT("--prompt", "S", prompt, 1, ENGINE_MAX_TOKENS,
             "prompt tokens, 1.." STR(ENGINE_MAX_TOKENS) " (default 1024)"),
     INT_OPT("--gen", "G", gen, 1, ENGINE_MAX_TOKENS,

@@ -674,6 +674,17 @@ static void test_chunked_prefill_first_by_hand(void **state)
     fx_free(&f);
 }
 
+/* Two traced requests of 512 + 64 tokens (tr: their arrivals), chunked,
+ * every step timed exactly: the hand-worked admission cases. */
+static void fx_two_arrivals(fixture *f, engine_sim_request *tr)
+{
+    f->c.arrival = ENGINE_SIM_TRACE;
+    f->c.trace = tr;
+    f->c.n_trace = 2;
+    f->c.sched = ENGINE_SIM_CHUNKED;
+    f->c.exact = 1;
+}
+
 /* The admission lag of an overlapping scheduler (SGLang's event_loop_overlap
  * forms step n + 1's batch when step n starts), worked by hand from
  * engine_step_s, chunked, a trace: A (512 + 64) at t = 0 prefills alone in
@@ -691,11 +702,7 @@ static void test_admit_lag_by_hand(void **state)
     double p = step_with(&f.st, 1, 512, 0, 0), d1 = step_with(&f.st, 0, 0, 1, 512);
     double a = p + 0.5 * d1;
     engine_sim_request tr[2] = {{0, 512, 64}, {a, 512, 64}};
-    f.c.arrival = ENGINE_SIM_TRACE;
-    f.c.trace = tr;
-    f.c.n_trace = 2;
-    f.c.sched = ENGINE_SIM_CHUNKED;
-    f.c.exact = 1;
+    fx_two_arrivals(&f, tr);
     assert_int_equal(f.c.admit_lag, 0); /* the generic profile's */
     engine_sim_result r;
     fx_run(&f, &r);
@@ -747,11 +754,7 @@ static void test_recv_interval_by_hand(void **state)
         d[i] = step_with(&f.st, 0, 0, 1, 512 + i);
     double a = p + 0.5 * d[0];
     engine_sim_request tr[2] = {{0, 512, 64}, {a, 512, 64}};
-    f.c.arrival = ENGINE_SIM_TRACE;
-    f.c.trace = tr;
-    f.c.n_trace = 2;
-    f.c.sched = ENGINE_SIM_CHUNKED;
-    f.c.exact = 1;
+    fx_two_arrivals(&f, tr);
     f.c.admit_lag = 0;
     assert_int_equal(f.c.recv_interval, 0); /* every step, as SGLang's default 1 */
     engine_sim_result r;

@@ -1034,6 +1034,11 @@ int engine_edit_distance(const char *a, const char *b);
 int engine_cmp(double a, double b);
 /* qsort comparator of doubles, ascending: engine_cmp on the pointees. */
 int engine_cmp_double(const void *a, const void *b);
+/* The k-th smallest of v[0..n) (0-based, 0 <= k < n; no NaN), in O(n) on
+ * average: v is reordered so that v[k] holds it, every element before it is
+ * <= it and every one after >= it (quickselect, median-of-three pivots);
+ * the same value v[k] would hold after sorting. */
+double engine_select(double *v, int n, int k);
 /* The deterministic last tie-break between plans: smaller tp, then pp,
  * then ep first (< 0 when a comes first). */
 int engine_plan_order(engine_plan a, engine_plan b);

@@ -68,15 +68,15 @@ static double group_max(engine_rng *r, int n, double sigma)
     return exp(sigma * normal_quantile(pow(rng_uniform(r), 1.0 / n)));
 }
 
-/* Nearest-rank percentile of a sorted array. */
-static double percentile(const double *v, int n, double q)
+/* The index of the nearest-rank percentile q of n values. */
+static int rank_of(int n, double q)
 {
     int k = (int)ceil(q * n) - 1;
     if (k < 0)
         k = 0;
     if (k >= n)
         k = n - 1;
-    return v[k];
+    return k;
 }
 
 #define TAILS_MAX_SAMPLES 4096
@@ -137,7 +137,10 @@ void engine_tails(const engine_scenario *s, engine_result *r)
         double itl = dc_work * dc + r->decode_comm_s;
         v[i] = ttft + steps * itl;
     }
-    qsort(v, (size_t)n, sizeof v[0], engine_cmp_double);
-    r->p50_s = percentile(v, n, 0.50);
-    r->p99_s = percentile(v, n, 0.99);
+    /* Two order statistics, not a sort (a tenth of its time at 1000): the
+     * p99's selection leaves the smaller values before it, where the p50's
+     * runs. */
+    int k99 = rank_of(n, 0.99), k50 = rank_of(n, 0.50);
+    r->p99_s = engine_select(v, n, k99);
+    r->p50_s = k50 < k99 ? engine_select(v, k99, k50) : v[k50];
 }

@@ -48,6 +48,51 @@ int engine_cmp_double(const void *a, const void *b)
     return engine_cmp(*(const double *)a, *(const double *)b);
 }
 
+static void swap_d(double *v, int i, int j)
+{
+    double t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+}
+
+double engine_select(double *v, int n, int k)
+{
+    int lo = 0, hi = n - 1;
+    while (hi - lo >= 16) {
+        int mid = lo + (hi - lo) / 2;
+        if (v[mid] < v[lo])
+            swap_d(v, lo, mid);
+        if (v[hi] < v[lo])
+            swap_d(v, lo, hi);
+        if (v[hi] < v[mid])
+            swap_d(v, mid, hi);
+        double piv = v[mid];
+        int i = lo, j = hi;
+        while (i <= j) { /* Hoare: [lo, j] <= piv <= [i, hi] */
+            while (v[i] < piv)
+                i++;
+            while (v[j] > piv)
+                j--;
+            if (i <= j)
+                swap_d(v, i++, j--);
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k]; /* between them: equal to the pivot */
+    }
+    for (int i = lo + 1; i <= hi; i++) { /* a short run: insertion sort */
+        double x = v[i];
+        int j = i - 1;
+        for (; j >= lo && v[j] > x; j--)
+            v[j + 1] = v[j];
+        v[j + 1] = x;
+    }
+    return v[k];
+}
+
 int engine_plan_order(engine_plan a, engine_plan b)
 {
     if (a.tp != b.tp)

@@ -51,6 +51,37 @@ static void test_util(void **state)
 
 /* Open arrays and objects at an offset; brackets in strings (escaped
  * quotes included) do not count. */
+/* engine_select against a sort: every rank of arrays of 1 to 300 values
+ * with many ties (values 0..n/3) and of a sorted, a reversed and a
+ * constant array; the partition around the result holds. */
+static void test_select(void **state)
+{
+    (void)state;
+    static double v[300], w[300];
+    uint64_t x = 12345;
+    for (int n = 1; n <= 300; n += (n < 40 ? 1 : 37)) {
+        for (int form = 0; form < 4; form++) {
+            for (int i = 0; i < n; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                v[i] = form == 0 ? (double)((x >> 33) % (unsigned)(n / 3 + 1))
+                       : form == 1 ? i
+                       : form == 2 ? n - i
+                                   : 7.5;
+            }
+            memcpy(w, v, sizeof v[0] * (size_t)n);
+            qsort(w, (size_t)n, sizeof w[0], engine_cmp_double);
+            for (int k = 0; k < n; k++) {
+                double u[300];
+                memcpy(u, v, sizeof v[0] * (size_t)n);
+                assert_true(engine_select(u, n, k) == w[k]);
+                assert_true(u[k] == w[k]);
+                for (int i = 0; i < n; i++)
+                    assert_true(i < k ? u[i] <= u[k] : i > k ? u[i] >= u[k] : 1);
+            }
+        }
+    }
+}
+
 static void test_json_depth_at(void **state)
 {
     (void)state;
@@ -68,6 +99,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_util),
         cmocka_unit_test(test_json_depth_at),
+        cmocka_unit_test(test_select),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

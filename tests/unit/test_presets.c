@@ -2405,12 +2405,12 @@ static void test_vllm_host_cost_measured(void **state)
  * whole loop, and without process_model_outputs, which vLLM 0.6's async
  * output processor overlaps), v1 the top-level step_us / seq_step_us the
  * default uses; the other profiles state none. */
-/* `vllm serve`'s V1 defaults by GPU (vllm/engine/arg_utils.py
+/* The serving defaults by GPU.  `vllm serve`'s V1 defaults (vllm/engine/arg_utils.py
  * get_batch_defaults, UsageContext.OPENAI_API_SERVER): at least 70 GiB and
  * no "a100" in the name -> max_num_batched_tokens 8192, max_num_seqs 1024;
  * else 2048 and 256.  The named V0 generations keep the profile's 256 and
  * 8192; a scenario's own max_num_seqs wins; other frameworks have no rule. */
-static void test_vllm_serve_defaults_by_gpu(void **state)
+static void test_serve_defaults_by_gpu(void **state)
 {
     (void)state;
     preset_db *db = shipped_db();
@@ -2453,8 +2453,24 @@ static void test_vllm_serve_defaults_by_gpu(void **state)
     sc.max_num_seqs = 64; /* --max-num-seqs */
     assert_int_equal(engine_max_num_seqs(&sc), 64);
     sc.max_num_seqs = 0;
-    const char *others[] = {"sglang", "trt-llm", "generic"};
-    for (int i = 0; i < 3; i++) {
+    /* SGLang's chunked_prefill_size: 16384 on GPUs of 160 GiB or more
+     * (server_args.py: "B200, MI300"), its 8192 below */
+    const engine_framework *sg = preset_find_framework(db, "sglang");
+    assert_non_null(sg);
+    sc.framework = sg;
+    static const struct {
+        const char *gpu;
+        int tokens;
+    } sgl[] = {{"b200", 16384}, {"mi300x", 16384}, {"mi325x", 16384},
+               {"h200", 8192},  {"h100-sxm", 8192}, {"a100-80gb", 8192}};
+    for (size_t i = 0; i < sizeof sgl / sizeof sgl[0]; i++) {
+        sc.gpu = preset_find_gpu(db, sgl[i].gpu);
+        assert_non_null(sc.gpu);
+        assert_int_equal(engine_scenario_max_num_tokens(&sc), sgl[i].tokens);
+        assert_int_equal(engine_max_num_seqs(&sc), 4096);
+    }
+    const char *others[] = {"trt-llm", "generic"};
+    for (int i = 0; i < 2; i++) {
         const engine_framework *f = preset_find_framework(db, others[i]);
         assert_non_null(f);
         assert_true(f->large_gpu_gib == 0 && f->serve_max_num_tokens == 0);
@@ -2574,7 +2590,7 @@ int main(void)
         cmocka_unit_test(test_shipped_load_without_errors),
         cmocka_unit_test(test_vllm_host_cost_measured),
         cmocka_unit_test(test_vllm_host_loop_by_generation),
-        cmocka_unit_test(test_vllm_serve_defaults_by_gpu),
+        cmocka_unit_test(test_serve_defaults_by_gpu),
         cmocka_unit_test(test_trtllm_host_cost_bound),
         cmocka_unit_test(test_bad_host_loop),
         cmocka_unit_test(test_each_shipped_file_loads_alone),

@@ -397,6 +397,9 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
 }
 
 #define VAL_MAX_CASES 1024
+/* The serving statistics count figures (up to three a row), not cases:
+ * 431 rows hold 1293 figures, past VAL_MAX_CASES. */
+#define VAL_SERVING_MAX_FIGURES 4096
 
 int val_run_all(const preset_db *db, val_result *out, engine_band_table *bands)
 {
@@ -704,7 +707,7 @@ static void serving_stats(const val_serving_result *r, int n, unsigned figures, 
                           const char *skip, val_stats *out)
 {
     memset(out, 0, sizeof *out);
-    double ape[VAL_MAX_CASES];
+    double ape[VAL_SERVING_MAX_FIGURES];
     double logsum = 0, worst = 1;
     int k = 0;
     char doc[256];
@@ -717,7 +720,7 @@ static void serving_stats(const val_serving_result *r, int n, unsigned figures, 
             continue;
         if (skip && !strcmp(val_source_doc(r[i].c->source, doc, sizeof doc), skip))
             continue;
-        for (int f = 0; f < VAL_FIG_COUNT && k < VAL_MAX_CASES; f++) {
+        for (int f = 0; f < VAL_FIG_COUNT && k < VAL_SERVING_MAX_FIGURES; f++) {
             double q = r[i].ratio[f];
             if (!(figures & (1u << f)) || !(q > 0))
                 continue;
@@ -780,10 +783,10 @@ int val_serving_largest_doc(const val_serving_result *r, int n, unsigned figures
 int val_serving_steady_stats(const val_serving_result *r, int n, val_stats *burst,
                              val_stats *steady)
 {
-    double ab[VAL_MAX_CASES], as[VAL_MAX_CASES];
+    double ab[VAL_SERVING_MAX_FIGURES], as[VAL_SERVING_MAX_FIGURES];
     double lb = 0, ls = 0, wb = 1, ws = 1;
     int k = 0, between = 0;
-    for (int i = 0; i < n && k < VAL_MAX_CASES; i++) {
+    for (int i = 0; i < n && k < VAL_SERVING_MAX_FIGURES; i++) {
         const val_serving_case *c = r[i].c;
         double m = c ? c->ttft_s : 0, qb = r[i].ratio[VAL_FIG_TTFT];
         if (!r[i].ok || r[i].saturated || !(r[i].ttft_steady > 0) || !(m > 0) || !(qb > 0) ||

@@ -205,7 +205,7 @@ static void print_largest_doc(const vrun *v, const val_stats *all)
     val_stats rest;
     if (val_largest_doc(v->r, v->n, doc, sizeof doc, &count, &rest) != 0)
         return;
-    printf("largest source: %d of the %d overall cases from %.70s;\n"
+    printf("largest source: %d of the %d overall cases from %s;\n"
            "         without it, overall median APE %.1f %% over %d (p90 %.1f %%, bias %.3f)\n",
            count, all->n, doc, 100 * rest.median_ape, rest.n, 100 * rest.p90_ape,
            rest.speed_bias);
@@ -241,7 +241,7 @@ static void print_serving(const vrun *v)
     val_stats rest;
     if (val_serving_largest_doc(v->sv, v->ns, 1u << VAL_FIG_TTFT, 1, doc, sizeof doc, &count,
                                 &rest) == 0)
-        printf("  largest source of those TTFTs: %d of the %d from %.70s;\n"
+        printf("  largest source of those TTFTs: %d of the %d from %s;\n"
                "  without it, TTFT below saturation %.1f %% over %d (p90 %.1f %%)\n",
                count, ttft.n, doc, 100 * rest.median_ape, rest.n, 100 * rest.p90_ape);
     printf("  TTFT and TPOT past the knee: median APE %.1f %% over %d; output tok/s: %.1f %% over "

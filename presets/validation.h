@@ -393,8 +393,9 @@ void val_serving_stats_of(const val_serving_result *r, int n, unsigned figures, 
                           val_stats *out);
 /* The document (val_source_doc) holding the most of those figures: into doc,
  * their number into *count, the statistics of the others into *rest (the
- * serving headline's guard: NIM 1.8.0's page holds most TTFTs below
- * saturation).  -1 when no row has one. */
+ * serving headline's guard: InferenceMAX's gpt-oss run, before it NIM
+ * 1.8.0's page, holds most TTFTs below saturation).  -1 when no row has
+ * one. */
 int val_serving_largest_doc(const val_serving_result *r, int n, unsigned figures, int knee,
                             char *doc, size_t len, int *count, val_stats *rest);
 

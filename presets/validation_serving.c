@@ -81,8 +81,20 @@
  *          TPOT and output tokens/s; the engine versions the page lists.  Rows:
  *          every baseline run (vllm serve with defaults) of the shipped models
  *          and the optimized runs whose launch the presets express (SGLang,
- *          TensorRT-LLM and vLLM without --async-scheduling or
- *          --enable-dp-attention, which the profiles do not model).  Lengths:
+ *          TensorRT-LLM, vLLM; not --enable-dp-attention, which the
+ *          profiles do not model).  The vLLM --async-scheduling runs (the
+ *          gpt-oss-20b and -120b pages on A100 and H100, 16 rows after the
+ *          TensorRT-LLM ones, id "-vllm-as-") set async_sched: the host work
+ *          hides under the GPU step and batches are formed a step ahead;
+ *          at these batches that moves the modelled figures by under 2 %
+ *          (120B H100 TP 2 at 2000/100: TPOT 82.4 -> 80.7 ms), as the
+ *          published 20B runs with it are within 1-3 % of the same pages'
+ *          baselines.  Left out of those pages: the ShareGPT runs (the
+ *          "Other Benchmark Cases" ShareGPT batch size 4 and every tuning
+ *          step of "Experiment Results", also ShareGPT), as for the
+ *          baselines.  No other page of docs/performance-lab at that commit
+ *          launches vLLM with --async-scheduling.
+ *          Lengths:
  *          the page's totals over its requests (some outputs stop early:
  *          reasoning models end before max_tokens).
  *  GH20469 https://github.com/vllm-project/vllm/issues/20469 (a user report,
@@ -1254,6 +1266,102 @@ const val_serving_case val_serving_cases[] = {
      .model = "qwen3-32b", .gpu = "h100-sxm", .framework = "trt-llm", .gpus = 1, .tp = 1,
      .requests = 1000, .prompt = 128, .gen = 4, .weights = F8, .max_model_len = 40960, .band = {0.70, 0.60, 1.65}, .note = N_SHORT,
      .ttft_s = 10718.84e-3, .tpot_s = 890.11e-3, .tps = 207.33},
+    {GPS, .id = "gps-gpt-oss-120b-a100-vllm-as-off-32000-98",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/a100.md, Other Benchmark Cases, optimized (random 32K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-120b --max-model-len 32768 --async-scheduling --max-num-batched-tokens 4096`; vllm bench serve --dataset-name random --num-prompts 100 (request rate inf); 2 x NVIDIA A100 SXM 80GB GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 100, .prompt = 32000, .gen = 98, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .max_model_len = 32768, .max_batched_tokens = 4096, .async_sched = 1, .band = {0.70, 0, 1.80}, .note = "output 98 tokens, the published total over the requests (max 100: some stop early)" "; " "as first evaluated: TTFT 0.37x, tok/s 2.74x the published; " N_GPTOSS_OFF,
+     .ttft_s = 346799.49e-3, .tpot_s = 201.61e-3, .tps = 14.1},
+    {GPS, .id = "gps-gpt-oss-120b-a100-vllm-as-off-3998-136",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/a100.md, Other Benchmark Cases, optimized (random 4K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-120b --max-model-len 32768 --async-scheduling --max-num-batched-tokens 4096`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); 2 x NVIDIA A100 SXM 80GB GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 500, .prompt = 3998, .gen = 136, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .max_model_len = 32768, .max_batched_tokens = 4096, .async_sched = 1, .band = {0.55, 0, 0.95}, .note = "output 136 tokens, the published total over the requests (max 200: some stop early)" "; " "as first evaluated: TTFT 0.51x, tok/s 1.89x the published; " N_GPTOSS_OFF,
+     .ttft_s = 121158.11e-3, .tpot_s = 99.77e-3, .tps = 278.79},
+    {GPS, .id = "gps-gpt-oss-120b-a100-vllm-as-off-1998-98",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/a100.md, Other Benchmark Cases, optimized (random 2K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-120b --max-model-len 32768 --async-scheduling --max-num-batched-tokens 4096`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); 2 x NVIDIA A100 SXM 80GB GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 500, .prompt = 1998, .gen = 98, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .max_model_len = 32768, .max_batched_tokens = 4096, .async_sched = 1, .band = {0.60, 0, 0.95}, .note = "output 98 tokens, the published total over the requests (max 100: some stop early)" "; " "as first evaluated: TTFT 0.50x, tok/s 1.88x the published; " N_GPTOSS_OFF,
+     .ttft_s = 55458.38e-3, .tpot_s = 117.85e-3, .tps = 433.3},
+    {GPS, .id = "gps-gpt-oss-120b-a100-vllm-as-off-128-4",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/a100.md, Other Benchmark Cases, optimized (random 128 input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-120b --max-model-len 32768 --async-scheduling --max-num-batched-tokens 4096`; vllm bench serve --dataset-name random --num-prompts 1000 (request rate inf); 2 x NVIDIA A100 SXM 80GB GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 1000, .prompt = 128, .gen = 4, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .max_model_len = 32768, .max_batched_tokens = 4096, .async_sched = 1, .band = {0.65, 0.50, 1.15}, .note = "as first evaluated: TTFT 0.43x, TPOT 0.57x, tok/s 2.07x the published; " N_SHORT,
+     .ttft_s = 6900.44e-3, .tpot_s = 301.66e-3, .tps = 327.44},
+    {GPS, .id = "gps-gpt-oss-120b-h100-vllm-as-tp2-off-32000-100",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/h100.md, Other Benchmark Cases, optimized (random 32K input)",
+     .setup = "vLLM v0.10.2 `vllm serve openai/gpt-oss-120b --async-scheduling -tp 2`; vllm bench serve --dataset-name random --num-prompts 100 (request rate inf); 2 x NVIDIA H100 SXM GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 2, .tp = 2,
+     .requests = 100, .prompt = 32000, .gen = 100, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.40, 0.40, 0.55}, .note = "as first evaluated: TTFT 0.69x, TPOT 0.68x, tok/s 1.47x the published; " N_GPTOSS_OFF,
+     .ttft_s = 48826.05e-3, .tpot_s = 220.32e-3, .tps = 100.7},
+    {GPS, .id = "gps-gpt-oss-120b-h100-vllm-as-tp2-off-3998-136",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/h100.md, Other Benchmark Cases, optimized (random 4K input)",
+     .setup = "vLLM v0.10.2 `vllm serve openai/gpt-oss-120b --async-scheduling -tp 2`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); 2 x NVIDIA H100 SXM GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 2, .tp = 2,
+     .requests = 500, .prompt = 3998, .gen = 136, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.45, 0.40, 0.60}, .note = "output 136 tokens, the published total over the requests (max 200: some stop early)" "; " "as first evaluated: TTFT 0.61x, TPOT 0.67x, tok/s 1.52x the published; " N_GPTOSS_OFF,
+     .ttft_s = 29487.34e-3, .tpot_s = 164.73e-3, .tps = 1135.29},
+    {GPS, .id = "gps-gpt-oss-120b-h100-vllm-as-tp2-off-1998-98",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/h100.md, Other Benchmark Cases, optimized (random 2K input)",
+     .setup = "vLLM v0.10.2 `vllm serve openai/gpt-oss-120b --async-scheduling -tp 2`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); 2 x NVIDIA H100 SXM GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 2, .tp = 2,
+     .requests = 500, .prompt = 1998, .gen = 98, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.50, 0.50, 0.55}, .note = "output 98 tokens, the published total over the requests (max 100: some stop early)" "; " "as first evaluated: TTFT 0.59x, TPOT 0.58x, tok/s 1.50x the published; " N_GPTOSS_OFF,
+     .ttft_s = 15291.77e-3, .tpot_s = 139.32e-3, .tps = 1595.22},
+    {GPS, .id = "gps-gpt-oss-120b-h100-vllm-as-tp2-off-128-4",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-120b/h100.md, Other Benchmark Cases, optimized (random 128 input)",
+     .setup = "vLLM v0.10.2 `vllm serve openai/gpt-oss-120b --async-scheduling -tp 2`; vllm bench serve --dataset-name random --num-prompts 1000 (request rate inf); 2 x NVIDIA H100 SXM GPUs on a single node",
+     .model = "gpt-oss-120b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 2, .tp = 2,
+     .requests = 1000, .prompt = 128, .gen = 4, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.65, 0.40, 0.90}, .note = "as first evaluated: TTFT 0.42x, TPOT 0.68x, tok/s 1.83x the published; " N_SHORT,
+     .ttft_s = 2800.15e-3, .tpot_s = 183.05e-3, .tps = 956.85},
+    {GPS, .id = "gps-gpt-oss-20b-a100-vllm-as-off-32000-94",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/a100.md, Other Benchmark Cases, optimized (random 32K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 100 (request rate inf); A single NVIDIA A100 SXM 80GB GPU",
+     .model = "gpt-oss-20b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 100, .prompt = 32000, .gen = 94, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.70, 0.40, 1.80}, .note = "output 94 tokens, the published total over the requests (max 100: some stop early)" "; " "as first evaluated: TTFT 0.37x, TPOT 1.34x, tok/s 2.74x the published (the modelled TPOT above the published as on the same page's baseline rows, 1.33-1.72x, the opposite of the H100 pages: not explained); " N_GPTOSS_OFF,
+     .ttft_s = 217408.40e-3, .tpot_s = 264.93e-3, .tps = 21.55},
+    {GPS, .id = "gps-gpt-oss-20b-a100-vllm-as-off-3998-106",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/a100.md, Other Benchmark Cases, optimized (random 4K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); A single NVIDIA A100 SXM 80GB GPU",
+     .model = "gpt-oss-20b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 500, .prompt = 3998, .gen = 106, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.55, 0.85, 0.95}, .note = "output 106 tokens, the published total over the requests (max 200: some stop early)" "; " "as first evaluated: TTFT 0.53x, TPOT 1.78x, tok/s 1.85x the published (the modelled TPOT above the published as on the same page's baseline rows, 1.33-1.72x, the opposite of the H100 pages: not explained); " N_GPTOSS_OFF,
+     .ttft_s = 60587.64e-3, .tpot_s = 119.37e-3, .tps = 426.31},
+    {GPS, .id = "gps-gpt-oss-20b-a100-vllm-as-off-1998-94",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/a100.md, Other Benchmark Cases, optimized (random 2K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); A single NVIDIA A100 SXM 80GB GPU",
+     .model = "gpt-oss-20b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 500, .prompt = 1998, .gen = 94, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.55, 0.50, 0.70}, .note = "output 94 tokens, the published total over the requests (max 100: some stop early)" "; " "as first evaluated: TTFT 0.53x, TPOT 1.44x, tok/s 1.64x the published (the modelled TPOT above the published as on the same page's baseline rows, 1.33-1.72x, the opposite of the H100 pages: not explained); " N_GPTOSS_OFF,
+     .ttft_s = 30030.76e-3, .tpot_s = 95.80e-3, .tps = 849.37},
+    {GPS, .id = "gps-gpt-oss-20b-a100-vllm-as-off-128-4",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/a100.md, Other Benchmark Cases, optimized (random 128 input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 1000 (request rate inf); A single NVIDIA A100 SXM 80GB GPU",
+     .model = "gpt-oss-20b", .gpu = "a100-80gb", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 1000, .prompt = 128, .gen = 4, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.35, 2.80, 0.45}, .note = "as first evaluated: TTFT 0.73x, TPOT 3.72x, tok/s 1.40x the published; " N_SHORT,
+     .ttft_s = 2682.01e-3, .tpot_s = 55.31e-3, .tps = 764.23},
+    {GPS, .id = "gps-gpt-oss-20b-h100-vllm-as-off-32000-94",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/h100.md, Other Benchmark Cases, optimized (random 32K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 100 (request rate inf); A single NVIDIA H100 SXM GPU",
+     .model = "gpt-oss-20b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 100, .prompt = 32000, .gen = 94, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.40, 0.40, 0.55}, .note = "output 94 tokens, the published total over the requests (max 100: some stop early)" "; " "as first evaluated: TTFT 0.68x, TPOT 0.68x, tok/s 1.47x the published; " N_GPTOSS_OFF,
+     .ttft_s = 53565.41e-3, .tpot_s = 239.49e-3, .tps = 87.08},
+    {GPS, .id = "gps-gpt-oss-20b-h100-vllm-as-off-3998-106",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/h100.md, Other Benchmark Cases, optimized (random 4K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); A single NVIDIA H100 SXM GPU",
+     .model = "gpt-oss-20b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 500, .prompt = 3998, .gen = 106, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.45, 0.40, 0.65}, .note = "output 106 tokens, the published total over the requests (max 200: some stop early)" "; " "as first evaluated: TTFT 0.60x, TPOT 0.66x, tok/s 1.58x the published; " N_GPTOSS_OFF,
+     .ttft_s = 30513.46e-3, .tpot_s = 182.69e-3, .tps = 872.95},
+    {GPS, .id = "gps-gpt-oss-20b-h100-vllm-as-off-1998-94",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/h100.md, Other Benchmark Cases, optimized (random 2K input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 500 (request rate inf); A single NVIDIA H100 SXM GPU",
+     .model = "gpt-oss-20b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 500, .prompt = 1998, .gen = 94, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.50, 0.55, 0.70}, .note = "output 94 tokens, the published total over the requests (max 100: some stop early)" "; " "as first evaluated: TTFT 0.57x, TPOT 0.55x, tok/s 1.61x the published; " N_GPTOSS_OFF,
+     .ttft_s = 16044.42e-3, .tpot_s = 146.63e-3, .tps = 1483.71},
+    {GPS, .id = "gps-gpt-oss-20b-h100-vllm-as-off-128-4",
+     .source = "gpustack/gpustack@47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d:docs/performance-lab/gpt-oss-20b/h100.md, Other Benchmark Cases, optimized (random 128 input)",
+     .setup = "vLLM v0.11.0 `vllm serve openai/gpt-oss-20b --async-scheduling`; vllm bench serve --dataset-name random --num-prompts 1000 (request rate inf); A single NVIDIA H100 SXM GPU",
+     .model = "gpt-oss-20b", .gpu = "h100-sxm", .framework = "vllm", .fw_version = ENGINE_FWV_V1, .gpus = 1, .tp = 1,
+     .requests = 1000, .prompt = 128, .gen = 4, .weights = ENGINE_FP16 /* the checkpoint's MXFP4 */, .async_sched = 1, .band = {0.65, 0.75, 0.85}, .note = "as first evaluated: TTFT 0.41x, TPOT 1.65x, tok/s 1.79x the published; " N_SHORT,
+     .ttft_s = 2884.78e-3, .tpot_s = 75.14e-3, .tps = 990.08},
 
     /* --- IMX: InferenceMAX (SemiAnalysis) published runs (generated; see the IMX tag above) --- */
     /* run 20667906037 */

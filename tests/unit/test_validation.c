@@ -861,10 +861,11 @@ static void test_issue11_categories(void **state)
  * against engine_evaluate of the same plan), the prefill rows their rate x
  * prompt. */
 /* The rows whose vLLM scheduled asynchronously (async_sched: a 2026 release,
- * v0.19.1, where async scheduling is on unless a feature forbids it, or a
- * launch with async-scheduling: true) are exactly the ones whose setup names
- * such a version or that flag; their scenario hides
- * the vllm profile's host work under the GPU step. */
+ * v0.19.1, where async scheduling is on unless a feature forbids it, or an
+ * earlier V1 launched with it: GPUStack's --async-scheduling gpt-oss runs,
+ * InferenceMAX's vLLM v0.13.0 config with async-scheduling: true) are exactly
+ * the ones whose setup names such a version or that flag; their scenario
+ * hides the vllm profile's host work under the GPU step. */
 static void test_async_sched_rows(void **state)
 {
     (void)state;
@@ -886,14 +887,17 @@ static void test_async_sched_rows(void **state)
     }
     for (int i = 0; i < val_serving_case_count; i++) {
         const val_serving_case *c = &val_serving_cases[i];
-        /* a 2026 release, or a launch that asks for it (InferenceMAX's vLLM
-         * v0.13.0 config.yaml: async-scheduling: true) */
+        /* a 2026 release, or a launch that asks for it (GPUStack's
+         * --async-scheduling; InferenceMAX's vLLM v0.13.0 config.yaml:
+         * async-scheduling: true) */
         int asked = c->setup && (strstr(c->setup, "v0.19") != NULL ||
+                                 strstr(c->setup, "--async-scheduling") != NULL ||
                                  strstr(c->setup, "async-scheduling: true") != NULL);
         assert_int_equal(c->async_sched, asked);
         rows += c->async_sched;
     }
-    assert_int_equal(rows, 156); /* vb3: 2 static, 4 serving; imx: 150 serving (gpt-oss-120b) */
+    /* vb3: 2 static, 4 serving; gps: 16 serving; imx: 150 serving (gpt-oss-120b) */
+    assert_int_equal(rows, 172);
 }
 
 static void test_disagg_pools_in_band(void **state)

@@ -306,8 +306,12 @@
 #define N_IMX_DSR1_H200                                                                            \
     "DeepSeek-R1-0528 FP8 on 8 x H200, SGLang v0.5.6 (no --scheduler-recv-interval): TTFT "         \
     "0.69-0.91x but 3.58x at 64 in flight and 1k/8k (modelled 554 ms against 155 ms: the "          \
-    "simulation queues there, the published run does not; cause not examined), TPOT 0.84-1.03x, "   \
-    "tok/s 0.97-1.20x"
+    "simulation queues there, the published run does not: its KV cache, 515k tokens at "            \
+    "--mem-fraction-static 0.82, holds 62 of the 64 at their whole 8.3k tokens, the reservation "  \
+    "the load simulation makes, where SGLang admits on an estimate of the output still to come, "   \
+    "at most 4096 tokens x new_token_ratio, and retracts when it runs out; not modelled), "         \
+    "TPOT 0.84-1.03x, tok/s 0.97-1.20x (SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION 4096, "             \
+    "SGLANG_INIT_NEW_TOKEN_RATIO 0.7: sglang python/sglang/srt/environ.py)"
 #define N_IMX_AMD                                                                                  \
     "SGLang v0.5.5.post3 ROCm, SGLANG_USE_AITER=1, --num-continuous-decode-steps 4 (not "          \
     "modelled): the published decode step is 1.4-2.9x the modelled one, as the SGLang cookbook's "   \

@@ -277,9 +277,11 @@
  * bands follow the table's rule).  Leads, not fitted: */
 #define N_IMX_GPTOSS_TTFT                                                                          \
     "the modelled median TTFT is short of InferenceMAX's on every GPU (vLLM v0.13.0, "             \
-    "--async-scheduling, 1k-8k prompts): a per-request cost outside the GPU step (API server, "    \
-    "tokenisation, scheduling) that the vllm profile does not carry, as the SGLang cookbook rows "  \
-    "show for SGLang; not examined further here"
+    "--async-scheduling) by about the same factor at 1k and 8k prompts and at every TP (H100 TP2 "  \
+    "0.66 / 0.63x, measured 51 / 217 ms; H200 TP1 0.59 / 0.62x): the prefill itself runs about "    \
+    "1.6x the modelled time on Hopper (the MXFP4 MoE on Marlin, VLLM_MXFP4_USE_MARLIN=1, where the " \
+    "W4A16 rates were fitted to TensorRT-LLM's Triton kernel), 1.3x plus about 10 ms on B200; not "  \
+    "a per-request cost alone; not modelled (no measured vLLM MXFP4 prefill kernel times at hand)"
 #define N_IMX_GPTOSS_B200                                                                          \
     "gpt-oss-120b on B200, vLLM v0.13.0: TTFT 0.43-0.72x (median 0.53), TPOT 1.05-1.31x, tok/s "    \
     "0.77-0.96x (the published decode step, MXFP4 x MXFP8 MoE under "                          \

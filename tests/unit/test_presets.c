@@ -2479,6 +2479,7 @@ static void test_serve_defaults_by_gpu(void **state)
         assert_int_equal(engine_scenario_max_num_tokens(&sc),
                          f->max_num_tokens > 0 ? f->max_num_tokens : 8192);
     }
+    preset_db_free(db);
 }
 
 static void test_vllm_host_loop_by_generation(void **state)

@@ -397,9 +397,6 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
 }
 
 #define VAL_MAX_CASES 1024
-/* The serving statistics count figures (up to three a row), not cases:
- * 431 rows hold 1293 figures, past VAL_MAX_CASES. */
-#define VAL_SERVING_MAX_FIGURES 4096
 
 int val_run_all(const preset_db *db, val_result *out, engine_band_table *bands)
 {

@@ -338,6 +338,11 @@ typedef struct val_serving_case {
                             * recv_interval); 0: the default, every step */
 } val_serving_case;
 
+/* The serving statistics count figures (up to VAL_FIG_COUNT a row), not
+ * cases: the arrays behind them hold this many, and the shipped table must
+ * fit in them (test_validation.c checks it). */
+#define VAL_SERVING_MAX_FIGURES 4096
+
 /* The shipped serving table (validation_serving.c). */
 extern const val_serving_case val_serving_cases[];
 extern const int val_serving_case_count;

@@ -787,6 +787,48 @@ static void test_recv_interval_by_hand(void **state)
     fx_free(&f);
 }
 
+/* A take-in inside a run of decode steps (recv_interval 4), worked by hand:
+ * A, C and D (512 + 64 each) arrive at t = 0 with max_num_seqs 2, so D
+ * queues while A and C prefill together (P2, the step of two 512-token
+ * chunks) and decode 63 steps in one run.  B (512 + 64) arrives during the
+ * 11th of them; the take-ins after the 4th, 8th, ... 60th steps see it,
+ * and the formation after the 63rd (counter 3, no take-in of its own)
+ * admits D and B together: their chunks run as one step of P2 again.  So
+ * TTFT_B = P2 + sum(decodes) + P2 - a, as with every step taking requests
+ * in (recv_interval 1); had the take-ins inside the run been lost, B would
+ * wait for D's prefill first. */
+static void test_recv_interval_inside_a_run(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    double p2 = step_with(&f.st, 2, 512, 0, 0), dec = 0, a = 0;
+    for (int j = 0; j < 63; j++) {
+        double d = step_with(&f.st, 0, 0, 2, 512 + j);
+        if (j == 10)
+            a = p2 + dec + 0.5 * d;
+        dec += d;
+    }
+    engine_sim_request tr[4] = {{0, 512, 64}, {0, 512, 64}, {0, 512, 64}, {a, 512, 64}};
+    f.c.arrival = ENGINE_SIM_TRACE;
+    f.c.trace = tr;
+    f.c.n_trace = 4;
+    f.c.sched = ENGINE_SIM_CHUNKED;
+    f.c.exact = 1;
+    f.c.admit_lag = 0;
+    f.c.max_num_seqs = 2;
+    double ttft_d = p2 + dec + p2, ttft_b = ttft_d - a;
+    for (int n = 1; n <= 4; n += 3) {
+        f.c.recv_interval = n;
+        engine_sim_result r;
+        fx_run(&f, &r);
+        assert_int_equal(r.completed, 4);
+        assert_near(r.ttft.mean, (2 * p2 + ttft_b + ttft_d) / 4, 1e-12);
+        assert_near(r.ttft.p50, 0.5 * (p2 + ttft_b), 1e-12);
+    }
+    fx_free(&f);
+}
+
 /* A time window (measure_s, perf_analyzer's "requests that end within the
  * time interval"): a closed loop of 2 on a single server (max_num_seqs 1,
  * fixed 512 + 64 tokens), worked by hand.  Both start at t = 0; request k
@@ -911,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_chunked_prefill_first_by_hand),
         cmocka_unit_test(test_admit_lag_by_hand),
         cmocka_unit_test(test_recv_interval_by_hand),
+        cmocka_unit_test(test_recv_interval_inside_a_run),
         cmocka_unit_test(test_measure_window_by_hand),
         cmocka_unit_test(test_frontend_by_hand),
     };

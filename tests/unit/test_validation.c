@@ -334,6 +334,12 @@ static void test_serving_cases_in_band(void **state)
         }
     }
     assert_true(checked >= 15);
+    /* every published figure counts in the statistics: none cut at the
+     * arrays' size (they were cut at 1024 once, silently) */
+    assert_true(checked <= VAL_SERVING_MAX_FIGURES);
+    val_stats all;
+    val_serving_stats_of(serving, val_serving_case_count, (1u << VAL_FIG_COUNT) - 1, 0, &all);
+    assert_int_equal(all.n, checked);
 }
 
 /* The rows' benchmark clients: NIM's tables (its guide's GenAI-Perf /

@@ -503,6 +503,10 @@ typedef struct engine_framework {
                                * step n starts (SGLang's overlap scheduler):
                                * a request arriving during a step waits for
                                * the one after next (load) */
+    int kv_on_demand;         /* 1: its KV cache is given out as tokens are
+                               * computed, the newest request preempted by
+                               * recompute when it runs out (vLLM); 0:
+                               * reserved whole at admission (load) */
     int prefill_alone;        /* with chunked_prefill: 1: a prefill step runs
                                * alone while the decodes wait (SGLang without
                                * --enable-mixed-chunk); 0: beside them */

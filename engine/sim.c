@@ -22,6 +22,8 @@ typedef struct sreq {
     double t0; /* disaggregated: the arrival at the prefill pool */
     int prompt, gen;
     int win;   /* a STEADY closed loop: in its replica's measured window */
+    int kept;  /* on-demand KV: output tokens made before its last preemption
+                * (recomputed with the prompt when it runs again) */
 } sreq;
 
 /* A running request of a replica: prompt tokens computed, output tokens
@@ -29,6 +31,8 @@ typedef struct sreq {
 typedef struct srun {
     int req;
     int pre_done, gen_done, plan;
+    int rgen;        /* on-demand KV: output tokens recomputed with the prompt
+                      * (a preempted request's; 0: a fresh one) */
     double gen_frac; /* speculative decoding: expected tokens not yet whole */
 } srun;
 
@@ -44,7 +48,7 @@ typedef struct sim_ws {
 
 /* Accumulators over the replicas. */
 typedef struct sim_acc {
-    long long steps, blocks_peak;
+    long long steps, blocks_peak, preemptions;
     double busy, batch_time, kv_time, sys_time;
     int max_batch, rejected;
     /* a STEADY closed loop's windows, summed over the replicas: completed
@@ -69,7 +73,13 @@ typedef struct replica {
     int next;           /* next local request to arrive */
     int qh, qt;         /* queue ring [qh, qt) over local indices */
     int nrun;
-    long long blocks, cap;
+    long long blocks, cap; /* blocks held (reserve: reserved), capacity */
+    long long grow;        /* on-demand KV: blocks granted for the step being
+                            * built, beyond those held */
+    int preempted;         /* on-demand KV: this round preempted (vLLM then
+                            * admits no new request) */
+    double admit_undo;     /* the last admitted request's admit time before
+                            * (restored when it waits after all) */
     int finished;
     int prefilled;      /* disaggregated decode pool: prompts arrive cached */
     double fe_free;     /* the front end is free from this time */
@@ -105,6 +115,7 @@ void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
     cfg->sched = !fw->chunked_prefill ? ENGINE_SIM_PREFILL_FIRST
                  : fw->prefill_alone  ? ENGINE_SIM_CHUNKED_PREFILL_FIRST
                                       : ENGINE_SIM_CHUNKED;
+    cfg->kv_alloc = fw->kv_on_demand ? ENGINE_SIM_KV_ON_DEMAND : ENGINE_SIM_KV_RESERVE;
     cfg->seed = 42;
     cfg->slo_percentile = 99;
     cfg->admit_lag = st ? engine_scenario_admit_lag(&st->s) : 0;
@@ -157,6 +168,8 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
         return engine_errorf(err, "load: max_batched_tokens: must be 1..%d", ENGINE_MAX_TOKENS);
     if ((unsigned)c->sched >= ENGINE_SIM_SCHED_COUNT)
         return engine_errorf(err, "load: scheduler: unknown");
+    if ((unsigned)c->kv_alloc >= ENGINE_SIM_KV_COUNT)
+        return engine_errorf(err, "load: kv_alloc: unknown (reserve or on-demand)");
     if ((unsigned)c->closed_start >= ENGINE_SIM_START_COUNT)
         return engine_errorf(err, "load: closed_start: unknown (burst or steady)");
     if (!(c->ttft_slo_s >= 0 && isfinite(c->ttft_slo_s)) ||
@@ -291,6 +304,7 @@ static void requests_make(const engine_sim_config *c, int n, engine_sim_arrival 
         q->admit = q->first = q->done = -1;
         q->ready = q->arrival;
         q->win = 0;
+        q->kept = 0;
     }
 }
 
@@ -301,9 +315,50 @@ static sreq *rq(const replica *p, int local)
     return &p->w->req[p->r + (long long)local * p->dp];
 }
 
+static long long blocks_for(long long tokens)
+{
+    return (tokens + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+}
+
 static long long blocks_of(const sreq *q)
 {
-    return ((long long)q->prompt + q->gen + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+    return blocks_for((long long)q->prompt + q->gen);
+}
+
+/* On-demand KV allocation (a disaggregated decode pool, whose prompts
+ * arrive cached, keeps the reservation: it runs no recompute prefill). */
+static int on_demand(const replica *p)
+{
+    return p->cfg->kv_alloc == ENGINE_SIM_KV_ON_DEMAND && !p->prefilled;
+}
+
+/* Prompt tokens (and, resumed after a preemption, recomputed output
+ * tokens) entry s has still to compute before it decodes. */
+static int prefill_left(const replica *p, const srun *s)
+{
+    return rq(p, s->req)->prompt + s->rgen - s->pre_done;
+}
+
+/* On-demand KV: the tokens whose KV entry s holds: what its prefill has
+ * computed, or decoding, the prompt and every output token but the last
+ * (whose KV the next step writes). */
+static long long held_tokens(const replica *p, const srun *s)
+{
+    if (prefill_left(p, s) > 0)
+        return s->pre_done;
+    return (long long)rq(p, s->req)->prompt + s->gen_done - 1;
+}
+
+/* On-demand KV: recount the blocks the running entries hold (after a step). */
+static void kv_recount(replica *p)
+{
+    long long b = 0;
+    for (int i = 0; i < p->nrun; i++)
+        b += blocks_for(held_tokens(p, &p->w->run[i]));
+    p->blocks = b;
+    p->grow = 0;
+    if (b > p->acc->blocks_peak)
+        p->acc->blocks_peak = b;
 }
 
 /* Requests that may have arrived: all of them, or those issued (closed). */
@@ -390,44 +445,11 @@ static void finish(replica *p, sreq *q, double t, int rejected)
     if (rejected) {
         q->admit = t;
         p->acc->rejected++;
-    } else {
+    } else if (!on_demand(p)) {
         p->blocks -= blocks_of(q);
     }
     p->finished++;
     issue_next(p, t);
-}
-
-/* The head of the queue admitted when it fits (1), refused for good (-1:
- * larger than the cache), or left waiting (0). */
-static int admit_head(replica *p)
-{
-    while (p->qh < p->qt) {
-        sreq *q = rq(p, p->w->queue[p->qh]);
-        long long need = blocks_of(q);
-        if (need > p->cap) {
-            p->qh++;
-            finish(p, q, p->t, 1);
-            continue;
-        }
-        if (p->nrun >= p->cfg->max_num_seqs || p->nrun >= p->w->run_cap ||
-            p->blocks + need > p->cap)
-            return 0;
-        srun *s = &p->w->run[p->nrun++];
-        s->req = p->w->queue[p->qh++];
-        s->pre_done = s->gen_done = s->plan = 0;
-        s->gen_frac = 0;
-        p->blocks += need;
-        q->admit = p->t;
-        if (p->prefilled) { /* its KV is here and its first token made */
-            s->pre_done = q->prompt;
-            s->gen_done = 1;
-            q->first = p->t;
-            if (q->gen <= 1)
-                q->done = p->t;
-        }
-        return 1;
-    }
-    return 0;
 }
 
 /* 1 when scheduler c cuts prompts to the step's budget (chunked prefill) */
@@ -440,6 +462,59 @@ static int sched_chunks(const engine_sim_config *c)
 static int sched_pauses(const engine_sim_config *c)
 {
     return c->sched == ENGINE_SIM_PREFILL_FIRST || c->sched == ENGINE_SIM_CHUNKED_PREFILL_FIRST;
+}
+
+/* The blocks request q takes at admission: reserved, its whole length;
+ * on demand, those of its first chunk (`budget`: the step's tokens left;
+ * a prompt cut to it when the scheduler chunks), or a disaggregated decode
+ * pool's, its cached prompt. */
+static long long admit_need(const replica *p, const sreq *q, long long budget)
+{
+    if (!on_demand(p))
+        return blocks_of(q);
+    long long left = (long long)q->prompt + q->kept;
+    if (!p->prefilled && sched_chunks(p->cfg) && budget > 0 && left > budget)
+        left = budget;
+    return blocks_for(left);
+}
+
+/* The head of the queue admitted when it fits (1), refused for good (-1:
+ * larger than the cache), or left waiting (0); budget: admit_need's. */
+static int admit_head(replica *p, long long budget)
+{
+    while (p->qh < p->qt) {
+        sreq *q = rq(p, p->w->queue[p->qh]);
+        if (blocks_of(q) > p->cap) {
+            p->qh++;
+            finish(p, q, p->t, 1);
+            continue;
+        }
+        long long need = admit_need(p, q, budget);
+        if (p->nrun >= p->cfg->max_num_seqs || p->nrun >= p->w->run_cap ||
+            p->blocks + p->grow + need > p->cap)
+            return 0;
+        srun *s = &p->w->run[p->nrun++];
+        s->req = p->w->queue[p->qh++];
+        s->pre_done = s->plan = 0;
+        s->gen_done = s->rgen = q->kept;
+        s->gen_frac = 0;
+        if (on_demand(p))
+            p->grow += need;
+        else
+            p->blocks += need;
+        p->admit_undo = q->admit;
+        if (q->admit < 0) /* a resumed request keeps its first admission */
+            q->admit = p->t;
+        if (p->prefilled) { /* its KV is here and its first token made */
+            s->pre_done = q->prompt;
+            s->gen_done = 1;
+            q->first = p->t;
+            if (q->gen <= 1)
+                q->done = p->t;
+        }
+        return 1;
+    }
+    return 0;
 }
 
 /* 1 when a new prompt of `left` tokens joins this step whole or chunked
@@ -473,24 +548,39 @@ static int plan_prefill(replica *p, int decodes)
     if (!sched_pauses(c))
         budget -= decodes;
     if (sched_chunks(c)) {
-        for (int i = 0; i < p->nrun && budget > 0; i++) {
+        for (int i = 0; i < p->nrun; i++) {
             srun *s = &p->w->run[i];
-            int left = rq(p, s->req)->prompt - s->pre_done;
+            int left = prefill_left(p, s);
             if (left <= 0)
                 continue;
+            int grant = on_demand(p) ? s->plan : left; /* kv_make_room's */
+            s->plan = 0;
+            if (budget <= 0)
+                continue;
             s->plan = left < budget ? left : (int)budget;
+            if (s->plan > grant)
+                s->plan = grant;
+            if (s->plan <= 0)
+                continue;
             budget -= s->plan;
             p->w->chunk[nch++] = (engine_step_chunk){1, s->plan, s->pre_done};
         }
     }
-    while ((budget > 0 || (c->sched == ENGINE_SIM_INFLIGHT && nch == 0)) && admit_head(p)) {
+    if (p->preempted)
+        return nch; /* vLLM admits no new request in a round that preempted */
+    while ((budget > 0 || (c->sched == ENGINE_SIM_INFLIGHT && nch == 0)) &&
+           admit_head(p, budget)) {
         srun *s = &p->w->run[p->nrun - 1];
-        int left = rq(p, s->req)->prompt;
+        int left = prefill_left(p, s);
         if (!prompt_joins(c, nch, left, budget)) {
+            sreq *q = rq(p, s->req);
             p->nrun--; /* it waits at the head of the queue */
             p->qh--;
-            p->blocks -= blocks_of(rq(p, s->req));
-            rq(p, s->req)->admit = -1;
+            if (on_demand(p))
+                p->grow -= admit_need(p, q, budget);
+            else
+                p->blocks -= blocks_of(q);
+            q->admit = p->admit_undo;
             break;
         }
         s->plan = sched_chunks(c) && left > budget ? (int)budget : left;
@@ -498,6 +588,57 @@ static int plan_prefill(replica *p, int decodes)
         p->w->chunk[nch++] = (engine_step_chunk){1, s->plan, 0};
     }
     return nch;
+}
+
+/* On-demand KV: the newest running request (the last) preempted by
+ * recompute: its blocks freed, it goes back to the head of the queue and,
+ * admitted again, computes its prompt and the output tokens it has made
+ * before it decodes on (its first token's time stands). */
+static void preempt_newest(replica *p)
+{
+    srun *s = &p->w->run[--p->nrun];
+    rq(p, s->req)->kept = s->gen_done;
+    s->plan = 0;
+    p->w->queue[--p->qh] = s->req; /* it left the queue once: qh >= 1 */
+    p->preempted = 1;
+    p->acc->preemptions++;
+}
+
+/* On-demand KV (vLLM V1's scheduler, vllm/v1/core/sched/scheduler.py
+ * schedule()): the running requests, in admission order, each get blocks
+ * for what the step computes for them (a decode its one token, a partial
+ * prefill its chunk of the budget, granted in s->plan); when one does not
+ * fit, the newest running request is preempted, until it fits or is the
+ * one preempted.  p->grow: the blocks granted beyond those held. */
+static void kv_make_room(replica *p)
+{
+    const engine_sim_config *c = p->cfg;
+    long long free = p->cap - p->blocks, budget = c->max_batched_tokens;
+    if (!sched_pauses(c))
+        for (int i = 0; i < p->nrun; i++)
+            budget -= prefill_left(p, &p->w->run[i]) <= 0;
+    p->grow = 0;
+    for (int i = 0; i < p->nrun; i++) {
+        srun *s = &p->w->run[i];
+        int left = prefill_left(p, s);
+        long long want = 1;
+        if (left > 0) {
+            want = !sched_chunks(c) || left <= budget ? left : budget > 0 ? budget : 0;
+            budget -= want;
+        }
+        long long h = held_tokens(p, s), extra = blocks_for(h + want) - blocks_for(h);
+        while (extra > free && i < p->nrun) {
+            long long vb = blocks_for(held_tokens(p, &p->w->run[p->nrun - 1]));
+            free += vb;
+            p->blocks -= vb;
+            preempt_newest(p);
+        }
+        if (i >= p->nrun)
+            break; /* it was the newest left: preempted itself */
+        free -= extra;
+        p->grow += extra;
+        s->plan = left > 0 ? (int)want : 0;
+    }
 }
 
 /* Account for dt seconds of steps at the current batch and cache use. */
@@ -521,8 +662,8 @@ static void account(replica *p, double dt, long long steps, int batch)
     a->sys_time += sys;
     if (batch > a->max_batch)
         a->max_batch = batch;
-    if (p->blocks > a->blocks_peak)
-        a->blocks_peak = p->blocks;
+    if (p->blocks + p->grow > a->blocks_peak)
+        a->blocks_peak = p->blocks + p->grow;
 }
 
 /* Drop finished entries from the running list, keeping admission order. */
@@ -558,19 +699,51 @@ static void step_mixed(replica *p, int nch, int decodes, double dec_past)
         if (s->plan > 0) {
             s->pre_done += s->plan;
             s->plan = 0;
-            if (s->pre_done >= q->prompt) {
-                s->gen_done = 1;
-                q->first = p->t;
+            if (prefill_left(p, s) <= 0) { /* its first (or, resumed, next) token */
+                s->gen_done++;
+                if (q->first < 0)
+                    q->first = p->t;
             }
-        } else if (!pf && s->pre_done >= q->prompt && s->gen_done >= 1) {
+        } else if (!pf && prefill_left(p, s) <= 0 && s->gen_done >= 1) {
             s->gen_done++;
         } else {
             continue;
         }
-        if (s->gen_done >= q->gen && s->pre_done >= q->prompt)
+        if (s->gen_done >= q->gen && prefill_left(p, s) <= 0)
             q->done = p->t;
     }
     compact(p);
+    if (on_demand(p))
+        kv_recount(p);
+}
+
+/* On-demand KV: the blocks the decoding entries hold after j more decode
+ * steps of e tokens each (the KV of every token fed by then). */
+static long long kv_after(const replica *p, int j, double e)
+{
+    long long tok = e == 1.0 ? j : (long long)ceil(j * e - 1e-9), b = 0;
+    for (int i = 0; i < p->nrun; i++) {
+        const srun *s = &p->w->run[i];
+        b += blocks_for(held_tokens(p, s) + (prefill_left(p, s) > 0 ? 0 : tok));
+    }
+    return b;
+}
+
+/* On-demand KV: the most decode steps, 1..k, whose KV growth fits the
+ * cache (the first fits: kv_make_room granted it). */
+static int kv_steps_fit(const replica *p, int k, double e)
+{
+    if (kv_after(p, k, e) <= p->cap)
+        return k;
+    int lo = 1, hi = k; /* fits at lo, not at hi */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (kv_after(p, mid, e) <= p->cap)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* Decode-only steps of the `decodes` decoding requests (ctx_sum: their
@@ -587,7 +760,7 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
     for (int i = 0; i < p->nrun; i++) {
         srun *s = &p->w->run[i];
         const sreq *q = rq(p, s->req);
-        if (s->pre_done < q->prompt)
+        if (prefill_left(p, s) > 0)
             k = 1;
         else if (e == 1.0 && q->gen - s->gen_done < k)
             k = q->gen - s->gen_done;
@@ -596,6 +769,8 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
     }
     if (k < 1)
         k = 1;
+    if (on_demand(p) && k > 1)
+        k = kv_steps_fit(p, k, e);
     double stop = p->qh == p->qt ? next_arrival(p) : INFINITY;
     double past = ctx_sum / decodes;
     double a = engine_step_s(p->st, &mx), b = 0;
@@ -633,7 +808,7 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
     for (int i = 0; i < p->nrun; i++) {
         srun *s = &p->w->run[i];
         sreq *q = rq(p, s->req);
-        if (s->pre_done < q->prompt)
+        if (prefill_left(p, s) > 0)
             continue;
         if (e == 1.0) {
             s->gen_done += j;
@@ -647,6 +822,8 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
             q->done = p->t;
     }
     compact(p);
+    if (on_demand(p))
+        kv_recount(p);
 }
 
 /* One scheduling round: arrivals in, a step out. */
@@ -665,7 +842,7 @@ static void replica_round(replica *p)
     while (p->next < arrived_limit(p) && rq(p, p->next)->ready <= cut)
         p->w->queue[p->qt++] = p->next++;
     if (p->prefilled) { /* no prefill: admit what fits straight to decode */
-        while (admit_head(p))
+        while (admit_head(p, 0))
             ;
         compact(p);
     }
@@ -674,12 +851,15 @@ static void replica_round(replica *p)
             p->t = next_arrival(p); /* idle until the next arrival */
         return;
     }
+    p->preempted = 0;
+    if (on_demand(p))
+        kv_make_room(p);
     int decodes = 0;
     double ctx = 0;
     for (int i = 0; i < p->nrun; i++) {
         const srun *s = &p->w->run[i];
         const sreq *q = rq(p, s->req);
-        if (s->pre_done >= q->prompt) {
+        if (prefill_left(p, s) <= 0) {
             decodes++;
             ctx += (double)q->prompt + s->gen_done - 1;
         }
@@ -954,6 +1134,7 @@ static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_
 static void acc_out(const engine_stepper *st, const sim_acc *acc, engine_sim_result *out)
 {
     out->steps += acc->steps;
+    out->preemptions += acc->preemptions;
     out->mean_batch = acc->busy > 0 ? acc->batch_time / acc->busy : 0;
     out->max_batch = acc->max_batch;
     out->kv_use = acc->busy > 0 ? acc->kv_time / acc->busy : 0;
@@ -1077,6 +1258,21 @@ int engine_sim_sched_parse(const char *s, engine_sim_sched *out)
     for (int i = 0; i < ENGINE_SIM_SCHED_COUNT; i++)
         if (s && strcmp(s, engine_sim_sched_name((engine_sim_sched)i)) == 0) {
             *out = (engine_sim_sched)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *engine_sim_kv_name(engine_sim_kv k)
+{
+    return k == ENGINE_SIM_KV_RESERVE ? "reserve" : k == ENGINE_SIM_KV_ON_DEMAND ? "on-demand" : "?";
+}
+
+int engine_sim_kv_parse(const char *s, engine_sim_kv *out)
+{
+    for (int i = 0; i < ENGINE_SIM_KV_COUNT; i++)
+        if (s && strcmp(s, engine_sim_kv_name((engine_sim_kv)i)) == 0) {
+            *out = (engine_sim_kv)i;
             return 0;
         }
     return -1;
@@ -1231,6 +1427,7 @@ int engine_sim_disagg_run(const engine_stepper *pre, const engine_stepper *dec,
     out->rejected = ap.rejected + ad.rejected;
     figures(cfg, &w, dec->plan.dp, out);
     out->steps = ap.steps;
+    out->preemptions = ap.preemptions;
     acc_out(dec, &ad, out);
     /* in the system: in a prefill pool, in transfer, in a decode pool */
     out->mean_in_system =

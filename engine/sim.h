@@ -17,12 +17,13 @@
  *    waiting requests in arrival order (FIFO, head-of-line: the first that
  *    does not fit stops admission) while it runs fewer than max_num_seqs
  *    and its KV cache has blocks for the request's whole length;
- *  - the paged KV cache (16-token blocks) is reserved at admission for the
- *    prompt plus every output token, ceil((prompt + gen) / 16) blocks, and
- *    freed at completion (TensorRT-LLM's GUARANTEED_NO_EVICT policy): a
- *    running request never grows out of the cache, so nothing is preempted;
- *    a request larger than the whole cache is rejected (counted, never
- *    served);
+ *  - the paged KV cache (16-token blocks) is given out by kv_alloc
+ *    (engine_sim_kv): RESERVE, ceil((prompt + gen) / 16) blocks at
+ *    admission, freed at completion (TensorRT-LLM's GUARANTEED_NO_EVICT
+ *    policy: nothing is preempted), or ON_DEMAND, blocks as the tokens
+ *    are computed, the newest running request preempted by recompute when
+ *    the cache runs out (vLLM); either way a request larger than the
+ *    whole cache is rejected (counted, never served);
  *  - ENGINE_SIM_CHUNKED: every step decodes one token of each running
  *    request, then spends what is left of the max_batched_tokens budget on
  *    prefill chunks, partial prefills first, then new admissions (vLLM V1,
@@ -151,6 +152,29 @@ typedef enum engine_sim_sched {
     ENGINE_SIM_SCHED_COUNT
 } engine_sim_sched;
 
+/* How a replica's paged KV cache is given out (README, "The model: load"):
+ *  RESERVE    at admission, blocks for the prompt and every output token,
+ *             freed at completion; nothing is ever preempted (TensorRT-LLM's
+ *             GUARANTEED_NO_EVICT capacity scheduler, its default).
+ *  ON_DEMAND  blocks as the tokens are computed: a request is admitted when
+ *             its first chunk's blocks are free, and each step the running
+ *             requests, oldest first, get blocks for that step's tokens;
+ *             when one cannot, the newest running request is preempted by
+ *             recompute (its blocks freed, back to the head of the queue;
+ *             admitted again, it recomputes its prompt and output so far,
+ *             chunked like a prompt), and a step that preempted admits no
+ *             new request (vLLM V1's scheduler: vllm-project/vllm@
+ *             00024d314514900f361ad072af6931e403b7f589 vllm/v1/core/sched/
+ *             scheduler.py schedule(): allocate_slots, `preempted_req =
+ *             self.running.pop()`, `if not preempted_reqs` before the
+ *             waiting queue; _preempt_request: num_computed_tokens = 0,
+ *             prepend_request).  A disaggregated decode pool keeps RESERVE. */
+typedef enum engine_sim_kv {
+    ENGINE_SIM_KV_RESERVE = 0,
+    ENGINE_SIM_KV_ON_DEMAND,
+    ENGINE_SIM_KV_COUNT
+} engine_sim_kv;
+
 /* One request of a trace: arrival (s, non-decreasing along the trace),
  * prompt and output tokens (>= 1 each). */
 typedef struct engine_sim_request {
@@ -171,6 +195,8 @@ typedef struct engine_sim_config {
     int max_num_seqs;     /* running requests per replica, >= 1 */
     int max_batched_tokens; /* tokens a step computes (the prefill budget), >= 1 */
     engine_sim_sched sched;
+    engine_sim_kv kv_alloc; /* the KV cache's policy (default: the framework's
+                             * kv_on_demand) */
     uint64_t seed;
     double ttft_slo_s;    /* goodput: TTFT at most this; 0: not checked */
     double tpot_slo_s;    /* goodput: TPOT at most this; 0: not checked */
@@ -254,6 +280,7 @@ typedef struct engine_sim_result {
                                    * boundary that enqueues it) */
     int max_queue;
     long long steps;              /* engine steps, all replicas */
+    long long preemptions;        /* ON_DEMAND: requests preempted (each time) */
     double busy_fraction;         /* busy time / (duration * dp) */
     int n_series;                 /* queue length over time: */
     double series_t[ENGINE_SIM_SERIES];  /* evenly spaced over [0, duration] */
@@ -307,6 +334,8 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
 const char *engine_sim_sched_name(engine_sim_sched s); /* "prefill-first", "chunked", "inflight",
                                                       * "chunked-prefill-first" */
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out);
+const char *engine_sim_kv_name(engine_sim_kv k); /* "reserve", "on-demand" */
+int engine_sim_kv_parse(const char *s, engine_sim_kv *out);
 const char *engine_sim_start_name(engine_sim_start s); /* "burst", "steady" */
 int engine_sim_start_parse(const char *s, engine_sim_start *out);
 

@@ -278,6 +278,7 @@ static const field_spec framework_fields[] = {
     { "serve_max_num_tokens", FK_INT, 0, FR_NONNEG, 100000000, 1, offsetof(engine_framework, serve_max_num_tokens), 0, NULL, 0, NULL },
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
     { "admit_lag", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, admit_lag), 0, NULL, 0, NULL },
+    { "kv_on_demand", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, kv_on_demand), 0, NULL, 0, NULL },
     { "prefill_alone", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, prefill_alone), 0, NULL, 0, NULL },
     FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
     { "sampler_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, sampler_kernels), 0, NULL, 0, NULL },

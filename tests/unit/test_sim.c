@@ -932,6 +932,129 @@ static void test_frontend_by_hand(void **state)
     fx_free(&f);
 }
 
+/* Decode steps of n sequences at pasts past, past + 1, ..., k of them. */
+static double decodes_s(const engine_stepper *st, int n, int past, int k)
+{
+    double t = 0;
+    for (int j = 0; j < k; j++)
+        t += step_with(st, 0, 0, n, past + j);
+    return t;
+}
+
+/* On-demand KV with preemption by recompute (vLLM), worked by hand: a
+ * cache of 10 blocks (160 tokens), two requests of 48 + 40 tokens at t = 0
+ * (6 blocks each whole: reserved, they run one after the other).  On
+ * demand both are admitted with their prompts' 3 blocks and prefill in
+ * step 1; each step's token gets its block: at 80 tokens each holds 5
+ * blocks (10 in all) after 32 decode steps, and A's 81st token needs a
+ * 6th: B, the newest, is preempted with 33 output tokens made.  A decodes
+ * its last 7 tokens alone (pasts 80..86) while B waits (81 tokens' 6
+ * blocks do not fit beside A's 6); then B recomputes its 48 + 33 tokens in
+ * one prefill step, which gives its 34th token, and decodes 6 more (pasts
+ * 81..86).  47 steps; TTFT both the first step, B's kept. */
+static void test_kv_on_demand_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    engine_sim_request tr[2] = {{0, 48, 40}, {0, 48, 40}};
+    fx_two_arrivals(&f, tr);
+    f.st.kv_blocks = 10;
+    assert_int_equal(f.c.kv_alloc, ENGINE_SIM_KV_RESERVE); /* the generic profile's */
+    engine_sim_result r;
+    fx_run(&f, &r);
+    double one = step_with(&f.st, 1, 48, 0, 0) + decodes_s(&f.st, 1, 48, 39);
+    assert_int_equal(r.completed, 2);
+    assert_int_equal(r.preemptions, 0);
+    assert_int_equal(r.max_batch, 1);
+    assert_near(r.e2e.p99, one + 0.99 * one, 1e-12);
+    f.c.kv_alloc = ENGINE_SIM_KV_ON_DEMAND;
+    fx_run(&f, &r);
+    double p2 = step_with(&f.st, 2, 48, 0, 0);
+    double ea = p2 + decodes_s(&f.st, 2, 48, 32) + decodes_s(&f.st, 1, 80, 7);
+    double eb = ea + step_with(&f.st, 1, 81, 0, 0) + decodes_s(&f.st, 1, 81, 6);
+    assert_int_equal(r.completed, 2);
+    assert_int_equal(r.preemptions, 1);
+    assert_int_equal(r.steps, 47);
+    assert_int_equal(r.max_batch, 2);
+    assert_int_equal(r.kv_blocks_peak, 10);
+    assert_near(r.ttft.p99, p2, 1e-12);
+    assert_near(r.e2e.p50, 0.5 * (ea + eb), 1e-12);
+    assert_near(r.e2e.p99, ea + 0.99 * (eb - ea), 1e-12);
+    assert_near(r.duration_s, eb, 1e-12);
+    assert_near(r.tpot.p99, (ea - p2) / 39 + 0.99 * (eb - ea) / 39, 1e-12);
+    /* the line through each run of decode steps: within 0.1 % */
+    f.c.exact = 0;
+    engine_sim_result l;
+    fx_run(&f, &l);
+    assert_int_equal(l.steps, 47);
+    assert_near(l.duration_s, r.duration_s, 1e-3 * r.duration_s);
+    /* the vLLM-like profile gives its cache out on demand by default */
+    engine_framework fw = *engine_framework_generic_ref();
+    fw.kv_on_demand = 1;
+    engine_stepper st = f.st;
+    st.s.framework = &fw;
+    engine_sim_config c;
+    engine_sim_defaults(&c, &st);
+    assert_int_equal(c.kv_alloc, ENGINE_SIM_KV_ON_DEMAND);
+    engine_sim_kv kv;
+    assert_int_equal(engine_sim_kv_parse("reserve", &kv), 0);
+    assert_int_equal(kv, ENGINE_SIM_KV_RESERVE);
+    assert_int_equal(engine_sim_kv_parse("on-demand", &kv), 0);
+    assert_int_equal(kv, ENGINE_SIM_KV_ON_DEMAND);
+    assert_int_equal(engine_sim_kv_parse("lazy", &kv), -1);
+    assert_string_equal(engine_sim_kv_name(ENGINE_SIM_KV_ON_DEMAND), "on-demand");
+    engine_error err = {{0}};
+    f.c.kv_alloc = ENGINE_SIM_KV_COUNT;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    assert_non_null(strstr(err.msg, "kv_alloc"));
+    fx_free(&f);
+}
+
+/* On demand under a heavy offline load (24 GB: the cache binds), every
+ * scheduler: every request is served, the cache is never over-committed,
+ * requests are preempted, more run at once than the reservation allows,
+ * the same seed gives the same run, and a closed loop keeps Little's law. */
+static void test_kv_on_demand_laws(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 24);
+    long long per = (512 + 256 + 15) / 16;
+    f.c.arrival = ENGINE_SIM_OFFLINE;
+    f.c.requests = 600;
+    f.c.gen = 256;
+    f.c.gen_dist = (engine_sim_dist){ENGINE_SIM_UNIFORM, 128, 384, 0};
+    static const engine_sim_sched SCHED[] = {ENGINE_SIM_CHUNKED, ENGINE_SIM_PREFILL_FIRST,
+                                             ENGINE_SIM_CHUNKED_PREFILL_FIRST};
+    for (size_t i = 0; i < sizeof SCHED / sizeof SCHED[0]; i++) {
+        f.c.sched = SCHED[i];
+        f.c.kv_alloc = ENGINE_SIM_KV_RESERVE;
+        engine_sim_result res, r, again;
+        fx_run(&f, &res);
+        f.c.kv_alloc = ENGINE_SIM_KV_ON_DEMAND;
+        fx_run(&f, &r);
+        assert_int_equal(r.completed, 600);
+        assert_true(r.kv_blocks_peak <= f.st.kv_blocks);
+        assert_true(r.kv_blocks_peak > f.st.kv_blocks - per);
+        assert_true(r.preemptions > 0);
+        assert_true(r.max_batch > res.max_batch);
+        assert_int_equal(res.preemptions, 0);
+        fx_run(&f, &again);
+        assert_memory_equal(&r, &again, sizeof r);
+    }
+    f.c.sched = ENGINE_SIM_CHUNKED;
+    f.c.arrival = ENGINE_SIM_CLOSED;
+    f.c.closed_start = ENGINE_SIM_START_STEADY;
+    f.c.concurrency = 160;
+    f.c.requests = 3200;
+    engine_sim_result r;
+    fx_run(&f, &r);
+    assert_true(r.preemptions > 0);
+    assert_near(r.requests_per_s * r.e2e.mean / r.mean_in_system, 1, 0.02);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -956,6 +1079,8 @@ int main(void)
         cmocka_unit_test(test_recv_interval_inside_a_run),
         cmocka_unit_test(test_measure_window_by_hand),
         cmocka_unit_test(test_frontend_by_hand),
+        cmocka_unit_test(test_kv_on_demand_by_hand),
+        cmocka_unit_test(test_kv_on_demand_laws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

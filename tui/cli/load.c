@@ -29,6 +29,12 @@ static const char *start_name(int v)
 }
 static const cli_enum STARTS = {start_name, ENGINE_SIM_START_COUNT};
 
+static const char *kv_name(int v)
+{
+    return engine_sim_kv_name((engine_sim_kv)v);
+}
+static const cli_enum KVS = {kv_name, ENGINE_SIM_KV_COUNT};
+
 static const char *lag_name(int v)
 {
     return engine_graphs_name((engine_graphs)v);
@@ -103,6 +109,14 @@ static const cli_opt LOAD_OPTS[] = {
              "taken in only every N decode steps (and after any step\n"
              "with prefill, or when the replica is idle) (default 1:\n"
              "every step)"},
+    {.name = "--kv-alloc", .kind = CLI_OPT_ENUM, .arg = NULL, .choices = &KVS,
+     .off = CLI_AT(kv_alloc),
+     .help = "reserve: a request's KV blocks for its prompt and every\n"
+             "output token at admission, nothing preempted (TensorRT-LLM's\n"
+             "GUARANTEED_NO_EVICT); on-demand: blocks as tokens are\n"
+             "computed, the newest running request preempted by recompute\n"
+             "when the cache runs out (vLLM) (default: the framework's\n"
+             "kv_on_demand: on-demand for vLLM, else reserve)"},
     {.name = "--frontend-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0, .max = 1e6,
      .off = CLI_AT(frontend_ms), .section = "server front end:",
      .help = "each request's cost in the server's front end, ms, before\n"
@@ -307,6 +321,8 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
         c->admit_lag = v->admit_lag == ENGINE_GRAPHS_ON;
     if (CLI_SEEN(o, recv_interval))
         c->recv_interval = v->recv_interval;
+    if (CLI_SEEN(o, kv_alloc))
+        c->kv_alloc = (engine_sim_kv)v->kv_alloc;
     if (CLI_SEEN(o, closed_start) && c->arrival != ENGINE_SIM_CLOSED)
         return engine_errorf(err, "--closed-start: only with --total-concurrency (a closed loop)");
     if (CLI_SEEN(o, closed_start))
@@ -411,6 +427,7 @@ static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
     cJSON_AddStringToObject(o, "scheduler", engine_sim_sched_name(c->sched));
     cJSON_AddBoolToObject(o, "admit_lag", c->admit_lag);
     cJSON_AddNumberToObject(o, "recv_interval", c->recv_interval > 1 ? c->recv_interval : 1);
+    cJSON_AddStringToObject(o, "kv_alloc", engine_sim_kv_name(c->kv_alloc));
     cJSON_AddNumberToObject(o, "max_num_seqs", c->max_num_seqs);
     cJSON_AddNumberToObject(o, "max_batched_tokens", c->max_batched_tokens);
     cli_json_add_number(o, "frontend_s", c->frontend_s);
@@ -432,6 +449,7 @@ static cJSON *load_json_stats(const engine_stepper *st, const engine_sim_config 
     cli_json_add_number(kv, "use_mean", r->kv_use);
     cli_json_add_number(kv, "use_peak", r->kv_use_max);
     cJSON_AddNumberToObject(kv, "peak_blocks", (double)r->kv_blocks_peak);
+    cJSON_AddNumberToObject(kv, "preemptions", (double)r->preemptions);
     cJSON *q = cJSON_AddObjectToObject(root, "queue");
     cli_json_add_number(q, "mean", r->mean_queue);
     cJSON_AddNumberToObject(q, "max", r->max_queue);
@@ -550,10 +568,13 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
         snprintf(recv, sizeof recv, " (new requests taken in every %d decode steps)",
                  c->recv_interval);
     printf("engine: %s, scheduler %s%s%s, at most %d requests and %d tokens a step; KV cache "
-           "%lld blocks of %d tokens per replica\n",
+           "%lld blocks of %d tokens per replica, %s\n",
            s->framework ? s->framework->name : "generic", engine_sim_sched_name(c->sched),
            c->admit_lag ? " (batches formed a step ahead)" : "", recv,
-           c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK);
+           c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK,
+           c->kv_alloc == ENGINE_SIM_KV_ON_DEMAND
+               ? "given out on demand (the newest request preempted by recompute when it runs out)"
+               : "reserved whole at admission");
     if (c->frontend_s > 0 || c->frontend_token_s > 0)
         printf("front end: %.6g ms + %.6g µs a prompt token per request, one at a time, "
                "before the engine\n", c->frontend_s * 1e3, c->frontend_token_s * 1e6);
@@ -605,8 +626,11 @@ static void print_text(const engine_stepper *st, const engine_sim_config *c,
         printf("  state          steady (the queue did not keep growing)\n");
     printf("  batch          mean %.1f, max %d requests a step (max-num-seqs %d)\n",
            r->mean_batch, r->max_batch, c->max_num_seqs);
-    printf("  KV cache       mean %.1f %%, peak %.1f %% of %lld blocks (%lld tokens)\n",
+    printf("  KV cache       mean %.1f %%, peak %.1f %% of %lld blocks (%lld tokens)",
            100 * r->kv_use, 100 * r->kv_use_max, st->kv_blocks, st->kv_blocks * ENGINE_KV_BLOCK);
+    if (c->kv_alloc == ENGINE_SIM_KV_ON_DEMAND)
+        printf("; %lld preemptions", r->preemptions);
+    printf("\n");
     printf("  queue          mean %.1f, max %d waiting; over time:", r->mean_queue, r->max_queue);
     for (int i = 0; i < r->n_series; i++)
         printf(" %d", r->series_queue[i]);

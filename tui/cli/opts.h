@@ -131,6 +131,7 @@ typedef struct cli_values {
     int requests, max_num_seqs, max_batched_tokens, scheduler;
     int admit_lag; /* ENUM GRAPHS: load --admit-lag on|off */
     int recv_interval; /* load --recv-interval N */
+    int kv_alloc;      /* ENUM engine_sim_kv: load --kv-alloc */
     double slo_percentile;
     int closed_start; /* ENUM engine_sim_start */
     double measure_window; /* load --measure-window S */

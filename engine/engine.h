@@ -503,10 +503,12 @@ typedef struct engine_framework {
                                * step n starts (SGLang's overlap scheduler):
                                * a request arriving during a step waits for
                                * the one after next (load) */
-    int kv_on_demand;         /* 1: its KV cache is given out as tokens are
-                               * computed, the newest request preempted by
-                               * recompute when it runs out (vLLM); 0:
-                               * reserved whole at admission (load) */
+    int kv_alloc;             /* how its KV cache is given out, as
+                               * engine_sim_kv (load): 0 reserved whole at
+                               * admission, 1 on demand with the newest
+                               * request preempted by recompute (vLLM), 2 on
+                               * demand behind SGLang's estimate with
+                               * retraction */
     int prefill_alone;        /* with chunked_prefill: 1: a prefill step runs
                                * alone while the decodes wait (SGLang without
                                * --enable-mixed-chunk); 0: beside them */

@@ -71,7 +71,11 @@ typedef struct replica {
     double t_stop;      /* closed loop: the first completion that issued
                          * nothing (INFINITY until then) */
     int next;           /* next local request to arrive */
-    int qh, qt;         /* queue ring [qh, qt) over local indices */
+    int qh, qt;         /* queue ring [qh, qt) over local indices (qslot) */
+    double ntr;         /* ESTIMATE: SGLang's new_token_ratio */
+    double est_off;     /* ESTIMATE: the tokens the admission estimate holds
+                         * back this round beyond the blocks granted */
+    double est_undo;    /* ESTIMATE: the last admission's share of est_off */
     int nrun;
     long long blocks, cap; /* blocks held (reserve: reserved), capacity */
     long long grow;        /* on-demand KV: blocks granted for the step being
@@ -115,7 +119,8 @@ void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
     cfg->sched = !fw->chunked_prefill ? ENGINE_SIM_PREFILL_FIRST
                  : fw->prefill_alone  ? ENGINE_SIM_CHUNKED_PREFILL_FIRST
                                       : ENGINE_SIM_CHUNKED;
-    cfg->kv_alloc = fw->kv_on_demand ? ENGINE_SIM_KV_ON_DEMAND : ENGINE_SIM_KV_RESERVE;
+    cfg->kv_alloc = (unsigned)fw->kv_alloc < ENGINE_SIM_KV_COUNT ? (engine_sim_kv)fw->kv_alloc
+                                                                 : ENGINE_SIM_KV_RESERVE;
     cfg->seed = 42;
     cfg->slo_percentile = 99;
     cfg->admit_lag = st ? engine_scenario_admit_lag(&st->s) : 0;
@@ -315,6 +320,13 @@ static sreq *rq(const replica *p, int local)
     return &p->w->req[p->r + (long long)local * p->dp];
 }
 
+/* Queue position i (a ring over the workspace's n slots: a replica's
+ * queue never holds more than its own requests). */
+static int *qslot(const replica *p, long long i)
+{
+    return &p->w->queue[i % p->w->n];
+}
+
 static long long blocks_for(long long tokens)
 {
     return (tokens + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
@@ -329,7 +341,20 @@ static long long blocks_of(const sreq *q)
  * arrive cached, keeps the reservation: it runs no recompute prefill). */
 static int on_demand(const replica *p)
 {
-    return p->cfg->kv_alloc == ENGINE_SIM_KV_ON_DEMAND && !p->prefilled;
+    return p->cfg->kv_alloc != ENGINE_SIM_KV_RESERVE && !p->prefilled;
+}
+
+static int estimate(const replica *p)
+{
+    return p->cfg->kv_alloc == ENGINE_SIM_KV_ESTIMATE && !p->prefilled;
+}
+
+/* ESTIMATE: output tokens still to come of request q having made `made`,
+ * clipped as SGLang's estimate clips them (CLIP_MAX_NEW_TOKENS). */
+static long long clip_new(const sreq *q, int made)
+{
+    long long n = (long long)q->gen - made;
+    return n < 0 ? 0 : n < ENGINE_SIM_SGL_CLIP_NEW ? n : ENGINE_SIM_SGL_CLIP_NEW;
 }
 
 /* Prompt tokens (and, resumed after a preemption, recomputed output
@@ -483,7 +508,7 @@ static long long admit_need(const replica *p, const sreq *q, long long budget)
 static int admit_head(replica *p, long long budget)
 {
     while (p->qh < p->qt) {
-        sreq *q = rq(p, p->w->queue[p->qh]);
+        sreq *q = rq(p, *qslot(p, p->qh));
         if (blocks_of(q) > p->cap) {
             p->qh++;
             finish(p, q, p->t, 1);
@@ -493,8 +518,17 @@ static int admit_head(replica *p, long long budget)
         if (p->nrun >= p->cfg->max_num_seqs || p->nrun >= p->w->run_cap ||
             p->blocks + p->grow + need > p->cap)
             return 0;
+        if (estimate(p)) { /* PrefillAdder.add_one_req: NO_TOKEN */
+            double rem = (double)(p->cap - p->blocks - p->grow) * ENGINE_KV_BLOCK - p->est_off;
+            if ((double)q->prompt + q->kept + clip_new(q, q->kept) >= rem)
+                return 0;
+            /* a whole prompt holds back its clipped output too, a chunk none */
+            p->est_undo = need * ENGINE_KV_BLOCK >= (long long)q->prompt + q->kept
+                              ? (double)clip_new(q, q->kept) : 0;
+            p->est_off += p->est_undo;
+        }
         srun *s = &p->w->run[p->nrun++];
-        s->req = p->w->queue[p->qh++];
+        s->req = *qslot(p, p->qh++);
         s->pre_done = s->plan = 0;
         s->gen_done = s->rgen = q->kept;
         s->gen_frac = 0;
@@ -578,6 +612,8 @@ static int plan_prefill(replica *p, int decodes)
             p->qh--;
             if (on_demand(p))
                 p->grow -= admit_need(p, q, budget);
+            if (estimate(p))
+                p->est_off -= p->est_undo;
             else
                 p->blocks -= blocks_of(q);
             q->admit = p->admit_undo;
@@ -599,9 +635,95 @@ static void preempt_newest(replica *p)
     srun *s = &p->w->run[--p->nrun];
     rq(p, s->req)->kept = s->gen_done;
     s->plan = 0;
-    p->w->queue[--p->qh] = s->req; /* it left the queue once: qh >= 1 */
+    *qslot(p, --p->qh) = s->req; /* it left the queue once: qh >= 1 */
     p->preempted = 1;
     p->acc->preemptions++;
+}
+
+/* ESTIMATE: the blocks decoding entry s takes for its next token. */
+static long long next_token_blocks(const replica *p, const srun *s)
+{
+    long long h = held_tokens(p, s);
+    return blocks_for(h + 1) - blocks_for(h);
+}
+
+/* ESTIMATE (SGLang's update_running_batch, check_decode_mem and
+ * retract_decode): when the decoding requests' next tokens do not fit, the
+ * one with the fewest output tokens (then the longest prompt, then the
+ * newest) is retracted, again until they fit, at least one and never the
+ * last: its blocks freed, it goes to the back of the queue (recomputed
+ * when it runs again), and new_token_ratio becomes (output made + 20 a
+ * request) / (their output lengths + 1) over those left, at most 1. */
+static void kv_retract(replica *p)
+{
+    long long free = p->cap - p->blocks, need = 0;
+    int dec = 0;
+    for (int i = 0; i < p->nrun; i++)
+        if (prefill_left(p, &p->w->run[i]) <= 0) {
+            need += next_token_blocks(p, &p->w->run[i]);
+            dec++;
+        }
+    if (need <= free)
+        return;
+    for (int n = 0; (need > free || n == 0) && dec > 1; n++, dec--) {
+        int v = -1;
+        for (int i = 0; i < p->nrun; i++) {
+            const srun *s = &p->w->run[i];
+            if (prefill_left(p, s) > 0)
+                continue;
+            const srun *b = v >= 0 ? &p->w->run[v] : NULL;
+            if (!b || s->gen_done < b->gen_done ||
+                (s->gen_done == b->gen_done && rq(p, s->req)->prompt >= rq(p, b->req)->prompt))
+                v = i;
+        }
+        srun victim = p->w->run[v];
+        long long vb = blocks_for(held_tokens(p, &victim));
+        free += vb;
+        p->blocks -= vb;
+        need -= next_token_blocks(p, &victim);
+        rq(p, victim.req)->kept = victim.gen_done;
+        memmove(&p->w->run[v], &p->w->run[v + 1], sizeof victim * (size_t)(p->nrun - v - 1));
+        p->nrun--;
+        *qslot(p, p->qt++) = victim.req;
+        p->acc->preemptions++;
+    }
+    double made = 0, out = 0;
+    int left = 0;
+    for (int i = 0; i < p->nrun; i++) {
+        const srun *s = &p->w->run[i];
+        if (prefill_left(p, s) > 0)
+            continue;
+        made += s->gen_done;
+        out += rq(p, s->req)->gen;
+        left++;
+    }
+    p->ntr = fmin(1.0, (made + ENGINE_SIM_SGL_RETRACT_STEPS * left) / (out + 1));
+}
+
+/* ESTIMATE: the tokens the running requests hold back from admission (the
+ * PrefillAdder's rem_total_token_offset over the running batch): each
+ * decoding request its clipped output still to come x new_token_ratio, a
+ * prefill finishing in this step its clipped output whole. */
+static void est_hold_back(replica *p)
+{
+    p->est_off = 0;
+    for (int i = 0; i < p->nrun; i++) {
+        const srun *s = &p->w->run[i];
+        const sreq *q = rq(p, s->req);
+        int left = prefill_left(p, s);
+        if (left <= 0)
+            p->est_off += clip_new(q, s->gen_done) * p->ntr;
+        else if (s->plan >= left)
+            p->est_off += clip_new(q, s->gen_done);
+    }
+}
+
+/* ESTIMATE: n decode steps without a retraction lower new_token_ratio by
+ * its decay each, to its floor. */
+static void ntr_decay(replica *p, int n)
+{
+    const double lo = ENGINE_SIM_SGL_INIT_RATIO * ENGINE_SIM_SGL_MIN_RATIO_FACTOR;
+    p->ntr = fmax(lo, p->ntr - n * (ENGINE_SIM_SGL_INIT_RATIO - lo) / ENGINE_SIM_SGL_DECAY_STEPS);
 }
 
 /* On-demand KV (vLLM V1's scheduler, vllm/v1/core/sched/scheduler.py
@@ -613,6 +735,8 @@ static void preempt_newest(replica *p)
 static void kv_make_room(replica *p)
 {
     const engine_sim_config *c = p->cfg;
+    if (estimate(p))
+        kv_retract(p);
     long long free = p->cap - p->blocks, budget = c->max_batched_tokens;
     if (!sched_pauses(c))
         for (int i = 0; i < p->nrun; i++)
@@ -715,6 +839,8 @@ static void step_mixed(replica *p, int nch, int decodes, double dec_past)
     compact(p);
     if (on_demand(p))
         kv_recount(p);
+    if (estimate(p) && !pf && decodes > 0)
+        ntr_decay(p, 1);
 }
 
 /* On-demand KV: the blocks the decoding entries hold after j more decode
@@ -771,6 +897,8 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
         k = 1;
     if (on_demand(p) && k > 1)
         k = kv_steps_fit(p, k, e);
+    if (estimate(p) && p->qh < p->qt)
+        k = 1; /* the estimate relaxes every step: a waiting request may get in */
     double stop = p->qh == p->qt ? next_arrival(p) : INFINITY;
     double past = ctx_sum / decodes;
     double a = engine_step_s(p->st, &mx), b = 0;
@@ -824,6 +952,8 @@ static void step_decodes(replica *p, int decodes, double ctx_sum)
     compact(p);
     if (on_demand(p))
         kv_recount(p);
+    if (estimate(p))
+        ntr_decay(p, j);
 }
 
 /* One scheduling round: arrivals in, a step out. */
@@ -840,13 +970,14 @@ static void replica_round(replica *p)
     else
         p->recv_c = 0;
     while (p->next < arrived_limit(p) && rq(p, p->next)->ready <= cut)
-        p->w->queue[p->qt++] = p->next++;
+        *qslot(p, p->qt++) = p->next++;
     if (p->prefilled) { /* no prefill: admit what fits straight to decode */
         while (admit_head(p, 0))
             ;
         compact(p);
     }
     if (p->nrun == 0 && p->qh == p->qt) {
+        p->ntr = ENGINE_SIM_SGL_INIT_RATIO; /* SGLang resets it when idle */
         if (next_arrival(p) < INFINITY)
             p->t = next_arrival(p); /* idle until the next arrival */
         return;
@@ -854,6 +985,8 @@ static void replica_round(replica *p)
     p->preempted = 0;
     if (on_demand(p))
         kv_make_room(p);
+    if (estimate(p))
+        est_hold_back(p);
     int decodes = 0;
     double ctx = 0;
     for (int i = 0; i < p->nrun; i++) {
@@ -1125,6 +1258,7 @@ static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_
         p.prefilled = prefilled;
         p.formed = -1;
         p.recv_cut = -INFINITY;
+        p.ntr = ENGINE_SIM_SGL_INIT_RATIO;
         replica_run(&p);
         if (steady(&p))
             mark_window(&p);
@@ -1265,7 +1399,10 @@ int engine_sim_sched_parse(const char *s, engine_sim_sched *out)
 
 const char *engine_sim_kv_name(engine_sim_kv k)
 {
-    return k == ENGINE_SIM_KV_RESERVE ? "reserve" : k == ENGINE_SIM_KV_ON_DEMAND ? "on-demand" : "?";
+    return k == ENGINE_SIM_KV_RESERVE     ? "reserve"
+           : k == ENGINE_SIM_KV_ON_DEMAND ? "on-demand"
+           : k == ENGINE_SIM_KV_ESTIMATE  ? "estimate"
+                                          : "?";
 }
 
 int engine_sim_kv_parse(const char *s, engine_sim_kv *out)

@@ -168,12 +168,43 @@ typedef enum engine_sim_sched {
  *             scheduler.py schedule(): allocate_slots, `preempted_req =
  *             self.running.pop()`, `if not preempted_reqs` before the
  *             waiting queue; _preempt_request: num_computed_tokens = 0,
- *             prepend_request).  A disaggregated decode pool keeps RESERVE. */
+ *             prepend_request).
+ *  ESTIMATE   SGLang: blocks as the tokens are computed, as ON_DEMAND, but a
+ *             request is admitted only while its whole prompt plus its output
+ *             (clipped at 4096) is below the free tokens less what the
+ *             running requests hold back, their clipped output still to come
+ *             x new_token_ratio (and what this round admitted before it,
+ *             whole); the ratio starts at 0.7, falls by (0.7 - 0.098) / 600
+ *             a decode step to 0.098 and returns to 0.7 when the replica
+ *             idles.  When the decodes' next tokens do not fit, the one with
+ *             the fewest output tokens (then the longest prompt, then the
+ *             newest) is retracted to the back of the queue, again until
+ *             they fit (at least one, never the last), and the ratio becomes
+ *             (output made + 20 a request) / (their output lengths + 1) over
+ *             those left, at most 1 (sgl-project/sglang python/sglang/srt/
+ *             managers/schedule_policy.py PrefillAdder: rem_total_tokens,
+ *             add_one_req; scheduler.py update_running_batch;
+ *             schedule_batch.py retract_decode).  A retracted request
+ *             recomputes its prompt and output (no radix cache: the
+ *             validation rows run --disable-radix-cache).
+ *  A disaggregated decode pool keeps RESERVE. */
 typedef enum engine_sim_kv {
     ENGINE_SIM_KV_RESERVE = 0,
     ENGINE_SIM_KV_ON_DEMAND,
+    ENGINE_SIM_KV_ESTIMATE,
     ENGINE_SIM_KV_COUNT
 } engine_sim_kv;
+
+/* ESTIMATE: SGLang's admission estimate (sgl-project/sglang
+ * python/sglang/srt/environ.py: SGLANG_INIT_NEW_TOKEN_RATIO 0.7,
+ * SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR 0.14, SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS
+ * 600, SGLANG_RETRACT_DECODE_STEPS 20, SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION
+ * 4096; schedule_conservativeness 1). */
+#define ENGINE_SIM_SGL_INIT_RATIO 0.7
+#define ENGINE_SIM_SGL_MIN_RATIO_FACTOR 0.14
+#define ENGINE_SIM_SGL_DECAY_STEPS 600
+#define ENGINE_SIM_SGL_RETRACT_STEPS 20
+#define ENGINE_SIM_SGL_CLIP_NEW 4096
 
 /* One request of a trace: arrival (s, non-decreasing along the trace),
  * prompt and output tokens (>= 1 each). */
@@ -196,7 +227,7 @@ typedef struct engine_sim_config {
     int max_batched_tokens; /* tokens a step computes (the prefill budget), >= 1 */
     engine_sim_sched sched;
     engine_sim_kv kv_alloc; /* the KV cache's policy (default: the framework's
-                             * kv_on_demand) */
+                             * kv_alloc) */
     uint64_t seed;
     double ttft_slo_s;    /* goodput: TTFT at most this; 0: not checked */
     double tpot_slo_s;    /* goodput: TPOT at most this; 0: not checked */

@@ -78,6 +78,7 @@ typedef struct field_spec {
 static const char *const DTYPE_CHOICES[] = {"fp16", "bf16", "fp8", "int8", "int4", "fp4"};
 static const char *const LINK_KIND_CHOICES[] = {"other", "nvlink", "xgmi", "pcie", "net"};
 static const char *const MEM_RULE_CHOICES[] = {"total", "free"};
+static const char *const KV_ALLOC_CHOICES[] = {"reserve", "on-demand", "estimate"}; /* engine_sim_kv */
 
 static const field_spec moe_fields[] = {
     MI("experts", 1, FR_POS, 100000, experts),
@@ -278,7 +279,7 @@ static const field_spec framework_fields[] = {
     { "serve_max_num_tokens", FK_INT, 0, FR_NONNEG, 100000000, 1, offsetof(engine_framework, serve_max_num_tokens), 0, NULL, 0, NULL },
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
     { "admit_lag", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, admit_lag), 0, NULL, 0, NULL },
-    { "kv_on_demand", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, kv_on_demand), 0, NULL, 0, NULL },
+    ENUM(engine_framework, "kv_alloc", 0, kv_alloc, KV_ALLOC_CHOICES, N_OF(KV_ALLOC_CHOICES)),
     { "prefill_alone", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, prefill_alone), 0, NULL, 0, NULL },
     FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
     { "sampler_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, sampler_kernels), 0, NULL, 0, NULL },

@@ -228,7 +228,7 @@
 #define N_GPTOSS_120B_TPOT                                                                         \
     "TPOT 1.9-2.2x since the Hopper MXFP4 MoE takes aiconfigurator's measured W4A16 rates "      \
     "(1.4-1.6x before; the 20B rows of the same pages moved closer, 0.52-0.66), 2.05-2.29x since "  \
-    "vLLM's cache is given out on demand (kv_on_demand: the preempted requests' recompute "        \
+    "vLLM's cache is given out on demand (kv_alloc on-demand: the preempted requests' recompute "        \
     "prefills stall the decodes of these offline runs)"
 #define N_GPTOSS_OFF                                                                               \
     "gpt-oss (MXFP4 MoE) offline: the modelled throughput is 1.5-3.5x the published one and the " \
@@ -309,13 +309,13 @@
     "median 0.29, before the receive interval), TPOT 0.76-1.12x, tok/s 0.90-1.56x; " N_IMX_SGL_RECV
 #define N_IMX_DSR1_H200                                                                            \
     "DeepSeek-R1-0528 FP8 on 8 x H200, SGLang v0.5.6 (no --scheduler-recv-interval): TTFT "         \
-    "0.69-0.91x but 3.58x at 64 in flight and 1k/8k (modelled 554 ms against 155 ms: the "          \
-    "simulation queues there, the published run does not: its KV cache, 515k tokens at "            \
-    "--mem-fraction-static 0.82, holds 62 of the 64 at their whole 8.3k tokens, the reservation "  \
-    "the load simulation makes, where SGLang admits on an estimate of the output still to come, "   \
-    "at most 4096 tokens x new_token_ratio, and retracts when it runs out; not modelled), "         \
-    "TPOT 0.84-1.03x, tok/s 0.97-1.20x (SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION 4096, "             \
-    "SGLANG_INIT_NEW_TOKEN_RATIO 0.7: sglang python/sglang/srt/environ.py)"
+    "0.79-0.91x but 0.43x at 64 in flight and 8k/1k (modelled 305 ms against 710 ms: the "          \
+    "published TTFT doubles from 32 to 64 in flight, the modelled one grows 4 %: its KV cache, "   \
+    "515k tokens at --mem-fraction-static 0.82, holds the 64 at their mean progress, 7.8k tokens, " \
+    "and SGLang's estimate admits them; 0.69x when the simulation reserved every request's whole "  \
+    "length), and 0.84x at 64 and 1k/8k (3.58x under that reservation, 62 of the 64 whole: "        \
+    "SGLang's estimate admission, kv_alloc estimate, brought it in), TPOT 0.84-1.03x, tok/s "       \
+    "0.97-1.20x"
 #define N_IMX_AMD                                                                                  \
     "SGLang v0.5.5.post3 ROCm, SGLANG_USE_AITER=1, --num-continuous-decode-steps 4 (not "          \
     "modelled): the published decode step is 1.4-2.9x the modelled one, as the SGLang cookbook's "   \
@@ -2829,7 +2829,7 @@ const val_serving_case val_serving_cases[] = {
      .model = "deepseek-r1", .gpu = "h200", .framework = "sglang", .gpus = 8, .tp = 8, .ep = 1,
      .load = 64, .requests = 640, .prompt = 922, .gen = 7373, .weights = F8, .kv = B16,
      .max_num_seqs = 256, .max_batched_tokens = 32768, .mem_fraction = 0.82,
-     .ttft_s = 154.926e-3, .tpot_s = 31.7593e-3, .tps = 1981.65, .band = {2.65, 0.00, 0.00}, .note = N_IMX_DSR1_H200},
+     .ttft_s = 154.926e-3, .tpot_s = 31.7593e-3, .tps = 1981.65, .band = {0.30, 0.00, 0.00}, .note = N_IMX_DSR1_H200},
     {IMX_RUN, .id = "imx-dsr1-h200-f8-tp8-c4-8k1k", .sweep = "imx-dsr1-h200-f8-tp8-8k1k",
      .source = "gminneci/mantile@72ff84ebfd56ee0b15bd17d7d49a70fbb4e50256:reconcile/sources/inferencemax/raw/run_20621824084/agg_bmk.json, entry hw h200 tp 8 ep 1 conc 4 isl 8192 osl 1024 precision fp8",
      .setup = "SGLang v0.5.6 (lmsysorg/sglang:v0.5.6-cu129-amd64) `sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tokenizer-path deepseek-ai/DeepSeek-R1-0528 --trust-remote-code --tensor-parallel-size=8 --data-parallel-size=1 --disable-radix-cache --max-running-requests 256 --cuda-graph-max-bs 256 --chunked-prefill-size 32768 --max-prefill-tokens 32768 --mem-fraction-static 0.82 --attention-backend flashinfer --stream-interval 10 --decode-log-interval 1`; (SemiAnalysisAI/InferenceX@d27433dffb7b90ffc461ede429d897219e950b8b:benchmarks/dsr1_fp8_h200_slurm.sh, launch flags of that commit); bench_serving (kimbochen/bench_serving@406abc35) --dataset-name random --random-input-len 8192 --random-output-len 1024 --random-range-ratio 0.8 --num-prompts 40 --max-concurrency 4 --request-rate inf --ignore-eos; medians of TTFT and TPOT, output tok/s (output_tput_per_gpu x 8)",
@@ -2864,7 +2864,7 @@ const val_serving_case val_serving_cases[] = {
      .model = "deepseek-r1", .gpu = "h200", .framework = "sglang", .gpus = 8, .tp = 8, .ep = 1,
      .load = 64, .requests = 640, .prompt = 7373, .gen = 922, .weights = F8, .kv = B16,
      .max_num_seqs = 256, .max_batched_tokens = 32768, .mem_fraction = 0.82,
-     .ttft_s = 710.061e-3, .tpot_s = 53.4131e-3, .tps = 1143.01, .band = {0.40, 0.00, 0.00}, .note = N_IMX_DSR1_H200},
+     .ttft_s = 710.061e-3, .tpot_s = 53.4131e-3, .tps = 1143.01, .band = {0.60, 0.00, 0.00}, .note = N_IMX_DSR1_H200},
     /* run 20609406656 */
     {IMX_RUN, .id = "imx-dsr1-mi300x-f8-tp8-c4-1k1k", .sweep = "imx-dsr1-mi300x-f8-tp8-1k1k",
      .source = "gminneci/mantile@72ff84ebfd56ee0b15bd17d7d49a70fbb4e50256:reconcile/sources/inferencemax/raw/run_20609406656/agg_bmk.json, entry hw mi300x tp 8 ep 1 conc 4 isl 1024 osl 1024 precision fp8",

@@ -210,6 +210,28 @@ expect_out '"recv_interval":[[:space:]]*1'
 run load $base --recv-interval 0
 expect_rc 2
 expect_err "^shardscope load: --recv-interval: expected an integer 1..1000000, got '0'$"
+# the KV cache's policy: vLLM on demand (preemption by recompute), SGLang
+# behind its estimate (retraction), --kv-alloc overrides; a 70B on two H100s
+# at 2000 + 2000 tokens, offline: the cache holds 6 whole, on demand more
+kvb="--model llama-3.1-70b --gpu h100-sxm --gpus 2 --tp 2 --prompt 2000 --gen 2000 --rate inf --requests 60"
+run load $kvb --framework vllm --json
+expect_rc 0
+expect_out '"kv_alloc":[[:space:]]*"on-demand"'
+expect_out '"preemptions":[[:space:]]*[1-9][0-9]*'
+run load $kvb --framework vllm --kv-alloc reserve --json
+expect_rc 0
+expect_out '"kv_alloc":[[:space:]]*"reserve"'
+expect_out '"preemptions":[[:space:]]*0$'
+expect_out '"max":[[:space:]]*6,'
+run load $kvb --framework sglang
+expect_rc 0
+expect_out 'KV cache 1100 blocks of 16 tokens per replica, given out on demand behind an estimate'
+expect_out '^  KV cache .*; [0-9]+ retractions$'
+run load $kvb --framework vllm
+expect_out '^  KV cache .*; [1-9][0-9]* preemptions$'
+run load $base --kv-alloc lazy
+expect_rc 2
+expect_err "^shardscope load: --kv-alloc: expected reserve\|on-demand\|estimate, got 'lazy'$"
 run load $base --admit-lag maybe
 expect_rc 2
 expect_err "^shardscope load: --admit-lag: expected default|on|off, got 'maybe'$"

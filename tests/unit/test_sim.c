@@ -991,7 +991,7 @@ static void test_kv_on_demand_by_hand(void **state)
     assert_near(l.duration_s, r.duration_s, 1e-3 * r.duration_s);
     /* the vLLM-like profile gives its cache out on demand by default */
     engine_framework fw = *engine_framework_generic_ref();
-    fw.kv_on_demand = 1;
+    fw.kv_alloc = ENGINE_SIM_KV_ON_DEMAND;
     engine_stepper st = f.st;
     st.s.framework = &fw;
     engine_sim_config c;
@@ -1014,7 +1014,9 @@ static void test_kv_on_demand_by_hand(void **state)
 /* On demand under a heavy offline load (24 GB: the cache binds), every
  * scheduler: every request is served, the cache is never over-committed,
  * requests are preempted, more run at once than the reservation allows,
- * the same seed gives the same run, and a closed loop keeps Little's law. */
+ * the same seed gives the same run, and a closed loop keeps Little's law;
+ * SGLang's estimate serves every request within the cache, more at once
+ * than the reservation. */
 static void test_kv_on_demand_laws(void **state)
 {
     (void)state;
@@ -1042,6 +1044,14 @@ static void test_kv_on_demand_laws(void **state)
         assert_int_equal(res.preemptions, 0);
         fx_run(&f, &again);
         assert_memory_equal(&r, &again, sizeof r);
+        /* SGLang's estimate: between the two, never over the cache */
+        f.c.kv_alloc = ENGINE_SIM_KV_ESTIMATE;
+        fx_run(&f, &r);
+        assert_int_equal(r.completed, 600);
+        assert_true(r.kv_blocks_peak <= f.st.kv_blocks);
+        assert_true(r.max_batch > res.max_batch);
+        fx_run(&f, &again);
+        assert_memory_equal(&r, &again, sizeof r);
     }
     f.c.sched = ENGINE_SIM_CHUNKED;
     f.c.arrival = ENGINE_SIM_CLOSED;
@@ -1052,6 +1062,61 @@ static void test_kv_on_demand_laws(void **state)
     fx_run(&f, &r);
     assert_true(r.preemptions > 0);
     assert_near(r.requests_per_s * r.e2e.mean / r.mean_in_system, 1, 0.02);
+    fx_free(&f);
+}
+
+/* SGLang's estimate admission and retraction (kv_alloc estimate), worked
+ * by hand: a cache of 11 blocks (176 tokens), two requests of 48 + 40 at
+ * t = 0 (6 blocks each whole), chunked.  A is admitted (48 + 40 < 176) and
+ * holds back its 40 output tokens; B is not: 48 + 40 is not below
+ * (11 - 3) x 16 - 40 = 88.  A decodes alone; with g output tokens made (4
+ * blocks held and granted, 7 free) B needs 88 < 112 - (40 - g) x ratio,
+ * the ratio 0.7 less (g - 1) x (0.7 - 0.098) / 600: first at g = 6 (34 x
+ * 0.69498 = 23.63), so B prefills beside A's 6th decode (past 53) after 5
+ * decode steps alone (pasts 48..52).  Both decode 32 steps (mean past
+ * 51..82); then B's 81st token needs a 6th block with none free: B, fewer
+ * output tokens made (33 against 39), is retracted, A decodes its last
+ * alone (past 86), and B recomputes 48 + 33 tokens and decodes 6 more
+ * (pasts 81..86).  47 steps, one retraction; reserved, the two run one
+ * after the other. */
+static void test_kv_estimate_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    engine_sim_request tr[2] = {{0, 48, 40}, {0, 48, 40}};
+    fx_two_arrivals(&f, tr);
+    f.st.kv_blocks = 11;
+    f.c.kv_alloc = ENGINE_SIM_KV_ESTIMATE;
+    engine_sim_result r;
+    fx_run(&f, &r);
+    double p1 = step_with(&f.st, 1, 48, 0, 0);
+    double tb = p1 + decodes_s(&f.st, 1, 48, 5) + step_with(&f.st, 1, 48, 1, 53);
+    double ea = tb + decodes_s(&f.st, 2, 51, 32) + decodes_s(&f.st, 1, 86, 1);
+    double eb = ea + step_with(&f.st, 1, 81, 0, 0) + decodes_s(&f.st, 1, 81, 6);
+    assert_int_equal(r.completed, 2);
+    assert_int_equal(r.preemptions, 1);
+    assert_int_equal(r.steps, 47);
+    assert_int_equal(r.max_batch, 2);
+    assert_true(r.kv_blocks_peak <= 11);
+    assert_near(r.ttft.p50, 0.5 * (p1 + tb), 1e-12);
+    assert_near(r.ttft.p99, p1 + 0.99 * (tb - p1), 1e-12);
+    assert_near(r.e2e.p99, ea + 0.99 * (eb - ea), 1e-12);
+    assert_near(r.duration_s, eb, 1e-12);
+    /* reserved: 12 blocks for the two, so one at a time */
+    f.c.kv_alloc = ENGINE_SIM_KV_RESERVE;
+    fx_run(&f, &r);
+    assert_int_equal(r.max_batch, 1);
+    assert_int_equal(r.preemptions, 0);
+    /* with room for both whole the estimate admits both at once */
+    f.st.kv_blocks = 12;
+    f.c.kv_alloc = ENGINE_SIM_KV_ESTIMATE;
+    fx_run(&f, &r);
+    assert_near(r.ttft.p99, step_with(&f.st, 2, 48, 0, 0), 1e-12);
+    assert_int_equal(r.preemptions, 0);
+    engine_sim_kv kv;
+    assert_int_equal(engine_sim_kv_parse("estimate", &kv), 0);
+    assert_int_equal(kv, ENGINE_SIM_KV_ESTIMATE);
     fx_free(&f);
 }
 
@@ -1081,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_frontend_by_hand),
         cmocka_unit_test(test_kv_on_demand_by_hand),
         cmocka_unit_test(test_kv_on_demand_laws),
+        cmocka_unit_test(test_kv_estimate_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,8 +115,11 @@ static const cli_opt LOAD_OPTS[] = {
              "output token at admission, nothing preempted (TensorRT-LLM's\n"
              "GUARANTEED_NO_EVICT); on-demand: blocks as tokens are\n"
              "computed, the newest running request preempted by recompute\n"
-             "when the cache runs out (vLLM) (default: the framework's\n"
-             "kv_on_demand: on-demand for vLLM, else reserve)"},
+             "when the cache runs out (vLLM); estimate: on demand, admitted\n"
+             "on SGLang's estimate of the output to come (new_token_ratio),\n"
+             "the least advanced decode retracted when it runs out\n"
+             "(default: the framework's kv_alloc: on-demand for vLLM,\n"
+             "estimate for SGLang, else reserve)"},
     {.name = "--frontend-ms", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0, .max = 1e6,
      .off = CLI_AT(frontend_ms), .section = "server front end:",
      .help = "each request's cost in the server's front end, ms, before\n"
@@ -574,6 +577,9 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
            c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK,
            c->kv_alloc == ENGINE_SIM_KV_ON_DEMAND
                ? "given out on demand (the newest request preempted by recompute when it runs out)"
+           : c->kv_alloc == ENGINE_SIM_KV_ESTIMATE
+               ? "given out on demand behind an estimate of the output to come (the least "
+                 "advanced request retracted when it runs out)"
                : "reserved whole at admission");
     if (c->frontend_s > 0 || c->frontend_token_s > 0)
         printf("front end: %.6g ms + %.6g µs a prompt token per request, one at a time, "
@@ -628,8 +634,9 @@ static void print_text(const engine_stepper *st, const engine_sim_config *c,
            r->mean_batch, r->max_batch, c->max_num_seqs);
     printf("  KV cache       mean %.1f %%, peak %.1f %% of %lld blocks (%lld tokens)",
            100 * r->kv_use, 100 * r->kv_use_max, st->kv_blocks, st->kv_blocks * ENGINE_KV_BLOCK);
-    if (c->kv_alloc == ENGINE_SIM_KV_ON_DEMAND)
-        printf("; %lld preemptions", r->preemptions);
+    if (c->kv_alloc != ENGINE_SIM_KV_RESERVE)
+        printf("; %lld %s", r->preemptions,
+               c->kv_alloc == ENGINE_SIM_KV_ESTIMATE ? "retractions" : "preemptions");
     printf("\n");
     printf("  queue          mean %.1f, max %d waiting; over time:", r->mean_queue, r->max_queue);
     for (int i = 0; i < r->n_series; i++)

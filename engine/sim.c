@@ -210,9 +210,9 @@ static size_t ws_bytes(int n, int mns)
  * closed loop are independent and alike): its share of the run's, at
  * least three rounds of the batch (warm-up, steady window, drain), in
  * whole rounds. */
-static int sustain_requests(const engine_stepper *st, const engine_sim_config *c)
+static int sustain_requests_at(const engine_stepper *st, const engine_sim_config *c,
+                               long long conc)
 {
-    long long conc = engine_sim_max_batch(st, c);
     long long n = sim_requests(c) / st->plan.dp;
     if (n < 3 * conc)
         n = 3 * conc;
@@ -221,6 +221,27 @@ static int sustain_requests(const engine_stepper *st, const engine_sim_config *c
     if (n > SIM_MAX_SUSTAIN)
         n = SIM_MAX_SUSTAIN > 3 * conc ? SIM_MAX_SUSTAIN / conc * conc : 3 * conc;
     return n < 1 ? 1 : (int)n;
+}
+
+/* The sustainable rate's second closed loop under a cache given out on
+ * demand (sim.h): a closed loop's requests are spread over their lives. */
+int engine_sim_on_demand_batch(const engine_stepper *st, const engine_sim_config *c)
+{
+    if (c->kv_alloc == ENGINE_SIM_KV_RESERVE || !st)
+        return 0;
+    long long per = ((long long)c->prompt + c->gen / 2 + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+    long long b = per > 0 ? st->kv_blocks / per : 0;
+    if (b > c->max_num_seqs)
+        b = c->max_num_seqs;
+    return b > engine_sim_max_batch(st, c) ? (int)b : 0;
+}
+
+static int sustain_requests(const engine_stepper *st, const engine_sim_config *c)
+{
+    int a = sustain_requests_at(st, c, engine_sim_max_batch(st, c));
+    int b = engine_sim_on_demand_batch(st, c);
+    b = b > 0 ? sustain_requests_at(st, c, b) : 0;
+    return a > b ? a : b;
 }
 
 size_t engine_sim_workspace_bytes(const engine_stepper *st, const engine_sim_config *cfg)
@@ -1339,6 +1360,30 @@ int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
     return b < 1 ? 1 : (int)b;
 }
 
+/* One replica's closed loop of conc requests in flight, n requests: its
+ * completions a second between the first and the last conc of them. */
+static double sustain_at(const engine_stepper *one, const engine_sim_config *cfg, int conc, int n,
+                         void *work, size_t work_bytes, int prefilled, engine_error *err)
+{
+    engine_sim_config c = *cfg;
+    c.concurrency = conc;
+    c.closed_start = ENGINE_SIM_START_BURST; /* its own steady window below */
+    c.measure_s = 0;                         /* and no time window */
+    sim_ws w;
+    engine_sim_result r;
+    if (run_n(one, &c, n, ENGINE_SIM_CLOSED, work, work_bytes, &r, &w, prefilled, err) != 0)
+        return 0;
+    int k = 0;
+    for (int i = 0; i < w.n; i++)
+        if (served(&w.req[i]))
+            w.sort[k++] = w.req[i].done;
+    qsort(w.sort, (size_t)k, sizeof w.sort[0], engine_cmp_double);
+    double rate = r.requests_per_s;
+    if (k > 2 * conc && w.sort[k - conc - 1] > w.sort[conc - 1])
+        rate = (k - 2.0 * conc) / (w.sort[k - conc - 1] - w.sort[conc - 1]);
+    return rate;
+}
+
 static double sustain(const engine_stepper *st, const engine_sim_config *cfg, void *work,
                       size_t work_bytes, int prefilled, engine_error *err)
 {
@@ -1351,24 +1396,16 @@ static double sustain(const engine_stepper *st, const engine_sim_config *cfg, vo
     /* One replica at its largest batch; dp of them serve dp times as many. */
     engine_stepper one = *st;
     one.plan.dp = 1;
-    engine_sim_config c = *cfg;
     int conc = engine_sim_max_batch(st, cfg);
-    c.concurrency = conc;
-    c.closed_start = ENGINE_SIM_START_BURST; /* its own steady window below */
-    c.measure_s = 0;                         /* and no time window */
-    int n = sustain_requests(st, cfg);
-    sim_ws w;
-    engine_sim_result r;
-    if (run_n(&one, &c, n, ENGINE_SIM_CLOSED, work, work_bytes, &r, &w, prefilled, err) != 0)
-        return 0;
-    int k = 0;
-    for (int i = 0; i < w.n; i++)
-        if (served(&w.req[i]))
-            w.sort[k++] = w.req[i].done;
-    qsort(w.sort, (size_t)k, sizeof w.sort[0], engine_cmp_double);
-    double rate = r.requests_per_s;
-    if (k > 2 * conc && w.sort[k - conc - 1] > w.sort[conc - 1])
-        rate = (k - 2.0 * conc) / (w.sort[k - conc - 1] - w.sort[conc - 1]);
+    int od = prefilled ? 0 : engine_sim_on_demand_batch(st, cfg);
+    double rate = sustain_at(&one, cfg, conc, sustain_requests_at(st, cfg, conc), work,
+                             work_bytes, prefilled, err);
+    if (od > 0 && rate > 0) { /* on demand: the better of the two loops */
+        double r2 = sustain_at(&one, cfg, od, sustain_requests_at(st, cfg, od), work, work_bytes,
+                               prefilled, err);
+        if (r2 > rate)
+            rate = r2;
+    }
     return rate * st->plan.dp;
 }
 

@@ -352,8 +352,16 @@ double engine_sim_cycle_s(const engine_stepper *st, const engine_sim_config *cfg
  * the scenario's own lengths st->max_concurrency), at least 1. */
 int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg);
 
+/* Under a cache given out on demand (kv_alloc not RESERVE): the requests
+ * the cache holds at their mean progress, ceil((prompt + gen / 2) / 16)
+ * blocks each, within max_num_seqs, when that is more than
+ * engine_sim_max_batch; else 0. */
+int engine_sim_on_demand_batch(const engine_stepper *st, const engine_sim_config *cfg);
+
 /* The saturation throughput, requests/s over all replicas: dp times that
  * of one replica run as a closed loop of engine_sim_max_batch requests
+ * (under a cache given out on demand, the better of that loop and one of
+ * engine_sim_on_demand_batch requests, when there is one)
  * (cfg's lengths, scheduler, limits and seed; its arrival process ignored;
  * requests / dp of them, at least three rounds of the batch), measured over
  * the completions between the first and the last max-batch of them (the

@@ -1053,7 +1053,27 @@ static void test_kv_on_demand_laws(void **state)
         fx_run(&f, &again);
         assert_memory_equal(&r, &again, sizeof r);
     }
+    /* the sustainable rate on demand: the better of the loop at the batch
+     * held whole and one at the mean progress, 512 + 256 / 2 tokens = 40
+     * blocks a request (fixed lengths here) */
     f.c.sched = ENGINE_SIM_CHUNKED;
+    f.c.gen_dist = (engine_sim_dist){ENGINE_SIM_FIXED, 0, 0, 0};
+    f.c.kv_alloc = ENGINE_SIM_KV_RESERVE;
+    assert_int_equal(engine_sim_on_demand_batch(&f.st, &f.c), 0);
+    f.c.kv_alloc = ENGINE_SIM_KV_ON_DEMAND;
+    long long od = f.st.kv_blocks / 40;
+    assert_true(od > engine_sim_max_batch(&f.st, &f.c) && od < f.c.max_num_seqs);
+    assert_int_equal(engine_sim_on_demand_batch(&f.st, &f.c), (int)od);
+    engine_error err = {{0}};
+    size_t bytes = engine_sim_workspace_bytes(&f.st, &f.c);
+    void *w = malloc(bytes);
+    assert_non_null(w);
+    double s_od = engine_sim_sustainable_rate(&f.st, &f.c, w, bytes, &err);
+    f.c.kv_alloc = ENGINE_SIM_KV_RESERVE;
+    double s_res = engine_sim_sustainable_rate(&f.st, &f.c, w, bytes, &err);
+    free(w);
+    assert_true(s_res > 0 && s_od > s_res);
+    f.c.kv_alloc = ENGINE_SIM_KV_ON_DEMAND;
     f.c.arrival = ENGINE_SIM_CLOSED;
     f.c.closed_start = ENGINE_SIM_START_STEADY;
     f.c.concurrency = 160;

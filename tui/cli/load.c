@@ -623,8 +623,12 @@ static void print_text(const engine_stepper *st, const engine_sim_config *c,
            c->ttft_slo_s <= 0 && c->tpot_slo_s <= 0 ? "no targets given"
            : r->slo_met                             ? "met"
                                                     : "missed");
-    printf("  sustainable    %.3f requests/s (closed loop at %d requests per replica)\n", sustain,
+    int od = engine_sim_on_demand_batch(st, c);
+    printf("  sustainable    %.3f requests/s (closed loop at %d requests per replica", sustain,
            engine_sim_max_batch(st, c));
+    if (od > 0)
+        printf(", or %d, what the cache holds at their mean progress, the better", od);
+    printf(")\n");
     if (r->overloaded)
         printf("  state          OVERLOADED: the queue kept growing through the second half of "
                "the arrivals;\n                 these percentiles grow with the run's length\n");

@@ -115,6 +115,9 @@ typedef struct engine_host_loop {
                                * with the GPU and forms batches a step ahead
                                * (vLLM's async scheduling); 0: it runs them in
                                * turn (engine_scenario_host_overlap, _admit_lag) */
+    int graph_capture_max;    /* that generation's largest captured decode
+                               * batch (engine_decode_graphs); 0: the profile's */
+    double graph_capture_seqs; /* and its limit in max_num_seqs; 0: the profile's */
 } engine_host_loop;
 #define ENGINE_MAX_IMBALANCE 64.0 /* --moe-imbalance */
 
@@ -503,6 +506,12 @@ typedef struct engine_framework {
                                * step n starts (SGLang's overlap scheduler):
                                * a request arriving during a step waits for
                                * the one after next (load) */
+    /* The largest decode batch its CUDA graphs capture: min(graph_capture_max,
+     * graph_capture_seqs x max_num_seqs x the tokens a sequence runs a step,
+     * max_num_tokens) tokens; a larger decode step runs without graphs
+     * (vLLM's max_cudagraph_capture_size; engine_decode_graphs).  0: no limit. */
+    int graph_capture_max;
+    double graph_capture_seqs;
     int kv_alloc;             /* how its KV cache is given out, as
                                * engine_sim_kv (load): 0 reserved whole at
                                * admission, 1 on demand with the newest
@@ -1115,6 +1124,10 @@ double engine_scenario_usable_fraction(const engine_scenario *s);
 /* 1 when decode steps replay a CUDA graph: the scenario's choice, else its
  * framework's (the generic one's without a framework). */
 int engine_scenario_cuda_graphs(const engine_scenario *s);
+/* 1 when a decode step of `seqs` sequences (a micro-batch) running t tokens
+ * each replays a CUDA graph: the scenario's CUDA graphs are on and seqs x t
+ * is within the framework's largest captured size (graph_capture_max). */
+int engine_decode_graphs(const engine_scenario *s, double seqs, double t);
 /* The sequences one decode micro-batch of `seqs` (one of mb >= 1 the step
  * is split into: pipeline stages) runs as under s's CUDA graph padding: the
  * smallest of s->graph_sizes >= seqs when decode steps replay graphs, the

@@ -543,6 +543,25 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
                        (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs);
 }
 
+int engine_decode_graphs(const engine_scenario *s, double seqs, double t)
+{
+    if (!engine_scenario_cuda_graphs(s))
+        return 0;
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    unsigned v = (unsigned)s->framework_version;
+    int gen = v > ENGINE_FWV_DEFAULT && v < ENGINE_FWV_COUNT && fw->host_loop[v].set &&
+              fw->host_loop[v].graph_capture_max > 0;
+    double cap = gen ? fw->host_loop[v].graph_capture_max : fw->graph_capture_max;
+    double per = gen ? fw->host_loop[v].graph_capture_seqs : fw->graph_capture_seqs;
+    if (!(cap > 0))
+        return 1; /* no limit stated: a graph for every batch */
+    if (per > 0 && per * engine_max_num_seqs(s) * t < cap)
+        cap = per * engine_max_num_seqs(s) * t;
+    if (engine_scenario_max_num_tokens(s) < cap)
+        cap = engine_scenario_max_num_tokens(s);
+    return seqs * t <= cap + 1e-9;
+}
+
 double engine_graph_padded_seqs(const engine_scenario *s, double seqs, double mb)
 {
     if (s->n_graph_sizes <= 0 || !engine_scenario_cuda_graphs(s) ||
@@ -1924,7 +1943,7 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL, 0};
     dc.pad = engine_graph_padded_seqs(s, dc.seqs, md) - dc.seqs;
     pipe_cost dec;
-    int graphs = engine_scenario_cuda_graphs(s);
+    int graphs = engine_decode_graphs(s, dc.seqs, t);
     pipe_compute(c, &dc, graphs ? EVAL_GRAPH : EVAL_EAGER, &dec);
     double cycle = md * dec.worst_t;
     double itl_work = dec.sum_t > cycle ? dec.sum_t : cycle;
@@ -2737,7 +2756,7 @@ static void spec_head_step(const plan_ctx *c, const step_shape *sp, step_acc *a)
 static double spec_draft_cost_at(const plan_ctx *c, double seqs, double past, step_acc *a)
 {
     const engine_scenario *s = c->s;
-    int eager = !engine_scenario_cuda_graphs(s);
+    int eager = !engine_decode_graphs(s, seqs, 1);
     memset(a, 0, sizeof *a);
     a->host = eager ? c->fw->launch_s : c->fw->graph_kernel_s;
     a->coll_extra = eager ? s->intra->eager_s : 0.0;
@@ -2780,7 +2799,8 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
     double md = seqs < pp ? seqs : pp;
     step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL, 0};
     pipe_cost dec;
-    pipe_compute(c, &dc, engine_scenario_cuda_graphs(s) ? EVAL_GRAPH : EVAL_EAGER, &dec);
+    pipe_compute(c, &dc, engine_decode_graphs(s, dc.seqs, dc.t) ? EVAL_GRAPH : EVAL_EAGER,
+                 &dec);
     double cycle = md * dec.worst_t;
     double work = dec.sum_t > cycle ? dec.sum_t : cycle;
     double fixed = eval_host_exposed_s(s, seqs, work);

@@ -238,6 +238,9 @@ static const field_spec link_fields[] = {
       offsetof(engine_framework, host_loop[g].xgmi_no_custom_ar), 0, NULL, 0, NULL }, \
     { "overlap", FK_BOOL, 0, FR_NONNEG, 0, 1, \
       offsetof(engine_framework, host_loop[g].overlap), 0, NULL, 0, NULL }, \
+    { "graph_capture_max", FK_INT, 0, FR_NONNEG, 16777216, 1, \
+      offsetof(engine_framework, host_loop[g].graph_capture_max), 0, NULL, 0, NULL }, \
+    FN("graph_capture_seqs", 0, FR_NONNEG, 1000, 1, host_loop[g].graph_capture_seqs), \
     STR(engine_framework, "source", 1, host_loop[g].source)
 static const field_spec host_loop_v0[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V0)};
 static const field_spec host_loop_v06[] = {HOST_LOOP_FIELDS(ENGINE_FWV_V06)};
@@ -280,6 +283,8 @@ static const field_spec framework_fields[] = {
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
     { "admit_lag", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, admit_lag), 0, NULL, 0, NULL },
     ENUM(engine_framework, "kv_alloc", 0, kv_alloc, KV_ALLOC_CHOICES, N_OF(KV_ALLOC_CHOICES)),
+    { "graph_capture_max", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, graph_capture_max), 0, NULL, 0, NULL },
+    FN("graph_capture_seqs", 0, FR_NONNEG, 1000, 1, graph_capture_seqs),
     { "prefill_alone", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, prefill_alone), 0, NULL, 0, NULL },
     FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
     { "sampler_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, sampler_kernels), 0, NULL, 0, NULL },

@@ -1433,7 +1433,7 @@ static void test_framework_version_host_loop(void **state)
     f.step_s = 540e-6;
     f.seq_step_s = 12.7e-6;
     f.overlap = 0;
-    f.host_loop[ENGINE_FWV_V0] = (engine_host_loop){1, 1167e-6, 100.4e-6, "", 0, 0};
+    f.host_loop[ENGINE_FWV_V0] = (engine_host_loop){1, 1167e-6, 100.4e-6, "", 0, 0, 0, 0};
     s.framework = &f;
     hand_step dc = {&fx.m, &fx.g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
     double gpu = hand_all(&dc, 32);
@@ -1518,7 +1518,7 @@ static void test_custom_allreduce_xgmi_v0(void **state)
     engine_framework f = fw_test();
     f.custom_ar_max_bytes = 8 << 20;
     f.custom_ar_s = 6e-6;
-    f.host_loop[ENGINE_FWV_V06] = (engine_host_loop){1, 0, 0, "", 1, 0};
+    f.host_loop[ENGINE_FWV_V06] = (engine_host_loop){1, 0, 0, "", 1, 0, 0, 0};
     s.framework = &f;
     double gather = engine_comm_time(ENGINE_OP_ALLGATHER, &l, NULL, 4, 0, 128256.0 * 4);
     double ar_nccl = 4.9e-6 + 6 * 0.77e-6 + 1.5 * 8192 / 367e9; /* 9.52 us */

@@ -748,7 +748,7 @@ static void test_explain_host_loop_source(void **state)
     engine_framework fw;
     engine_framework_generic(&fw);
     strcpy(fw.source, "test profile");
-    fw.host_loop[ENGINE_FWV_V06] = (engine_host_loop){1, 1040e-6, 38.2e-6, "test v0.6 source", 0, 0};
+    fw.host_loop[ENGINE_FWV_V06] = (engine_host_loop){1, 1040e-6, 38.2e-6, "test v0.6 source", 0, 0, 0, 0};
     s.framework = &fw;
     engine_result r;
     explain(&s, 1, 1, 1, 1, &r);

@@ -2585,6 +2585,60 @@ static void test_bad_host_loop(void **state)
     preset_db_free(db);
 }
 
+/* vLLM's CUDA graph capture limit (frameworks.json graph_capture_*): the V1
+ * engine captures decode batches up to min(max_num_seqs x 2, 512, its
+ * max_num_batched_tokens) tokens (vllm/config/vllm.py _set_cudagraph_sizes),
+ * the V0 generation up to min(max_num_seqs, 256) (_BATCH_SIZES_TO_CAPTURE);
+ * a larger step runs without graphs.  SGLang's and TensorRT-LLM's profiles
+ * state no limit.  And each profile's KV policy. */
+static void test_graph_capture_and_kv_policy(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_framework *vl = preset_find_framework(db, "vllm");
+    assert_non_null(vl);
+    engine_scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.framework = vl;
+    sc.gpu = preset_find_gpu(db, "h100-sxm"); /* 1024 sequences, 8192 tokens */
+    assert_true(engine_decode_graphs(&sc, 512, 1));
+    assert_false(engine_decode_graphs(&sc, 513, 1));
+    assert_true(engine_decode_graphs(&sc, 256, 2)); /* one draft token: 512 tokens */
+    assert_false(engine_decode_graphs(&sc, 257, 2));
+    sc.max_num_seqs = 64; /* 2 x 64 */
+    assert_true(engine_decode_graphs(&sc, 128, 1));
+    assert_false(engine_decode_graphs(&sc, 129, 1));
+    sc.max_num_seqs = 0;
+    sc.framework_version = ENGINE_FWV_V06; /* 256 sequences: min(256, 256) */
+    assert_true(engine_decode_graphs(&sc, 256, 1));
+    assert_false(engine_decode_graphs(&sc, 257, 1));
+    sc.framework_version = ENGINE_FWV_V1; /* the profile's rule */
+    assert_false(engine_decode_graphs(&sc, 513, 1));
+    sc.framework_version = ENGINE_FWV_DEFAULT;
+    engine_framework small = *vl; /* a token budget below the rest */
+    small.large_max_num_tokens = 300;
+    sc.framework = &small;
+    assert_true(engine_decode_graphs(&sc, 300, 1));
+    assert_false(engine_decode_graphs(&sc, 301, 1));
+    sc.framework = vl;
+    sc.cuda_graphs = ENGINE_GRAPHS_OFF;
+    assert_false(engine_decode_graphs(&sc, 1, 1));
+    sc.cuda_graphs = ENGINE_GRAPHS_DEFAULT;
+    assert_int_equal(vl->kv_alloc, ENGINE_SIM_KV_ON_DEMAND);
+    static const struct {
+        const char *fw;
+        int kv;
+    } others[] = {{"sglang", ENGINE_SIM_KV_ESTIMATE}, {"trt-llm", ENGINE_SIM_KV_RESERVE},
+                  {"generic", ENGINE_SIM_KV_RESERVE}};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        sc.framework = preset_find_framework(db, others[i].fw);
+        assert_non_null(sc.framework);
+        assert_true(engine_decode_graphs(&sc, 4096, 1));
+        assert_int_equal(sc.framework->kv_alloc, others[i].kv);
+    }
+    preset_db_free(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2592,6 +2646,7 @@ int main(void)
         cmocka_unit_test(test_vllm_host_cost_measured),
         cmocka_unit_test(test_vllm_host_loop_by_generation),
         cmocka_unit_test(test_serve_defaults_by_gpu),
+        cmocka_unit_test(test_graph_capture_and_kv_policy),
         cmocka_unit_test(test_trtllm_host_cost_bound),
         cmocka_unit_test(test_bad_host_loop),
         cmocka_unit_test(test_each_shipped_file_loads_alone),

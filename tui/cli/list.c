@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "json.h"
+#include "sim.h"
 
 static const cli_opt LIST_OPTS[] = {
     {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
@@ -350,6 +351,9 @@ static cJSON *framework_json(const engine_framework *f)
     cJSON_AddBoolToObject(o, "prefill_graphs", f->prefill_graphs != 0);
     cJSON_AddNumberToObject(o, "prefill_graph_tokens", f->prefill_graph_tokens);
     cJSON_AddNumberToObject(o, "prefill_graph_mla_tokens", f->prefill_graph_mla_tokens);
+    cJSON_AddNumberToObject(o, "graph_capture_max", f->graph_capture_max);
+    cli_json_add_number(o, "graph_capture_seqs", f->graph_capture_seqs);
+    cJSON_AddStringToObject(o, "kv_alloc", engine_sim_kv_name((engine_sim_kv)f->kv_alloc));
     cJSON_AddBoolToObject(o, "parallel_ar_once", f->parallel_ar_once != 0);
     cli_json_add_number(o, "request_s", f->request_s);
     cli_json_add_number(o, "custom_allreduce_max_bytes", f->custom_ar_max_bytes);

@@ -512,6 +512,9 @@ typedef struct engine_framework {
      * (vLLM's max_cudagraph_capture_size; engine_decode_graphs).  0: no limit. */
     int graph_capture_max;
     double graph_capture_seqs;
+    int graph_capture_small_tp; /* on a GPU below large_gpu_gib, a plan of TP
+                               * below 4 captures this many at most (SGLang's
+                               * cuda_graph_max_bs 256 there); 0: as above */
     int kv_alloc;             /* how its KV cache is given out, as
                                * engine_sim_kv (load): 0 reserved whole at
                                * admission, 1 on demand with the newest
@@ -1125,9 +1128,10 @@ double engine_scenario_usable_fraction(const engine_scenario *s);
  * framework's (the generic one's without a framework). */
 int engine_scenario_cuda_graphs(const engine_scenario *s);
 /* 1 when a decode step of `seqs` sequences (a micro-batch) running t tokens
- * each replays a CUDA graph: the scenario's CUDA graphs are on and seqs x t
- * is within the framework's largest captured size (graph_capture_max). */
-int engine_decode_graphs(const engine_scenario *s, double seqs, double t);
+ * each, of plan p, replays a CUDA graph: the scenario's CUDA graphs are on
+ * and seqs x t (per attention rank: / (ep / tp) when ep > tp) is within the
+ * framework's largest captured size (graph_capture_max, _small_tp). */
+int engine_decode_graphs(const engine_scenario *s, engine_plan p, double seqs, double t);
 /* The sequences one decode micro-batch of `seqs` (one of mb >= 1 the step
  * is split into: pipeline stages) runs as under s's CUDA graph padding: the
  * smallest of s->graph_sizes >= seqs when decode steps replay graphs, the

@@ -543,8 +543,13 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
                        (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs);
 }
 
-int engine_decode_graphs(const engine_scenario *s, double seqs, double t)
+static int serve_defaults(const engine_scenario *s, const engine_framework *f);
+
+int engine_decode_graphs(const engine_scenario *s, engine_plan p, double seqs, double t)
 {
+    int tp = p.tp;
+    if (p.ep > p.tp && p.tp > 0) /* attention data-parallel: each rank's own batch */
+        seqs /= (double)p.ep / p.tp;
     if (!engine_scenario_cuda_graphs(s))
         return 0;
     const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
@@ -555,6 +560,8 @@ int engine_decode_graphs(const engine_scenario *s, double seqs, double t)
     double per = gen ? fw->host_loop[v].graph_capture_seqs : fw->graph_capture_seqs;
     if (!(cap > 0))
         return 1; /* no limit stated: a graph for every batch */
+    if (!gen && fw->graph_capture_small_tp > 0 && tp < 4 && serve_defaults(s, fw) == 1)
+        cap = fw->graph_capture_small_tp; /* SGLang below its large GPUs, TP < 4 */
     if (per > 0 && per * engine_max_num_seqs(s) * t < cap)
         cap = per * engine_max_num_seqs(s) * t;
     if (engine_scenario_max_num_tokens(s) < cap)
@@ -1943,7 +1950,7 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL, 0};
     dc.pad = engine_graph_padded_seqs(s, dc.seqs, md) - dc.seqs;
     pipe_cost dec;
-    int graphs = engine_decode_graphs(s, dc.seqs, t);
+    int graphs = engine_decode_graphs(s, p, dc.seqs, t);
     pipe_compute(c, &dc, graphs ? EVAL_GRAPH : EVAL_EAGER, &dec);
     double cycle = md * dec.worst_t;
     double itl_work = dec.sum_t > cycle ? dec.sum_t : cycle;
@@ -2756,7 +2763,7 @@ static void spec_head_step(const plan_ctx *c, const step_shape *sp, step_acc *a)
 static double spec_draft_cost_at(const plan_ctx *c, double seqs, double past, step_acc *a)
 {
     const engine_scenario *s = c->s;
-    int eager = !engine_decode_graphs(s, seqs, 1);
+    int eager = !engine_decode_graphs(s, c->p, seqs, 1);
     memset(a, 0, sizeof *a);
     a->host = eager ? c->fw->launch_s : c->fw->graph_kernel_s;
     a->coll_extra = eager ? s->intra->eager_s : 0.0;
@@ -2799,7 +2806,7 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
     double md = seqs < pp ? seqs : pp;
     step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL, 0};
     pipe_cost dec;
-    pipe_compute(c, &dc, engine_decode_graphs(s, dc.seqs, dc.t) ? EVAL_GRAPH : EVAL_EAGER,
+    pipe_compute(c, &dc, engine_decode_graphs(s, c->p, dc.seqs, dc.t) ? EVAL_GRAPH : EVAL_EAGER,
                  &dec);
     double cycle = md * dec.worst_t;
     double work = dec.sum_t > cycle ? dec.sum_t : cycle;

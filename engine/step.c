@@ -98,7 +98,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
     double md = seqs < pp ? seqs : pp;
     mx.mb = md;
     mx.dec_pad = (engine_graph_padded_seqs(s, seqs / md, md) - seqs / md) * md;
-    eval_mix_pipe(c, &mx, engine_decode_graphs(s, seqs / md, 1) ? EVAL_GRAPH : EVAL_EAGER, &sum,
+    eval_mix_pipe(c, &mx, engine_decode_graphs(s, st->plan, seqs / md, 1) ? EVAL_GRAPH : EVAL_EAGER, &sum,
                   &worst);
     double cycle = md * worst;
     double work = sum > cycle ? sum : cycle;

@@ -2585,12 +2585,13 @@ static void test_bad_host_loop(void **state)
     preset_db_free(db);
 }
 
-/* vLLM's CUDA graph capture limit (frameworks.json graph_capture_*): the V1
- * engine captures decode batches up to min(max_num_seqs x 2, 512, its
+/* The CUDA graph capture limits (frameworks.json graph_capture_*): vLLM's
+ * V1 engine captures decode batches up to min(max_num_seqs x 2, 512, its
  * max_num_batched_tokens) tokens (vllm/config/vllm.py _set_cudagraph_sizes),
- * the V0 generation up to min(max_num_seqs, 256) (_BATCH_SIZES_TO_CAPTURE);
- * a larger step runs without graphs.  SGLang's and TensorRT-LLM's profiles
- * state no limit.  And each profile's KV policy. */
+ * its V0 generation up to min(max_num_seqs, 256) (_BATCH_SIZES_TO_CAPTURE),
+ * SGLang cuda_graph_max_bs by GPU and TP (server_args.py); a larger step
+ * runs without graphs.  TensorRT-LLM's profile states no limit.  And each
+ * profile's KV policy. */
 static void test_graph_capture_and_kv_policy(void **state)
 {
     (void)state;
@@ -2601,39 +2602,54 @@ static void test_graph_capture_and_kv_policy(void **state)
     memset(&sc, 0, sizeof sc);
     sc.framework = vl;
     sc.gpu = preset_find_gpu(db, "h100-sxm"); /* 1024 sequences, 8192 tokens */
-    assert_true(engine_decode_graphs(&sc, 512, 1));
-    assert_false(engine_decode_graphs(&sc, 513, 1));
-    assert_true(engine_decode_graphs(&sc, 256, 2)); /* one draft token: 512 tokens */
-    assert_false(engine_decode_graphs(&sc, 257, 2));
+    const engine_plan one = {1, 1, 1, 1};
+    assert_true(engine_decode_graphs(&sc, one, 512, 1));
+    assert_false(engine_decode_graphs(&sc, one, 513, 1));
+    assert_true(engine_decode_graphs(&sc, one, 256, 2)); /* one draft token: 512 tokens */
+    assert_false(engine_decode_graphs(&sc, one, 257, 2));
     sc.max_num_seqs = 64; /* 2 x 64 */
-    assert_true(engine_decode_graphs(&sc, 128, 1));
-    assert_false(engine_decode_graphs(&sc, 129, 1));
+    assert_true(engine_decode_graphs(&sc, one, 128, 1));
+    assert_false(engine_decode_graphs(&sc, one, 129, 1));
     sc.max_num_seqs = 0;
     sc.framework_version = ENGINE_FWV_V06; /* 256 sequences: min(256, 256) */
-    assert_true(engine_decode_graphs(&sc, 256, 1));
-    assert_false(engine_decode_graphs(&sc, 257, 1));
+    assert_true(engine_decode_graphs(&sc, one, 256, 1));
+    assert_false(engine_decode_graphs(&sc, one, 257, 1));
     sc.framework_version = ENGINE_FWV_V1; /* the profile's rule */
-    assert_false(engine_decode_graphs(&sc, 513, 1));
+    assert_false(engine_decode_graphs(&sc, one, 513, 1));
     sc.framework_version = ENGINE_FWV_DEFAULT;
     engine_framework small = *vl; /* a token budget below the rest */
     small.large_max_num_tokens = 300;
     sc.framework = &small;
-    assert_true(engine_decode_graphs(&sc, 300, 1));
-    assert_false(engine_decode_graphs(&sc, 301, 1));
+    assert_true(engine_decode_graphs(&sc, one, 300, 1));
+    assert_false(engine_decode_graphs(&sc, one, 301, 1));
     sc.framework = vl;
     sc.cuda_graphs = ENGINE_GRAPHS_OFF;
-    assert_false(engine_decode_graphs(&sc, 1, 1));
+    assert_false(engine_decode_graphs(&sc, one, 1, 1));
     sc.cuda_graphs = ENGINE_GRAPHS_DEFAULT;
     assert_int_equal(vl->kv_alloc, ENGINE_SIM_KV_ON_DEMAND);
+    /* SGLang's cuda_graph_max_bs: 256 below TP 4 and 512 from it under 160
+     * GiB (H100), 512 on B200; attention data-parallel ranks count their own */
+    sc.framework = preset_find_framework(db, "sglang");
+    assert_non_null(sc.framework);
+    assert_int_equal(sc.framework->kv_alloc, ENGINE_SIM_KV_ESTIMATE);
+    assert_true(engine_decode_graphs(&sc, one, 256, 1));
+    assert_false(engine_decode_graphs(&sc, one, 257, 1));
+    const engine_plan tp4 = {4, 1, 1, 1}, dep8 = {1, 1, 1, 8};
+    assert_true(engine_decode_graphs(&sc, tp4, 512, 1));
+    assert_false(engine_decode_graphs(&sc, tp4, 513, 1));
+    assert_true(engine_decode_graphs(&sc, dep8, 2048, 1));  /* 256 a rank */
+    assert_false(engine_decode_graphs(&sc, dep8, 2056, 1)); /* 257 */
+    sc.gpu = preset_find_gpu(db, "b200");
+    assert_true(engine_decode_graphs(&sc, one, 512, 1));
+    assert_false(engine_decode_graphs(&sc, one, 513, 1));
     static const struct {
         const char *fw;
         int kv;
-    } others[] = {{"sglang", ENGINE_SIM_KV_ESTIMATE}, {"trt-llm", ENGINE_SIM_KV_RESERVE},
-                  {"generic", ENGINE_SIM_KV_RESERVE}};
+    } others[] = {{"trt-llm", ENGINE_SIM_KV_RESERVE}, {"generic", ENGINE_SIM_KV_RESERVE}};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         sc.framework = preset_find_framework(db, others[i].fw);
         assert_non_null(sc.framework);
-        assert_true(engine_decode_graphs(&sc, 4096, 1));
+        assert_true(engine_decode_graphs(&sc, one, 4096, 1));
         assert_int_equal(sc.framework->kv_alloc, others[i].kv);
     }
     preset_db_free(db);

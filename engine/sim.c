@@ -1415,56 +1415,67 @@ double engine_sim_sustainable_rate(const engine_stepper *st, const engine_sim_co
     return sustain(st, cfg, work, work_bytes, 0, err);
 }
 
+/* Names of the enums (tables indexed by value) and their parser. */
+static const char *const SCHED_NAMES[ENGINE_SIM_SCHED_COUNT] = {
+    [ENGINE_SIM_PREFILL_FIRST] = "prefill-first", [ENGINE_SIM_CHUNKED] = "chunked",
+    [ENGINE_SIM_INFLIGHT] = "inflight", [ENGINE_SIM_CHUNKED_PREFILL_FIRST] = "chunked-prefill-first"};
+static const char *const KV_NAMES[ENGINE_SIM_KV_COUNT] = {
+    [ENGINE_SIM_KV_RESERVE] = "reserve", [ENGINE_SIM_KV_ON_DEMAND] = "on-demand",
+    [ENGINE_SIM_KV_ESTIMATE] = "estimate"};
+static const char *const START_NAMES[ENGINE_SIM_START_COUNT] = {
+    [ENGINE_SIM_START_BURST] = "burst", [ENGINE_SIM_START_STEADY] = "steady"};
+
+static const char *name_of(const char *const *names, int n, int v)
+{
+    return v >= 0 && v < n ? names[v] : "?";
+}
+
+/* The index of name s in names[0..n-1], or -1. */
+static int index_of(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 const char *engine_sim_sched_name(engine_sim_sched s)
 {
-    return s == ENGINE_SIM_CHUNKED                 ? "chunked"
-           : s == ENGINE_SIM_PREFILL_FIRST         ? "prefill-first"
-           : s == ENGINE_SIM_INFLIGHT              ? "inflight"
-           : s == ENGINE_SIM_CHUNKED_PREFILL_FIRST ? "chunked-prefill-first"
-                                                   : "?";
+    return name_of(SCHED_NAMES, ENGINE_SIM_SCHED_COUNT, (int)s);
 }
 
 int engine_sim_sched_parse(const char *s, engine_sim_sched *out)
 {
-    for (int i = 0; i < ENGINE_SIM_SCHED_COUNT; i++)
-        if (s && strcmp(s, engine_sim_sched_name((engine_sim_sched)i)) == 0) {
-            *out = (engine_sim_sched)i;
-            return 0;
-        }
-    return -1;
+    int i = index_of(SCHED_NAMES, ENGINE_SIM_SCHED_COUNT, s);
+    if (i >= 0)
+        *out = (engine_sim_sched)i;
+    return i >= 0 ? 0 : -1;
 }
 
 const char *engine_sim_kv_name(engine_sim_kv k)
 {
-    return k == ENGINE_SIM_KV_RESERVE     ? "reserve"
-           : k == ENGINE_SIM_KV_ON_DEMAND ? "on-demand"
-           : k == ENGINE_SIM_KV_ESTIMATE  ? "estimate"
-                                          : "?";
+    return name_of(KV_NAMES, ENGINE_SIM_KV_COUNT, (int)k);
 }
 
 int engine_sim_kv_parse(const char *s, engine_sim_kv *out)
 {
-    for (int i = 0; i < ENGINE_SIM_KV_COUNT; i++)
-        if (s && strcmp(s, engine_sim_kv_name((engine_sim_kv)i)) == 0) {
-            *out = (engine_sim_kv)i;
-            return 0;
-        }
-    return -1;
+    int i = index_of(KV_NAMES, ENGINE_SIM_KV_COUNT, s);
+    if (i >= 0)
+        *out = (engine_sim_kv)i;
+    return i >= 0 ? 0 : -1;
 }
 
 const char *engine_sim_start_name(engine_sim_start s)
 {
-    return s == ENGINE_SIM_START_STEADY ? "steady" : s == ENGINE_SIM_START_BURST ? "burst" : "?";
+    return name_of(START_NAMES, ENGINE_SIM_START_COUNT, (int)s);
 }
 
 int engine_sim_start_parse(const char *s, engine_sim_start *out)
 {
-    for (int i = 0; i < ENGINE_SIM_START_COUNT; i++)
-        if (s && strcmp(s, engine_sim_start_name((engine_sim_start)i)) == 0) {
-            *out = (engine_sim_start)i;
-            return 0;
-        }
-    return -1;
+    int i = index_of(START_NAMES, ENGINE_SIM_START_COUNT, s);
+    if (i >= 0)
+        *out = (engine_sim_start)i;
+    return i >= 0 ? 0 : -1;
 }
 
 double engine_sim_cycle_s(const engine_stepper *st, const engine_sim_config *cfg, int batch)

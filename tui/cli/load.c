@@ -843,8 +843,12 @@ static void print_text_disagg(const load_pools *lp, const engine_sim_config *c,
            fmt_seconds(lp->transfer_s, NULL, a, sizeof a), s->prompt,
            lp->cross_node && s->inter ? s->inter->name : s->intra->name, lp->streams,
            lp->streams == 1 ? "" : "s", fmt_seconds(lp->exposed_s, NULL, b, sizeof b));
-    print_load_lines(&lp->dec, c, trace);
-    print_text(&lp->dec, c, r, sustain);
+    /* the engine and KV lines are the decode pool's, whose prompts arrive
+     * cached: its cache is reserved whatever the policy (sim.h) */
+    engine_sim_config cd = *c;
+    cd.kv_alloc = ENGINE_SIM_KV_RESERVE;
+    print_load_lines(&lp->dec, &cd, trace);
+    print_text(&lp->dec, &cd, r, sustain);
     printf("  pools          prefill %.3f requests/s, decode %.3f requests/s (closed loops "
            "at their largest batch): the plan sustains the smaller\n",
            rp, rd);

@@ -686,7 +686,8 @@ static void kv_retract(replica *p)
         }
     if (need <= free)
         return;
-    for (int n = 0; (need > free || n == 0) && dec > 1; n++, dec--) {
+    int n = 0;
+    for (; (need > free || n == 0) && dec > 1; n++, dec--) {
         int v = -1;
         for (int i = 0; i < p->nrun; i++) {
             const srun *s = &p->w->run[i];
@@ -708,6 +709,8 @@ static void kv_retract(replica *p)
         *qslot(p, p->qt++) = victim.req;
         p->acc->preemptions++;
     }
+    if (n == 0)
+        return; /* one decode left: nothing to retract (kv_make_room's rule) */
     double made = 0, out = 0;
     int left = 0;
     for (int i = 0; i < p->nrun; i++) {

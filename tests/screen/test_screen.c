@@ -2497,6 +2497,36 @@ static void test_details_load_line(void **state)
     screen_close();
 }
 
+/* The load line names the preemptions when the short run's KV cache runs
+ * out: vLLM's cache is given out on demand (frameworks.json kv_alloc), so
+ * on a 24 GB H100 at 2000 + 2000 tokens past its rate requests are
+ * preempted; TensorRT-LLM's reservation preempts none. */
+static void test_details_load_preemptions(void **state)
+{
+    (void)state;
+    explorer_opts eo = opts_for("llama-3-8b", "h100-sxm", 1);
+    eo.framework = "vllm";
+    eo.vram_gb = 24;
+    eo.prompt = 2000;
+    eo.gen = 2000;
+    screen_open("vt100", 0, 40, 120, &eo);
+    set_ctl(CTL_RATE, 100);
+    const exp_results *r = &g_x->r;
+    assert_true(r->load_ok);
+    assert_true(r->load.preemptions > 0);
+    char want[64];
+    snprintf(want, sizeof want, "KV full: %lld preempted", r->load.preemptions);
+    assert_true(pane_contains(PANE_DETAILS, want));
+    screen_close();
+    eo.framework = "trt-llm";
+    screen_open("vt100", 0, 40, 120, &eo);
+    set_ctl(CTL_RATE, 100);
+    assert_true(g_x->r.load_ok);
+    assert_int_equal(g_x->r.load.preemptions, 0);
+    assert_false(pane_contains(PANE_DETAILS, "KV full"));
+    screen_close();
+}
+
 /* The xPyD line under the load line: the best split of the GPUs by the
  * objective, as engine_disagg_rank gives it for the explorer's scenario;
  * a GPU count change recomputes it. */
@@ -2568,6 +2598,7 @@ int main(void)
         cmocka_unit_test(test_details_overlap_line),
         cmocka_unit_test(test_strategies_best_of_many_plans),
         cmocka_unit_test(test_details_load_line),
+        cmocka_unit_test(test_details_load_preemptions),
         cmocka_unit_test(test_copy_as_command),
         cmocka_unit_test(test_weights_follow_the_model),
         cmocka_unit_test(test_opts_workload_plan_spec),

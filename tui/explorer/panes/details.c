@@ -125,7 +125,8 @@ static void build_time(const exp_view *v, const engine_result *p, lines *l)
 
 /* The load line: the selected plan under the rate and SLO controls (a
  * small simulation, update.c): the sustainable rate, p99 TTFT and TPOT,
- * goodput, overload. */
+ * the preemptions (or retractions) when the KV cache ran out, goodput,
+ * overload. */
 static void build_load(const exp_view *v, const engine_result *p, lines *l)
 {
     const exp_results *r = v->r;
@@ -144,6 +145,8 @@ static void build_load(const exp_view *v, const engine_result *p, lines *l)
     add(l, ROLE_NORMAL, " sustainable %.2f req/s", r->load_sustainable);
     add(l, ROLE_NORMAL, " p99 TTFT %s TPOT %s", fmt_seconds(s->ttft.p99, v->g->micro, a, sizeof a),
         fmt_seconds(s->tpot.p99, v->g->micro, b, sizeof b));
+    if (s->preemptions > 0) /* the cache ran out: recompute (load --kv-alloc) */
+        add(l, ROLE_DIM, " KV full: %lld preempted", s->preemptions);
     if (s->overloaded)
         add(l, ROLE_BAD, " OVERLOADED: goodput %.2f req/s", s->goodput_requests_per_s);
     else

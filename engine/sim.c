@@ -1,8 +1,9 @@
 /*
  * sim.c - the load simulation of sim.h: requests generated from the
  * configuration (or a trace), dispatched round-robin to the replicas, each
- * replica simulated step by step under continuous batching with a reserved
- * paged KV cache, each step timed by engine_step_s; then the per-request
+ * replica simulated step by step under continuous batching with a paged KV
+ * cache (reserved, on demand with preemption, or behind SGLang's estimate
+ * with retraction), each step timed by engine_step_s; then the per-request
  * figures (TTFT, TPOT, e2e), throughput, goodput, batch and KV use, the
  * queue over time and the overload test.  Contract and model: sim.h.
  */

@@ -15,8 +15,9 @@
  *    default), and each replica is simulated on its own;
  *  - a replica runs one step at a time; between steps its scheduler admits
  *    waiting requests in arrival order (FIFO, head-of-line: the first that
- *    does not fit stops admission) while it runs fewer than max_num_seqs
- *    and its KV cache has blocks for the request's whole length;
+ *    does not fit stops admission; preempted requests go back to its head,
+ *    retracted ones to its tail) while it runs fewer than max_num_seqs
+ *    and its KV cache admits the request (kv_alloc, below);
  *  - the paged KV cache (16-token blocks) is given out by kv_alloc
  *    (engine_sim_kv): RESERVE, ceil((prompt + gen) / 16) blocks at
  *    admission, freed at completion (TensorRT-LLM's GUARANTEED_NO_EVICT

@@ -100,6 +100,12 @@ typedef struct replica {
 #define SIM_ALIGN 16
 #define SIM_MAX_SUSTAIN 50000
 
+/* The KV blocks of `tokens` tokens. */
+static long long blocks_for(long long tokens)
+{
+    return (tokens + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+}
+
 static size_t align_up(size_t n)
 {
     return (n + SIM_ALIGN - 1) / SIM_ALIGN * SIM_ALIGN;
@@ -175,7 +181,7 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
     if ((unsigned)c->sched >= ENGINE_SIM_SCHED_COUNT)
         return engine_errorf(err, "load: scheduler: unknown");
     if ((unsigned)c->kv_alloc >= ENGINE_SIM_KV_COUNT)
-        return engine_errorf(err, "load: kv_alloc: unknown (reserve or on-demand)");
+        return engine_errorf(err, "load: kv_alloc: unknown (reserve, on-demand or estimate)");
     if ((unsigned)c->closed_start >= ENGINE_SIM_START_COUNT)
         return engine_errorf(err, "load: closed_start: unknown (burst or steady)");
     if (!(c->ttft_slo_s >= 0 && isfinite(c->ttft_slo_s)) ||
@@ -230,7 +236,7 @@ int engine_sim_on_demand_batch(const engine_stepper *st, const engine_sim_config
 {
     if (c->kv_alloc == ENGINE_SIM_KV_RESERVE || !st)
         return 0;
-    long long per = ((long long)c->prompt + c->gen / 2 + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+    long long per = blocks_for((long long)c->prompt + c->gen / 2);
     long long b = per > 0 ? st->kv_blocks / per : 0;
     if (b > c->max_num_seqs)
         b = c->max_num_seqs;
@@ -347,11 +353,6 @@ static sreq *rq(const replica *p, int local)
 static int *qslot(const replica *p, long long i)
 {
     return &p->w->queue[i % p->w->n];
-}
-
-static long long blocks_for(long long tokens)
-{
-    return (tokens + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
 }
 
 static long long blocks_of(const sreq *q)
@@ -634,10 +635,10 @@ static int plan_prefill(replica *p, int decodes)
             p->qh--;
             if (on_demand(p))
                 p->grow -= admit_need(p, q, budget);
-            if (estimate(p))
-                p->est_off -= p->est_undo;
             else
                 p->blocks -= blocks_of(q);
+            if (estimate(p))
+                p->est_off -= p->est_undo;
             q->admit = p->admit_undo;
             break;
         }
@@ -1352,7 +1353,7 @@ int engine_sim_run(const engine_stepper *st, const engine_sim_config *cfg, void 
 
 int engine_sim_max_batch(const engine_stepper *st, const engine_sim_config *cfg)
 {
-    long long per = ((long long)cfg->prompt + cfg->gen + ENGINE_KV_BLOCK - 1) / ENGINE_KV_BLOCK;
+    long long per = blocks_for((long long)cfg->prompt + cfg->gen);
     long long b = st && per > 0 ? st->kv_blocks / per : 1;
     /* at the scenario's own lengths, engine_result's count (the workspace of
      * that many sequences counted too) */

@@ -98,8 +98,8 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
     double md = seqs < pp ? seqs : pp;
     mx.mb = md;
     mx.dec_pad = (engine_graph_padded_seqs(s, seqs / md, md) - seqs / md) * md;
-    eval_mix_pipe(c, &mx, engine_decode_graphs(s, st->plan, seqs / md, 1) ? EVAL_GRAPH : EVAL_EAGER, &sum,
-                  &worst);
+    int graphs = engine_decode_graphs(s, st->plan, seqs / md, 1);
+    eval_mix_pipe(c, &mx, graphs ? EVAL_GRAPH : EVAL_EAGER, &sum, &worst);
     double cycle = md * worst;
     double work = sum > cycle ? sum : cycle;
     return work + eval_host_exposed_s(s, seqs, work);

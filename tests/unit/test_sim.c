@@ -989,6 +989,23 @@ static void test_kv_on_demand_by_hand(void **state)
     fx_run(&f, &l);
     assert_int_equal(l.steps, 47);
     assert_near(l.duration_s, r.duration_s, 1e-3 * r.duration_s);
+    /* prefill first on demand (vLLM V0), two 512 + 64 requests, budget 600:
+     * B is admitted after A but does not join A's step (512 > the 88 left)
+     * and waits with nothing held; then B's prefill alone (A holds 32
+     * blocks), then 63 decode steps of both at past 512 holding 64 (and
+     * granted 2 more); the mean KV use weighs the held blocks by time */
+    engine_sim_request pf[2] = {{0, 512, 64}, {0, 512, 64}};
+    f.c.trace = pf;
+    f.c.exact = 1;
+    f.c.sched = ENGINE_SIM_PREFILL_FIRST;
+    f.c.max_batched_tokens = 600;
+    f.st.kv_blocks = 1000;
+    fx_run(&f, &r);
+    double p512 = step_with(&f.st, 1, 512, 0, 0), d63 = decodes_s(&f.st, 2, 512, 63);
+    assert_int_equal(r.preemptions, 0);
+    assert_int_equal(r.steps, 65);
+    assert_int_equal(r.kv_blocks_peak, 66);
+    assert_near(r.kv_use, (32 * p512 + 64 * d63) / 1000.0 / (2 * p512 + d63), 1e-12);
     /* the vLLM-like profile gives its cache out on demand by default */
     engine_framework fw = *engine_framework_generic_ref();
     fw.kv_alloc = ENGINE_SIM_KV_ON_DEMAND;

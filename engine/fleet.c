@@ -379,8 +379,8 @@ static void screen_disagg(const engine_fleet_request *q, const unit_fig *pre, in
             o.dplan.decode = dd->plan;
             engine_scenario s;
             engine_fleet_pool_scenario(q, &o, 1, p->plan, &s);
-            double t = engine_disagg_transfer_s(&s, o.dplan, s.prompt, NULL, NULL);
-            o.transfer_exposed_s = engine_disagg_exposed_s(t, p->P, s.model->layers);
+            o.transfer_s = engine_disagg_transfer_s(&s, o.dplan, s.prompt, NULL, NULL);
+            o.transfer_exposed_s = engine_disagg_exposed_s(o.transfer_s, p->P, s.model->layers);
             if (p->P + o.transfer_exposed_s > q->ttft_slo_s)
                 continue;
             double xd = gen1 > 0 ? q->rate * gen1 * dd->itl / dd->B : 1;

@@ -124,6 +124,7 @@ typedef struct engine_fleet_option {
     double prefill_s;         /* P: one prompt alone */
     double itl_s;             /* the decode step at max_num_seqs */
     double screen_rate;       /* requests/s the screen expects the GPUs to serve */
+    double transfer_s;         /* xPyD: the whole KV transfer of one prompt */
     double transfer_exposed_s; /* xPyD: what the KV transfer adds to TTFT */
     int screen_gpus;          /* GPUs before any bump */
     int floor_gpus;           /* GPUs of the screen's floor: decode steps alone

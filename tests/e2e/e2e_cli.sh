@@ -1335,6 +1335,12 @@ expect_out '^		"dropped":	0$'
 run recommend --model llama-3-70b --gpu h100-sxm --prompt 4096 --rate 4 --ttft-ms 1500 --itl-ms 30 --framework vllm --json
 expect_rc 0
 expect_out '^	"kind":	"disaggregated",$'
+# the KV of 4096 tokens (80 layers x 8 KV heads x 128 x 2 x 2 B = 320 KiB a
+# token, 1.34 GB) leaves the TP2 prefill replica as 2 streams of 671 MB
+# over NVLink 4 (1.93 ms), layer by layer under a 443 ms prefill: TTFT
+# waits for the last layer's share only, 1.93 ms / 80 = 24.1 us
+expect_out '^		"transfer_s":	0.00193,$'
+expect_out '^		"transfer_exposed_s":	2.4125e-05$'
 expect_out '^	"launch_prefill":	\{$'
 # xPyD launch lines carry each framework's disaggregation form
 expect_out '^		"vllm":	"vllm serve .* --kv-transfer-config .*NixlConnector.*# xPyD prefill server'

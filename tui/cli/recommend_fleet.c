@@ -157,7 +157,7 @@ static void warnings_json(cJSON *j, const engine_fleet_option *o)
 static void why_lines(const engine_fleet_request *q, const engine_fleet_result *r,
                       double wall_s)
 {
-    char a[32], b[32], c[32], nm[256];
+    char a[32], b[32], c[32], tr[32], nm[256];
     const engine_fleet_option *o = r->have_choice ? &r->chosen : &r->closest;
     printf("why:\n");
     printf("  - searched %d replica units over the allowed dtypes%s: %d candidates passed the "
@@ -177,9 +177,10 @@ static void why_lines(const engine_fleet_request *q, const engine_fleet_result *
         return;
     }
     if (o->disagg)
-        printf("  - a prefill replica computes a %d-token prompt in %s, its KV transfer adds %s "
-               "to TTFT; a decode replica at %d sequences steps in %s (target %s)\n",
-               q->base.prompt, fs(o->prefill_s, a, sizeof a),
+        printf("  - a prefill replica computes a %d-token prompt in %s; its KV transfer takes %s, "
+               "sent layer by layer under the prefill, and adds %s to TTFT; a decode replica "
+               "at %d sequences steps in %s (target %s)\n",
+               q->base.prompt, fs(o->prefill_s, a, sizeof a), fs(o->transfer_s, tr, sizeof tr),
                fs(o->transfer_exposed_s, b, sizeof b), o->max_num_seqs,
                fs(o->itl_s, c, sizeof c), fs(q->tpot_slo_s, nm, sizeof nm));
     else
@@ -327,6 +328,7 @@ static cJSON *option_json(const engine_fleet_option *o)
         cJSON_AddNumberToObject(d, "prefill_replicas", o->dplan.prefill.dp);
         cJSON_AddNumberToObject(d, "decode_replicas", o->dplan.decode.dp);
         cJSON_AddStringToObject(d, "prefill_dtype", engine_dtype_name(o->prefill_dtype));
+        cli_json_add_number(d, "transfer_s", o->transfer_s);
         cli_json_add_number(d, "transfer_exposed_s", o->transfer_exposed_s);
     } else {
         cJSON_AddItemToObject(j, "plan", out_plan_json(&o->plan));

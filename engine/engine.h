@@ -101,6 +101,23 @@ typedef enum engine_fw_version {
     ENGINE_FWV_COUNT
 } engine_fw_version;
 
+/* SGLang's default mem_fraction_static (server_args.py
+ * _handle_gpu_memory_settings, from sgl-project/sglang#10975, SGLang >=
+ * 0.5.3): (M - R) / M of the GPU's memory M in MiB, rounded to 3 places,
+ * where R = base_mib + chunk_token_mib x max(chunked_prefill_size, 2048) +
+ * graph_seq_mib x cuda_graph_max_bs + group_mib x tp x pp / 8
+ * [+ dp_attn_mib x cuda_graph_max_bs x dp, + dp_attn_big_mib x the same
+ * above 300 captured sequences, under attention data-parallel]
+ * [+ piecewise_mib a captured prefill size, with prefill graphs], at least
+ * floor_mib on a GPU above floor_above_gib, then + eagle_mib (EAGLE, MTP)
+ * or draft_mib (a separate draft model) with speculative decoding
+ * (engine_plan_usable_fraction).  base_mib 0: no such rule (mem_fraction). */
+typedef struct engine_mem_reserve {
+    double base_mib, chunk_token_mib, graph_seq_mib, group_mib;
+    double dp_attn_mib, dp_attn_big_mib, piecewise_mib;
+    double floor_mib, floor_above_gib, eagle_mib, draft_mib;
+} engine_mem_reserve;
+
 /* One generation's host work per step (engine_framework.host_loop). */
 typedef struct engine_host_loop {
     int set;                  /* 1: the profile states it; 0: its step_s/seq_step_s */
@@ -483,6 +500,7 @@ typedef struct engine_framework {
                                * residual add + RMSNorm after it (one kernel) */
     engine_mem_rule mem_rule;
     double mem_fraction;      /* of the total (TOTAL) or of the free memory (FREE) */
+    engine_mem_reserve reserve; /* a fraction by plan instead (SGLang) */
     double runtime_bytes;     /* CUDA context, NCCL and library workspaces */
     /* Serving limits of the load simulation (sim.h). */
     int max_num_seqs;         /* running requests a replica batches (vLLM
@@ -872,6 +890,8 @@ typedef struct engine_memory {
     double activation_bytes;  /* per GPU prefill workspace */
     double overhead_bytes;    /* runtime overhead */
     double per_gpu_bytes;     /* sum of the above */
+    double usable_fraction;   /* the memory fraction of the plan (the scenario's,
+                               * else the framework's rule) */
     double capacity_bytes;    /* what the framework's rule lets the above use:
                                * TOTAL: vram * fraction; FREE: the non-KV terms
                                * plus fraction * (vram - non-KV terms) */
@@ -1124,6 +1144,11 @@ int engine_context_limit(const engine_scenario *s);
 /* The memory fraction a scenario runs with: its own, else its framework's
  * (the generic one's 0.9 without a framework). */
 double engine_scenario_usable_fraction(const engine_scenario *s);
+/* The memory fraction a plan runs at: the scenario's when set, else its
+ * framework's rule for that plan (SGLang's reserve depends on the plan's
+ * TP x PP, attention data-parallel, the GPU's memory and its limits);
+ * engine_scenario_usable_fraction is the rule at one GPU. */
+double engine_plan_usable_fraction(const engine_scenario *s, engine_plan p);
 /* 1 when decode steps replay a CUDA graph: the scenario's choice, else its
  * framework's (the generic one's without a framework). */
 int engine_scenario_cuda_graphs(const engine_scenario *s);

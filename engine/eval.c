@@ -521,9 +521,60 @@ int engine_context_limit(const engine_scenario *s)
 
 double engine_scenario_usable_fraction(const engine_scenario *s)
 {
+    return engine_plan_usable_fraction(s, (engine_plan){1, 1, 1, 1});
+}
+
+static int serve_defaults(const engine_scenario *s, const engine_framework *f);
+static double graph_capture_cap(const engine_scenario *s, const engine_framework *fw, int tp,
+                                double *per);
+
+/* Piecewise prefill graph sizes up to `max` tokens (SGLang's
+ * _generate_piecewise_cuda_graph_tokens: 4..32 by 4, 48..256 by 16,
+ * 288..512 by 32, 576..1024 by 64, 1280..4096 by 256, then by 512). */
+static int piecewise_sizes(int max)
+{
+    static const int from[] = {4, 48, 288, 576, 1280, 4608}, to[] = {32, 256, 512, 1024, 4096, 1 << 30},
+                     by[] = {4, 16, 32, 64, 256, 512};
+    int n = 0;
+    for (int i = 0; i < 6; i++)
+        for (int v = from[i]; v <= to[i] && v <= max; v += by[i])
+            n++;
+    return n;
+}
+
+double engine_plan_usable_fraction(const engine_scenario *s, engine_plan p)
+{
     if (s->usable_fraction > 0)
         return s->usable_fraction;
-    return (s->framework ? s->framework : engine_framework_generic_ref())->mem_fraction;
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    const engine_mem_reserve *r = &fw->reserve;
+    double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : 0);
+    if (!(r->base_mib > 0) || !(vram > 0))
+        return fw->mem_fraction;
+    double m = vram / 1048576.0;
+    /* SGLang's tp_size: the EP group under attention data-parallel */
+    int moe = s->model && s->model->experts > 0;
+    int dp_attn = moe && p.ep > p.tp && p.tp > 0;
+    int tp = dp_attn ? p.ep : p.tp;
+    double per;
+    double bs = graph_capture_cap(s, fw, tp, &per);
+    int chunk = engine_scenario_max_num_tokens(s);
+    double res = r->base_mib + r->chunk_token_mib * (chunk > 2048 ? chunk : 2048) +
+                 r->graph_seq_mib * bs + r->group_mib * tp * (p.pp > 0 ? p.pp : 1) / 8.0;
+    if (dp_attn) {
+        double dp = (double)p.ep / p.tp;
+        res += r->dp_attn_mib * bs * dp + (bs > 300 ? r->dp_attn_big_mib * bs * dp : 0);
+    }
+    if (engine_scenario_prefill_graphs(s))
+        res += r->piecewise_mib * piecewise_sizes(engine_prefill_graph_tokens(fw, s->model));
+    if (m > r->floor_above_gib * 1024 && res < r->floor_mib)
+        res = r->floor_mib;
+    if (s->spec_method == ENGINE_SPEC_DRAFT)
+        res += r->draft_mib;
+    else if (s->spec_method != ENGINE_SPEC_NONE)
+        res += r->eagle_mib;
+    double f = round((m - res) / m * 1000) / 1000;
+    return f > 0.01 ? (f < 1 ? f : 1) : 0.01;
 }
 
 /* A scenario's on/off override (ENGINE_GRAPHS_ON / _OFF), else the
@@ -543,25 +594,36 @@ int engine_scenario_cuda_graphs(const engine_scenario *s)
                        (s->framework ? s->framework : engine_framework_generic_ref())->cuda_graphs);
 }
 
-static int serve_defaults(const engine_scenario *s, const engine_framework *f);
-
-int engine_decode_graphs(const engine_scenario *s, engine_plan p, double seqs, double t)
+/* The profile's largest captured decode batch for a plan of TP tp (the
+ * generation's when --framework-version states one), before the limits by
+ * max_num_seqs and max_num_tokens; *per: its graph_capture_seqs; 0: no
+ * limit. */
+static double graph_capture_cap(const engine_scenario *s, const engine_framework *fw, int tp,
+                                double *per)
 {
-    int tp = p.tp;
-    if (p.ep > p.tp && p.tp > 0) /* attention data-parallel: each rank's own batch */
-        seqs /= (double)p.ep / p.tp;
-    if (!engine_scenario_cuda_graphs(s))
-        return 0;
-    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
     unsigned v = (unsigned)s->framework_version;
     int gen = v > ENGINE_FWV_DEFAULT && v < ENGINE_FWV_COUNT && fw->host_loop[v].set &&
               fw->host_loop[v].graph_capture_max > 0;
     double cap = gen ? fw->host_loop[v].graph_capture_max : fw->graph_capture_max;
-    double per = gen ? fw->host_loop[v].graph_capture_seqs : fw->graph_capture_seqs;
+    *per = gen ? fw->host_loop[v].graph_capture_seqs : fw->graph_capture_seqs;
+    if (cap > 0 && !gen && fw->graph_capture_small_tp > 0 && tp < 4 && serve_defaults(s, fw) == 1)
+        cap = fw->graph_capture_small_tp; /* SGLang below its large GPUs, TP < 4 */
+    return cap > 0 ? cap : 0;
+}
+
+int engine_decode_graphs(const engine_scenario *s, engine_plan p, double seqs, double t)
+{
+    int tp = p.tp;
+    if (p.ep > p.tp && p.tp > 0) { /* attention data-parallel: each rank's own batch */
+        seqs /= (double)p.ep / p.tp;
+        tp = p.ep; /* SGLang's tp_size (--tp) is then the EP group */
+    }
+    if (!engine_scenario_cuda_graphs(s))
+        return 0;
+    const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
+    double per, cap = graph_capture_cap(s, fw, tp, &per);
     if (!(cap > 0))
         return 1; /* no limit stated: a graph for every batch */
-    if (!gen && fw->graph_capture_small_tp > 0 && tp < 4 && serve_defaults(s, fw) == 1)
-        cap = fw->graph_capture_small_tp; /* SGLang below its large GPUs, TP < 4 */
     if (per > 0 && per * engine_max_num_seqs(s) * t < cap)
         cap = per * engine_max_num_seqs(s) * t;
     if (engine_scenario_max_num_tokens(s) < cap)
@@ -1062,7 +1124,8 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     mem->per_gpu_bytes =
         mem->weights_bytes + mem->kv_bytes + mem->activation_bytes + mem->overhead_bytes;
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
-    double frac = engine_scenario_usable_fraction(s);
+    double frac = engine_plan_usable_fraction(s, p);
+    mem->usable_fraction = frac;
     double fixed = mem->weights_bytes + mem->activation_bytes + mem->overhead_bytes;
     if (c->fw->mem_rule == ENGINE_MEM_FREE) {
         double free_b = vram - fixed;
@@ -2134,7 +2197,13 @@ static void eval_ctx(const plan_ctx *c, engine_result *out, ideal_memo *memo)
     engine_plan plan = c->p;
     memory_compute(c, &out->mem);
     out->fits = out->mem.fits && s->batch <= out->max_concurrency;
-    if (!out->mem.fits)
+    if (!out->mem.fits && !(s->usable_fraction > 0) && c->fw->reserve.base_mib > 0)
+        snprintf(out->reason, sizeof out->reason,
+                 "needs %.1f GB per GPU, capacity %.1f GB at %.12s's default fraction %.3g "
+                 "(--mem-fraction)",
+                 out->mem.per_gpu_bytes / 1e9, out->mem.capacity_bytes / 1e9,
+                 c->fw->display[0] ? c->fw->display : c->fw->name, out->mem.usable_fraction);
+    else if (!out->mem.fits)
         snprintf(out->reason, sizeof out->reason,
                  "needs %.1f GB per GPU, capacity %.1f GB", out->mem.per_gpu_bytes / 1e9,
                  out->mem.capacity_bytes / 1e9);

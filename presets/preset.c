@@ -250,6 +250,20 @@ static const field_spec host_loop_fields[] = {
     { "v0.6", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_v06, N_OF(host_loop_v06), NULL },
     { "v1", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, host_loop_v1, N_OF(host_loop_v1), NULL },
 };
+/* memory_reserve: SGLang's mem_fraction_static rule (engine_mem_reserve). */
+static const field_spec reserve_fields[] = {
+    FN("base_mib", 1, FR_POS, 1e7, 1, reserve.base_mib),
+    FN("chunk_token_mib", 1, FR_NONNEG, 1e3, 1, reserve.chunk_token_mib),
+    FN("graph_seq_mib", 1, FR_NONNEG, 1e3, 1, reserve.graph_seq_mib),
+    FN("group_mib", 1, FR_NONNEG, 1e7, 1, reserve.group_mib),
+    FN("dp_attn_mib", 0, FR_NONNEG, 1e3, 1, reserve.dp_attn_mib),
+    FN("dp_attn_big_mib", 0, FR_NONNEG, 1e3, 1, reserve.dp_attn_big_mib),
+    FN("piecewise_mib", 0, FR_NONNEG, 1e4, 1, reserve.piecewise_mib),
+    FN("floor_mib", 0, FR_NONNEG, 1e7, 1, reserve.floor_mib),
+    FN("floor_above_gib", 0, FR_NONNEG, 1e6, 1, reserve.floor_above_gib),
+    FN("eagle_mib", 0, FR_NONNEG, 1e7, 1, reserve.eagle_mib),
+    FN("draft_mib", 0, FR_NONNEG, 1e7, 1, reserve.draft_mib),
+};
 static const field_spec framework_fields[] = {
     STR(engine_framework, "display", 0, display),
     STR(engine_framework, "source", 1, source),
@@ -274,6 +288,7 @@ static const field_spec framework_fields[] = {
     ENUM(engine_framework, "memory_rule", 1, mem_rule, MEM_RULE_CHOICES, N_OF(MEM_RULE_CHOICES)),
     FN("memory_fraction", 1, FR_FRAC, 1, 1, mem_fraction),
     FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),
+    { "memory_reserve", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, reserve_fields, N_OF(reserve_fields), NULL },
     { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
     FN("large_gpu_gib", 0, FR_NONNEG, 1e6, 1, large_gpu_gib),
     STR(engine_framework, "large_gpu_exclude", 0, large_gpu_exclude),

@@ -77,6 +77,12 @@ void val_disagg_run_case(const preset_db *db, int i, val_disagg_result *out)
     s.tbo = d->tbo ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_OFF;
     s.a2a = d->a2a;
     s.redundant_experts = d->redundant_experts;
+    /* Every pool here ran SGLang before 0.5.3 (May and September 2025), whose
+     * default memory fraction is not the memory_reserve rule of sglang#10975
+     * (under attention data-parallel at EP 32-72 that rule reserves more than
+     * the GPU): the fraction these rows were first evaluated at, the SGLang
+     * profile's earlier constant, keeps them where they were. */
+    s.usable_fraction = 0.874;
     engine_framework fw = *s.framework; /* a prefill step batches the row's prompts */
     if (d->pool == VAL_POOL_PREFILL) {
         fw.max_num_tokens = d->batch * d->prompt;

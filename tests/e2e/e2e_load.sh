@@ -223,10 +223,21 @@ expect_rc 0
 expect_out '"kv_alloc":[[:space:]]*"reserve"'
 expect_out '"preemptions":[[:space:]]*0$'
 expect_out '"max":[[:space:]]*6,'
+# SGLang's default fraction for TP2 on an H100 (sglang#10975): R = 512 +
+# 1.5 x 8192 + 2 x 256 + 1024 x 2 / 8 = 13568 MiB of 81558, 0.834: 71.3 GB
+# leaves 65 MB beside 70.6 GB of weights, 103 MB of activations and 500 MB
+# of runtime, 25 blocks of 16 tokens at 160 KiB a token a GPU: no request
+# of 4000 tokens fits (SGLang itself stops with 'Not enough memory' there)
 run load $kvb --framework sglang
 expect_rc 0
+expect_out 'KV cache 25 blocks of 16 tokens per replica, given out on demand behind an estimate'
+expect_out '60 larger than the KV cache'
+# with the older releases' fraction, 0.874, 1100 blocks: the estimate
+# admits more than fit and retracts
+run load $kvb --framework sglang --mem-fraction 0.874
+expect_rc 0
 expect_out 'KV cache 1100 blocks of 16 tokens per replica, given out on demand behind an estimate'
-expect_out '^  KV cache .*; [0-9]+ retractions$'
+expect_out '^  KV cache .*; [1-9][0-9]* retractions$'
 run load $kvb --framework vllm
 expect_out '^  KV cache .*; [1-9][0-9]* preemptions$'
 run load $base --kv-alloc lazy

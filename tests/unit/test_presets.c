@@ -2592,6 +2592,81 @@ static void test_bad_host_loop(void **state)
  * SGLang cuda_graph_max_bs by GPU and TP (server_args.py); a larger step
  * runs without graphs.  TensorRT-LLM's profile states no limit.  And each
  * profile's KV policy. */
+/* SGLang's mem_fraction_static by plan (sglang#10975, server_args.py
+ * _handle_gpu_memory_settings), worked by hand in MiB: H100 80GB, M =
+ * 85.52e9 / 2^20 = 81558; TP1: R = 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 =
+ * 13440, (81558 - 13440) / 81558 = 0.8352 -> 0.835 (SGLang 0.5.x logs
+ * mem_fraction_static=0.835 on one H100); TP8: 512 + 12288 + 2 x 512 + 1024
+ * = 14848 -> 0.818; TP2 x PP2: 512 + 12288 + 512 + 512 = 13824 -> 0.831;
+ * H200 (M = 150.75e9 / 2^20 = 143766), DeepSeek EP8 over 8 attention ranks
+ * (--tp 8 --dp 8 --enable-dp-attention): 14848 + 512 x 8 x 3 + 512 x 8 x 1.5
+ * = 33280 -> 0.769; an EAGLE draft adds 2048 (H100 TP1: 0.810), a draft
+ * model 6144 (0.760); piecewise prefill graphs 8 a captured size, 58 up to
+ * 8192 tokens (4..32 by 4: 8, 48..256 by 16: 14, 288..512 by 32: 8,
+ * 576..1024 by 64: 8, 1280..4096 by 256: 12, 4608..8192 by 512: 8), 464:
+ * 0.830; the 10240 floor above 60 GiB with no chunk term: 512 + 512 + 128 =
+ * 1152 -> 10240: 0.874.  --mem-fraction wins; other frameworks keep their
+ * constant. */
+static void test_sglang_memory_reserve(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    const engine_framework *sg = preset_find_framework(db, "sglang");
+    assert_non_null(sg);
+    engine_scenario sc;
+    engine_scenario_defaults(&sc);
+    sc.framework = sg;
+    sc.gpu = preset_find_gpu(db, "h100-sxm");
+    sc.model = preset_find_model(db, "llama-3.1-8b");
+    assert_non_null(sc.gpu);
+    assert_non_null(sc.model);
+    const engine_plan one = {1, 1, 1, 1}, tp8 = {8, 1, 1, 1}, tp2pp2 = {2, 2, 1, 1};
+    assert_close(engine_plan_usable_fraction(&sc, one), 0.835, 1e-9);
+    assert_close(engine_scenario_usable_fraction(&sc), 0.835, 1e-9);
+    assert_close(engine_plan_usable_fraction(&sc, tp8), 0.818, 1e-9);
+    assert_close(engine_plan_usable_fraction(&sc, tp2pp2), 0.831, 1e-9);
+    sc.spec_method = ENGINE_SPEC_EAGLE;
+    assert_close(engine_plan_usable_fraction(&sc, one), 0.810, 1e-9);
+    sc.spec_method = ENGINE_SPEC_DRAFT;
+    assert_close(engine_plan_usable_fraction(&sc, one), 0.760, 1e-9);
+    sc.spec_method = ENGINE_SPEC_NONE;
+    sc.prefill_graphs = ENGINE_GRAPHS_ON;
+    assert_close(engine_plan_usable_fraction(&sc, one), 0.830, 1e-9);
+    sc.prefill_graphs = ENGINE_GRAPHS_DEFAULT;
+    engine_framework nochunk = *sg;
+    nochunk.reserve.chunk_token_mib = 0;
+    sc.framework = &nochunk;
+    assert_close(engine_plan_usable_fraction(&sc, one), 0.874, 1e-9);
+    sc.framework = sg;
+    sc.gpu = preset_find_gpu(db, "h200");
+    sc.model = preset_find_model(db, "deepseek-r1");
+    assert_non_null(sc.gpu);
+    assert_non_null(sc.model);
+    assert_close(engine_plan_usable_fraction(&sc, (engine_plan){1, 1, 8, 8}), 0.769,
+                        1e-12);
+    sc.usable_fraction = 0.7;
+    assert_close(engine_plan_usable_fraction(&sc, tp8), 0.7, 1e-9);
+    sc.usable_fraction = 0;
+    sc.framework = preset_find_framework(db, "vllm");
+    assert_close(engine_plan_usable_fraction(&sc, tp8), 0.9, 1e-9);
+    /* the memory result carries the plan's fraction */
+    sc.framework = sg;
+    sc.gpu = preset_find_gpu(db, "h100-sxm");
+    sc.model = preset_find_model(db, "llama-3.1-70b");
+    sc.intra = preset_find_link(db, "nvlink4");
+    sc.gpus = 8;
+    sc.prompt = 1024;
+    sc.gen = 256;
+    sc.batch = 1;
+    engine_error err;
+    engine_result r;
+    if (engine_evaluate(&sc, tp8, &r, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_close(r.mem.usable_fraction, 0.818, 1e-9);
+    assert_close(r.mem.capacity_bytes, 0.818 * 85.52e9, 1);
+    preset_db_free(db);
+}
+
 static void test_graph_capture_and_kv_policy(void **state)
 {
     (void)state;
@@ -2628,7 +2703,8 @@ static void test_graph_capture_and_kv_policy(void **state)
     sc.cuda_graphs = ENGINE_GRAPHS_DEFAULT;
     assert_int_equal(vl->kv_alloc, ENGINE_SIM_KV_ON_DEMAND);
     /* SGLang's cuda_graph_max_bs: 256 below TP 4 and 512 from it under 160
-     * GiB (H100), 512 on B200; attention data-parallel ranks count their own */
+     * GiB (H100), 512 on B200; attention data-parallel ranks count their own
+     * batch against it, the tier set by --tp, the EP group (8: 512) */
     sc.framework = preset_find_framework(db, "sglang");
     assert_non_null(sc.framework);
     assert_int_equal(sc.framework->kv_alloc, ENGINE_SIM_KV_ESTIMATE);
@@ -2637,8 +2713,8 @@ static void test_graph_capture_and_kv_policy(void **state)
     const engine_plan tp4 = {4, 1, 1, 1}, dep8 = {1, 1, 1, 8};
     assert_true(engine_decode_graphs(&sc, tp4, 512, 1));
     assert_false(engine_decode_graphs(&sc, tp4, 513, 1));
-    assert_true(engine_decode_graphs(&sc, dep8, 2048, 1));  /* 256 a rank */
-    assert_false(engine_decode_graphs(&sc, dep8, 2056, 1)); /* 257 */
+    assert_true(engine_decode_graphs(&sc, dep8, 4096, 1));  /* 512 a rank */
+    assert_false(engine_decode_graphs(&sc, dep8, 4104, 1)); /* 513 */
     sc.gpu = preset_find_gpu(db, "b200");
     assert_true(engine_decode_graphs(&sc, one, 512, 1));
     assert_false(engine_decode_graphs(&sc, one, 513, 1));
@@ -2663,6 +2739,7 @@ int main(void)
         cmocka_unit_test(test_vllm_host_loop_by_generation),
         cmocka_unit_test(test_serve_defaults_by_gpu),
         cmocka_unit_test(test_graph_capture_and_kv_policy),
+        cmocka_unit_test(test_sglang_memory_reserve),
         cmocka_unit_test(test_trtllm_host_cost_bound),
         cmocka_unit_test(test_bad_host_loop),
         cmocka_unit_test(test_each_shipped_file_loads_alone),

@@ -207,7 +207,7 @@ static void print_capacity(const engine_scenario *s, const engine_result *r)
 /* Memory per GPU, term by term, against what the framework's rule leaves. */
 static void print_memory(const engine_scenario *s, const engine_result *r)
 {
-    char a[64], b[64], c[64], note[256];
+    char a[64], b[64], c[64], fr[16], note[256];
     printf("\nmemory per GPU\n");
     row("weights", fmt_bytes(r->mem.weights_bytes, a, sizeof a), "largest pipeline stage");
     if (r->spec.on)
@@ -241,15 +241,15 @@ static void print_memory(const engine_scenario *s, const engine_result *r)
         "CUDA context, allocator");
     double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
     const engine_framework *fw = s->framework;
-    double frac = engine_scenario_usable_fraction(s);
+    double frac = r->mem.usable_fraction;
     if (fw && fw->mem_rule == ENGINE_MEM_FREE)
         snprintf(note, sizeof note, "of %s usable (KV: %.2f of what %s leaves free)",
                  fmt_bytes(r->mem.capacity_bytes, b, sizeof b), frac,
                  fmt_bytes(vram, c, sizeof c));
     else
-        snprintf(note, sizeof note, "of %s usable (%s x %.2f)",
+        snprintf(note, sizeof note, "of %s usable (%s x %s)",
                  fmt_bytes(r->mem.capacity_bytes, b, sizeof b),
-                 fmt_bytes(vram, c, sizeof c), frac);
+                 fmt_bytes(vram, c, sizeof c), fmt_fraction(frac, fr, sizeof fr));
     row("total", fmt_bytes(r->mem.per_gpu_bytes, a, sizeof a), note);
     print_capacity(s, r);
 }

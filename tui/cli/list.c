@@ -361,6 +361,23 @@ static cJSON *framework_json(const engine_framework *f)
     cli_json_add_number(o, "custom_allreduce_s", f->custom_ar_s);
     cJSON_AddStringToObject(o, "memory_rule", engine_mem_rule_name(f->mem_rule));
     cli_json_add_number(o, "memory_fraction", f->mem_fraction);
+    if (f->reserve.base_mib > 0) {
+        const engine_mem_reserve *r = &f->reserve;
+        cJSON *m = cJSON_AddObjectToObject(o, "memory_reserve");
+        cli_json_add_number(m, "base_mib", r->base_mib);
+        cli_json_add_number(m, "chunk_token_mib", r->chunk_token_mib);
+        cli_json_add_number(m, "graph_seq_mib", r->graph_seq_mib);
+        cli_json_add_number(m, "group_mib", r->group_mib);
+        cli_json_add_number(m, "dp_attn_mib", r->dp_attn_mib);
+        cli_json_add_number(m, "dp_attn_big_mib", r->dp_attn_big_mib);
+        cli_json_add_number(m, "piecewise_mib", r->piecewise_mib);
+        cli_json_add_number(m, "floor_mib", r->floor_mib);
+        cli_json_add_number(m, "floor_above_gib", r->floor_above_gib);
+        cli_json_add_number(m, "eagle_mib", r->eagle_mib);
+        cli_json_add_number(m, "draft_mib", r->draft_mib);
+    } else {
+        cJSON_AddNullToObject(o, "memory_reserve");
+    }
     cli_json_add_number(o, "runtime_bytes", f->runtime_bytes);
     cJSON_AddStringToObject(o, "source", f->source);
     return o;
@@ -388,9 +405,13 @@ static int list_frameworks(const preset_db *db, int json)
                      fmt_seconds(f->custom_ar_s, NULL, lat, sizeof lat));
         else
             snprintf(ar, sizeof ar, "-");
-        snprintf(mem, sizeof mem, "%.3g of %s, %s runtime", f->mem_fraction,
-                 f->mem_rule == ENGINE_MEM_FREE ? "free" : "total",
-                 fmt_bytes(f->runtime_bytes, rt, sizeof rt));
+        if (f->reserve.base_mib > 0) /* SGLang: a reserve by plan and GPU */
+            snprintf(mem, sizeof mem, "total less a reserve by plan, %s runtime",
+                     fmt_bytes(f->runtime_bytes, rt, sizeof rt));
+        else
+            snprintf(mem, sizeof mem, "%.3g of %s, %s runtime", f->mem_fraction,
+                     f->mem_rule == ENGINE_MEM_FREE ? "free" : "total",
+                     fmt_bytes(f->runtime_bytes, rt, sizeof rt));
         printf("%-10s ", f->name);
         out_put_col(stdout, f->display, 16);
         printf(" %6s ", f->cuda_graphs ? "yes" : "no");

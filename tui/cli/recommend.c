@@ -213,9 +213,9 @@ static void print_fit(const recommend_request *q, const recommend_result *r,
            fb(f->weights_bytes, a1, sizeof a1), fb(f->kv_bytes, a2, sizeof a2), f->concurrency,
            f->context_tokens, fb(f->activation_bytes, a3, sizeof a3),
            fb(f->overhead_bytes, a4, sizeof a4));
-    printf("    = %s %s %s usable (%s x %.2f)\n", fb(f->per_gpu_bytes, a1, sizeof a1),
+    printf("    = %s %s %s usable (%s x %s)\n", fb(f->per_gpu_bytes, a1, sizeof a1),
            st->verdict == REC_PASS ? "<=" : ">", fb(f->capacity_bytes, a2, sizeof a2),
-           fb(f->vram_bytes, a3, sizeof a3), f->usable_fraction);
+           fb(f->vram_bytes, a3, sizeof a3), fmt_fraction(f->usable_fraction, a4, sizeof a4));
     if (st->verdict == REC_PASS)
         printf("    room for the KV cache: %s (more concurrent sequences)\n",
                fb(f->kv_room_bytes, a1, sizeof a1));
@@ -677,8 +677,9 @@ static void print_answer(const recommend_request *q, const recommend_result *r)
 static const char *const NOTES[] = {
     "GB = 1e9 bytes. Seed 002's memory table uses GiB (2^30 bytes): 70B at FP16 is 130.4 GiB = "
     "140 GB, 405B is 754.4 GiB = 810 GB.",
-    "Usable memory is VRAM x usable fraction (0.90, like vLLM's gpu_memory_utilization) minus the "
-    "runtime overhead (2 GB) and the prefill workspace. Seed 004 counts the whole 80 GB (\"60 GB "
+    "Usable memory is VRAM x the framework's usable fraction (0.90 for the generic engine and "
+    "vLLM's gpu_memory_utilization, SGLang's by plan, TensorRT-LLM's of what the weights leave "
+    "free) minus the runtime overhead (generic 2 GB) and the prefill workspace. Seed 004 counts the whole 80 GB (\"60 GB "
     "for KV\" in example A) and budgets 80 - 4 - 10 = 66 GB per GPU in example B; here the KV "
     "term is that of the requested concurrency (example B gives n_fit = 3 either way).",
     "The decode floor uses peak HBM bandwidth, as seed 004 does; the engine's ITL adds achievable "

@@ -123,6 +123,12 @@ char *fmt_percent(double f, char *buf, size_t len)
     return buf;
 }
 
+char *fmt_fraction(double f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*f", fabs(f * 100 - round(f * 100)) > 1e-9 ? 3 : 2, f);
+    return buf;
+}
+
 char *fmt_usd(double v, char *buf, size_t len)
 {
     if (!isfinite(v) || v <= 0)

@@ -55,6 +55,9 @@ char *fmt_tokens_per_s(double v, char *buf, size_t len);
 /* A fraction as percent: 0.636 -> "63.6%", 1.0 -> "100%" (no decimal from
  * 99.95% up). */
 char *fmt_percent(double f, char *buf, size_t len);
+/* A memory fraction as a factor: "0.90" with two places, "0.835" where
+ * the framework's rule gives a third (SGLang's). */
+char *fmt_fraction(double f, char *buf, size_t len);
 /* US dollars: "$0.0042" below one cent, "$0.42", "$12.30", "$121" from
  * $100 up; "-" when v <= 0 (no price) or not finite. */
 char *fmt_usd(double v, char *buf, size_t len);

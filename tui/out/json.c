@@ -120,6 +120,7 @@ static void add_memory(cJSON *o, const engine_result *r)
         add_opt(mem, "activation_bytes", r->mem.activation_bytes, mem_ok);
         add_opt(mem, "overhead_bytes", r->mem.overhead_bytes, mem_ok);
         add_opt(mem, "per_gpu_bytes", r->mem.per_gpu_bytes, mem_ok);
+        add_opt(mem, "usable_fraction", r->mem.usable_fraction, mem_ok);
         add_opt(mem, "capacity_bytes", r->mem.capacity_bytes, mem_ok);
         add_opt(mem, "kv_capacity_bytes", r->mem.kv_capacity_bytes, mem_ok);
         if (r->spec.on) { /* only with speculation: the JSON without stays as it was */

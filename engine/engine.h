@@ -75,6 +75,18 @@ typedef enum engine_a2a {
 } engine_a2a;
 #define ENGINE_DEEPEP_LL_TOKENS 256
 
+/* Which kernel runs FP4 weights on 16-bit math (W4A16: MXFP4 on Hopper;
+ * engine_scenario.w4a16_kernel): the Triton MoE (TensorRT-LLM's Triton
+ * backend, vLLM's triton_kernels, the default) the GPU's eta_compute_w4a16
+ * was measured on, or Marlin (vLLM VLLM_MXFP4_USE_MARLIN=1, SGLang's
+ * marlin backend): issue-bound at its own compute ceiling
+ * (eta_compute_w4a16_marlin), its weight stream at the GPU's eta_memory. */
+typedef enum engine_w4a16 {
+    ENGINE_W4A16_TRITON = 0,
+    ENGINE_W4A16_MARLIN,
+    ENGINE_W4A16_COUNT
+} engine_w4a16;
+
 /* What the sampler does with each step's logits (engine_scenario.sampling;
  * README "The model", framework profiles). */
 typedef enum engine_sampling {
@@ -294,6 +306,8 @@ typedef struct engine_gpu {
     double eta_compute_w4a16;              /* FP4 weights dequantized to 16-bit math (no FP4
                                             * tensor cores: MXFP4 MoE on Hopper); 0 = eta_compute */
     double eta_memory_w4a16;               /* the same for their weight stream; 0 = eta_memory */
+    double eta_compute_w4a16_marlin;       /* the same on Marlin (engine_w4a16); its weight
+                                            * stream at eta_memory; 0 = eta_compute_w4a16 */
     double eta_memory;                     /* achievable fraction of HBM bandwidth
                                             * (weights streamed by a GEMM) */
     double eta_kv;                         /* the same for the KV cache read by decode
@@ -778,6 +792,7 @@ typedef struct engine_scenario {
                                   * framework's (engine_framework.local_kv_full),
                                   * on (full), off (the window only) */
     engine_a2a a2a;              /* EP dispatch/combine kernels (default NCCL) */
+    engine_w4a16 w4a16_kernel;   /* the W4A16 kernel (default Triton) */
     engine_sampling sampling;    /* the sampler's path (default plain) */
     int redundant_experts;       /* extra physical expert slots of an EP plan
                                   * (EPLB replicas: 256 + 32 = 288); 0: none */
@@ -1059,6 +1074,8 @@ double engine_spec_tokens_per_step(int k, double accept);
  * clamped to [1, k + 1]. */
 double engine_spec_accept_for_length(int k, double length);
 const char *engine_a2a_name(engine_a2a a);       /* "nccl", "deepep", "deepep-ll" */
+const char *engine_w4a16_name(engine_w4a16 k);   /* "triton", "marlin" */
+int engine_w4a16_parse(const char *s, engine_w4a16 *out); /* 0 ok, -1 bad */
 int engine_a2a_parse(const char *s, engine_a2a *out); /* 0 ok, -1 bad */
 const char *engine_sampling_name(engine_sampling v);  /* "plain", "top-p", "full" */
 int engine_sampling_parse(const char *s, engine_sampling *out); /* 0 ok, -1 bad */
@@ -1263,6 +1280,10 @@ double engine_gemm_acc16_s(const engine_gpu *g, const engine_calib *c, engine_dt
 double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
                              double m, double n, double k, double groups, double w_bytes,
                              double a_bytes);
+/* The same for FP4 weights on Marlin (engine_w4a16; a GPU without 16-bit-only
+ * math: its FP4 kernel) with the GPU's preset constants. */
+double engine_marlin_gemm_s(const engine_gpu *g, double m, double n, double k, double groups,
+                            double w_bytes, double a_bytes);
 /* The same for an MoE layer's grouped expert GEMMs in TensorRT-LLM's CUTLASS
  * fused MoE: the GPU's grouped-kernel rate (eta_moe*) and its compute /
  * weight-stream blend (moe_roof_p; kconst_experts; README "The model",

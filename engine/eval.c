@@ -372,6 +372,8 @@ static int check_modes(const engine_scenario *s, engine_error *err)
         return fail(err, "local_kv_full", "must be default, on or off");
     if ((unsigned)s->a2a >= ENGINE_A2A_COUNT)
         return fail(err, "a2a", "must be nccl, deepep or deepep-ll");
+    if ((unsigned)s->w4a16_kernel >= ENGINE_W4A16_COUNT)
+        return fail(err, "w4a16_kernel", "must be triton or marlin");
     if ((unsigned)s->sampling >= ENGINE_SAMPLING_COUNT)
         return fail(err, "sampling", "must be plain, top-p or full");
     if ((unsigned)s->framework_version >= ENGINE_FWV_COUNT)
@@ -923,6 +925,8 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
      * moe_torch_flow w4a8_mxfp4_mxfp8): its own rate and per-token cost */
     if (c->wdt == ENGINE_FP4 && c->kc.math == ENGINE_FP8)
         kconst_w4a8_moe(&c->kc, s->gpu);
+    if (c->kc.w4a16 && s->w4a16_kernel == ENGINE_W4A16_MARLIN)
+        kconst_marlin(&c->kc, s->gpu);
     kconst_init(&c->kc16, s->gpu, s->calib, ENGINE_FP16);
     if (s->xqa_legacy && c->fw->decode_attn_xqa)
         c->kc.decode_cta = 0; /* an older TensorRT-LLM: the per-(sequence, head) form */

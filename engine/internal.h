@@ -63,6 +63,9 @@ typedef struct kconst {
     double decode_cta_t0, bw_kv_cta; /* its fixed cost and KV rate (HBM x eta_kv_cta) */
     double launch_min;  /* a calibration's measured host launch cost (0: none) */
     int w4a16;          /* FP4 weights on 16-bit math (the W4A16 MoE) */
+    int marlin;         /* ... on Marlin (kconst_marlin) */
+    double bw_dense;    /* the 16-bit GEMMs' weight stream (B/s) before the
+                         * W4A16 fraction replaced bw */
     double moe_token;   /* W4A16 / W4A8 MoE: per pooled token (0: none) */
     int w4a8;           /* MXFP4 weights on FP8 math (the W4A8 MoE) */
     double moe_scale;   /* grouped expert GEMMs' FLOP rate over `flops` (eta_moe*
@@ -102,6 +105,7 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
  * rate eta_moe_w4a8 as its ratio to the dense FP8 fraction (1: none set)
  * and the per-pooled-token cost moe_w4a8_token_s; marks k->w4a8. */
 void kconst_w4a8_moe(kconst *k, const engine_gpu *g);
+void kconst_marlin(kconst *k, const engine_gpu *g); /* W4A16 on Marlin */
 
 /* A run whose 16-bit GEMMs accumulate in FP16 (engine_scenario.gemm_acc16)
  * on a kconst_init'ed kconst: when its math is FP16, the GPU has an

@@ -391,6 +391,7 @@ void kconst_init(kconst *k, const engine_gpu *g, const engine_calib *c, engine_d
     /* FP4 weights on a GPU without FP4 tensor cores dequantize in the GEMM's
      * main loop to 16-bit math (W4A16: the Triton MXFP4 MoE on Hopper): the
      * preset's measured fractions of that kernel replace the 16-bit ones. */
+    k->bw_dense = k->bw;
     if (w == ENGINE_FP4 && (math == ENGINE_FP16 || math == ENGINE_BF16)) {
         if (g->eta_compute_w4a16 > 0)
             k->flops = peak * g->eta_compute_w4a16;
@@ -461,6 +462,24 @@ void kconst_experts(kconst *ke, const kconst *k, int cutlass)
     ke->roof_p = cutlass && !k->w4a16 && !k->w4a8 ? k->moe_roof_p : 0.0;
 }
 
+/* W4A16 on Marlin (engine_w4a16): its tensor-core loop is issue-bound on
+ * the dequantization (sgl-project/sglang#38884, nsys on H100 in 16384-token
+ * prefill chunks: 254 TFLOPS, 25.7 % of the BF16 peak, 64 of 220
+ * instructions a K step HMMA), so its compute ceiling is its own
+ * (eta_compute_w4a16_marlin); its weight stream is a 16-bit GEMM's at a
+ * quarter of the bytes ('close to ideal (4x) speedups up to batchsizes of
+ * 16-32 tokens', IST-DASLab/marlin README): the GPU's eta_memory; the
+ * Triton kernel's per-token cost (moe_w4a16_token) is not its own.  A
+ * GPU without the measured fraction keeps the Triton one. */
+void kconst_marlin(kconst *k, const engine_gpu *g)
+{
+    if (g->eta_compute_w4a16_marlin > 0)
+        k->flops = k->flops16 * g->eta_compute_w4a16_marlin;
+    k->bw = k->bw_dense;
+    k->moe_token = 0;
+    k->marlin = 1;
+}
+
 void kconst_w4a8_moe(kconst *k, const engine_gpu *g)
 {
     /* the dense FP8 fraction kconst_init took (a calibration's measured
@@ -486,6 +505,7 @@ void kconst_w4a8_moe(kconst *k, const engine_gpu *g)
  * 19.5 -> 18.5 %, m=2 21.6 -> 19.4 %, m=4 12.8 -> 11.8 % (README). */
 #define WO_SMALL_M 4.0
 #define WO_TILE 6 /* TILES[6], the 16-row tile */
+#define MARLIN_SMALL_M 16.0 /* rows (an expert's) Marlin streams at its weights' rate */
 
 static int wo_small_m(const kconst *k, double m, double groups, double w_bytes, double a_bytes)
 {
@@ -522,7 +542,12 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
     double c0 = 2.0 * mc * n * kk * groups / k->flops;
     double mem = groups * (n * kk * w_bytes + (m * kk + m * n) * a_bytes) / k->bw;
     double part = groups * m * n * SPLIT_K_PARTIAL_BYTES / k->bw;
-    gemm_pick pk = wo_small_m(k, m, groups, w_bytes, a_bytes)
+    /* Marlin (kconst_marlin) up to MARLIN_SMALL_M rows: its rate on the rows
+     * present, no tile padding, so its weight stream sets the time
+     * ('close to ideal (4x) speedups up to batchsizes of 16-32 tokens',
+     * IST-DASLab/marlin README); above, the tiles at its measured ceiling */
+    gemm_pick pk = k->marlin && m <= MARLIN_SMALL_M ? (gemm_pick){1.0, 1}
+                   : wo_small_m(k, m, groups, w_bytes, a_bytes)
                        ? (gemm_pick){TILES[WO_TILE].e * m / TILES[WO_TILE].tm, 1}
                        : gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part, k->min_tm);
     gc.compute = c0 / pk.eta;
@@ -1046,6 +1071,9 @@ void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, i
     if (!moe)
         return;
     if (k->w4a16) { /* its own fractions (eta_compute_w4a16), no grouped ratio */
+        if (k->marlin && g->eta_compute_w4a16_marlin > 0)
+            konst(x, "eta_compute_w4a16_marlin", g->eta_compute_w4a16_marlin, "fraction", gp,
+                  g->source);
         if (k->moe_token > 0)
             konst(x, "moe_w4a16_token", k->moe_token, "s", gp, g->source);
         return;
@@ -1086,6 +1114,16 @@ double engine_grouped_gemm_s(const engine_gpu *g, const engine_calib *c, engine_
 {
     kconst kc;
     kconst_init(&kc, g, c, math);
+    return kc_gemm(&kc, m, n, k, groups, w_bytes, a_bytes).time;
+}
+
+double engine_marlin_gemm_s(const engine_gpu *g, double m, double n, double k, double groups,
+                            double w_bytes, double a_bytes)
+{
+    kconst kc;
+    kconst_init(&kc, g, NULL, ENGINE_FP4);
+    if (kc.w4a16)
+        kconst_marlin(&kc, g);
     return kc_gemm(&kc, m, n, k, groups, w_bytes, a_bytes).time;
 }
 

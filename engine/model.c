@@ -92,6 +92,22 @@ int engine_collective_parse(const char *s, engine_collective *out)
     return 0;
 }
 
+static const char *const W4A16_NAMES[ENGINE_W4A16_COUNT] = {"triton", "marlin"};
+
+const char *engine_w4a16_name(engine_w4a16 k)
+{
+    return (unsigned)k < ENGINE_W4A16_COUNT ? W4A16_NAMES[k] : "?";
+}
+
+int engine_w4a16_parse(const char *s, engine_w4a16 *out)
+{
+    int i = parse_name(s, W4A16_NAMES, ENGINE_W4A16_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (engine_w4a16)i;
+    return 0;
+}
+
 static const char *const A2A_NAMES[ENGINE_A2A_COUNT] = {"nccl", "deepep", "deepep-ll"};
 
 const char *engine_a2a_name(engine_a2a a)

@@ -162,6 +162,7 @@ static const field_spec gpu_fields[] = {
     GN("eta_compute_fp4", 0, FR_FRAC, 1, 1, eta_compute_fp4),
     GN("eta_compute_w4a16", 0, FR_FRAC, 1, 1, eta_compute_w4a16),
     GN("eta_memory_w4a16", 0, FR_FRAC, 1, 1, eta_memory_w4a16),
+    GN("eta_compute_w4a16_marlin", 0, FR_FRAC, 1, 1, eta_compute_w4a16_marlin),
     GN("moe_w4a16_token_ns", 0, FR_NONNEG, 1000000, 1e-9, moe_w4a16_token_s),
     GN("eta_memory", 0, FR_FRAC, 1, 1, eta_memory),
     GN("eta_kv", 0, FR_FRAC, 1, 1, eta_kv),

@@ -119,6 +119,7 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->cuda_graphs = c->eager ? ENGINE_GRAPHS_OFF : ENGINE_GRAPHS_DEFAULT;
     s->host_overlap = c->async_sched ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->framework_version = c->fw_version;
+    s->w4a16_kernel = c->w4a16_kernel;
     s->xqa_precompiled = c->xqa_precompiled;
     s->xqa_legacy = c->xqa_legacy;
     s->parallel_ar_split = c->parallel_ar_split;
@@ -633,7 +634,8 @@ static int serving_scenario(const preset_db *db, const val_serving_case *c, engi
                   .pp = c->pp, .ep = c->ep, .batch = 1, .prompt = c->prompt, .gen = c->gen,
                   .weights = c->weights, .kv = c->kv, .mem_fraction = c->mem_fraction,
                   .max_model_len = c->max_model_len, .eager = c->eager,
-                  .async_sched = c->async_sched, .fw_version = c->fw_version};
+                  .async_sched = c->async_sched, .fw_version = c->fw_version,
+                  .w4a16_kernel = c->w4a16_kernel};
     return val_scenario(db, &v, s, plan, err);
 }
 

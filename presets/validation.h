@@ -92,6 +92,8 @@ typedef struct val_case {
                             * releases: vllm-project/vllm#27614, vllm-ascend
                             * #9567): host work per step hidden under the GPU
                             * step (engine_scenario.host_overlap); 0: the profile's */
+    engine_w4a16 w4a16_kernel; /* the run's W4A16 kernel (vLLM
+                            * VLLM_MXFP4_USE_MARLIN=1: Marlin); 0: Triton */
     engine_fw_version fw_version; /* the run's vLLM engine generation, from the
                             * source's stated version (engine_scenario.
                             * framework_version: its host loop); DEFAULT where
@@ -334,6 +336,7 @@ typedef struct val_serving_case {
                             * #9567): host work per step hidden under the GPU
                             * step (val_case.async_sched); 0: the profile's */
     engine_fw_version fw_version; /* the run's engine generation (val_case.fw_version) */
+    engine_w4a16 w4a16_kernel; /* the run's W4A16 kernel (val_case.w4a16_kernel) */
     int recv_interval;     /* the run's SGLang --scheduler-recv-interval (load's
                             * recv_interval); 0: the default, every step */
 } val_serving_case;

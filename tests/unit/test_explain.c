@@ -475,6 +475,43 @@ static void test_w4a16_dequant_rates(void **state)
 }
 
 
+/* W4A16 on Marlin (engine_w4a16, kconst_marlin), by hand on an H100 with
+ * eta_compute_w4a16_marlin 0.257 (sgl-project/sglang#38884: Marlin's MoE
+ * GEMM at 254 TFLOPS, 25.7 % of the BF16 peak, nsys in 16384-token prefill
+ * chunks), gpt-oss's gate_up (5760 x 2880, MXFP4 in groups of 32: 0.53125
+ * B a weight) over 32 experts:
+ * - 2048 rows an expert: the tiles, compute-bound at Marlin's rate,
+ *   2 x 2048 x 5760 x 2880 x 32 / (989e12 x 0.257 x shape) + 5.5 us;
+ * - up to 16 rows (decode): no tile padding, so the weight stream at the
+ *   16-bit eta_memory 0.80 sets it, 32 x (5760 x 2880 x 0.53125 + (16 x
+ *   2880 + 16 x 5760) x 2) / (3350e9 x 0.80) + 5.5 us = 114.0 us, below
+ *   the Triton kernel's at eta_memory_w4a16 0.61;
+ * - 17 rows: tiled again, compute-bound: more than twice the 16 rows'.
+ * A GPU without the measured fraction keeps the Triton compute rate. */
+static void test_w4a16_marlin(void **state)
+{
+    (void)state;
+    engine_gpu h = tg_h100();
+    h.eta_compute_w4a16 = 0.50;
+    h.eta_memory_w4a16 = 0.61;
+    h.eta_compute_w4a16_marlin = 0.257;
+    double wb = engine_weight_elem_bytes(ENGINE_FP4, 32);
+    assert_near(wb, 0.53125, 1e-12);
+    double shape = engine_gemm_shape_eta(132, 2048, 5760, 2880, 32);
+    assert_near(engine_marlin_gemm_s(&h, 2048, 5760, 2880, 32, wb, 2),
+                2.0 * 2048 * 5760 * 2880 * 32 / (989e12 * 0.257 * shape) + 5.5e-6, 1e-9);
+    double t16 = engine_marlin_gemm_s(&h, 16, 5760, 2880, 32, wb, 2);
+    double stream = 32 * (5760.0 * 2880 * wb + (16.0 * 2880 + 16.0 * 5760) * 2);
+    assert_near(t16, stream / (3350e9 * 0.80) + 5.5e-6, 1e-9);
+    assert_near(t16, 114.0e-6, 1e-3);
+    assert_true(t16 < engine_grouped_gemm_s(&h, NULL, ENGINE_FP4, 16, 5760, 2880, 32, wb, 2));
+    assert_true(engine_marlin_gemm_s(&h, 17, 5760, 2880, 32, wb, 2) > 2 * t16);
+    /* no measured Marlin fraction: the Triton compute rate, Marlin's stream */
+    h.eta_compute_w4a16_marlin = 0;
+    assert_near(engine_marlin_gemm_s(&h, 2048, 5760, 2880, 32, wb, 2),
+                2.0 * 2048 * 5760 * 2880 * 32 / (989e12 * 0.50 * shape) + 5.5e-6, 1e-9);
+}
+
 /* The sampler after the LM head is the profile's kernels sharing its
  * passes over the fp32 logits (README "The model", framework profiles).
  * Llama-3-8B (vocabulary 128256) on one H100 with vLLM's counts from its
@@ -1041,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_explain_invalid_plan),
         cmocka_unit_test(test_explain_mxfp4_math),
         cmocka_unit_test(test_w4a16_dequant_rates),
+        cmocka_unit_test(test_w4a16_marlin),
         cmocka_unit_test(test_explain_sampler),
         cmocka_unit_test(test_explain_quant_moe_constants),
         cmocka_unit_test(test_explain_quant_moe_fp8_constants),

@@ -90,6 +90,7 @@ typedef struct cli_values {
     uint64_t seed;
     /* MoE as deployed and overlap (ENUM: tbo, fuse_ar_norm, a2a) */
     int tbo, fuse_ar_norm, a2a, redundant_experts;
+    int w4a16_kernel;  /* ENUM W4A16S: the W4A16 (MXFP4 on Hopper) kernel */
     int local_kv_full; /* ENUM GRAPHS: local layers' KV for the whole sequence */
     int prefill_graphs; /* ENUM GRAPHS: prefill steps under piecewise CUDA graphs */
     int flash_attn;    /* ENUM GRAPHS: off = prefill attention with its scores in memory */

@@ -34,6 +34,8 @@ static const cli_enum GRAPHS = {graphs_name, ENGINE_GRAPHS_COUNT};
 static const cli_enum SPECS = {spec_name, ENGINE_SPEC_COUNT};
 static const char *a2a_name(int i) { return engine_a2a_name((engine_a2a)i); }
 static const cli_enum A2AS = {a2a_name, ENGINE_A2A_COUNT};
+static const char *w4a16_name(int i) { return engine_w4a16_name((engine_w4a16)i); }
+static const cli_enum W4A16S = {w4a16_name, ENGINE_W4A16_COUNT};
 static const char *sampling_name(int i) { return engine_sampling_name((engine_sampling)i); }
 static const cli_enum SAMPLINGS = {sampling_name, ENGINE_SAMPLING_COUNT};
 static const char *fwv_name(int i) { return engine_fw_version_name((engine_fw_version)i); }
@@ -127,6 +129,15 @@ const cli_opt cli_scenario_opts[] = {
              "EP dispatch/combine: NCCL all-to-all (default), DeepEP\n"
              "normal kernels, or DeepEP low-latency kernels where a\n"
              "rank sends at most " STR(ENGINE_DEEPEP_LL_TOKENS) " tokens"),
+    ENUM_OPT("--w4a16-kernel", "triton|marlin", w4a16_kernel, W4A16S,
+             "the kernel of FP4 weights on 16-bit math (MXFP4 on\n"
+             "Hopper): triton (default: the Triton MoE the GPU's W4A16\n"
+             "rates were measured on; vLLM's triton_kernels, TensorRT-\n"
+             "LLM's Triton backend) or marlin (vLLM\n"
+             "VLLM_MXFP4_USE_MARLIN=1, SGLang's marlin backend): issue-\n"
+             "bound at its own compute rate (H100/H200 25.7 % of the\n"
+             "BF16 peak, sglang#38884), its weights streamed at a\n"
+             "16-bit GEMM's rate"),
     INT_OPT("--redundant-experts", "N", redundant_experts, 0, ENGINE_MAX_GPUS,
             "extra expert slots of an EP plan (EPLB replicas, e.g.\n"
             "32: DeepSeek's 256 experts on 288 slots; default 0)"),
@@ -345,6 +356,8 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
         s->attn_scores = v->flash_attn == ENGINE_GRAPHS_OFF;
     if (CLI_SEEN(o, a2a))
         s->a2a = (engine_a2a)v->a2a;
+    if (CLI_SEEN(o, w4a16_kernel))
+        s->w4a16_kernel = (engine_w4a16)v->w4a16_kernel;
     if (CLI_SEEN(o, sampling))
         s->sampling = (engine_sampling)v->sampling;
     if (CLI_SEEN(o, framework_version))

@@ -330,6 +330,7 @@ static void scenario_fw_json(cJSON *o, const engine_scenario *s)
     cli_json_add_number(o, "usable_fraction", engine_scenario_usable_fraction(s));
     cJSON_AddBoolToObject(o, "cuda_graphs", engine_scenario_cuda_graphs(s));
     cJSON_AddBoolToObject(o, "prefill_graphs", engine_scenario_prefill_graphs(s));
+    cJSON_AddStringToObject(o, "w4a16_kernel", engine_w4a16_name(s->w4a16_kernel));
     add_string_or_null(o, "framework_version", engine_fw_version_name(s->framework_version));
     if (s->n_graph_sizes > 0) {
         cJSON *gs = cJSON_AddArrayToObject(o, "cuda_graph_sizes");

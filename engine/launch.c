@@ -204,6 +204,12 @@ static void gen_vllm(const engine_scenario *s, const engine_result *r, line *l)
     engine_plan p = r->plan;
     int k = replicas_per_server(ENGINE_LAUNCH_VLLM, s, p);
     const char *id = model_id(s, l);
+    /* the MXFP4 MoE on Marlin where the GPU has no FP4 math, as modelled
+     * (--w4a16-kernel marlin): vLLM's VLLM_MXFP4_USE_MARLIN (vllm/envs.py;
+     * InferenceX's gptoss_fp4_h100/h200 scripts set it to 1) */
+    if (s->w4a16_kernel == ENGINE_W4A16_MARLIN && weights_of(s) == ENGINE_FP4 &&
+        !(s->gpu->peak_flops[ENGINE_FP4] > 0))
+        put(l, "VLLM_MXFP4_USE_MARLIN=1 ");
     put(l, "vllm serve %s --tensor-parallel-size %d --pipeline-parallel-size %d "
            "--data-parallel-size %d", id, p.tp, p.pp, k);
     if (is_moe(s) && p.ep > 1 && p.ep >= p.tp)

@@ -250,6 +250,19 @@ static void test_dtypes(void **state)
     r = eval_at(&s, 1, 1, 1, 1);
     assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), 0);
     assert_non_null(strstr(buf, "# int4 weights: serve an AWQ or GPTQ checkpoint"));
+    /* FP4 weights on an H100 (no FP4 math) on Marlin: vLLM's environment
+     * switch before the command; the Triton default, and the other
+     * frameworks, carry none */
+    s.weight_dtype = ENGINE_FP4;
+    r = eval_at(&s, 1, 1, 1, 1);
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), 0);
+    assert_null(strstr(buf, "MARLIN"));
+    s.w4a16_kernel = ENGINE_W4A16_MARLIN;
+    r = eval_at(&s, 1, 1, 1, 1);
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_VLLM, &s, &r, buf, sizeof buf), 0);
+    assert_true(strncmp(buf, "VLLM_MXFP4_USE_MARLIN=1 vllm serve ", 35) == 0);
+    assert_int_equal(engine_launch_line(ENGINE_LAUNCH_SGLANG, &s, &r, buf, sizeof buf), 0);
+    assert_null(strstr(buf, "MARLIN"));
 }
 
 /* An invalid plan, a buffer too small, an unknown framework: -1 and "". */

@@ -1025,6 +1025,19 @@ expect_err_exact "shardscope eval: --moe-imbalance: expected a number 1..64, got
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --a2a mpi
 expect_rc 2
 expect_err_exact "shardscope eval: --a2a: expected nccl|deepep|deepep-ll, got 'mpi'"
+# the W4A16 kernel: gpt-oss-120b's 7373-token prefill at TP 2 on H100s,
+# its 26.4 TFLOP of experts a GPU at the Triton rates (0.50 of the BF16
+# peak and 60 ns a token a layer: 79 ms of 132) or on Marlin (0.257 of the
+# peak in the same tiles: 122 ms of 175); the scenario echo names it
+run eval --model gpt-oss-120b --gpu h100-sxm --gpus 2 --tp 2 --prompt 7373 --gen 2 --framework vllm
+expect_out '^  TTFT \(prefill\) +132 ms '
+run eval --model gpt-oss-120b --gpu h100-sxm --gpus 2 --tp 2 --prompt 7373 --gen 2 --framework vllm --w4a16-kernel marlin
+expect_out '^  TTFT \(prefill\) +175 ms '
+run eval --model gpt-oss-120b --gpu h100-sxm --gpus 2 --tp 2 --w4a16-kernel marlin --json
+expect_out '"w4a16_kernel":	"marlin",'
+run eval --model gpt-oss-120b --gpu h100-sxm --gpus 2 --tp 2 --w4a16-kernel fast
+expect_rc 2
+expect_err_exact "shardscope eval: --w4a16-kernel: expected triton|marlin, got 'fast'"
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --tbo maybe
 expect_rc 2
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --redundant-experts 4

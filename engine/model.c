@@ -31,128 +31,49 @@ static int parse_name(const char *s, const char *const *names, int n)
     return -1;
 }
 
-const char *engine_dtype_name(engine_dtype d)
-{
-    return (unsigned)d < ENGINE_DTYPE_COUNT ? DTYPE_NAMES[d] : "?";
-}
+/* engine_<fn>_name (its name, "?" out of range) and engine_<fn>_parse (0,
+ * or -1 for a name not in the table, case-insensitive) of an enum named by
+ * a table. */
+#define NAMED_ENUM(fn, type, names, count)                                                  \
+    const char *engine_##fn##_name(type v)                                                   \
+    {                                                                                         \
+        return (unsigned)v < (count) ? names[v] : "?";                                        \
+    }                                                                                         \
+    int engine_##fn##_parse(const char *s, type *out)                                         \
+    {                                                                                         \
+        int i = parse_name(s, names, (count));                                                \
+        if (i < 0)                                                                            \
+            return -1;                                                                        \
+        *out = (type)i;                                                                       \
+        return 0;                                                                             \
+    }
 
-int engine_dtype_parse(const char *s, engine_dtype *out)
-{
-    int i = parse_name(s, DTYPE_NAMES, ENGINE_DTYPE_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_dtype)i;
-    return 0;
-}
+NAMED_ENUM(dtype, engine_dtype, DTYPE_NAMES, ENGINE_DTYPE_COUNT)
 
 double engine_dtype_bytes(engine_dtype d)
 {
     return (unsigned)d < ENGINE_DTYPE_COUNT ? DTYPE_BYTES[d] : 2.0;
 }
 
-const char *engine_schedule_name(engine_schedule s)
-{
-    return (unsigned)s < ENGINE_SCHED_COUNT ? SCHED_NAMES[s] : "?";
-}
+NAMED_ENUM(schedule, engine_schedule, SCHED_NAMES, ENGINE_SCHED_COUNT)
 
-int engine_schedule_parse(const char *s, engine_schedule *out)
-{
-    int i = parse_name(s, SCHED_NAMES, ENGINE_SCHED_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_schedule)i;
-    return 0;
-}
+NAMED_ENUM(objective, engine_objective, OBJ_NAMES, ENGINE_OBJ_COUNT)
 
-const char *engine_objective_name(engine_objective o)
-{
-    return (unsigned)o < ENGINE_OBJ_COUNT ? OBJ_NAMES[o] : "?";
-}
-
-int engine_objective_parse(const char *s, engine_objective *out)
-{
-    int i = parse_name(s, OBJ_NAMES, ENGINE_OBJ_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_objective)i;
-    return 0;
-}
-
-const char *engine_collective_name(engine_collective c)
-{
-    return (unsigned)c < ENGINE_OP_COUNT ? OP_NAMES[c] : "?";
-}
-
-int engine_collective_parse(const char *s, engine_collective *out)
-{
-    int i = parse_name(s, OP_NAMES, ENGINE_OP_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_collective)i;
-    return 0;
-}
+NAMED_ENUM(collective, engine_collective, OP_NAMES, ENGINE_OP_COUNT)
 
 static const char *const W4A16_NAMES[ENGINE_W4A16_COUNT] = {"triton", "marlin"};
 
-const char *engine_w4a16_name(engine_w4a16 k)
-{
-    return (unsigned)k < ENGINE_W4A16_COUNT ? W4A16_NAMES[k] : "?";
-}
-
-int engine_w4a16_parse(const char *s, engine_w4a16 *out)
-{
-    int i = parse_name(s, W4A16_NAMES, ENGINE_W4A16_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_w4a16)i;
-    return 0;
-}
+NAMED_ENUM(w4a16, engine_w4a16, W4A16_NAMES, ENGINE_W4A16_COUNT)
 
 static const char *const A2A_NAMES[ENGINE_A2A_COUNT] = {"nccl", "deepep", "deepep-ll"};
 
-const char *engine_a2a_name(engine_a2a a)
-{
-    return (unsigned)a < ENGINE_A2A_COUNT ? A2A_NAMES[a] : "?";
-}
-
-int engine_a2a_parse(const char *s, engine_a2a *out)
-{
-    int i = parse_name(s, A2A_NAMES, ENGINE_A2A_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_a2a)i;
-    return 0;
-}
+NAMED_ENUM(a2a, engine_a2a, A2A_NAMES, ENGINE_A2A_COUNT)
 
 static const char *const SAMPLING_NAMES[ENGINE_SAMPLING_COUNT] = {"plain", "top-p", "full"};
 
-const char *engine_sampling_name(engine_sampling v)
-{
-    return (unsigned)v < ENGINE_SAMPLING_COUNT ? SAMPLING_NAMES[v] : "?";
-}
+NAMED_ENUM(sampling, engine_sampling, SAMPLING_NAMES, ENGINE_SAMPLING_COUNT)
 
-int engine_sampling_parse(const char *s, engine_sampling *out)
-{
-    int i = parse_name(s, SAMPLING_NAMES, ENGINE_SAMPLING_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_sampling)i;
-    return 0;
-}
-
-const char *engine_link_kind_name(engine_link_kind k)
-{
-    return (unsigned)k < ENGINE_LINK_KIND_COUNT ? LINK_KIND_NAMES[k] : "?";
-}
-
-int engine_link_kind_parse(const char *s, engine_link_kind *out)
-{
-    int i = parse_name(s, LINK_KIND_NAMES, ENGINE_LINK_KIND_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (engine_link_kind)i;
-    return 0;
-}
+NAMED_ENUM(link_kind, engine_link_kind, LINK_KIND_NAMES, ENGINE_LINK_KIND_COUNT)
 
 const char *engine_phase_name(engine_phase p)
 {

@@ -124,6 +124,18 @@ typedef enum engine_fw_version {
  * floor_mib on a GPU above floor_above_gib, then + eagle_mib (EAGLE, MTP)
  * or draft_mib (a separate draft model) with speculative decoding
  * (engine_plan_usable_fraction).  base_mib 0: no such rule (mem_fraction). */
+/* SGLang's serving defaults on GPUs below its tiers (server_args.py
+ * _handle_gpu_memory_settings): below below_gib GiB of GPU memory, a
+ * chunked_prefill_size of chunk tokens and a cuda_graph_max_bs of graph_bs
+ * (below TP 4) or graph_bs_tp4; the first tier whose bound is above the
+ * GPU's memory applies; none: the profile's max_num_tokens and graph
+ * capture limits.  below_gib 0: unused. */
+#define ENGINE_FW_TIERS 3
+typedef struct engine_fw_tier {
+    double below_gib;
+    int chunk, graph_bs, graph_bs_tp4;
+} engine_fw_tier;
+
 typedef struct engine_mem_reserve {
     double base_mib, chunk_token_mib, graph_seq_mib, group_mib;
     double dp_attn_mib, dp_attn_big_mib, piecewise_mib;
@@ -515,6 +527,7 @@ typedef struct engine_framework {
     engine_mem_rule mem_rule;
     double mem_fraction;      /* of the total (TOTAL) or of the free memory (FREE) */
     engine_mem_reserve reserve; /* a fraction by plan instead (SGLang) */
+    engine_fw_tier tier[ENGINE_FW_TIERS]; /* small-GPU serving defaults, ascending */
     double runtime_bytes;     /* CUDA context, NCCL and library workspaces */
     /* Serving limits of the load simulation (sim.h). */
     int max_num_seqs;         /* running requests a replica batches (vLLM

@@ -521,6 +521,17 @@ int engine_context_limit(const engine_scenario *s)
     return s->model ? s->model->context : 0;
 }
 
+/* The framework's small-GPU tier for the scenario's GPU memory (the VRAM
+ * override if set), or NULL above its tiers. */
+static const engine_fw_tier *small_tier(const engine_scenario *s, const engine_framework *fw)
+{
+    double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : 0);
+    for (int t = 0; vram > 0 && t < ENGINE_FW_TIERS; t++)
+        if (fw->tier[t].below_gib > 0 && vram < fw->tier[t].below_gib * 1073741824.0)
+            return &fw->tier[t];
+    return NULL;
+}
+
 double engine_scenario_usable_fraction(const engine_scenario *s)
 {
     return engine_plan_usable_fraction(s, (engine_plan){1, 1, 1, 1});
@@ -608,7 +619,11 @@ static double graph_capture_cap(const engine_scenario *s, const engine_framework
               fw->host_loop[v].graph_capture_max > 0;
     double cap = gen ? fw->host_loop[v].graph_capture_max : fw->graph_capture_max;
     *per = gen ? fw->host_loop[v].graph_capture_seqs : fw->graph_capture_seqs;
-    if (cap > 0 && !gen && fw->graph_capture_small_tp > 0 && tp < 4 && serve_defaults(s, fw) == 1)
+    const engine_fw_tier *tr = gen ? NULL : small_tier(s, fw);
+    if (cap > 0 && tr) /* SGLang on a small GPU: its tier's cuda_graph_max_bs */
+        cap = tp < 4 ? tr->graph_bs : tr->graph_bs_tp4;
+    else if (cap > 0 && !gen && fw->graph_capture_small_tp > 0 && tp < 4 &&
+             serve_defaults(s, fw) == 1)
         cap = fw->graph_capture_small_tp; /* SGLang below its large GPUs, TP < 4 */
     return cap > 0 ? cap : 0;
 }
@@ -2310,6 +2325,9 @@ int engine_scenario_max_num_tokens(const engine_scenario *s)
     const engine_framework *f =
         s && s->framework ? s->framework : engine_framework_generic_ref();
     int rule = serve_defaults(s, f);
+    const engine_fw_tier *tr = rule ? small_tier(s, f) : NULL;
+    if (tr) /* SGLang on a small GPU: its tier's chunked_prefill_size */
+        return tr->chunk;
     if (rule == 2 && f->large_max_num_tokens > 0)
         return f->large_max_num_tokens;
     if (rule == 1 && f->serve_max_num_tokens > 0)

@@ -265,6 +265,20 @@ static const field_spec reserve_fields[] = {
     FN("eagle_mib", 0, FR_NONNEG, 1e7, 1, reserve.eagle_mib),
     FN("draft_mib", 0, FR_NONNEG, 1e7, 1, reserve.draft_mib),
 };
+/* small_gpu_tiers.t0..t2: SGLang's serving defaults below its GPU tiers. */
+#define TIER_FIELDS(t) \
+    FN("below_gib", 1, FR_POS, 1e6, 1, tier[t].below_gib), \
+    { "chunk", FK_INT, 1, FR_POS, 100000000, 1, offsetof(engine_framework, tier[t].chunk), 0, NULL, 0, NULL }, \
+    { "graph_bs", FK_INT, 1, FR_POS, 16777216, 1, offsetof(engine_framework, tier[t].graph_bs), 0, NULL, 0, NULL }, \
+    { "graph_bs_tp4", FK_INT, 1, FR_POS, 16777216, 1, offsetof(engine_framework, tier[t].graph_bs_tp4), 0, NULL, 0, NULL }
+static const field_spec tier0_fields[] = {TIER_FIELDS(0)};
+static const field_spec tier1_fields[] = {TIER_FIELDS(1)};
+static const field_spec tier2_fields[] = {TIER_FIELDS(2)};
+static const field_spec tier_fields[] = {
+    { "t0", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier0_fields, N_OF(tier0_fields), NULL },
+    { "t1", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier1_fields, N_OF(tier1_fields), NULL },
+    { "t2", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier2_fields, N_OF(tier2_fields), NULL },
+};
 static const field_spec framework_fields[] = {
     STR(engine_framework, "display", 0, display),
     STR(engine_framework, "source", 1, source),
@@ -290,6 +304,7 @@ static const field_spec framework_fields[] = {
     FN("memory_fraction", 1, FR_FRAC, 1, 1, mem_fraction),
     FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),
     { "memory_reserve", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, reserve_fields, N_OF(reserve_fields), NULL },
+    { "small_gpu_tiers", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier_fields, N_OF(tier_fields), NULL },
     { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
     FN("large_gpu_gib", 0, FR_NONNEG, 1e6, 1, large_gpu_gib),
     STR(engine_framework, "large_gpu_exclude", 0, large_gpu_exclude),
@@ -851,6 +866,12 @@ static int parse_framework(const cJSON *obj, const char *name, engine_framework 
     for (int g = ENGINE_FWV_DEFAULT + 1; hl && g < ENGINE_FWV_COUNT; g++)
         f->host_loop[g].set =
             cJSON_GetObjectItemCaseSensitive(hl, engine_fw_version_name((engine_fw_version)g)) != NULL;
+    for (int t = 1; t < ENGINE_FW_TIERS; t++)
+        if (f->tier[t].below_gib > 0 && !(f->tier[t].below_gib > f->tier[t - 1].below_gib)) {
+            snprintf(why, wl, "small_gpu_tiers.t%d.below_gib: expected above t%d's (%g), got %g",
+                     t, t - 1, f->tier[t - 1].below_gib, f->tier[t].below_gib);
+            return -1;
+        }
     if (!f->display[0])
         snprintf(f->display, sizeof f->display, "%s", name);
     return 0;

@@ -802,6 +802,10 @@ static const struct {
       "t.json: f: step_us: expected a number >= 0, got -1" },
     { FW("1", "15", "total", "0.9"),
       "t.json: f: overlap: expected true or false, got a number" },
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"small_gpu_tiers\": {\"t0\": {\"below_gib\": 35, \"chunk\": 2048, \"graph_bs\": 8, \"graph_bs_tp4\": 8}, \"t1\": {\"below_gib\": 20, \"chunk\": 2048, \"graph_bs\": 24, \"graph_bs_tp4\": 80}}}}}",
+      "t.json: f: small_gpu_tiers.t1.below_gib: expected above t0's (35), got 20" },
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"memory_reserve\": {\"base_mib\": 512, \"chunk_token_mib\": 1.5, \"graph_seq_mib\": -2, \"group_mib\": 1024}}}}",
+      "t.json: f: memory_reserve.graph_seq_mib: expected a number >= 0, got -2" },
     { "{\"links\": {\"l\": {\"alpha_us\": 1, \"gbs\": 2, \"kind\": \"wifi\", \"source\": \"s\"}}}",
       "t.json: l: kind: expected \"other\", \"nvlink\", \"xgmi\", \"pcie\" or \"net\", got \"wifi\"" },
     { "{\"links\": {\"l\": {\"alpha_us\": 1, \"gbs\": 2, \"source\": \"s\", \"curves\": {\"allreduce\": {\"gpus\": 8, \"us\": [[2048, 5], [1024, 6]], \"source\": \"s\"}}}}}",
@@ -2644,6 +2648,28 @@ static void test_sglang_memory_reserve(void **state)
     assert_non_null(sc.model);
     assert_close(engine_plan_usable_fraction(&sc, (engine_plan){1, 1, 8, 8}), 0.769,
                         1e-12);
+    /* below SGLang's 60 GiB tier (A100 40GB, M = 40960): chunk 4096, 32
+     * captured sequences below TP 4: R = 512 + 6144 + 64 + 128 = 6848, no
+     * floor: 0.833; below 35 GiB (RTX 4090, M = 24576): chunk 2048, 24
+     * sequences: R = 512 + 3072 + 48 + 128 = 3760, 0.847; from TP 4, 80
+     * sequences: 512 + 3072 + 160 + 512 = 4256, 0.827; the step budget and
+     * the graph limit follow the tier */
+    sc.gpu = preset_find_gpu(db, "a100-40gb");
+    sc.model = preset_find_model(db, "llama-3.1-8b");
+    assert_non_null(sc.gpu);
+    assert_close(engine_plan_usable_fraction(&sc, one), 0.833, 1e-9);
+    assert_int_equal(engine_scenario_max_num_tokens(&sc), 4096);
+    sc.gpu = preset_find_gpu(db, "rtx-4090");
+    assert_non_null(sc.gpu);
+    assert_close(engine_plan_usable_fraction(&sc, one), 0.847, 1e-9);
+    assert_close(engine_plan_usable_fraction(&sc, (engine_plan){4, 1, 1, 1}), 0.827, 1e-9);
+    assert_int_equal(engine_scenario_max_num_tokens(&sc), 2048);
+    assert_true(engine_decode_graphs(&sc, one, 24, 1));
+    assert_false(engine_decode_graphs(&sc, one, 25, 1));
+    assert_true(engine_decode_graphs(&sc, (engine_plan){4, 1, 1, 1}, 80, 1));
+    assert_false(engine_decode_graphs(&sc, (engine_plan){4, 1, 1, 1}, 81, 1));
+    sc.gpu = preset_find_gpu(db, "h200");
+    sc.model = preset_find_model(db, "deepseek-r1");
     sc.usable_fraction = 0.7;
     assert_close(engine_plan_usable_fraction(&sc, tp8), 0.7, 1e-9);
     sc.usable_fraction = 0;

@@ -505,7 +505,11 @@ void kconst_w4a8_moe(kconst *k, const engine_gpu *g)
  * 19.5 -> 18.5 %, m=2 21.6 -> 19.4 %, m=4 12.8 -> 11.8 % (README). */
 #define WO_SMALL_M 4.0
 #define WO_TILE 6 /* TILES[6], the 16-row tile */
-#define MARLIN_SMALL_M 16.0 /* rows (an expert's) Marlin streams at its weights' rate */
+/* Rows (an expert's) up to which Marlin streams at its weights' rate: one
+ * 16-row MMA tile.  At 24 rows it is issue-bound already: DeepSeek-V4-
+ * Flash's MoE layer on an H20 at 1024 tokens took 6.880 ms on Marlin, 8x
+ * its 3.4 GB weight stream (sgl-project/sglang#34682). */
+#define MARLIN_SMALL_M 16.0
 
 static int wo_small_m(const kconst *k, double m, double groups, double w_bytes, double a_bytes)
 {

@@ -1038,6 +1038,14 @@ expect_out '"w4a16_kernel":	"marlin",'
 run eval --model gpt-oss-120b --gpu h100-sxm --gpus 2 --tp 2 --w4a16-kernel fast
 expect_rc 2
 expect_err_exact "shardscope eval: --w4a16-kernel: expected triton|marlin, got 'fast'"
+# SGLang's default fraction at EP 32 over 32 attention ranks on H100s:
+# R = 512 + 12288 + 2 x 512 + 1024 x 32 / 8 + 512 x 32 x 3 + 512 x 32 x 1.5
+# = 91648 MiB, more than the 81558 the GPU has: the plan is refused, naming
+# the fraction and the flag; deployments set it (0.8: it fits)
+run eval --model deepseek-v3 --gpu h100-sxm --gpus 32 --tp 1 --ep 32 --dp 32 --framework sglang --dtype fp8
+expect_out "needs 40.3 GB per GPU, capacity 0.9 GB at SGLang's default fraction 0.01 \(--mem-fraction\)"
+run eval --model deepseek-v3 --gpu h100-sxm --gpus 32 --tp 1 --ep 32 --dp 32 --framework sglang --dtype fp8 --mem-fraction 0.8
+expect_out '^plan tp=1 pp=1 dp=32 ep=32: fits$'
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --tbo maybe
 expect_rc 2
 run eval --model mixtral-8x7b --gpu h100-sxm --gpus 8 --tp 1 --dp 8 --ep 8 --redundant-experts 4

@@ -188,6 +188,12 @@ grep -A5 '"v0.6":' "$tmp/out" | grep -Eq '"custom_allreduce_off_xgmi":[[:space:]
     fail "$what: list frameworks --json: vllm v0.6 lacks custom_allreduce_off_xgmi true"
 grep -A5 '"v1":' "$tmp/out" | grep -Eq '"custom_allreduce_off_xgmi":[[:space:]]*false' ||
     fail "$what: list frameworks --json: vllm v1 lacks custom_allreduce_off_xgmi false"
+# SGLang's memory rule by plan and its small-GPU tiers; none for the others
+expect_out '"base_mib":[[:space:]]*512,'
+expect_out '"memory_reserve":[[:space:]]*null,'
+grep -A3 '"below_gib":[[:space:]]*35,' "$tmp/out" | grep -Eq '"graph_bs_tp4":[[:space:]]*80' ||
+    fail "$what: list frameworks --json: sglang's 35 GiB tier lacks graph_bs_tp4 80"
+expect_out '"small_gpu_tiers":[[:space:]]*\[\],'
 
 run list
 expect_rc 2

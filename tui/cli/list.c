@@ -378,6 +378,15 @@ static cJSON *framework_json(const engine_framework *f)
     } else {
         cJSON_AddNullToObject(o, "memory_reserve");
     }
+    cJSON *tiers = cJSON_AddArrayToObject(o, "small_gpu_tiers");
+    for (int t = 0; tiers && t < ENGINE_FW_TIERS && f->tier[t].below_gib > 0; t++) {
+        cJSON *e = cJSON_CreateObject();
+        cli_json_add_number(e, "below_gib", f->tier[t].below_gib);
+        cJSON_AddNumberToObject(e, "chunk", f->tier[t].chunk);
+        cJSON_AddNumberToObject(e, "graph_bs", f->tier[t].graph_bs);
+        cJSON_AddNumberToObject(e, "graph_bs_tp4", f->tier[t].graph_bs_tp4);
+        cJSON_AddItemToArray(tiers, e);
+    }
     cli_json_add_number(o, "runtime_bytes", f->runtime_bytes);
     cJSON_AddStringToObject(o, "source", f->source);
     return o;

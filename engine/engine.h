@@ -566,6 +566,10 @@ typedef struct engine_framework {
                                * request preempted by recompute (vLLM), 2 on
                                * demand behind SGLang's estimate with
                                * retraction */
+    int dp_attn_split_chunk;  /* 1: under attention data-parallel (EP above TP)
+                               * each rank's step takes the token budget over
+                               * the ranks (SGLang divides chunked_prefill_size
+                               * by dp_size); 0: each rank the whole budget */
     int prefill_alone;        /* with chunked_prefill: 1: a prefill step runs
                                * alone while the decodes wait (SGLang without
                                * --enable-mixed-chunk); 0: beside them */

@@ -123,6 +123,15 @@ void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
     cfg->gen = st ? st->s.gen : 256;
     cfg->max_num_seqs = engine_max_num_seqs(st ? &st->s : NULL);
     cfg->max_batched_tokens = engine_scenario_max_num_tokens(st ? &st->s : NULL);
+    /* attention data-parallel: a replica is one attention rank of its EP
+     * group; SGLang gives each rank the budget over the ranks
+     * (dp_attn_split_chunk), so the experts see at most the whole budget */
+    if (st && fw->dp_attn_split_chunk && st->s.model && st->s.model->experts > 0 &&
+        st->plan.tp > 0 && st->plan.ep > st->plan.tp) {
+        int ranks = st->plan.ep / st->plan.tp;
+        cfg->max_batched_tokens =
+            cfg->max_batched_tokens / ranks > 0 ? cfg->max_batched_tokens / ranks : 1;
+    }
     cfg->sched = !fw->chunked_prefill ? ENGINE_SIM_PREFILL_FIRST
                  : fw->prefill_alone  ? ENGINE_SIM_CHUNKED_PREFILL_FIRST
                                       : ENGINE_SIM_CHUNKED;

@@ -318,6 +318,7 @@ static const field_spec framework_fields[] = {
     FN("graph_capture_seqs", 0, FR_NONNEG, 1000, 1, graph_capture_seqs),
     { "graph_capture_small_tp", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, graph_capture_small_tp), 0, NULL, 0, NULL },
     { "prefill_alone", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, prefill_alone), 0, NULL, 0, NULL },
+    { "dp_attention_split_chunk", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, dp_attn_split_chunk), 0, NULL, 0, NULL },
     FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
     { "sampler_kernels", FK_INT, 0, FR_NONNEG, 10000, 1, offsetof(engine_framework, sampler_kernels), 0, NULL, 0, NULL },
     FN("sampler_passes", 0, FR_NONNEG, 10000, 1, sampler_passes),

@@ -123,15 +123,6 @@ void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
     cfg->gen = st ? st->s.gen : 256;
     cfg->max_num_seqs = engine_max_num_seqs(st ? &st->s : NULL);
     cfg->max_batched_tokens = engine_scenario_max_num_tokens(st ? &st->s : NULL);
-    /* attention data-parallel: a replica is one attention rank of its EP
-     * group; SGLang gives each rank the budget over the ranks
-     * (dp_attn_split_chunk), so the experts see at most the whole budget */
-    if (st && fw->dp_attn_split_chunk && st->s.model && st->s.model->experts > 0 &&
-        st->plan.tp > 0 && st->plan.ep > st->plan.tp) {
-        int ranks = st->plan.ep / st->plan.tp;
-        cfg->max_batched_tokens =
-            cfg->max_batched_tokens / ranks > 0 ? cfg->max_batched_tokens / ranks : 1;
-    }
     cfg->sched = !fw->chunked_prefill ? ENGINE_SIM_PREFILL_FIRST
                  : fw->prefill_alone  ? ENGINE_SIM_CHUNKED_PREFILL_FIRST
                                       : ENGINE_SIM_CHUNKED;
@@ -1276,14 +1267,27 @@ static void mark_window(replica *p)
 }
 
 /* The replicas of one pool over requests w->req[0..n-1] (round-robin). */
+int engine_sim_rank_tokens(const engine_stepper *st, int budget)
+{
+    const engine_framework *fw =
+        st && st->s.framework ? st->s.framework : engine_framework_generic_ref();
+    if (!st || !fw->dp_attn_split_chunk || !st->s.model || st->s.model->experts <= 0 ||
+        st->plan.tp < 1 || st->plan.ep <= st->plan.tp)
+        return budget;
+    int ranks = st->plan.ep / st->plan.tp;
+    return budget / ranks > 0 ? budget / ranks : 1;
+}
+
 static void run_pool(const engine_stepper *st, const engine_sim_config *cc, sim_ws *w, int n,
                      int dp, sim_acc *acc, int prefilled)
 {
+    engine_sim_config pc = *cc; /* a replica's token budget: one attention rank's */
+    pc.max_batched_tokens = engine_sim_rank_tokens(st, cc->max_batched_tokens);
     for (int r = 0; r < dp && r < n; r++) {
         replica p;
         memset(&p, 0, sizeof p);
         p.st = st;
-        p.cfg = cc;
+        p.cfg = &pc;
         p.w = w;
         p.acc = acc;
         p.r = r;
@@ -1496,7 +1500,8 @@ double engine_sim_cycle_s(const engine_stepper *st, const engine_sim_config *cfg
 {
     if (!st || !st->valid || !cfg || batch < 1 || cfg->prompt < 1 || cfg->gen < 1)
         return 0;
-    int budget = cfg->max_batched_tokens > 0 ? cfg->max_batched_tokens : cfg->prompt;
+    int budget = cfg->max_batched_tokens > 0 ? engine_sim_rank_tokens(st, cfg->max_batched_tokens)
+                                             : cfg->prompt;
     int chunk = cfg->prompt < budget ? cfg->prompt : budget;
     engine_step_chunk ch = {1, chunk, 0};
     engine_step_mix pre = {&ch, 1, 0, 0};

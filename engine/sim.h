@@ -324,6 +324,12 @@ typedef struct engine_sim_result {
  * prompt and gen, the framework's max_num_seqs, max_num_tokens (else
  * 8192) and scheduler, seed 42, no SLO, percentile 99. */
 void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st);
+/* The token budget one replica of st's pool takes a step from the server's
+ * `budget`: under attention data-parallel (an EP group over ep / tp
+ * replicas) a framework with dp_attn_split_chunk (SGLang: chunked_prefill_size
+ * // dp_size, server_args.py _handle_data_parallelism) gives each rank the
+ * budget over the ranks; else the budget. */
+int engine_sim_rank_tokens(const engine_stepper *st, int budget);
 
 /* 0 when cfg is usable, else -1 with err naming the field. */
 int engine_sim_check(const engine_sim_config *cfg, engine_error *err);

@@ -1422,32 +1422,32 @@ expect_rc 0
 expect_clean_json
 expect_out '^	"spec_method":	"eagle",$'
 expect_out '^		"allow_spec":	\["eagle"\],?$'
-# xPyD prefill pools with PP, and pools with DP-attention EP: DeepSeek-V3
-# fp8 at 20 requests/s, xPyD only, on up to 16 H200s: one 3-stage TP2
-# prefill pipeline and one TP8 EP4 decode replica, 14 GPUs (1P8D tp8/tp1 on
-# 16 before prefill pools had PP and EP; 2P8D tp1pp3/tp1 on 14 until
-# SGLang's attention data-parallel ranks each took the token budget over
-# the ranks, 4096 of 8192 in its EP2 prefill group: that pool now serves
-# 10.2 requests/s); `load --disagg 1P1D --prefill-pp 3 --decode-ep 4` gives
-# the same p99 figures
+# xPyD decode pools with DP-attention EP, prefill pools with PP and EP:
+# DeepSeek-V3 fp8 at 20 requests/s, xPyD only, on up to 16 H200s: two
+# 3-stage TP1 prefill pipelines in one EP2 group and eight TP1 decode
+# replicas in one EP8 group, 14 GPUs (before prefill pools had PP and EP:
+# 1P8D tp8/tp1 on 16); `load --disagg 2P8D --prefill-pp 3 --prefill-ep 2
+# --decode-ep 8` gives the same p99 figures.
 run recommend --model deepseek-v3 --gpu h200 --gpus-max 16 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --disagg only
 expect_rc 0
-expect_out '^answer: 1P1D tp2pp3/tp8 \(1 prefill x TP2 PP3, 1 decode x TP8 EP4\), fp8: 14 GPUs, .*, max-num-seqs [0-9]+$'
+expect_out '^answer: 2P8D tp1pp3/tp1 \(2 prefill x TP1 PP3 EP2, 8 decode x TP1 EP8, DP attention\), fp8: 14 GPUs, .*, max-num-seqs [0-9]+$'
 fleet_mns=$(sed -n 's/^answer: .*max-num-seqs \([0-9]*\)$/\1/p' "$tmp/out")
 fleet_p99=$(sed -n '3s/^      simulated: p99 TTFT \(.*\), p99 TPOT \([^,]*\), goodput.*/TTFT \1, TPOT \2/p' "$tmp/out")
-run load --model deepseek-v3 --gpu h200 --disagg 1P1D --prefill-tp 2 --prefill-pp 3 --decode-tp 8 --decode-ep 4 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --requests 2000 --max-num-seqs "$fleet_mns"
+run load --model deepseek-v3 --gpu h200 --disagg 2P8D --prefill-tp 1 --prefill-pp 3 --prefill-ep 2 --decode-tp 1 --decode-ep 8 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --requests 2000 --max-num-seqs "$fleet_mns"
 expect_rc 0
-expect_out '^DeepSeek-V3 on 14 x H200 SXM: disaggregated 1P1D tp2pp3/tp8 \(prefill 1 x TP2 PP3, decode 1 x TP8 EP4\)$'
+expect_out '^DeepSeek-V3 on 14 x H200 SXM: disaggregated 2P8D tp1pp3/tp1 \(prefill 2 x TP1 PP3 EP2, decode 8 x TP1 EP8\)$'
 expect_out "^  SLO at p99     $fleet_p99: met$"
-run load --model deepseek-v3 --gpu h200 --disagg 2P8D --prefill-tp 1 --prefill-pp 3 --prefill-ep 2 --decode-tp 1 --decode-ep 8 --rate 20 --framework sglang --dtype fp8 --requests 400
-expect_out 'at most [0-9]+ requests and 1024 tokens a step'
-# at 25 requests/s both pools are DP-attention EP groups (8P8D): their
-# launch lines, one EP group a server (were missing when a pool's EP group
-# spans replicas)
-run recommend --model deepseek-v3 --gpu h200 --gpus-max 16 --rate 25 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --disagg only --json
+# the pools' launch lines: one EP group a server (were missing when a pool's
+# EP group spans replicas)
+run recommend --model deepseek-v3 --gpu h200 --gpus-max 16 --rate 20 --ttft-ms 2000 --itl-ms 100 --framework sglang --dtype fp8 --disagg only --json
 expect_rc 0
 expect_out '^		"sglang":	"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --pp-size 1 --dp-size 8 --enable-dp-attention --ep-size 8 .* --disaggregation-mode decode '
-expect_out '^		"sglang":	"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --pp-size 1 --dp-size 8 --enable-dp-attention --ep-size 8 .* --disaggregation-mode prefill '
+expect_out '^		"sglang":	"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 2 --pp-size 3 --dp-size 2 --enable-dp-attention --ep-size 2 .* --disaggregation-mode prefill '
+# SGLang's attention data-parallel ranks each take chunked_prefill_size over
+# the ranks (8192 / 8 in the decode pool's EP8 group; its prefill pool's EP2
+# group 4096 a rank)
+run load --model deepseek-v3 --gpu h200 --gpus 8 --tp 1 --dp 8 --ep 8 --rate 2 --framework sglang --dtype fp8 --requests 100
+expect_out 'at most [0-9]+ requests and 8192 tokens a step \(1024 an attention rank\)'
 run load --model deepseek-v3 --gpu h200 --gpus 8 --decode-ep 8
 expect_rc 2
 expect_err_exact "shardscope load: --prefill-pp/--decode-pp/--prefill-ep/--decode-ep/--prefill-dtype: only with --disagg xPyD"

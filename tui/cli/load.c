@@ -79,7 +79,9 @@ static const cli_opt LOAD_OPTS[] = {
      .max = ENGINE_MAX_TOKENS, .off = CLI_AT(max_batched_tokens), .section = "engine limits:",
      .help = "tokens one step computes, the prefill budget (default:\n"
              "the framework's for the GPU: vLLM 8192 on GPUs of 70 GiB\n"
-             "or more but A100s, else 2048; else its max_num_tokens, 8192)"},
+             "or more but A100s, else 2048; SGLang by GPU memory,\n"
+             "2048 to 16384; else its max_num_tokens, 8192); SGLang's\n"
+             "attention data-parallel ranks each take it over the ranks"},
     {.name = "--kv-fraction", .kind = CLI_OPT_DOUBLE, .arg = "X", .min = 0.01, .max = 1,
      .off = CLI_AT(mem_fraction),
      .help = "memory fraction of the framework's rule (as\n"
@@ -570,11 +572,15 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
     if (c->recv_interval > 1)
         snprintf(recv, sizeof recv, " (new requests taken in every %d decode steps)",
                  c->recv_interval);
-    printf("engine: %s, scheduler %s%s%s, at most %d requests and %d tokens a step; KV cache "
+    char rank[64] = "";
+    int rt = engine_sim_rank_tokens(st, c->max_batched_tokens);
+    if (rt != c->max_batched_tokens) /* SGLang's attention data-parallel ranks */
+        snprintf(rank, sizeof rank, " (%d an attention rank)", rt);
+    printf("engine: %s, scheduler %s%s%s, at most %d requests and %d tokens a step%s; KV cache "
            "%lld blocks of %d tokens per replica, %s\n",
            s->framework ? s->framework->name : "generic", engine_sim_sched_name(c->sched),
            c->admit_lag ? " (batches formed a step ahead)" : "", recv,
-           c->max_num_seqs, c->max_batched_tokens, st->kv_blocks, ENGINE_KV_BLOCK,
+           c->max_num_seqs, c->max_batched_tokens, rank, st->kv_blocks, ENGINE_KV_BLOCK,
            c->kv_alloc == ENGINE_SIM_KV_ON_DEMAND
                ? "given out on demand (the newest request preempted by recompute when it runs out)"
            : c->kv_alloc == ENGINE_SIM_KV_ESTIMATE

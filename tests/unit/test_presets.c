@@ -2670,6 +2670,33 @@ static void test_sglang_memory_reserve(void **state)
     assert_false(engine_decode_graphs(&sc, (engine_plan){4, 1, 1, 1}, 81, 1));
     sc.gpu = preset_find_gpu(db, "h200");
     sc.model = preset_find_model(db, "deepseek-r1");
+    /* SGLang's attention data-parallel ranks each take the server's token
+     * budget over the ranks (chunked_prefill_size // dp_size): 8192 over 8
+     * ranks of an EP8 group is 1024, over 2 of an EP2 group 4096; a TP8 EP8
+     * plan (no attention data-parallel) and vLLM keep it whole */
+    {
+        engine_stepper st;
+        engine_error e2;
+        sc.gpus = 8;
+        sc.prompt = 1024;
+        sc.gen = 256;
+        sc.batch = 1;
+        sc.intra = preset_find_link(db, "nvlink4");
+        sc.weight_dtype = ENGINE_FP8;
+        sc.weight_dtype_set = 1;
+        assert_int_equal(engine_stepper_init(&st, &sc, (engine_plan){1, 1, 8, 8}, &e2), 0);
+        assert_int_equal(engine_sim_rank_tokens(&st, 8192), 1024);
+        assert_int_equal(engine_stepper_init(&st, &sc, (engine_plan){4, 1, 2, 8}, &e2), 0);
+        assert_int_equal(engine_sim_rank_tokens(&st, 8192), 4096);
+        assert_int_equal(engine_stepper_init(&st, &sc, (engine_plan){8, 1, 1, 8}, &e2), 0);
+        assert_int_equal(engine_sim_rank_tokens(&st, 8192), 8192);
+        sc.framework = preset_find_framework(db, "vllm");
+        assert_int_equal(engine_stepper_init(&st, &sc, (engine_plan){1, 1, 8, 8}, &e2), 0);
+        assert_int_equal(engine_sim_rank_tokens(&st, 8192), 8192);
+        sc.framework = sg;
+        sc.weight_dtype_set = 0;
+        sc.weight_dtype = ENGINE_FP16;
+    }
     sc.usable_fraction = 0.7;
     assert_close(engine_plan_usable_fraction(&sc, tp8), 0.7, 1e-9);
     sc.usable_fraction = 0;

@@ -1177,6 +1177,9 @@ int engine_scenario_quant_group(const engine_scenario *s);
 int engine_context_limit(const engine_scenario *s);
 /* The memory fraction a scenario runs with: its own, else its framework's
  * (the generic one's 0.9 without a framework). */
+/* The memory of one GPU: the scenario's --vram-gb when set, else the
+ * GPU's; 0 without a GPU. */
+double engine_scenario_vram(const engine_scenario *s);
 double engine_scenario_usable_fraction(const engine_scenario *s);
 /* The memory fraction a plan runs at: the scenario's when set, else its
  * framework's rule for that plan (SGLang's reserve depends on the plan's

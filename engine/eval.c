@@ -521,11 +521,16 @@ int engine_context_limit(const engine_scenario *s)
     return s->model ? s->model->context : 0;
 }
 
+double engine_scenario_vram(const engine_scenario *s)
+{
+    return s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : 0);
+}
+
 /* The framework's small-GPU tier for the scenario's GPU memory (the VRAM
  * override if set), or NULL above its tiers. */
 static const engine_fw_tier *small_tier(const engine_scenario *s, const engine_framework *fw)
 {
-    double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : 0);
+    double vram = engine_scenario_vram(s);
     for (int t = 0; vram > 0 && t < ENGINE_FW_TIERS; t++)
         if (fw->tier[t].below_gib > 0 && vram < fw->tier[t].below_gib * 1073741824.0)
             return &fw->tier[t];
@@ -561,7 +566,7 @@ double engine_plan_usable_fraction(const engine_scenario *s, engine_plan p)
         return s->usable_fraction;
     const engine_framework *fw = s->framework ? s->framework : engine_framework_generic_ref();
     const engine_mem_reserve *r = &fw->reserve;
-    double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : 0);
+    double vram = engine_scenario_vram(s);
     if (!(r->base_mib > 0) || !(vram > 0))
         return fw->mem_fraction;
     double m = vram / 1048576.0;
@@ -1142,7 +1147,7 @@ static void memory_compute(const plan_ctx *c, engine_memory *mem)
     }
     mem->per_gpu_bytes =
         mem->weights_bytes + mem->kv_bytes + mem->activation_bytes + mem->overhead_bytes;
-    double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
+    double vram = engine_scenario_vram(s);
     double frac = engine_plan_usable_fraction(s, p);
     mem->usable_fraction = frac;
     double fixed = mem->weights_bytes + mem->activation_bytes + mem->overhead_bytes;

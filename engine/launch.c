@@ -22,7 +22,7 @@ const char *engine_launch_name(engine_launch_fw fw)
 
 static double vram_of(const engine_scenario *s)
 {
-    return s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
+    return engine_scenario_vram(s);
 }
 
 double engine_launch_mem_fraction(engine_launch_fw fw, const engine_scenario *s,

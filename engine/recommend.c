@@ -460,7 +460,7 @@ static int step_fit(rec_ctx *c, engine_error *err)
         .activation_bytes = mem->activation_bytes,
         .overhead_bytes = mem->overhead_bytes,
         .per_gpu_bytes = mem->per_gpu_bytes,
-        .vram_bytes = b->vram_bytes > 0 ? b->vram_bytes : b->gpu->memory_bytes,
+        .vram_bytes = engine_scenario_vram(b),
         .usable_fraction = mem->usable_fraction,
         .capacity_bytes = mem->capacity_bytes,
         .kv_room_bytes = mem->capacity_bytes - mem->weights_bytes - mem->activation_bytes -

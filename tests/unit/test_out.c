@@ -157,6 +157,11 @@ static void test_percent_usd(void **state)
     S(fmt_percent(0.636, b, sizeof b), "63.6%");
     S(fmt_percent(0.766, b, sizeof b), "76.6%");
     S(fmt_percent(1.0, b, sizeof b), "100%");
+    /* a memory fraction: two places, three where the rule gives a third
+     * (SGLang's (81558 - 13440) / 81558 rounded to 0.835) */
+    S(fmt_fraction(0.9, b, sizeof b), "0.90");
+    S(fmt_fraction(0.835, b, sizeof b), "0.835");
+    S(fmt_fraction(0.01, b, sizeof b), "0.01");
     S(fmt_percent(0.9996, b, sizeof b), "100%");    /* 99.96% rounds to 100.0 */
     S(fmt_percent(0.9994, b, sizeof b), "99.9%");
     S(fmt_percent(1.5, b, sizeof b), "150%");

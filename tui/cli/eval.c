@@ -75,7 +75,7 @@ const cli_options cli_eval_options = {
 static void print_header(const engine_scenario *s, FILE *f)
 {
     char vram[32], cal[ENGINE_NAME_MAX + 64];
-    double v = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
+    double v = engine_scenario_vram(s);
     fprintf(f, "%s on %d x %s (%s per GPU), link %s", fmt_model_name(s->model),
             s->gpus, fmt_gpu_name(s->gpu),
             fmt_bytes(v, vram, sizeof vram), s->intra->name);
@@ -239,7 +239,7 @@ static void print_memory(const engine_scenario *s, const engine_result *r)
         "prefill workspace");
     row("runtime overhead", fmt_bytes(r->mem.overhead_bytes, a, sizeof a),
         "CUDA context, allocator");
-    double vram = s->vram_bytes > 0 ? s->vram_bytes : s->gpu->memory_bytes;
+    double vram = engine_scenario_vram(s);
     const engine_framework *fw = s->framework;
     double frac = r->mem.usable_fraction;
     if (fw && fw->mem_rule == ENGINE_MEM_FREE)

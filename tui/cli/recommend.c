@@ -714,7 +714,7 @@ static void print_text(const recommend_request *q, const recommend_result *r)
     const engine_scenario *b = &q->base;
     char a1[32], a2[32];
     printf("%s on %s (%s each)\n", fmt_model_name(b->model), fmt_gpu_name(b->gpu),
-           fb(b->vram_bytes > 0 ? b->vram_bytes : b->gpu->memory_bytes, a1, sizeof a1));
+           fb(engine_scenario_vram(b), a1, sizeof a1));
     printf("link %s", b->intra->name);
     if (b->gpus_per_node > 0)
         printf(", %d GPU%s per node", b->gpus_per_node, b->gpus_per_node == 1 ? "" : "s");

@@ -124,16 +124,22 @@ typedef enum engine_fw_version {
  * floor_mib on a GPU above floor_above_gib, then + eagle_mib (EAGLE, MTP)
  * or draft_mib (a separate draft model) with speculative decoding
  * (engine_plan_usable_fraction).  base_mib 0: no such rule (mem_fraction). */
-/* SGLang's serving defaults on GPUs below its tiers (server_args.py
- * _handle_gpu_memory_settings): below below_gib GiB of GPU memory, a
- * chunked_prefill_size of chunk tokens and a cuda_graph_max_bs of graph_bs
- * (below TP 4) or graph_bs_tp4; the first tier whose bound is above the
- * GPU's memory applies; none: the profile's max_num_tokens and graph
- * capture limits.  below_gib 0: unused. */
-#define ENGINE_FW_TIERS 3
+/* A framework's serving defaults by GPU memory (vLLM's arg_utils.py
+ * get_batch_defaults, SGLang's server_args.py _handle_gpu_memory_settings):
+ * the first tier whose below_gib bound is above the GPU's memory (the VRAM
+ * override if set) applies, else the last tier if it has no bound (0: every
+ * larger GPU); a GPU whose preset name holds the profile's tier_exclude
+ * takes the first tier.  In a tier, max_num_tokens is the token budget a
+ * step (chunked_prefill_size, max_num_batched_tokens), max_num_seqs the
+ * running requests, graph_bs the largest captured decode batch below TP 4
+ * and graph_bs_tp4 from TP 4 (cuda_graph_max_bs); 0 keeps the profile's
+ * value.  They apply to the default generation and ENGINE_FWV_V1
+ * (engine_scenario_max_num_tokens, engine_max_num_seqs, engine_decode_graphs
+ * and SGLang's reserve in engine_plan_usable_fraction). */
+#define ENGINE_FW_TIERS 6
 typedef struct engine_fw_tier {
     double below_gib;
-    int chunk, graph_bs, graph_bs_tp4;
+    int max_num_tokens, max_num_seqs, graph_bs, graph_bs_tp4;
 } engine_fw_tier;
 
 typedef struct engine_mem_reserve {
@@ -527,23 +533,13 @@ typedef struct engine_framework {
     engine_mem_rule mem_rule;
     double mem_fraction;      /* of the total (TOTAL) or of the free memory (FREE) */
     engine_mem_reserve reserve; /* a fraction by plan instead (SGLang) */
-    engine_fw_tier tier[ENGINE_FW_TIERS]; /* small-GPU serving defaults, ascending */
+    engine_fw_tier tier[ENGINE_FW_TIERS]; /* serving defaults by GPU memory, ascending */
+    char tier_exclude[ENGINE_NAME_MAX]; /* a preset-name substring sent to tier 0 */
     double runtime_bytes;     /* CUDA context, NCCL and library workspaces */
     /* Serving limits of the load simulation (sim.h). */
     int max_num_seqs;         /* running requests a replica batches (vLLM
                                * max_num_seqs, SGLang max_running_requests,
                                * TensorRT-LLM max_batch_size); 0: 256 */
-    /* The serving defaults of the V1 engine by GPU (vLLM's arg_utils.py
-     * get_batch_defaults for `vllm serve`): on a GPU of at least
-     * large_gpu_gib GiB whose preset name lacks large_gpu_exclude, at most
-     * large_max_num_seqs sequences and large_max_num_tokens tokens a step;
-     * on others max_num_seqs and serve_max_num_tokens.  They apply to the
-     * default generation and ENGINE_FWV_V1 (engine_scenario_max_num_tokens,
-     * engine_max_num_seqs); 0: none (max_num_seqs, max_num_tokens). */
-    double large_gpu_gib;
-    char large_gpu_exclude[ENGINE_NAME_MAX];
-    int large_max_num_seqs, large_max_num_tokens;
-    int serve_max_num_tokens;
     int chunked_prefill;      /* 1: its scheduler chunks prefills into the
                                * max_num_tokens budget beside the decodes;
                                * 0: prefill first (decodes pause) */
@@ -557,9 +553,6 @@ typedef struct engine_framework {
      * (vLLM's max_cudagraph_capture_size; engine_decode_graphs).  0: no limit. */
     int graph_capture_max;
     double graph_capture_seqs;
-    int graph_capture_small_tp; /* on a GPU below large_gpu_gib, a plan of TP
-                               * below 4 captures this many at most (SGLang's
-                               * cuda_graph_max_bs 256 there); 0: as above */
     int kv_alloc;             /* how its KV cache is given out, as
                                * engine_sim_kv (load): 0 reserved whole at
                                * admission, 1 on demand with the newest
@@ -617,6 +610,10 @@ typedef struct engine_framework {
                                * max_attention_window_vec = [max_seq_len]);
                                * 0: a local layer keeps at most its window */
 } engine_framework;
+
+/* How many gpu_tiers a profile has: its bounded ones, then an unbounded
+ * last one where it sets any value. */
+int engine_framework_tiers(const engine_framework *fw);
 
 /* A calibration's measured GEMM tables (schema 2): at most this many
  * (n, k, dtype class) shapes, each timed at up to this many token counts
@@ -1216,8 +1213,7 @@ int engine_scenario_admit_lag(const engine_scenario *s);
 
 /* The token budget a step of the load simulation takes by default: the
  * framework's serving default for the scenario's GPU and engine generation
- * (large_max_num_tokens or serve_max_num_tokens), else its max_num_tokens,
- * else 8192. */
+ * (its tier's max_num_tokens), else its max_num_tokens, else 8192. */
 int engine_scenario_max_num_tokens(const engine_scenario *s);
 /* The host work per engine step of the scenario's framework (the generic
  * one's without one) at its framework_version: that generation's host_loop

@@ -526,13 +526,32 @@ double engine_scenario_vram(const engine_scenario *s)
     return s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : 0);
 }
 
-/* The framework's small-GPU tier for the scenario's GPU memory (the VRAM
- * override if set), or NULL above its tiers. */
-static const engine_fw_tier *small_tier(const engine_scenario *s, const engine_framework *fw)
+int engine_framework_tiers(const engine_framework *fw)
 {
+    int n = 0;
+    while (n < ENGINE_FW_TIERS && fw->tier[n].below_gib > 0)
+        n++;
+    if (n > 0 && n < ENGINE_FW_TIERS) {
+        const engine_fw_tier *top = &fw->tier[n];
+        n += top->max_num_tokens || top->max_num_seqs || top->graph_bs || top->graph_bs_tp4;
+    }
+    return n;
+}
+
+/* The framework's serving tier for the scenario's GPU (engine_fw_tier), or
+ * NULL: no tiers, a generation other than the default and v1, or a GPU
+ * above every bounded tier without an unbounded last one. */
+static const engine_fw_tier *framework_tier(const engine_scenario *s, const engine_framework *fw)
+{
+    int n = engine_framework_tiers(fw);
+    if (!n || !s || !s->framework || !s->gpu ||
+        (s->framework_version != ENGINE_FWV_DEFAULT && s->framework_version != ENGINE_FWV_V1))
+        return NULL;
+    if (fw->tier_exclude[0] && strstr(s->gpu->name, fw->tier_exclude))
+        return &fw->tier[0];
     double vram = engine_scenario_vram(s);
-    for (int t = 0; vram > 0 && t < ENGINE_FW_TIERS; t++)
-        if (fw->tier[t].below_gib > 0 && vram < fw->tier[t].below_gib * 1073741824.0)
+    for (int t = 0; t < n; t++)
+        if (!(fw->tier[t].below_gib > 0) || vram < fw->tier[t].below_gib * 1073741824.0)
             return &fw->tier[t];
     return NULL;
 }
@@ -542,7 +561,6 @@ double engine_scenario_usable_fraction(const engine_scenario *s)
     return engine_plan_usable_fraction(s, (engine_plan){1, 1, 1, 1});
 }
 
-static int serve_defaults(const engine_scenario *s, const engine_framework *f);
 static double graph_capture_cap(const engine_scenario *s, const engine_framework *fw, int tp,
                                 double *per);
 
@@ -624,12 +642,10 @@ static double graph_capture_cap(const engine_scenario *s, const engine_framework
               fw->host_loop[v].graph_capture_max > 0;
     double cap = gen ? fw->host_loop[v].graph_capture_max : fw->graph_capture_max;
     *per = gen ? fw->host_loop[v].graph_capture_seqs : fw->graph_capture_seqs;
-    const engine_fw_tier *tr = gen ? NULL : small_tier(s, fw);
-    if (cap > 0 && tr) /* SGLang on a small GPU: its tier's cuda_graph_max_bs */
-        cap = tp < 4 ? tr->graph_bs : tr->graph_bs_tp4;
-    else if (cap > 0 && !gen && fw->graph_capture_small_tp > 0 && tp < 4 &&
-             serve_defaults(s, fw) == 1)
-        cap = fw->graph_capture_small_tp; /* SGLang below its large GPUs, TP < 4 */
+    const engine_fw_tier *tr = gen ? NULL : framework_tier(s, fw);
+    int bs = tr ? (tp < 4 || !tr->graph_bs_tp4 ? tr->graph_bs : tr->graph_bs_tp4) : 0;
+    if (cap > 0 && bs > 0) /* its tier's cuda_graph_max_bs (SGLang) */
+        cap = bs;
     return cap > 0 ? cap : 0;
 }
 
@@ -2302,26 +2318,15 @@ static void merge_lighter(const engine_scenario *s, engine_result *out, const en
                                  : 0;
 }
 
-/* The framework's serving defaults by GPU apply (the V1 engine: the default
- * generation or ENGINE_FWV_V1): 2 on a large GPU, 1 on another, 0 not. */
-static int serve_defaults(const engine_scenario *s, const engine_framework *f)
-{
-    if (!s || !s->framework || !(f->large_gpu_gib > 0) ||
-        (s->framework_version != ENGINE_FWV_DEFAULT && s->framework_version != ENGINE_FWV_V1))
-        return 0;
-    int large = s->gpu && s->gpu->memory_bytes >= f->large_gpu_gib * 1073741824.0 &&
-                !(f->large_gpu_exclude[0] && strstr(s->gpu->name, f->large_gpu_exclude));
-    return large ? 2 : 1;
-}
-
 int engine_max_num_seqs(const engine_scenario *s)
 {
     if (s && s->max_num_seqs > 0)
         return s->max_num_seqs;
     const engine_framework *f =
         s && s->framework ? s->framework : engine_framework_generic_ref();
-    if (serve_defaults(s, f) == 2 && f->large_max_num_seqs > 0)
-        return f->large_max_num_seqs;
+    const engine_fw_tier *tr = framework_tier(s, f);
+    if (tr && tr->max_num_seqs > 0)
+        return tr->max_num_seqs;
     return f->max_num_seqs > 0 ? f->max_num_seqs : 256;
 }
 
@@ -2329,14 +2334,9 @@ int engine_scenario_max_num_tokens(const engine_scenario *s)
 {
     const engine_framework *f =
         s && s->framework ? s->framework : engine_framework_generic_ref();
-    int rule = serve_defaults(s, f);
-    const engine_fw_tier *tr = rule ? small_tier(s, f) : NULL;
-    if (tr) /* SGLang on a small GPU: its tier's chunked_prefill_size */
-        return tr->chunk;
-    if (rule == 2 && f->large_max_num_tokens > 0)
-        return f->large_max_num_tokens;
-    if (rule == 1 && f->serve_max_num_tokens > 0)
-        return f->serve_max_num_tokens;
+    const engine_fw_tier *tr = framework_tier(s, f);
+    if (tr && tr->max_num_tokens > 0)
+        return tr->max_num_tokens;
     return f->max_num_tokens > 0 ? f->max_num_tokens : 8192;
 }
 

@@ -265,19 +265,25 @@ static const field_spec reserve_fields[] = {
     FN("eagle_mib", 0, FR_NONNEG, 1e7, 1, reserve.eagle_mib),
     FN("draft_mib", 0, FR_NONNEG, 1e7, 1, reserve.draft_mib),
 };
-/* small_gpu_tiers.t0..t2: SGLang's serving defaults below its GPU tiers. */
+/* gpu_tiers.t0..t5: serving defaults by GPU memory (engine_fw_tier). */
+#define TIER_INT(key, max, member, t) \
+    { key, FK_INT, 0, FR_NONNEG, max, 1, offsetof(engine_framework, tier[t].member), 0, NULL, 0, NULL }
 #define TIER_FIELDS(t) \
-    FN("below_gib", 1, FR_POS, 1e6, 1, tier[t].below_gib), \
-    { "chunk", FK_INT, 1, FR_POS, 100000000, 1, offsetof(engine_framework, tier[t].chunk), 0, NULL, 0, NULL }, \
-    { "graph_bs", FK_INT, 1, FR_POS, 16777216, 1, offsetof(engine_framework, tier[t].graph_bs), 0, NULL, 0, NULL }, \
-    { "graph_bs_tp4", FK_INT, 1, FR_POS, 16777216, 1, offsetof(engine_framework, tier[t].graph_bs_tp4), 0, NULL, 0, NULL }
+    FN("below_gib", 0, FR_NONNEG, 1e6, 1, tier[t].below_gib), \
+    TIER_INT("max_num_tokens", 100000000, max_num_tokens, t), \
+    TIER_INT("max_num_seqs", 16777216, max_num_seqs, t), \
+    TIER_INT("graph_bs", 16777216, graph_bs, t), \
+    TIER_INT("graph_bs_tp4", 16777216, graph_bs_tp4, t)
 static const field_spec tier0_fields[] = {TIER_FIELDS(0)};
 static const field_spec tier1_fields[] = {TIER_FIELDS(1)};
 static const field_spec tier2_fields[] = {TIER_FIELDS(2)};
+static const field_spec tier3_fields[] = {TIER_FIELDS(3)};
+static const field_spec tier4_fields[] = {TIER_FIELDS(4)};
+static const field_spec tier5_fields[] = {TIER_FIELDS(5)};
+#define TIER(name, f) { name, FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, f, N_OF(f), NULL }
 static const field_spec tier_fields[] = {
-    { "t0", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier0_fields, N_OF(tier0_fields), NULL },
-    { "t1", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier1_fields, N_OF(tier1_fields), NULL },
-    { "t2", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier2_fields, N_OF(tier2_fields), NULL },
+    TIER("t0", tier0_fields), TIER("t1", tier1_fields), TIER("t2", tier2_fields),
+    TIER("t3", tier3_fields), TIER("t4", tier4_fields), TIER("t5", tier5_fields),
 };
 static const field_spec framework_fields[] = {
     STR(engine_framework, "display", 0, display),
@@ -304,19 +310,14 @@ static const field_spec framework_fields[] = {
     FN("memory_fraction", 1, FR_FRAC, 1, 1, mem_fraction),
     FN("runtime_gb", 1, FR_NONNEG, 100000, 1e9, runtime_bytes),
     { "memory_reserve", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, reserve_fields, N_OF(reserve_fields), NULL },
-    { "small_gpu_tiers", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier_fields, N_OF(tier_fields), NULL },
+    { "gpu_tiers", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier_fields, N_OF(tier_fields), NULL },
+    STR(engine_framework, "gpu_tier_exclude", 0, tier_exclude),
     { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
-    FN("large_gpu_gib", 0, FR_NONNEG, 1e6, 1, large_gpu_gib),
-    STR(engine_framework, "large_gpu_exclude", 0, large_gpu_exclude),
-    { "large_max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, large_max_num_seqs), 0, NULL, 0, NULL },
-    { "large_max_num_tokens", FK_INT, 0, FR_NONNEG, 100000000, 1, offsetof(engine_framework, large_max_num_tokens), 0, NULL, 0, NULL },
-    { "serve_max_num_tokens", FK_INT, 0, FR_NONNEG, 100000000, 1, offsetof(engine_framework, serve_max_num_tokens), 0, NULL, 0, NULL },
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
     { "admit_lag", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, admit_lag), 0, NULL, 0, NULL },
     ENUM(engine_framework, "kv_alloc", 0, kv_alloc, KV_ALLOC_CHOICES, N_OF(KV_ALLOC_CHOICES)),
     { "graph_capture_max", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, graph_capture_max), 0, NULL, 0, NULL },
     FN("graph_capture_seqs", 0, FR_NONNEG, 1000, 1, graph_capture_seqs),
-    { "graph_capture_small_tp", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, graph_capture_small_tp), 0, NULL, 0, NULL },
     { "prefill_alone", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, prefill_alone), 0, NULL, 0, NULL },
     { "dp_attention_split_chunk", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, dp_attn_split_chunk), 0, NULL, 0, NULL },
     FN("moe_w4a16_fixed_us", 0, FR_NONNEG, 1000000, 1e-6, moe_w4a16_fixed_s),
@@ -856,6 +857,37 @@ static int parse_link(const cJSON *obj, const char *name, engine_link *l,
     return 0;
 }
 
+/* gpu_tiers: t0, t1, ... without a gap, each bound above the one before;
+ * only the last, not t0, may go without one (every larger GPU). */
+static int check_tiers(const cJSON *obj, const engine_framework *f, char *why, size_t wl)
+{
+    const cJSON *tiers = cJSON_GetObjectItemCaseSensitive(obj, "gpu_tiers");
+    int last = -1;
+    for (int t = 0; tiers && t < ENGINE_FW_TIERS; t++) {
+        char key[3] = {'t', (char)('0' + t), 0};
+        if (!cJSON_GetObjectItemCaseSensitive(tiers, key))
+            continue;
+        if (last != t - 1) {
+            snprintf(why, wl, "gpu_tiers.t%d: expected t%d before it", t, last + 1);
+            return -1;
+        }
+        last = t;
+    }
+    for (int t = 0; t <= last; t++) {
+        double b = f->tier[t].below_gib, prev = t > 0 ? f->tier[t - 1].below_gib : 0;
+        if (!(b > 0) && (t == 0 || t < last)) {
+            snprintf(why, wl, "gpu_tiers.t%d.below_gib: expected a bound in GiB (only the last tier may go without)", t);
+            return -1;
+        }
+        if (b > 0 && t > 0 && !(b > prev)) {
+            snprintf(why, wl, "gpu_tiers.t%d.below_gib: expected above t%d's (%g), got %g", t, t - 1,
+                     prev, b);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int parse_framework(const cJSON *obj, const char *name, engine_framework *f,
                            char *why, size_t wl)
 {
@@ -867,12 +899,8 @@ static int parse_framework(const cJSON *obj, const char *name, engine_framework 
     for (int g = ENGINE_FWV_DEFAULT + 1; hl && g < ENGINE_FWV_COUNT; g++)
         f->host_loop[g].set =
             cJSON_GetObjectItemCaseSensitive(hl, engine_fw_version_name((engine_fw_version)g)) != NULL;
-    for (int t = 1; t < ENGINE_FW_TIERS; t++)
-        if (f->tier[t].below_gib > 0 && !(f->tier[t].below_gib > f->tier[t - 1].below_gib)) {
-            snprintf(why, wl, "small_gpu_tiers.t%d.below_gib: expected above t%d's (%g), got %g",
-                     t, t - 1, f->tier[t - 1].below_gib, f->tier[t].below_gib);
-            return -1;
-        }
+    if (check_tiers(obj, f, why, wl))
+        return -1;
     if (!f->display[0])
         snprintf(f->display, sizeof f->display, "%s", name);
     return 0;

@@ -235,7 +235,7 @@
     "TTFT 0.25-0.7x (its prefill and the MoE decode at large batches are both faster in the "    \
     "model than in vLLM 0.10/0.11)"
 /* These TPOTs moved out of their bands when the vllm profile took `vllm serve`'s
- * GPU-dependent V1 defaults (frameworks.json large_gpu_*, serve_max_num_tokens:
+ * GPU-dependent V1 defaults (frameworks.json gpu_tiers, gpu_tier_exclude:
  * 2048 tokens a step on A100, 1024 sequences on H100), which brought most of the
  * same pages' offline TPOTs closer (the A100 128 + 4 rows 2.8-3.3x -> 0.94-1.06x)
  * and past the knee from 25.7 to 23.4 %. */

@@ -188,12 +188,16 @@ grep -A5 '"v0.6":' "$tmp/out" | grep -Eq '"custom_allreduce_off_xgmi":[[:space:]
     fail "$what: list frameworks --json: vllm v0.6 lacks custom_allreduce_off_xgmi true"
 grep -A5 '"v1":' "$tmp/out" | grep -Eq '"custom_allreduce_off_xgmi":[[:space:]]*false' ||
     fail "$what: list frameworks --json: vllm v1 lacks custom_allreduce_off_xgmi false"
-# SGLang's memory rule by plan and its small-GPU tiers; none for the others
+# SGLang's memory rule by plan and its GPU tiers (the last unbounded);
+# vLLM's two and its A100 exclusion; none for the others
 expect_out '"base_mib":[[:space:]]*512,'
 expect_out '"memory_reserve":[[:space:]]*null,'
-grep -A3 '"below_gib":[[:space:]]*35,' "$tmp/out" | grep -Eq '"graph_bs_tp4":[[:space:]]*80' ||
+grep -A4 '"below_gib":[[:space:]]*35,' "$tmp/out" | grep -Eq '"graph_bs_tp4":[[:space:]]*80' ||
     fail "$what: list frameworks --json: sglang's 35 GiB tier lacks graph_bs_tp4 80"
-expect_out '"small_gpu_tiers":[[:space:]]*\[\],'
+grep -A1 '"below_gib":[[:space:]]*null,' "$tmp/out" | grep -Eq '"max_num_tokens":[[:space:]]*16384' ||
+    fail "$what: list frameworks --json: sglang's unbounded tier lacks max_num_tokens 16384"
+expect_out '"gpu_tier_exclude":[[:space:]]*"a100",'
+expect_out '"gpu_tiers":[[:space:]]*\[\],'
 
 run list
 expect_rc 2

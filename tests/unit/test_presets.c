@@ -802,8 +802,14 @@ static const struct {
       "t.json: f: step_us: expected a number >= 0, got -1" },
     { FW("1", "15", "total", "0.9"),
       "t.json: f: overlap: expected true or false, got a number" },
-    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"small_gpu_tiers\": {\"t0\": {\"below_gib\": 35, \"chunk\": 2048, \"graph_bs\": 8, \"graph_bs_tp4\": 8}, \"t1\": {\"below_gib\": 20, \"chunk\": 2048, \"graph_bs\": 24, \"graph_bs_tp4\": 80}}}}}",
-      "t.json: f: small_gpu_tiers.t1.below_gib: expected above t0's (35), got 20" },
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"gpu_tiers\": {\"t0\": {\"below_gib\": 35, \"max_num_tokens\": 2048, \"graph_bs\": 8, \"graph_bs_tp4\": 8}, \"t1\": {\"below_gib\": 20, \"max_num_tokens\": 2048, \"graph_bs\": 24, \"graph_bs_tp4\": 80}}}}}",
+      "t.json: f: gpu_tiers.t1.below_gib: expected above t0's (35), got 20" },
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"gpu_tiers\": {\"t0\": {\"max_num_tokens\": 2048}, \"t1\": {\"below_gib\": 70, \"max_num_tokens\": 8192}}}}}",
+      "t.json: f: gpu_tiers.t0.below_gib: expected a bound in GiB (only the last tier may go without)" },
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"gpu_tiers\": {\"t0\": {\"below_gib\": 70, \"max_num_tokens\": 2048}, \"t2\": {\"max_num_tokens\": 8192}}}}}",
+      "t.json: f: gpu_tiers.t2: expected t1 before it" },
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"gpu_tiers\": {\"t0\": {\"below_gib\": 70, \"max_num_seqs\": -1}}}}}",
+      "t.json: f: gpu_tiers.t0.max_num_seqs: expected an integer >= 0, got -1" },
     { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"memory_reserve\": {\"base_mib\": 512, \"chunk_token_mib\": 1.5, \"graph_seq_mib\": -2, \"group_mib\": 1024}}}}",
       "t.json: f: memory_reserve.graph_seq_mib: expected a number >= 0, got -2" },
     { "{\"links\": {\"l\": {\"alpha_us\": 1, \"gbs\": 2, \"kind\": \"wifi\", \"source\": \"s\"}}}",
@@ -2420,8 +2426,10 @@ static void test_serve_defaults_by_gpu(void **state)
     preset_db *db = shipped_db();
     const engine_framework *vl = preset_find_framework(db, "vllm");
     assert_non_null(vl);
-    assert_close(vl->large_gpu_gib, 70, 1e-12);
-    assert_string_equal(vl->large_gpu_exclude, "a100");
+    assert_int_equal(engine_framework_tiers(vl), 2);
+    assert_close(vl->tier[0].below_gib, 70, 1e-12);
+    assert_true(vl->tier[1].below_gib == 0); /* every larger GPU */
+    assert_string_equal(vl->tier_exclude, "a100");
     static const struct {
         const char *gpu;
         int seqs, tokens;
@@ -2457,6 +2465,12 @@ static void test_serve_defaults_by_gpu(void **state)
     sc.max_num_seqs = 64; /* --max-num-seqs */
     assert_int_equal(engine_max_num_seqs(&sc), 64);
     sc.max_num_seqs = 0;
+    /* the tier follows --vram-gb, the GPU memory the scenario runs on: an
+     * H100 of 40 GB is below vLLM's 70 GiB */
+    sc.vram_bytes = 40e9;
+    assert_int_equal(engine_max_num_seqs(&sc), 256);
+    assert_int_equal(engine_scenario_max_num_tokens(&sc), 2048);
+    sc.vram_bytes = 0;
     /* SGLang's chunked_prefill_size: 16384 on GPUs of 160 GiB or more
      * (server_args.py: "B200, MI300"), its 8192 below */
     const engine_framework *sg = preset_find_framework(db, "sglang");
@@ -2473,11 +2487,22 @@ static void test_serve_defaults_by_gpu(void **state)
         assert_int_equal(engine_scenario_max_num_tokens(&sc), sgl[i].tokens);
         assert_int_equal(engine_max_num_seqs(&sc), 4096);
     }
+    /* its five tiers (t4 without a bound), the 40 GB H100 in the 60 GiB one */
+    assert_int_equal(engine_framework_tiers(sg), 5);
+    assert_string_equal(sg->tier_exclude, "");
+    sc.gpu = preset_find_gpu(db, "h100-sxm");
+    sc.vram_bytes = 40e9;
+    assert_int_equal(engine_scenario_max_num_tokens(&sc), 4096);
+    sc.vram_bytes = 0;
+    sc.gpu = preset_find_gpu(db, "b200");
+    sc.framework_version = ENGINE_FWV_V0; /* no tiers for a named old generation */
+    assert_int_equal(engine_scenario_max_num_tokens(&sc), 8192);
+    sc.framework_version = ENGINE_FWV_DEFAULT;
     const char *others[] = {"trt-llm", "generic"};
     for (int i = 0; i < 2; i++) {
         const engine_framework *f = preset_find_framework(db, others[i]);
         assert_non_null(f);
-        assert_true(f->large_gpu_gib == 0 && f->serve_max_num_tokens == 0);
+        assert_int_equal(engine_framework_tiers(f), 0);
         sc.framework = f;
         assert_int_equal(engine_max_num_seqs(&sc), f->max_num_seqs > 0 ? f->max_num_seqs : 256);
         assert_int_equal(engine_scenario_max_num_tokens(&sc),
@@ -2746,7 +2771,7 @@ static void test_graph_capture_and_kv_policy(void **state)
     assert_false(engine_decode_graphs(&sc, one, 513, 1));
     sc.framework_version = ENGINE_FWV_DEFAULT;
     engine_framework small = *vl; /* a token budget below the rest */
-    small.large_max_num_tokens = 300;
+    small.tier[1].max_num_tokens = 300;
     sc.framework = &small;
     assert_true(engine_decode_graphs(&sc, one, 300, 1));
     assert_false(engine_decode_graphs(&sc, one, 301, 1));

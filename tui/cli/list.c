@@ -353,7 +353,6 @@ static cJSON *framework_json(const engine_framework *f)
     cJSON_AddNumberToObject(o, "prefill_graph_mla_tokens", f->prefill_graph_mla_tokens);
     cJSON_AddNumberToObject(o, "graph_capture_max", f->graph_capture_max);
     cli_json_add_number(o, "graph_capture_seqs", f->graph_capture_seqs);
-    cJSON_AddNumberToObject(o, "graph_capture_small_tp", f->graph_capture_small_tp);
     cJSON_AddStringToObject(o, "kv_alloc", engine_sim_kv_name((engine_sim_kv)f->kv_alloc));
     cJSON_AddBoolToObject(o, "parallel_ar_once", f->parallel_ar_once != 0);
     cli_json_add_number(o, "request_s", f->request_s);
@@ -378,15 +377,21 @@ static cJSON *framework_json(const engine_framework *f)
     } else {
         cJSON_AddNullToObject(o, "memory_reserve");
     }
-    cJSON *tiers = cJSON_AddArrayToObject(o, "small_gpu_tiers");
-    for (int t = 0; tiers && t < ENGINE_FW_TIERS && f->tier[t].below_gib > 0; t++) {
+    cJSON *tiers = cJSON_AddArrayToObject(o, "gpu_tiers");
+    for (int t = 0, n = engine_framework_tiers(f); tiers && t < n; t++) {
+        const engine_fw_tier *tr = &f->tier[t];
         cJSON *e = cJSON_CreateObject();
-        cli_json_add_number(e, "below_gib", f->tier[t].below_gib);
-        cJSON_AddNumberToObject(e, "chunk", f->tier[t].chunk);
-        cJSON_AddNumberToObject(e, "graph_bs", f->tier[t].graph_bs);
-        cJSON_AddNumberToObject(e, "graph_bs_tp4", f->tier[t].graph_bs_tp4);
+        if (tr->below_gib > 0)
+            cli_json_add_number(e, "below_gib", tr->below_gib);
+        else
+            cJSON_AddNullToObject(e, "below_gib");
+        cJSON_AddNumberToObject(e, "max_num_tokens", tr->max_num_tokens);
+        cJSON_AddNumberToObject(e, "max_num_seqs", tr->max_num_seqs);
+        cJSON_AddNumberToObject(e, "graph_bs", tr->graph_bs);
+        cJSON_AddNumberToObject(e, "graph_bs_tp4", tr->graph_bs_tp4);
         cJSON_AddItemToArray(tiers, e);
     }
+    cJSON_AddStringToObject(o, "gpu_tier_exclude", f->tier_exclude);
     cli_json_add_number(o, "runtime_bytes", f->runtime_bytes);
     cJSON_AddStringToObject(o, "source", f->source);
     return o;

@@ -317,8 +317,8 @@ static void scenario_hw_json(cJSON *o, const engine_scenario *s)
     add_string_or_null(o, "link", s->intra ? s->intra->name : NULL);
     add_string_or_null(o, "inter_link", s->inter ? s->inter->name
                                                  : (s->intra ? s->intra->name : NULL));
-    double vram = s->vram_bytes > 0 ? s->vram_bytes : (s->gpu ? s->gpu->memory_bytes : NAN);
-    cli_json_add_number(o, "vram_bytes", vram);
+    double vram = engine_scenario_vram(s); /* null without a GPU */
+    cli_json_add_number(o, "vram_bytes", vram > 0 ? vram : NAN);
 }
 
 /* cli_scenario_json's framework: the profile, its graphs, host loop and

@@ -133,7 +133,7 @@ typedef enum engine_fw_version {
  * step (chunked_prefill_size, max_num_batched_tokens), max_num_seqs the
  * running requests, graph_bs the largest captured decode batch below TP 4
  * and graph_bs_tp4 from TP 4 (cuda_graph_max_bs); 0 keeps the profile's
- * value.  They apply to the default generation and ENGINE_FWV_V1
+ * value (graph_bs_tp4 0: graph_bs from TP 4 too).  They apply to the default generation and ENGINE_FWV_V1
  * (engine_scenario_max_num_tokens, engine_max_num_seqs, engine_decode_graphs
  * and SGLang's reserve in engine_plan_usable_fraction). */
 #define ENGINE_FW_TIERS 6

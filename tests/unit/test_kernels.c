@@ -1399,6 +1399,32 @@ static void test_mi300x_aiter_blockscale(void **state)
     near(all, 354.303e-6, 0.10);
 }
 
+/* AMD's Max-Achievable FLOPs (ROCm/rocm-blogs@8e011952aebcdc6ad86b42f5ee236136aa8765dd:
+ * blogs/software-tools-optimization/measuring-max-achievable-flops-part2/README.md,
+ * Table 1, hipblaslt-bench, ROCm 6.3.0): MI300X 708 TFLOPS BF16 (m 4096,
+ * n 4864, k 32896) and 1273 TFLOPS FP8 (n 3648); MI325X, the same 304-CU
+ * die at 1000 W, 843 and 1519.  The MI300X FP8 fraction is the FP8 figure
+ * (1273 / 2615 = 0.487); MI325X's are 1519 / 2615 = 0.581 for FP8 and, for
+ * BF16, MI300X's TunableOp MAMF fraction scaled by the table's MI325X /
+ * MI300X ratio (0.511 x 843 / 708 = 0.608).  AMD's shapes fill the 304 CUs
+ * with 256 x 192 tiles, which the engine's tile set lacks (2 waves of
+ * 128 x 256 there: 0.75 of the rate); m 4864 x n 2048 is one full wave of
+ * 128 x 256 tiles (38 x 8 = 304), where the time is the FLOPs at the rate
+ * and the few us of a GEMM's fixed cost (within 2 %). */
+static void test_amd_maf(void **state)
+{
+    (void)state;
+    const engine_gpu *x = gpu("mi300x"), *y = gpu("mi325x");
+    double f = 2.0 * 4864 * 2048 * 32896;
+    near(engine_gemm_s(x, NULL, ENGINE_FP8, 4864, 2048, 32896, 1, 1), f / 1273e12, 0.02);
+    near(engine_gemm_s(y, NULL, ENGINE_FP8, 4864, 2048, 32896, 1, 1), f / 1519e12, 0.02);
+    /* BF16: MI300X at its TunableOp MAMF, 668.4 TFLOPS; MI325X 843 / 708 = 1.19x that */
+    double tx = engine_gemm_s(x, NULL, ENGINE_FP16, 4864, 2048, 32896, 2, 2);
+    double ty = engine_gemm_s(y, NULL, ENGINE_FP16, 4864, 2048, 32896, 2, 2);
+    near(tx, f / 668.4e12, 0.02);
+    near(tx / ty, 843.0 / 708.0, 0.02);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1435,6 +1461,7 @@ int main(void)
         cmocka_unit_test(test_h20_min_tile),
         cmocka_unit_test(test_h20_prefill_attention),
         cmocka_unit_test(test_mi300x_aiter_blockscale),
+        cmocka_unit_test(test_amd_maf),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);
 }

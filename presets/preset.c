@@ -388,6 +388,30 @@ static const char *suggest_field(const char *key, const field_spec *spec, int n)
     return suggest(key, names, k);
 }
 
+/* Keys an earlier release read and this one does not, with what replaced
+ * them, so that a user's own preset file of that release is told where its
+ * key went rather than only that it is unknown. */
+static const struct {
+    const char *key, *now;
+} RETIRED[] = {
+    /* frameworks.json, session 27 (1cd41bb): one gpu_tiers table */
+    {"large_gpu_gib", "gpu_tiers (a tier's below_gib)"},
+    {"large_gpu_exclude", "gpu_tier_exclude"},
+    {"large_max_num_seqs", "gpu_tiers (a tier's max_num_seqs)"},
+    {"large_max_num_tokens", "gpu_tiers (a tier's max_num_tokens)"},
+    {"serve_max_num_tokens", "gpu_tiers (a tier's max_num_tokens)"},
+    {"graph_capture_small_tp", "gpu_tiers (a tier's graph_bs and graph_bs_tp4)"},
+    {"small_gpu_tiers", "gpu_tiers"},
+};
+
+static const char *retired_key(const char *key)
+{
+    for (size_t i = 0; i < sizeof RETIRED / sizeof RETIRED[0]; i++)
+        if (!strcmp(RETIRED[i].key, key))
+            return RETIRED[i].now;
+    return NULL;
+}
+
 /* --- applying a field table ------------------------------------------ */
 
 /* Check one value against its spec and store it.  On failure writes
@@ -410,7 +434,10 @@ static int apply_fields(const cJSON *obj, const field_spec *spec, int n,
                 known = 1;
         if (!known) {
             const char *s = suggest_field(key, spec, n);
-            if (s)
+            const char *now = retired_key(key);
+            if (now)
+                snprintf(why, wl, "%s%s: unknown key (retired: now %s)", prefix, key, now);
+            else if (s)
                 snprintf(why, wl, "%s%s: unknown key (did you mean %s?)", prefix, key, s);
             else
                 snprintf(why, wl, "%s%s: unknown key", prefix, key);

@@ -78,8 +78,8 @@ check "report --format json parses" sh -c "'$bin' report --format json | grep -q
 # Every JSON output opens with "schema_version" (OUT_SCHEMA_VERSION).
 schema_first() { # file, what
     checks=$((checks + 1))
-    sed -n 2p "$1" | grep -q '^	"schema_version":	2,$' ||
-        fail "$2: does not open with \"schema_version\": 2"
+    sed -n 2p "$1" | grep -q '^	"schema_version":	3,$' ||
+        fail "$2: does not open with \"schema_version\": 3"
 }
 "$bin" report --format json >"$tmp/report.json" 2>/dev/null
 schema_first "$tmp/report.json" "report --format json"

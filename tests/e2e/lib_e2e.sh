@@ -39,7 +39,7 @@ expect_err() {
 
 # The schema version of every JSON output (OUT_SCHEMA_VERSION in
 # tui/out/json.h; README.md lists what changed in each).
-SCHEMA_VERSION=2
+SCHEMA_VERSION=3
 
 expect_schema() {
     f=${1:-$tmp/out}

@@ -406,11 +406,11 @@ static void test_json_never_nan(void **state)
 static void test_json_schema_stamp(void **state)
 {
     (void)state;
-    assert_int_equal(OUT_SCHEMA_VERSION, 2);
+    assert_int_equal(OUT_SCHEMA_VERSION, 3);
     cJSON *o = cJSON_CreateObject();
     assert_int_equal(out_json_stamp(o), 0);
     char *t = cJSON_PrintUnformatted(o);
-    assert_string_equal(t, "{\"schema_version\":2}");
+    assert_string_equal(t, "{\"schema_version\":3}");
     cJSON_free(t);
     cJSON_Delete(o);
     /* Members already there: the version goes first, once. */
@@ -420,7 +420,7 @@ static void test_json_schema_stamp(void **state)
     assert_int_equal(out_json_stamp(o), 0);
     assert_int_equal(out_json_stamp(o), 0);
     t = cJSON_PrintUnformatted(o);
-    assert_string_equal(t, "{\"schema_version\":2,\"scenario\":\"x\",\"plans\":3}");
+    assert_string_equal(t, "{\"schema_version\":3,\"scenario\":\"x\",\"plans\":3}");
     cJSON_free(t);
     cJSON_Delete(o);
     /* Only objects carry it. */
@@ -437,7 +437,7 @@ static void test_json_schema_stamp(void **state)
     cJSON_AddBoolToObject(o, "fits", 1);
     assert_int_equal(out_json_write(f, o), 0);
     fclose(f);
-    assert_string_equal(text, "{\n\t\"schema_version\":\t2,\n\t\"fits\":\ttrue\n}\n");
+    assert_string_equal(text, "{\n\t\"schema_version\":\t3,\n\t\"fits\":\ttrue\n}\n");
     free(text);
 }
 

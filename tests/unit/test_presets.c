@@ -822,6 +822,11 @@ static const struct {
       "t.json: l: curves.bcast: unknown collective (expected allreduce, allgather, reducescatter, alltoall or p2p)" },
     { "{\"links\": {\"l\": {\"alpha_us\": 1, \"gbs\": 2, \"cross_socket\": 1.5, \"source\": \"s\"}}}",
       "t.json: l: cross_socket: expected at most 1, got 1.5" },
+    /* A key an earlier release read says what replaced it. */
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"large_gpu_gib\": 70}}}",
+      "t.json: f: large_gpu_gib: unknown key (retired: now gpu_tiers (a tier's below_gib))" },
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"large_gpu_exclude\": \"a100\"}}}",
+      "t.json: f: large_gpu_exclude: unknown key (retired: now gpu_tier_exclude)" },
     /* A key spelled with a newline escape still gives a one-line message. */
     { "{\"links\": {\"l\": {\"a\\nb\": 1}}}", "t.json: l: a?b: unknown key" },
     { "{\"gpus\": {}} x", "t.json: line 1, column 14: malformed JSON: text after the end near 'x'" },

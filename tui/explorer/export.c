@@ -8,9 +8,9 @@
  * eval's scenario echo and "plans" holds eval --json's plan objects, so a
  * plan that does not fit has null times, tokens_per_s and
  * cost_per_mtok_usd there as in the CLI; "schema_version" comes first.
- * "strategies" and the scenario's intra_link, prompt_tokens, gen_tokens
- * and weight_dtype are the schema-1 names, kept as deprecated aliases
- * until schema_version 3 (README.md, "JSON schema versions").
+ * The schema-1 names ("strategies", the scenario's intra_link,
+ * prompt_tokens, gen_tokens and weight_dtype) went in schema_version 3
+ * (README.md, "JSON schema versions").
  *
  * The CSV holds one block per table, separated by blank lines; every row
  * starts with the table's name; the plan rows are eval --csv's columns
@@ -169,73 +169,13 @@ static void write_csv(const explorer *x, FILE *f)
 
 /* --- JSON ------------------------------------------------------------ */
 
-/* eval's scenario echo plus the schema-1 names of the export. */
-static cJSON *json_scenario(const explorer *x)
-{
-    const engine_scenario *s = &x->r.sc;
-    cJSON *o = cli_scenario_json(s);
-    if (!o)
-        return NULL;
-    cJSON_AddStringToObject(o, "intra_link", s->intra->name);
-    cJSON_AddNumberToObject(o, "prompt_tokens", s->prompt);
-    cJSON_AddNumberToObject(o, "gen_tokens", s->gen);
-    cJSON_AddStringToObject(o, "weight_dtype", engine_dtype_name(s->weight_dtype));
-    return o;
-}
-
-/* One "strategies" entry (deprecated, schema 1): the plan flat, with the
- * same nulls as the plan objects; regime "-" and reason "" when none. */
-static cJSON *json_strategy(const engine_scenario *s, const engine_result *p, int rank)
-{
-    cJSON *full = cli_result_json(s, p), *o = cJSON_CreateObject();
-    if (!full || !o) {
-        cJSON_Delete(full);
-        cJSON_Delete(o);
-        return NULL;
-    }
-    char plan[64];
-    plan_str(p->plan, plan, sizeof plan);
-    cJSON_AddNumberToObject(o, "rank", rank);
-    cJSON_AddStringToObject(o, "plan", plan);
-    cJSON *po = cJSON_GetObjectItemCaseSensitive(full, "plan");
-    cJSON *mem = cJSON_GetObjectItemCaseSensitive(full, "memory");
-    static const char *const TOP[] = {"valid", "fits", "efficiency", "ttft_s", "itl_s",
-                                      "e2e_s", "tokens_per_s"};
-    static const char *const MEM[] = {"weights_bytes", "kv_bytes", "activation_bytes",
-                                      "overhead_bytes", "per_gpu_bytes", "capacity_bytes"};
-    static const char *const PLAN[] = {"tp", "pp", "dp", "ep"};
-    for (size_t i = 0; i < 4; i++)
-        cJSON_AddItemToObject(o, PLAN[i], cJSON_Duplicate(cJSON_GetObjectItem(po, PLAN[i]), 1));
-    for (size_t i = 0; i < sizeof TOP / sizeof TOP[0]; i++)
-        cJSON_AddItemToObject(o, TOP[i], cJSON_Duplicate(cJSON_GetObjectItem(full, TOP[i]), 1));
-    for (size_t i = 0; i < sizeof MEM / sizeof MEM[0]; i++)
-        cJSON_AddItemToObject(o, MEM[i], cJSON_Duplicate(cJSON_GetObjectItem(mem, MEM[i]), 1));
-    cJSON_AddItemToObject(o, "compute_comm_ratio",
-                          cJSON_Duplicate(cJSON_GetObjectItem(full, "compute_comm_ratio"), 1));
-    cJSON_AddItemToObject(o, "usd_per_mtok",
-                          cJSON_Duplicate(cJSON_GetObjectItem(full, "cost_per_mtok_usd"), 1));
-    if (p->p50_s > 0 && p->p99_s > 0) {
-        cJSON_AddItemToObject(o, "p50_s", cJSON_Duplicate(cJSON_GetObjectItem(full, "p50_s"), 1));
-        cJSON_AddItemToObject(o, "p99_s", cJSON_Duplicate(cJSON_GetObjectItem(full, "p99_s"), 1));
-    }
-    cJSON *rg = cJSON_GetObjectItem(full, "regime");
-    cJSON_AddStringToObject(o, "regime", cJSON_IsString(rg) ? rg->valuestring : "-");
-    cJSON_AddStringToObject(o, "reason", p->reason);
-    cJSON_Delete(full);
-    return o;
-}
-
 static void json_plans(const explorer *x, cJSON *root)
 {
     const exp_results *r = &x->r;
     cJSON *plans = cJSON_AddArrayToObject(root, "plans");
-    cJSON *old = cJSON_AddArrayToObject(root, "strategies");
-    for (int i = 0; i < r->n_plans; i++) {
+    for (int i = 0; plans && i < r->n_plans; i++) {
         engine_result p = shown_plan(r, i);
-        if (plans)
-            cJSON_AddItemToArray(plans, cli_result_json(&r->sc, &p));
-        if (old)
-            cJSON_AddItemToArray(old, json_strategy(&r->sc, &p, i + 1));
+        cJSON_AddItemToArray(plans, cli_result_json(&r->sc, &p));
     }
 }
 
@@ -334,7 +274,7 @@ static int write_json(const explorer *x, FILE *f)
     cJSON *root = cJSON_CreateObject();
     if (!root)
         return -1;
-    cJSON_AddItemToObject(root, "scenario", json_scenario(x));
+    cJSON_AddItemToObject(root, "scenario", cli_scenario_json(&x->r.sc));
     json_plans(x, root);
     json_tables(x, root);
     json_memory(x, root);

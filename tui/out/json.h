@@ -24,8 +24,12 @@
  * explorer's export.  Raise it when a field is renamed, removed or changes
  * meaning, and list the change in README.md ("JSON schema versions").
  *   1  (implicit: no schema_version member) up to this change;
- *   2  schema_version everywhere; the export's plans are eval's objects. */
-#define OUT_SCHEMA_VERSION 2
+ *   2  schema_version everywhere; the export's plans are eval's objects;
+ *   3  the export drops its schema-1 aliases (strategies, the scenario's
+ *      intra_link, prompt_tokens, gen_tokens, weight_dtype); list frameworks
+ *      --json's gpu_tiers and gpu_tier_exclude replace graph_capture_small_tp
+ *      and small_gpu_tiers. */
+#define OUT_SCHEMA_VERSION 3
 
 /* One evaluated plan:
  *   plan {tp,pp,dp,ep}, gpus, valid, fits, reason (string or null),

@@ -540,6 +540,12 @@ typedef struct engine_framework {
     int max_num_seqs;         /* running requests a replica batches (vLLM
                                * max_num_seqs, SGLang max_running_requests,
                                * TensorRT-LLM max_batch_size); 0: 256 */
+    int req_pool_per_context; /* > 0: without an explicit max_num_seqs, a
+                               * replica's request pool holds its KV tokens x
+                               * this / the context limit, at least
+                               * req_pool_min and at most max_num_seqs
+                               * (SGLang's max_num_reqs: 512, 2048, 4096) */
+    int req_pool_min;
     int chunked_prefill;      /* 1: its scheduler chunks prefills into the
                                * max_num_tokens budget beside the decodes;
                                * 0: prefill first (decodes pause) */
@@ -1518,6 +1524,13 @@ int engine_max_batch(const engine_scenario *s, engine_plan plan, int cap);
  * batch_max, total_concurrency, the load simulation's default and the
  * validation's offline runs. */
 int engine_max_num_seqs(const engine_scenario *s);
+/* engine_max_num_seqs for a replica whose KV cache holds kv_tokens tokens:
+ * where the framework sizes its request pool by the cache
+ * (req_pool_per_context) and s sets no max_num_seqs, clamp(floor(kv_tokens
+ * x req_pool_per_context / engine_context_limit(s)), req_pool_min,
+ * max_num_seqs); else engine_max_num_seqs(s).  What batch_max,
+ * total_concurrency and the load simulation's default cap a replica at. */
+int engine_kv_max_num_seqs(const engine_scenario *s, double kv_tokens);
 const char *engine_batch_bound_name(engine_batch_bound b); /* "batch", "capacity", ... */
 
 /* --- explain: one prefill and one decode step, kernel by kernel ----------- */

@@ -2330,6 +2330,20 @@ int engine_max_num_seqs(const engine_scenario *s)
     return f->max_num_seqs > 0 ? f->max_num_seqs : 256;
 }
 
+int engine_kv_max_num_seqs(const engine_scenario *s, double kv_tokens)
+{
+    int mns = engine_max_num_seqs(s);
+    const engine_framework *f = s ? s->framework : NULL;
+    int ctx = s ? engine_context_limit(s) : 0;
+    if (!f || s->max_num_seqs > 0 || f->req_pool_per_context <= 0 || ctx <= 0 ||
+        !(kv_tokens > 0))
+        return mns;
+    double n = floor(kv_tokens * f->req_pool_per_context / ctx);
+    if (n < f->req_pool_min)
+        n = f->req_pool_min;
+    return n < mns ? (int)n : mns;
+}
+
 int engine_scenario_max_num_tokens(const engine_scenario *s)
 {
     const engine_framework *f =
@@ -2351,10 +2365,10 @@ const char *engine_batch_bound_name(engine_batch_bound b)
  * (*bound): the scenario's batch as given; batch_max's capacity max_conc;
  * ceil(C / dp) under total_concurrency C.  The last two never exceed
  * engine_max_num_seqs: a replica runs no more (the rest of C queue). */
-static int plan_batch(const engine_scenario *s, engine_plan plan, int max_conc,
+static int plan_batch(const engine_scenario *s, engine_plan plan, int max_conc, int mns,
                       engine_batch_bound *bound)
 {
-    int mns = engine_max_num_seqs(s), b;
+    int b;
     if (s->total_concurrency > 0) {
         b = s->total_concurrency / plan.dp + (s->total_concurrency % plan.dp ? 1 : 0);
         *bound = ENGINE_BATCH_CONCURRENCY;
@@ -2389,8 +2403,9 @@ int eval_plan_memo(const engine_scenario *s, engine_plan plan, engine_result *ou
     plan_ctx c;
     ctx_init(&c, s, plan); /* nothing in it depends on the batch */
     capacity_compute(&c, out);
+    out->max_num_seqs = engine_kv_max_num_seqs(s, out->kv_capacity_tokens);
     engine_scenario t = *s;
-    t.batch = plan_batch(s, plan, out->max_concurrency, &out->batch_bound);
+    t.batch = plan_batch(s, plan, out->max_concurrency, out->max_num_seqs, &out->batch_bound);
     int n_hi = plan.dp, lo = 0;
     long long total = (long long)t.batch * plan.dp;
     if (s->total_concurrency > 0 && out->batch_bound == ENGINE_BATCH_MAX_NUM_SEQS) {
@@ -2648,12 +2663,12 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
     engine_result r;
     memset(&r, 0, sizeof r);
     capacity_compute(&c, &r);
+    out->max_num_seqs = engine_kv_max_num_seqs(s, r.kv_capacity_tokens);
     engine_scenario t = *s;
-    t.batch = plan_batch(s, plan, r.max_concurrency, &out->batch_bound);
+    t.batch = plan_batch(s, plan, r.max_concurrency, out->max_num_seqs, &out->batch_bound);
     c.s = &t;
     out->batch = t.batch;
     out->max_concurrency = r.max_concurrency;
-    out->max_num_seqs = engine_max_num_seqs(s);
     xsink xs; /* ~100 KB */
     memset(&xs, 0, sizeof xs);
     c.xs = &xs;

@@ -121,7 +121,8 @@ void engine_sim_defaults(engine_sim_config *cfg, const engine_stepper *st)
     cfg->requests = 1000;
     cfg->prompt = st ? st->s.prompt : 1024;
     cfg->gen = st ? st->s.gen : 256;
-    cfg->max_num_seqs = engine_max_num_seqs(st ? &st->s : NULL);
+    cfg->max_num_seqs = st ? engine_kv_max_num_seqs(&st->s, st->kv_capacity_tokens)
+                           : engine_max_num_seqs(NULL);
     cfg->max_batched_tokens = engine_scenario_max_num_tokens(st ? &st->s : NULL);
     cfg->sched = !fw->chunked_prefill ? ENGINE_SIM_PREFILL_FIRST
                  : fw->prefill_alone  ? ENGINE_SIM_CHUNKED_PREFILL_FIRST

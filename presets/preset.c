@@ -313,6 +313,8 @@ static const field_spec framework_fields[] = {
     { "gpu_tiers", FK_OBJ, 0, FR_NONNEG, 0, 1, 0, 0, tier_fields, N_OF(tier_fields), NULL },
     STR(engine_framework, "gpu_tier_exclude", 0, tier_exclude),
     { "max_num_seqs", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, max_num_seqs), 0, NULL, 0, NULL },
+    { "req_pool_per_context", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, req_pool_per_context), 0, NULL, 0, NULL },
+    { "req_pool_min", FK_INT, 0, FR_NONNEG, 16777216, 1, offsetof(engine_framework, req_pool_min), 0, NULL, 0, NULL },
     { "chunked_prefill", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, chunked_prefill), 0, NULL, 0, NULL },
     { "admit_lag", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_framework, admit_lag), 0, NULL, 0, NULL },
     ENUM(engine_framework, "kv_alloc", 0, kv_alloc, KV_ALLOC_CHOICES, N_OF(KV_ALLOC_CHOICES)),

@@ -2516,6 +2516,58 @@ static void test_serve_defaults_by_gpu(void **state)
     preset_db_free(db);
 }
 
+/* SGLang sizes its request pool by the KV cache when max_running_requests
+ * is unset (sgl-project/sglang python/sglang/srt/model_executor/
+ * model_runner.py: max_num_reqs = min(max(int(max_total_num_tokens /
+ * context_len * 512), 2048), 4096)): Llama-3.1-8B (context 131072) on one
+ * H100 at 64 + 64 tokens holds 3131 sequences in 400816 KV tokens, and
+ * 400816 x 512 / 131072 = 1565.7 lifts to the 2048 floor; --max-model-len
+ * 8192 gives 25051, capped at 4096; an explicit max_num_seqs wins; vLLM
+ * has no such rule. */
+static void test_sglang_request_pool(void **state)
+{
+    (void)state;
+    preset_db *db = shipped_db();
+    engine_scenario s;
+    engine_scenario_defaults(&s);
+    s.model = preset_find_model(db, "llama-3.1-8b");
+    s.gpu = preset_find_gpu(db, "h100-sxm");
+    s.framework = preset_find_framework(db, "sglang");
+    s.intra = preset_find_link(db, "nvlink4");
+    assert_non_null(s.model);
+    assert_non_null(s.gpu);
+    assert_non_null(s.framework);
+    assert_int_equal(s.framework->req_pool_per_context, 512);
+    assert_int_equal(s.framework->req_pool_min, 2048);
+    s.gpus = 1;
+    s.prompt = 64;
+    s.gen = 64;
+    s.batch_max = 1;
+    engine_plan p = {1, 1, 1, 1};
+    engine_result r;
+    assert_int_equal(engine_evaluate(&s, p, &r, NULL), 0);
+    assert_true(r.kv_capacity_tokens > 390000 && r.kv_capacity_tokens < 410000);
+    assert_true(r.max_concurrency > 3000);
+    assert_int_equal(r.max_num_seqs, 2048);
+    assert_int_equal(r.batch, 2048);
+    assert_int_equal(r.batch_bound, ENGINE_BATCH_MAX_NUM_SEQS);
+    /* the rule by hand, at the floor, between and at the cap */
+    assert_int_equal(engine_kv_max_num_seqs(&s, 400816), 2048);
+    assert_int_equal(engine_kv_max_num_seqs(&s, 786432), 3072); /* 6 x 131072 */
+    assert_int_equal(engine_kv_max_num_seqs(&s, 2e6), 4096);
+    s.max_model_len = 8192;
+    assert_int_equal(engine_kv_max_num_seqs(&s, 400816), 4096);
+    assert_int_equal(engine_evaluate(&s, p, &r, NULL), 0);
+    assert_int_equal(r.batch, r.max_concurrency); /* the KV cache binds first */
+    s.max_model_len = 0;
+    s.max_num_seqs = 3000;
+    assert_int_equal(engine_kv_max_num_seqs(&s, 400816), 3000);
+    s.max_num_seqs = 0;
+    s.framework = preset_find_framework(db, "vllm");
+    assert_int_equal(engine_kv_max_num_seqs(&s, 400816), engine_max_num_seqs(&s));
+    preset_db_free(db);
+}
+
 static void test_vllm_host_loop_by_generation(void **state)
 {
     (void)state;
@@ -2821,6 +2873,7 @@ int main(void)
         cmocka_unit_test(test_vllm_host_cost_measured),
         cmocka_unit_test(test_vllm_host_loop_by_generation),
         cmocka_unit_test(test_serve_defaults_by_gpu),
+        cmocka_unit_test(test_sglang_request_pool),
         cmocka_unit_test(test_graph_capture_and_kv_policy),
         cmocka_unit_test(test_sglang_memory_reserve),
         cmocka_unit_test(test_trtllm_host_cost_bound),

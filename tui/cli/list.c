@@ -353,6 +353,9 @@ static cJSON *framework_json(const engine_framework *f)
     cJSON_AddNumberToObject(o, "prefill_graph_mla_tokens", f->prefill_graph_mla_tokens);
     cJSON_AddNumberToObject(o, "graph_capture_max", f->graph_capture_max);
     cli_json_add_number(o, "graph_capture_seqs", f->graph_capture_seqs);
+    cJSON_AddNumberToObject(o, "max_num_seqs", f->max_num_seqs);
+    cJSON_AddNumberToObject(o, "req_pool_per_context", f->req_pool_per_context);
+    cJSON_AddNumberToObject(o, "req_pool_min", f->req_pool_min);
     cJSON_AddStringToObject(o, "kv_alloc", engine_sim_kv_name((engine_sim_kv)f->kv_alloc));
     cJSON_AddBoolToObject(o, "parallel_ar_once", f->parallel_ar_once != 0);
     cli_json_add_number(o, "request_s", f->request_s);

@@ -166,7 +166,8 @@ const cli_opt cli_scenario_opts[] = {
             "--max-running-requests, TensorRT-LLM max_batch_size;\n"
             "default: the framework's: vLLM 256, 1024 on GPUs of\n"
             "70 GiB or more but A100s (vllm serve's V1 default),\n"
-            "SGLang 4096, TensorRT-LLM 2048, generic 256); caps\n"
+            "SGLang its request pool, 2048-4096 by its KV cache,\n"
+            "TensorRT-LLM 2048, generic 256); caps\n"
             "--batch max, the rankings' largest batch and\n"
             "--total-concurrency per replica (the rest queue), never\n"
             "a given --batch"),

@@ -383,9 +383,9 @@ static const char *suggest(const char *key, const char *const *names, int n)
 
 static const char *suggest_field(const char *key, const field_spec *spec, int n)
 {
-    const char *names[32];
+    const char *names[128]; /* the longest table (frameworks) has about 50 */
     int k = 0;
-    for (int i = 0; i < n && k < 32; i++)
+    for (int i = 0; i < n && k < 128; i++)
         names[k++] = spec[i].key;
     return suggest(key, names, k);
 }

@@ -822,6 +822,9 @@ static const struct {
       "t.json: l: curves.bcast: unknown collective (expected allreduce, allgather, reducescatter, alltoall or p2p)" },
     { "{\"links\": {\"l\": {\"alpha_us\": 1, \"gbs\": 2, \"cross_socket\": 1.5, \"source\": \"s\"}}}",
       "t.json: l: cross_socket: expected at most 1, got 1.5" },
+    /* A typo of a key late in the framework table is still matched. */
+    { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"sampler_pases\": 2}}}",
+      "t.json: f: sampler_pases: unknown key (did you mean sampler_passes?)" },
     /* A key an earlier release read says what replaced it. */
     { "{\"frameworks\": {\"f\": {" FW_BASE ", \"overlap\": true, \"step_us\": 15, \"memory_rule\": \"total\", \"memory_fraction\": 0.9, \"large_gpu_gib\": 70}}}",
       "t.json: f: large_gpu_gib: unknown key (retired: now gpu_tiers (a tier's below_gib))" },

@@ -14,4 +14,9 @@ extern preset_db *ts_db;
 int ts_presets_setup(void **state);
 int ts_presets_teardown(void **state);
 
+/* engine_scenario_defaults with db's model, GPU, intra link and framework
+ * (NULL: none) by name; a name db lacks fails the test. */
+engine_scenario ts_preset_scenario(const preset_db *db, const char *model, const char *gpu,
+                                   const char *link, const char *framework);
+
 #endif

@@ -23,14 +23,7 @@
 
 static engine_scenario base_of(const char *model, const char *gpu, const char *link)
 {
-    engine_scenario s;
-    engine_scenario_defaults(&s);
-    s.model = preset_find_model(ts_db, model);
-    s.gpu = preset_find_gpu(ts_db, gpu);
-    s.intra = preset_find_link(ts_db, link);
-    assert_non_null(s.model);
-    assert_non_null(s.gpu);
-    assert_non_null(s.intra);
+    engine_scenario s = ts_preset_scenario(ts_db, model, gpu, link, NULL);
     s.gpus = 8;
     s.prompt = 512; /* with 256 generated tokens inside GPT-2's 1024 */
     return s;

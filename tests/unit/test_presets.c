@@ -26,6 +26,7 @@
 #include "preset.h"
 #include "sim.h"
 #include "support_files.h"
+#include "support_presets.h"
 
 #define BAD "tests/fixtures/presets/bad/"
 #define HF "tests/fixtures/presets/hf/"
@@ -2531,15 +2532,7 @@ static void test_sglang_request_pool(void **state)
 {
     (void)state;
     preset_db *db = shipped_db();
-    engine_scenario s;
-    engine_scenario_defaults(&s);
-    s.model = preset_find_model(db, "llama-3.1-8b");
-    s.gpu = preset_find_gpu(db, "h100-sxm");
-    s.framework = preset_find_framework(db, "sglang");
-    s.intra = preset_find_link(db, "nvlink4");
-    assert_non_null(s.model);
-    assert_non_null(s.gpu);
-    assert_non_null(s.framework);
+    engine_scenario s = ts_preset_scenario(db, "llama-3.1-8b", "h100-sxm", "nvlink4", "sglang");
     assert_int_equal(s.framework->req_pool_per_context, 512);
     assert_int_equal(s.framework->req_pool_min, 2048);
     s.gpus = 1;

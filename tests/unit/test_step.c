@@ -272,16 +272,7 @@ static void test_graph_padding(void **state)
 {
     (void)state;
     static const int SIZES[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192};
-    engine_scenario s;
-    engine_scenario_defaults(&s);
-    s.model = preset_find_model(ts_db, "gpt-oss-20b");
-    s.gpu = preset_find_gpu(ts_db, "h200");
-    s.intra = preset_find_link(ts_db, "nvlink4");
-    s.framework = preset_find_framework(ts_db, "trt-llm");
-    assert_non_null(s.model);
-    assert_non_null(s.gpu);
-    assert_non_null(s.intra);
-    assert_non_null(s.framework);
+    engine_scenario s = ts_preset_scenario(ts_db, "gpt-oss-20b", "h200", "nvlink4", "trt-llm");
     s.prompt = 1000;
     s.gen = 1000;
     s.weight_dtype = ENGINE_FP4;

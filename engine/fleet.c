@@ -181,7 +181,7 @@ static int unit_screen(const engine_fleet_request *q, fleet_var v, engine_plan u
     f->P = prefill_step(&st, 1);
     f->itl1 = decode_step(&st, 1);
     int cap = st.max_concurrency;
-    int mns = engine_max_num_seqs(&s);
+    int mns = engine_kv_max_num_seqs(&s, st.kv_capacity_tokens);
     if (cap > mns)
         cap = mns;
     engine_sim_config c; /* the simulation's token budget a step (its default) */

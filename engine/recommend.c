@@ -469,7 +469,7 @@ static int step_fit(rec_ctx *c, engine_error *err)
         .context_tokens = (double)b->prompt + b->gen,
         .kv_capacity_tokens = c->r1.kv_capacity_tokens,
         .max_concurrency = c->r1.max_concurrency,
-        .max_num_seqs = engine_max_num_seqs(b),
+        .max_num_seqs = engine_kv_max_num_seqs(b, c->r1.kv_capacity_tokens),
     };
     PUT(st, f, weights_bytes, REC_UNIT_BYTES);
     PUT(st, f, kv_bytes, REC_UNIT_BYTES);

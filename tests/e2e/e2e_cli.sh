@@ -485,6 +485,17 @@ run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --b
 expect_rc 0
 expect_out '^max_num_seqs: at most 1000 running sequences a replica \(--max-num-seqs\)'
 expect_out '^  load +350 per replica +350 sequences in all; set by the KV cache.s 350 sequences \(max_num_seqs 1000\)$'
+# SGLang sizes its request pool by the KV cache (model_runner.py max_num_reqs):
+# Llama-3.1-8B (131072-token context) on one H100 at 64 + 64 tokens holds
+# 3131 sequences in about 400k KV tokens, x 512 / 131072 = 1566, lifted to
+# the 2048 floor; the explicit --max-num-seqs wins.
+run eval --model llama-3.1-8b --gpu h100-sxm --framework sglang --gpus 1 --tp 1 --batch max --prompt 64 --gen 64
+expect_rc 0
+expect_out '^max_num_seqs: each plan.s request pool, its KV tokens x 512 / the 131072-token context, within 2048-4096 running sequences a replica \(the framework.s\)$'
+expect_out '^  load +2048 per replica +2048 sequences in all; set by max_num_seqs 2048 \(the KV cache holds 3131\)$'
+run eval --model llama-3.1-8b --gpu h100-sxm --framework sglang --gpus 1 --tp 1 --batch max --prompt 64 --gen 64 --max-num-seqs 3000
+expect_rc 0
+expect_out '^  load +3000 per replica +3000 sequences in all; set by max_num_seqs 3000 \(the KV cache holds 3131\)$'
 run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --batch max --samples 0 --json
 expect_rc 0
 expect_clean_json

@@ -113,7 +113,13 @@ static void print_header(const engine_scenario *s, FILE *f)
             fprintf(f, "; prefill piecewise graphs");
     }
     fprintf(f, "); calibration: %s\n", out_calibration_label(s->calib, cal, sizeof cal));
-    if (s->batch_max || s->total_concurrency > 0)
+    if ((s->batch_max || s->total_concurrency > 0) && s->max_num_seqs <= 0 && s->framework &&
+        s->framework->req_pool_per_context > 0)
+        fprintf(f, "max_num_seqs: each plan's request pool, its KV tokens x %d / the %d-token "
+                "context, within %d-%d running sequences a replica (the framework's)\n",
+                s->framework->req_pool_per_context, engine_context_limit(s),
+                s->framework->req_pool_min, engine_max_num_seqs(s));
+    else if (s->batch_max || s->total_concurrency > 0)
         fprintf(f, "max_num_seqs: at most %d running sequences a replica (%s)\n",
                 engine_max_num_seqs(s), s->max_num_seqs > 0 ? "--max-num-seqs" : "the framework's");
     if (s->spec_method != ENGINE_SPEC_NONE)

@@ -779,8 +779,11 @@ typedef struct engine_band_table {
     engine_band_stat key[ENGINE_BAND_KEYS];
 } engine_band_table;
 
-/* Captured CUDA graph batch sizes a scenario may list (engine_scenario). */
-#define ENGINE_GRAPH_SIZES_MAX 32
+/* Captured CUDA graph batch sizes a scenario may list (engine_scenario):
+ * room for vLLM V1's default capture list up to 512 (1, 2, 4, 8 to 248 by 8,
+ * 256 to 512 by 16: 51 sizes; vllm/config/vllm.py _set_cudagraph_sizes)
+ * and TensorRT-LLM's padded lists (about 20). */
+#define ENGINE_GRAPH_SIZES_MAX 64
 
 typedef struct engine_scenario {
     const engine_model *model;

@@ -1210,6 +1210,15 @@ grep -Eq '^	"cuda_graph_sizes":	"trtllm-perf",?$' "$tmp/cgs.json" || fail "$what
 run eval --scenario "$tmp/cgs.json" --json
 expect_rc 0
 expect_near itl_s "$itl_pad" 1e-12
+# a list as long as vLLM V1's default capture sizes (51, up to 512) is taken;
+# one above ENGINE_GRAPH_SIZES_MAX is refused by name
+v1_sizes=1,2,4$(seq -s, 8 8 248 | sed 's/^/,/'),$(seq -s, 256 16 512)
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --batch 300 --cuda-graph-sizes "$v1_sizes"
+expect_rc 0
+expect_out 'padded to 51 captured sizes up to 512'
+run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --batch 300 --cuda-graph-sizes "$(seq -s, 1 65)"
+expect_rc 2
+expect_err_exact 'shardscope eval: --cuda-graph-sizes: at most 64 sizes'
 run eval --model llama-3-8b --gpu h100-sxm --gpus 1 --tp 1 --framework trt-llm --batch 300 --cuda-graph-sizes trtllm-perf
 expect_rc 0
 expect_out '^framework: trt-llm \(decode CUDA graphs on, padded to 15 captured sizes up to 8192\)'

@@ -91,10 +91,11 @@ const cli_opt cli_scenario_opts[] = {
              "eagerly (default: the framework's; vLLM --enforce-eager\n"
              "is off)"),
     STR_OPT("--cuda-graph-sizes", "LIST", cuda_graph_sizes,
-            "captured decode graph batch sizes, ascending, comma-\n"
-            "separated (TensorRT-LLM cuda_graph_config batch_sizes\n"
-            "with enable_padding): a decode batch runs as the next\n"
-            "size up, the rest dummy requests; trtllm-perf: the 1.x\n"
+            "captured decode graph batch sizes, at most 64,\n"
+            "ascending, comma-separated (TensorRT-LLM\n"
+            "cuda_graph_config batch_sizes with enable_padding): a\n"
+            "decode batch runs as the next size up, the rest dummy\n"
+            "requests; trtllm-perf: the 1.x\n"
             "perf-overview's 1,2,4,...,128,256,384,512,1024,...,8192;\n"
             "none (default): no padding"),
     ENUM_OPT("--tbo", "on|off", tbo, GRAPHS,

@@ -2363,8 +2363,9 @@ const char *engine_batch_bound_name(engine_batch_bound b)
 
 /* The batch a plan is timed at (its most loaded replica) and what set it
  * (*bound): the scenario's batch as given; batch_max's capacity max_conc;
- * ceil(C / dp) under total_concurrency C.  The last two never exceed
- * engine_max_num_seqs: a replica runs no more (the rest of C queue). */
+ * ceil(C / dp) under total_concurrency C.  The last two never exceed mns,
+ * the plan's engine_kv_max_num_seqs: a replica runs no more (the rest of C
+ * queue). */
 static int plan_batch(const engine_scenario *s, engine_plan plan, int max_conc, int mns,
                       engine_batch_bound *bound)
 {

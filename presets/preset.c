@@ -367,27 +367,33 @@ static void ctx_error(load_ctx *c, const char *msg)
 
 /* --- unknown-key suggestions ----------------------------------------- */
 
-static const char *suggest(const char *key, const char *const *names, int n)
+/* The name among n records of `stride` bytes, each starting with its name
+ * (a const char *), closest to key within two edits; NULL when none is.  One
+ * walk for a plain name table (stride sizeof(char *)) and a field table. */
+static const char *suggest_in(const char *key, const void *first, size_t stride, int n)
 {
     const char *best = NULL;
     int bd = 3;
     for (int i = 0; i < n; i++) {
-        int d = engine_edit_distance(key, names[i]);
+        const char *name = *(const char *const *)((const char *)first + (size_t)i * stride);
+        int d = engine_edit_distance(key, name);
         if (d < bd) {
             bd = d;
-            best = names[i];
+            best = name;
         }
     }
     return best;
 }
 
+static const char *suggest(const char *key, const char *const *names, int n)
+{
+    return suggest_in(key, names, sizeof *names, n);
+}
+
+/* Every key of the table is a candidate (the frameworks table has about 50). */
 static const char *suggest_field(const char *key, const field_spec *spec, int n)
 {
-    const char *names[128]; /* the longest table (frameworks) has about 50 */
-    int k = 0;
-    for (int i = 0; i < n && k < 128; i++)
-        names[k++] = spec[i].key;
-    return suggest(key, names, k);
+    return suggest_in(key, spec, sizeof *spec, n);
 }
 
 /* Keys an earlier release read and this one does not, with what replaced

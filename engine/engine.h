@@ -851,6 +851,13 @@ typedef struct engine_scenario {
                                   * the chunks before it: with pp 1 too (one after
                                   * another on the stage: llama.cpp's ubatches),
                                   * where m up to the batch changes nothing */
+    int decode_microbatches;     /* decode: groups of the batch in flight in the
+                                  * pipeline, 1..batch; 0 = min(pp, batch), each
+                                  * stage busy (vLLM's virtual engines, TensorRT-
+                                  * LLM's and SGLang's pipelined micro-batches);
+                                  * 1: the whole batch crosses the stages in turn
+                                  * (FasterTransformer when pp does not divide the
+                                  * batch: README, The model, pipeline) */
     engine_schedule schedule;
     int interleave;              /* v chunks for the interleaved schedule */
     engine_objective objective;

@@ -436,6 +436,9 @@ static int check_numbers(const engine_scenario *s, engine_error *err)
     if (s->microbatches < 0 || s->microbatches > ENGINE_MAX_MICROBATCHES)
         return failf(err, "microbatches", "must be 0..%d (0 = whole sequences, up to pp)",
                      ENGINE_MAX_MICROBATCHES);
+    if (s->decode_microbatches < 0 || s->decode_microbatches > ENGINE_MAX_BATCH)
+        return failf(err, "decode_microbatches", "must be 0..%d (0 = min(pp, batch))",
+                     ENGINE_MAX_BATCH);
     if ((unsigned)s->schedule >= ENGINE_SCHED_COUNT)
         return fail(err, "schedule", "unknown pipeline schedule");
     if (s->interleave < 1 || s->interleave > ENGINE_MAX_INTERLEAVE)
@@ -1056,6 +1059,16 @@ static double prefill_microbatches(const plan_ctx *c)
     double m = s->microbatches > 0 ? s->microbatches : (s->batch < c->p.pp ? s->batch : c->p.pp);
     double cap = (double)s->batch * s->prompt;
     return m > cap ? cap : m;
+}
+
+/* Decode groups in flight for `seqs` sequences on pp stages: the scenario's
+ * count, at most one a sequence, else min(seqs, pp). */
+double eval_decode_microbatches(const engine_scenario *s, int pp, double seqs)
+{
+    double md = s->decode_microbatches > 0 ? s->decode_microbatches : pp;
+    if (md > seqs)
+        md = seqs;
+    return md < 1 ? 1 : md;
 }
 
 /* --- memory ------------------------------------------------------------- */
@@ -2040,7 +2053,7 @@ static void prefill_times(const plan_ctx *c, engine_result *r)
 }
 
 /* Decode times of a plan into r at mid-generation: min(B, pp)
- * micro-batches in flight; a token crosses every stage in turn (the sum
+ * micro-batches in flight (or the scenario's decode_microbatches); a token crosses every stage in turn (the sum
  * of the stage times), and the slowest stage serves every micro-batch once
  * per step.  t: tokens a sequence runs per step (1; k + 1 when a step
  * verifies k drafted tokens). */
@@ -2049,7 +2062,7 @@ static void decode_times(const plan_ctx *c, double t, engine_result *r)
     const engine_scenario *s = c->s;
     const engine_plan p = c->p;
     const double B = s->batch, S = s->prompt, G = s->gen;
-    double md = B < p.pp ? B : p.pp;
+    double md = eval_decode_microbatches(s, p.pp, B);
     step_shape dc = {B / md, t, S + G / 2.0, 1, 0, NULL, 0};
     dc.pad = engine_graph_padded_seqs(s, dc.seqs, md) - dc.seqs;
     pipe_cost dec;
@@ -2915,7 +2928,7 @@ double eval_spec_decode_s(const plan_ctx *c, double seqs, double past)
 {
     const engine_scenario *s = c->s;
     int pp = c->p.pp;
-    double md = seqs < pp ? seqs : pp;
+    double md = eval_decode_microbatches(s, pp, seqs);
     step_shape dc = {seqs / md, s->spec_k + 1.0, past, 1, 0, NULL, 0};
     pipe_cost dec;
     pipe_compute(c, &dc, engine_decode_graphs(s, c->p, dc.seqs, dc.t) ? EVAL_GRAPH : EVAL_EAGER,

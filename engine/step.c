@@ -95,7 +95,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
      * verification of k + 1 tokens a sequence and the k drafts */
     if (s->spec_method != ENGINE_SPEC_NONE)
         return eval_spec_decode_s(c, mx.dec_seqs, mx.dec_past);
-    double md = seqs < pp ? seqs : pp;
+    double md = eval_decode_microbatches(s, pp, seqs);
     mx.mb = md;
     mx.dec_pad = (engine_graph_padded_seqs(s, seqs / md, md) - seqs / md) * md;
     int graphs = engine_decode_graphs(s, st->plan, seqs / md, 1);

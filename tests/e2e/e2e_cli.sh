@@ -485,6 +485,26 @@ run eval --model llama-3-8b --gpu a100-80gb --framework vllm --gpus 1 --tp 1 --b
 expect_rc 0
 expect_out '^max_num_seqs: at most 1000 running sequences a replica \(--max-num-seqs\)'
 expect_out '^  load +350 per replica +350 sequences in all; set by the KV cache.s 350 sequences \(max_num_seqs 1000\)$'
+# --decode-microbatches 1: the batch crosses the 3 stages in turn
+# (FasterTransformer's decode of a power-of-two batch on 3 stages): a step
+# is the sum of the stage times, 107 ms where the default 3 groups of 21.3
+# take 100 ms; the scenario line and the JSON echo name it; 0 is refused.
+mt="eval --model megatron-530b --gpu a100-80gb --gpus 24 --tp 8 --pp 3 --batch 64 --prompt 20 --gen 8"
+run $mt
+expect_rc 0
+expect_out '^  ITL \(decode step\) +100 ms '
+run $mt --decode-microbatches 1
+expect_rc 0
+expect_out 'gpipe, 1 decode micro-batch$'
+expect_out '^  ITL \(decode step\) +107 ms '
+run $mt --decode-microbatches 1 --json
+expect_rc 0
+expect_out '^		"decode_microbatches":	1,$'
+run $mt --json
+expect_out '^		"decode_microbatches":	null,$'
+run $mt --decode-microbatches 0
+expect_rc 2
+expect_err '^shardscope eval: --decode-microbatches: expected an integer 1\.\.16777216, got .0.$'
 # SGLang sizes its request pool by the KV cache (model_runner.py max_num_reqs):
 # Llama-3.1-8B (131072-token context) on one H100 at 64 + 64 tokens holds
 # 3131 sequences in about 400k KV tokens, x 512 / 131072 = 1566, lifted to

@@ -735,6 +735,51 @@ static void test_pipeline_times(void **state)
                 1e-9);
 }
 
+/* decode_microbatches 1 (FasterTransformer's decode when pp does not
+ * divide the batch): the whole batch of 8 crosses the 4 stages in turn, so
+ * a step is the sum of the stage times at 8 sequences, not 4 cycles of the
+ * slowest stage at 2; 2 groups of 4: the sum at 4, which here exceeds the
+ * 2 cycles of the last stage. */
+static void test_decode_microbatches(void **state)
+{
+    (void)state;
+    ts_fixture f;
+    engine_scenario s = ts_on_h100(&f, tm_llama3_8b(), 4);
+    s.batch = 8;
+    s.decode_microbatches = 1;
+    engine_result r = eval_plan(&s, 1, 4, 1, 1);
+    hand_step d8 = {&f.m, &f.g, ENGINE_FP16, 1, 8, 1, 1152, 1, 0};
+    double hop8 = 8 * 4096 * 2 / 300e9;
+    assert_near(r.itl_s, 32 * hand_layer(&d8) + hand_first(&d8) + hand_last(&d8) + 3 * hop8, 1e-9);
+    assert_true(r.decode_bubble_s > 0); /* three stages idle while one works */
+    s.decode_microbatches = 2;
+    r = eval_plan(&s, 1, 4, 1, 1);
+    hand_step d4 = {&f.m, &f.g, ENGINE_FP16, 1, 4, 1, 1152, 1, 0};
+    double hop4 = 4 * 4096 * 2 / 300e9, last4 = 8 * hand_layer(&d4) + hand_last(&d4);
+    double sum4 = 32 * hand_layer(&d4) + hand_first(&d4) + hand_last(&d4) + 3 * hop4;
+    assert_true(sum4 > 2 * last4);
+    assert_near(r.itl_s, sum4, 1e-9);
+    /* above the batch: one group a sequence; 4 is the default's 4 of 2 */
+    s.decode_microbatches = 64;
+    engine_result big = eval_plan(&s, 1, 4, 1, 1);
+    s.decode_microbatches = 0;
+    s.batch = 8;
+    engine_result def = eval_plan(&s, 1, 4, 1, 1);
+    s.decode_microbatches = 4;
+    engine_result four = eval_plan(&s, 1, 4, 1, 1);
+    assert_near(four.itl_s, def.itl_s, 1e-15);
+    /* 8 groups of 1, each reading the stages' weights again */
+    assert_true(big.itl_s > def.itl_s);
+    hand_step d1 = {&f.m, &f.g, ENGINE_FP16, 1, 1, 1, 1152, 1, 0};
+    assert_near(big.itl_s, 8 * (8 * hand_layer(&d1) + hand_last(&d1)), 1e-9);
+    /* prefill is untouched */
+    assert_near(big.ttft_s, def.ttft_s, 1e-15);
+    engine_error err = {{0}};
+    s.decode_microbatches = -1;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_non_null(strstr(err.msg, "decode_microbatches"));
+}
+
 /* The default micro-batch count is min(pp, batch): whole sequences. */
 static void test_default_microbatches(void **state)
 {
@@ -2005,6 +2050,7 @@ int main(void)
         cmocka_unit_test(test_chunked_attention),
         cmocka_unit_test(test_pipeline_times),
         cmocka_unit_test(test_default_microbatches),
+        cmocka_unit_test(test_decode_microbatches),
         cmocka_unit_test(test_invalid_plans),
         cmocka_unit_test(test_huge_degrees),
         cmocka_unit_test(test_moe_ep),

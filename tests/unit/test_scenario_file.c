@@ -143,7 +143,7 @@ static void test_round_trip(void **state)
           "70.5", "--framework", "vllm", "--cuda-graphs", "off", "--mem-fraction", "0.85",
           "--max-model-len", "8192", "--batch", "3", "--prompt", "2000", "--gen", "300",
           "--dtype", "fp8", "--kv-dtype", "fp8", "--act-dtype", "bf16", "--microbatches", "4",
-          "--schedule", "interleaved", "--interleave", "3", "--objective", "throughput",
+          "--decode-microbatches", "1", "--schedule", "interleaved", "--interleave", "3", "--objective", "throughput",
           "--jitter", "0.2", "--straggler-prob", "0.01", "--straggler-slowdown", "2",
           "--samples", "50", "--seed", "18446744073709551615", "--no-calib", NULL);
     assert_int_equal(cli_scenario_load(&o1, g_db, CLI_NEED_ALL | CLI_ALLOW_LOAD, "eval", &c1,
@@ -157,6 +157,7 @@ static void test_round_trip(void **state)
     assert_same(&c1, &c2);
     assert_true(c2.scenario.vram_bytes == 70.5e9);
     assert_true(c2.scenario.seed == UINT64_MAX);
+    assert_int_equal(c2.scenario.decode_microbatches, 1);
     /* saved again from what was loaded: the same file */
     const char *f2 = path_of("two.json");
     assert_int_equal(cli_scenario_file_save(f2, &o2, &c2, &err), 0);

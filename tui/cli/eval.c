@@ -99,6 +99,9 @@ static void print_header(const engine_scenario *s, FILE *f)
         fprintf(f, " (v=%d)", s->interleave);
     if (s->microbatches > 0)
         fprintf(f, ", %d micro-batches", s->microbatches);
+    if (s->decode_microbatches > 0)
+        fprintf(f, ", %d decode micro-batch%s", s->decode_microbatches,
+                s->decode_microbatches == 1 ? "" : "es");
     fprintf(f, "\nframework: %s (decode CUDA graphs %s", s->framework ? s->framework->name : "generic",
             engine_scenario_cuda_graphs(s) ? "on" : "off");
     if (s->n_graph_sizes > 0 && engine_scenario_cuda_graphs(s))

@@ -84,7 +84,7 @@ typedef struct cli_values {
     /* the scenario (scenario.h) */
     const char *model, *gpu, *link, *inter_link, *framework, *calib;
     int gpus, tp, pp, dp, ep, gpus_per_node, batch, prompt, gen, total_concurrency;
-    int microbatches, interleave, samples, max_model_len, quant_group;
+    int microbatches, decode_microbatches, interleave, samples, max_model_len, quant_group;
     int dtype, kv_dtype, act_dtype, schedule, objective, cuda_graphs; /* ENUM */
     double vram_gb, jitter, straggler_prob, straggler_slowdown, mem_fraction;
     uint64_t seed;

@@ -191,6 +191,9 @@ const cli_opt cli_scenario_opts[] = {
     INT_OPT("--microbatches", "M", microbatches, 1, ENGINE_MAX_MICROBATCHES,
             "prefill micro-batches (default: min(pp, batch), whole\n"
             "sequences; more than the batch splits sequences)"),
+    INT_OPT("--decode-microbatches", "M", decode_microbatches, 1, ENGINE_MAX_BATCH,
+            "decode groups in flight in the pipeline (default:\n"
+            "min(pp, batch); 1: the batch crosses the stages in turn)"),
     ENUM_OPT("--schedule", "S", schedule, SCHEDULES, "(default gpipe)"),
     INT_OPT("--interleave", "V", interleave, 1, ENGINE_MAX_INTERLEAVE,
             "chunks per stage for the interleaved schedule, 1.." STR(ENGINE_MAX_INTERLEAVE)
@@ -385,6 +388,7 @@ static void load_workload(const cli_opts *o, engine_scenario *s)
     TAKE(prompt, prompt);
     TAKE(gen, gen);
     TAKE(microbatches, microbatches);
+    TAKE(decode_microbatches, decode_microbatches);
     TAKE(jitter_sigma, jitter);
     TAKE(straggler_prob, straggler_prob);
     TAKE(straggler_slowdown, straggler_slowdown);

@@ -349,6 +349,8 @@ static void add_resolved(cJSON *o, const cli_opts *opts, const cli_scenario *cs)
     cJSON_AddStringToObject(o, "act_dtype", engine_dtype_name(s->act_dtype));
     if (s->microbatches > 0)
         cJSON_AddNumberToObject(o, "microbatches", s->microbatches);
+    if (s->decode_microbatches > 0)
+        cJSON_AddNumberToObject(o, "decode_microbatches", s->decode_microbatches);
     cJSON_AddStringToObject(o, "schedule", engine_schedule_name(s->schedule));
     cJSON_AddNumberToObject(o, "interleave", s->interleave);
     cJSON_AddStringToObject(o, "objective", engine_objective_name(s->objective));

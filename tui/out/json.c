@@ -373,6 +373,8 @@ cJSON *cli_scenario_json(const engine_scenario *s)
     add_string_or_null(o, "kv_dtype", engine_dtype_name(s->kv_dtype));
     add_string_or_null(o, "act_dtype", engine_dtype_name(s->act_dtype));
     out_json_add_positive(o, "microbatches", s->microbatches);
+    /* schema 3 addition: null = min(pp, batch) */
+    out_json_add_positive(o, "decode_microbatches", s->decode_microbatches);
     add_string_or_null(o, "schedule", engine_schedule_name(s->schedule));
     cJSON_AddNumberToObject(o, "interleave", s->interleave);
     add_string_or_null(o, "objective", engine_objective_name(s->objective));

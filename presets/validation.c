@@ -128,6 +128,10 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
     s->fuse_ar_norm = c->fuse_ar_norm ? ENGINE_GRAPHS_ON : ENGINE_GRAPHS_DEFAULT;
     s->sampling = c->sampling;
     s->microbatches = c->microbatches;
+    if (c->harness == VAL_HARNESS_FT && c->pp > 1) {
+        s->microbatches = val_ft_microbatches(s->batch, c->prompt, c->pp);
+        s->decode_microbatches = val_ft_microbatches(s->batch, 1, c->pp);
+    }
     s->mc_samples = 0;
     if (c->graph_pad)
         s->n_graph_sizes = val_trtllm_perf_graph_sizes(s->graph_sizes);
@@ -142,6 +146,38 @@ int val_scenario(const preset_db *db, const val_case *c, engine_scenario *s, eng
         return -1;
     }
     return val_spec(db, c, s, err);
+}
+
+/* FasterTransformer's multi-GPU GPT splits a step's batch for its
+ * pipeline (src/fastertransformer/utils/nccl_utils.cc, getLocalBatchSize,
+ * called with the prompt length by ParallelGptContextDecoder and with 1 by
+ * ParallelGpt's decode loop): the batch over pp when pp divides it, then
+ * halved while even and its tokens above a threshold; the micro-batches run
+ * pipelined through the stages.  The threshold is 2048 tokens through the
+ * whole dev/v5.0_beta line (NVIDIA/FasterTransformer@952a1f2449f6 2021-09-30
+ * to @ba6960e1c1f1 2022-03-26), the code the Megatron-530B table was measured
+ * on: the table first appears in v5.0 (@a44c38134cef, 2022-04-15), whose
+ * same function says 8192, and v5.1 (@bc214067d603, 2022-08) says 1024,
+ * after the table.  8192 cannot be the one that ran: batch 64 of 128-token
+ * prompts would be one micro-batch, the three stages one after another,
+ * 3 x 2 x 22.0 G parameters (528.5 G of layers over 24 GPUs) x 8192 tokens
+ * = 1.08 PFLOP a GPU in turn, 3.47 s at the A100's full 312 TFLOP/s, above
+ * the 3.58 s measured less its 7 decode steps (each at least 3 stages' 44 GB
+ * weight read at 2.04 TB/s, 65 ms).  A power-of-two batch on 3 stages is
+ * never divided by pp, so FasterTransformer decodes it as one group crossing
+ * the stages in turn (decode_microbatches 1). */
+#define VAL_FT_LOCAL_TOKENS 2048
+
+int val_ft_microbatches(int batch, int tokens, int pp)
+{
+    if (batch < 1 || tokens < 1 || pp <= 1)
+        return 1;
+    long local = batch;
+    if (local % pp == 0)
+        local /= pp;
+    while (local * tokens > VAL_FT_LOCAL_TOKENS && local % 2 == 0)
+        local /= 2;
+    return (int)(batch / local);
 }
 
 #define VAL_TRTLLM_DEFAULT_BATCH 2048

@@ -37,6 +37,8 @@ typedef enum val_metric {
 typedef enum val_harness {
     VAL_HARNESS_OTHER = 0,
     VAL_HARNESS_TRTLLM_BENCH, /* TensorRT-LLM's trtllm-bench (setup names it) */
+    VAL_HARNESS_FT,           /* FasterTransformer's multi-GPU GPT: its own
+                               * pipeline micro-batches (val_ft_microbatches) */
 } val_harness;
 
 /* One published measurement.  Pointers are static strings. */
@@ -196,6 +198,10 @@ int val_trtllm_perf_graph_sizes(int *out);
  * pp).  0: no cap (an MLA model, or no request fits). */
 int val_trtllm_bench_batch(const engine_model *m, const engine_gpu *g, int tp, int pp,
                            int isl, int osl, engine_dtype weights, engine_dtype kv);
+/* FasterTransformer's pipeline micro-batches for a step of `batch`
+ * sequences of `tokens` new tokens each on pp stages (its getLocalBatchSize,
+ * see validation.c): how many groups the batch runs in; 1 with pp 1. */
+int val_ft_microbatches(int batch, int tokens, int pp);
 void val_run_case(const preset_db *db, const val_case *c, val_result *out);
 
 /* Evaluate every case into out[0..val_case_count-1] and, when bands is

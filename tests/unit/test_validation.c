@@ -1210,6 +1210,55 @@ static void test_falcon_one_allreduce(void **state)
     assert_true(fabs(rt.ratio - 1.1019) < 0.002);
 }
 
+/* FasterTransformer's own pipeline micro-batches (validation.c,
+ * val_ft_microbatches: getLocalBatchSize of dev/v5.0_beta, 2048 tokens).
+ * Hand-worked: 256 x 128 on 3 stages: 3 does not divide 256; 256 -> 128 ->
+ * 64 -> 32 -> 16 (16 x 128 = 2048, not above): 16 groups; 64 x 20 = 1280:
+ * one; 64 x 60 = 3840: two; 96 x 128: 96 / 3 = 32, 32 x 128 = 4096 -> 16:
+ * 6; decode (1 token) of 48: 16 a group, 3; of 64: one.  The Megatron-530B TP 8 x PP 3 column's
+ * 60/20 batch 32 cell: 3543 ms measured; 0.756 with the engine's default
+ * (3 prefill and 3 decode micro-batches), 0.921 with FasterTransformer's
+ * one group for both (32 x 60 = 1920 tokens; 64 x 60 would be two). */
+static void test_ft_pipeline_microbatches(void **state)
+{
+    (void)state;
+    assert_int_equal(val_ft_microbatches(256, 128, 3), 16);
+    assert_int_equal(val_ft_microbatches(64, 20, 3), 1);
+    assert_int_equal(val_ft_microbatches(96, 128, 3), 6);
+    assert_int_equal(val_ft_microbatches(48, 1, 3), 3);
+    assert_int_equal(val_ft_microbatches(64, 1, 3), 1);
+    assert_int_equal(val_ft_microbatches(32, 60, 3), 1);
+    assert_int_equal(val_ft_microbatches(64, 60, 3), 2);
+    assert_int_equal(val_ft_microbatches(256, 128, 1), 1);
+    assert_int_equal(val_ft_microbatches(1, 2048, 3), 1);
+    int n = 0;
+    for (int i = 0; i < val_case_count; i++) {
+        const val_case *c = &val_cases[i];
+        if (c->harness != VAL_HARNESS_FT)
+            continue;
+        n++;
+        assert_non_null(strstr(c->source, "FasterTransformer"));
+        assert_int_equal(c->pp, 3);
+    }
+    assert_int_equal(n, 27); /* the whole TP 8 x PP 3 column */
+    engine_scenario s;
+    engine_plan p;
+    const val_case *big = result_of("ft-mt530b-a100-tp8pp3-b256-128-8")->c;
+    assert_int_equal(val_scenario(ts_db, big, &s, &p, NULL), 0);
+    assert_int_equal(s.microbatches, 16);
+    assert_int_equal(s.decode_microbatches, 1);
+    const val_result *r = result_of("ft-mt530b-a100-tp8pp3-b32-60-20");
+    assert_non_null(r);
+    assert_true(r->ok);
+    assert_true(fabs(r->ratio - 0.921) < 0.002);
+    val_case plain = *r->c;
+    plain.harness = VAL_HARNESS_OTHER;
+    val_result rp;
+    val_run_case(ts_db, &plain, &rp);
+    assert_true(rp.ok);
+    assert_true(fabs(rp.ratio - 0.756) < 0.002);
+}
+
 /* The largest-source guard: documents keyed without their commit, the
  * overall row's statistics without the biggest one, by hand. */
 static void test_largest_source(void **state)
@@ -1349,6 +1398,7 @@ int main(void)
         cmocka_unit_test(test_trt08_mistral_mmha),
         cmocka_unit_test(test_xqa_legacy_rows),
         cmocka_unit_test(test_falcon_one_allreduce),
+        cmocka_unit_test(test_ft_pipeline_microbatches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -324,9 +324,13 @@
     "SGLang's estimate admission, kv_alloc estimate, brought it in), TPOT 0.84-1.03x, tok/s "       \
     "0.97-1.20x"
 #define N_IMX_AMD                                                                                  \
-    "SGLang v0.5.5.post3 ROCm, SGLANG_USE_AITER=1, --num-continuous-decode-steps 4 (not "          \
-    "modelled): the published decode step is 1.4-2.9x the modelled one, as the SGLang cookbook's "   \
-    "DeepSeek-V3.1 MI300X rows (N_SGC_MI300X)"
+    "SGLang v0.5.5.post3 ROCm, SGLANG_USE_AITER=1, --num-continuous-decode-steps 4 (a no-op "       \
+    "in that release: the option stayed in server_args after the overlap scheduler dropped its "   \
+    "loop, sgl-project/sglang#2095 of 2024-11; #23131, a 2026-04 pull request to wire it back, "   \
+    "says it was 'not fully wired into the scheduler runtime path'; so no TTFT wait of its own): " \
+    "the published decode "                                                                       \
+    "step is 1.4-2.9x the modelled one, as the SGLang cookbook's DeepSeek-V3.1 MI300X rows "       \
+    "(N_SGC_MI300X)"
 #define N_IMX_DSR1_MI300X                                                                          \
     "DeepSeek-R1-0528 FP8 on 8 x MI300X: TTFT 0.38-0.62x, TPOT 0.37-0.65x, tok/s 1.55-2.83x; "      \
     N_IMX_AMD

@@ -34,8 +34,9 @@ const char *out_explain_header(void);
 char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, size_t len);
 
 /* "prefill (TTFT): 22.5 ms = stage 1 of 1 (slowest) x 1 micro-batch steps +
- * host + bubble": the line above a step's table (decode: 1; with
- * speculation, "(verification of k+1 tokens ... + k draft steps) / E"). */
+ * host + bubble": the line above a step's table (decode: "x m micro-batches",
+ * "x 1 micro-batch"; with speculation, "(verification of k+1 tokens ... + k
+ * draft steps) / E"). */
 char *out_explain_title(const engine_explain *x, int decode, char *buf, size_t len);
 
 /* A constant's value with its unit ("5.00 µs", "2.68 TB/s", "132"); micro as

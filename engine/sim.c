@@ -88,6 +88,10 @@ typedef struct replica {
     int finished;
     int prefilled;      /* disaggregated decode pool: prompts arrive cached */
     double fe_free;     /* the front end is free from this time */
+    double fe_open, fe_end; /* frontend_batch_s: the open batch's first take
+                             * and its window's end (fe_n 0: none open) */
+    int fe_n;
+    sreq *fe_batch[ENGINE_SIM_FE_BATCH_MAX]; /* its requests, in order */
     double t;
     double formed;      /* admit_lag: when the batch of the step starting at t
                          * was formed (the start of the step before it);
@@ -194,6 +198,10 @@ int engine_sim_check(const engine_sim_config *c, engine_error *err)
         !(c->frontend_token_s >= 0 && c->frontend_token_s <= 1))
         return engine_errorf(err, "load: front end: frontend_s must be 0..1000 s, "
                              "frontend_token_s 0..1 s a token");
+    if (!(c->frontend_batch_s >= 0 && c->frontend_batch_s <= 1e3) || c->frontend_batch_max < 0 ||
+        c->frontend_batch_max > ENGINE_SIM_FE_BATCH_MAX)
+        return engine_errorf(err, "load: front end: frontend_batch_s must be 0..1000 s, "
+                             "frontend_batch_max 0..%d", ENGINE_SIM_FE_BATCH_MAX);
     if (c->one_of < 0 || c->one_of > ENGINE_MAX_GPUS || c->warmup < 0)
         return engine_errorf(err, "load: one_of: must be 0..%d, warmup >= 0", ENGINE_MAX_GPUS);
     if (!(c->slo_percentile > 0 && c->slo_percentile <= 100))
@@ -425,11 +433,66 @@ static int steady(const replica *p)
  * time in arrival order, frontend_s + frontend_token_s x its prompt each;
  * q->ready is when the engine's scheduler sees it (a disaggregated decode
  * pool's requests come from the prefill pool: no front end). */
+static double frontend_cost(const replica *p, const sreq *q)
+{
+    return p->cfg->frontend_s + p->cfg->frontend_token_s * q->prompt;
+}
+
+/* The open tokenizer batch leaves at `at`: each of its requests once the
+ * ones before it and itself are tokenized; the front end is free after the
+ * last. */
+static void frontend_release(replica *p, double at)
+{
+    double t = at;
+    for (int i = 0; i < p->fe_n; i++) {
+        t += frontend_cost(p, p->fe_batch[i]);
+        p->fe_batch[i]->ready = t;
+    }
+    p->fe_free = t;
+}
+
+/* With frontend_batch_s: q joins the open batch when it arrives within its
+ * window and the batch has room, else opens the next one at max(its
+ * arrival, the front end free); a batch leaves at its window's end, or at
+ * the arrival that fills it.  Requests come here in arrival order, so a
+ * request's ready time is final once a later one arrives past its window. */
+static void pass_frontend_batched(replica *p, sreq *q)
+{
+    const engine_sim_config *c = p->cfg;
+    int cap = c->frontend_batch_max > 0 ? c->frontend_batch_max : ENGINE_SIM_FE_BATCH_DEFAULT;
+    if (p->fe_n > 0 && q->arrival <= p->fe_end && p->fe_n < cap) {
+        p->fe_batch[p->fe_n++] = q;
+        if (p->fe_n == cap) { /* full: the batcher stops waiting */
+            frontend_release(p, q->arrival > p->fe_open ? q->arrival : p->fe_open);
+            p->fe_n = 0;
+        } else {
+            frontend_release(p, p->fe_end);
+        }
+        return;
+    }
+    p->fe_n = 0; /* the open batch, if any, left at its window's end */
+    p->fe_open = q->arrival > p->fe_free ? q->arrival : p->fe_free;
+    p->fe_end = p->fe_open + c->frontend_batch_s;
+    p->fe_batch[p->fe_n++] = q;
+    if (p->fe_n == cap) {
+        frontend_release(p, p->fe_open);
+        p->fe_n = 0;
+    } else {
+        frontend_release(p, p->fe_end);
+    }
+}
+
 static void pass_frontend(replica *p, sreq *q)
 {
     const engine_sim_config *c = p->cfg;
-    double cost = p->prefilled ? 0 : c->frontend_s + c->frontend_token_s * q->prompt;
     q->ready = q->arrival;
+    if (p->prefilled)
+        return;
+    if (c->frontend_batch_s > 0) {
+        pass_frontend_batched(p, q);
+        return;
+    }
+    double cost = frontend_cost(p, q);
     if (!(cost > 0))
         return;
     q->ready = (q->arrival > p->fe_free ? q->arrival : p->fe_free) + cost;

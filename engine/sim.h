@@ -98,6 +98,11 @@
  * scheduler_recv_skipper.py, python/sglang/srt/environ.py). */
 #define ENGINE_SIM_RECV_PREFILL_WEIGHT 1000
 #define ENGINE_SIM_MAX_RECV_INTERVAL 1000000
+/* The tokenizer batch: vLLM's AsyncMicrobatchTokenizer(max_batch_size=32,
+ * batch_wait_timeout_s=0.002) (vllm-project/vllm#19334, vllm/utils/
+ * async_utils.py; removed by #45759, 2026-06), and the most a batch holds. */
+#define ENGINE_SIM_FE_BATCH_DEFAULT 32
+#define ENGINE_SIM_FE_BATCH_MAX 256
 
 typedef enum engine_sim_arrival {
     ENGINE_SIM_POISSON = 0, /* rate requests/s over all replicas */
@@ -264,6 +269,15 @@ typedef struct engine_sim_config {
      * (tokenizer, request set-up): frontend_s + frontend_token_s x prompt
      * tokens a request, served FIFO, one front end a replica; 0: none. */
     double frontend_s, frontend_token_s;
+    /* The front end's tokenizer batching (vLLM's AsyncMicrobatchTokenizer,
+     * README "The model: load"): the batcher takes the first waiting
+     * request, gathers those that arrive within frontend_batch_s of it, up
+     * to frontend_batch_max (0: ENGINE_SIM_FE_BATCH_DEFAULT) in all, and
+     * passes them on together at the window's end (at once when full); the
+     * next window opens when that batch's tokenizing (the costs above, one
+     * after another) is done.  0: no batching, a FIFO of one. */
+    double frontend_batch_s;
+    int frontend_batch_max;
 } engine_sim_config;
 
 typedef struct engine_sim_pct {

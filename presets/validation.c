@@ -649,6 +649,7 @@ static void serving_config(const val_serving_case *c, const engine_stepper *st,
     if (c->max_batched_tokens > 0)
         cfg->max_batched_tokens = c->max_batched_tokens;
     cfg->recv_interval = c->recv_interval;
+    cfg->frontend_batch_s = c->frontend_batch_s;
     cfg->seed = VAL_SERVING_SEED;
 }
 

@@ -345,6 +345,9 @@ typedef struct val_serving_case {
     engine_w4a16 w4a16_kernel; /* the run's W4A16 kernel (val_case.w4a16_kernel) */
     int recv_interval;     /* the run's SGLang --scheduler-recv-interval (load's
                             * recv_interval); 0: the default, every step */
+    double frontend_batch_s; /* the run's tokenizer batch window (load's
+                            * frontend_batch_s): VAL_VLLM_TOKENIZER_BATCH_S for
+                            * the vLLM releases that batch; 0: none */
 } val_serving_case;
 
 /* The serving statistics count figures (up to VAL_FIG_COUNT a row), not
@@ -353,6 +356,13 @@ typedef struct val_serving_case {
 #define VAL_SERVING_MAX_FIGURES 4096
 
 /* The shipped serving table (validation_serving.c). */
+/* vLLM's AsyncMicrobatchTokenizer (vllm-project/vllm#19334, mid-2025, to
+ * #45759, 2026-06-16): the API server's tokenizer batcher takes a request
+ * and waits batch_wait_timeout_s = 0.002 for others (max_batch_size 32)
+ * before it tokenizes them (vllm/utils/async_utils.py; "adds about 2ms of
+ * frontend latency", #44172).  The rows of vLLM v0.10.2 to v0.19.1 carry it. */
+#define VAL_VLLM_TOKENIZER_BATCH_S 0.002
+
 extern const val_serving_case val_serving_cases[];
 extern const int val_serving_case_count;
 

@@ -126,6 +126,23 @@ expect_rc 0
 expect_out '^front end: 5 ms \+ 0 µs a prompt token per request, one at a time, before the engine$'
 run load $base --frontend-ms -1
 expect_rc 2
+# the tokenizer batch window (vLLM's AsyncMicrobatchTokenizer, 2 ms): at 2
+# requests/s each comes alone and waits the whole window, TTFT p50 + 2 ms;
+# echoed in load (seconds); a batch above 256 is refused
+run load $base --rate 2 --requests 20 --json
+t0=$(ttft_p50)
+run load $base --rate 2 --requests 20 --frontend-batch-ms 2 --frontend-batch-max 8 --json
+expect_rc 0
+grep -q '"frontend_batch_s":	0.002,' "$tmp/out" || fail "$what: frontend_batch_s not 0.002"
+grep -q '"frontend_batch_max":	8' "$tmp/out" || fail "$what: frontend_batch_max not 8"
+awk -v a="$t0" -v b="$(ttft_p50)" 'BEGIN { d = b - a; exit !(d > 0.00199 && d < 0.00201) }' ||
+    fail "$what: TTFT p50 $t0 -> $(ttft_p50) s, not 2 ms more"
+run load $base --rate 2 --requests 20 --frontend-batch-ms 2
+expect_rc 0
+expect_out '^front end: tokenizer batches of up to 32 requests, the first waiting 2 ms for others; then 0 ms \+ 0 µs a prompt token per request$'
+run load $base --frontend-batch-max 257
+expect_rc 2
+expect_err 'frontend-batch-max'
 
 # a trace, with a header
 printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n1.0,300,30\n' >"$tmp/t.csv"

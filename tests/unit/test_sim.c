@@ -932,6 +932,70 @@ static void test_frontend_by_hand(void **state)
     fx_free(&f);
 }
 
+/* The tokenizer batch window (frontend_batch_s, vLLM's AsyncMicrobatchTokenizer),
+ * by hand: c = 0.2 s + 0.1 ms a token for 512 tokens, W = 2 ms.  Three lone
+ * requests (a trace 10 s apart) each wait W, then c: TTFT W + c + P.  Three
+ * offline requests form one batch, tokenized one after another after the
+ * window: W + c, W + 2c, W + 3c, the FIFO's (test_frontend_by_hand) shifted
+ * by W.  Batches of one are full at once: the FIFO exactly.  Batches of
+ * two: the first two fill at t = 0 (c, 2c, no wait), the third opens the
+ * next window when the front end is free at 2c: 3c + W. */
+static void test_frontend_batch_by_hand(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, (engine_plan){1, 1, 1, 1}, 0);
+    f.c.gen = 2;
+    f.c.exact = 1;
+    f.c.frontend_s = 0.2;
+    f.c.frontend_token_s = 1e-4;
+    f.c.frontend_batch_s = 2e-3;
+    const double c = 0.2 + 1e-4 * 512, w = 2e-3;
+    double p, d = ts_alone_steps_s(&f.st, &f.st, 512, 2, &p);
+    assert_true(p + d < c / 10);
+    engine_sim_request tr[3] = {{0, 512, 2}, {10, 512, 2}, {20, 512, 2}};
+    f.c.arrival = ENGINE_SIM_TRACE;
+    f.c.trace = tr;
+    f.c.n_trace = 3;
+    engine_sim_result r;
+    fx_run(&f, &r);
+    assert_near(r.ttft.p50, w + c + p, 1e-12);
+    assert_near(r.ttft.p99, w + c + p, 1e-12);
+    f.c.arrival = ENGINE_SIM_OFFLINE;
+    f.c.requests = 3;
+    fx_run(&f, &r);
+    assert_int_equal(r.completed, 3);
+    assert_near(r.ttft.p50, w + 2 * c + p, 1e-12);
+    assert_near(r.ttft.mean, w + 2 * c + p, 1e-12);
+    assert_near(r.duration_s, w + 3 * c + p + d, 1e-12);
+    f.c.frontend_batch_max = 1;
+    fx_run(&f, &r);
+    assert_near(r.ttft.mean, 2 * c + p, 1e-12);
+    assert_near(r.duration_s, 3 * c + p + d, 1e-12);
+    f.c.frontend_batch_max = 2;
+    fx_run(&f, &r);
+    assert_near(r.ttft.p50, 2 * c + p, 1e-12);
+    assert_near(r.ttft.mean, (c + 2 * c + 3 * c + w) / 3 + p, 1e-12);
+    assert_near(r.duration_s, 3 * c + w + p + d, 1e-12);
+    /* no window: none of it */
+    f.c.frontend_batch_s = 0;
+    f.c.frontend_s = f.c.frontend_token_s = 0;
+    engine_sim_result plain;
+    fx_run(&f, &plain);
+    f.c.frontend_batch_s = w;
+    f.c.frontend_batch_max = 0;
+    fx_run(&f, &r); /* one batch of three, no tokenizing cost: all at W */
+    assert_near(r.ttft.p50, plain.ttft.p50 + w, 1e-12);
+    engine_error err = {{0}};
+    f.c.frontend_batch_max = ENGINE_SIM_FE_BATCH_MAX + 1;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    assert_non_null(strstr(err.msg, "frontend_batch_max"));
+    f.c.frontend_batch_max = 0;
+    f.c.frontend_batch_s = -1;
+    assert_int_equal(engine_sim_check(&f.c, &err), -1);
+    fx_free(&f);
+}
+
 /* Decode steps of n sequences at pasts past, past + 1, ..., k of them. */
 static double decodes_s(const engine_stepper *st, int n, int past, int k)
 {
@@ -1181,6 +1245,7 @@ int main(void)
         cmocka_unit_test(test_recv_interval_inside_a_run),
         cmocka_unit_test(test_measure_window_by_hand),
         cmocka_unit_test(test_frontend_by_hand),
+        cmocka_unit_test(test_frontend_batch_by_hand),
         cmocka_unit_test(test_kv_on_demand_by_hand),
         cmocka_unit_test(test_kv_on_demand_laws),
         cmocka_unit_test(test_kv_estimate_by_hand),

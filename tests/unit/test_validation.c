@@ -224,6 +224,33 @@ static int serving_index(const char *id)
 /* Every row is complete and buildable from the shipped presets, the table
  * holds at least 15 published figures from at least two sources, ids are
  * unique, a wide band says why. */
+/* vLLM's tokenizer batch window (VAL_VLLM_TOKENIZER_BATCH_S: 2 ms, vLLM
+ * v0.10 to the June 2026 releases) sits on exactly the vLLM serving rows
+ * past v0.9.1: 222 of them (InferenceMAX v0.13.0, GPUStack v0.10.2 and
+ * v0.11.0, the FP8-KV post's v0.19.1), not on vllm#20469's v0.9.1 run, and
+ * on no other framework's. */
+static void test_serving_tokenizer_window(void **state)
+{
+    (void)state;
+    assert_true(VAL_VLLM_TOKENIZER_BATCH_S == 0.002);
+    int with = 0, vllm = 0;
+    for (int i = 0; i < val_serving_case_count; i++) {
+        const val_serving_case *c = &val_serving_cases[i];
+        int is_vllm = c->framework && !strcmp(c->framework, "vllm");
+        vllm += is_vllm;
+        if (c->frontend_batch_s > 0) {
+            with++;
+            assert_true(is_vllm);
+            assert_true(c->frontend_batch_s == VAL_VLLM_TOKENIZER_BATCH_S);
+            assert_null(strstr(c->setup, "v0.9.1"));
+        } else if (is_vllm) {
+            assert_non_null(strstr(c->setup, "v0.9.1"));
+        }
+    }
+    assert_int_equal(with, 222);
+    assert_int_equal(vllm, 223);
+}
+
 static void test_serving_table_consistent(void **state)
 {
     (void)state;
@@ -1380,6 +1407,7 @@ int main(void)
         cmocka_unit_test(test_stats_hand),
         cmocka_unit_test(test_bands_from_the_table),
         cmocka_unit_test(test_serving_table_consistent),
+        cmocka_unit_test(test_serving_tokenizer_window),
         cmocka_unit_test(test_serving_saturation_rule),
         cmocka_unit_test(test_serving_cases_in_band),
         cmocka_unit_test(test_serving_stats_hand),

@@ -130,6 +130,14 @@ static const cli_opt LOAD_OPTS[] = {
     {.name = "--frontend-token-us", .kind = CLI_OPT_DOUBLE, .arg = "Y", .min = 0, .max = 1e6,
      .off = CLI_AT(frontend_token_us),
      .help = "its cost per prompt token, us (the tokenizer; default 0)"},
+    {.name = "--frontend-batch-ms", .kind = CLI_OPT_DOUBLE, .arg = "W", .min = 0, .max = 1e6,
+     .off = CLI_AT(frontend_batch_ms),
+     .help = "the tokenizer batches requests: the first waits W ms for\n"
+             "others to join, then all pass on (vLLM 0.10 to the\n"
+             "2026-06 releases: 2; default 0: no batching)"},
+    {.name = "--frontend-batch-max", .kind = CLI_OPT_INT, .arg = "N", .min = 1,
+     .max = ENGINE_SIM_FE_BATCH_MAX, .off = CLI_AT(frontend_batch_max),
+     .help = "requests a tokenizer batch holds, 1..256 (32)"},
     {.name = "--disagg", .kind = CLI_OPT_STRING, .arg = "xPyD", .off = CLI_AT(load_disagg),
      .section = "disaggregated prefill/decode:",
      .help = "x prefill and y decode replicas (e.g. 2P1D): a request\n"
@@ -340,6 +348,10 @@ static int load_config(const cli_opts *o, const engine_stepper *st, engine_sim_c
         c->frontend_s = v->frontend_ms / 1e3;
     if (CLI_SEEN(o, frontend_token_us))
         c->frontend_token_s = v->frontend_token_us / 1e6;
+    if (CLI_SEEN(o, frontend_batch_ms))
+        c->frontend_batch_s = v->frontend_batch_ms / 1e3;
+    if (CLI_SEEN(o, frontend_batch_max))
+        c->frontend_batch_max = v->frontend_batch_max;
     c->seed = st->s.seed;
     c->ttft_slo_s = CLI_SEEN(o, ttft_ms) ? v->ttft_ms / 1e3 : 0;
     c->tpot_slo_s = CLI_SEEN(o, itl_ms) ? v->itl_ms / 1e3 : 0;
@@ -437,6 +449,10 @@ static cJSON *load_json_inputs(const engine_sim_config *c, const char *trace)
     cJSON_AddNumberToObject(o, "max_batched_tokens", c->max_batched_tokens);
     cli_json_add_number(o, "frontend_s", c->frontend_s);
     cli_json_add_number(o, "frontend_token_s", c->frontend_token_s);
+    cli_json_add_number(o, "frontend_batch_s", c->frontend_batch_s);
+    cJSON_AddNumberToObject(o, "frontend_batch_max",
+                            c->frontend_batch_max > 0 ? c->frontend_batch_max
+                                                      : ENGINE_SIM_FE_BATCH_DEFAULT);
     return o;
 }
 
@@ -587,7 +603,12 @@ static void print_load_lines(const engine_stepper *st, const engine_sim_config *
                ? "given out on demand behind an estimate of the output to come (the least "
                  "advanced request retracted when it runs out)"
                : "reserved whole at admission");
-    if (c->frontend_s > 0 || c->frontend_token_s > 0)
+    if (c->frontend_batch_s > 0)
+        printf("front end: tokenizer batches of up to %d requests, the first waiting %.6g ms "
+               "for others; then %.6g ms + %.6g µs a prompt token per request\n",
+               c->frontend_batch_max > 0 ? c->frontend_batch_max : ENGINE_SIM_FE_BATCH_DEFAULT,
+               c->frontend_batch_s * 1e3, c->frontend_s * 1e3, c->frontend_token_s * 1e6);
+    else if (c->frontend_s > 0 || c->frontend_token_s > 0)
         printf("front end: %.6g ms + %.6g µs a prompt token per request, one at a time, "
                "before the engine\n", c->frontend_s * 1e3, c->frontend_token_s * 1e6);
 }

@@ -137,6 +137,8 @@ typedef struct cli_values {
     int closed_start; /* ENUM engine_sim_start */
     double measure_window; /* load --measure-window S */
     double frontend_ms, frontend_token_us; /* load --frontend-ms, --frontend-token-us */
+    double frontend_batch_ms;               /* load --frontend-batch-ms */
+    int frontend_batch_max;                 /* load --frontend-batch-max */
     /* recommend --rate (fleet sizing) */
     int disagg; /* ENUM engine_fleet_disagg */
     /* load --disagg xPyD */

@@ -920,6 +920,10 @@ typedef struct engine_scenario {
                                   * (ENGINE_ATTN_SCORE_BYTES a score: the
                                   * products' at the GEMM streaming rate, the
                                   * softmax's at the element-wise rate);
+                                  * ENGINE_ATTN_SCORES_F32_F16 (2): the same
+                                  * rectangle with the softmax writing FP16
+                                  * (FasterTransformer's GPT context attention:
+                                  * ENGINE_ATTN_SCORE_BYTES_F16OUT);
                                   * 0: FlashAttention */
 } engine_scenario;
 
@@ -1355,6 +1359,17 @@ double engine_attn_prefill_s(const engine_gpu *g, double seqs, double t, double 
  * (engine_scenario.attn_scores): the FP32 KQ product written, read and
  * written back by the softmax, read by the KQV product. */
 #define ENGINE_ATTN_SCORE_BYTES 16.0
+/* attn_scores ENGINE_ATTN_SCORES_F32_F16: the KQ product writes FP32 (4 B),
+ * the masked softmax reads it and writes FP16 (4 + 2 B), the KQV product
+ * reads FP16 (2 B): 6 B at the GEMM rate and 6 B at the element-wise rate.
+ * FasterTransformer's GptContextAttentionLayer with is_qk_buf_float
+ * (ParallelGpt's const is_context_qk_buf_float_ = true): stridedBatchedGemm
+ * into qk_buf_float_ (CUDA_R_32F), invokeMaskedSoftMax(qk_buf_ (T), qk_buf_float_),
+ * stridedBatchedGemm from qk_buf_ (NVIDIA/FasterTransformer@952a1f2449f6
+ * to @a44c38134cef; fused context MHA for GPT came with v5.2-5.3, 2022-12). */
+#define ENGINE_ATTN_SCORES_F32 1
+#define ENGINE_ATTN_SCORES_F32_F16 2
+#define ENGINE_ATTN_SCORE_BYTES_F16OUT 12.0
 /* The same prefill attention without FlashAttention (engine_scenario.
  * attn_scores): t x (past + t) scores a sequence and head, their dot
  * products at the rate above, and the larger of that compute and the

@@ -763,8 +763,12 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
      * kernel (bw_small); the time is that traffic where it exceeds the dot
      * products (at a head size of 64 to 128 a score's 2 x d FLOPs take less
      * than its bytes on every GPU of the presets) */
-    double sb = k->attn_scores ? scores * ENGINE_ATTN_SCORE_BYTES : 0.0;
-    double ts = sb > 0 ? scores * (8.0 / k->bw + 8.0 / k->bw_small) : 0.0;
+    int f16out = k->attn_scores == ENGINE_ATTN_SCORES_F32_F16;
+    double sb = !k->attn_scores ? 0.0
+                : f16out        ? scores * ENGINE_ATTN_SCORE_BYTES_F16OUT
+                                : scores * ENGINE_ATTN_SCORE_BYTES;
+    double half = f16out ? ENGINE_ATTN_SCORE_BYTES_F16OUT / 2 : ENGINE_ATTN_SCORE_BYTES / 2;
+    double ts = sb > 0 ? scores * (half / k->bw + half / k->bw_small) : 0.0;
     if (ts > tc) {
         tm += ts;
         tc = 0.0;
@@ -1178,7 +1182,7 @@ double engine_attn_prefill_scores_s(const engine_gpu *g, double seqs, double t, 
 {
     kconst kc;
     kconst_init(&kc, g, NULL, ENGINE_FP16);
-    kc.attn_scores = 1;
+    kc.attn_scores = ENGINE_ATTN_SCORES_F32;
     return kc_attn_prefill(&kc, seqs, t, past, heads, kv_heads, qk_dim, v_dim, a_bytes);
 }
 

@@ -120,7 +120,8 @@ typedef struct val_case {
     int gemm_acc16;        /* 1: the run's kernels accumulate its 16-bit GEMMs in
                             * FP16 (engine_scenario.gemm_acc16: TinyChat's W4A16
                             * GEMM); 0: FP32 accumulate (PyTorch, cuBLAS defaults) */
-    int attn_scores;       /* 1: the run's prefill attention is not FlashAttention
+    int attn_scores;       /* 1 (2: the softmax writes FP16, FasterTransformer):
+                            * the run's prefill attention is not FlashAttention
                             * (a llama.cpp of -fa off, stated or the tool's
                             * default at the row's build): its scores go to
                             * memory (engine_scenario.attn_scores); 0: fused */

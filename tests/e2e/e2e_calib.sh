@@ -28,7 +28,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # has_key FILE KEY: a "KEY": line in the (pretty-printed) JSON.
 has_key() {
-    grep -q "\"$2\":" "$1" || fail "$what: no \"$2\" in $1"
+    grep -q "\"$2\":" "$1" ||
+        fail "$what: no \"$2\" in $1 ($(grep -o '"[a-z_]*note":[^,]*' "$1" | tr '\n' ' ' | head -c 600))"
 }
 
 # Every "mape": value of the layer fits must be a fraction in [0, 1);

@@ -1029,6 +1029,17 @@ static void test_attn_prefill_scores(void **state)
     print_message("  tinyllama-1.1b 4096-token prompt, 8 ubatches: TTFT fused %.2f ms, materialised %.2f ms\n",
                   r0.ttft_s * 1e3, r1.ttft_s * 1e3);
     near((r1.ttft_s - r0.ttft_s) * 1e3, 176 * (910.485 - 140.692) * 1e-3, 1e-4);
+    /* FasterTransformer's form (ENGINE_ATTN_SCORES_F32_F16: the softmax
+     * writes FP16) moves 12 B a score where llama.cpp's moves 16: 2 B less
+     * at the GEMM rate (1008 GB/s x 0.8) and 2 B less at the element-wise
+     * one (x 0.6), over 22 layers x 32 heads x 512 x 512 x (1 + ... + 8) =
+     * 6.644e9 scores: 6.644e9 x 2 x (1 / 806.4 + 1 / 604.8) / 1e9 = 38.45 ms
+     * less, every chunk still bound by its scores' traffic */
+    engine_result r16;
+    s.attn_scores = ENGINE_ATTN_SCORES_F32_F16;
+    assert_int_equal(engine_evaluate(&s, p, &r16, &err), 0);
+    near((r1.ttft_s - r16.ttft_s) * 1e3, 38.4478, 1e-4);
+    s.attn_scores = ENGINE_ATTN_SCORES_F32;
     /* decode is untouched */
     near(r1.itl_s, r0.itl_s, 0);
     /* m up to the batch on one stage changes nothing */

@@ -132,9 +132,9 @@ static const cli_opt LOAD_OPTS[] = {
      .help = "its cost per prompt token, us (the tokenizer; default 0)"},
     {.name = "--frontend-batch-ms", .kind = CLI_OPT_DOUBLE, .arg = "W", .min = 0, .max = 1e6,
      .off = CLI_AT(frontend_batch_ms),
-     .help = "the tokenizer batches requests: the first waits W ms for\n"
-             "others to join, then all pass on (vLLM 0.10 to the\n"
-             "2026-06 releases: 2; default 0: no batching)"},
+     .help = "tokenizer batches: the first request waits W ms\n"
+             "for others to join, then all pass on (vLLM 0.10 to\n"
+             "the 2026-06 releases: 2; default 0: no batching)"},
     {.name = "--frontend-batch-max", .kind = CLI_OPT_INT, .arg = "N", .min = 1,
      .max = ENGINE_SIM_FE_BATCH_MAX, .off = CLI_AT(frontend_batch_max),
      .help = "requests a tokenizer batch holds, 1..256 (32)"},

@@ -429,10 +429,8 @@ static int steady(const replica *p)
     return p->cfg->arrival == ENGINE_SIM_CLOSED && p->cfg->closed_start == ENGINE_SIM_START_STEADY;
 }
 
-/* Request q, arrived, through the replica's front end: one request at a
- * time in arrival order, frontend_s + frontend_token_s x its prompt each;
- * q->ready is when the engine's scheduler sees it (a disaggregated decode
- * pool's requests come from the prefill pool: no front end). */
+/* A request's tokenizing in the front end: frontend_s + frontend_token_s x
+ * its prompt. */
 static double frontend_cost(const replica *p, const sreq *q)
 {
     return p->cfg->frontend_s + p->cfg->frontend_token_s * q->prompt;
@@ -482,6 +480,11 @@ static void pass_frontend_batched(replica *p, sreq *q)
     }
 }
 
+/* Request q, arrived, through the replica's front end: one request at a
+ * time in arrival order, frontend_s + frontend_token_s x its prompt each;
+ * q->ready is when the engine's scheduler sees it (a disaggregated decode
+ * pool's requests come from the prefill pool: no front end); with
+ * frontend_batch_s, through the tokenizer batch (pass_frontend_batched). */
 static void pass_frontend(replica *p, sreq *q)
 {
     const engine_sim_config *c = p->cfg;

@@ -356,7 +356,6 @@ typedef struct val_serving_case {
  * fit in them (test_validation.c checks it). */
 #define VAL_SERVING_MAX_FIGURES 4096
 
-/* The shipped serving table (validation_serving.c). */
 /* vLLM's AsyncMicrobatchTokenizer (vllm-project/vllm#19334, mid-2025, to
  * #45759, 2026-06-16): the API server's tokenizer batcher takes a request
  * and waits batch_wait_timeout_s = 0.002 for others (max_batch_size 32)
@@ -364,6 +363,7 @@ typedef struct val_serving_case {
  * frontend latency", #44172).  The rows of vLLM v0.10.2 to v0.19.1 carry it. */
 #define VAL_VLLM_TOKENIZER_BATCH_S 0.002
 
+/* The shipped serving table (validation_serving.c). */
 extern const val_serving_case val_serving_cases[];
 extern const int val_serving_case_count;
 

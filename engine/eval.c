@@ -2055,8 +2055,8 @@ static void prefill_times(const plan_ctx *c, engine_result *r)
 /* Decode times of a plan into r at mid-generation: min(B, pp)
  * micro-batches in flight (or the scenario's decode_microbatches); a token
  * crosses every stage in turn (the sum of the stage times), and the slowest
- * stage serves every micro-batch once per step.  t: tokens a sequence runs per step (1; k + 1 when a step
- * verifies k drafted tokens). */
+ * stage serves every micro-batch once per step.  t: tokens a sequence runs
+ * per step (1; k + 1 when a step verifies k drafted tokens). */
 static void decode_times(const plan_ctx *c, double t, engine_result *r)
 {
     const engine_scenario *s = c->s;

@@ -763,12 +763,11 @@ double kc_attn_prefill_x(const kconst *k, double seqs, double t, double past, do
      * kernel (bw_small); the time is that traffic where it exceeds the dot
      * products (at a head size of 64 to 128 a score's 2 x d FLOPs take less
      * than its bytes on every GPU of the presets) */
-    int f16out = k->attn_scores == ENGINE_ATTN_SCORES_F32_F16;
-    double sb = !k->attn_scores ? 0.0
-                : f16out        ? scores * ENGINE_ATTN_SCORE_BYTES_F16OUT
-                                : scores * ENGINE_ATTN_SCORE_BYTES;
-    double half = f16out ? ENGINE_ATTN_SCORE_BYTES_F16OUT / 2 : ENGINE_ATTN_SCORE_BYTES / 2;
-    double ts = sb > 0 ? scores * (half / k->bw + half / k->bw_small) : 0.0;
+    double per = !k->attn_scores                                  ? 0.0
+                 : k->attn_scores == ENGINE_ATTN_SCORES_F32_F16 ? ENGINE_ATTN_SCORE_BYTES_F16OUT
+                                                                : ENGINE_ATTN_SCORE_BYTES;
+    double sb = scores * per; /* half of it each side: products, softmax */
+    double ts = sb > 0 ? scores * (per / 2 / k->bw + per / 2 / k->bw_small) : 0.0;
     if (ts > tc) {
         tm += ts;
         tc = 0.0;

@@ -458,26 +458,19 @@ static void pass_frontend_batched(replica *p, sreq *q)
 {
     const engine_sim_config *c = p->cfg;
     int cap = c->frontend_batch_max > 0 ? c->frontend_batch_max : ENGINE_SIM_FE_BATCH_DEFAULT;
-    if (p->fe_n > 0 && q->arrival <= p->fe_end && p->fe_n < cap) {
-        p->fe_batch[p->fe_n++] = q;
-        if (p->fe_n == cap) { /* full: the batcher stops waiting */
-            frontend_release(p, q->arrival > p->fe_open ? q->arrival : p->fe_open);
-            p->fe_n = 0;
-        } else {
-            frontend_release(p, p->fe_end);
-        }
+    if (!(p->fe_n > 0 && q->arrival <= p->fe_end)) { /* the open batch, if any, has left */
+        p->fe_n = 0;
+        p->fe_open = q->arrival > p->fe_free ? q->arrival : p->fe_free;
+        p->fe_end = p->fe_open + c->frontend_batch_s;
+    }
+    p->fe_batch[p->fe_n++] = q;
+    if (p->fe_n < cap) {
+        frontend_release(p, p->fe_end);
         return;
     }
-    p->fe_n = 0; /* the open batch, if any, left at its window's end */
-    p->fe_open = q->arrival > p->fe_free ? q->arrival : p->fe_free;
-    p->fe_end = p->fe_open + c->frontend_batch_s;
-    p->fe_batch[p->fe_n++] = q;
-    if (p->fe_n == cap) {
-        frontend_release(p, p->fe_open);
-        p->fe_n = 0;
-    } else {
-        frontend_release(p, p->fe_end);
-    }
+    /* full: the batcher stops waiting */
+    frontend_release(p, q->arrival > p->fe_open ? q->arrival : p->fe_open);
+    p->fe_n = 0;
 }
 
 /* Request q, arrived, through the replica's front end: one request at a

@@ -1061,6 +1061,21 @@ static double prefill_microbatches(const plan_ctx *c)
     return m > cap ? cap : m;
 }
 
+/* Prefill micro-batches of a load-simulation step of `seqs` sequences on
+ * pp stages: the scenario's count, at most one a sequence (a step's chunks
+ * are its scheduler's: no token split), else min(seqs, pp); one on one
+ * stage.  Equal to prefill_microbatches wherever the count is at most the
+ * batch. */
+double eval_step_prefill_microbatches(const engine_scenario *s, int pp, double seqs)
+{
+    if (pp <= 1)
+        return 1;
+    double m = s->microbatches > 0 ? s->microbatches : pp;
+    if (m > seqs)
+        m = seqs;
+    return m < 1 ? 1 : m;
+}
+
 /* Decode groups in flight for `seqs` sequences on pp stages: the scenario's
  * count, at most one a sequence, else min(seqs, pp). */
 double eval_decode_microbatches(const engine_scenario *s, int pp, double seqs)

@@ -265,7 +265,9 @@ double eval_hop_s(const plan_ctx *c, double tokens);
  * scenario speculates: the verification of k + 1 tokens a sequence by
  * decode_times' rule (host cost included) plus the k draft steps. */
 double eval_spec_decode_s(const plan_ctx *c, double seqs, double past);
-/* Decode micro-batches in flight for seqs sequences on pp stages (eval.c). */
+/* Micro-batches of a load-simulation prefill step, and decode groups in
+ * flight, for seqs sequences on pp stages (eval.c). */
+double eval_step_prefill_microbatches(const engine_scenario *s, int pp, double seqs);
 double eval_decode_microbatches(const engine_scenario *s, int pp, double seqs);
 /* The framework's host work for one step of seqs sequences
  * (engine_scenario_host_loop: per step + per sequence x seqs). */

@@ -81,7 +81,7 @@ double engine_step_s(const engine_stepper *st, const engine_step_mix *mix)
     double sum, worst;
     if (mx.n_pre > 0) {
         /* engine_evaluate's prefill rule (prefill_times) */
-        double m = pp <= 1 ? 1 : (seqs < pp ? seqs : pp);
+        double m = eval_step_prefill_microbatches(s, pp, seqs);
         mx.mb = m;
         eval_mix_pipe(c, &mx, EVAL_PREFILL, &sum, &worst);
         int v = s->schedule == ENGINE_SCHED_INTERLEAVED ? s->interleave : 1;

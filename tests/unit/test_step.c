@@ -56,8 +56,9 @@ static void check_pure(engine_scenario *s, engine_plan p)
         double past = s->prompt + s->gen / 2.0;
         assert_near(decode_mix_s(&st, s->batch, past), r.itl_s, 1e-9);
         const engine_framework *fw = s->framework;
-        if (!fw || fw->max_num_tokens == 0 ||
-            (double)s->batch * s->prompt <= fw->max_num_tokens)
+        if ((!fw || fw->max_num_tokens == 0 ||
+             (double)s->batch * s->prompt <= fw->max_num_tokens) &&
+            s->microbatches <= s->batch) /* above it eval splits sequences */
             assert_near(prefill_mix_s(&st, s->batch, s->prompt, 0), r.ttft_s, 1e-9);
     }
 }
@@ -76,6 +77,16 @@ static void test_pure_mixes_match_evaluate(void **state)
     s.schedule = ENGINE_SCHED_INTERLEAVED; /* the interleaved hops */
     check_pure(&s, plans[3]);
     s.schedule = ENGINE_SCHED_GPIPE;
+    /* the scenario's micro-batch counts (at most the smallest batch: a
+     * step's chunks are whole sequences) in both phases */
+    for (int m = 1; m <= 2; m++) {
+        s.microbatches = m;
+        s.decode_microbatches = m;
+        check_pure(&s, plans[3]);
+        check_pure(&s, plans[4]);
+    }
+    s.microbatches = 0;
+    s.decode_microbatches = 0;
     /* MoE (experts hit by the step's tokens) and MLA */
     engine_model mx = tm_mixtral_8x7b();
     s.model = &mx;

@@ -1326,6 +1326,13 @@ double engine_marlin_gemm_s(const engine_gpu *g, double m, double n, double k, d
  * grouped MoE expert GEMMs). */
 double engine_moe_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math, double m,
                          double n, double k, double groups, double w_bytes, double a_bytes);
+/* The same in vLLM's and SGLang's Triton fused_moe: the grouped-kernel
+ * rate, the max of compute and weight stream, and tiles of any height (its
+ * tuned configs run 16-row tiles at decode sizes even where the GPU's dense
+ * GEMMs keep gemm_min_m rows; kconst_experts). */
+double engine_fused_moe_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
+                               double m, double n, double k, double groups, double w_bytes,
+                               double a_bytes);
 /* One FP8 GEMM with block-scaled weights (128x128 weight blocks, 1x128
  * activation groups): engine_gemm_s with the GPU's eta_compute_fp8_block
  * and gemm_t0_fp8_block_s (per-tensor FP8's where the preset has none). */

@@ -68,6 +68,8 @@ typedef struct kconst {
                          * W4A16 fraction replaced bw */
     double moe_token;   /* W4A16 / W4A8 MoE: per pooled token (0: none) */
     int w4a8;           /* MXFP4 weights on FP8 math (the W4A8 MoE) */
+    int grouped;        /* the MoE's grouped expert GEMMs (kconst_experts), even
+                         * with one expert hit: never the dense GEMV path */
     double moe_scale;   /* grouped expert GEMMs' FLOP rate over `flops` (eta_moe*
                          * over the dense fraction of the math; 1: the same) */
     double roof_p;      /* > 0: a GEMM takes (compute^p + memory^p)^(1/p) + t0, the

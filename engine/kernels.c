@@ -454,12 +454,21 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
  * the max.  TensorRT-LLM's MoE GEMM runner
  * offers no split-K (moe_gemm_kernels_template.h, getHopperConfigs /
  * getAmpereConfigs: max_split_k = 1), but taking the split-K candidates
- * away moves those tables by 0.1-0.5 points only: not modelled. */
+ * away moves those tables by 0.1-0.5 points only: not modelled.
+ * The GPU's fewest token rows a tile (gemm_min_m: Hopper's warpgroup MMA
+ * in the dense and CUTLASS GEMMs) does not bind the Triton fused_moe: its
+ * tuned tiles are 16 rows up to 512 tokens on an H20 (sgl-project/sglang
+ * fused_moe_triton/configs/triton_3_3_1/E=257,N=256,device_name=NVIDIA_H20,
+ * dtype=fp8_w8a8,block_shape=[128, 128].json: BLOCK_SIZE_M 16 for 1-512,
+ * 64 from 1024), which Triton runs on mma.sync, not wgmma. */
 void kconst_experts(kconst *ke, const kconst *k, int cutlass)
 {
     *ke = *k;
     ke->flops *= k->moe_scale > 0 ? k->moe_scale : 1.0;
     ke->roof_p = cutlass && !k->w4a16 && !k->w4a8 ? k->moe_roof_p : 0.0;
+    if (!cutlass)
+        ke->min_tm = 0;
+    ke->grouped = 1;
 }
 
 /* W4A16 on Marlin (engine_w4a16): its tensor-core loop is issue-bound on
@@ -514,7 +523,7 @@ void kconst_w4a8_moe(kconst *k, const engine_gpu *g)
 static int wo_small_m(const kconst *k, double m, double groups, double w_bytes, double a_bytes)
 {
     return (k->math == ENGINE_FP16 || k->math == ENGINE_BF16) && !k->w4a16 && k->sm > 0 &&
-           groups == 1 && m <= WO_SMALL_M && w_bytes > 0 && w_bytes < a_bytes;
+           groups == 1 && !k->grouped && m <= WO_SMALL_M && w_bytes > 0 && w_bytes < a_bytes;
 }
 
 static int kc_table(const kconst *k, double groups, double m, double n, double kk, double *t);
@@ -1140,6 +1149,16 @@ double engine_moe_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtyp
     kconst kc, ke;
     kconst_init(&kc, g, c, math);
     kconst_experts(&ke, &kc, 1);
+    return kc_gemm(&ke, m, n, k, groups, w_bytes, a_bytes).time;
+}
+
+double engine_fused_moe_gemm_s(const engine_gpu *g, const engine_calib *c, engine_dtype math,
+                               double m, double n, double k, double groups, double w_bytes,
+                               double a_bytes)
+{
+    kconst kc, ke;
+    kconst_init(&kc, g, c, math);
+    kconst_experts(&ke, &kc, 0);
     return kc_gemm(&ke, m, n, k, groups, w_bytes, a_bytes).time;
 }
 

@@ -147,6 +147,39 @@ static void test_h20_min_tile(void **state)
     near(engine_gemm_s(&h200, NULL, ENGINE_BF16, 1, 24576, 4096, 2.0, 2.0), m0, 1e-12);
 }
 
+/* ... but not in the Triton fused_moe (vLLM, SGLang): its tuned configs
+ * run 16-row tiles up to 512 tokens on an H20 (sgl-project/sglang
+ * fused_moe_triton/configs/triton_3_3_1/E=128,N=768,device_name=NVIDIA_H20
+ * .json: BLOCK_SIZE_M 16 for 1-256 tokens, 64 from 512; the E=257,N=256
+ * FP8-block file the same up to 512), on mma.sync rather than wgmma.
+ * Qwen3-30B-A3B's gate_up at one token, 8 experts of 1 x 1536 x 2048 bf16,
+ * hand-worked: 8 x 12 tiles = 96 on 78 SMs, 2 waves; c0 = 2 x 1536 x 2048
+ * x 8 / 125.8e12 = 0.40009 us; the 16x128 tile (0.5) at 8 x 1536 / (2 x 78
+ * x 16 x 128) used: 20.80 us of compute against 50.39 MB / 3.4 TB/s =
+ * 14.82 us of weights, + 3 us: 23.80 us; TensorRT-LLM's CUTLASS MoE keeps
+ * the 64-row tile (0.75): 55.48 + 3 = 58.48 us. */
+static void test_h20_fused_moe_tile(void **state)
+{
+    (void)state;
+    const engine_gpu *h20 = gpu("h20");
+    double fl = 148e12 * 0.85, c0 = 2.0 * 1536 * 2048 * 8 / fl;
+    double tri = engine_fused_moe_gemm_s(h20, NULL, ENGINE_BF16, 1, 1536, 2048, 8, 2.0, 2.0);
+    near(tri * 1e6, (c0 / (0.5 * 8 * 1536 / (2.0 * 78 * 16 * 128)) + 3e-6) * 1e6, 1e-9);
+    near(tri * 1e6, 23.80, 5e-3);
+    double cut = engine_moe_gemm_s(h20, NULL, ENGINE_BF16, 1, 1536, 2048, 8, 2.0, 2.0);
+    near(cut * 1e6, (c0 / (0.75 * 8 * 1536 / (2.0 * 78 * 64 * 128)) + 3e-6) * 1e6, 1e-9);
+    near(cut * 1e6, 58.48, 5e-3);
+    /* one expert hit is still the grouped kernel: the tile, not the dense
+     * weight-only GEMV path (an int8 expert on 16-bit math) */
+    double one = engine_fused_moe_gemm_s(h20, NULL, ENGINE_BF16, 1, 1536, 2048, 1, 1.0, 2.0);
+    double gemv = engine_gemm_s(h20, NULL, ENGINE_BF16, 1, 1536, 2048, 1.0, 2.0);
+    assert_true(one > gemv);
+    /* where the GPU has no minimum the two tile rules agree */
+    const engine_gpu *h200 = gpu("h200");
+    assert_true(engine_fused_moe_gemm_s(h200, NULL, ENGINE_BF16, 1, 1536, 2048, 8, 2.0, 2.0) <=
+                engine_moe_gemm_s(h200, NULL, ENGINE_BF16, 1, 1536, 2048, 8, 2.0, 2.0));
+}
+
 /* eta_attn_prefill 0.85 (H20): FlashAttention-3 on H20 (Dao-AILab/flash-
  * attention issue 1310: fwd, batch 2, head 128, 2048 tokens, 16 heads):
  * 0.545 ms without the mask = 126.2 TFLOPS (0.853 of 148) and 0.319 ms
@@ -1470,6 +1503,7 @@ int main(void)
         cmocka_unit_test(test_bands_hand),
         cmocka_unit_test(test_gemm_fp16_accumulate),
         cmocka_unit_test(test_h20_min_tile),
+        cmocka_unit_test(test_h20_fused_moe_tile),
         cmocka_unit_test(test_h20_prefill_attention),
         cmocka_unit_test(test_mi300x_aiter_blockscale),
         cmocka_unit_test(test_amd_maf),

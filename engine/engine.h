@@ -274,6 +274,9 @@ typedef struct engine_model {
                         * [128, 128]: DeepSeek-V3/R1); 0: per-tensor FP8 scales */
     int attn_16bit;    /* 1: a quantized checkpoint keeps the attention projections in
                         * 16 bits (gpt-oss's MXFP4 covers the experts only) */
+    int attn_16bit_fp4; /* 1: its NVFP4 checkpoints keep the attention projections in
+                        * 16 bits (NVIDIA's DeepSeek-R1-FP4: MoE and dense FFN
+                        * in NVFP4, attention BF16); its own checkpoint need not */
     int mtp_layers;    /* multi-token-prediction modules shipped with the checkpoint
                         * (DeepSeek-V3/R1 num_nextn_predict_layers: 1); 0: none */
     char hf_id[ENGINE_HF_ID_MAX]; /* Hugging Face repo "owner/name" for launch

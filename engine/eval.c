@@ -215,6 +215,8 @@ typedef struct plan_ctx {
     engine_dtype wdt;
     double w_b;    /* bytes per weight of the transformer blocks (scales included) */
     double edge_b; /* embedding, LM head and router: unquantized */
+    int attn16;    /* the attention projections in 16 bits (engine_model.attn_16bit,
+                    * attn_16bit_fp4 under FP4 weights) */
     double kv_b, a_b;
     int per_node;  /* 0: unlimited */
     int tp_hier;   /* TP group spans nodes */
@@ -979,6 +981,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
      * quantize only the linear layers of the blocks). */
     double b16 = engine_dtype_bytes(ENGINE_FP16);
     c->edge_b = c->w_b < b16 ? b16 : c->w_b;
+    c->attn16 = c->m->attn_16bit || (c->m->attn_16bit_fp4 && c->wdt == ENGINE_FP4);
     c->kv_b = engine_dtype_bytes(s->kv_dtype);
     c->a_b = engine_dtype_bytes(s->act_dtype);
     const engine_link *inter = s->inter;
@@ -1116,7 +1119,7 @@ static double stage_weight_bytes(const plan_ctx *c, int i)
     }
     /* norms are replicated and stay 16-bit in quantized checkpoints */
     double body = (dense * per_dense + moe * per_moe) * c->w_b + n * sh->norms * c->edge_b;
-    if (c->m->attn_16bit) /* the checkpoint keeps attention in 16 bits */
+    if (c->attn16) /* the checkpoint keeps attention in 16 bits */
         body += n * attn * (c->edge_b - c->w_b);
     double router = moe > 0 ? moe * sh->router / sh->moe_layers * c->edge_b : 0;
     double edges = 0;
@@ -1354,7 +1357,7 @@ static void attn_kernels(const plan_ctx *c, const step_shape *sp, double heads, 
 static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step_acc *a)
 {
     const engine_model *m = c->m;
-    const int a16 = m->attn_16bit; /* 16-bit attention in a quantized checkpoint */
+    const int a16 = c->attn16; /* 16-bit attention in a quantized checkpoint */
     const kconst *k = &c->kc, *kg = a16 ? &c->kc16 : k; /* kg: the projections */
     double T = (sp->seqs + sp->pad) * sp->t;
     double d = m->hidden, ab = c->a_b, wb = a16 ? c->edge_b : c->w_b;
@@ -1397,7 +1400,7 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
 {
     const engine_model *m = c->m;
     const engine_plan p = c->p;
-    const int a16 = m->attn_16bit; /* 16-bit attention in a quantized checkpoint */
+    const int a16 = c->attn16; /* 16-bit attention in a quantized checkpoint */
     const kconst *k = &c->kc, *kg = a16 ? &c->kc16 : k; /* kg: the projections */
     double T = (sp->seqs + sp->pad) * sp->t;
     double d = m->hidden, ab = c->a_b, wb = a16 ? c->edge_b : c->w_b;

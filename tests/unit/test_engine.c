@@ -1623,6 +1623,50 @@ static void test_tied_head(void **state)
     assert_int_equal(a.decode.kernels, b.decode.kernels);
 }
 
+/* attn_16bit_fp4: NVIDIA's NVFP4 DeepSeek-R1 keeps the attention modules in
+ * BF16 (TensorRT-LLM blog1 Precision Strategy; NVIDIA/Model-Optimizer#150:
+ * "the proj weights in the transformer attention section are stored in
+ * BF16").  Under FP4 weights the flag is attn_16bit exactly; under FP8 it
+ * changes nothing; the attention weights weigh 2 B a weight, not FP4's
+ * 0.5625 (blocks of 16 with an FP8 scale). */
+static void test_attn_16bit_fp4(void **state)
+{
+    (void)state;
+    engine_model plain = tm_deepseek_v3(), fp4 = plain, a16 = plain;
+    fp4.attn_16bit_fp4 = 1;
+    a16.attn_16bit = 1;
+    engine_gpu g = tg_with_memory(1000);
+    engine_link l = tl_link(2e-6, 900);
+    engine_scenario s;
+    ts_scenario(&s, &plain, &g, &l, 8);
+    s.weight_dtype = ENGINE_FP4;
+    s.prompt = 1024;
+    s.gen = 128;
+    engine_result rp = eval_plan(&s, 8, 1, 1, 8);
+    s.model = &fp4;
+    engine_result rf = eval_plan(&s, 8, 1, 1, 8);
+    s.model = &a16;
+    engine_result ra = eval_plan(&s, 8, 1, 1, 8);
+    assert_near(rf.itl_s, ra.itl_s, 1e-15);
+    assert_near(rf.mem.weights_bytes, ra.mem.weights_bytes, 1e-3);
+    /* MLA's projections a layer: the down projections q_a 7168 x 1536 and
+     * kv_a 7168 x 576 whole on every rank, q_b 1536 x 128 x 192, kv_b 512 x
+     * 128 x 256 and o 128 x 128 x 7168 split 8 ways: 15.14 M + 21.49 M =
+     * 36.63 M weights a layer a rank, over 61 layers, 2 - 0.5625 B more each */
+    double down = 7168.0 * 1536 + 7168.0 * 576;
+    double split = (1536.0 * 128 * 192 + 512.0 * 128 * 256 + 128.0 * 128 * 7168) / 8;
+    assert_near(down + split, 36.63e6, 0.01e6);
+    double d = rf.mem.weights_bytes - rp.mem.weights_bytes;
+    assert_near(d, 61 * (down + split) * (2.0 - engine_weight_elem_bytes(ENGINE_FP4, 0)), 1.0);
+    s.weight_dtype = ENGINE_FP8;
+    s.model = &plain;
+    engine_result p8 = eval_plan(&s, 8, 1, 1, 8);
+    s.model = &fp4;
+    engine_result f8 = eval_plan(&s, 8, 1, 1, 8);
+    assert_near(f8.itl_s, p8.itl_s, 1e-15);
+    assert_near(f8.mem.weights_bytes, p8.mem.weights_bytes, 1e-3);
+}
+
 /* 4-bit weights with group scales: GPTQ g128 stores 0.5 + 2.5/128 B per
  * weight in the blocks; a group of 32 costs more. */
 static void test_int4_weights(void **state)
@@ -2064,6 +2108,7 @@ int main(void)
         cmocka_unit_test(test_custom_allreduce),
         cmocka_unit_test(test_context_limit),
         cmocka_unit_test(test_tied_head),
+        cmocka_unit_test(test_attn_16bit_fp4),
         cmocka_unit_test(test_int4_weights),
         cmocka_unit_test(test_cross_node_warnings),
         cmocka_unit_test(test_rank_order),

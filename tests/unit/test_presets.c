@@ -454,6 +454,12 @@ static void test_model_shapes(void **state)
      * weight_block_size [128, 128]); others per-tensor */
     assert_int_equal(ds->weight_block, 128);
     assert_int_equal(preset_find_model(db, "deepseek-r1")->weight_block, 128);
+    /* NVIDIA's NVFP4 DeepSeek-R1 keeps attention in BF16; the checkpoint's
+     * own FP8 covers attention too (attn_16bit stays 0) */
+    assert_int_equal(ds->attn_16bit_fp4, 1);
+    assert_int_equal(ds->attn_16bit, 0);
+    assert_int_equal(preset_find_model(db, "deepseek-r1")->attn_16bit_fp4, 1);
+    assert_int_equal(mx->attn_16bit_fp4, 0);
     assert_int_equal(mx->weight_block, 0);
     assert_int_equal(ds->ffn, 18432);
     assert_int_equal(ds->layers, 61);

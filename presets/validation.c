@@ -373,17 +373,13 @@ static double val_offline_rate(const val_case *c, const engine_scenario *s, engi
     return r.output_tokens_per_s / c->gpus;
 }
 
-void val_run_case(const preset_db *db, const val_case *c, val_result *out)
+int val_case_scenario(const preset_db *db, const val_case *c, engine_scenario *sp,
+                      engine_plan *pp, engine_error *err)
 {
-    memset(out, 0, sizeof *out);
-    out->c = c;
-    engine_scenario s;
-    engine_plan p;
-    engine_error err = {{0}};
-    if (val_scenario(db, c, &s, &p, &err) != 0) {
-        snprintf(out->error, sizeof out->error, "%s", err.msg);
-        return;
-    }
+    if (val_scenario(db, c, sp, pp, err) != 0)
+        return -1;
+    engine_scenario s = *sp;
+    engine_plan p = *pp;
     if (c->batch <= 0) {
         /* One rule with eval --batch max: the most the KV cache holds, at
          * most engine_max_num_seqs.  The run's own max batch size (stated,
@@ -405,6 +401,21 @@ void val_run_case(const preset_db *db, const val_case *c, val_result *out)
             s.max_num_seqs = engine_max_num_seqs(&s) * c->tp;
         int b = engine_max_batch(&s, p, engine_max_num_seqs(&s));
         s.batch = b > 0 ? b : 1;
+    }
+    *sp = s;
+    return 0;
+}
+
+void val_run_case(const preset_db *db, const val_case *c, val_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->c = c;
+    engine_scenario s;
+    engine_plan p;
+    engine_error err = {{0}};
+    if (val_case_scenario(db, c, &s, &p, &err) != 0) {
+        snprintf(out->error, sizeof out->error, "%s", err.msg);
+        return;
     }
     out->batch = s.batch;
     engine_result r;

@@ -203,6 +203,12 @@ int val_trtllm_bench_batch(const engine_model *m, const engine_gpu *g, int tp, i
  * sequences of `tokens` new tokens each on pp stages (its getLocalBatchSize,
  * see validation.c): how many groups the batch runs in; 1 with pp 1. */
 int val_ft_microbatches(int batch, int tokens, int pp);
+/* val_scenario with the batch the case is evaluated at (an offline run's:
+ * the most the KV cache holds under the run's batch cap): the scenario
+ * val_run_case evaluates, for validate --explain. */
+int val_case_scenario(const preset_db *db, const val_case *c, engine_scenario *s,
+                      engine_plan *plan, engine_error *err);
+/* Evaluate one case. */
 void val_run_case(const preset_db *db, const val_case *c, val_result *out);
 
 /* Evaluate every case into out[0..val_case_count-1] and, when bands is

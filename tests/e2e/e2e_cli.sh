@@ -325,6 +325,22 @@ expect_out '"serving_target":'
 expect_out '"largest_source":'
 expect_out '"serving_cases":'
 expect_out '"category":[[:space:]]*"serving \(simulated\)"'
+# one case alone, as evaluated: its figures and its plan's kernels
+run validate --explain trtb-dsr1-b200-f4-tp8ep4-c1-1024-2048
+expect_rc 0
+expect_out '^case +trtb-dsr1-b200-f4-tp8ep4-c1-1024-2048$'
+expect_out '^plan +deepseek-r1 on 8 x b200: tp=8 pp=1 dp=1 ep=4, batch 1 '
+expect_out '^tok/s/user +measured 111.0 tok/s, predicted [0-9.]+ tok/s, ratio [0-9.]+ \(band 0.30\)$'
+expect_out '^decode \(ITL\): '
+run validate --explain trtb-dsr1-b200-f4-tp8ep4-c1
+expect_rc 2
+expect_err_exact "shardscope validate: --explain: unknown case 'trtb-dsr1-b200-f4-tp8ep4-c1'; close: trtb-dsr1-b200-f4-tp8ep4-c1-1024-2048 (see 'shardscope validate --cases')"
+run validate --explain sgc-dsr1-b200-f8-tp8-c1-1000-1000
+expect_rc 2
+expect_err_exact "shardscope validate: --explain: 'sgc-dsr1-b200-f8-tp8-c1-1000-1000' is a serving run (the load simulation: shardscope load); --explain takes a static case"
+run validate --explain trtb-dsr1-b200-f4-tp8ep4-c1-1024-2048 --json
+expect_rc 2
+expect_err_exact "shardscope validate: --explain: cannot be combined with --json"
 
 # A Hugging Face config.json gives the same model as the preset.
 run eval --model "$fx/llama-3-8b/config.json" --gpu h100-sxm --gpus 1 --tp 1 --json

@@ -118,6 +118,7 @@ typedef struct cli_values {
     int backend, device, quick, no_comm, no_save, max_tp, max_tokens, plan;
     /* validate, bench */
     int cases, repeats;
+    const char *val_explain; /* validate --explain ID */
     /* eval */
     int pareto;
     int explain;

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "explain.h"
 #include "json.h"
 
 #include "validation.h"
@@ -33,12 +34,16 @@
 
 static const cli_opt VALIDATE_OPTS[] = {
     {.name = "--cases", .kind = CLI_OPT_FLAG, .off = CLI_AT(cases),
-     .help = "also list every case: id, metric, measured, predicted, ratio (and\n"
-             "every serving row's figures)"},
+     .help = "also list every case: id, metric, measured, predicted,\n"
+             "ratio (and every serving row's figures)"},
     {.name = "--json", .kind = CLI_OPT_FLAG, .off = CLI_AT(json),
      .help = "one object {summary: [...], cases: [...]} (SI units)"},
     {.name = "--csv", .kind = CLI_OPT_FLAG, .off = CLI_AT(csv),
      .help = "one line per case (SI units)"},
+    {.name = "--explain", .kind = CLI_OPT_STRING, .arg = "ID", .off = CLI_AT(val_explain),
+     .help = "one static case alone: its source, setup, measured and\n"
+             "predicted figure, note, and the kernels of its plan as\n"
+             "evaluated (as eval --explain)"},
     {.name = NULL},
 };
 
@@ -396,6 +401,93 @@ static cJSON *json_case(const val_result *r)
     return o;
 }
 
+/* The static case named id, or NULL with a one-line error on stderr (the
+ * closest id; a serving row named as what it is). */
+static const val_case *find_case(const char *id)
+{
+    int best = -1, bd = 1 << 30;
+    for (int i = 0; i < val_case_count; i++) {
+        if (!strcmp(val_cases[i].id, id))
+            return &val_cases[i];
+        int d = engine_edit_distance(id, val_cases[i].id);
+        if (d < bd) {
+            bd = d;
+            best = i;
+        }
+    }
+    for (int i = 0; i < val_serving_case_count; i++)
+        if (!strcmp(val_serving_cases[i].id, id)) {
+            fprintf(stderr,
+                    "shardscope validate: --explain: '%s' is a serving run (the load "
+                    "simulation: shardscope load); --explain takes a static case\n",
+                    id);
+            return NULL;
+        }
+    if (best >= 0)
+        fprintf(stderr,
+                "shardscope validate: --explain: unknown case '%s'; close: %s (see "
+                "'shardscope validate --cases')\n",
+                id, val_cases[best].id);
+    else
+        fprintf(stderr, "shardscope validate: --explain: unknown case '%s'\n", id);
+    return NULL;
+}
+
+/* --explain ID: one case as evaluated, and the kernels of its plan. */
+static int explain_case(const preset_db *db, const char *id)
+{
+    const val_case *c = find_case(id);
+    if (!c)
+        return CLI_USAGE;
+    engine_scenario s;
+    engine_plan p;
+    engine_error err = {{0}};
+    val_result r;
+    if (val_case_scenario(db, c, &s, &p, &err) != 0) {
+        fprintf(stderr, "shardscope validate: %s\n", err.msg);
+        return CLI_FAIL;
+    }
+    val_run_case(db, c, &r);
+    if (!r.ok) {
+        fprintf(stderr, "shardscope validate: %s\n", r.error);
+        return CLI_FAIL;
+    }
+    char m[40], pr[40], cats[128];
+    shown(c->measured, c->metric, m, sizeof m);
+    shown(r.predicted, c->metric, pr, sizeof pr);
+    cats_text(r.categories, cats, sizeof cats);
+    printf("case        %s\n", c->id);
+    printf("source      %s\n", c->source);
+    printf("setup       %s\n", c->setup);
+    printf("plan        %s on %d x %s: tp=%d pp=%d dp=%d ep=%d, batch %d (%s), prompt %d "
+           "and gen %d tokens\n",
+           s.model->name, s.gpus, s.gpu->name, p.tp, p.pp, p.dp, p.ep, s.batch,
+           c->batch > 0 ? "the run's" : "the most the run holds", s.prompt, s.gen);
+    printf("%-11s measured %s, predicted %s, ratio %.3f (band %.2f)%s\n",
+           val_metric_name(c->metric), m, pr, r.ratio, c->band,
+           r.fits ? "" : "; refused: does not fit");
+    printf("categories  %s\n", c->out_of_scope ? "(out of scope)" : cats);
+    if (c->note && c->note[0])
+        printf("note        %s\n", c->note);
+    if (c->spec_method != ENGINE_SPEC_NONE)
+        printf("(the figure is the ratio of two evaluations, with and without speculation; "
+               "the kernels below are the plan's without it)\n");
+    else if (c->requests > 0 && c->batch <= 0 && c->metric == VAL_TPS_GPU)
+        printf("(the figure is the offline run of its %d requests; the kernels below are "
+               "one steady step of the batch)\n",
+               c->requests);
+    printf("\n");
+    engine_explain *x = malloc(sizeof *x);
+    if (!x || engine_explain_plan(&s, p, x, &err) != 0) {
+        fprintf(stderr, "shardscope validate: --explain: %s\n", x ? err.msg : "out of memory");
+        free(x);
+        return CLI_FAIL;
+    }
+    out_explain_print(stdout, x);
+    free(x);
+    return CLI_OK;
+}
+
 /* One serving row: its load and, per published figure, measured, predicted,
  * ratio and band (SI). */
 static cJSON *json_serving_case(const val_serving_result *r, const val_serving_case *c)
@@ -541,11 +633,21 @@ int cli_validate_run(const cli_opts *o, const preset_db *db)
         fprintf(stderr, "shardscope validate: --csv: cannot be combined with --json\n");
         return CLI_USAGE;
     }
+    if (o->v.val_explain && (json || csv || cases)) {
+        fprintf(stderr, "shardscope validate: --explain: cannot be combined with %s\n",
+                json ? "--json" : csv ? "--csv" : "--cases");
+        return CLI_USAGE;
+    }
     preset_db *shipped = NULL;
     engine_error err = {{0}};
     if (preset_db_load("", &shipped, &err) != 0) {
         fprintf(stderr, "shardscope validate: %s\n", err.msg);
         return CLI_FAIL;
+    }
+    if (o->v.val_explain) {
+        rc = explain_case(shipped, o->v.val_explain);
+        preset_db_free(shipped);
+        return rc;
     }
     val_result *r = calloc((size_t)(val_case_count > 0 ? val_case_count : 1), sizeof *r);
     val_serving_result *sv =

@@ -34,7 +34,8 @@ static const cli_command COMMANDS[] = {
     {"load", "serve a plan under a request load (simulated)",
      "load --model M --gpu G --gpus N [--tp T --pp P --dp D --ep E]\n"
      "                       [--rate R|inf | --total-concurrency C | --trace FILE]\n"
-     "                       [--requests N] [--seed S] [--ttft-ms X] [--itl-ms Y] [--json]",
+     "                       [--requests N] [--seed S] [--ttft-ms X] [--itl-ms Y]\n"
+     "                       [--json]",
      &cli_load_options, cli_load_run},
     {"comm", "time one collective over a link",
      "comm --link L --gpus N --bytes SIZE\n"

@@ -282,6 +282,39 @@ static void test_opts_tables(void **state)
     assert_non_null(strstr(text, "\nworkload:\n  --batch B"));
     assert_non_null(strstr(text, "\n  --csv  "));
     free(text);
+    /* every command's help keeps within 80 columns (UTF-8 characters):
+     * each option's text is one paragraph wrapped from the help column, a
+     * name wider than its column on a line of its own */
+    static const cli_options *const ALL[] = {&cli_eval_options,     &cli_load_options,
+                                             &cli_recommend_options, &cli_report_options,
+                                             &cli_list_options,      &cli_comm_options,
+                                             &cli_calibrate_options, &cli_tui_options,
+                                             &cli_bench_options,     &cli_validate_options};
+    for (size_t i = 0; i < sizeof ALL / sizeof ALL[0]; i++) {
+        cli_command cmd = {"x", "s", "x ...", ALL[i], cli_eval_run};
+        text = NULL;
+        f = open_memstream(&text, &len);
+        assert_non_null(f);
+        cli_opts_help(&cmd, f);
+        fclose(f);
+        int col = 0;
+        for (const char *p = text; *p; p++) {
+            if (*p == '\n') {
+                col = 0;
+                continue;
+            }
+            if (((unsigned char)*p & 0xC0) != 0x80 && ++col > 80)
+                fail_msg("help of command %zu: a line passes 80 columns: %.80s", i, p - 80);
+        }
+        free(text);
+    }
+    text = NULL;
+    f = open_memstream(&text, &len);
+    cli_opts_help(&T_EVAL, f);
+    fclose(f);
+    /* a long name stands alone, its text on the next line at the column */
+    assert_non_null(strstr(text, "\n  --a2a nccl|deepep|deepep-ll\n                       EP "));
+    free(text);
 }
 
 

@@ -315,25 +315,61 @@ int cli_opts_parse(const cli_command *cmd, int argc, char **argv, cli_opts *out,
 
 /* --- --help ------------------------------------------------------------ */
 
-#define HELP_COL 21 /* width of "--name ARG" before the help text */
+#define HELP_COL 21   /* width of "--name ARG" before the help text */
+#define HELP_WIDTH 80 /* the terminal width help lines keep within */
 
-/* Print text, each line after the first indented to the help column. */
-static void put_lines(FILE *f, const char *text)
+/* Columns of the n bytes at s (UTF-8: continuation bytes take none). */
+static size_t help_cols(const char *s, size_t n)
 {
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        fprintf(f, "%.*s\n", (int)n, p);
-        if (!nl || !nl[1])
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* One line of help text starting at column `at`, broken at spaces so that
+ * no line passes HELP_WIDTH; the lines after the first start at the help
+ * column.  A word longer than the room is left whole. */
+static void put_wrapped(FILE *f, const char *p, size_t n, size_t at)
+{
+    for (;;) {
+        size_t room = HELP_WIDTH > at ? HELP_WIDTH - at : 1;
+        if (help_cols(p, n) <= room)
             break;
-        p = nl + 1;
-        fprintf(f, "%*s", HELP_COL + 2, "");
+        size_t cut = 0, c = 0;
+        for (size_t i = 0; i < n && c <= room; i++) {
+            if (p[i] == ' ' && c <= room)
+                cut = i;
+            c += ((unsigned char)p[i] & 0xC0) != 0x80;
+        }
+        if (cut == 0)
+            break;
+        fprintf(f, "%.*s\n%*s", (int)cut, p, HELP_COL + 2, "");
+        p += cut + 1;
+        n -= cut + 1;
+        at = HELP_COL + 2;
     }
+    fprintf(f, "%.*s\n", (int)n, p);
+}
+
+/* Print text from column `at` as one paragraph (its line breaks are
+ * spaces), wrapped to HELP_WIDTH with the lines after the first at the
+ * help column. */
+static void put_lines(FILE *f, const char *text, size_t at)
+{
+    char buf[2048];
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < sizeof buf; p++)
+        buf[n++] = *p == '\n' ? ' ' : *p;
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    put_wrapped(f, buf, n, at);
 }
 
 static void help_opt(FILE *f, const cli_opt *o)
 {
     char left[384], names[256] = ""; /* left: the name, a space and names */
+    char text[2048];
     const char *arg = o->arg;
     if (o->kind == CLI_OPT_ENUM)
         cli_enum_names(o->choices, names, sizeof names);
@@ -342,13 +378,18 @@ static void help_opt(FILE *f, const cli_opt *o)
     snprintf(left, sizeof left, "%s%s%s", o->name, arg ? " " : "", arg ? arg : "");
     if (o->section)
         fprintf(f, "%s\n", o->section);
+    /* a name wider than its column stands on its own line */
     if ((int)strlen(left) <= HELP_COL - 1)
         fprintf(f, "  %-*s ", HELP_COL - 1, left);
     else
-        fprintf(f, "  %s  ", left);
-    if (o->kind == CLI_OPT_ENUM && o->arg && !strchr(o->arg, '|'))
-        fprintf(f, "%s%s", names, o->help[0] == ' ' || o->help[0] == ':' ? "" : " ");
-    put_lines(f, o->help);
+        fprintf(f, "  %s\n%*s", left, HELP_COL + 2, "");
+    const char *help = o->help;
+    if (o->kind == CLI_OPT_ENUM && o->arg && !strchr(o->arg, '|')) {
+        snprintf(text, sizeof text, "%s%s%s", names,
+                 o->help[0] == ' ' || o->help[0] == ':' ? "" : " ", o->help);
+        help = text;
+    }
+    put_lines(f, help, HELP_COL + 2);
 }
 
 /* Whether an earlier table of os names o (it shadows o). */

@@ -145,9 +145,10 @@ char *out_batch_bound_text(engine_batch_bound b, int mc, int mns, char *buf, siz
 void out_explain_print(FILE *f, const engine_explain *x)
 {
     char p[64], bb[128];
-    fprintf(f, "\nexplain: plan %s, %d sequences per replica; per GPU, the slowest pipeline stage\n",
-            fmt_plan(x->plan, NULL, p, sizeof p), x->batch);
-    fprintf(f, "batch set by %s\n",
+    fprintf(f, "\nexplain: plan %s, %d sequence%s per replica; per GPU, the slowest pipeline "
+               "stage\n",
+            fmt_plan(x->plan, NULL, p, sizeof p), x->batch, x->batch == 1 ? "" : "s");
+    fprintf(f, "batch %s%s\n", x->batch_bound == ENGINE_BATCH_GIVEN ? "" : "set by ",
             out_batch_bound_text(x->batch_bound, x->max_concurrency, x->max_num_seqs, bb,
                                  sizeof bb));
     print_step(f, x, 0);

@@ -1623,6 +1623,18 @@ static void test_tied_head(void **state)
     assert_int_equal(a.decode.kernels, b.decode.kernels);
 }
 
+/* Models a and b cost the same in scenario s on TP8 x EP8: the same ITL
+ * and weights. */
+static void assert_same_cost(engine_scenario *s, const engine_model *a, const engine_model *b)
+{
+    s->model = a;
+    engine_result ra = eval_plan(s, 8, 1, 1, 8);
+    s->model = b;
+    engine_result rb = eval_plan(s, 8, 1, 1, 8);
+    assert_near(ra.itl_s, rb.itl_s, 1e-15);
+    assert_near(ra.mem.weights_bytes, rb.mem.weights_bytes, 1e-3);
+}
+
 /* attn_16bit_fp4: NVIDIA's NVFP4 DeepSeek-R1 keeps the attention modules in
  * BF16 (TensorRT-LLM blog1 Precision Strategy; NVIDIA/Model-Optimizer#150:
  * "the proj weights in the transformer attention section are stored in
@@ -1642,13 +1654,11 @@ static void test_attn_16bit_fp4(void **state)
     s.weight_dtype = ENGINE_FP4;
     s.prompt = 1024;
     s.gen = 128;
+    assert_same_cost(&s, &fp4, &a16);
+    s.model = &plain;
     engine_result rp = eval_plan(&s, 8, 1, 1, 8);
     s.model = &fp4;
     engine_result rf = eval_plan(&s, 8, 1, 1, 8);
-    s.model = &a16;
-    engine_result ra = eval_plan(&s, 8, 1, 1, 8);
-    assert_near(rf.itl_s, ra.itl_s, 1e-15);
-    assert_near(rf.mem.weights_bytes, ra.mem.weights_bytes, 1e-3);
     /* MLA's projections a layer: the down projections q_a 7168 x 1536 and
      * kv_a 7168 x 576 whole on every rank, q_b 1536 x 128 x 192, kv_b 512 x
      * 128 x 256 and o 128 x 128 x 7168 split 8 ways: 15.14 M + 21.49 M =
@@ -1659,12 +1669,7 @@ static void test_attn_16bit_fp4(void **state)
     double d = rf.mem.weights_bytes - rp.mem.weights_bytes;
     assert_near(d, 61 * (down + split) * (2.0 - engine_weight_elem_bytes(ENGINE_FP4, 0)), 1.0);
     s.weight_dtype = ENGINE_FP8;
-    s.model = &plain;
-    engine_result p8 = eval_plan(&s, 8, 1, 1, 8);
-    s.model = &fp4;
-    engine_result f8 = eval_plan(&s, 8, 1, 1, 8);
-    assert_near(f8.itl_s, p8.itl_s, 1e-15);
-    assert_near(f8.mem.weights_bytes, p8.mem.weights_bytes, 1e-3);
+    assert_same_cost(&s, &plain, &fp4);
 }
 
 /* 4-bit weights with group scales: GPTQ g128 stores 0.5 + 2.5/128 B per

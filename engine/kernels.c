@@ -460,7 +460,9 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
  * tuned tiles are 16 rows up to 512 tokens on an H20 (sgl-project/sglang
  * fused_moe_triton/configs/triton_3_3_1/E=257,N=256,device_name=NVIDIA_H20,
  * dtype=fp8_w8a8,block_shape=[128, 128].json: BLOCK_SIZE_M 16 for 1-512,
- * 64 from 1024), which Triton runs on mma.sync, not wgmma. */
+ * 64 from 1024), which Triton runs on mma.sync, not wgmma.  (A block-FP8
+ * shape without a tuned file takes the 64-row default, sglang#34795: not
+ * told apart here.) */
 void kconst_experts(kconst *ke, const kconst *k, int cutlass)
 {
     *ke = *k;

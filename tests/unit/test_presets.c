@@ -102,6 +102,7 @@ static const char *const MODELS[] = {
     "gpt-oss-20b", "gpt-oss-120b", "phi-4", "phi-3-mini",
     "qwen3-coder-480b", /* SGLang cookbook's MI300X TP8 x EP2 table (MoE with EP < TP) */
     "kimi-k2", /* session 30: the DeepSeek-V3 architecture at 384 experts, 64 heads */
+    "kimi-k2-thinking", /* its INT4 (W4A16 group 32) routed experts, 16-bit attention */
 };
 static const char *const GPUS[] = {
     "rtx-2070", "rtx-3090", "rtx-4090", "a10g", "l4", "l40s", "a100-40gb",
@@ -227,7 +228,7 @@ static void test_active_params_match_published(void **state)
                       m->active_params_published / 1e9);
         assert_near_rel(act, m->active_params_published, 0.025);
     }
-    assert_int_equal(moe, 12);
+    assert_int_equal(moe, 13);
     preset_db_free(db);
 }
 

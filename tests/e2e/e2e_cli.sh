@@ -1130,6 +1130,20 @@ run eval --model llama-3.1-8b --gpu h100-sxm --gpus 1 --dtype fp8 --json
 expect_out '"fp8_block":[[:space:]]*false'
 run list models --json
 expect_out '"weight_block":[[:space:]]*128'
+# the checkpoint's weights: Kimi-K2-Thinking's INT4 experts in groups of 32
+# beside 16-bit attention; NVIDIA's NVFP4 DeepSeek keeps attention 16-bit
+expect_clean_json
+model_field() { # model_field NAME FIELD: FIELD's value in model NAME's object
+    awk -v n="\"$1\"" -v f="\"$2\":" '$1 == "\"name\":" { on = ($2 == n "," || $2 == n) }
+        on && $1 == f { v = $2; sub(/,$/, "", v); print v; exit }' "$tmp/out"
+}
+[ "$(model_field kimi-k2-thinking weights)" = '"int4"' ] || fail "list models --json: kimi-k2-thinking weights"
+[ "$(model_field kimi-k2-thinking quant_group)" = 32 ] || fail "list models --json: kimi-k2-thinking quant_group"
+[ "$(model_field kimi-k2-thinking attn_16bit)" = true ] || fail "list models --json: kimi-k2-thinking attn_16bit"
+[ "$(model_field deepseek-r1 weights)" = '"fp8"' ] || fail "list models --json: deepseek-r1 weights"
+[ "$(model_field deepseek-r1 attn_16bit_fp4)" = true ] || fail "list models --json: deepseek-r1 attn_16bit_fp4"
+[ "$(model_field deepseek-r1 attn_16bit)" = false ] || fail "list models --json: deepseek-r1 attn_16bit"
+[ "$(model_field llama-3-8b quant_group)" = 0 ] || fail "list models --json: llama-3-8b quant_group"
 run list gpus --json
 expect_out '"eta_compute_fp8_block":[[:space:]]*0.55'
 expect_out '"eta_moe_fp8_block":[[:space:]]*0.439'

@@ -720,7 +720,7 @@ const val_case val_cases[] = {
     {"trtb-dsr1-b200-f4-dep8-c3072-1024-2048", "NVIDIA/TensorRT-LLM@01c4ece911eb569e72cf4177f83238a0520641c2:docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md, B200 max-throughput for R1 with FP16 KV cache",
      "trtllm-bench throughput @b6261862, --tp 8 --ep 8, enable_attention_dp, concurrency 3072, max_batch_size 384, max_num_tokens 1536, kv fraction 0.85, 49152 requests",
      "deepseek-r1", "b200", NULL, NULL, "trt-llm", 8, 1, 1, 8, 384, 0, 1024, 2048, F4, F16, 0.85, 0,
-     VAL_TPS, 36384.0838, 0.15, "DeepSeek-R1 attention DP x EP 8 at 3072 in flight: 1.04 (1.20 before the grouped NVFP4 MoE rate, gpus.json eta_moe_fp4); the blog's run keeps part of the batch in prefill (chunked context) while the engine counts pure decode steps", 0, 0, 0,
+     VAL_TPS, 36384.0838, 0.15, "DeepSeek-R1 attention DP x EP 8 at 3072 in flight: 0.96 with the checkpoint's BF16 attention (models.json attn_16bit_fp4; 1.01 at FP4, 1.20 before the grouped NVFP4 MoE rate, gpus.json eta_moe_fp4); the blog's run keeps part of the batch in prefill (chunked context) while the engine counts pure decode steps", 0, 0, 0,
      .harness = VAL_HARNESS_TRTLLM_BENCH, .attn_dp = 1},
     {"trtb-dsr1-h200-f8-dep8-c1024-1024-2048", "NVIDIA/TensorRT-LLM@01c4ece911eb569e72cf4177f83238a0520641c2:docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md, H200 max-throughput",
      "trtllm-bench throughput, --tp 8 --ep 8, enable_attention_dp, concurrency 1024, max_batch_size 128, max_num_tokens 1151, kv fraction 0.8, 5120 requests, DeepGEMM",

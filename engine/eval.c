@@ -1064,6 +1064,16 @@ static double prefill_microbatches(const plan_ctx *c)
     return m > cap ? cap : m;
 }
 
+/* `count` micro-batches (0: pp) of `seqs` sequences: at most one a
+ * sequence, at least one. */
+static double microbatches_of(int count, int pp, double seqs)
+{
+    double m = count > 0 ? count : pp;
+    if (m > seqs)
+        m = seqs;
+    return m < 1 ? 1 : m;
+}
+
 /* Prefill micro-batches of a load-simulation step of `seqs` sequences on
  * pp stages: the scenario's count, at most one a sequence (a step's chunks
  * are its scheduler's: no token split), else min(seqs, pp); one on one
@@ -1071,22 +1081,14 @@ static double prefill_microbatches(const plan_ctx *c)
  * batch. */
 double eval_step_prefill_microbatches(const engine_scenario *s, int pp, double seqs)
 {
-    if (pp <= 1)
-        return 1;
-    double m = s->microbatches > 0 ? s->microbatches : pp;
-    if (m > seqs)
-        m = seqs;
-    return m < 1 ? 1 : m;
+    return pp <= 1 ? 1 : microbatches_of(s->microbatches, pp, seqs);
 }
 
 /* Decode groups in flight for `seqs` sequences on pp stages: the scenario's
  * count, at most one a sequence, else min(seqs, pp). */
 double eval_decode_microbatches(const engine_scenario *s, int pp, double seqs)
 {
-    double md = s->decode_microbatches > 0 ? s->decode_microbatches : pp;
-    if (md > seqs)
-        md = seqs;
-    return md < 1 ? 1 : md;
+    return microbatches_of(s->decode_microbatches, pp, seqs);
 }
 
 /* --- memory ------------------------------------------------------------- */

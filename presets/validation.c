@@ -373,13 +373,11 @@ static double val_offline_rate(const val_case *c, const engine_scenario *s, engi
     return r.output_tokens_per_s / c->gpus;
 }
 
-int val_case_scenario(const preset_db *db, const val_case *c, engine_scenario *sp,
-                      engine_plan *pp, engine_error *err)
+int val_case_scenario(const preset_db *db, const val_case *c, engine_scenario *s,
+                      engine_plan *plan, engine_error *err)
 {
-    if (val_scenario(db, c, sp, pp, err) != 0)
+    if (val_scenario(db, c, s, plan, err) != 0)
         return -1;
-    engine_scenario s = *sp;
-    engine_plan p = *pp;
     if (c->batch <= 0) {
         /* One rule with eval --batch max: the most the KV cache holds, at
          * most engine_max_num_seqs.  The run's own max batch size (stated,
@@ -387,22 +385,21 @@ int val_case_scenario(const preset_db *db, const val_case *c, engine_scenario *s
          * the profile's max_num_seqs; under attention DP every rank of the
          * TP group schedules its own batch of that many. */
         int tb = c->max_batch > 0 || c->harness != VAL_HARNESS_TRTLLM_BENCH ? 0
-                 : val_trtllm_bench_batch(s.model, s.gpu, c->ep > 1 ? c->gpus / c->pp : c->tp,
+                 : val_trtllm_bench_batch(s->model, s->gpu, c->ep > 1 ? c->gpus / c->pp : c->tp,
                                           c->pp, c->prompt, c->gen,
                                           c->weights, c->kv);
         if (c->max_batch > 0 || tb > 0)
-            s.max_num_seqs = c->max_batch > 0 ? c->max_batch : tb;
+            s->max_num_seqs = c->max_batch > 0 ? c->max_batch : tb;
         else
-            s.n_graph_sizes = 0; /* the run's max_batch_size unknown (an MLA
-                                  * model's trtllm-bench cap is unverified):
-                                  * padding is allowed only up to it
-                                  * (_get_padded_batch), so not modelled */
+            s->n_graph_sizes = 0; /* the run's max_batch_size unknown (an MLA
+                                   * model's trtllm-bench cap is unverified):
+                                   * padding is allowed only up to it
+                                   * (_get_padded_batch), so not modelled */
         if (c->max_batch <= 0 && c->tp > 1 && c->attn_dp)
-            s.max_num_seqs = engine_max_num_seqs(&s) * c->tp;
-        int b = engine_max_batch(&s, p, engine_max_num_seqs(&s));
-        s.batch = b > 0 ? b : 1;
+            s->max_num_seqs = engine_max_num_seqs(s) * c->tp;
+        int b = engine_max_batch(s, *plan, engine_max_num_seqs(s));
+        s->batch = b > 0 ? b : 1;
     }
-    *sp = s;
     return 0;
 }
 

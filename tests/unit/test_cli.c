@@ -291,6 +291,10 @@ static void test_opts_tables(void **state)
                                              &cli_calibrate_options, &cli_tui_options,
                                              &cli_bench_options,     &cli_validate_options};
     for (size_t i = 0; i < sizeof ALL / sizeof ALL[0]; i++) {
+        for (int t = 0; t < 3 && ALL[i]->tables[t]; t++)
+            for (const cli_opt *o = ALL[i]->tables[t]; o->name; o++)
+                if (o->help) /* room for the names of an enumeration too */
+                    assert_true(strlen(o->help) + 256 < CLI_HELP_TEXT_MAX);
         cli_command cmd = {"x", "s", "x ...", ALL[i], cli_eval_run};
         text = NULL;
         f = open_memstream(&text, &len);

@@ -134,7 +134,7 @@ static const cli_opt LOAD_OPTS[] = {
      .off = CLI_AT(frontend_batch_ms),
      .help = "tokenizer batches: the first request waits W ms\n"
              "for others to join, then all pass on (vLLM 0.10 to\n"
-             "the 2026-06 releases: 2; default 0: no batching)"},
+             "the 2026-06 releases: 2 ms; default 0: no batching)"},
     {.name = "--frontend-batch-max", .kind = CLI_OPT_INT, .arg = "N", .min = 1,
      .max = ENGINE_SIM_FE_BATCH_MAX, .off = CLI_AT(frontend_batch_max),
      .help = "requests a tokenizer batch holds, 1..256 (32)"},

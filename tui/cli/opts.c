@@ -357,7 +357,7 @@ static void put_wrapped(FILE *f, const char *p, size_t n, size_t at)
  * help column. */
 static void put_lines(FILE *f, const char *text, size_t at)
 {
-    char buf[2048];
+    char buf[CLI_HELP_TEXT_MAX];
     size_t n = 0;
     for (const char *p = text; *p && n + 1 < sizeof buf; p++)
         buf[n++] = *p == '\n' ? ' ' : *p;
@@ -369,7 +369,7 @@ static void put_lines(FILE *f, const char *text, size_t at)
 static void help_opt(FILE *f, const cli_opt *o)
 {
     char left[384], names[256] = ""; /* left: the name, a space and names */
-    char text[2048];
+    char text[CLI_HELP_TEXT_MAX];
     const char *arg = o->arg;
     if (o->kind == CLI_OPT_ENUM)
         cli_enum_names(o->choices, names, sizeof names);

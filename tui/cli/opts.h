@@ -37,6 +37,9 @@
 /* Returned by cli_opts_parse() when --help / -h was given: print the
  * command's help on stdout and exit with CLI_OK. */
 #define CLI_HELP 3
+/* The longest help text of an option (with an enumeration's names before
+ * it) the --help printer wraps; test_cli.c holds every table to it. */
+#define CLI_HELP_TEXT_MAX 2048
 
 typedef enum cli_opt_kind {
     CLI_OPT_FLAG = 0, /* no value; the int field becomes 1 */

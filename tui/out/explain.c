@@ -85,7 +85,8 @@ char *out_explain_title(const engine_explain *x, int decode, char *buf, size_t l
     count_text(st->repeat, r, sizeof r);
     snprintf(buf, len, "%s: %s = stage %d of %d (slowest) x %s%s",
              decode ? "decode (ITL)" : "prefill (TTFT)", t, st->stage + 1, x->plan.pp, r,
-             !decode ? " micro-batch steps + host + bubble"
+             !decode ? (st->repeat == 1 ? " micro-batch step + host + bubble"
+                                        : " micro-batch steps + host + bubble")
              : st->repeat == 1 ? " micro-batch + host + bubble"
                                : " micro-batches + host + bubble");
     return buf;

@@ -33,7 +33,7 @@ const char *out_explain_header(void);
  * 8.4%  compute").  Writes into buf (truncated as snprintf), returns buf. */
 char *out_explain_row(const engine_explain_item *it, double step_s, char *buf, size_t len);
 
-/* "prefill (TTFT): 22.5 ms = stage 1 of 1 (slowest) x 1 micro-batch steps +
+/* "prefill (TTFT): 22.5 ms = stage 1 of 1 (slowest) x 1 micro-batch step +
  * host + bubble": the line above a step's table (decode: "x m micro-batches",
  * "x 1 micro-batch"; with speculation, "(verification of k+1 tokens ... + k
  * draft steps) / E"). */

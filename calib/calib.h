@@ -760,11 +760,20 @@ int calib_sgemm(int m, int n, int k, const float *a, const float *b,
 
 /* Loopback between two local processes over a socketpair (fork): a
  * ping-pong per size, time = half the round trip; sizes 1 KiB .. max_bytes
- * in steps of 4x.  Appends to r->comm and sets r->comm_label to
+ * in steps of 4x (at most CALIB_LOOPBACK_SIZES_MAX sizes).  A pass whose
+ * times cannot be fitted (they do not grow with the size: a busy machine)
+ * is measured again, up to CALIB_LOOPBACK_PASSES in all, each size keeping
+ * its shortest time.  Appends to r->comm and sets r->comm_label to
  * "loopback (2 local processes)".  CALIB_OK, CALIB_ERR with err,
  * CALIB_CANCELLED. */
+#define CALIB_LOOPBACK_SIZES_MAX 12 /* 1 KiB .. 4 GiB */
+#define CALIB_LOOPBACK_PASSES 3
 calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes,
                                  calib_result *r, engine_error *err);
+/* Its two steps: best[i] = the shorter of best[i] (0: none yet) and
+ * pass[i]; whether the times t[i] of sizes 1 KiB x 4^i fit alpha-beta. */
+void calib_loopback_keep_min(double *best, const double *pass, int n);
+int calib_loopback_fits(const double *t, int n);
 
 /* Append a point / comm point / p2p point (grows the owned arrays). 0, -1
  * on OOM. */

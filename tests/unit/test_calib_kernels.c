@@ -847,6 +847,13 @@ static void test_blas_missing(void **state)
 
 /* measure -> fit -> save -> load -> the engine uses it, on OpenBLAS with a
  * small model (hidden 256, 4 heads of 64, 2 KV heads, FFN 512). */
+/* No packing rate, or one within 4x of the copy plateau either way. */
+static int pack_near_copy(const calib_result *r)
+{
+    double pack = r->per_kernel.pack_bytes_per_s, copy = r->per_kernel.copy_bytes_per_s;
+    return pack == 0 || (pack > copy / 4 && pack < 4 * copy);
+}
+
 static void test_cpu_sweep_end_to_end(void **state)
 {
     (void)state;
@@ -904,9 +911,18 @@ static void test_cpu_sweep_end_to_end(void **state)
      * magnitude a cache-fed reformatting copy must have, not the side. */
     assert_true(r.per_kernel.l2_bytes == r.cpu_l2_bytes);
     assert_true(r.per_kernel.copy_bytes_per_s > 0);
-    assert_true(ec.pack_bytes_per_s == 0 ||
-                (ec.pack_bytes_per_s > r.per_kernel.copy_bytes_per_s / 4 &&
-                 ec.pack_bytes_per_s < 4 * r.per_kernel.copy_bytes_per_s));
+    /* Both rates are timings on a shared 2-core machine: a sweep that other
+     * work disturbed (seen once under AddressSanitizer while the suite ran)
+     * is measured again, at most twice, before the order is asserted. */
+    assert_true(fabs(ec.pack_bytes_per_s - r.per_kernel.pack_bytes_per_s) <=
+                1e-9 * r.per_kernel.pack_bytes_per_s); /* the file keeps it */
+    for (int again = 0; again < 2 && !pack_near_copy(&r); again++) {
+        print_message("pack %.3g B/s, copy %.3g B/s: measuring the sweep again\n",
+                      r.per_kernel.pack_bytes_per_s, r.per_kernel.copy_bytes_per_s);
+        calib_result_free(&r);
+        assert_int_equal(calib_run(&o, &r, &err), CALIB_OK);
+    }
+    assert_true(pack_near_copy(&r));
     calib_result_free(&r);
 }
 

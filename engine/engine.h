@@ -277,6 +277,9 @@ typedef struct engine_model {
     int attn_16bit_fp4; /* 1: its NVFP4 checkpoints keep the attention projections in
                         * 16 bits (NVIDIA's DeepSeek-R1-FP4: MoE and dense FFN
                         * in NVFP4, attention BF16); its own checkpoint need not */
+    int attn_out_fp4;  /* 1: ... all but the output projection (o_proj, DeepSeek's
+                        * wo), which its NVFP4 checkpoint quantizes too
+                        * (nvidia/DeepSeek-R1-0528-NVFP4-v2) */
     int mtp_layers;    /* multi-token-prediction modules shipped with the checkpoint
                         * (DeepSeek-V3/R1 num_nextn_predict_layers: 1); 0: none */
     char hf_id[ENGINE_HF_ID_MAX]; /* Hugging Face repo "owner/name" for launch

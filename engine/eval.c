@@ -217,6 +217,7 @@ typedef struct plan_ctx {
     double edge_b; /* embedding, LM head and router: unquantized */
     int attn16;    /* the attention projections in 16 bits (engine_model.attn_16bit,
                     * attn_16bit_fp4 under FP4 weights) */
+    int attn16_out; /* ... the output projection too (not under attn_out_fp4) */
     double kv_b, a_b;
     int per_node;  /* 0: unlimited */
     int tp_hier;   /* TP group spans nodes */
@@ -982,6 +983,7 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     double b16 = engine_dtype_bytes(ENGINE_FP16);
     c->edge_b = c->w_b < b16 ? b16 : c->w_b;
     c->attn16 = c->m->attn_16bit || (c->m->attn_16bit_fp4 && c->wdt == ENGINE_FP4);
+    c->attn16_out = c->m->attn_16bit || (c->attn16 && !c->m->attn_out_fp4);
     c->kv_b = engine_dtype_bytes(s->kv_dtype);
     c->a_b = engine_dtype_bytes(s->act_dtype);
     const engine_link *inter = s->inter;
@@ -1121,8 +1123,8 @@ static double stage_weight_bytes(const plan_ctx *c, int i)
     }
     /* norms are replicated and stay 16-bit in quantized checkpoints */
     double body = (dense * per_dense + moe * per_moe) * c->w_b + n * sh->norms * c->edge_b;
-    if (c->attn16) /* the checkpoint keeps attention in 16 bits */
-        body += n * attn * (c->edge_b - c->w_b);
+    if (c->attn16) /* the checkpoint keeps attention in 16 bits (o_proj: attn16_out) */
+        body += n * (attn - (c->attn16_out ? 0 : sh->attn_out / p.tp)) * (c->edge_b - c->w_b);
     double router = moe > 0 ? moe * sh->router / sh->moe_layers * c->edge_b : 0;
     double edges = 0;
     if (i == 0)
@@ -1392,7 +1394,8 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
                &a->attn);
         attn_rec(a, sp, &x);
     }
-    gemm(a, kg, "attn out", T, d, heads * m->v_head_dim, 1, wb, ab);
+    gemm(a, c->attn16_out ? kg : k, "attn out", T, d, heads * m->v_head_dim, 1,
+         c->attn16_out ? wb : c->w_b, ab);
 }
 
 /* Grouped-query (or multi-head) attention: the fused QKV projection,
@@ -1444,7 +1447,8 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
                &a->attn);
         attn_rec(a, sp, &x);
     }
-    gemm(a, kg, "attn out", T, d, heads * dh, 1, wb, ab);
+    gemm(a, c->attn16_out ? kg : k, "attn out", T, d, heads * dh, 1, c->attn16_out ? wb : c->w_b,
+         ab);
 }
 
 /* Dispatch + combine of an EP group, `tok` the bytes of the tokens each

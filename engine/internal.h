@@ -22,6 +22,7 @@ typedef struct model_shape {
     double final_norm;
     double attn_rep;    /* attention parameters of one layer replicated on every TP
                          * rank (MLA's down-projections) */
+    double attn_out;    /* the output projection's share of attn (split over TP) */
     double attn_qk_dim; /* per-head query/key width used by attention FLOPs */
     double attn_v_dim;  /* per-head value width */
     int moe_layers;

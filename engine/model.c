@@ -176,7 +176,8 @@ void model_shape_compute(const engine_model *m, model_shape *sh)
                                       : d * h * qk;
         double kv = d * ((double)m->kv_lora_rank + m->qk_rope_dim) + m->kv_lora_rank +
                     (double)m->kv_lora_rank * h * ((double)m->qk_nope_dim + m->v_head_dim);
-        sh->attn = q + kv + h * m->v_head_dim * d;
+        sh->attn_out = h * m->v_head_dim * d;
+        sh->attn = q + kv + sh->attn_out;
         /* The down-projections (d -> q_lora, d -> kv_lora + rope) and their
          * norms are replicated on every TP rank. */
         sh->attn_rep = d * ((double)m->kv_lora_rank + m->qk_rope_dim) + m->kv_lora_rank +
@@ -184,7 +185,8 @@ void model_shape_compute(const engine_model *m, model_shape *sh)
         sh->attn_qk_dim = qk;
         sh->attn_v_dim = m->v_head_dim;
     } else {
-        sh->attn = d * h * dh + 2.0 * d * g * dh + h * dh * d;
+        sh->attn_out = h * dh * d;
+        sh->attn = d * h * dh + 2.0 * d * g * dh + sh->attn_out;
         if (m->qkv_bias)
             sh->attn += (h + 2.0 * g) * dh;
         sh->attn_qk_dim = dh;

@@ -134,6 +134,7 @@ static const field_spec model_fields[] = {
     MI("weight_block", 0, FR_POS, 1048576, weight_block),
     MB("attn_16bit", attn_16bit),
     MB("attn_16bit_fp4", attn_16bit_fp4),
+    MB("attn_out_fp4", attn_out_fp4),
     MI("num_nextn_predict_layers", 0, FR_NONNEG, 100, mtp_layers),
 };
 

@@ -43,7 +43,9 @@ const val_disagg_case val_disagg_cases[] = {
      "full), 2000-token inputs: 13,386 output tokens/s per GPU",
      "deepseek-r1", "gb200", "sglang", VAL_POOL_DECODE, 48, 1, 48, 32, 1408, 1900, 200,
      ENGINE_FP4, ENGINE_FP8, 1, ENGINE_A2A_DEEPEP_LL, 13386.0, 0.15,
-     "NVFP4 for the experts only and FP8 attention in the run; the row runs every weight in fp4"},
+     "NVFP4 for the experts only and FP8 attention in the run; the row runs its dense layers and "
+     "shared experts in fp4 and its attention BF16 (models.json deepseek-r1 attn_16bit_fp4, "
+     "NVIDIA's NVFP4 checkpoint; the engine has no FP8-attention-in-FP4 checkpoint)"},
 };
 const int val_disagg_case_count = (int)(sizeof val_disagg_cases / sizeof val_disagg_cases[0]);
 

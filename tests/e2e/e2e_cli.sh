@@ -1143,6 +1143,8 @@ model_field() { # model_field NAME FIELD: FIELD's value in model NAME's object
 [ "$(model_field deepseek-r1 weights)" = '"fp8"' ] || fail "list models --json: deepseek-r1 weights"
 [ "$(model_field deepseek-r1 attn_16bit_fp4)" = true ] || fail "list models --json: deepseek-r1 attn_16bit_fp4"
 [ "$(model_field deepseek-r1 attn_16bit)" = false ] || fail "list models --json: deepseek-r1 attn_16bit"
+[ "$(model_field deepseek-r1 attn_out_fp4)" = false ] || fail "list models --json: deepseek-r1 attn_out_fp4"
+[ "$(model_field deepseek-r1-0528 attn_out_fp4)" = true ] || fail "list models --json: deepseek-r1-0528 attn_out_fp4"
 [ "$(model_field llama-3-8b quant_group)" = 0 ] || fail "list models --json: llama-3-8b quant_group"
 run list gpus --json
 expect_out '"eta_compute_fp8_block":[[:space:]]*0.55'

@@ -1672,6 +1672,64 @@ static void test_attn_16bit_fp4(void **state)
     assert_same_cost(&s, &plain, &fp4);
 }
 
+/* attn_out_fp4 (NVIDIA's DeepSeek-R1-0528-NVFP4-v2: "additionally quantizes
+ * the wo module in attention layers"): under FP4 only the q and kv
+ * projections stay BF16; the output projection, 128 x 128 x 7168 split 8
+ * ways = 14.68 M weights a layer a rank, weighs FP4's 0.5625 B, and its
+ * GEMM runs at the FP4 rate.  Under FP8, or with attn_16bit (every
+ * quantized dtype keeps all of attention 16-bit), it changes nothing. */
+static const engine_explain_item *step_item(const engine_explain_step *st, const char *name)
+{
+    for (int i = 0; i < st->n; i++)
+        if (!strcmp(st->item[i].name, name))
+            return &st->item[i];
+    return NULL;
+}
+
+static void test_attn_out_fp4(void **state)
+{
+    (void)state;
+    engine_model a16 = tm_deepseek_v3(), v2 = a16;
+    a16.attn_16bit_fp4 = 1;
+    v2.attn_16bit_fp4 = 1;
+    v2.attn_out_fp4 = 1;
+    engine_gpu g = tg_with_memory(1000);
+    engine_link l = tl_link(2e-6, 900);
+    engine_scenario s;
+    ts_scenario(&s, &a16, &g, &l, 8);
+    s.weight_dtype = ENGINE_FP4;
+    s.prompt = 1024;
+    s.gen = 128;
+    engine_result r16 = eval_plan(&s, 8, 1, 1, 8);
+    s.model = &v2;
+    engine_result rv2 = eval_plan(&s, 8, 1, 1, 8);
+    double o = 128.0 * 128 * 7168 / 8;
+    assert_near(o, 14.68e6, 0.01e6);
+    double d = r16.mem.weights_bytes - rv2.mem.weights_bytes;
+    assert_near(d, 61 * o * (2.0 - engine_weight_elem_bytes(ENGINE_FP4, 0)), 1.0);
+    /* the output projection's own GEMM in the explain: BF16 bytes, then FP4's */
+    engine_explain x16, xv2;
+    s.model = &a16;
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){8, 1, 1, 8}, &x16, NULL), 0);
+    s.model = &v2;
+    assert_int_equal(engine_explain_plan(&s, (engine_plan){8, 1, 1, 8}, &xv2, NULL), 0);
+    const engine_explain_item *o16 = step_item(&x16.decode, "attn out");
+    const engine_explain_item *ov2 = step_item(&xv2.decode, "attn out");
+    assert_non_null(o16);
+    assert_non_null(ov2);
+    /* 61 layers x 14.68 M weights: 1.79 GB at 2 B, 0.50 GB at 0.5625 B, plus
+     * the same activations either way */
+    assert_near(o16->bytes - ov2->bytes, 61 * o * (2.0 - 0.5625), 1e3);
+    s.weight_dtype = ENGINE_FP8;
+    assert_same_cost(&s, &a16, &v2);
+    engine_model all16 = v2;
+    all16.attn_16bit = 1;
+    engine_model all16_v1 = a16;
+    all16_v1.attn_16bit = 1;
+    s.weight_dtype = ENGINE_FP4;
+    assert_same_cost(&s, &all16, &all16_v1);
+}
+
 /* 4-bit weights with group scales: GPTQ g128 stores 0.5 + 2.5/128 B per
  * weight in the blocks; a group of 32 costs more. */
 static void test_int4_weights(void **state)
@@ -2114,6 +2172,7 @@ int main(void)
         cmocka_unit_test(test_context_limit),
         cmocka_unit_test(test_tied_head),
         cmocka_unit_test(test_attn_16bit_fp4),
+        cmocka_unit_test(test_attn_out_fp4),
         cmocka_unit_test(test_int4_weights),
         cmocka_unit_test(test_cross_node_warnings),
         cmocka_unit_test(test_rank_order),

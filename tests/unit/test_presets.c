@@ -103,6 +103,7 @@ static const char *const MODELS[] = {
     "qwen3-coder-480b", /* SGLang cookbook's MI300X TP8 x EP2 table (MoE with EP < TP) */
     "kimi-k2", /* session 30: the DeepSeek-V3 architecture at 384 experts, 64 heads */
     "kimi-k2-thinking", /* its INT4 (W4A16 group 32) routed experts, 16-bit attention */
+    "deepseek-r1-0528", /* session 31: DeepSeek-R1's update, its NVFP4-v2 checkpoint's wo */
 };
 static const char *const GPUS[] = {
     "rtx-2070", "rtx-3090", "rtx-4090", "a10g", "l4", "l40s", "a100-40gb",
@@ -228,7 +229,7 @@ static void test_active_params_match_published(void **state)
                       m->active_params_published / 1e9);
         assert_near_rel(act, m->active_params_published, 0.025);
     }
-    assert_int_equal(moe, 13);
+    assert_int_equal(moe, 14);
     preset_db_free(db);
 }
 
@@ -461,6 +462,14 @@ static void test_model_shapes(void **state)
     assert_int_equal(ds->attn_16bit, 0);
     assert_int_equal(preset_find_model(db, "deepseek-r1")->attn_16bit_fp4, 1);
     assert_int_equal(mx->attn_16bit_fp4, 0);
+    /* ... but its 0528 update's NVFP4-v2 checkpoint quantizes wo (o_proj) too
+     * (HF nvidia/DeepSeek-R1-0528-NVFP4-v2 README); the R1 preset's does not */
+    const engine_model *d0528 = preset_find_model(db, "deepseek-r1-0528");
+    assert_non_null(d0528);
+    assert_int_equal(d0528->attn_16bit_fp4, 1);
+    assert_int_equal(d0528->attn_out_fp4, 1);
+    assert_int_equal(preset_find_model(db, "deepseek-r1")->attn_out_fp4, 0);
+    assert_int_equal(ds->attn_out_fp4, 0);
     assert_int_equal(mx->weight_block, 0);
     assert_int_equal(ds->ffn, 18432);
     assert_int_equal(ds->layers, 61);
@@ -2155,8 +2164,8 @@ static void test_deepseek_fp8_checkpoint(void **state)
 {
     (void)state;
     preset_db *db = shipped_db();
-    const char *names[] = {"deepseek-v3", "deepseek-r1"};
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = {"deepseek-v3", "deepseek-r1", "deepseek-r1-0528"};
+    for (int i = 0; i < 3; i++) {
         const engine_model *m = preset_find_model(db, names[i]);
         assert_non_null(m);
         assert_int_equal(m->has_weight_dtype, 1);

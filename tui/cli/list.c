@@ -71,6 +71,7 @@ static cJSON *model_json(const engine_model *m)
     cJSON_AddNumberToObject(o, "quant_group", m->quant_group);
     cJSON_AddBoolToObject(o, "attn_16bit", m->attn_16bit != 0);
     cJSON_AddBoolToObject(o, "attn_16bit_fp4", m->attn_16bit_fp4 != 0);
+    cJSON_AddBoolToObject(o, "attn_out_fp4", m->attn_out_fp4 != 0);
     cli_json_add_number(o, "params", engine_model_params(m));
     cli_json_add_number(o, "active_params", engine_model_active_params(m));
     out_json_add_positive(o, "params_published", m->params_published);

@@ -1635,6 +1635,23 @@ static void assert_same_cost(engine_scenario *s, const engine_model *a, const en
     assert_near(ra.mem.weights_bytes, rb.mem.weights_bytes, 1e-3);
 }
 
+/* DeepSeek-V3 on 8 GPUs of 1000 GB at FP4 weights, 1024 + 128 tokens: the
+ * scenario of the checkpoint-precision tests below. */
+typedef struct dsv3_fix {
+    engine_gpu g;
+    engine_link l;
+} dsv3_fix;
+
+static void dsv3_fp4_tp8(engine_scenario *s, dsv3_fix *f, const engine_model *m)
+{
+    f->g = tg_with_memory(1000);
+    f->l = tl_link(2e-6, 900);
+    ts_scenario(s, m, &f->g, &f->l, 8);
+    s->weight_dtype = ENGINE_FP4;
+    s->prompt = 1024;
+    s->gen = 128;
+}
+
 /* attn_16bit_fp4: NVIDIA's NVFP4 DeepSeek-R1 keeps the attention modules in
  * BF16 (TensorRT-LLM blog1 Precision Strategy; NVIDIA/Model-Optimizer#150:
  * "the proj weights in the transformer attention section are stored in
@@ -1647,13 +1664,9 @@ static void test_attn_16bit_fp4(void **state)
     engine_model plain = tm_deepseek_v3(), fp4 = plain, a16 = plain;
     fp4.attn_16bit_fp4 = 1;
     a16.attn_16bit = 1;
-    engine_gpu g = tg_with_memory(1000);
-    engine_link l = tl_link(2e-6, 900);
     engine_scenario s;
-    ts_scenario(&s, &plain, &g, &l, 8);
-    s.weight_dtype = ENGINE_FP4;
-    s.prompt = 1024;
-    s.gen = 128;
+    dsv3_fix f;
+    dsv3_fp4_tp8(&s, &f, &plain);
     assert_same_cost(&s, &fp4, &a16);
     s.model = &plain;
     engine_result rp = eval_plan(&s, 8, 1, 1, 8);
@@ -1693,13 +1706,9 @@ static void test_attn_out_fp4(void **state)
     a16.attn_16bit_fp4 = 1;
     v2.attn_16bit_fp4 = 1;
     v2.attn_out_fp4 = 1;
-    engine_gpu g = tg_with_memory(1000);
-    engine_link l = tl_link(2e-6, 900);
     engine_scenario s;
-    ts_scenario(&s, &a16, &g, &l, 8);
-    s.weight_dtype = ENGINE_FP4;
-    s.prompt = 1024;
-    s.gen = 128;
+    dsv3_fix f;
+    dsv3_fp4_tp8(&s, &f, &a16);
     engine_result r16 = eval_plan(&s, 8, 1, 1, 8);
     s.model = &v2;
     engine_result rv2 = eval_plan(&s, 8, 1, 1, 8);

@@ -105,6 +105,8 @@ int calib_result_roofline_curve(const calib_result *r, int per_hidden, calib_cur
             if (!hi || point_tokens(p) > point_tokens(hi))
                 hi = p;
         }
+        if (!lo) /* hid[] holds only hidden sizes of usable points */
+            continue;
         double t0 = point_tokens(lo), t1 = point_tokens(hi);
         int n = t1 > t0 ? per_hidden : 1;
         if (n < 2 && t1 > t0)

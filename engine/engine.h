@@ -380,6 +380,9 @@ typedef struct engine_gpu {
     char link[ENGINE_NAME_MAX];            /* link inside the NVLink domain / node */
     char scale_out[ENGINE_NAME_MAX];       /* link between domains / nodes */
     int nvlink_domain;                     /* GPUs on one NVLink (xGMI) fabric; 0: none */
+    int deepgemm;                          /* 1: runs DeepGEMM (CUDA, SM 90 / SM 100: Hopper,
+                                            * datacenter Blackwell); a framework's deepgemm
+                                            * applies on such a GPU only */
     int node_gpus;                         /* GPUs per node (a PCIe server); 0: 8 */
     /* The MXFP4 MoE on a GPU without FP4 tensor cores (W4A16: the Triton MoE
      * on Hopper) beyond its GEMMs and permutes: a cost per token routed on

@@ -218,6 +218,8 @@ typedef struct plan_ctx {
     int attn16;    /* the attention projections in 16 bits (engine_model.attn_16bit,
                     * attn_16bit_fp4 under FP4 weights) */
     int attn16_out; /* ... the output projection too (not under attn_out_fp4) */
+    int deepgemm;   /* block-scaled FP8 GEMMs on DeepGEMM: the framework's deepgemm on a GPU
+                     * that runs it (engine_gpu.deepgemm) */
     double kv_b, a_b;
     int per_node;  /* 0: unlimited */
     int tp_hier;   /* TP group spans nodes */
@@ -959,9 +961,11 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     model_shape_compute(s->model, &c->sh);
     c->wdt = engine_scenario_weight_dtype(s);
     /* Block-scaled FP8 (DeepSeek-V3's checkpoints) at the GPU's block-scaled
-     * rate, unless the framework runs it on DeepGEMM (per-tensor rate). */
+     * rate, unless the framework runs it on DeepGEMM (per-tensor rate), which
+     * exists on CUDA's SM 90 / SM 100 only (SGLang's _compute_enable_deep_gemm). */
+    c->deepgemm = c->fw->deepgemm && s->gpu->deepgemm;
     kconst_init_q(&c->kc, s->gpu, s->calib, mx_math(s, c->wdt),
-                  engine_scenario_fp8_block(s) && !c->fw->deepgemm);
+                  engine_scenario_fp8_block(s) && !c->deepgemm);
     /* MXFP4 weights on FP8 math (W4A8) run another grouped kernel than the
      * CUTLASS FP8 one eta_moe_fp8 was measured on (aiconfigurator's
      * moe_torch_flow w4a8_mxfp4_mxfp8): its own rate and per-token cost */
@@ -1557,7 +1561,7 @@ static void moe_serial(const plan_ctx *c, int phase, double own, double rows, do
     const kconst *k = &c->kc;
     const engine_model *m = c->m;
     double d = m->hidden, ab = c->a_b, K = m->top_k;
-    int blk = k->math == ENGINE_FP8 && engine_scenario_fp8_block(c->s) && !c->fw->deepgemm;
+    int blk = k->math == ENGINE_FP8 && engine_scenario_fp8_block(c->s) && !c->deepgemm;
     double q = blk ? ab : moe_q_bytes(k, ab);
     double q8 = 1.0 + 4.0 / 128.0; /* fp8 and its fp32 scale per 128 */
     if (phase == 0) {
@@ -2624,7 +2628,7 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     explain_const(x, "sampler_passes", passes, "passes", fo, f->source);
     if (c->m->experts > 0 && c->kc.w4a16 && f->moe_w4a16_fixed_s > 0)
         explain_const(x, "moe_w4a16_fixed", f->moe_w4a16_fixed_s, "s", fo, f->source);
-    if (engine_scenario_fp8_block(c->s) && f->deepgemm && c->kc.math == ENGINE_FP8)
+    if (engine_scenario_fp8_block(c->s) && c->deepgemm && c->kc.math == ENGINE_FP8)
         explain_const(x, "deepgemm", 1, "1", fo, f->source); /* per-tensor rate (ctx_init) */
     if (c->m->experts > 0 && moe_expands(c))
         explain_const(x, "moe_expand", 1, "1", fo, f->source); /* moe_serial */
@@ -2720,7 +2724,7 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
         explain_step(&out->decode, &xs, r.itl_s, r.decode.step_s, r.decode.bubble_s);
     }
     kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
-    kc_explain_quant_moe(&c.kc, s->gpu, engine_scenario_fp8_block(s) && !c.fw->deepgemm,
+    kc_explain_quant_moe(&c.kc, s->gpu, engine_scenario_fp8_block(s) && !c.deepgemm,
                          s->model->experts > 0, out);
     explain_fw_links(&c, out);
     return 0;

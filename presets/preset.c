@@ -211,6 +211,7 @@ static const field_spec gpu_fields[] = {
     STR(engine_gpu, "scale_out", 0, scale_out),
     { "nvlink_domain", FK_INT, 0, FR_NONNEG, 1000000, 1, offsetof(engine_gpu, nvlink_domain), 0, NULL, 0, NULL },
     { "node_gpus", FK_INT, 0, FR_POS, 1000000, 1, offsetof(engine_gpu, node_gpus), 0, NULL, 0, NULL },
+    { "deepgemm", FK_BOOL, 0, FR_NONNEG, 0, 1, offsetof(engine_gpu, deepgemm), 0, NULL, 0, NULL },
 };
 
 #define LN(k, req, rng, hi, scale, member) \

@@ -1148,6 +1148,8 @@ model_field() { # model_field NAME FIELD: FIELD's value in model NAME's object
 [ "$(model_field llama-3-8b quant_group)" = 0 ] || fail "list models --json: llama-3-8b quant_group"
 run list gpus --json
 expect_out '"eta_compute_fp8_block":[[:space:]]*0.55'
+expect_out '"deepgemm":[[:space:]]*true'
+expect_out '"deepgemm":[[:space:]]*false'
 expect_out '"eta_moe_fp8_block":[[:space:]]*0.439'
 expect_out '"eta_moe":[[:space:]]*0.947'
 expect_out '"eta_moe_fp4":[[:space:]]*0.27'

@@ -712,8 +712,15 @@ static void test_explain_quant_moe_fp8_constants(void **state)
     assert_near(constant("eta_moe_fp8_block")->value, 0.4, 0);
     assert_null(constant("eta_moe_fp8"));
     assert_null(constant("deepgemm"));
-    /* on DeepGEMM: the per-tensor constants and the framework's deepgemm */
+    /* the framework's deepgemm on a GPU without DeepGEMM (ROCm, SM < 90):
+     * still the block-scaled constants */
     f.fw.deepgemm = 1;
+    f.g.deepgemm = 0;
+    explain(&f.s, 1, 1, 1, 1, &f.r);
+    const_is("eta_compute_fp8_block", 0.55, 0, "fraction", NULL, NULL);
+    assert_null(constant("deepgemm"));
+    /* on DeepGEMM: the per-tensor constants and the framework's deepgemm */
+    f.g.deepgemm = 1;
     explain(&f.s, 1, 1, 1, 1, &f.r);
     assert_null(constant("eta_compute_fp8_block"));
     assert_null(constant("gemm_t0_fp8_block"));

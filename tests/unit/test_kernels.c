@@ -464,6 +464,19 @@ static void test_fp8_block_scenario(void **state)
     double dg = engine_moe_layer_s(&s, p, 16384, &err);
     s.fp8_scaling = ENGINE_FP8_SCALE_TENSOR;
     assert_true(fabs(dg - engine_moe_layer_s(&s, p, 16384, &err)) < 1e-12);
+    /* ... on CUDA's SM 90 / SM 100 only (gpus.json deepgemm): SGLang on an
+     * MI300X runs AITER's or Triton's block-scaled kernels, at MI300X's
+     * block-scaled rate (0.365 against 0.487 per-tensor) */
+    s.gpu = gpu("mi300x");
+    s.intra = link_("xgmi");
+    assert_int_equal(s.gpu->deepgemm, 0);
+    assert_int_equal(gpu("h200")->deepgemm, 1);
+    double amd_ten = engine_moe_layer_s(&s, p, 16384, &err);
+    s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
+    double amd_blk = engine_moe_layer_s(&s, p, 16384, &err);
+    assert_true(amd_blk > 1.1 * amd_ten);
+    s.gpu = &h200;
+    s.intra = link_("nvlink4");
     /* a per-tensor checkpoint stays per-tensor unless told */
     s.model = ll;
     s.fp8_scaling = ENGINE_FP8_SCALE_AUTO;
@@ -1405,10 +1418,11 @@ static void test_bands_hand(void **state)
  * aiter/configs/model_configs/a8w8_blockscale_tuned_fmoe_ds_v3.csv, rows
  * gfx942 / cu_num 304 (MI300X): the tuner's measured "us" of the best CK
  * kernel for DeepSeek-V3's TP 8 shapes, 128x128 block-scaled FP8 weights
- * (e4m3fnuz), 1x128 activation groups.  The engine takes them at the
- * preset's plain FP8 constants (MI300X carries no block-scaled ones:
- * weights at 0.81 x 5.3 TB/s plus the default 5 us fixed cost), and these
- * checks say that is where AITER's tuned kernels are: the MI300X SGLang
+ * (e4m3fnuz), 1x128 activation groups.  At these token counts the
+ * weight stream binds (0.81 x 5.3 TB/s plus the default 5 us fixed cost;
+ * the block-scaled rate, eta_compute_fp8_block, matters from about 100
+ * tokens: test_mi300x_aiter_blockscale_compute), and these checks say
+ * that is where AITER's tuned kernels are: the MI300X SGLang
  * rows' missing 11-16 ms a step (README, "MI300X decode with block-scaled
  * FP8 under SGLang") is not in these kernels when they run tuned. */
 static void test_mi300x_aiter_blockscale(void **state)
@@ -1441,6 +1455,32 @@ static void test_mi300x_aiter_blockscale(void **state)
     double all = engine_moe_gemm_s(g, NULL, ENGINE_FP8, m16, 2 * 2048, 7168, 33, 1, 2) +
                  engine_moe_gemm_s(g, NULL, ENGINE_FP8, m16, 7168, 2048, 33, 1, 2);
     near(all, 354.303e-6, 0.10);
+}
+
+/* MI300X's block-scaled FP8 rate (gpus.json eta_compute_fp8_block 0.365):
+ * AITER's tuned CK a8w8 blockscale GEMMs on gfx942 with 304 CUs at
+ * DeepSeek-V3's shapes (ROCm/aiter@e4048607a535ace3a2b51ded31b1c8c2d45c0879
+ * aiter/configs/model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv, us):
+ * the compute-bound rows run 0.33-0.40 of the 2615 TFLOP/s FP8 peak
+ * (16384 x 7168 x 2048 in 501.88 us = 958 TFLOP/s, 0.366), where the
+ * per-tensor rate (0.487, AMD's hipBLASLt MAF) would give 0.76 of the
+ * time.  Four rows within 10 % (engine / aiter 1.03, 1.04, 0.98, 0.96). */
+static void test_mi300x_aiter_blockscale_compute(void **state)
+{
+    (void)state;
+    const engine_gpu *g = gpu("mi300x");
+    static const double rows[][4] = {
+        {16384, 7168, 2048, 501.8788}, /* o_proj at TP 8, a prefill chunk */
+        {8192, 2112, 7168, 291.6331},  /* the fused q_a / kv_a projection */
+        {1024, 7168, 2048, 48.8258},
+        {1024, 2112, 7168, 57.3845},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        near(engine_gemm_fp8_block_s(g, NULL, rows[i][0], rows[i][1], rows[i][2], 1, 2),
+             rows[i][3] * 1e-6, 0.10);
+    /* the hand-worked rate: 2 x 16384 x 7168 x 2048 / (2615e12 x 0.365) */
+    double fl = 2.0 * 16384 * 7168 * 2048;
+    assert_true(engine_gemm_fp8_block_s(g, NULL, 16384, 7168, 2048, 1, 2) >= fl / (2615e12 * 0.365));
 }
 
 /* AMD's Max-Achievable FLOPs (ROCm/rocm-blogs@8e011952aebcdc6ad86b42f5ee236136aa8765dd:
@@ -1506,6 +1546,7 @@ int main(void)
         cmocka_unit_test(test_h20_fused_moe_tile),
         cmocka_unit_test(test_h20_prefill_attention),
         cmocka_unit_test(test_mi300x_aiter_blockscale),
+        cmocka_unit_test(test_mi300x_aiter_blockscale_compute),
         cmocka_unit_test(test_amd_maf),
     };
     return cmocka_run_group_tests(tests, ts_presets_setup, ts_presets_teardown);

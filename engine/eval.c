@@ -220,6 +220,8 @@ typedef struct plan_ctx {
     int attn16_out; /* ... the output projection too (not under attn_out_fp4) */
     int deepgemm;   /* block-scaled FP8 GEMMs on DeepGEMM: the framework's deepgemm on a GPU
                      * that runs it (engine_gpu.deepgemm) */
+    int fp8_blk;    /* the GPU's block-scaled FP8 constants apply: a block-scaled
+                     * scenario (engine_scenario_fp8_block) not on DeepGEMM */
     double kv_b, a_b;
     int per_node;  /* 0: unlimited */
     int tp_hier;   /* TP group spans nodes */
@@ -963,9 +965,9 @@ static void ctx_init(plan_ctx *c, const engine_scenario *s, engine_plan p)
     /* Block-scaled FP8 (DeepSeek-V3's checkpoints) at the GPU's block-scaled
      * rate, unless the framework runs it on DeepGEMM (per-tensor rate), which
      * exists on CUDA's SM 90 / SM 100 only (SGLang's _compute_enable_deep_gemm). */
-    c->deepgemm = c->fw->deepgemm && s->gpu->deepgemm;
-    kconst_init_q(&c->kc, s->gpu, s->calib, mx_math(s, c->wdt),
-                  engine_scenario_fp8_block(s) && !c->deepgemm);
+    c->deepgemm = c->fw->deepgemm && s->gpu->deepgemm && engine_scenario_fp8_block(s);
+    c->fp8_blk = engine_scenario_fp8_block(s) && !c->deepgemm;
+    kconst_init_q(&c->kc, s->gpu, s->calib, mx_math(s, c->wdt), c->fp8_blk);
     /* MXFP4 weights on FP8 math (W4A8) run another grouped kernel than the
      * CUTLASS FP8 one eta_moe_fp8 was measured on (aiconfigurator's
      * moe_torch_flow w4a8_mxfp4_mxfp8): its own rate and per-token cost */
@@ -1360,6 +1362,16 @@ static void attn_kernels(const plan_ctx *c, const step_shape *sp, double heads, 
     }
 }
 
+/* The attention output projection of T rows from `width` (heads x value
+ * width) to the hidden size: 16-bit where the checkpoint keeps it so
+ * (attn16_out), else at the weights' dtype (attn_out_fp4). */
+static void attn_out_gemm(const plan_ctx *c, double T, double width, step_acc *a)
+{
+    const int o16 = c->attn16_out;
+    gemm(a, o16 ? &c->kc16 : &c->kc, "attn out", T, c->m->hidden, width, 1,
+         o16 ? c->edge_b : c->w_b, c->a_b);
+}
+
 /* Multi-head latent attention (DeepSeek): the q and latent KV
  * projections, attention over the latent cache, the output projection. */
 static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step_acc *a)
@@ -1398,8 +1410,7 @@ static void attn_mla(const plan_ctx *c, const step_shape *sp, double heads, step
                &a->attn);
         attn_rec(a, sp, &x);
     }
-    gemm(a, c->attn16_out ? kg : k, "attn out", T, d, heads * m->v_head_dim, 1,
-         c->attn16_out ? wb : c->w_b, ab);
+    attn_out_gemm(c, T, heads * m->v_head_dim, a);
 }
 
 /* Grouped-query (or multi-head) attention: the fused QKV projection,
@@ -1451,8 +1462,7 @@ static void attn_gqa(const plan_ctx *c, const step_shape *sp, double heads, step
                &a->attn);
         attn_rec(a, sp, &x);
     }
-    gemm(a, c->attn16_out ? kg : k, "attn out", T, d, heads * dh, 1, c->attn16_out ? wb : c->w_b,
-         ab);
+    attn_out_gemm(c, T, heads * dh, a);
 }
 
 /* Dispatch + combine of an EP group, `tok` the bytes of the tokens each
@@ -1561,7 +1571,7 @@ static void moe_serial(const plan_ctx *c, int phase, double own, double rows, do
     const kconst *k = &c->kc;
     const engine_model *m = c->m;
     double d = m->hidden, ab = c->a_b, K = m->top_k;
-    int blk = k->math == ENGINE_FP8 && engine_scenario_fp8_block(c->s) && !c->deepgemm;
+    int blk = k->math == ENGINE_FP8 && c->fp8_blk;
     double q = blk ? ab : moe_q_bytes(k, ab);
     double q8 = 1.0 + 4.0 / 128.0; /* fp8 and its fp32 scale per 128 */
     if (phase == 0) {
@@ -2628,7 +2638,7 @@ static void explain_fw_links(const plan_ctx *c, engine_explain *x)
     explain_const(x, "sampler_passes", passes, "passes", fo, f->source);
     if (c->m->experts > 0 && c->kc.w4a16 && f->moe_w4a16_fixed_s > 0)
         explain_const(x, "moe_w4a16_fixed", f->moe_w4a16_fixed_s, "s", fo, f->source);
-    if (engine_scenario_fp8_block(c->s) && c->deepgemm && c->kc.math == ENGINE_FP8)
+    if (c->deepgemm && c->kc.math == ENGINE_FP8)
         explain_const(x, "deepgemm", 1, "1", fo, f->source); /* per-tensor rate (ctx_init) */
     if (c->m->experts > 0 && moe_expands(c))
         explain_const(x, "moe_expand", 1, "1", fo, f->source); /* moe_serial */
@@ -2724,7 +2734,7 @@ int engine_explain_plan(const engine_scenario *s, engine_plan plan, engine_expla
         explain_step(&out->decode, &xs, r.itl_s, r.decode.step_s, r.decode.bubble_s);
     }
     kc_explain_constants(&c.kc, s->gpu, s->calib, c.wdt, out);
-    kc_explain_quant_moe(&c.kc, s->gpu, engine_scenario_fp8_block(s) && !c.deepgemm,
+    kc_explain_quant_moe(&c.kc, s->gpu, c.fp8_blk,
                          s->model->experts > 0, out);
     explain_fw_links(&c, out);
     return 0;

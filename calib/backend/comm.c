@@ -212,6 +212,12 @@ static int loopback_size(int fd, char *buf, size_t n, double *one_way)
     return 0;
 }
 
+/* The loopback's k-th message size: 1 KiB x 4^k. */
+static size_t loopback_bytes(int k)
+{
+    return (size_t)1024 << (2 * k);
+}
+
 /* Keep the shorter of each size's times: a pass disturbed by other work
  * (a context switch in a small message's round trip, a page of the large
  * one swapped) only ever adds time. */
@@ -231,7 +237,7 @@ int calib_loopback_fits(const double *t, int n)
     if (n > CALIB_LOOPBACK_SIZES_MAX)
         n = CALIB_LOOPBACK_SIZES_MAX;
     for (int i = 0; i < n; i++)
-        pts[i] = (calib_comm_point){(double)(1024u << (2 * i)), t[i]};
+        pts[i] = (calib_comm_point){(double)loopback_bytes(i), t[i]};
     calib_alpha_beta f;
     return calib_fit_alpha_beta(pts, n, &f, NULL) == 0;
 }
@@ -244,7 +250,7 @@ calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_re
     int nsizes = 0;
     for (size_t n = 1024; n <= max_bytes && nsizes < CALIB_LOOPBACK_SIZES_MAX; n *= 4)
         nsizes++;
-    max_bytes = (size_t)1024 << (2 * (nsizes - 1));
+    max_bytes = loopback_bytes(nsizes - 1);
     char *buf = malloc(max_bytes);
     if (!buf) {
         if (err)
@@ -270,7 +276,7 @@ calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_re
             calib_report(o, (double)k / nsizes,
                          p ? "loopback: message sizes again (times did not grow with size)"
                            : "loopback: message sizes");
-            if (loopback_size(fd, buf, (size_t)1024 << (2 * k), &pass[k]) != 0) {
+            if (loopback_size(fd, buf, loopback_bytes(k), &pass[k]) != 0) {
                 if (err)
                     snprintf(err->msg, sizeof err->msg,
                              "loopback: the echo process stopped answering (%s)",
@@ -285,7 +291,7 @@ calib_status calib_comm_loopback(const calib_opts *o, size_t max_bytes, calib_re
             break;
     }
     for (int k = 0; k < nsizes && rc == CALIB_OK; k++)
-        if (calib_result_add_comm(r, (double)((size_t)1024 << (2 * k)), best[k]) != 0) {
+        if (calib_result_add_comm(r, (double)loopback_bytes(k), best[k]) != 0) {
             if (err)
                 snprintf(err->msg, sizeof err->msg, "loopback: out of memory");
             rc = CALIB_ERR;

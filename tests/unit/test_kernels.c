@@ -466,7 +466,7 @@ static void test_fp8_block_scenario(void **state)
     assert_true(fabs(dg - engine_moe_layer_s(&s, p, 16384, &err)) < 1e-12);
     /* ... on CUDA's SM 90 / SM 100 only (gpus.json deepgemm): SGLang on an
      * MI300X runs AITER's or Triton's block-scaled kernels, at MI300X's
-     * block-scaled rate (0.365 against 0.487 per-tensor) */
+     * block-scaled rate (0.33 against 0.487 per-tensor) */
     s.gpu = gpu("mi300x");
     s.intra = link_("xgmi");
     assert_int_equal(s.gpu->deepgemm, 0);
@@ -1457,30 +1457,46 @@ static void test_mi300x_aiter_blockscale(void **state)
     near(all, 354.303e-6, 0.10);
 }
 
-/* MI300X's block-scaled FP8 rate (gpus.json eta_compute_fp8_block 0.365):
- * AITER's tuned CK a8w8 blockscale GEMMs on gfx942 with 304 CUs at
- * DeepSeek-V3's shapes (ROCm/aiter@e4048607a535ace3a2b51ded31b1c8c2d45c0879
- * aiter/configs/model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv, us):
- * the compute-bound rows run 0.33-0.40 of the 2615 TFLOP/s FP8 peak
- * (16384 x 7168 x 2048 in 501.88 us = 958 TFLOP/s, 0.366), where the
- * per-tensor rate (0.487, AMD's hipBLASLt MAF) would give 0.76 of the
- * time.  Four rows within 10 % (engine / aiter 1.03, 1.04, 0.98, 0.96). */
+/* MI300X's block-scaled FP8 rate (gpus.json eta_compute_fp8_block 0.33):
+ * AITER's tuned CK a8w8 blockscale GEMMs on gfx942 with 304 CUs, the
+ * tuner's measured "us" of the best kernel for each shape, in five tables
+ * of ROCm/aiter@e4048607a535ace3a2b51ded31b1c8c2d45c0879
+ * aiter/configs/model_configs/a8w8_blockscale_tuned_gemm_<model>.csv
+ * (ds_v3 295 rows, glm5_1 1510, qwen36_27b 9534, qwen3_vl_32b 8172,
+ * qwen3_vl_235b 3903; M 1-20480).  The compute-bound rows of the three
+ * Qwen tables run 810-860 TFLOP/s (0.31-0.33 of the 2615 TFLOP/s FP8
+ * peak), DeepSeek-V3's and GLM-5.1's narrower shapes 900-1040 (0.34-0.40);
+ * 0.33 is the rate at which the mean of the five tables' median errors is
+ * smallest (9.8 %; 12.6 % at 0.365, the DeepSeek-V3 table's own fit), all
+ * 23414 rows at median APE 4.7 % (was 12.1 %), p90 18.5 %.  Rows of each
+ * table: the Qwen ones within 5 %, DeepSeek-V3's and GLM-5.1's, the faster
+ * tables, within 15 % (engine / aiter 0.99, 0.99, 1.00, 1.02, 1.10, 1.14,
+ * 1.07, 1.05), and the per-tensor rate (0.487, AMD's hipBLASLt MAF) would
+ * give 0.68 of the block-scaled time. */
 static void test_mi300x_aiter_blockscale_compute(void **state)
 {
     (void)state;
     const engine_gpu *g = gpu("mi300x");
-    static const double rows[][4] = {
-        {16384, 7168, 2048, 501.8788}, /* o_proj at TP 8, a prefill chunk */
-        {8192, 2112, 7168, 291.6331},  /* the fused q_a / kv_a projection */
-        {1024, 7168, 2048, 48.8258},
-        {1024, 2112, 7168, 57.3845},
+    static const double rows[][5] = {
+        /* M, N, K, us, tolerance */
+        {16384, 17408, 5120, 3466.39, 0.05}, /* qwen36_27b: gate_up */
+        {1024, 17408, 5120, 243.64, 0.05},   /* qwen36_27b */
+        {16384, 25600, 5120, 5095.20, 0.05}, /* qwen3_vl_32b: gate_up */
+        {16384, 4608, 4096, 749.74, 0.05},   /* qwen3_vl_235b */
+        {16384, 4096, 2048, 305.28, 0.15},   /* glm5_1 */
+        {16384, 7168, 2048, 501.8788, 0.15}, /* ds_v3: o_proj at TP 8, a prefill chunk */
+        {1024, 7168, 2048, 48.8258, 0.15},   /* ds_v3 */
+        {1024, 2112, 7168, 57.3845, 0.15},   /* ds_v3: the fused q_a / kv_a projection */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         near(engine_gemm_fp8_block_s(g, NULL, rows[i][0], rows[i][1], rows[i][2], 1, 2),
-             rows[i][3] * 1e-6, 0.10);
-    /* the hand-worked rate: 2 x 16384 x 7168 x 2048 / (2615e12 x 0.365) */
-    double fl = 2.0 * 16384 * 7168 * 2048;
-    assert_true(engine_gemm_fp8_block_s(g, NULL, 16384, 7168, 2048, 1, 2) >= fl / (2615e12 * 0.365));
+             rows[i][3] * 1e-6, rows[i][4]);
+    /* the hand-worked rate: 2 x 16384 x 25600 x 5120 / (2615e12 x 0.33) =
+     * 4977 us, the time's floor (the tiles fill the CUs but for waves) */
+    double fl = 2.0 * 16384 * 25600 * 5120;
+    double t = engine_gemm_fp8_block_s(g, NULL, 16384, 25600, 5120, 1, 2);
+    assert_true(t >= fl / (2615e12 * 0.33));
+    near(t, fl / (2615e12 * 0.33), 0.05);
 }
 
 /* AMD's Max-Achievable FLOPs (ROCm/rocm-blogs@8e011952aebcdc6ad86b42f5ee236136aa8765dd:

@@ -362,6 +362,12 @@ typedef struct engine_gpu {
                                             * weight blocks, 1x128 activation groups:
                                             * DeepSeek-V3's format); 0 = eta_compute_fp8 */
     double gemm_t0_fp8_block_s;            /* its fixed cost; 0 = gemm_t0_fp8_s */
+    /* Block-scaled FP8 dense GEMMs take (compute^p + weight stream^p)^(1/p)
+     * + t0, not the larger of the two, where the GPU's kernels do not hide
+     * the one under the other (MI300X's AITER CK blockscale GEMMs: kernels.c
+     * kconst_init_q; README "The model", block-scaled FP8).  0: the max;
+     * else in [1, 16]. */
+    double gemm_roof_p_fp8_block;
     double eta_moe;                        /* grouped MoE expert GEMMs, 16-bit math: fraction
                                             * of peak; 0 = eta_compute (the dense one) */
     double eta_moe_fp8;                    /* the same, per-tensor FP8; 0 = eta_compute_fp8 */

@@ -513,6 +513,9 @@ int engine_scenario_check(const engine_scenario *s, engine_error *err)
         return fail(err, "gpu", "gemm_min_m must be in [0, 256] token rows");
     if (!(g->moe_roof_p == 0 || (g->moe_roof_p >= 1 && g->moe_roof_p <= 16)))
         return fail(err, "gpu", "moe_roof_p must be 0 (the max) or in [1, 16]");
+    if (!(g->gemm_roof_p_fp8_block == 0 ||
+          (g->gemm_roof_p_fp8_block >= 1 && g->gemm_roof_p_fp8_block <= 16)))
+        return fail(err, "gpu", "gemm_roof_p_fp8_block must be 0 (the max) or in [1, 16]");
     if (!finite_pos(s->intra->bytes_per_s) || !(s->intra->alpha_s >= 0) ||
         !(s->intra->base_s >= 0) ||
         (s->inter && (!finite_pos(s->inter->bytes_per_s) || !(s->inter->alpha_s >= 0) ||

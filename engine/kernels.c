@@ -155,7 +155,7 @@ typedef struct gemm_pick {
 } gemm_pick;
 
 typedef struct pick_memo {
-    double m, n, k, groups, c0, mem, part, min_tm;
+    double m, n, k, groups, c0, mem, part, min_tm, p;
     gemm_pick r;
     int sm;
 } pick_memo;
@@ -164,16 +164,17 @@ static _Thread_local pick_memo pmemo[PICK_MEMO];
 
 /* One tile with `split` k splits: its shape efficiency and time. */
 static double tile_time(int i, int sm, double m, double n, double groups, double tiles,
-                        double split, double c0, double mem, double part, double *eta)
+                        double split, double c0, double mem, double part, double p, double *eta)
 {
     double waves = ceil(tiles * split / sm);
     double util = groups * m * n * split / (waves * sm * TILES[i].tm * TILES[i].tn);
     *eta = fmin(1.0, TILES[i].e * util * (split > 1 ? SPLIT_K_EFF : 1.0));
-    return fmax(c0 / *eta, mem + (split > 1 ? split * part : 0));
+    double c = c0 / *eta, s = mem + (split > 1 ? split * part : 0);
+    return p > 0 ? pow(pow(c, p) + pow(s, p), 1.0 / p) : fmax(c, s);
 }
 
 static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups, double c0,
-                            double mem, double part, double min_tm)
+                            double mem, double part, double min_tm, double p)
 {
     gemm_pick best = {0, 1};
     double best_t = INFINITY;
@@ -205,7 +206,7 @@ static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups,
         }
         for (int j = 0; j < nc; j++) {
             double e;
-            double t = tile_time(i, sm, m, n, groups, tiles, cand[j], c0, mem, part, &e);
+            double t = tile_time(i, sm, m, n, groups, tiles, cand[j], c0, mem, part, p, &e);
             if (t < best_t * (1 - 1e-12) || (t <= best_t * (1 + 1e-12) && e > best.eta)) {
                 best_t = t;
                 best = (gemm_pick){e, cand[j]};
@@ -218,19 +219,19 @@ static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups,
 }
 
 static gemm_pick gemm_pick_memo(int sm, double m, double n, double k, double groups, double c0,
-                                double mem, double part, double min_tm)
+                                double mem, double part, double min_tm, double p)
 {
     if (sm < 1)
         return (gemm_pick){1.0, 1};
     uint64_t h = bits(m) ^ rotl(bits(n), 17) ^ rotl(bits(k), 31) ^ rotl(bits(groups), 47) ^
-                 rotl(bits(c0), 7) ^ rotl(bits(mem), 23) ^ rotl(bits(min_tm), 41) ^ (uint64_t)sm;
+                 rotl(bits(c0), 7) ^ rotl(bits(mem), 23) ^ rotl(bits(min_tm), 41) ^ rotl(bits(p), 53) ^ (uint64_t)sm;
     unsigned slot = (unsigned)(mix64(h) % PICK_MEMO);
     pick_memo *e = &pmemo[slot];
     if (e->sm == sm && e->m == m && e->n == n && e->k == k && e->groups == groups &&
-        e->c0 == c0 && e->mem == mem && e->part == part && e->min_tm == min_tm)
+        e->c0 == c0 && e->mem == mem && e->part == part && e->min_tm == min_tm && e->p == p)
         return e->r;
-    gemm_pick r = pick_tiles(sm, m, n, k, groups, c0, mem, part, min_tm);
-    *e = (pick_memo){m, n, k, groups, c0, mem, part, min_tm, r, sm};
+    gemm_pick r = pick_tiles(sm, m, n, k, groups, c0, mem, part, min_tm, p);
+    *e = (pick_memo){m, n, k, groups, c0, mem, part, min_tm, p, r, sm};
     return r;
 }
 
@@ -431,6 +432,13 @@ void kconst_init_q(kconst *k, const engine_gpu *g, const engine_calib *c, engine
     /* the grouped kernel's block-scaled rate (none: the dense one) */
     double eta_b = g->eta_compute_fp8_block > 0 ? g->eta_compute_fp8_block : eta8;
     k->moe_scale = g->eta_moe_fp8_block > 0 && eta_b > 0 ? g->eta_moe_fp8_block / eta_b : 1.0;
+    /* MI300X's AITER CK blockscale GEMMs overlap their MFMA work and their
+     * weight stream less than the max says: between the streaming- and the
+     * compute-bound ends (M 17-128) the tuned kernels take 1.2x the max
+     * (gpus.json gemm_roof_p_fp8_block, README "The model", block-scaled
+     * FP8).  The grouped expert GEMMs keep their own blend (kconst_experts). */
+    if (g->gemm_roof_p_fp8_block > 0)
+        k->roof_p = g->gemm_roof_p_fp8_block;
     if (g->gemm_t0_fp8_block_s > 0) {
         double t0_8 = or_default(g->gemm_t0_fp8_s, or_default(g->gemm_t0_s, DEF_GEMM_T0_S));
         k->gemm_t0 += g->gemm_t0_fp8_block_s - t0_8;
@@ -564,7 +572,8 @@ gemm_cost kc_gemm(const kconst *k, double m, double n, double kk, double groups,
     gemm_pick pk = k->marlin && m <= MARLIN_SMALL_M ? (gemm_pick){1.0, 1}
                    : wo_small_m(k, m, groups, w_bytes, a_bytes)
                        ? (gemm_pick){TILES[WO_TILE].e * m / TILES[WO_TILE].tm, 1}
-                       : gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part, k->min_tm);
+                       : gemm_pick_memo(k->sm, m, n, kk, groups, c0, mem, part, k->min_tm,
+                                        k->grouped ? 0.0 : k->roof_p);
     gc.compute = c0 / pk.eta;
     /* A CPU's level-3 BLAS packs the weights, then runs its kernel on them
      * (OpenBLAS driver/level3/level3.c: ICOPY, then KERNEL; README "The
@@ -1086,6 +1095,8 @@ void kc_explain_quant_moe(const kconst *k, const engine_gpu *g, int fp8_block, i
         konst(x, "eta_compute_fp8_block", g->eta_compute_fp8_block, "fraction", gp, g->source);
     if (block && g->gemm_t0_fp8_block_s > 0)
         konst(x, "gemm_t0_fp8_block", g->gemm_t0_fp8_block_s, "s", gp, g->source);
+    if (block && g->gemm_roof_p_fp8_block > 0)
+        konst(x, "gemm_roof_p_fp8_block", g->gemm_roof_p_fp8_block, "1", gp, g->source);
     if (!moe)
         return;
     if (k->w4a16) { /* its own fractions (eta_compute_w4a16), no grouped ratio */

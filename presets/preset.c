@@ -182,6 +182,7 @@ static const field_spec gpu_fields[] = {
     GN("gemm_t0_fp4_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp4_s),
     GN("eta_compute_fp8_block", 0, FR_FRAC, 1, 1, eta_compute_fp8_block),
     GN("gemm_t0_fp8_block_us", 0, FR_NONNEG, 1000000, 1e-6, gemm_t0_fp8_block_s),
+    GN("gemm_roof_p_fp8_block", 0, FR_NONNEG, 16, 1, gemm_roof_p_fp8_block),
     GN("eta_moe", 0, FR_FRAC, 1, 1, eta_moe),
     GN("eta_moe_fp8", 0, FR_FRAC, 1, 1, eta_moe_fp8),
     GN("eta_moe_fp8_block", 0, FR_FRAC, 1, 1, eta_moe_fp8_block),
@@ -878,6 +879,12 @@ static int parse_gpu(const cJSON *obj, const char *name, engine_gpu *g,
     if (g->moe_roof_p > 0 && g->moe_roof_p < 1) {
         snprintf(why, wl, "moe_roof_p: expected 0 (the max) or a number in [1, 16], got %g",
                  g->moe_roof_p);
+        return -1;
+    }
+    if (g->gemm_roof_p_fp8_block > 0 && g->gemm_roof_p_fp8_block < 1) {
+        snprintf(why, wl,
+                 "gemm_roof_p_fp8_block: expected 0 (the max) or a number in [1, 16], got %g",
+                 g->gemm_roof_p_fp8_block);
         return -1;
     }
     return 0;

@@ -1153,6 +1153,7 @@ expect_out '"deepgemm":[[:space:]]*false'
 expect_out '"eta_moe_fp8_block":[[:space:]]*0.439'
 expect_out '"eta_moe":[[:space:]]*0.947'
 expect_out '"eta_moe_fp4":[[:space:]]*0.27'
+expect_out '"gemm_roof_p_fp8_block":[[:space:]]*2[,}]'
 expect_out '"fp32_flops":[[:space:]]*67000000000000[,}]'
 expect_out '"fp16_acc16_flops":[[:space:]]*330300000000000[,}]'
 run list frameworks --json

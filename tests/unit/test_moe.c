@@ -618,6 +618,13 @@ static void test_moe_scenario_errors(void **state)
     assert_string_equal(err.msg, "scenario: gpu: moe_roof_p must be 0 (the max) or in [1, 16]");
     f.g.moe_roof_p = 2;
     assert_int_equal(engine_scenario_check(&s, &err), 0);
+    /* ... and the block-scaled dense GEMMs' */
+    f.g.gemm_roof_p_fp8_block = 17;
+    assert_int_equal(engine_scenario_check(&s, &err), -1);
+    assert_string_equal(err.msg,
+                        "scenario: gpu: gemm_roof_p_fp8_block must be 0 (the max) or in [1, 16]");
+    f.g.gemm_roof_p_fp8_block = 2;
+    assert_int_equal(engine_scenario_check(&s, &err), 0);
     /* the fewest rows a GEMM tile computes: within the tile table */
     f.g.gemm_min_m = ENGINE_GEMM_MIN_M_MAX + 1;
     assert_int_equal(engine_scenario_check(&s, &err), -1);

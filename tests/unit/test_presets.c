@@ -788,6 +788,8 @@ static const struct {
       "t.json: g: gemm_min_m: expected at most 256, got 300" },
     { "{\"gpus\": {\"g\": {\"memory_gb\": 1, \"hbm_gbs\": 1, \"tflops\": {\"fp16\": 1}, \"moe_roof_p\": 0.5, \"source\": \"s\"}}}",
       "t.json: g: moe_roof_p: expected 0 (the max) or a number in [1, 16], got 0.5" },
+    { "{\"gpus\": {\"g\": {\"memory_gb\": 1, \"hbm_gbs\": 1, \"tflops\": {\"fp16\": 1}, \"gemm_roof_p_fp8_block\": 0.5, \"source\": \"s\"}}}",
+      "t.json: g: gemm_roof_p_fp8_block: expected 0 (the max) or a number in [1, 16], got 0.5" },
     { "{\"models\": {\"m\": {\"layers\": 2.5, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"source\": \"s\"}}}",
       "t.json: m: layers: expected an integer, got 2.5" },
     { "{\"models\": {\"m\": {\"layers\": 0, \"hidden\": 64, \"heads\": 4, \"ffn\": 1, \"vocab\": 1, \"context\": 1, \"mlp\": \"gelu\", \"source\": \"s\"}}}",

@@ -153,6 +153,7 @@ static cJSON *gpu_json(const engine_gpu *g)
     cli_json_add_number(o, "gemm_t0_fp8_s", g->gemm_t0_fp8_s);
     cli_json_add_number(o, "eta_compute_fp8_block", g->eta_compute_fp8_block);
     cli_json_add_number(o, "gemm_t0_fp8_block_s", g->gemm_t0_fp8_block_s);
+    cli_json_add_number(o, "gemm_roof_p_fp8_block", g->gemm_roof_p_fp8_block); /* 0: the max */
     cJSON_AddBoolToObject(o, "deepgemm", g->deepgemm != 0);
     cli_json_add_number(o, "eta_moe", g->eta_moe);
     cli_json_add_number(o, "eta_moe_fp8", g->eta_moe_fp8);

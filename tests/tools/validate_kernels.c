@@ -10,6 +10,10 @@
  *     rtx_pro_6000_server/: the same package, converted the same way);
  *     each GEMM dtype also on its compute-bound (m, n, k >= 4096) and
  *     streaming (m <= 16) rows;
+ *   - AITER's tuning tables (ROCm/aiter, AMD's CK kernels), where DATA_DIR
+ *     holds an aiter/ folder of its a8w8_blockscale_tuned_gemm_*.csv files
+ *     (aiter/configs/model_configs/ at e4048607): the block-scaled FP8
+ *     GEMMs of their gfx942 / 304-CU rows (MI300X), per table and by M;
  *   - vidur profiling (commit 7d47513, PyTorch fp16 kernels): the projection
  *     and MLP GEMMs, norms, rotary, activation and residual add of whole
  *     models by token count and TP degree, on A100 and H100.
@@ -142,6 +146,84 @@ static void acc_print(const char *table, const char *gpu, const char *what, acc 
            100 * p90, exp(a->logsum / a->n));
     free(a->ape);
     memset(a, 0, sizeof *a);
+}
+
+/* --- AITER (MI300X) ------------------------------------------------------- */
+
+/* ROOT/aiter/a8w8_blockscale_tuned_gemm_*.csv: the tuner's "us" of the best
+ * CK kernel per (M, N, K) of 128x128-block-scaled FP8 weights, 1x128
+ * activation groups; the rows of gfx942 with 304 CUs are MI300X's (cu_num
+ * 80 is MI308X).  Per file: every row, then M <= 16, 17-128, 129-1024 and
+ * above. */
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+static void aiter_blockscale(const char *root, const engine_gpu *g)
+{
+    char dirp[1024];
+    snprintf(dirp, sizeof dirp, "%s/aiter", root);
+    DIR *d = opendir(dirp);
+    if (!d)
+        return;
+    static const char *const MB[4] = {"M<=16", "M 17-128", "M 129-1024", "M>1024"};
+    acc all = {0}, sum[5];
+    memset(sum, 0, sizeof sum);
+    struct dirent *e;
+    char names[32][256];
+    int nf = 0;
+    while ((e = readdir(d)) && nf < 32)
+        if (strstr(e->d_name, "a8w8_blockscale_tuned_gemm") && strstr(e->d_name, ".csv"))
+            snprintf(names[nf++], sizeof names[0], "%s", e->d_name);
+    closedir(d);
+    qsort(names, (size_t)nf, sizeof names[0], cmp_name);
+    for (int f = 0; f < nf; f++) {
+        char path[1400];
+        snprintf(path, sizeof path, "%.1023s/%.255s", dirp, names[f]);
+        csv c;
+        if (csv_open(&c, path) != 0)
+            continue;
+        int ig = csv_idx(&c, "gfx"), icu = csv_idx(&c, "cu_num"), im = csv_idx(&c, "M");
+        int in = csv_idx(&c, "N"), ik = csv_idx(&c, "K"), ius = csv_idx(&c, "us");
+        acc a = {0}, mb[4];
+        memset(mb, 0, sizeof mb);
+        while (ius >= 0 && csv_next(&c)) {
+            if (strcmp(str(&c, ig), "gfx942") || num(&c, icu) != 304)
+                continue;
+            double m = num(&c, im), n = num(&c, in), k = num(&c, ik), t = num(&c, ius) * 1e-6;
+            double p = engine_gemm_fp8_block_s(g, NULL, m, n, k, 1.0, 2.0);
+            int b = m <= 16 ? 0 : m <= 128 ? 1 : m <= 1024 ? 2 : 3;
+            acc_add(&a, p, t);
+            acc_add(&mb[b], p, t);
+            acc_add(&all, p, t);
+            acc_add(&sum[b], p, t);
+        }
+        fclose(c.f);
+        /* the table's model name: what follows "gemm_" */
+        char what[64];
+        const char *nm = strstr(names[f], "gemm_");
+        snprintf(what, sizeof what, "fp8_block %.40s", nm ? nm + 5 : names[f]);
+        char *dot = strstr(what, ".csv");
+        if (dot)
+            *dot = '\0';
+        acc_print("aiter (CK tuned)", "mi300x", what, &a);
+        for (int b = 0; b < 4; b++)
+            if (mb[b].n) {
+                snprintf(what, sizeof what, "  %s", MB[b]);
+                acc_print("aiter (CK tuned)", "mi300x", what, &mb[b]);
+            } else {
+                free(mb[b].ape);
+            }
+    }
+    if (all.n) {
+        acc_print("aiter (CK tuned)", "mi300x", "fp8_block, all tables", &all);
+        for (int b = 0; b < 4; b++) {
+            char what[64];
+            snprintf(what, sizeof what, "  %s", MB[b]);
+            acc_print("aiter (CK tuned)", "mi300x", what, &sum[b]);
+        }
+    }
 }
 
 /* --- aiconfigurator ------------------------------------------------------ */
@@ -1113,6 +1195,9 @@ int main(int argc, char **argv)
         preset_db_free(db);
         return 0;
     }
+    const engine_gpu *mi = preset_find_gpu(db, "mi300x");
+    if (mi)
+        aiter_blockscale(argv[1], mi);
     const engine_gpu *a100 = preset_find_gpu(db, "a100-80gb"), *h100 = preset_find_gpu(db, "h100-sxm");
     if (a100)
         vidur(argv[1], "a100", a100);

@@ -162,7 +162,10 @@ typedef struct pick_memo {
 #define PICK_MEMO 1024
 static _Thread_local pick_memo pmemo[PICK_MEMO];
 
-/* One tile with `split` k splits: its shape efficiency and time. */
+/* One tile with `split` k splits: its shape efficiency and time, the max of
+ * its compute and its streaming or, with p > 0 (a dense GEMM of a kconst
+ * with roof_p: kconst_init_q), their p-norm, so that the pick is the
+ * fastest under the time kc_gemm charges. */
 static double tile_time(int i, int sm, double m, double n, double groups, double tiles,
                         double split, double c0, double mem, double part, double p, double *eta)
 {
@@ -170,7 +173,9 @@ static double tile_time(int i, int sm, double m, double n, double groups, double
     double util = groups * m * n * split / (waves * sm * TILES[i].tm * TILES[i].tn);
     *eta = fmin(1.0, TILES[i].e * util * (split > 1 ? SPLIT_K_EFF : 1.0));
     double c = c0 / *eta, s = mem + (split > 1 ? split * part : 0);
-    return p > 0 ? pow(pow(c, p) + pow(s, p), 1.0 / p) : fmax(c, s);
+    if (!(p > 0))
+        return fmax(c, s);
+    return p == 2.0 ? hypot(c, s) : pow(pow(c, p) + pow(s, p), 1.0 / p);
 }
 
 static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups, double c0,
@@ -184,7 +189,8 @@ static gemm_pick pick_tiles(int sm, double m, double n, double k, double groups,
         if (TILES[i].tm < min_tm)
             continue;
         /* no split of this tile beats the best so far: its time is at least
-         * the larger of c0 at the tile's full rate and the bare streaming */
+         * the larger of c0 at the tile's full rate and the bare streaming (a
+         * p-norm of the two is never less) */
         if (fmax(c0 / TILES[i].e, mem) > best_t * (1 + 1e-12))
             continue;
         double tiles = groups * ceil(m / TILES[i].tm) * ceil(n / TILES[i].tn);
@@ -224,7 +230,8 @@ static gemm_pick gemm_pick_memo(int sm, double m, double n, double k, double gro
     if (sm < 1)
         return (gemm_pick){1.0, 1};
     uint64_t h = bits(m) ^ rotl(bits(n), 17) ^ rotl(bits(k), 31) ^ rotl(bits(groups), 47) ^
-                 rotl(bits(c0), 7) ^ rotl(bits(mem), 23) ^ rotl(bits(min_tm), 41) ^ rotl(bits(p), 53) ^ (uint64_t)sm;
+                 rotl(bits(c0), 7) ^ rotl(bits(mem), 23) ^ rotl(bits(min_tm), 41) ^
+                 rotl(bits(p), 53) ^ (uint64_t)sm;
     unsigned slot = (unsigned)(mix64(h) % PICK_MEMO);
     pick_memo *e = &pmemo[slot];
     if (e->sm == sm && e->m == m && e->n == n && e->k == k && e->groups == groups &&

@@ -1281,8 +1281,9 @@ const val_case val_cases[] = {
      *   by 0.001-0.008.
      * - what the CSV itself shows (all MI300X rows, not only these): at batch
      *   1 and 2048/2048 a decode step is a / TP + c with a = 36.7-37.2 ms for
-     *   the 70B models (3.7-3.8 TB/s of weights, 87-90 % of the preset's
-     *   5.3 x 0.81 = 4.29 TB/s: the HBM figure is not what is off) and c =
+     *   the 70B models (3.7-3.8 TB/s of weights, 97-99 % of the preset's
+     *   5.3 x 0.72 = 3.82 TB/s, 87-90 % of the 0.81 before session 32: the
+     *   HBM figure is not what is off) and c =
      *   17.6-17.8 ms at TP 1, 2, 4 and 8 alike (about 220 us a layer; the
      *   7-8B models sit at 9.1-10.2 ms a step at every TP); the engine's V0
      *   host loop is 1.04 ms a step.  A cost that does not shrink with TP,

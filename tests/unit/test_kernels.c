@@ -1419,7 +1419,7 @@ static void test_bands_hand(void **state)
  * gfx942 / cu_num 304 (MI300X): the tuner's measured "us" of the best CK
  * kernel for DeepSeek-V3's TP 8 shapes, 128x128 block-scaled FP8 weights
  * (e4m3fnuz), 1x128 activation groups.  At these token counts the
- * weight stream binds (0.81 x 5.3 TB/s plus the default 5 us fixed cost;
+ * weight stream binds (0.72 x 5.3 TB/s plus the default 5 us fixed cost;
  * the block-scaled rate, eta_compute_fp8_block, matters from about 100
  * tokens: test_mi300x_aiter_blockscale_compute), and these checks say
  * that is where AITER's tuned kernels are: the MI300X SGLang
@@ -1429,43 +1429,54 @@ static void test_mi300x_aiter_blockscale(void **state)
 {
     (void)state;
     const engine_gpu *g = gpu("mi300x");
-    /* dense a8w8_blockscale: (M, N, K) -> us, tolerance; DeepSeek-V3's
-     * shapes (ds_v3 above) and, from the same tuning at e4048607, Qwen3.6-
-     * 27B's gate_up and GLM-5.1's (a8w8_blockscale_tuned_gemm_qwen36_27b.csv,
-     * _glm5_1.csv).  Engine / aiter 0.99, 1.03, 1.10, 1.17, 1.07, 0.86,
-     * 1.00 (with the max and 0.365: 0.93, 0.96, 1.05, 1.10, 0.95, 0.70,
-     * 0.95): the 2-norm of gemm_roof_p_fp8_block (gpus.json) moves the
-     * streaming-bound rows up by the compute they no longer hide, which
+    /* dense a8w8_blockscale: (M, N, K) -> us; DeepSeek-V3's shapes (ds_v3
+     * above) and, from the same tuning at e4048607, Qwen3.6-27B's gate_up
+     * and GLM-5.1's (a8w8_blockscale_tuned_gemm_qwen36_27b.csv, _glm5_1.csv).
+     * Engine / aiter 1.01, 1.06, 1.15, 1.23, 1.17, 0.88, 1.04: geometric
+     * mean 1.07 (at 0.365, the max and eta_memory 0.81: 0.93, 0.96, 1.05,
+     * 1.10, 0.95, 0.70, 0.95).  Per row these shapes are off by what the
+     * whole tables' M <= 16 rows are (median APE 17 %, bias 1.00 over 92
+     * rows: validate-kernels): the 2-norm (gemm_roof_p_fp8_block) moves
+     * the streaming-bound rows up by the compute they no longer hide, which
      * the 64-256-row rows need (M 17-128 over all five tables: bias 0.82 ->
-     * 0.94) and DeepSeek-V3's o_proj (N 7168, K 2048: 112 column tiles,
-     * split over K) does not: the one row here past 12 %. */
-    static const double dense[][5] = {
-        {1, 3072, 1536, 6.6154, 0.12},  /* q_b_proj at TP 8 */
-        {16, 3072, 1536, 6.7699, 0.12},
-        {2, 7168, 2048, 8.1045, 0.12},  /* o_proj at TP 8 */
-        {8, 7168, 2048, 7.9481, 0.20},
-        {16, 17408, 5120, 27.3543, 0.12}, /* qwen36_27b gate_up */
-        {128, 17408, 5120, 58.4366, 0.16},
-        {4, 6144, 2048, 8.5233, 0.12},  /* glm5_1 */
+     * 0.97), and the measured weight stream (eta_memory 0.72) the few-MB
+     * shapes here, where the 5 us fixed cost dominates, do not; so each row
+     * within 25 % and their geometric mean within 10 %. */
+    static const double dense[][4] = {
+        {1, 3072, 1536, 6.6154},    /* q_b_proj at TP 8 */
+        {16, 3072, 1536, 6.7699},
+        {2, 7168, 2048, 8.1045},    /* o_proj at TP 8 */
+        {8, 7168, 2048, 7.9481},
+        {16, 17408, 5120, 27.3543}, /* qwen36_27b gate_up */
+        {128, 17408, 5120, 58.4366},
+        {4, 6144, 2048, 8.5233},    /* glm5_1 */
     };
+    double lsum = 0;
     for (size_t i = 0; i < sizeof dense / sizeof dense[0]; i++) {
         double m = dense[i][0], n = dense[i][1], k = dense[i][2];
-        near(engine_gemm_fp8_block_s(g, NULL, m, n, k, 1, 2), dense[i][3] * 1e-6, dense[i][4]);
+        double t = engine_gemm_fp8_block_s(g, NULL, m, n, k, 1, 2);
+        near(t, dense[i][3] * 1e-6, 0.25);
+        lsum += log(t / (dense[i][3] * 1e-6));
     }
+    near(exp(lsum / (double)(sizeof dense / sizeof dense[0])), 1.0, 0.10);
     /* fused MoE (fmoe: gate_up, then down), model_dim 7168, inter_dim 2048,
      * 33 experts (EP 8's 32 routed and the shared one), top 9: one token
      * reaches 9 distinct local experts (99.21 us = 60.15 + 39.06), 16 tokens
      * all but a few tenths of the 33 (1 - (24/33)^16 = 0.994; 354.30 us),
      * 16 x 9 / 33 = 4.36 rows an expert (the file's bw column counts all 33
  * experts' weights: 14.6 TB/s at one token, above the HBM; 9 of them are
- * 4.0 TB/s).  Engine / aiter: 1.03 and 0.99. */
+ * 4.0 TB/s).  Engine / aiter: 1.15 and 1.11 (1.03 and 0.99 before
+ * eta_memory 0.72): the fused MoE streams its experts at 0.79 of the HBM
+ * rate after 5 us, faster than the dense GEMMs' 0.62-0.74 that set the
+ * one weight-stream rate the engine gives every GEMM (test_mi300x_weight_
+ * stream): within 16 %. */
     double one = engine_moe_gemm_s(g, NULL, ENGINE_FP8, 1, 2 * 2048, 7168, 9, 1, 2) +
                  engine_moe_gemm_s(g, NULL, ENGINE_FP8, 1, 7168, 2048, 9, 1, 2);
-    near(one, 99.21e-6, 0.10);
+    near(one, 99.21e-6, 0.16);
     double m16 = 16.0 * 9.0 / 33.0;
     double all = engine_moe_gemm_s(g, NULL, ENGINE_FP8, m16, 2 * 2048, 7168, 33, 1, 2) +
                  engine_moe_gemm_s(g, NULL, ENGINE_FP8, m16, 7168, 2048, 33, 1, 2);
-    near(all, 354.303e-6, 0.10);
+    near(all, 354.303e-6, 0.16);
 }
 
 /* MI300X's block-scaled FP8 rate (gpus.json eta_compute_fp8_block 0.33):
@@ -1512,12 +1523,46 @@ static void test_mi300x_aiter_blockscale_compute(void **state)
     near(t, fl / (2615e12 * 0.33), 0.05);
 }
 
+/* MI300X's GEMM weight stream (gpus.json eta_memory 0.72): the median of
+ * 18 rows at M <= 16 whose weights (396 MB or more) the 256 MB Infinity
+ * Cache cannot hold, after the default 5 us fixed cost, of three measured
+ * tables: PyTorch TunableOp's hipBLASLt FP16 GEMMs on gfx942
+ * (vllm-project/vllm@ce164b7017c5f3b30b6edad2dc1ca1c229c05b3a
+ * tunableop_results0.csv and results1.csv, ROCm 6.0, hipBLASLt 0.6; rows
+ * "tn_N_M_K", ms: 12 rows at 0.67-0.74 of 5.3 TB/s) and AITER's CK int8
+ * rowwise GEMMs on 304 CUs, timed on rotated buffers (ROCm/aiter@
+ * fbb52ddfad72ce1fb0c65b842cbc5edc4fbfecde aiter/configs/a8w8_tuned_gemm.csv,
+ * "[MI300X] tune Gemm performance for llama 70b/405b", us: 4 rows at
+ * 0.62-0.69) and AITER's fused MoE at 1 and 16 tokens (the two rows of
+ * test_mi300x_aiter_blockscale: 0.79).  Smaller weights in the TunableOp file stream faster than
+ * HBM allows (22016 x 4096 FP16, 180 MB, at 4.74 TB/s: cache-resident
+ * between its timed runs), which the 0.81 of BabelStream's copy matched.
+ * By hand: Llama-2-70B's gate_up (57344 x 8192 FP16, 939.5 MB) at one
+ * token, 939.65 MB / (5.3e12 x 0.72) = 246.2 us + 5 us, against the
+ * measured 243.756 us (1.031; 0.918 at 0.81); Llama-3-405B's gate_up at
+ * TP 2 in 8-bit weights (53248 x 16384, 872.4 MB), 233.7 us against
+ * 249.8351 (0.935; 0.834 at 0.81). */
+static void test_mi300x_weight_stream(void **state)
+{
+    (void)state;
+    const engine_gpu *g = gpu("mi300x");
+    near(g->eta_memory, 0.72, 1e-9);
+    double w16 = 57344.0 * 8192 * 2 + (8192.0 + 57344) * 2;
+    double t16 = engine_gemm_s(g, NULL, ENGINE_FP16, 1, 57344, 8192, 2, 2);
+    near(t16, w16 / (5.3e12 * 0.72) + 5e-6, 0.005);
+    near(t16, 243.756e-6, 0.07);
+    double w8 = 53248.0 * 16384 + (16384.0 + 53248) * 2;
+    double t8 = engine_gemm_s(g, NULL, ENGINE_FP8, 1, 53248, 16384, 1, 2);
+    near(t8, w8 / (5.3e12 * 0.72) + 5e-6, 0.005);
+    near(t8, 249.8351e-6, 0.07);
+}
+
 /* gemm_roof_p_fp8_block (MI300X 2): a dense block-scaled FP8 GEMM takes
  * hypot(compute, stream) + t0, not their max.  By hand, m 4864 x n 2048 x
  * k 2048, one full wave of 128 x 256 tiles on 304 CUs (38 x 8): compute
  * 2 x 4864 x 2048 x 2048 / (2615e12 x 0.33) = 47.28 us; stream 2048 x 2048
  * FP8 weights + (4864 x 2048 + 4864 x 2048) x 2 B of activations = 44.04 MB
- * at 0.81 x 5.3 TB/s = 10.26 us; hypot 48.38 us + the default 5 us = 53.38
+ * at 0.72 x 5.3 TB/s = 11.54 us; hypot 48.67 us + the default 5 us = 53.67
  * us (the max would give 52.28).  The same GPU with the key at 0 takes the
  * max; the grouped expert GEMMs keep theirs (kconst_experts). */
 static void test_fp8_block_roof_p(void **state)
@@ -1527,10 +1572,10 @@ static void test_fp8_block_roof_p(void **state)
     assert_true(g->gemm_roof_p_fp8_block == 2);
     double c = 2.0 * 4864 * 2048 * 2048 / (2615e12 * 0.33);
     double b = 2048.0 * 2048 + (4864.0 * 2048 + 4864.0 * 2048) * 2;
-    double w = b / (5300e9 * 0.81);
+    double w = b / (5300e9 * 0.72);
     double t = engine_gemm_fp8_block_s(g, NULL, 4864, 2048, 2048, 1, 2);
     near(t, hypot(c, w) + 5e-6, 0.005);
-    near(t, 53.38e-6, 0.005);
+    near(t, 53.67e-6, 0.005);
     engine_gpu h = *g;
     h.gemm_roof_p_fp8_block = 0;
     near(engine_gemm_fp8_block_s(&h, NULL, 4864, 2048, 2048, 1, 2), c + 5e-6, 0.005);
@@ -1603,6 +1648,7 @@ int main(void)
         cmocka_unit_test(test_h20_prefill_attention),
         cmocka_unit_test(test_mi300x_aiter_blockscale),
         cmocka_unit_test(test_mi300x_aiter_blockscale_compute),
+        cmocka_unit_test(test_mi300x_weight_stream),
         cmocka_unit_test(test_fp8_block_roof_p),
         cmocka_unit_test(test_amd_maf),
     };

@@ -291,16 +291,18 @@
     "whatever the TP share; what is left, on all three GPUs, no source here measures (not a "      \
     "per-request cost alone: H100 TP2 8k prompts 0.75x, 0.82-0.85x in session 32); not modelled"
 #define N_IMX_GPTOSS_B200                                                                          \
-    "gpt-oss-120b on B200, vLLM v0.13.0: TTFT 0.43-0.72x (median 0.53) when added, 0.54-0.83x "      \
-    "(median 0.70) in session 32, TPOT 1.05-1.31x, tok/s 0.77-0.96x (the published decode step, MXFP4 x MXFP8 MoE under "                          \
-    "VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 and fused all-reduce + RMSNorm, is faster than the modelled one); " N_IMX_GPTOSS_TTFT
+    "gpt-oss-120b on B200, vLLM v0.13.0: TTFT 0.43-0.72x (median 0.53) when added, "           \
+    "0.54-0.83x (median 0.70) in session 32, TPOT 1.05-1.31x, tok/s 0.77-0.96x (the "           \
+    "published decode step, MXFP4 x MXFP8 MoE under VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 and " \
+    "fused all-reduce + RMSNorm, is faster than the modelled one); " N_IMX_GPTOSS_TTFT
 #define N_IMX_GPTOSS_H100                                                                          \
     "gpt-oss-120b on H100 TP2-8, vLLM v0.13.0 (VLLM_MXFP4_USE_MARLIN=1): TTFT 0.47-0.76x "         \
     "(median 0.64), TPOT 1.00-1.34x, tok/s 0.75-1.02x as first evaluated, on Marlin 0.52-0.97x "    \
     "(median 0.76), 0.94-1.13x, 0.88-1.07x; in session 32 0.57-1.18x (median 0.85), 0.94-1.13x, "   \
     "0.88-1.07x; " N_IMX_GPTOSS_TTFT
 #define N_IMX_GPTOSS_H100_TP8                                                                      \
-    "0.71x at the Triton rates, 0.69x on Marlin (0.73-0.74x in session 32): at TP 8 an expert's share is 720 x 2880, and the " \
+    "0.71x at the Triton rates, 0.69x on Marlin (0.73-0.74x in session 32): at TP 8 an "        \
+    "expert's share is 720 x 2880, and the "                                                     \
     "Triton kernel's per-token cost (60 ns a token a layer, 15.9 ms over 7373 tokens) that Marlin " \
     "does not pay outweighs its slower rate; band 0.35 by the table's rule (" N_IMX_GPTOSS_H100 ")"
 #define N_IMX_GPTOSS_H200                                                                          \

@@ -1491,11 +1491,11 @@ static void test_mi300x_aiter_blockscale(void **state)
  * 0.33 is the rate at which the mean of the five tables' median errors is
  * smallest (9.2 % with gemm_roof_p_fp8_block 2 and eta_memory 0.72; 12.6 %
  * at 0.365 with the max and 0.81, the DeepSeek-V3 table's own fit), all
- * 23414 rows at median APE 4.4 % (was 12.1 %), p90 16.2 %.  Rows of each table: the Qwen ones
- * within 5 %, DeepSeek-V3's and GLM-5.1's, the faster tables, within 20 %
- * (engine / aiter 0.99, 1.00, 1.00, 1.02, 1.12, 1.15, 1.09, 1.06), and the
- * per-tensor rate (0.487, AMD's hipBLASLt MAF) would give 0.68 of the
- * block-scaled time. */
+ * 23414 rows at median APE 4.4 % (was 12.1 %), p90 16.2 %.  Rows of each
+ * table: the Qwen ones within 5 %, DeepSeek-V3's and GLM-5.1's, the faster
+ * tables, within 20 % (engine / aiter 0.99, 1.00, 1.00, 1.02, 1.12, 1.15,
+ * 1.09, 1.06), and the per-tensor rate (0.487, AMD's hipBLASLt MAF) would
+ * give 0.68 of the block-scaled time. */
 static void test_mi300x_aiter_blockscale_compute(void **state)
 {
     (void)state;

@@ -848,6 +848,22 @@ static void test_blas_missing(void **state)
 /* measure -> fit -> save -> load -> the engine uses it, on OpenBLAS with a
  * small model (hidden 256, 4 heads of 64, 2 KV heads, FFN 512). */
 /* No packing rate, or one within 4x of the copy plateau either way. */
+/* AddressSanitizer's builds time instrumented code around the uninstrumented
+ * OpenBLAS calls, which moves the per-kernel fit's split between the fixed
+ * cost and the packing rate: a tiny model's pack rate came out at 70-99
+ * GB/s against a 17-19 GB/s copy there (session 32, 4 of 5 sweeps past 4x),
+ * where the plain build stays within it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TIMINGS_INSTRUMENTED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TIMINGS_INSTRUMENTED 1
+#endif
+#endif
+#ifndef TIMINGS_INSTRUMENTED
+#define TIMINGS_INSTRUMENTED 0
+#endif
+
 static int pack_near_copy(const calib_result *r)
 {
     double pack = r->per_kernel.pack_bytes_per_s, copy = r->per_kernel.copy_bytes_per_s;
@@ -916,6 +932,11 @@ static void test_cpu_sweep_end_to_end(void **state)
      * is measured again, at most twice, before the order is asserted. */
     assert_true(fabs(ec.pack_bytes_per_s - r.per_kernel.pack_bytes_per_s) <=
                 1e-9 * r.per_kernel.pack_bytes_per_s); /* the file keeps it */
+    assert_true(r.per_kernel.pack_bytes_per_s >= 0 && isfinite(r.per_kernel.pack_bytes_per_s));
+    if (TIMINGS_INSTRUMENTED) { /* the order is the plain build's (above) */
+        calib_result_free(&r);
+        return;
+    }
     for (int again = 0; again < 2 && !pack_near_copy(&r); again++) {
         print_message("pack %.3g B/s, copy %.3g B/s: measuring the sweep again\n",
                       r.per_kernel.pack_bytes_per_s, r.per_kernel.copy_bytes_per_s);
